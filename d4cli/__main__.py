@@ -1,0 +1,3 @@
+from d4cli.main import main
+
+main()

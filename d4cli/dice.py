@@ -1,0 +1,112 @@
+"""Dice: the injected random source and the extra-dice notation (RULINGS R6, L3).
+
+Every rule that rolls takes a `DiceSource`, anything with ``randint(a, b)``
+(``random.Random`` is one). Tests pass `ScriptedDice` to fix every die.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from d4cli.errors import InputError
+from d4cli.limits import FACES, MAX_DICE, MODIFIER
+
+
+class DiceSource(Protocol):
+    """A source of dice: ``randint(1, sides)`` returns one die, uniformly."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class ScriptedDice:
+    """A `DiceSource` that returns a fixed sequence of results, for tests and examples.
+
+    Raises:
+        AssertionError: a scripted value does not fit the die asked for, or the
+            script ran out (a test that rolls more dice than it expects fails).
+    """
+
+    def __init__(self, results: Iterable[int]) -> None:
+        self._results = list(results)
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        assert self.used < len(self._results), "scripted dice ran out"
+        value = self._results[self.used]
+        assert a <= value <= b, f"scripted die {value} is not a d{b}"
+        self.used += 1
+        return value
+
+    @property
+    def left(self) -> int:
+        """How many scripted results have not been used."""
+        return len(self._results) - self.used
+
+
+@dataclass(frozen=True)
+class ExtraDice:
+    """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @property
+    def notation(self) -> str:
+        """The canonical notation: ``1d8``, ``2d6+1``, ``1d4-1``."""
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.count}d{self.sides}{mod}"
+
+
+@dataclass(frozen=True)
+class ExtraRoll:
+    """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
+
+    extra: ExtraDice
+    dice: tuple[int, ...]
+
+    @property
+    def subtotal(self) -> int:
+        return sum(self.dice) + self.extra.modifier
+
+
+_NOTATION = re.compile(r"([0-9]{1,6})d([0-9]{1,6})(?:([+-])([0-9]{1,6}))?")
+
+
+def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
+    """Parse extra-dice notation ``NdX``, ``NdX+M`` or ``NdX-M`` (R6, L3).
+
+    N >= 1, X within 1..1000, M within -1000..1000; at most 10,000 dice (L2).
+
+    Raises:
+        InputError: anything else (``0d8``, ``-2d8``, ``2d0``, ``1d8+``, ``1d8x``, ``d4``).
+    """
+    match = _NOTATION.fullmatch(text)
+    if not match:
+        raise InputError(field, text, "must be dice like 1d8, 2d6+1 or 1d4-1")
+    count, sides = int(match[1]), int(match[2])
+    modifier = int(match[4]) if match[4] else 0
+    if match[3] == "-":
+        modifier = -modifier
+    if count < 1:
+        raise InputError(field, text, "must roll at least one die")
+    if count > MAX_DICE:
+        raise InputError(field, text, f"a roll has at most {MAX_DICE:,} dice (L2)")
+    if not FACES[0] <= sides <= FACES[1]:
+        raise InputError(field, text, f"dice must have {FACES[0]} to {FACES[1]} sides")
+    if not MODIFIER[0] <= modifier <= MODIFIER[1]:
+        raise InputError(field, text, f"the modifier must be within {MODIFIER[0]}..{MODIFIER[1]}")
+    return ExtraDice(count, sides, modifier)
+
+
+def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
+    """Roll one `ExtraDice` with *rng* (R6)."""
+    return ExtraRoll(extra, roll_dice(extra.count, extra.sides, rng))
+
+
+def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
+    """Roll *count* dice of *sides* faces with *rng*."""
+    return tuple(rng.randint(1, sides) for _ in range(count))

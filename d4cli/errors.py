@@ -1,0 +1,104 @@
+"""The one error family of d4cli and the exit codes it maps to (shared/CLI.md).
+
+The rules core and the encounter store raise only these; the command-line shell
+turns them into a short plain message and an exit code, in one place
+(`d4cli.main`).
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 1
+EXIT_INPUT = 2
+EXIT_REFUSED = 3
+
+
+class D4Error(ValueError):
+    """Base of every error d4cli expects; `exit_code` says how the CLI ends."""
+
+    exit_code = EXIT_INPUT
+
+
+class InputError(D4Error):
+    """Bad input: a value that the rules or the limits (L1-L4) do not accept.
+
+    The message always names the field (an option such as ``--load``, or a
+    field of the encounter file) and quotes the offending value.
+
+    Args:
+        field: the option, argument or file field at fault.
+        value: the value as it was given (quoted with ``repr`` for text).
+        problem: what is wrong with it, in a few words.
+    """
+
+    def __init__(self, field: str, value: object, problem: str) -> None:
+        self.field = field
+        self.value = value
+        self.problem = problem
+        shown = _show(value)
+        super().__init__(f"{field}: {shown}: {problem}" if shown else f"{field}: {problem}")
+
+
+class FileError(InputError):
+    """An encounter file (or its journal) that cannot be read, used or written.
+
+    Args:
+        path: the file at fault.
+        field: where in it (``creature 'Goblin': load``), or "" for the whole file.
+        value: the offending value (``None`` to show none).
+        problem: what is wrong.
+    """
+
+    def __init__(self, path: object, field: str, value: object, problem: str) -> None:
+        self.path = str(path)
+        where = f"{path}: {field}" if field else f"{path}"
+        super().__init__(where, value, problem)
+
+
+class LockTimeout(D4Error):
+    """Another d4cli command held the encounter's lock for too long."""
+
+
+class RefusedError(D4Error):
+    """The rules refuse the action (the R2 gate, or an impossible check, C4).
+
+    Attributes:
+        result: the result record that says why (rendered even on refusal).
+    """
+
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, message: str, result: object = None) -> None:
+        self.result = result
+        super().__init__(message)
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return escape_control(repr(value)) if value == "" else "'" + escape_control(value) + "'"
+    return escape_control(repr(value))
+
+
+_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+
+
+def escape_control(text: str) -> str:
+    """Return *text* with control characters shown as escapes (N1).
+
+    C0, DEL and C1 controls and the bidirectional overrides are escaped, so a
+    name from a file can never drive the terminal. Everything else is kept.
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20 or 0x7F <= code < 0xA0:
+            out.append(f"\\x{code:02x}")
+        elif code in _BIDI:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
