@@ -1,0 +1,33 @@
+"""``d4cli help [TOPIC]``: the rules reference, with worked examples and rule ids."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("help")(help_command)
+
+
+def help_command(
+    topic: Annotated[str | None, typer.Argument(metavar="[TOPIC]", help="A topic; none lists them.")] = None,
+) -> None:
+    """Explain the rules: the gate, the pool, Advantage, Load, checks ... (R1-R17, C1-C7).
+
+    Example: d4cli help gate
+    """
+    from d4cli.errors import InputError
+    from d4cli.helptext import TOPICS
+    from d4cli.render import console
+    from d4cli.render.helptext import render_index, render_topic
+
+    out = console()
+    if topic is None:
+        out.print(render_index(TOPICS))
+        return
+    key = topic.strip().lower()
+    if key not in TOPICS:
+        raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS))
+    out.print(render_topic(key, TOPICS[key]))

@@ -1,0 +1,122 @@
+"""The rules reference shown by ``d4cli help``: one entry per topic, in our own words.
+
+Each topic names the rulings it explains (shared/RULINGS.md ids) and carries a
+worked example that the test suite checks against the rules core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One help topic: a title, its rule ids, the explanation and a worked example."""
+
+    title: str
+    rules: str
+    body: str
+    example: str
+
+
+TOPICS: dict[str, Topic] = {
+    "gate": Topic(
+        "Can I act? The gate",
+        "R2 R3 R9 R10",
+        "Subtract the creature's current Action Load from the Aspect the action uses: that is "
+        "its headroom. The action may be taken when the headroom is at least the action's "
+        "Cost (R2). Costs are whole numbers from 0 up; a Cost-0 action needs a headroom of 0 "
+        "or more (R3). The same test applies on the creature's own turn, off its turn and to "
+        "Team Actions (R10). Advantage and Disadvantage never enter the gate. A refused "
+        "action rolls nothing and changes nothing (exit code 3). A GM-called roll skips the "
+        "gate (R9, `--gm`).",
+        "Aspect 2, Load 1, Cost 2: headroom 2 - 1 = 1 < 2, refused, short by 1.\n"
+        "  d4cli roll pool 2 --load 1 --cost 2      (exit 3)",
+    ),
+    "pool": Topic(
+        "Sizing and rolling the D4 pool",
+        "R5 R6 R7 R8",
+        "Base pool = Aspect - max(0, Load): a negative Load never adds dice. Add the Net "
+        "Advantage; whatever the result, at least 1d4 is rolled, even with a negative Aspect "
+        "(R5). Extra dice such as a dagger's 1d4 or a weapon's 1d8+2 come on top and are not "
+        "part of the pool (R6). The total is every die added up (R7): against a DC the roll "
+        "succeeds when the total reaches it; against a target the damage is the total minus "
+        "its Evasion, never below 0. After an allowed action the Load rises by the Cost, "
+        "whether the roll succeeded or not (R8).",
+        "Finesse 6, Load 2, a dagger: 6 - 2 = 4d4 plus 1d4. A total of 14 against Evasion 11\n"
+        "deals 3 damage; the Load becomes 3.\n"
+        "  d4cli roll pool 6 --load 2 --extra 1d4 --evasion 11",
+    ),
+    "advantage": Topic(
+        "Advantage and Disadvantage on the D4 pool",
+        "R4 R5 R11",
+        "Each distinct source of Advantage adds 1d4 to the pool; each distinct source of "
+        "Disadvantage removes 1d4. A source counts once per roll however often it is named; "
+        "names match ignoring case and extra spaces ('Watch My Back' = 'watch  my back'). "
+        "Net Advantage = Advantage sources - Disadvantage sources (R4). It is applied after "
+        "the gate and the base pool, so it can neither refuse an action nor be capped by the "
+        "headroom; the pool never falls below 1d4 (R5). A Team Action grants a named source "
+        "for the target's next roll (R11).",
+        "Finesse 4, Load 0: base 4d4. Dark (-1), a torch (+1), advice (+1): Net Advantage +1,\n"
+        "so 5d4.\n"
+        "  d4cli roll pool 4 --adv torch --adv advice --dis darkness",
+    ),
+    "load": Topic(
+        "Action Load, turns, the Load Buffer and Exhaustion",
+        "R1 R8 R10 R12 R13 R14 R15",
+        "At the start of its turn a creature's Load becomes Exhaustion - Load Buffer (R1): "
+        "with a Buffer of 1 and no Exhaustion that is -1. Each allowed action adds its Cost "
+        "(R8), also off the creature's turn (R10). Ending a turn early keeps the Load, which "
+        "leaves headroom for reactions (R14). Exhaustion only changes the reset value (R15). "
+        "Turn order is the order of the encounter file; a round ends after the last creature "
+        "(R13). In `round` mode everybody resets at the start of each round instead (R12).",
+        "Buffer 1, Exhaustion 0: Load -1 at the start of the turn; after a Cost-1 action it is\n"
+        "0. Buffer 1, Exhaustion 2: the turn starts at Load 1.",
+    ),
+    "check": Topic(
+        "The d20 Action Roll",
+        "C1 C2 C3 C4 C5 C6",
+        "Result = natural d20 + Attribute + Proficiency + Specialization, plus the Advantage "
+        "bonus, minus a Disadvantage die, plus a critical d6 (C1). It succeeds when it meets "
+        "the DC: a number, or easy 6, medium 12, hard 18, challenging 24, nearly-impossible "
+        "30 (C2). Advantage Level L (1 to 5) rolls L d6 and adds the highest, +1 for each six "
+        "beyond the first (C3). One Disadvantage lowers the Level by 1, or at Level 0 "
+        "subtracts 1d6; two or more make the action impossible (C4, exit 3). A natural 20 "
+        "adds an extra d6 but does not succeed by itself (C5); a natural 1 always fails (C6).",
+        "Level 2 Advantage rolls 4 and 6: +6. Rolls 6 and 6: +7.\n"
+        "  d4cli roll check --attribute 3 --advantage 2 --dc hard",
+    ),
+    "rule-of-three": Topic(
+        "The Rule of Three",
+        "C7 C6",
+        "Optional (`--rule-of-three`). A failure that missed the DC by 1 or 2 becomes 'fails, "
+        "but...': something small still goes the character's way. A success that beat the "
+        "DC by 4 or more becomes 'succeeds, and...': an extra benefit. Missing by 3 or more, "
+        "or beating by 0 to 3, is a plain result. A natural 1 is never softened (C6).",
+        "DC 12: a Result of 10 or 11 fails, but...; 16 or more succeeds, and...; 12 to 15 is\n"
+        "a plain success.\n"
+        "  d4cli roll check --dc 12 --rule-of-three",
+    ),
+    "json": Topic(
+        "Machine output",
+        "CLI",
+        "`--json` prints exactly one JSON object on stdout; with `--times N`, one object per "
+        "line (JSON Lines), each written as soon as it is rolled. A pool object carries "
+        "kind, aspect, load, cost, allowed, headroom, advantage, disadvantage, net_advantage, "
+        "pool_size, dice, extra, total, dc, success, evasion and damage; a check object "
+        "carries natural, advantage_dice, advantage_bonus, disadvantage_die, critical, "
+        "crit_die, total, dc, success and outcome. `--odds` adds an `odds` object. "
+        "`--seed N` (or D4CLI_SEED) makes the dice reproducible.",
+        "d4cli roll pool 5 --dc 12 --times 3 --seed 7 --json | jq .total",
+    ),
+    "exit-codes": Topic(
+        "Exit codes",
+        "CLI R2 C4",
+        "0: done (a roll that misses its DC still exits 0). 2: bad input, with one plain "
+        "line on stderr naming the option or field and the value; nothing is printed on "
+        "stdout and no file changes. 3: refused by the rules, either the gate (R2) or an "
+        "impossible check (C4); nothing is rolled, but --json still prints the object that "
+        "says why. 1: an internal error, which should never happen.",
+        "d4cli roll pool 2 --load 1 --cost 2; echo $?      (prints 3)",
+    ),
+}

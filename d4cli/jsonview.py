@@ -1,0 +1,76 @@
+"""Result records as the plain JSON objects that shared/CLI.md fixes.
+
+Every key of the contract is always present (None where it does not apply);
+the extra keys (``rules``, ``base_pool`` ...) explain the steps further.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from d4cli.check import CheckResult
+from d4cli.pool import PoolResult
+
+
+def pool_json(result: PoolResult) -> dict[str, Any]:
+    """The ``roll pool`` object: gate, sources, pool, dice, total, resolution (R2-R8)."""
+    plan = result.plan
+    request = plan.request
+    gate = plan.gate
+    return {
+        "kind": "pool",
+        "aspect": request.aspect,
+        "load": request.load,
+        "cost": request.cost,
+        "allowed": gate.allowed,
+        "headroom": gate.headroom,
+        "advantage": list(plan.advantage),
+        "disadvantage": list(plan.disadvantage),
+        "net_advantage": plan.net_advantage,
+        "pool_size": plan.size.size if gate.allowed else None,
+        "dice": list(result.dice),
+        "extra": [
+            {"notation": roll.extra.notation, "dice": list(roll.dice), "modifier": roll.extra.modifier}
+            for roll in result.extra
+        ],
+        "total": result.total,
+        "dc": request.dc,
+        "success": result.success,
+        "evasion": request.evasion,
+        "damage": result.damage,
+        "gate_skipped": gate.skipped,
+        "shortfall": gate.shortfall,
+        "base_pool": plan.size.base,
+        "minimum_applied": plan.size.minimum_applied if gate.allowed else None,
+        "ignore_load": request.ignore_load,
+        "advantage_repeats": list(plan.advantage_repeats),
+        "disadvantage_repeats": list(plan.disadvantage_repeats),
+        "load_after": plan.load_after,
+    }
+
+
+def check_json(result: CheckResult) -> dict[str, Any]:
+    """The ``roll check`` object: natural d20, modifiers, Advantage, crit, outcome (C1-C7)."""
+    request = result.request
+    return {
+        "kind": "check",
+        "attribute": request.attribute,
+        "proficiency": request.proficiency,
+        "specialization": request.specialization,
+        "advantage_level": request.advantage_level,
+        "disadvantage": request.disadvantage,
+        "effective_level": result.levels.effective_level,
+        "impossible": result.impossible,
+        "natural": result.natural,
+        "advantage_dice": list(result.advantage_dice),
+        "advantage_bonus": result.advantage_bonus,
+        "disadvantage_die": result.disadvantage_die,
+        "critical": result.critical,
+        "crit_die": result.crit_die,
+        "total": result.total,
+        "dc": request.dc,
+        "success": result.success,
+        "outcome": result.outcome,
+        "margin": result.margin,
+        "rule_of_three": request.rule_of_three,
+    }

@@ -1,0 +1,12 @@
+"""Entry point of the ``d4cli`` console script and ``python -m d4cli``."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run d4cli with *argv* (default: the process arguments) and exit with its code."""
+    from d4cli.app import app
+
+    app(args=argv, prog_name="d4cli")
