@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import typer
 from typer.core import TyperGroup
@@ -47,7 +47,43 @@ def _prepare_streams() -> None:
 
 
 class D4Group(TyperGroup):
-    """Root command: runs a command and turns whatever escapes into an exit code."""
+    """Root command: runs a command and turns whatever escapes into an exit code.
+
+    It also loads commands lazily: `command_modules` maps a top-level command
+    name to the module that defines it (with ``register(app)`` or a Typer
+    ``app``); that module is imported and only that command is built when the
+    command is used, so ``d4cli roll pool`` never pays for the encounter
+    commands, Rich or the TOML writer.
+    """
+
+    command_modules: ClassVar[dict[str, str]] = {}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        return names + [name for name in self.command_modules if name not in names]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in self.command_modules:
+            command = load_command(cmd_name, self.command_modules[cmd_name])
+            if command is not None:
+                self.commands[cmd_name] = command
+        elif command is None:
+            # An unknown name: load everything so the "did you mean" hint sees all names.
+            for name in self.list_commands(ctx):
+                if name != cmd_name:
+                    self.get_command(ctx, name)
+        return command
+
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None) -> None:
+        if complete_var is None:
+            complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
+        if os.environ.get(complete_var):
+            # Our shell classes quote names for the shell (d4cli.completion).
+            from d4cli.completion import use_d4_shells
+
+            use_d4_shells()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
 
     def main(  # type: ignore[override]
         self,
@@ -58,6 +94,10 @@ class D4Group(TyperGroup):
         **extra: Any,
     ) -> Any:
         _prepare_streams()
+        if any(str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]):
+            from d4cli.completion import use_d4_shells
+
+            use_d4_shells()
         try:
             code = super().main(
                 args=args,
@@ -88,6 +128,90 @@ class D4Group(TyperGroup):
         except BrokenPipeError:
             _silence_stdout()
         sys.exit(code)
+
+
+class LazyGroup(TyperGroup):
+    """A command group (such as ``roll``) whose commands are built when first used."""
+
+    pending: dict[str, Any]
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        names = super().list_commands(ctx)
+        return names + [name for name in getattr(self, "pending", {}) if name not in names]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        pending = getattr(self, "pending", {})
+        if cmd_name not in self.commands and cmd_name in pending:
+            self.commands[cmd_name] = _build_single(pending[cmd_name])
+        elif cmd_name not in self.commands:
+            for name in list(pending):
+                self.get_command(ctx, name)
+        return super().get_command(ctx, cmd_name)
+
+
+def _build_single(info: Any) -> Any:
+    from typer.main import get_command
+
+    holder = typer.Typer(add_completion=False)
+    holder.registered_commands = [info]
+    return get_command(holder)
+
+
+def _command_name(info: Any) -> str | None:
+    if info.name:
+        return str(info.name)
+    callback = getattr(info, "callback", None)
+    return callback.__name__.lower().replace("_", "-") if callback is not None else None
+
+
+def load_command(name: str, module_name: str) -> Any:
+    """Import *module_name* and build the click command *name* it defines, nothing else.
+
+    A command group added as a plain Typer app (``roll``) becomes a `LazyGroup`:
+    its own commands are built only when used too.
+    """
+    import importlib
+
+    from typer.main import get_command
+    from typer.models import DefaultPlaceholder
+
+    module = importlib.import_module(module_name)
+    holder = typer.Typer(add_completion=False)
+    register = getattr(module, "register", None)
+    if register is not None:
+        register(holder)
+    else:
+        holder.add_typer(module.app, name=name)
+    wanted = [info for info in holder.registered_commands if _command_name(info) == name]
+    groups = [info for info in holder.registered_groups if info.name == name]
+    if len(wanted) == 1 and not groups:
+        return _build_single(wanted[0])
+    if len(groups) == 1 and not wanted:
+        group_info = groups[0]
+        sub = group_info.typer_instance
+        lazy = (
+            isinstance(group_info.cls, DefaultPlaceholder)
+            and isinstance(sub.info.cls, DefaultPlaceholder)
+            and not sub.registered_groups
+        )
+        if lazy:
+            # Build the group without its commands; they are built on first use.
+            holder.registered_commands = []
+            holder.registered_groups = [group_info]
+            group_info.cls = LazyGroup
+            infos = list(sub.registered_commands)
+            sub.registered_commands = []
+            try:
+                built = get_command(holder)
+            finally:
+                sub.registered_commands = infos
+            group = built.commands[name]  # type: ignore[attr-defined]
+            group.pending = {_command_name(info): info for info in infos}
+            return group
+    built = get_command(holder)
+    if isinstance(built, TyperGroup):
+        return built.commands.get(name)
+    return built
 
 
 def _silence_stdout() -> None:

@@ -14,3 +14,48 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+# --- Reliability suite (issue 6): hypothesis profiles and the figures it measured -------------
+#
+# The fuzz tests use the "d4cli-fuzz" profile: bounded so CI stays fast. `D4CLI_FUZZ=long`
+# selects "d4cli-fuzz-long" instead (and loads it for every hypothesis test), and makes the
+# crash and concurrency tests run longer too. The figures (fuzz cases run, kills survived,
+# commands checked against a serial replay) are collected in `reliability_figures` and
+# printed at the end of the run.
+
+import os as _os  # noqa: E402
+
+from hypothesis import HealthCheck as _HealthCheck  # noqa: E402
+from hypothesis import settings as _settings  # noqa: E402
+
+FUZZ_LONG = _os.environ.get("D4CLI_FUZZ", "") == "long"
+_settings.register_profile(
+    "d4cli-fuzz",
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[_HealthCheck.too_slow, _HealthCheck.data_too_large],
+)
+_settings.register_profile(
+    "d4cli-fuzz-long",
+    max_examples=3000,
+    deadline=None,
+    suppress_health_check=[_HealthCheck.too_slow, _HealthCheck.data_too_large],
+)
+if FUZZ_LONG:
+    _settings.load_profile("d4cli-fuzz-long")
+
+_RELIABILITY_FIGURES: dict[str, int] = {}
+
+
+@pytest.fixture(scope="session")
+def reliability_figures() -> dict[str, int]:
+    """A tally the reliability tests add to (``figures["fuzz cases"] += 1``); printed at the end."""
+    return _RELIABILITY_FIGURES
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
+    if _RELIABILITY_FIGURES:
+        terminalreporter.section("reliability figures (issue 6)")
+        for name, count in sorted(_RELIABILITY_FIGURES.items()):
+            terminalreporter.write_line(f"{name}: {count:,}")

@@ -6,13 +6,15 @@ from typing import Annotated
 
 import typer
 
+from d4cli.completion import complete_topic
+
 
 def register(app: typer.Typer) -> None:
     app.command("help")(help_command)
 
 
 def help_command(
-    topic: Annotated[str | None, typer.Argument(metavar="[TOPIC]", help="A topic; none lists them.")] = None,
+    topic: Annotated[str | None, typer.Argument(metavar="[TOPIC]", help="A topic; none lists them.", autocompletion=complete_topic)] = None,
 ) -> None:
     """Explain the rules: the gate, the pool, Advantage, Load, checks ... (R1-R17, C1-C7).
 

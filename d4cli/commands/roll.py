@@ -17,8 +17,9 @@ from d4cli.commands.common import (
     make_rng,
     parse_times,
 )
+from d4cli.completion import complete_dc_tier
 from d4cli.errors import EXIT_REFUSED, InputError
-from d4cli.limits import ASPECT, COST, DISADVANTAGE_COUNT, EVASION, LOAD, MODIFIER, parse_whole
+from d4cli.limits import ASPECT, COST, DC, DISADVANTAGE_COUNT, EVASION, LOAD, MODIFIER, parse_whole
 
 app = typer.Typer(help="Roll a D4 pool or a d20 Action Roll.", no_args_is_help=True)
 
@@ -62,7 +63,7 @@ def pool_command(
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
         extra=tuple(parse_extra(text) for text in extra or ()),
-        dc=None if dc is None else parse_whole(dc, "--dc", _dc_range()),
+        dc=None if dc is None else parse_whole(dc, "--dc", DC),
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         gm=gm,
         ignore_load=ignore_load,
@@ -71,12 +72,6 @@ def pool_command(
     rng = make_rng(seed)
     plan = plan_pool(request)
     show_pool_rolls(plan, rng, count, json_=json_, quiet=quiet, odds=odds)
-
-
-def _dc_range() -> tuple[int, int]:
-    from d4cli.limits import DC
-
-    return DC
 
 
 def show_pool_rolls(
@@ -196,7 +191,7 @@ def check_command(
     attribute: Annotated[str, typer.Option("--attribute", metavar="N", help="Derived Attribute (C1).")] = "0",
     proficiency: Annotated[str, typer.Option("--proficiency", metavar="N", help="Proficiency (C1).")] = "0",
     specialization: Annotated[str, typer.Option("--specialization", metavar="N", help="Specialization (C1).")] = "0",
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", help="A number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="A number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
     advantage: Annotated[str, typer.Option("--advantage", metavar="L", help="Advantage Level 0..5 (C3).")] = "0",
     disadvantage: Annotated[str, typer.Option("--disadvantage", metavar="N", help="How many Disadvantages (C4).")] = "0",
     rule_of_three: Annotated[bool, typer.Option("--rule-of-three", help="Grade results 'and...' / 'but...' (C7).")] = False,

@@ -1,0 +1,167 @@
+"""Does ``d4cli act`` slow down as the history grows? (issue 3; goal: ratio <= 1.3)
+
+Builds two encounters side by side: a fresh one, and one whose journal holds
+10,000 past actions (written directly, entry by entry as the store would, in a
+second or two: no 10,000 subprocesses). Then runs ``d4cli act`` on each,
+alternating fresh/long so a busy machine slows both alike, and prints the
+medians and their ratio; also the in-process cost of `store.change` alone,
+without interpreter start-up.
+
+    python benchmarks/encounter.py [--runs 21] [--history 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from d4cli import store
+from d4cli.dice import ScriptedDice
+from d4cli.encounter import ActRequest, Encounter, act, add_creature, new_creature, start_turn
+from d4cli.encounter_file import dump_encounter
+
+ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
+
+
+def fresh_encounter(path: Path) -> None:
+    """An encounter of three creatures, made through the store: init and adds."""
+    store.create(path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"})
+    for name, aspects in (
+        ("Bench", (("Might", 1000),)),
+        ("Aria", (("Finesse", 4), ("Might", 2))),
+        ("Goblin Archer", (("Finesse", 3),)),
+    ):
+        creature = new_creature(name, aspects, evasion=10, hp=100_000)
+        store.change(path, lambda encounter, c=creature: add_creature(encounter, c))
+
+
+def add_history(path: Path, actions: int, seed: int = 0) -> int:
+    """Append *actions* past actions (and the turn starts they need) to the journal, then the file.
+
+    The entries are exactly what `store.change` writes: the record's facts,
+    the hashes before and after, and the previous file text.
+
+    Returns:
+        The journal's size in bytes.
+    """
+    rng = random.Random(seed)
+    encounter = store.read_encounter(path)
+    text = path.read_text()
+    journal = store.journal_path(path)
+    seq = len(journal.read_bytes().splitlines())
+    lines: list[bytes] = []
+
+    def record(new_encounter: Encounter, log: dict) -> tuple[Encounter, str]:
+        nonlocal seq
+        new_text = dump_encounter(new_encounter)
+        seq += 1
+        entry = {
+            "seq": seq,
+            "time": "2024-01-01T20:00:00+00:00",
+            **log,
+            "before": store.digest(text.encode()),
+            "after": store.digest(new_text.encode()),
+            "prev": text,
+        }
+        lines.append(store.encode_entry(entry))
+        return new_encounter, new_text
+
+    done = 0
+    while done < actions:
+        actor = rng.choice(["Aria", "Goblin Archer"])
+        request = ActRequest(actor, "Finesse", target="Bench" if actor != "Bench" else None)
+        new, result = act(encounter, request, rng)
+        if not result.allowed:
+            new, event = start_turn(encounter, actor)
+            encounter, text = record(new, event.log())
+            continue
+        encounter, text = record(new, result.log())
+        done += 1
+    with open(journal, "ab") as handle:
+        handle.write(b"".join(lines))
+    path.write_text(text)
+    return journal.stat().st_size
+
+
+def _command() -> list[str]:
+    return [sys.executable, "-m", "d4cli"]
+
+
+def _run_once(path: Path) -> float:
+    env = {**os.environ, "D4CLI_FILE": str(path), "NO_COLOR": "1"}
+    started = time.perf_counter()
+    done = subprocess.run(_command() + ACT, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"d4cli act failed ({done.returncode}): {done.stderr.strip()}")
+    json.loads(done.stdout)
+    return elapsed
+
+
+def _change_once(path: Path) -> float:
+    request = ActRequest("Bench", "Might")
+    started = time.perf_counter()
+    store.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)))
+    return time.perf_counter() - started
+
+
+def measure_act(runs: int = 21, history: int = 10_000) -> dict[str, float]:
+    """Median wall time of ``d4cli act`` on a fresh encounter and on one with *history* past actions.
+
+    Returns:
+        ``fresh``, ``long`` (seconds), ``ratio`` (long / fresh), the same for the
+        in-process `store.change` (``change_fresh``, ``change_long``,
+        ``change_ratio``), and ``journal_bytes`` of the long history.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        fresh = Path(folder) / "fresh.toml"
+        long = Path(folder) / "long.toml"
+        fresh_encounter(fresh)
+        fresh_encounter(long)
+        built = time.perf_counter()
+        journal_bytes = add_history(long, history)
+        build_seconds = time.perf_counter() - built
+        _run_once(fresh), _run_once(long)  # warm the byte-code cache and the page cache
+        times: dict[str, list[float]] = {"fresh": [], "long": [], "change_fresh": [], "change_long": []}
+        for _ in range(runs):
+            times["fresh"].append(_run_once(fresh))
+            times["long"].append(_run_once(long))
+        for _ in range(runs):
+            times["change_fresh"].append(_change_once(fresh))
+            times["change_long"].append(_change_once(long))
+        medians = {name: statistics.median(values) for name, values in times.items()}
+        long_entries = len(store.read_log(long, None))
+    return {
+        **medians,
+        "ratio": medians["long"] / medians["fresh"],
+        "change_ratio": medians["change_long"] / medians["change_fresh"],
+        "journal_bytes": journal_bytes,
+        "history_entries": long_entries,
+        "build_seconds": build_seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21, help="runs per side (default 21)")
+    parser.add_argument("--history", type=int, default=10_000, help="past actions (default 10,000)")
+    args = parser.parse_args()
+    figures = measure_act(args.runs, args.history)
+    print(f"history: {args.history:,} past actions, {figures['history_entries']:,} journal entries, "
+          f"{figures['journal_bytes'] / 1e6:.1f} MB (built in {figures['build_seconds']:.1f} s)")
+    print(f"d4cli act (subprocess, median of {args.runs}): fresh {1000 * figures['fresh']:.1f} ms, "
+          f"long {1000 * figures['long']:.1f} ms, ratio {figures['ratio']:.3f} (goal <= 1.3)")
+    print(f"store.change (in-process, median of {args.runs}): fresh {1000 * figures['change_fresh']:.2f} ms, "
+          f"long {1000 * figures['change_long']:.2f} ms, ratio {figures['change_ratio']:.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,350 @@
+"""Start-up, Tab-completion, encounter and throughput figures for d4cli (issue 5).
+
+Run ``python benchmarks/run.py`` (``--quick`` for fewer runs). Every figure is
+measured in the same run, side by side with its baseline: commands are run
+round-robin (baseline, candidate, baseline, ...) so a busy machine slows both
+alike, and the report gives medians and their ratios. Two clocks are kept for
+each command: wall time (what a user waits) and the CPU time of the child
+(user + system, less sensitive to other load on the machine).
+
+Public tools only: subprocess, time.perf_counter, statistics, resource; when
+``hyperfine`` is installed its medians for the start-up pairs are printed too.
+
+Byte code: the runs use a private ``PYTHONPYCACHEPREFIX`` (and ignore
+``PYTHONDONTWRITEBYTECODE``), so every module, d4cli's and the baselines', is
+loaded from cached byte code as in an installed copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = Path(__file__).resolve().parent
+PYTHON = sys.executable
+
+# Budgets from issue 5 (ratios of medians).
+BUDGET_JSON = 1.25
+BUDGET_TABLE = 1.25
+BUDGET_TAB = 1.30
+
+
+@dataclass
+class Timing:
+    """Medians of one command: wall seconds and child CPU seconds."""
+
+    name: str
+    wall: float
+    cpu: float
+    runs: int
+
+
+def d4cli_command() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m d4cli``."""
+    script = Path(PYTHON).parent / "d4cli"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("d4cli")
+    return [found] if found else [PYTHON, "-m", "d4cli"]
+
+
+def bench_env(cache: str, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("PYTHONDONTWRITEBYTECODE", "D4CLI_SEED", "FORCE_COLOR", "NO_COLOR", "COLUMNS"):
+        env.pop(name, None)
+    env["PYTHONPYCACHEPREFIX"] = cache
+    env.update(extra)
+    return env
+
+
+def _run_once(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 3):
+        raise SystemExit(f"benchmark command failed ({proc.returncode}): {argv}\n{proc.stderr.decode()}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def side_by_side(
+    commands: dict[str, tuple[list[str], dict[str, str]]], runs: int, warmup: int = 3
+) -> dict[str, Timing]:
+    """Run *commands* round-robin *runs* times each (after *warmup* rounds); medians per command."""
+    for _ in range(warmup):
+        for argv, env in commands.values():
+            _run_once(argv, env)
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, (argv, env) in commands.items():
+            wall, cpu = _run_once(argv, env)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    return {
+        name: Timing(name, statistics.median(walls[name]), statistics.median(cpus[name]), runs)
+        for name in commands
+    }
+
+
+def hyperfine_medians(commands: dict[str, str], runs: int, env: dict[str, str]) -> dict[str, float] | None:
+    """Medians (seconds) from hyperfine for shell-free *commands*, or None when it is missing."""
+    exe = shutil.which("hyperfine")
+    if exe is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "hf.json"
+        argv = [exe, "-N", "--warmup", "3", "--runs", str(runs), "--export-json", str(out)]
+        for name, command in commands.items():
+            argv += ["-n", name, command]
+        proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if proc.returncode != 0:
+            return None
+        data = json.loads(out.read_text())
+    return {row["command"]: row["median"] for row in data["results"]}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def ratio_line(label: str, timings: dict[str, Timing], cand: str, base: str, budget: float | None) -> str:
+    wall = timings[cand].wall / timings[base].wall
+    cpu = timings[cand].cpu / timings[base].cpu
+    verdict = ""
+    if budget is not None:
+        verdict = "  within budget" if wall <= budget else f"  OVER budget {budget:.2f}x"
+        verdict = f"  (budget {budget:.2f}x){verdict}"
+    return f"  {label:<44} wall {wall:5.2f}x   cpu {cpu:5.2f}x{verdict}"
+
+
+def write_encounter(folder: Path, past_actions: int = 0) -> Path | None:
+    """An encounter file with "Goblin Archer", for the Tab and ``act`` figures.
+
+    Uses `benchmarks/encounter.py` when present (the encounter engineer's
+    helper), else d4cli's own commands; None when there is no encounter store yet.
+    """
+    helper = _load_helper("encounter")
+    path = folder / "encounter.toml"
+    if helper is not None and hasattr(helper, "make_encounter"):
+        return Path(helper.make_encounter(path, past_actions=past_actions))
+    if importlib.util.find_spec("d4cli.store") is None:
+        return None
+    base = d4cli_command()
+    env = bench_env(str(folder / "pyc"), D4CLI_FILE=str(path))
+    steps = [
+        ["init", "--force"],
+        ["add", "Goblin Archer", "--aspect", "Might=3", "--aspect", "Cunning=4"],
+        ["add", "Orc: Chief", "--aspect", "Might=5"],
+    ]
+    for step in steps:
+        proc = subprocess.run(base + step, env=env, capture_output=True)
+        if proc.returncode != 0:
+            return None
+    return path
+
+
+def _load_helper(name: str):  # type: ignore[no-untyped-def]
+    """Import ``benchmarks/<name>.py`` (another engineer's) if it exists, else None."""
+    path = BENCH / f"{name}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"d4cli_bench_{name}", path)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def startup(runs: int, cache: str, folder: Path) -> list[str]:
+    env = bench_env(cache)
+    d4 = d4cli_command()
+    commands = {
+        "python -c pass": ([PYTHON, "-c", "pass"], env),
+        "import typer": ([PYTHON, "-c", "import typer"], env),
+        "import typer, rich.table, rich.console": (
+            [PYTHON, "-c", "import typer, rich.table, rich.console"],
+            env,
+        ),
+        "d4cli roll pool 4 --json": (d4 + ["roll", "pool", "4", "--json"], env),
+        "python -m d4cli roll pool 4 --json": (
+            [PYTHON, "-m", "d4cli", "roll", "pool", "4", "--json"],
+            env,
+        ),
+        "d4cli roll pool 4": (d4 + ["roll", "pool", "4"], env),
+        "d4cli --version": (d4 + ["--version"], env),
+    }
+    timings = side_by_side(commands, runs)
+    lines = ["Start-up (medians; stdout to /dev/null)"]
+    for timing in timings.values():
+        lines.append(f"  {timing.name:<44} wall {ms(timing.wall):>9}   cpu {ms(timing.cpu):>9}")
+    lines.append("Ratios")
+    lines.append(ratio_line("roll pool 4 --json / import typer", timings, "d4cli roll pool 4 --json", "import typer", BUDGET_JSON))
+    lines.append(ratio_line("roll pool 4 (Rich table) / typer+rich", timings, "d4cli roll pool 4", "import typer, rich.table, rich.console", BUDGET_TABLE))
+    lines.append(ratio_line("python -m d4cli ... --json / import typer", timings, "python -m d4cli roll pool 4 --json", "import typer", None))
+    lines.append(ratio_line("console script / python -m d4cli", timings, "d4cli roll pool 4 --json", "python -m d4cli roll pool 4 --json", None))
+    lines.append(ratio_line("roll pool 4 --json / python -c pass", timings, "d4cli roll pool 4 --json", "python -c pass", None))
+    lines.append(ratio_line("import typer / python -c pass", timings, "import typer", "python -c pass", None))
+    hf = hyperfine_medians(
+        {
+            "import typer": f"{PYTHON} -c 'import typer'",
+            "json": " ".join(d4 + ["roll", "pool", "4", "--json"]),
+            "typer+rich": f"{PYTHON} -c 'import typer, rich.table, rich.console'",
+            "table": " ".join(d4 + ["roll", "pool", "4"]),
+        },
+        runs,
+        env,
+    )
+    if hf is not None:
+        lines.append(
+            f"  hyperfine medians: json/import typer {hf['json'] / hf['import typer']:.2f}x, "
+            f"table/typer+rich {hf['table'] / hf['typer+rich']:.2f}x "
+            f"({ms(hf['json'])} vs {ms(hf['import typer'])}; {ms(hf['table'])} vs {ms(hf['typer+rich'])})"
+        )
+    return lines
+
+
+def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
+    """A Tab press: the request the generated bash script sends, vs import typer."""
+    d4 = d4cli_command()
+    base_env = bench_env(cache)
+    encounter = write_encounter(folder)
+    commands: dict[str, tuple[list[str], dict[str, str]]] = {
+        "import typer": ([PYTHON, "-c", "import typer"], base_env),
+    }
+
+    def request(line: str) -> dict[str, str]:
+        return bench_env(
+            cache,
+            _D4CLI_COMPLETE="complete_bash",
+            COMP_LINE=line,
+            COMP_POINT=str(len(line.encode())),
+            _D4CLI_COMP_CUR=line.split(" ")[-1],
+            COMP_WORDBREAKS=" \t\n\"'><=;|&(:",
+            D4CLI_FILE=str(encounter or folder / "missing.toml"),
+        )
+
+    commands["Tab: d4cli roll check --dc h"] = (d4, request("d4cli roll check --dc h"))
+    commands["Tab: d4cli help ga"] = (d4, request("d4cli help ga"))
+    if encounter is not None:
+        commands["Tab: d4cli act Gob"] = (d4, request("d4cli act Gob"))
+    timings = side_by_side(commands, runs)
+    lines = ["Tab completion (one completion request, as the bash script makes it)"]
+    for timing in timings.values():
+        lines.append(f"  {timing.name:<44} wall {ms(timing.wall):>9}   cpu {ms(timing.cpu):>9}")
+    lines.append("Ratios")
+    for name in timings:
+        if name.startswith("Tab"):
+            lines.append(ratio_line(f"{name} / import typer", timings, name, "import typer", BUDGET_TAB))
+    if encounter is None:
+        lines.append("  (no encounter store yet: the `act Gob` request is skipped)")
+    return lines
+
+
+def encounter_figures(quick: bool) -> list[str]:
+    """``act`` on a fresh encounter vs one with 10,000 past actions."""
+    helper = _load_helper("encounter")
+    if helper is None:
+        # HOOK (lead): benchmarks/encounter.py is the encounter engineer's; when it
+        # lands, this calls its `report(quick=...)` (a list of lines) below.
+        return ["Encounter: benchmarks/encounter.py not present yet (hook left in benchmarks/run.py)"]
+    report = getattr(helper, "report", None) or getattr(helper, "main_lines", None)
+    if report is None:
+        return ["Encounter: benchmarks/encounter.py has no report(quick=...) function"]
+    return ["Encounter (benchmarks/encounter.py)"] + [f"  {line}" for line in report(quick=quick)]
+
+
+def odds_figures(quick: bool) -> list[str]:
+    """The odds engineer's figures, from ``benchmarks/odds.py``."""
+    path = BENCH / "odds.py"
+    if not path.exists():
+        return ["Odds: benchmarks/odds.py not present yet"]
+    argv = [PYTHON, str(path)] + (["--quick"] if quick else [])
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    if proc.returncode != 0 and quick:
+        proc = subprocess.run([PYTHON, str(path)], capture_output=True, text=True, cwd=ROOT)
+    body = proc.stdout.rstrip().splitlines() or [f"(no output; exit {proc.returncode}) {proc.stderr.strip()[-300:]}"]
+    return ["Odds (benchmarks/odds.py)"] + [f"  {line}" for line in body]
+
+
+def throughput(cache: str, quick: bool) -> list[str]:
+    """Rolls per second of ``--times N`` (JSON Lines to /dev/null, and the summary table)."""
+    count = 20_000 if quick else 100_000
+    d4 = d4cli_command()
+    env = bench_env(cache)
+    lines = [f"Throughput (--times {count:,}; best of 3)"]
+    for label, extra in (("JSON Lines", ["--json"]), ("summary table", []), ("--quiet", ["--quiet"])):
+        argv = d4 + ["roll", "pool", "4", "--adv", "torch", "--times", str(count)] + extra
+        best = min(_run_once(argv, env)[0] for _ in range(3))
+        lines.append(f"  roll pool 4 --adv torch, {label:<14} {count / best:>12,.0f} rolls/s  ({best:.2f} s)")
+    return lines
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for row in Path("/proc/cpuinfo").read_text().splitlines():
+            if row.startswith("model name"):
+                cpu = row.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{time.strftime('%Y-%m-%d')}; {platform.system()} {platform.release()}; {cpu}; "
+        f"{os.cpu_count()} cores; Python {platform.python_version()}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="Fewer runs (a smoke test, noisier).")
+    parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
+    parser.add_argument(
+        "--only",
+        choices=("startup", "tab", "encounter", "odds", "throughput"),
+        action="append",
+        help="Run only these sections (repeatable).",
+    )
+    args = parser.parse_args(argv)
+    runs = args.runs or (10 if args.quick else 40)
+    sections: dict[str, Callable[[], list[str]]]
+    with tempfile.TemporaryDirectory(prefix="d4cli-bench-") as tmp:
+        folder = Path(tmp)
+        cache = str(folder / "pyc")
+        sections = {
+            "startup": lambda: startup(runs, cache, folder),
+            "tab": lambda: tab_completion(runs, cache, folder),
+            "encounter": lambda: encounter_figures(args.quick),
+            "odds": lambda: odds_figures(args.quick),
+            "throughput": lambda: throughput(cache, args.quick),
+        }
+        print(f"d4cli benchmark: {machine()}; {runs} runs per command")
+        for name, section in sections.items():
+            if args.only and name not in args.only:
+                continue
+            print()
+            for line in section():
+                print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

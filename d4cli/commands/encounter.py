@@ -1,0 +1,402 @@
+"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (shared/CLI.md "Encounter").
+
+A thin skin: parse the options (numbers with `parse_whole`), call a pure
+transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
+atomic write), print the record. ``turn start|end`` live in `commands.turn`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from d4cli.commands.common import JsonOption, OddsOption, SeedOption, emit_json, make_rng
+from d4cli.completion import complete_aspect, complete_creature, complete_example
+from d4cli.errors import InputError, RefusedError
+from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
+
+FileOption = Annotated[
+    str | None,
+    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
+]
+SourceList = list[str] | None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the encounter commands to the root app (``turn`` is a group of its own)."""
+    # `exhaust Aria -1` must reach parse_whole (a range error naming LEVEL), not "no such option".
+    negative_ok = {"ignore_unknown_options": True}
+    app.command("init")(init_command)
+    app.command("add")(add_command)
+    app.command("remove")(remove_command)
+    app.command("status")(status_command)
+    app.command("act")(act_command)
+    app.command("team")(team_command)
+    app.command("exhaust", context_settings=negative_ok)(exhaust_command)
+    app.command("log")(log_command)
+    app.command("undo")(undo_command)
+
+
+def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:
+    """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
+    from d4cli.store import change, resolve_path
+
+    _, record = change(resolve_path(file), transition)
+    if json_:
+        emit_json(record.log())
+    else:
+        from d4cli.render.encounter import print_lines, summary
+
+        print_lines([summary(record.log())])
+    return record
+
+
+def init_command(
+    mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", help="When Loads reset (R12); default turn, or the template's.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel) or an encounter file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
+    name: Annotated[str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Create an encounter file, empty or from an example (R12).
+
+    Example: d4cli init --from skirmish
+    """
+    from dataclasses import replace
+
+    from d4cli.encounter import MODES, Encounter
+    from d4cli.encounter_file import dump_encounter, parse_encounter
+    from d4cli.store import create, read_text, resolve_path
+
+    if mode is not None and mode not in MODES:
+        raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
+    path = resolve_path(file)
+    kept_comments = True
+    if from_ is None:
+        encounter = Encounter(name=path.stem if name is None else name, mode=mode or "turn")
+        text = dump_encounter(encounter)
+    else:
+        source = _template(from_)
+        text = read_text(source)
+        encounter = parse_encounter(text, source)
+        changed = replace(encounter, mode=mode or encounter.mode, name=encounter.name if name is None else name)
+        if changed != encounter:
+            encounter, text, kept_comments = changed, dump_encounter(changed), False
+    details = {
+        "round": encounter.round,
+        "turn": encounter.current,
+        "name": encounter.name,
+        "mode": encounter.mode,
+        "from": from_,
+        "creatures": len(encounter.creatures),
+    }
+    create(path, text, details, force=force)
+    if json_:
+        emit_json({"kind": "init", "file": str(path), **details})
+        return
+    from d4cli.render import escape
+    from d4cli.render.encounter import print_lines
+
+    lines = [
+        f"Created {escape(str(path))}: {escape(encounter.name) or 'an encounter'} ({encounter.mode} mode, "
+        f"{len(encounter.creatures)} creatures)" + (f" from {escape(from_)}" if from_ else "")
+    ]
+    if not kept_comments:
+        lines.append("(--mode/--name changed the template, so its comments were not kept)")
+    print_lines(lines)
+
+
+def _template(value: str) -> Path:
+    """A bundled example by name (``skirmish``), else a path to an encounter file."""
+    from d4cli.encounter_file import bundled_examples
+    from d4cli.names import fold_name
+
+    examples = bundled_examples()
+    for example, path in examples.items():
+        if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(value):
+            return path
+    candidate = Path(value)
+    if candidate.exists():
+        return candidate
+    raise InputError("--from", value, "no such example (" + ", ".join(examples) + ") or file")
+
+
+def parse_aspect(text: str) -> tuple[str, int]:
+    """Parse ``--aspect NAME=N`` (L1, L3).
+
+    Raises:
+        InputError: no ``=``, no name, or a value that is not a whole number in range.
+    """
+    aspect, sign, value = text.rpartition("=")
+    if not sign:
+        raise InputError("--aspect", text, "must be ASPECT=N, such as Might=3")
+    if not aspect.strip():
+        raise InputError("--aspect", text, "needs an Aspect name before '=', such as Might=3")
+    try:
+        return aspect, parse_whole(value, "--aspect", ASPECT)
+    except InputError as error:
+        raise InputError("--aspect", text, f"the value {error.problem}") from None
+
+
+def add_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature's name (unique, N1).")],
+    aspect: Annotated[list[str], typer.Option("--aspect", metavar="ASPECT=N", help="An Aspect and its value; repeatable.")],
+    buffer: Annotated[str, typer.Option("--buffer", metavar="N", help="Load Buffer (R1).")] = "1",
+    exhaustion: Annotated[str, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15).")] = "0",
+    evasion: Annotated[str, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7).")] = "0",
+    hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16).")] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Add a creature at the end of the turn order; its Load starts at the reset value (R1, R13).
+
+    Example: d4cli add "Goblin Archer" --aspect Might=2 --aspect Finesse=3 --evasion 10 --hp 7
+    """
+    from d4cli.encounter import add_creature, new_creature
+
+    creature = new_creature(
+        name,
+        tuple(parse_aspect(text) for text in aspect),
+        load_buffer=parse_whole(buffer, "--buffer", BUFFER),
+        exhaustion=parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
+        evasion=parse_whole(evasion, "--evasion", EVASION),
+        hp=None if hp is None else parse_whole(hp, "--hp", HP),
+    )
+    apply_change(file, lambda encounter: add_creature(encounter, creature), json_)
+
+
+def remove_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature to remove.", autocompletion=complete_creature)],
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Remove a creature; the turn never moves to someone else (R17).
+
+    Example: d4cli remove "Goblin Archer"
+    """
+    from d4cli.encounter import remove_creature
+
+    apply_change(file, lambda encounter: remove_creature(encounter, name), json_)
+
+
+def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
+    """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2).
+
+    Example: d4cli status --json
+    """
+    from d4cli.store import read_encounter, resolve_path
+
+    encounter = read_encounter(resolve_path(file))
+    if json_:
+        from d4cli.encounter import status_json
+
+        emit_json(status_json(encounter))
+        return
+    from d4cli.render import console
+    from d4cli.render.encounter import status_table
+
+    console().print(status_table(encounter))
+
+
+def act_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that acts.", autocompletion=complete_creature)],
+    aspect: Annotated[str, typer.Argument(metavar="ASPECT", help="The Aspect it uses.", autocompletion=complete_aspect)],
+    cost: Annotated[str, typer.Option("--cost", metavar="N", help="The action's Cost (R3).")] = "1",
+    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
+    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
+    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="Succeed when the total meets it (R7).")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
+    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    odds: OddsOption = False,
+    seed: SeedOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
+
+    Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
+    """
+    from d4cli.dice import parse_extra
+    from d4cli.encounter import ActRequest, act
+    from d4cli.store import change, read_encounter, resolve_path
+
+    request = ActRequest(
+        actor=name,
+        aspect=aspect,
+        cost=parse_whole(cost, "--cost", COST),
+        advantage=tuple(adv or ()),
+        disadvantage=tuple(dis or ()),
+        extra=tuple(parse_extra(text) for text in extra or ()),
+        dc=None if dc is None else parse_whole(dc, "--dc", DC),
+        target=target,
+        evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
+    )
+    rng = make_rng(seed)
+    path = resolve_path(file)
+    if dry_run:
+        _, record = act(read_encounter(path), request, rng)
+    else:
+        _, record = change(path, lambda encounter: act(encounter, request, rng))
+    show_act(record, json_=json_, odds=odds, dry_run=dry_run)
+
+
+def show_act(record: Any, *, json_: bool, odds: bool, dry_run: bool) -> None:
+    """Print an `ActRecord` with `show_pool_rolls` (replaying its dice), then what it did to the encounter.
+
+    Exits 3 when the gate refused (R2).
+    """
+    from d4cli.commands.roll import show_pool_rolls
+    from d4cli.dice import ScriptedDice
+    from d4cli.render import escape
+
+    result = record.result
+    replay = ScriptedDice(list(result.dice) + [die for roll in result.extra for die in roll.dice])
+
+    def decorate(_: Any) -> dict[str, Any]:
+        return {
+            "actor": record.actor,
+            "target": record.target,
+            "load_before": record.load_before,
+            "load_after": record.load_after,
+            "off_turn": record.off_turn,
+            "hp_after": record.hp_after,
+            "aspect_name": record.aspect,
+            "round": record.round,
+            "turn": record.turn,
+            "grants_used": record.grants_used.as_dict(),
+            "hp_zero": record.hp_zero,
+            "dry_run": dry_run,
+        }
+
+    title = f"{escape(record.actor)}: {escape(record.aspect)}"
+    if record.off_turn:
+        title += " (off-turn, R10)"
+    if dry_run:
+        title += " (dry run)"
+    show_pool_rolls(result.plan, replay, 1, json_=json_, quiet=False, odds=odds, title=title, decorate=decorate)
+    if json_:
+        return
+    from d4cli.render.encounter import print_lines
+
+    lines = []
+    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
+    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
+    if used:
+        lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
+    if record.hp_after is not None:
+        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
+        if record.hp_zero:
+            lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
+    if dry_run:
+        lines.append("Dry run: nothing was written.")
+    print_lines(lines)
+
+
+def team_command(
+    actor: Annotated[str, typer.Argument(metavar="ACTOR", help="The creature that pays the Team Action.", autocompletion=complete_creature)],
+    target: Annotated[str, typer.Argument(metavar="TARGET", help="The creature whose next roll gets the grant.", autocompletion=complete_creature)],
+    adv: Annotated[bool, typer.Option("--adv", help="Grant Advantage.")] = False,
+    dis: Annotated[bool, typer.Option("--dis", help="Grant Disadvantage.")] = False,
+    aspect: Annotated[str | None, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect that pays (needed unless ACTOR has one).")] = None,
+    cost: Annotated[str, typer.Option("--cost", metavar="N", help="The Cost (R3).")] = "1",
+    source: Annotated[str | None, typer.Option("--source", metavar="NAME", help="The grant's source name (default 'team action').")] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
+
+    Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
+    """
+    from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
+    from d4cli.store import change, resolve_path
+
+    if adv == dis:
+        raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
+    request = TeamRequest(
+        actor=actor,
+        target=target,
+        grant="advantage" if adv else "disadvantage",
+        aspect=aspect,
+        cost=parse_whole(cost, "--cost", COST),
+        source=TEAM_SOURCE if source is None else source,
+    )
+    _, record = change(resolve_path(file), lambda encounter: team(encounter, request))
+    if json_:
+        emit_json(record.log())
+    else:
+        from d4cli.render import console
+        from d4cli.render.encounter import team_table
+
+        console().print(team_table(record))
+    gate = record.gate
+    if not gate.allowed:
+        raise RefusedError(
+            f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, short by {gate.shortfall}",
+            record,
+        )
+
+
+def exhaust_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
+    level: Annotated[str, typer.Argument(metavar="LEVEL", help="The Exhaustion level, 0 or more.")],
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Set a creature's Exhaustion level; it changes only its reset Load (R1, R15).
+
+    Example: d4cli exhaust Aria 2
+    """
+    from d4cli.encounter import set_exhaustion
+
+    value = parse_whole(level, "LEVEL", EXHAUSTION)
+    apply_change(file, lambda encounter: set_exhaustion(encounter, name, value), json_)
+
+
+def log_command(
+    last: Annotated[str | None, typer.Option("--last", metavar="N", help="Only the newest N changes.")] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Show the changes that stand, oldest first: rolls, Loads, damage, turns.
+
+    Example: d4cli log --last 5
+    """
+    from d4cli.store import read_log, resolve_path
+
+    count = None if last is None else parse_whole(last, "--last", LAST)
+    entries = read_log(resolve_path(file), count)
+    if json_:
+        emit_json({"entries": entries})
+        return
+    from d4cli.render import console
+    from d4cli.render.encounter import log_table
+
+    console().print(log_table(entries))
+
+
+def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
+    """Revert the newest change, restoring the file byte-for-byte (never the init).
+
+    Example: d4cli undo
+    """
+    from d4cli.store import resolve_path, undo
+
+    undone = undo(resolve_path(file))
+    if json_:
+        emit_json({"kind": "undo", "undone": undone.entry, "hand_edited": undone.hand_edited})
+        return
+    from d4cli.render import console, escape
+    from d4cli.render.encounter import print_lines, summary
+
+    kind = escape(str(undone.entry.get("kind")))
+    print_lines([f"Undid #{undone.entry.get('seq')} {kind}: {summary(undone.entry)}"])
+    if undone.hand_edited:
+        console(stderr=True).print(
+            "d4cli: note: the file had been edited by hand after that change; the edit was undone too"
+        )

@@ -1,0 +1,253 @@
+"""The encounter file format (TOML, schema 1): validate a document into an `Encounter`, and back.
+
+Pure: text in, text out; the store (`d4cli.store`) does the files. Every value
+from the file passes through `check_whole` (L1, L3) and every error is a
+`FileError` naming the file, the creature and the field (shared/CLI.md).
+docs/encounter-file.md documents the schema with a commented example.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, NoReturn
+
+from d4cli.encounter import MODES, Creature, Encounter, Pending
+from d4cli.errors import FileError, InputError
+from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
+from d4cli.names import fold_name
+
+SCHEMA_VERSION = 1
+ROUND = (0, 1_000_000)
+
+TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
+TOP_REQUIRED = ("schema_version", "mode", "round")
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "pending")
+CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
+PENDING_KEYS = ("advantage", "disadvantage")
+
+HEADER = (
+    "# d4cli encounter file (schema 1). Hand edits are welcome: every d4cli command checks this\n"
+    "# file first. Turn order is the order of the [[creature]] tables below (R13).\n\n"
+)
+
+
+class _Where:
+    """Builds the FileError for one place of the file: ``path: creature 'X': field``."""
+
+    def __init__(self, path: object, creature: str = "") -> None:
+        self.path = path
+        self.creature = creature
+
+    def field(self, name: str) -> str:
+        return f"{self.creature}: {name}" if self.creature else name
+
+    def fail(self, name: str, value: object, problem: str) -> NoReturn:
+        raise FileError(self.path, self.field(name), value, problem)
+
+    def whole(self, name: str, value: object, bounds: tuple[int, int]) -> int:
+        try:
+            return check_whole(value, name, bounds)
+        except InputError as error:
+            raise FileError(self.path, self.field(name), _shown(error.value), error.problem) from None
+
+    def text(self, name: str, value: object, *, allow_empty: bool = False) -> str:
+        if not isinstance(value, str):
+            self.fail(name, _shown(value), "must be text (in quotes)")
+        if not allow_empty and not fold_name(value):
+            self.fail(name, value, "cannot be empty")
+        return value
+
+    def keys(self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(key, None, "unknown key" + _suggest(key, allowed))
+        for key in required:
+            if key not in table:
+                self.fail(key, None, "missing")
+
+
+def _shown(value: object) -> object:
+    """A value for a message: TOML tables and arrays by their type only."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return value
+
+
+def _suggest(key: str, allowed: tuple[str, ...]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"{hint}; known keys: {', '.join(allowed)}"
+
+
+def parse_encounter(text: str, path: object) -> Encounter:
+    """Parse and validate an encounter file's text (schema 1).
+
+    Args:
+        text: the whole file, decoded.
+        path: the file, for messages.
+
+    Returns:
+        The `Encounter`; ``current`` and ``next_turn`` spelt as their creatures' names.
+
+    Raises:
+        FileError: a TOML syntax error, or any value the schema refuses: a wrong
+            type, a missing field, an unknown key, an unknown mode, a duplicate
+            name (N1), a value out of range (L1), a bool or float where a whole
+            number belongs (L3), a ``current`` that names nobody.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise FileError(path, "", None, f"not valid TOML: {error}") from None
+    return encounter_from_document(data, path)
+
+
+def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
+    """Validate a parsed TOML document (see `parse_encounter`)."""
+    top = _Where(path)
+    top.keys(data, TOP_KEYS, TOP_REQUIRED)
+    version = data["schema_version"]
+    if isinstance(version, bool) or version != SCHEMA_VERSION:
+        top.fail("schema_version", _shown(version), f"this d4cli reads schema_version {SCHEMA_VERSION}")
+    name = top.text("name", data.get("name", ""), allow_empty=True)
+    mode = data["mode"]
+    if mode not in MODES:
+        top.fail("mode", _shown(mode), "unknown mode: 'turn' or 'round' (R12)")
+    round_number = top.whole("round", data["round"], ROUND)
+    rows = data.get("creature", [])
+    if not isinstance(rows, list):
+        top.fail("creature", _shown(rows), "must be an array of tables ([[creature]])")
+    creatures: list[Creature] = []
+    seen: dict[str, str] = {}
+    for number, row in enumerate(rows, start=1):
+        creature = _creature(row, number, path)
+        key = fold_name(creature.name)
+        if key in seen:
+            _Where(path, f"creature #{number}").fail(
+                "name", creature.name, f"the same name as {seen[key]!r} (N1): names must differ"
+            )
+        seen[key] = creature.name
+        creatures.append(creature)
+    encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
+    current = _turn_name(top, "current", data.get("current"), encounter)
+    next_turn = _turn_name(top, "next_turn", data.get("next_turn"), encounter)
+    if round_number == 0 and (current or next_turn):
+        top.fail("round", 0, "is 0 (not started), so 'current' and 'next_turn' must be empty")
+    return Encounter(name, mode, round_number, current, next_turn, tuple(creatures))
+
+
+def _turn_name(where: _Where, key: str, value: object, encounter: Encounter) -> str | None:
+    if value is None:
+        return None
+    text = where.text(key, value, allow_empty=True)
+    if not fold_name(text):
+        return None
+    for creature in encounter.creatures:
+        if fold_name(creature.name) == fold_name(text):
+            return creature.name
+    where.fail(key, text, "names no creature of this encounter")
+
+
+def _creature(row: object, number: int, path: object) -> Creature:
+    where = _Where(path, f"creature #{number}")
+    if not isinstance(row, dict):
+        where.fail("creature", _shown(row), "must be a table ([[creature]])")
+    if "name" in row:
+        name = where.text("name", row["name"])
+        where = _Where(path, f"creature {name!r}")
+    where.keys(row, CREATURE_KEYS, CREATURE_REQUIRED)
+    name = where.text("name", row["name"])
+    aspects = _aspects(where, row["aspects"])
+    hp = row.get("hp")
+    return Creature(
+        name=name,
+        aspects=aspects,
+        load_buffer=where.whole("load_buffer", row["load_buffer"], BUFFER),
+        exhaustion=where.whole("exhaustion", row["exhaustion"], EXHAUSTION),
+        load=where.whole("load", row["load"], LOAD),
+        evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
+        hp=None if hp is None else where.whole("hp", hp, HP),
+        pending=_pending(where, row.get("pending", {})),
+    )
+
+
+def _aspects(where: _Where, table: object) -> tuple[tuple[str, int], ...]:
+    if not isinstance(table, dict):
+        where.fail("aspects", _shown(table), "must be a table of Aspect = number")
+    aspects: list[tuple[str, int]] = []
+    seen: dict[str, str] = {}
+    for name, value in table.items():
+        field = f"aspects.{name}"
+        if not fold_name(name):
+            where.fail(field, name, "an Aspect name cannot be empty")
+        key = fold_name(name)
+        if key in seen:
+            where.fail(field, name, f"the same Aspect as {seen[key]!r} (N1)")
+        seen[key] = name
+        aspects.append((name, where.whole(field, value, ASPECT)))
+    return tuple(aspects)
+
+
+def _pending(where: _Where, table: object) -> Pending:
+    if not isinstance(table, dict):
+        where.fail("pending", _shown(table), "must be a table with advantage and disadvantage lists")
+    for key in table:
+        if key not in PENDING_KEYS:
+            where.fail(f"pending.{key}", None, "unknown key" + _suggest(key, PENDING_KEYS))
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in PENDING_KEYS:
+        names = table.get(key, [])
+        if not isinstance(names, list):
+            where.fail(f"pending.{key}", _shown(names), "must be a list of source names")
+        lists[key] = tuple(where.text(f"pending.{key}", name) for name in names)
+    return Pending(**lists)
+
+
+def dump_encounter(encounter: Encounter) -> str:
+    """The file text of *encounter*: a short header comment, then TOML written by tomli-w.
+
+    ``parse_encounter(dump_encounter(e), path) == e`` for every valid encounter.
+    """
+    import tomli_w
+
+    document: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "name": encounter.name,
+        "mode": encounter.mode,
+        "round": encounter.round,
+    }
+    if encounter.current is not None:
+        document["current"] = encounter.current
+    if encounter.next_turn is not None:
+        document["next_turn"] = encounter.next_turn
+    if encounter.creatures:
+        document["creature"] = [_creature_document(creature) for creature in encounter.creatures]
+    return HEADER + tomli_w.dumps(document)
+
+
+def _creature_document(creature: Creature) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "name": creature.name,
+        "load_buffer": creature.load_buffer,
+        "exhaustion": creature.exhaustion,
+        "load": creature.load,
+        "evasion": creature.evasion,
+    }
+    if creature.hp is not None:
+        row["hp"] = creature.hp
+    row["aspects"] = dict(creature.aspects)
+    if creature.pending:
+        row["pending"] = creature.pending.as_dict()
+    return row
+
+
+def bundled_examples() -> dict[str, Path]:
+    """The encounter templates shipped in ``d4cli/examples`` by name (``skirmish``, ``duel``)."""
+    folder = Path(__file__).parent / "examples"
+    return {path.stem: path for path in sorted(folder.glob("*.toml"))}
+

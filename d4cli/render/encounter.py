@@ -1,0 +1,234 @@
+"""Rich output of the encounter commands: the status table, the log, one-line summaries.
+
+Summaries work on the journal's plain entries (`Record.log()` dicts), so a
+change just made and the same change read back by ``d4cli log`` read alike.
+Every name from the file goes through `escape` (N1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.table import Table
+
+from d4cli.encounter import Creature, Encounter, TeamRecord
+from d4cli.render import escape
+from d4cli.render.roll import steps_table
+
+
+def _name(value: object) -> str:
+    return "[bold]" + escape(str(value)) + "[/]" if value is not None else "nobody"
+
+
+def _headroom_cell(creature: Creature) -> str:
+    parts = []
+    for aspect, room in creature.headroom().items():
+        colour = "green" if room >= 1 else "yellow" if room == 0 else "red"
+        parts.append(f"{escape(aspect)} {dict(creature.aspects)[aspect]} [{colour}]{room:+d}[/]")
+    return ", ".join(parts) or "-"
+
+
+def _can_act_cell(creature: Creature) -> str:
+    able = [aspect for aspect, room in creature.headroom().items() if room >= 1]
+    if able:
+        return "[green]yes[/]: " + ", ".join(escape(aspect) for aspect in able)
+    return "[red]no[/]"
+
+
+def _pending_cell(creature: Creature) -> str:
+    parts = [f"+{escape(name)}" for name in creature.pending.advantage]
+    parts += [f"-{escape(name)}" for name in creature.pending.disadvantage]
+    return ", ".join(parts)
+
+
+def status_table(encounter: Encounter) -> Table:
+    """The turn tracker: turn marker, Load, Buffer, Exhaustion, headroom per Aspect, HP, grants.
+
+    The "Cost 1?" column says at a glance who can still act at Cost 1 (R2).
+    """
+    state = f"round {encounter.round}" if encounter.round else "not started"
+    title = f"{escape(encounter.name) or 'Encounter'}: {state}, {encounter.mode} mode"
+    table = Table(title=title, title_justify="left")
+    table.add_column("Turn", no_wrap=True)
+    table.add_column("Creature", style="bold")
+    table.add_column("Load", justify="right")
+    table.add_column("Buffer", justify="right")
+    table.add_column("Exh.", justify="right")
+    table.add_column("Evasion", justify="right")
+    table.add_column("HP", justify="right")
+    table.add_column("Aspect value, headroom (R2)")
+    table.add_column("Cost 1?")
+    table.add_column("Pending (R11)")
+    for creature in encounter.creatures:
+        marker = ""
+        if encounter.current == creature.name:
+            marker = "[reverse] now [/]"
+        elif encounter.next_turn == creature.name:
+            marker = "next"
+        hp = "-" if creature.hp is None else ("[red bold]0[/]" if creature.hp == 0 else str(creature.hp))
+        table.add_row(
+            marker,
+            escape(creature.name),
+            str(creature.load),
+            str(creature.load_buffer),
+            str(creature.exhaustion),
+            str(creature.evasion),
+            hp,
+            _headroom_cell(creature),
+            _can_act_cell(creature),
+            _pending_cell(creature),
+        )
+    if not encounter.creatures:
+        table.caption = "No creatures yet: d4cli add NAME --aspect ASPECT=N"
+    elif encounter.current is None:
+        table.caption = "No turn running; 'd4cli turn start' begins " + (
+            f"{escape(encounter.next_turn)}'s turn" if encounter.next_turn else f"round {encounter.round + 1}"
+        )
+    return table
+
+
+def _aspects(aspects: dict[str, Any]) -> str:
+    return ", ".join(f"{escape(name)} {value}" for name, value in aspects.items())
+
+
+def _load(entry: dict[str, Any]) -> str:
+    return f"Load {entry.get('load_before')} -> {entry.get('load_after')}"
+
+
+def summary(entry: dict[str, Any]) -> str:
+    """One line (Rich markup) that says what a journal entry changed, with its rule ids."""
+    kind = entry.get("kind")
+    actor = _name(entry.get("actor"))
+    if kind == "init":
+        origin = f" from {escape(str(entry['from']))}" if entry.get("from") else ""
+        return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode){origin}"
+    if kind == "add":
+        hp = f", HP {entry['hp_after']}" if entry.get("hp_after") is not None else ""
+        return (
+            f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
+            f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
+            f"Evasion {entry.get('evasion')}{hp}"
+        )
+    if kind == "remove":
+        text = f"removed {actor}"
+        if entry.get("ended_turn"):
+            follower = entry.get("next")
+            text += "; its turn ended, the next turn goes to " + (
+                _name(follower) if follower else "the next round"
+            )
+        return text + " (R17)"
+    if kind == "turn-start":
+        parts = []
+        if entry.get("ended"):
+            parts.append(f"{_name(entry['ended'])}'s turn ended (R13)")
+        resets = entry.get("resets", [])
+        if entry.get("new_round"):
+            parts.append(f"round {entry.get('round')} begins")
+        parts.append(f"{actor}'s turn" + (" (out of order, R13)" if entry.get("out_of_order") else ""))
+        if len(resets) > 1:
+            parts.append("everyone's Load reset (R12): " + ", ".join(
+                f"{escape(r['name'])} {r['load_after']}" for r in resets
+            ))
+        elif resets:
+            parts.append(f"Load {resets[0]['load_before']} -> {resets[0]['load_after']} (reset, R1)")
+        else:
+            parts.append("no reset at a turn in round mode (R12)")
+        return "; ".join(parts)
+    if kind == "turn-end":
+        after = f"next: {_name(entry['next'])}" if entry.get("next") else f"round {entry.get('round')} is over"
+        return f"{actor}'s turn ended; Load stays {entry.get('load_after')} (R14); {after}"
+    if kind == "exhaust":
+        return (
+            f"{actor}: Exhaustion {entry.get('exhaustion_before')} -> {entry.get('exhaustion_after')}; "
+            f"Load stays {entry.get('load_after')}, resets to {entry.get('reset_value')} (R15)"
+        )
+    if kind == "act":
+        return _act_summary(entry)
+    if kind == "team":
+        return (
+            f"{actor} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')}): "
+            f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
+            f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
+        )
+    return escape(str(kind))
+
+
+def _act_summary(entry: dict[str, Any]) -> str:
+    dice = list(entry.get("dice", []))
+    for extra in entry.get("extra", []):
+        dice += extra.get("dice", [])
+    text = (
+        f"{_name(entry.get('actor'))} {escape(str(entry.get('aspect')))} (Cost {entry.get('cost')}"
+        f"{', off-turn R10' if entry.get('off_turn') else ''}): {entry.get('pool_size')}d4"
+        + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
+        + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"
+    )
+    if entry.get("dc") is not None:
+        text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
+    if entry.get("evasion") is not None:
+        against = f"Evasion {entry['evasion']}"
+        if entry.get("target"):
+            against = f"{_name(entry['target'])} ({against})"
+        text += f" vs {against}: {entry.get('damage')} damage"
+        if entry.get("hp_after") is not None:
+            text += f", HP {entry.get('hp_before')} -> {entry['hp_after']}"
+            if entry["hp_after"] == 0:
+                text += " [red bold](0 HP, R16)[/]"
+    return text + f"; {_load(entry)}"
+
+
+def log_table(entries: Iterable[dict[str, Any]]) -> Table:
+    """``d4cli log``: one row per change that stands, oldest first."""
+    table = Table(title="Encounter log", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Round", justify="right")
+    table.add_column("Turn")
+    table.add_column("Kind")
+    table.add_column("What happened")
+    table.add_column("Time", no_wrap=True)
+    for entry in entries:
+        turn = entry.get("turn")
+        table.add_row(
+            str(entry.get("seq", "")),
+            str(entry.get("round", "")),
+            escape(str(turn)) if turn else "-",
+            escape(str(entry.get("kind"))),
+            summary(entry),
+            escape(str(entry.get("time", ""))),
+        )
+    return table
+
+
+def team_table(record: TeamRecord) -> Table:
+    """The steps of a Team Action: the actor's gate, the grant, the Load (R2, R8, R10, R11)."""
+    gate = record.gate
+    title = f"{escape(record.actor)}: Team Action for {escape(record.target)}"
+    sum_text = f"{escape(record.aspect)} {gate.aspect} - Load {gate.load} = headroom {gate.headroom}"
+    if not gate.allowed:
+        steps = [
+            ("Gate", f"{sum_text} < Cost {gate.cost}: [red bold]refused[/], short by {gate.shortfall}", "R2"),
+            ("Load", f"stays {gate.load}: nothing granted", "R2"),
+        ]
+        return steps_table(title, steps)
+    steps = [("Gate", f"{sum_text} >= Cost {gate.cost}: [green]allowed[/]", "R2")]
+    if record.off_turn:
+        steps.append(("Off-turn", "not its own turn: same gate, same Cost", "R10"))
+    steps.append(
+        (
+            "Grant",
+            f"{escape(record.target)}'s next roll: {record.grant} '{escape(record.source)}'",
+            "R11",
+        )
+    )
+    steps.append(("Load after", f"{gate.load} + Cost {gate.cost} = {record.load_after}", "R8"))
+    return steps_table(title, steps)
+
+
+def print_lines(lines: Iterable[str]) -> None:
+    """Print markup lines on stdout."""
+    from d4cli.render import console
+
+    out = console()
+    for line in lines:
+        out.print(line)

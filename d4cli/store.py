@@ -1,0 +1,709 @@
+"""The one persistence module: the encounter file, its journal and its lock.
+
+Files beside each other::
+
+    encounter.toml          the current state (TOML, schema 1; encounter_file.py)
+    encounter.toml.journal  the history: one JSON object a line, append-only
+    encounter.toml.lock     the lock every change holds for its whole read-modify-write
+
+**Journal.** Each change appends one entry: what happened (``kind``, round,
+turn, actor, Aspect, Cost, Load before and after, sources, dice, total, DC or
+Evasion, outcome, damage, target, ``time``) plus ``before`` and ``after``, the
+SHA-256 of the file's bytes before and after the change, and ``prev``, the
+whole previous file text, which is what ``undo`` writes back byte-for-byte.
+Ordinary commands read only the journal's last line, so their cost does not
+grow with the history.
+
+**Crash story.** A change appends its entry (fsync) *before* it replaces the
+file (temp file, fsync, ``os.replace``, fsync of the folder). On reading, the
+newest entry is *unfinished* when it is torn (no newline, not JSON) or when
+the file's hash is still its ``before`` and not its ``after``: the crash came
+between the two steps. An unfinished entry is ignored by readers and cut off
+by the next change. When the hash is neither, the GM edited the file by hand
+after the entry, which stands. ``undo`` cuts an unfinished entry, writes
+``prev`` back, then truncates the journal before the undone entry: a crash
+between the last two steps leaves the undone entry unfinished (the file is at
+its ``before``), so it is dropped as if the truncation had happened.
+
+**Errors.** Whatever goes wrong (bad input, a refusal, a full disk, a
+read-only folder), the file and the journal stay byte-for-byte as they were.
+
+Import-light on purpose (Tab completion reads through `read_encounter`):
+tomli-w and filelock are imported only on the write paths.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol
+
+from d4cli.encounter import Encounter
+from d4cli.encounter_file import parse_encounter
+from d4cli.errors import FileError, InputError, LockTimeout
+
+DEFAULT_FILE = "encounter.toml"
+FILE_ENV = "D4CLI_FILE"
+LOCK_TIMEOUT_ENV = "D4CLI_LOCK_TIMEOUT"
+DEFAULT_LOCK_TIMEOUT = 5.0
+MAX_FILE_BYTES = 1024 * 1024
+JOURNAL_SUFFIX = ".journal"
+LOCK_SUFFIX = ".lock"
+# Journal keys that are bookkeeping, not facts of the change (left out of `log`).
+PRIVATE_KEYS = ("before", "after", "prev")
+
+Clock = Callable[[], datetime]
+
+
+class Record(Protocol):
+    """What a transition of `d4cli.encounter` returns beside the new encounter."""
+
+    kind: str
+
+    @property
+    def allowed(self) -> bool: ...
+
+    def log(self) -> dict[str, Any]: ...
+
+
+def local_now() -> datetime:
+    """The default clock: local time with its UTC offset."""
+    return datetime.now(timezone.utc).astimezone()
+
+
+# --- paths ---------------------------------------------------------------------------------
+
+
+def resolve_path(option_value: str | None) -> Path:
+    """The encounter file: the ``--file`` option, else ``D4CLI_FILE``, else ``./encounter.toml``."""
+    if option_value is not None:
+        return Path(option_value)
+    env = os.environ.get(FILE_ENV)
+    return Path(env) if env else Path(DEFAULT_FILE)
+
+
+def journal_path(path: Path) -> Path:
+    return path.with_name(path.name + JOURNAL_SUFFIX)
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + LOCK_SUFFIX)
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def check_file(path: Path) -> None:
+    """Refuse at once a path that is not a small regular file (missing, a folder, a FIFO, > 1 MB).
+
+    Changes call it before taking the lock, so a wrong path never leaves a
+    lock file (or a folder) behind.
+
+    Raises:
+        FileError: saying which.
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        problem = "no encounter file here (create one with 'd4cli init')"
+        raise FileError(path, "", None, problem) from None
+    except OSError as error:
+        raise FileError(path, "", None, f"cannot read: {error.strerror}") from None
+    _check_regular(path, info)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, refusing at once anything that is not a small regular file.
+
+    ``os.stat`` comes before ``open`` and the open does not block, so a FIFO
+    never hangs the command.
+
+    Raises:
+        FileError: missing, a directory, a FIFO or device, larger than 1 MB, unreadable.
+    """
+    check_file(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise FileError(path, "", None, f"cannot read: {error.strerror}") from None
+    try:
+        _check_regular(path, os.fstat(fd))
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise FileError(path, "", None, f"cannot read: {error.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise FileError(path, "", None, "is larger than 1 MB: not an encounter file")
+    return data
+
+
+def _check_regular(path: Path, info: os.stat_result) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise FileError(path, "", None, "is a directory, not an encounter file")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileError(path, "", None, "is not a regular file (a FIFO, socket or device?)")
+    if info.st_size > MAX_FILE_BYTES:
+        problem = f"is larger than 1 MB ({info.st_size:,} bytes): not an encounter file"
+        raise FileError(path, "", None, problem)
+
+
+def decode(data: bytes, path: Path) -> str:
+    """The file's text (UTF-8).
+
+    Raises:
+        FileError: not valid UTF-8 (the message gives the byte offset).
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise FileError(path, "", None, f"not valid UTF-8 (byte {error.start})") from None
+
+
+def read_text(path: Path) -> str:
+    """The encounter file's text, checked to be a small regular UTF-8 file (see `read_bytes`)."""
+    return decode(read_bytes(path), path)
+
+
+def read_encounter(path: Path) -> Encounter:
+    """Read and validate the encounter at *path* (no lock: files are only ever replaced whole).
+
+    Raises:
+        FileError: unreadable, or invalid (see `d4cli.encounter_file.parse_encounter`).
+    """
+    return parse_encounter(read_text(path), path)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --- the journal ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """One journal line: its byte span and its entry (None when torn or not JSON)."""
+
+    start: int
+    end: int
+    entry: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Tail:
+    """The end of the journal as seen against the file's current hash.
+
+    Attributes:
+        size: the journal's size in bytes.
+        good_end: where the standing entries end (before an unfinished one).
+        last: the newest standing entry's line, or None when there is none.
+    """
+
+    size: int
+    good_end: int
+    last: Line | None
+
+    @property
+    def unfinished(self) -> bool:
+        return self.good_end < self.size
+
+
+def _lines_backward(handle: BinaryIO, size: int, chunk: int = 1 << 16) -> Iterator[Line]:
+    """The journal's lines from the newest back, reading *chunk* bytes at a time."""
+    pos = size
+    buffer = b""
+    while True:
+        cut = buffer.rfind(b"\n", 0, max(0, len(buffer) - 1))
+        if cut >= 0:
+            start = pos + cut + 1
+            yield _line(start, buffer[cut + 1 :])
+            buffer = buffer[: cut + 1]
+            continue
+        if pos == 0:
+            if buffer:
+                yield _line(0, buffer)
+            return
+        step = min(chunk, pos)
+        pos -= step
+        handle.seek(pos)
+        buffer = handle.read(step) + buffer
+
+
+def _line(start: int, raw: bytes) -> Line:
+    entry = None
+    if raw.endswith(b"\n"):
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("kind"), str):
+            entry = value
+    return Line(start, start + len(raw), entry)
+
+
+def _open_journal(path: Path) -> BinaryIO | None:
+    journal = journal_path(path)
+    try:
+        info = os.stat(journal)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise FileError(journal, "", None, "is not a regular file")
+    try:
+        return open(journal, "rb")
+    except OSError as error:
+        raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
+
+
+def _standing(
+    lines: Iterator[Line], file_digest: str | None, size: int
+) -> tuple[int, Iterator[Line]]:
+    """Split off an unfinished newest entry (see the module's crash story).
+
+    Returns:
+        ``(good_end, standing lines newest first)``.
+    """
+    newest = next(lines, None)
+    if newest is None:
+        return 0, iter(())
+    entry = newest.entry
+    unfinished = entry is None or (
+        entry.get("after") != file_digest and entry.get("before") == file_digest
+    )
+    if unfinished:
+        return newest.start, lines
+    return size, _chain(newest, lines)
+
+
+def _chain(first: Line, rest: Iterator[Line]) -> Iterator[Line]:
+    yield first
+    yield from rest
+
+
+def _read_tail(handle: BinaryIO | None, file_digest: str | None) -> Tail:
+    if handle is None:
+        return Tail(0, 0, None)
+    size = os.fstat(handle.fileno()).st_size
+    good_end, lines = _standing(_lines_backward(handle, size), file_digest, size)
+    last = next(lines, None)
+    return Tail(size, good_end, last)
+
+
+def standing_entries(
+    path: Path, file_digest: str | None, last: int | None = None
+) -> list[dict[str, Any]]:
+    """Entries that stand, oldest first, back to the newest ``init`` (at most *last* of them).
+
+    Raises:
+        FileError: a damaged line in the middle of the journal.
+    """
+    handle = _open_journal(path)
+    if handle is None:
+        return []
+    with handle:
+        size = os.fstat(handle.fileno()).st_size
+        _, lines = _standing(_lines_backward(handle, size), file_digest, size)
+        entries: list[dict[str, Any]] = []
+        for line in lines:
+            if last is not None and len(entries) >= last:
+                break
+            if line.entry is None:
+                raise FileError(journal_path(path), f"byte {line.start}", None, "damaged journal line")
+            entries.append(line.entry)
+            if line.entry["kind"] == "init":
+                break
+    entries.reverse()
+    return entries
+
+
+def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
+    """The changes that stand, oldest first (``d4cli log``); *last* keeps the newest N.
+
+    Reads the journal backwards and stops at *last* entries or at the
+    newest ``init``, so ``--last`` reads only what it shows.
+
+    Raises:
+        FileError: the encounter file is unreadable, or the journal damaged.
+    """
+    file_digest = digest(read_bytes(path))
+    return [public_entry(entry) for entry in standing_entries(path, file_digest, last)]
+
+
+def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry without its bookkeeping (hashes and the saved file text)."""
+    return {key: value for key, value in entry.items() if key not in PRIVATE_KEYS}
+
+
+def encode_entry(entry: dict[str, Any]) -> bytes:
+    """One journal line: compact ASCII JSON and a newline."""
+    return (json.dumps(entry, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+
+
+# --- the lock ------------------------------------------------------------------------------
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for the lock: ``D4CLI_LOCK_TIMEOUT``, default 5.
+
+    Raises:
+        InputError: not a number of seconds >= 0.
+    """
+    text = os.environ.get(LOCK_TIMEOUT_ENV)
+    if text is None or text == "":
+        return DEFAULT_LOCK_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86_400:
+        raise InputError(LOCK_TIMEOUT_ENV, text, "must be a number of seconds within 0..86400")
+    return seconds
+
+
+@contextmanager
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold the encounter's exclusive lock (``PATH.lock``) for a whole read-modify-write.
+
+    Raises:
+        LockTimeout: another command held it longer than *timeout* (default `lock_timeout`).
+        FileError: the lock file cannot be made (missing or read-only folder).
+    """
+    import filelock
+
+    seconds = lock_timeout() if timeout is None else timeout
+    lock = filelock.FileLock(str(lock_path(path)), timeout=seconds)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise LockTimeout(
+            f"{path}: could not get the lock within {seconds:g} s: another d4cli command is "
+            f"changing this encounter; try again (or set {LOCK_TIMEOUT_ENV} to wait longer)"
+        ) from None
+    except OSError as error:
+        raise FileError(lock_path(path), "", None, f"cannot lock: {error.strerror or error}") from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+# --- writing -------------------------------------------------------------------------------
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file durable; best effort (some systems cannot open folders)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write *data* to a temp file in *path*'s folder, fsync it, and ``os.replace`` it over *path*.
+
+    The old file's permissions are kept. On any error the temp file is removed
+    and *path* is untouched.
+
+    Raises:
+        OSError: the disk is full, the folder read-only, ...
+    """
+    import tempfile
+
+    folder = path.parent
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = _new_file_mode()
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    _fsync_folder(folder)
+
+
+class _JournalWriter:
+    """The journal opened for writing, able to put back exactly what it had (byte-for-byte)."""
+
+    def __init__(self, path: Path, tail: Tail) -> None:
+        self.path = journal_path(path)
+        self.tail = tail
+        self.created = not self.path.exists()
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        size = os.fstat(self.fd).st_size
+        if size != tail.size:
+            os.close(self.fd)
+            problem = "changed while locked (is another program writing it?)"
+            raise FileError(self.path, "", None, problem)
+        os.lseek(self.fd, tail.good_end, os.SEEK_SET)
+        self.unfinished = os.read(self.fd, tail.size - tail.good_end)
+
+    def cut(self, end: int) -> None:
+        os.ftruncate(self.fd, end)
+        os.fsync(self.fd)
+
+    def append(self, line: bytes) -> None:
+        """Cut an unfinished entry, then append *line* and fsync."""
+        os.ftruncate(self.fd, self.tail.good_end)
+        os.lseek(self.fd, self.tail.good_end, os.SEEK_SET)
+        _write_all(self.fd, line)
+        os.fsync(self.fd)
+        if self.created:
+            _fsync_folder(self.path.parent)
+
+    def restore(self) -> None:
+        """Put the journal back as it was before this writer touched it (best effort)."""
+        try:
+            if self.created:
+                os.unlink(self.path)
+                return
+            os.ftruncate(self.fd, self.tail.good_end)
+            os.lseek(self.fd, self.tail.good_end, os.SEEK_SET)
+            _write_all(self.fd, self.unfinished)
+            os.fsync(self.fd)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _write_failed(path: Path, error: OSError) -> FileError:
+    reason = error.strerror or str(error)
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        reason += " (is the folder read-only?)"
+    return FileError(path, "", None, f"cannot write, nothing was changed: {reason}")
+
+
+def _commit(path: Path, tail: Tail, new_data: bytes, entry: dict[str, Any]) -> None:
+    """Append *entry* to the journal, then replace the file with *new_data* (the crash story)."""
+    line = encode_entry(entry)
+    try:
+        writer = _JournalWriter(path, tail)
+    except OSError as error:
+        raise _write_failed(journal_path(path), error) from None
+    replaced = False
+    try:
+        writer.append(line)
+        replace_file(path, new_data)
+        replaced = True
+    except BaseException as error:
+        if not replaced:
+            writer.restore()
+        if isinstance(error, OSError):
+            raise _write_failed(path, error) from None
+        raise
+    finally:
+        writer.close()
+
+
+def _next_seq(tail: Tail) -> int:
+    last = tail.last.entry if tail.last is not None else None
+    seq = last.get("seq") if last else 0
+    return seq + 1 if isinstance(seq, int) and not isinstance(seq, bool) else 1
+
+
+def change(
+    path: Path,
+    transition: Callable[[Encounter], tuple[Encounter, Record]],
+    *,
+    clock: Clock = local_now,
+) -> tuple[Encounter, Record]:
+    """Apply *transition* to the encounter at *path* under its lock, and record it.
+
+    Reads and validates the file, calls ``transition(encounter)``, and when the
+    record says the change is allowed writes the journal entry and then the
+    new file (see the module's crash story). A refused record (R2) or an
+    exception writes nothing.
+
+    Args:
+        path: the encounter file.
+        transition: a pure function of `d4cli.encounter` (dice already bound).
+        clock: the time recorded in the entry.
+
+    Returns:
+        The new encounter (the old one when refused) and the record.
+
+    Raises:
+        FileError: an unreadable or invalid file, a damaged journal, a failed write.
+        LockTimeout: the lock was not had in time.
+        InputError: whatever *transition* raises.
+    """
+    check_file(path)
+    with locked(path):
+        old_data = read_bytes(path)
+        old_text = decode(old_data, path)
+        encounter = parse_encounter(old_text, path)
+        new_encounter, record = transition(encounter)
+        if not record.allowed:
+            return encounter, record
+        from d4cli.encounter_file import dump_encounter
+
+        new_data = dump_encounter(new_encounter).encode("utf-8")
+        old_digest = digest(old_data)
+        with _maybe(_open_journal(path)) as handle:
+            tail = _read_tail(handle, old_digest)
+        entry = {
+            "seq": _next_seq(tail),
+            "time": clock().isoformat(timespec="seconds"),
+            **record.log(),
+            "before": old_digest,
+            "after": digest(new_data),
+            "prev": old_text,
+        }
+        _commit(path, tail, new_data, entry)
+    return new_encounter, record
+
+
+@contextmanager
+def _maybe(handle: BinaryIO | None) -> Iterator[BinaryIO | None]:
+    try:
+        yield handle
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def create(
+    path: Path,
+    text: str,
+    details: dict[str, Any],
+    *,
+    force: bool = False,
+    clock: Clock = local_now,
+) -> None:
+    """Write a new encounter file with *text* (already validated) and an ``init`` entry.
+
+    An existing journal is kept and the ``init`` entry appended: ``log`` and
+    ``undo`` never look past the newest ``init``.
+
+    Raises:
+        InputError: the file exists and *force* is not set.
+        FileError: the path is a directory or not a regular file; a failed write.
+        LockTimeout: the lock was not had in time.
+    """
+    if not path.parent.is_dir():
+        raise FileError(path, "", None, f"the folder {str(path.parent)!r} does not exist")
+    if os.path.exists(path):
+        check_file(path)  # never replace a directory, a FIFO or a huge file
+    with locked(path):
+        old_digest = None
+        if os.path.exists(path):
+            if not force:
+                raise InputError("--force", None, f"{path} already exists; add --force to replace it")
+            old_digest = digest(read_bytes(path))
+        new_data = text.encode("utf-8")
+        with _maybe(_open_journal(path)) as handle:
+            tail = _read_tail(handle, old_digest)
+        entry = {
+            "seq": _next_seq(tail),
+            "time": clock().isoformat(timespec="seconds"),
+            "kind": "init",
+            **details,
+            "before": old_digest,
+            "after": digest(new_data),
+        }
+        _commit(path, tail, new_data, entry)
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What ``undo`` reverted: the entry, and whether a hand edit made after it was reverted too."""
+
+    entry: dict[str, Any]
+    hand_edited: bool
+
+
+def undo(path: Path) -> Undone:
+    """Revert the newest change: write its saved ``prev`` text back and drop its entry.
+
+    Never reverts the ``init`` that created the file. The file need not be
+    valid (an undo can rescue a bad hand edit); a hand edit made after the
+    undone change is reverted with it (``hand_edited``).
+
+    Raises:
+        InputError: nothing to undo.
+        FileError: unreadable file, damaged journal entry, failed write.
+        LockTimeout: the lock was not had in time.
+    """
+    check_file(path)
+    with locked(path):
+        data = read_bytes(path)
+        file_digest = digest(data)
+        with _maybe(_open_journal(path)) as handle:
+            tail = _read_tail(handle, file_digest)
+        last = tail.last
+        entry = None if last is None else last.entry
+        if last is not None and entry is None:
+            raise FileError(journal_path(path), f"byte {last.start}", None, "damaged journal line")
+        if entry is None or entry["kind"] == "init" or not isinstance(entry.get("prev"), str):
+            raise InputError("undo", None, "nothing to undo")
+        assert last is not None
+        prev = entry["prev"].encode("utf-8")
+        if digest(prev) != entry.get("before"):
+            problem = "damaged: its saved text does not match its hash"
+            raise FileError(journal_path(path), f"entry {entry.get('seq')}", None, problem)
+        try:
+            writer = _JournalWriter(path, tail)
+        except OSError as error:
+            raise _write_failed(journal_path(path), error) from None
+        try:
+            try:
+                if tail.unfinished:
+                    writer.cut(tail.good_end)
+                replace_file(path, prev)
+            except BaseException as error:
+                writer.restore()
+                if isinstance(error, OSError):
+                    raise _write_failed(path, error) from None
+                raise
+            try:
+                writer.cut(last.start)
+            except OSError:
+                # The file is back at the entry's `before`: the entry now reads as
+                # unfinished and is dropped; the next change cuts it.
+                pass
+        finally:
+            writer.close()
+    return Undone(public_entry(entry), hand_edited=entry.get("after") != file_digest)

@@ -1,0 +1,501 @@
+"""The encounter file and its journal (d4cli.encounter_file, d4cli.store).
+
+Validation messages name the file, the creature and the field; every error
+leaves the file and the journal byte-for-byte unchanged; undo restores bytes
+20+ deep; a journal entry whose change never reached the file is dropped.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from d4cli import store
+from d4cli.dice import ScriptedDice
+from d4cli.encounter import (
+    ActRequest,
+    Creature,
+    Encounter,
+    Pending,
+    act,
+    add_creature,
+    end_turn,
+    new_creature,
+    start_turn,
+)
+from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
+from d4cli.errors import FileError, InputError, LockTimeout
+
+VALID = """\
+schema_version = 1
+name = "Test"
+mode = "turn"
+round = 1
+current = "Goblin Archer"
+
+[[creature]]
+name = "Goblin Archer"
+aspects = { Finesse = 3 }
+load_buffer = 1
+exhaustion = 0
+load = 0
+hp = 7
+"""
+
+
+def error_for(text: str | bytes, tmp_path: Path) -> str:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    with pytest.raises(FileError) as caught:
+        store.read_encounter(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(str(path) + ":")
+    return message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ("load_buffer = 1", "load_bufer = 1", "creature 'Goblin Archer': load_bufer: unknown key (did you mean 'load_buffer'?)"),
+        ("load = 0", "load = 1.5", "creature 'Goblin Archer': load: 1.5: must be a whole number"),
+        ("load = 0", "load = true", "creature 'Goblin Archer': load: True: must be a whole number"),
+        ("load = 0", "load = 5000", "creature 'Goblin Archer': load: 5000: must be within -1000..1000"),
+        ("load = 0", 'load = "0"', "creature 'Goblin Archer': load: '0': must be a whole number"),
+        ("load = 0\n", "", "creature 'Goblin Archer': load: missing"),
+        ("exhaustion = 0", "exhaustion = -1", "creature 'Goblin Archer': exhaustion: -1: must be within 0..1000"),
+        ("hp = 7", "hp = -5", "creature 'Goblin Archer': hp: -5: must be within 0..100000"),
+        ("{ Finesse = 3 }", '{ Finesse = "3" }', "creature 'Goblin Archer': aspects.Finesse: '3': must be a whole number"),
+        ("{ Finesse = 3 }", "{ Finesse = 3, finesse = 2 }", "creature 'Goblin Archer': aspects.finesse: 'finesse': the same Aspect as 'Finesse' (N1)"),
+        ("{ Finesse = 3 }", "3", "creature 'Goblin Archer': aspects: 3: must be a table"),
+        ('name = "Goblin Archer"', "name = 3", "creature #1: name: 3: must be text"),
+        ('name = "Goblin Archer"', 'name = "  "', "creature #1: name: '  ': cannot be empty"),
+        ("hp = 7", 'pending = { advantage = "x" }', "creature 'Goblin Archer': pending.advantage: 'x': must be a list"),
+        ("hp = 7", "pending = { advantages = [] }", "creature 'Goblin Archer': pending.advantages: unknown key (did you mean 'advantage'?)"),
+        ('mode = "turn"', 'mode = "rounds"', "mode: 'rounds': unknown mode"),
+        ('mode = "turn"\n', "", "mode: missing"),
+        ("round = 1", "rounds = 1", "rounds: unknown key (did you mean 'round'?)"),
+        ("round = 1", "round = 1.0", "round: 1.0: must be a whole number"),
+        ("schema_version = 1", "schema_version = 2", "schema_version: 2: this d4cli reads schema_version 1"),
+        ('current = "Goblin Archer"', 'current = "Nobody"', "current: 'Nobody': names no creature"),
+        ("round = 1", "round = 0", "round: 0: is 0 (not started)"),
+        ("load = 0", "load = ", "not valid TOML"),
+    ],
+)
+def test_validation_names_file_creature_and_field(tmp_path, old, new, expected):
+    assert old in VALID
+    message = error_for(VALID.replace(old, new, 1), tmp_path)
+    assert expected in message
+
+
+def test_duplicate_creature_names_n1(tmp_path):
+    text = VALID + VALID[VALID.index("[[creature]]"):].replace('"Goblin Archer"', '"goblin   ARCHER"')
+    message = error_for(text, tmp_path)
+    assert "creature #2: name: 'goblin   ARCHER': the same name as 'Goblin Archer' (N1)" in message
+
+
+def test_invalid_utf8_is_one_line(tmp_path):
+    message = error_for(VALID.encode() + b"# \xff\xfe\n", tmp_path)
+    assert "not valid UTF-8" in message
+
+
+def test_directory_fifo_and_huge_file_refused_at_once(tmp_path):
+    with pytest.raises(FileError, match="is a directory"):
+        store.read_encounter(tmp_path)
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * (store.MAX_FILE_BYTES + 1))
+    with pytest.raises(FileError, match="larger than 1 MB"):
+        store.read_encounter(big)
+    missing = tmp_path / "missing.toml"
+    with pytest.raises(FileError, match="no encounter file here"):
+        store.read_encounter(missing)
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.toml"
+        os.mkfifo(fifo)
+        signal.alarm(5)  # a hang would fail the test instead of blocking the suite
+        try:
+            started = time.monotonic()
+            with pytest.raises(FileError, match="not a regular file"):
+                store.read_encounter(fifo)
+            assert time.monotonic() - started < 1
+        finally:
+            signal.alarm(0)
+
+
+def test_bundled_examples_are_valid_and_named(tmp_path):
+    examples = bundled_examples()
+    assert {"skirmish", "duel"} <= examples.keys()
+    skirmish = store.read_encounter(examples["skirmish"])
+    assert skirmish.mode == "turn" and "Goblin Archer" in [c.name for c in skirmish.creatures]
+    assert examples["skirmish"].read_text().count("#") > 10  # commented
+    duel = store.read_encounter(examples["duel"])
+    assert duel.mode == "round" and len(duel.creatures) == 2
+
+
+names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(lambda s: s.strip())
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=names, aspect=names, load=st.integers(-1000, 1000), hp=st.none() | st.integers(0, 100_000),
+       source=names)
+def test_dump_then_parse_is_the_same_encounter(name, aspect, load, hp, source):
+    creature = Creature(name, ((aspect, 3),), 1, 0, load, 0, hp, Pending(advantage=(source,)))
+    encounter = Encounter("Any \"name\"\n", "round", 2, name, None, (creature,))
+    assert parse_encounter(dump_encounter(encounter), "x.toml") == encounter
+
+
+def test_resolve_path(monkeypatch):
+    monkeypatch.setenv("D4CLI_FILE", "from-env.toml")
+    assert store.resolve_path("given.toml") == Path("given.toml")
+    assert store.resolve_path(None) == Path("from-env.toml")
+    monkeypatch.delenv("D4CLI_FILE")
+    assert store.resolve_path(None) == Path("encounter.toml")
+
+
+# --- changes, journal, undo --------------------------------------------------------------
+
+
+@pytest.fixture
+def path(tmp_path) -> Path:
+    """A fresh encounter of two creatures, created as `d4cli init --from` would (with an init entry)."""
+    target = tmp_path / "encounter.toml"
+    encounter = Encounter(name="Test")
+    store.create(target, dump_encounter(encounter), {"name": "Test", "mode": "turn"})
+    for name, aspects in (("Aria", (("Finesse", 4), ("Might", 1000))), ("Goblin Archer", (("Finesse", 3),))):
+        creature = new_creature(name, aspects, hp=7, evasion=10)
+        store.change(target, lambda e, c=creature: add_creature(e, c))
+    return target
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    """Every file of the encounter's folder but the lock."""
+    return {
+        item.name: item.read_bytes()
+        for item in sorted(path.parent.iterdir())
+        if item.is_file() and not item.name.endswith(".lock")
+    }
+
+
+def journal_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in store.journal_path(path).read_text().splitlines()]
+
+
+def attack():
+    """Aria acts with Might 1000 at Cost 1 (up to 1,001 dice, all 1s)."""
+    request = ActRequest("Aria", "Might")
+    return lambda encounter: act(encounter, request, ScriptedDice([1] * 1100))
+
+
+def test_change_writes_entry_then_file(path):
+    before = path.read_bytes()
+    store.change(path, lambda e: start_turn(e))
+    entries = journal_lines(path)
+    assert [e["kind"] for e in entries] == ["init", "add", "add", "turn-start"]
+    last = entries[-1]
+    assert last["prev"].encode() == before
+    assert last["before"] == store.digest(before) and last["after"] == store.digest(path.read_bytes())
+    assert last["round"] == 1 and last["turn"] == "Aria"
+    assert [e["seq"] for e in entries] == [1, 2, 3, 4]
+
+
+def test_log_hides_bookkeeping_and_keeps_order(path):
+    store.change(path, attack())
+    entries = store.read_log(path)
+    assert [e["kind"] for e in entries] == ["init", "add", "add", "act"]
+    assert not {"prev", "before", "after"} & entries[-1].keys()
+    assert store.read_log(path, last=2) == entries[-2:]
+
+
+def _fails(path, error_type, action):
+    before = snapshot(path)
+    with pytest.raises(error_type):
+        action()
+    assert snapshot(path) == before
+
+
+def test_unchanged_on_bad_input_refusal_and_invalid_file(path):
+    _fails(path, InputError, lambda: store.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))))
+    _fails(path, InputError, lambda: store.change(path, lambda e: end_turn(e)))
+    before = snapshot(path)
+    _, record = store.change(path, lambda e: act(e, ActRequest("Goblin Archer", "Finesse", cost=9), ScriptedDice([])))
+    assert not record.allowed
+    assert snapshot(path) == before
+
+
+def test_unchanged_when_the_disk_is_full_on_replace(path, monkeypatch):
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "replace_file", full)
+    before = snapshot(path)
+    with pytest.raises(FileError, match="No space left on device") as caught:
+        store.change(path, attack())
+    assert "\n" not in str(caught.value) and str(path) in str(caught.value)
+    assert snapshot(path) == before
+
+
+def test_unchanged_when_the_journal_write_fails_half_way(path, monkeypatch):
+    real = store._write_all
+
+    def half_then_full(fd, data):
+        real(fd, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "_write_all", half_then_full)
+    _fails(path, FileError, lambda: store.change(path, attack()))
+
+
+def test_unchanged_in_a_read_only_folder(path, monkeypatch):
+    import tempfile
+
+    def denied(*_args, **_kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    before = snapshot(path)
+    with pytest.raises(FileError, match="read-only"):
+        store.change(path, attack())
+    assert snapshot(path) == before
+
+
+def test_undo_25_deep_restores_bytes_and_never_reverts_init(path):
+    states = [path.read_bytes()]
+    store.change(path, lambda e: start_turn(e))
+    states.append(path.read_bytes())
+    for _ in range(24):
+        store.change(path, attack())
+        states.append(path.read_bytes())
+    assert store.read_encounter(path).find("Aria").load == 23
+    for expected in reversed(states[:-1]):
+        undone = store.undo(path)
+        assert not undone.hand_edited
+        assert path.read_bytes() == expected
+    # Back to after the two adds; then the adds, then nothing (init stays).
+    store.undo(path)
+    store.undo(path)
+    assert store.read_encounter(path) == Encounter(name="Test")
+    before = snapshot(path)
+    with pytest.raises(InputError, match="nothing to undo"):
+        store.undo(path)
+    assert snapshot(path) == before
+    assert [e["kind"] for e in store.read_log(path)] == ["init"]
+
+
+def test_undo_restores_the_templates_comments(tmp_path):
+    target = tmp_path / "encounter.toml"
+    template = bundled_examples()["skirmish"].read_text()
+    store.create(target, template, {"from": "skirmish"})
+    store.change(target, lambda e: start_turn(e))
+    assert "#" not in target.read_text().split("\n", 3)[-1]  # rewritten: only our header comment
+    store.undo(target)
+    assert target.read_text() == template
+
+
+def _crash_between_journal_and_file(path, monkeypatch, transition):
+    """Run a change that 'crashes' after its journal entry is on disk, before the file is replaced."""
+
+    def crash(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "replace_file", crash)
+        patch.setattr(store._JournalWriter, "restore", lambda self: None)
+        with pytest.raises(KeyboardInterrupt):
+            store.change(path, transition)
+
+
+def test_crash_leaves_an_unfinished_entry_that_is_dropped(path, monkeypatch):
+    file_before = path.read_bytes()
+    standing = store.read_log(path)
+    _crash_between_journal_and_file(path, monkeypatch, attack())
+    assert path.read_bytes() == file_before
+    assert journal_lines(path)[-1]["kind"] == "act"  # the entry is there ...
+    assert store.read_log(path) == standing  # ... but does not stand
+    assert store.read_encounter(path).find("Aria").load == -1
+    # The next change cuts it: one new entry after the standing ones, numbered on from them.
+    store.change(path, lambda e: start_turn(e))
+    kinds = [e["kind"] for e in journal_lines(path)]
+    assert kinds == ["init", "add", "add", "turn-start"]
+    assert journal_lines(path)[-1]["seq"] == 4
+
+
+def test_crash_then_undo_undoes_the_change_that_stands(path, monkeypatch):
+    store.change(path, lambda e: start_turn(e))
+    after_add = journal_lines(path)[-1]["prev"].encode()
+    _crash_between_journal_and_file(path, monkeypatch, attack())
+    undone = store.undo(path)
+    assert undone.entry["kind"] == "turn-start"
+    assert path.read_bytes() == after_add
+    assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
+
+
+def test_torn_last_line_is_ignored_and_cut(path):
+    journal = store.journal_path(path)
+    good = journal.read_bytes()
+    with open(journal, "ab") as handle:
+        handle.write(b'{"seq": 9, "kind": "act", "bef')
+    assert [e["kind"] for e in store.read_log(path)] == ["init", "add", "add"]
+    store.change(path, lambda e: start_turn(e))
+    assert journal.read_bytes().startswith(good)
+    assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add", "turn-start"]
+
+
+def test_unchanged_including_an_unfinished_entry_when_a_write_fails(path, monkeypatch):
+    with open(store.journal_path(path), "ab") as handle:
+        handle.write(b'{"torn')
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "replace_file", full)
+    _fails(path, FileError, lambda: store.change(path, attack()))
+
+
+def test_crash_inside_undo_after_the_file_is_restored(path):
+    store.change(path, lambda e: start_turn(e))
+    store.change(path, attack())
+    last = journal_lines(path)[-1]
+    # The undo wrote the file back, then 'crashed' before cutting the journal.
+    path.write_bytes(last["prev"].encode())
+    assert [e["kind"] for e in store.read_log(path)] == ["init", "add", "add", "turn-start"]
+    store.undo(path)  # undoes the turn-start, and the act's entry goes with it
+    assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
+
+
+def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
+    store.change(path, attack())
+    before_act = journal_lines(path)[-1]["prev"].encode()
+    path.write_text(path.read_text().replace("hp = 7", "hp = 3", 1))
+    assert [e["kind"] for e in store.read_log(path)][-1] == "act"
+    undone = store.undo(path)
+    assert undone.hand_edited and path.read_bytes() == before_act
+
+
+def test_undo_rescues_an_invalid_hand_edit(path):
+    store.change(path, attack())
+    before_act = journal_lines(path)[-1]["prev"].encode()
+    path.write_text("this is [not toml")
+    with pytest.raises(FileError):
+        store.read_encounter(path)
+    store.undo(path)
+    assert path.read_bytes() == before_act
+
+
+def test_ordinary_commands_read_only_the_journal_tail(path):
+    """A damaged line in the middle of the journal is never read by a change, an undo or `log --last`."""
+    store.change(path, lambda e: start_turn(e))
+    journal = store.journal_path(path)
+    lines = journal.read_bytes().splitlines(keepends=True)
+    lines[1] = b"this line was never going to be parsed\n"
+    journal.write_bytes(b"".join(lines))
+    store.change(path, attack())
+    store.change(path, attack())
+    store.undo(path)
+    assert [e["kind"] for e in store.read_log(path, last=2)] == ["turn-start", "act"]
+    with pytest.raises(FileError, match="damaged journal line"):
+        store.read_log(path)
+
+
+def test_init_refuses_to_replace_without_force_and_keeps_history_out_of_log(path):
+    _fails(path, InputError, lambda: store.create(path, dump_encounter(Encounter()), {}))
+    store.create(path, dump_encounter(Encounter(name="Again")), {"name": "Again"}, force=True)
+    assert [e["kind"] for e in store.read_log(path)] == ["init"]
+    with pytest.raises(InputError, match="nothing to undo"):
+        store.undo(path)
+
+
+def test_init_refuses_a_directory(tmp_path):
+    (tmp_path / "dir.toml").mkdir()
+    with pytest.raises(FileError, match="is a directory"):
+        store.create(tmp_path / "dir.toml", dump_encounter(Encounter()), {}, force=True)
+
+
+def test_crash_during_a_fresh_init_is_dropped(tmp_path, monkeypatch):
+    target = tmp_path / "encounter.toml"
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "replace_file", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+        patch.setattr(store._JournalWriter, "restore", lambda self: None)
+        with pytest.raises(KeyboardInterrupt):
+            store.create(target, dump_encounter(Encounter()), {})
+    assert not target.exists()
+    store.create(target, dump_encounter(Encounter()), {})
+    assert [e["kind"] for e in journal_lines(target)] == ["init"]
+
+
+def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import filelock, sys, time\n"
+         "lock = filelock.FileLock(sys.argv[1]); lock.acquire()\n"
+         "print('locked', flush=True); time.sleep(30)",
+         str(store.lock_path(path))],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "0.3")
+        before = snapshot(path)
+        started = time.monotonic()
+        with pytest.raises(LockTimeout, match="could not get the lock within 0.3 s") as caught:
+            store.change(path, attack())
+        assert 0.25 < time.monotonic() - started < 3
+        assert "D4CLI_LOCK_TIMEOUT" in str(caught.value) and "\n" not in str(caught.value)
+        assert caught.value.exit_code == 2
+        assert snapshot(path) == before
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+
+
+def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
+    missing = tmp_path / "missing" / "encounter.toml"
+    with pytest.raises(FileError, match="no encounter file here"):
+        store.change(missing, start_turn)
+    with pytest.raises(FileError, match="does not exist"):
+        store.create(missing, dump_encounter(Encounter()), {})
+    assert not (tmp_path / "missing").exists()
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    for action in (lambda: store.change(folder, start_turn), lambda: store.undo(folder),
+                   lambda: store.create(folder, dump_encounter(Encounter()), {}, force=True)):
+        with pytest.raises(FileError, match="is a directory"):
+            action()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.toml"]
+
+
+def test_lock_timeout_setting_is_checked(monkeypatch):
+    monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "soon")
+    with pytest.raises(InputError, match="D4CLI_LOCK_TIMEOUT"):
+        store.lock_timeout()
+    monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "0.5")
+    assert store.lock_timeout() == 0.5
+    monkeypatch.delenv("D4CLI_LOCK_TIMEOUT")
+    assert store.lock_timeout() == 5.0
+
+
+def test_file_permissions_are_kept(path):
+    os.chmod(path, 0o640)
+    store.change(path, lambda e: start_turn(e))
+    assert (os.stat(path).st_mode & 0o777) == 0o640
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_store_is_import_light():
+    code = (
+        "import sys, d4cli.store\n"
+        "heavy = [m for m in ('tomli_w', 'filelock', 'rich', 'typer') if m in sys.modules]\n"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
