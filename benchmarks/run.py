@@ -74,7 +74,7 @@ def bench_env(cache: str, **extra: str) -> dict[str, str]:
 def _run_once(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 3):
@@ -113,7 +113,7 @@ def hyperfine_medians(commands: dict[str, str], runs: int, env: dict[str, str]) 
         argv = [exe, "-N", "--warmup", "3", "--runs", str(runs), "--export-json", str(out)]
         for name, command in commands.items():
             argv += ["-n", name, command]
-        proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
         if proc.returncode != 0:
             return None
         data = json.loads(out.read_text())
@@ -134,16 +134,20 @@ def ratio_line(label: str, timings: dict[str, Timing], cand: str, base: str, bud
     return f"  {label:<44} wall {wall:5.2f}x   cpu {cpu:5.2f}x{verdict}"
 
 
-def write_encounter(folder: Path, past_actions: int = 0) -> Path | None:
-    """An encounter file with "Goblin Archer", for the Tab and ``act`` figures.
+def write_encounter(folder: Path) -> Path | None:
+    """An encounter file with "Goblin Archer" among others, for the Tab figure.
 
-    Uses `benchmarks/encounter.py` when present (the encounter engineer's
-    helper), else d4cli's own commands; None when there is no encounter store yet.
+    Uses `benchmarks/encounter.py`'s `fresh_encounter` (the encounter
+    engineer's) when present, else d4cli's own commands; None without a store.
     """
-    helper = _load_helper("encounter")
     path = folder / "encounter.toml"
-    if helper is not None and hasattr(helper, "make_encounter"):
-        return Path(helper.make_encounter(path, past_actions=past_actions))
+    try:
+        helper = _load_helper("encounter")
+    except Exception:  # noqa: BLE001 - the helper may be mid-edit; fall back on the CLI
+        helper = None
+    if helper is not None and hasattr(helper, "fresh_encounter"):
+        helper.fresh_encounter(path)
+        return path
     if importlib.util.find_spec("d4cli.store") is None:
         return None
     base = d4cli_command()
@@ -154,7 +158,7 @@ def write_encounter(folder: Path, past_actions: int = 0) -> Path | None:
         ["add", "Orc: Chief", "--aspect", "Might=5"],
     ]
     for step in steps:
-        proc = subprocess.run(base + step, env=env, capture_output=True)
+        proc = subprocess.run(base + step, env=env, capture_output=True, check=False)
         if proc.returncode != 0:
             return None
     return path
@@ -162,6 +166,8 @@ def write_encounter(folder: Path, past_actions: int = 0) -> Path | None:
 
 def _load_helper(name: str):  # type: ignore[no-untyped-def]
     """Import ``benchmarks/<name>.py`` (another engineer's) if it exists, else None."""
+    if f"d4cli_bench_{name}" in sys.modules:
+        return sys.modules[f"d4cli_bench_{name}"]
     path = BENCH / f"{name}.py"
     if not path.exists():
         return None
@@ -215,7 +221,7 @@ def startup(runs: int, cache: str, folder: Path) -> list[str]:
     )
     if hf is not None:
         lines.append(
-            f"  hyperfine medians: json/import typer {hf['json'] / hf['import typer']:.2f}x, "
+            f"  hyperfine (not interleaved) medians: json/import typer {hf['json'] / hf['import typer']:.2f}x, "
             f"table/typer+rich {hf['table'] / hf['typer+rich']:.2f}x "
             f"({ms(hf['json'])} vs {ms(hf['import typer'])}; {ms(hf['table'])} vs {ms(hf['typer+rich'])})"
         )
@@ -260,16 +266,26 @@ def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
 
 
 def encounter_figures(quick: bool) -> list[str]:
-    """``act`` on a fresh encounter vs one with 10,000 past actions."""
+    """``act`` on a fresh encounter vs one with 10,000 past actions (benchmarks/encounter.py)."""
     helper = _load_helper("encounter")
-    if helper is None:
-        # HOOK (lead): benchmarks/encounter.py is the encounter engineer's; when it
-        # lands, this calls its `report(quick=...)` (a list of lines) below.
-        return ["Encounter: benchmarks/encounter.py not present yet (hook left in benchmarks/run.py)"]
-    report = getattr(helper, "report", None) or getattr(helper, "main_lines", None)
-    if report is None:
-        return ["Encounter: benchmarks/encounter.py has no report(quick=...) function"]
-    return ["Encounter (benchmarks/encounter.py)"] + [f"  {line}" for line in report(quick=quick)]
+    measure = getattr(helper, "measure_act", None)
+    if measure is None:
+        # HOOK (lead): benchmarks/encounter.py (the encounter engineer's) provides
+        # measure_act(runs, history) -> {"fresh", "long", "ratio", ...}; call it here.
+        return ["Encounter: benchmarks/encounter.py with measure_act() not present (hook in benchmarks/run.py)"]
+    runs = 7 if quick else 21
+    figures = measure(runs, 10_000)
+    return [
+        (
+            f"Encounter: d4cli act, fresh vs {figures.get('history_entries', 10_000):,} journal entries "
+            f"(benchmarks/encounter.py, median of {runs})"
+        ),
+        f"  fresh {ms(figures['fresh'])}, long {ms(figures['long'])}, ratio {figures['ratio']:.2f}x",
+        (
+            f"  store.change in-process: fresh {ms(figures['change_fresh'])}, "
+            f"long {ms(figures['change_long'])}, ratio {figures['change_ratio']:.2f}x"
+        ),
+    ]
 
 
 def odds_figures(quick: bool) -> list[str]:
@@ -278,9 +294,9 @@ def odds_figures(quick: bool) -> list[str]:
     if not path.exists():
         return ["Odds: benchmarks/odds.py not present yet"]
     argv = [PYTHON, str(path)] + (["--quick"] if quick else [])
-    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode != 0 and quick:
-        proc = subprocess.run([PYTHON, str(path)], capture_output=True, text=True, cwd=ROOT)
+        proc = subprocess.run([PYTHON, str(path)], capture_output=True, text=True, cwd=ROOT, check=False)
     body = proc.stdout.rstrip().splitlines() or [f"(no output; exit {proc.returncode}) {proc.stderr.strip()[-300:]}"]
     return ["Odds (benchmarks/odds.py)"] + [f"  {line}" for line in body]
 
@@ -329,6 +345,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="d4cli-bench-") as tmp:
         folder = Path(tmp)
         cache = str(folder / "pyc")
+        # The helpers of the other benchmarks start d4cli with os.environ: same byte-code rule.
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = cache
         sections = {
             "startup": lambda: startup(runs, cache, folder),
             "tab": lambda: tab_completion(runs, cache, folder),

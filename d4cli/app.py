@@ -4,8 +4,8 @@ Command modules are loaded lazily (`D4Group.command_modules`): a run imports
 and builds only the command it uses, which keeps start-up near ``import typer``.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: Typer reads the annotations on every run
+# (see d4cli/commands/roll.py).
 from typing import Annotated
 
 import typer

@@ -53,6 +53,12 @@ def _matching(candidates: Iterable[str], incomplete: str) -> list[str]:
     return out
 
 
+# The words already typed on the line (set by the shell classes below). Click drops every
+# parsed value when the line ends in an option still waiting for its value
+# (``team A B --aspect <Tab>``), so the completers fall back on these.
+_typed_words: list[str] = []
+
+
 def _typed_file(ctx: Any) -> str | None:
     """The ``--file`` value already typed on the line, looking up the context chain."""
     while ctx is not None:
@@ -62,6 +68,14 @@ def _typed_file(ctx: Any) -> str | None:
             if value:
                 return str(value)
         ctx = getattr(ctx, "parent", None)
+    words = _typed_words
+    for index, word in enumerate(words):
+        if word in ("--file", "-f") and index + 1 < len(words):
+            return words[index + 1]
+        if word.startswith("--file="):
+            return word[len("--file="):]
+        if word.startswith("-f") and len(word) > 2 and not word.startswith("--"):
+            return word[2:]
     return None
 
 
@@ -109,6 +123,7 @@ def _named_creature(ctx: Any, creatures: list[Any]) -> Any:
     command = getattr(ctx, "command", None)
     for param in getattr(command, "params", None) or ():
         ordered.append(params.get(getattr(param, "name", None) or ""))
+    ordered.extend(_typed_words)
     for value in ordered:
         if isinstance(value, str) and fold_name(value) in by_key:
             return by_key[fold_name(value)]
@@ -218,9 +233,11 @@ fi
 """
 
 FISH_SCRIPT = r"""function %(complete_func)s
-    set -l response (env _D4CLI_COMPLETE_ARGS=(string join \n -- (commandline -opc)[2..-1]) \
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l response (env _D4CLI_COMPLETE_ARGS=(string join \x1f -- $words) \
         _D4CLI_COMPLETE_INCOMPLETE=(commandline -ct) %(autocomplete_var)s=complete_fish \
-        (commandline -opc)[1] 2>/dev/null)
+        %(prog_name)s 2>/dev/null)
     for line in $response
         switch $line
             case \x01file \x01dir
@@ -255,7 +272,7 @@ class TypedWord:
         quote: the quote left open at the cursor (``'`` or ``"``), or "".
     """
 
-    __slots__ = ("value", "kept", "quote")
+    __slots__ = ("kept", "quote", "value")
 
     def __init__(self, value: str, kept: str, quote: str) -> None:
         self.value = value
@@ -314,13 +331,24 @@ def split_line(line: str, wordbreaks: str = DEFAULT_WORDBREAKS) -> tuple[list[st
                 kept_len = len(value)
         i += 1
     current = "".join(value)
-    if not quote and kept_len and kept_len <= len(current):
-        kept = current[:kept_len]
-    elif quote:
-        kept = current[:kept_len]
-    else:
-        kept = ""
+    kept = current[:kept_len] if quote or kept_len <= len(current) else ""
     return words, TypedWord(current, kept, quote)
+
+
+def line_to_cursor(raw: bytes, point: str) -> str:
+    """COMP_LINE up to COMP_POINT. bash counts the point in characters under a UTF-8
+    locale and in bytes otherwise."""
+    text = raw.decode("utf-8", "surrogateescape")
+    try:
+        index = int(point)
+    except ValueError:
+        return text
+    if index >= len(raw):
+        return text
+    locale = os.environ.get("LC_ALL") or os.environ.get("LC_CTYPE") or os.environ.get("LANG") or ""
+    if "utf" in locale.lower().replace("-", ""):
+        return text[:index]
+    return raw[:index].decode("utf-8", "surrogateescape")
 
 
 def bash_quote(text: str, quote: str = "") -> str:
@@ -353,13 +381,9 @@ def _shell_classes() -> list[Any]:
         source_template = BASH_SCRIPT
 
         def get_completion_args(self) -> tuple[list[str], str]:
-            raw = os.environb.get(b"COMP_LINE", b"")
-            try:
-                point = int(os.environ.get("COMP_POINT", len(raw)))
-            except ValueError:
-                point = len(raw)
-            line = raw[:point].decode("utf-8", "replace")
+            line = line_to_cursor(os.environb.get(b"COMP_LINE", b""), os.environ.get("COMP_POINT", ""))
             words, self.typed = split_line(line, os.environ.get("COMP_WORDBREAKS", DEFAULT_WORDBREAKS))
+            _typed_words[:] = words[1:]
             return words[1:], self.typed.value
 
         def complete(self) -> str:
@@ -395,10 +419,11 @@ def _shell_classes() -> list[Any]:
 
     def _args_from_env() -> tuple[list[str], str]:
         joined = os.environ.get("_D4CLI_COMPLETE_ARGS", "")
-        args = [word for word in joined.split("\n") if word] if joined else []
+        args = [word for word in joined.replace("\x1f", "\n").split("\n") if word] if joined else []
         incomplete = os.environ.get("_D4CLI_COMPLETE_INCOMPLETE", "")
         if incomplete[:1] in ("'", '"'):
             incomplete = split_line(incomplete)[1].value
+        _typed_words[:] = args
         return args, incomplete
 
     class D4ZshComplete(ZshComplete):

@@ -97,6 +97,48 @@ TOPICS: dict[str, Topic] = {
         "a plain success.\n"
         "  d4cli roll check --dc 12 --rule-of-three",
     ),
+    "encounter": Topic(
+        "Playing an encounter: turns, reactions, Team Actions",
+        "R10 R11 R12 R13 R14 R16 R17",
+        "`d4cli init --from skirmish` creates ./encounter.toml (or --file / D4CLI_FILE). "
+        "Creatures act in the order of the file (R13); `turn start` begins the next one's "
+        "turn and resets its Load (R1), or in `round` mode resets everyone when a round "
+        "begins (R12). `act NAME ASPECT` passes the gate, rolls the pool and adds the Cost "
+        "to the Load; an act outside the creature's own turn is a reaction with the same "
+        "gate (R10). `team ACTOR TARGET --adv` spends ACTOR's Cost to give TARGET's next roll "
+        "a named source of Advantage (R11). `turn end` keeps the Load (R14). With `hp`, "
+        "damage is taken off it, never below 0 (R16). `remove` never passes the turn to "
+        "someone else (R17). `log` shows every change and `undo` reverts the newest one.",
+        "d4cli init --from skirmish -f fight.toml --force\n"
+        "  d4cli turn start -f fight.toml\n"
+        "  d4cli act Aria Finesse --extra 1d4 --target 'Goblin Archer' -f fight.toml",
+    ),
+    "odds": Topic(
+        "Exact odds",
+        "R5 R7 C1-C7 L4",
+        "`--odds` on `roll pool`, `roll check` and `act --dry-run` adds the exact distribution "
+        "of totals, its mean, the chance of success against the DC (or the expected damage "
+        "against an Evasion, and the chance of dealing any) and a bar chart with the bars "
+        "that succeed marked `#`. The numbers are computed, not simulated: whole-number "
+        "counts of outcomes, so they add up to exactly 1. `d4cli odds pool|check|damage|"
+        "compare` prints grids for designers as a table, Markdown, CSV or JSON. A roll with "
+        "more than 100,000 possible totals has no odds (L4).",
+        "5d4 against DC 12 succeeds with probability 667/1024 = 0.6513671875.\n"
+        "  d4cli roll pool 5 --dc 12 --odds\n"
+        "  d4cli odds pool --aspect 1..8 --dc 4..20 --format markdown",
+    ),
+    "limits": Topic(
+        "Limits of sane input and names",
+        "L1 L2 L3 L4 N1",
+        "Aspects, Loads, modifiers and Costs are whole numbers within -1000..1000 (Costs, "
+        "Exhaustion and Buffers 0 or more); DCs, Evasion and hp within -100,000..100,000 "
+        "(Evasion and hp 0 or more) (L1). One roll throws at most 10,000 dice (L2). Extra "
+        "dice are NdX, NdX+M or NdX-M with X from 1 to 1000; a number is typed plainly: "
+        "3.0, 3_000, ' 3' and true are refused (L3). Names of creatures and Aspects match "
+        "ignoring case and extra spaces, never by prefix; control characters are shown "
+        "escaped (N1).",
+        "d4cli roll pool 4 --cost 3.0      (exit 2: --cost must be a whole number)",
+    ),
     "json": Topic(
         "Machine output",
         "CLI",

@@ -35,6 +35,17 @@ def _usage_error(error: typer.TyperException) -> int:
     return EXIT_INPUT if code == 1 else code
 
 
+def _need_command(group: Any, ctx: Any, args: list[str]) -> None:
+    """A group run without a command is a usage error: a short plain message, exit 2.
+
+    Click's ``no_args_is_help`` would print the whole help (boxes) on stdout and
+    still exit 2; scripts rely on an empty stdout whenever the exit code is 2.
+    """
+    if not args and group.no_args_is_help and not ctx.resilient_parsing:
+        names = ", ".join(group.list_commands(ctx))
+        raise typer.BadParameter(f"missing; one of {names}", ctx=ctx, param_hint="COMMAND")
+
+
 def _prepare_streams() -> None:
     # A stream that cannot encode a name (PYTHONIOENCODING=ascii) must not crash.
     for stream in (sys.stdout, sys.stderr):
@@ -44,6 +55,10 @@ def _prepare_streams() -> None:
                 reconfigure(errors="backslashreplace")
             except (ValueError, OSError):
                 pass
+
+
+class ReaderGone(Exception):
+    """stdout was closed by its reader (``d4cli ... | head -1``): stop quietly, exit 0."""
 
 
 class D4Group(TyperGroup):
@@ -57,6 +72,10 @@ class D4Group(TyperGroup):
     """
 
     command_modules: ClassVar[dict[str, str]] = {}
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _need_command(self, ctx, args)
+        return super().parse_args(ctx, args)
 
     def list_commands(self, ctx: Any) -> list[str]:
         names = super().list_commands(ctx)
@@ -74,6 +93,13 @@ class D4Group(TyperGroup):
                 if name != cmd_name:
                     self.get_command(ctx, name)
         return command
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            # Typer's own handler would turn a closed pipe into exit 1.
+            raise ReaderGone() from error
 
     def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None) -> None:
         if complete_var is None:
@@ -114,7 +140,7 @@ class D4Group(TyperGroup):
             code = error.exit_code
         except typer.Abort:
             code = 130
-        except BrokenPipeError:
+        except (BrokenPipeError, ReaderGone):
             # A reader such as `head` went away: not an error of ours.
             _silence_stdout()
             code = 0
@@ -135,6 +161,10 @@ class LazyGroup(TyperGroup):
 
     pending: dict[str, Any]
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _need_command(self, ctx, args)
+        return super().parse_args(ctx, args)
+
     def list_commands(self, ctx: Any) -> list[str]:
         names = super().list_commands(ctx)
         return names + [name for name in getattr(self, "pending", {}) if name not in names]
@@ -150,11 +180,36 @@ class LazyGroup(TyperGroup):
 
 
 def _build_single(info: Any) -> Any:
+    import functools
+
     from typer.main import get_command
 
     holder = typer.Typer(add_completion=False)
     holder.registered_commands = [info]
-    return get_command(holder)
+    command = get_command(holder)
+    callback = command.callback
+    if callback is not None:
+
+        @functools.wraps(callback)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start_collecting()
+            return callback(*args, **kwargs)
+
+        command.callback = run
+    return command
+
+
+def start_collecting() -> None:
+    """Turn the garbage collector back on when `d4cli.main` paused it for start-up.
+
+    What start-up loaded is frozen first: later collections never scan it again.
+    (Under CliRunner the collector was never paused, and nothing changes.)
+    """
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _command_name(info: Any) -> str | None:

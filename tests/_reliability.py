@@ -100,6 +100,7 @@ def d4_process(*argv: str, timeout: float = 30, env: Mapping[str, str] | None = 
     """Run ``python -m d4cli ARGV`` as a real process."""
     return subprocess.run(
         [sys.executable, "-m", "d4cli", *argv],
+        check=False,
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -178,3 +179,123 @@ def scratch_folder(files: Mapping[str, bytes] = {}) -> Iterator[Path]:
 
 def count(figures: dict[str, int], name: str, n: int = 1) -> None:
     figures[name] = figures.get(name, 0) + n
+
+
+# --- the history against the file: a serial replay ---------------------------------------------
+
+
+def fold(name: str) -> str:
+    from d4cli.names import fold_name
+
+    return fold_name(name)
+
+
+def replay(start: dict, entries: list[dict]) -> dict:
+    """The state a serial replay of the log *entries* gives, from the ``status --json`` *start*.
+
+    Every entry is checked against the state the entries before it left: an
+    ``act`` or ``team`` saw the Load the previous change left (``load_before``),
+    used exactly the grants pending (``grants_used``), a reset started from the
+    Load it found. An update lost by a race, or an entry whose change never
+    reached the file, breaks the chain and fails here.
+
+    Returns:
+        ``{"round", "current", "creatures": {name: {load, hp, exhaustion, pending}}}``
+    """
+    creatures = {
+        c["name"]: {
+            "load": c["load"], "hp": c["hp"], "exhaustion": c["exhaustion"],
+            "pending": {"advantage": list(c["pending"]["advantage"]), "disadvantage": list(c["pending"]["disadvantage"])},
+        }
+        for c in start["creatures"]
+    }
+    state = {"round": start["round"], "current": start["current"], "creatures": creatures}
+    for number, entry in enumerate(entries):
+        where = f"entry #{number} {entry}"
+        kind = entry["kind"]
+        actor = entry.get("actor")
+        if kind in ("act", "team"):
+            me = creatures[actor]
+            assert entry["load_before"] == me["load"], f"lost update before {where}: Load was {me['load']}"
+            me["load"] = entry["load_after"]
+            assert entry["load_after"] == entry["load_before"] + entry["cost"], where
+        if kind == "act":
+            assert entry["grants_used"] == me["pending"], f"grants mismatch at {where}: pending {me['pending']}"
+            me["pending"] = {"advantage": [], "disadvantage": []}
+            if entry.get("target") is not None and entry.get("hp_before") is not None:
+                target = creatures[entry["target"]]
+                assert entry["hp_before"] == target["hp"], f"lost hp update before {where}"
+                target["hp"] = entry["hp_after"]
+        elif kind == "team":
+            names = creatures[entry["target"]]["pending"][entry["grant"]]
+            if fold(entry["source"]) not in {fold(n) for n in names}:
+                names.append(entry["source"])
+        elif kind == "turn-start":
+            for reset in entry["resets"]:
+                who = creatures[reset["name"]]
+                assert reset["load_before"] == who["load"], f"lost update before {where}: Load was {who['load']}"
+                who["load"] = reset["load_after"]
+            state["current"] = actor
+        elif kind == "turn-end":
+            assert state["current"] == actor, where
+            state["current"] = None
+        elif kind == "exhaust":
+            assert entry["exhaustion_before"] == creatures[actor]["exhaustion"], where
+            creatures[actor]["exhaustion"] = entry["exhaustion_after"]
+        elif kind == "add":
+            creatures[actor] = {
+                "load": entry["load_after"], "hp": entry["hp_after"], "exhaustion": entry["exhaustion"],
+                "pending": {"advantage": [], "disadvantage": []},
+            }
+        elif kind == "remove":
+            assert entry["load_before"] == creatures[actor]["load"], where
+            del creatures[actor]
+            if entry.get("ended_turn"):
+                state["current"] = None
+        else:
+            raise AssertionError(f"replay does not know {where}")
+        state["round"] = entry["round"]
+    return state
+
+
+def as_replayed(status: dict) -> dict:
+    """A ``status --json`` object in the shape `replay` returns."""
+    return {
+        "round": status["round"],
+        "current": status["current"],
+        "creatures": {
+            c["name"]: {"load": c["load"], "hp": c["hp"], "exhaustion": c["exhaustion"], "pending": c["pending"]}
+            for c in status["creatures"]
+        },
+    }
+
+
+def raw_journal(path: Path) -> list[bytes]:
+    """The journal's raw lines (keeping their newlines), for checks the public log cannot make."""
+    journal = path.with_name(path.name + ".journal")
+    return journal.read_bytes().splitlines(keepends=True) if journal.exists() else []
+
+
+def file_matches_last_entry(path: Path, entries: list[dict]) -> bool:
+    """The file is byte-for-byte what the newest standing change wrote (its ``after`` hash)."""
+    import hashlib
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    seq = entries[-1]["seq"]
+    for raw in reversed(raw_journal(path)):
+        try:
+            entry = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("seq") == seq:
+            return entry.get("after") == digest
+    return False
+
+
+def status_and_log(path: Path) -> tuple[dict, list[dict]]:
+    """``status --json`` and ``log --json`` of *path*; both must exit 0."""
+    status = d4("status", "--json", file=path)
+    assert status.code == 0, str(status)
+    history = d4("log", "--json", file=path)
+    assert history.code == 0, str(history)
+    return status.json(), history.json()["entries"]

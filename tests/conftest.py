@@ -24,10 +24,10 @@ def isolated_env(tmp_path, monkeypatch):
 # commands checked against a serial replay) are collected in `reliability_figures` and
 # printed at the end of the run.
 
-import os as _os  # noqa: E402
+import os as _os
 
-from hypothesis import HealthCheck as _HealthCheck  # noqa: E402
-from hypothesis import settings as _settings  # noqa: E402
+from hypothesis import HealthCheck as _HealthCheck
+from hypothesis import settings as _settings
 
 FUZZ_LONG = _os.environ.get("D4CLI_FUZZ", "") == "long"
 _settings.register_profile(
@@ -54,7 +54,7 @@ def reliability_figures() -> dict[str, int]:
     return _RELIABILITY_FIGURES
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # noqa: ARG001
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if _RELIABILITY_FIGURES:
         terminalreporter.section("reliability figures (issue 6)")
         for name, count in sorted(_RELIABILITY_FIGURES.items()):

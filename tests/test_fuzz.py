@@ -14,10 +14,10 @@ figure printed at the end of the run.
 
 from __future__ import annotations
 
+import functools
 import json
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 import tomli_w
@@ -90,8 +90,16 @@ def whole_numbers(low: int, high: int) -> st.SearchStrategy[str]:
     )
 
 
+# Pieces that combine into names: escapes, a lone surrogate (a non-UTF-8 byte in argv), bidi.
+FRAGMENTS = ["a", "Aria", " ", "  ", "\x1b[31m", "\udc9b", "\u202e", "=", "-", "\x00", "\u00e9", "e\u0301", "\n", "9"]
+
+
 def free_text() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(HOSTILE_TEXT), st.text(max_size=12))
+    return st.one_of(
+        st.sampled_from(HOSTILE_TEXT),
+        st.text(max_size=12),
+        st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=4).map("".join),
+    )
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,7 @@ class Spec:
     words: tuple[str, ...]
     positionals: tuple[str, ...] = ()
     options: dict[str, str | None] = field(default_factory=dict)
+    usual: tuple[str, ...] = ()  # options a working call needs: drawn most of the time
 
 
 COMMON = {"--json": None, "--help": None, "-h": None}
@@ -137,6 +146,7 @@ SPECS = {
             "--aspect": "assign", "--buffer": "int:buffer", "--exhaustion": "int:exhaustion",
             "--evasion": "int:evasion", "--hp": "int:hp", **FILE, **COMMON,
         },
+        usual=("--aspect",),
     ),
     "remove": Spec(("remove",), ("name",), {**FILE, **COMMON}),
     "status": Spec(("status",), (), {**FILE, **COMMON}),
@@ -155,6 +165,7 @@ SPECS = {
         ("team",),
         ("name", "name"),
         {"--adv": None, "--dis": None, "--aspect": "aspect", "--cost": "int:cost", "--source": "text", **FILE, **COMMON},
+        usual=("--adv",),
     ),
     "exhaust": Spec(("exhaust",), ("name", "int:exhaustion"), {**FILE, **COMMON}),
     "log": Spec(("log",), (), {"--last": "int:last", **FILE, **COMMON}),
@@ -190,12 +201,12 @@ def values(kind: str, names: list[str], aspects: list[str]) -> st.SearchStrategy
         return st.one_of(st.sampled_from(["turn", "round", "TURN", "rounds", ""]), free_text())
     if kind == "example":
         return st.one_of(
-            st.sampled_from(EXAMPLES + ["nope", "SKIRMISH", "duel.toml", "encounter.toml", ".", "/dev/null"]),
+            st.sampled_from(EXAMPLES + ["nope", "SKIRMISH", "duel.toml", "encounter.toml", ".", "/dev/null", "x" * 300]),
             free_text(),
         )
     if kind == "file":
         return st.one_of(
-            st.sampled_from(["encounter.toml", "missing.toml", ".", "", "..", "sub/x.toml", "encounter.toml/"]),
+            st.sampled_from(["encounter.toml", "missing.toml", ".", "", "..", "sub/x.toml", "encounter.toml/", "x" * 300]),
             free_text().map(_safe_relative),
         )
     return free_text()
@@ -215,6 +226,10 @@ def argv_for(draw, spec: Spec, names: tuple[str, ...] = (), aspects: tuple[str, 
     for kind in spec.positionals:
         if draw(st.integers(0, 9)) > 0:  # usually present
             pieces.append([draw(values(kind, names_, aspects_))])
+    for option in spec.usual:
+        if draw(st.integers(0, 9)) > 2:
+            kind = spec.options[option]
+            pieces.append([option] if kind is None else [option, draw(values(kind, names_, aspects_))])
     options = sorted(spec.options)
     for _ in range(draw(st.integers(0, 5))):
         choice = draw(st.integers(0, 9))
@@ -241,7 +256,8 @@ def argv_for(draw, spec: Spec, names: tuple[str, ...] = (), aspects: tuple[str, 
     argv = list(spec.words)
     for index in order:
         argv.extend(pieces[index])
-    return argv
+    # A real argv cannot hold a NUL (C strings); everything else, lone surrogates included, can.
+    return [arg.replace("\x00", "") for arg in argv]
 
 
 def _json_expected(argv: list[str]) -> bool:
@@ -280,40 +296,40 @@ def test_fuzz_roll_and_help_arguments(command, reliability_figures):
 # ---------------------------------------------------------------------------------------------
 
 
-def _build_states() -> dict[str, dict[str, bytes]]:
-    """Encounter folders (file + journal) to fuzz against, made once by real commands."""
-    recipes = {
-        "skirmish-fresh": [["init", "--from", "skirmish"]],
-        "skirmish-mid-round": [
-            ["init", "--from", "skirmish"],
-            ["turn", "start"],
-            ["act", "Aria", "Finesse", "--target", "Goblin Archer", "--seed", "1"],
-            ["team", "Borin", "Goblin Archer", "--dis", "--aspect", "Might"],
-            ["turn", "start"],
-            ["exhaust", "Aria", "2"],
-        ],
-        "duel-round-mode": [["init", "--from", "duel"], ["turn", "start"], ["act", "Sera", "Finesse", "--dc", "9"]],
-        "empty": [["init"]],
-        "hostile-names": [
-            ["init"],
-            ["add", "Evil\x1b[31m \u202eName", "--aspect", "M\u00efght=3", "--aspect", "\x9bx=2"],
-            ["add", "Zo\u00eb", "--aspect", "Wits=1000", "--hp", "100000", "--evasion", "100000"],
-            ["turn", "start"],
-        ],
-    }
-    states = {}
-    for state, commands in recipes.items():
-        with scratch_folder() as folder:
-            env = {"D4CLI_FILE": str(folder / "encounter.toml")}
-            for argv in commands:
-                out = invoke(argv, env=env)
-                assert out.code == 0, str(out)
-            states[state] = snapshot(folder)
-    return states
+# Encounter folders (file + journal) to fuzz against, each made by real commands.
+RECIPES = {
+    "skirmish-fresh": [["init", "--from", "skirmish"]],
+    "skirmish-mid-round": [
+        ["init", "--from", "skirmish"],
+        ["turn", "start"],
+        ["act", "Aria", "Finesse", "--target", "Goblin Archer", "--seed", "1"],
+        ["team", "Borin", "Goblin Archer", "--dis", "--aspect", "Might"],
+        ["turn", "start"],
+        ["exhaust", "Aria", "2"],
+    ],
+    "duel-round-mode": [["init", "--from", "duel"], ["turn", "start"], ["act", "Sera", "Finesse", "--dc", "9"]],
+    "empty": [["init"]],
+    "hostile-names": [
+        ["init"],
+        ["add", "Evil\x1b[31m \u202eName", "--aspect", "M\u00efght=3", "--aspect", "\x9bx=2"],
+        ["add", "Zo\u00eb", "--aspect", "Wits=1000", "--hp", "100000", "--evasion", "100000"],
+        ["turn", "start"],
+    ],
+}
+STATE_NAMES = sorted(RECIPES)
 
 
-STATES = _build_states()
-STATE_NAMES = sorted(STATES)
+@functools.cache
+def state_files(name: str) -> dict[str, bytes]:
+    """The files of the encounter folder *name* (see RECIPES), made once per run."""
+    with scratch_folder() as folder:
+        env = {"D4CLI_FILE": str(folder / "encounter.toml")}
+        for argv in RECIPES[name]:
+            out = invoke(argv, env=env)
+            assert out.code == 0, str(out)
+        return snapshot(folder)
+
+
 NAMES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute", "Sera", "The Masked Blade", "Zo\u00eb", "Evil\x1b[31m \u202eName")
 ASPECTS = ("Finesse", "Might", "Wits", "M\u00efght", "\x9bx")
 
@@ -357,7 +373,7 @@ def test_fuzz_encounter_arguments(command, reliability_figures):
     )
     def run(state, argv, seed_env):
         count(reliability_figures, "fuzz cases")
-        run_on_state(STATES[state], argv, seed_env)
+        run_on_state(state_files(state), argv, seed_env)
 
     run()
 
@@ -367,7 +383,7 @@ def test_fuzz_encounter_arguments(command, reliability_figures):
 # ---------------------------------------------------------------------------------------------
 
 TEMPLATE_TEXTS = {path.stem: path.read_text("utf-8") for path in (REPO / "d4cli" / "examples").glob("*.toml")}
-PLAYED = STATES["skirmish-mid-round"]
+PLAYED = "skirmish-mid-round"  # the played file the mutations also start from
 
 TOML_VALUES = st.one_of(
     st.integers(-(2**63), 2**63 - 1),
@@ -387,7 +403,7 @@ TOML_VALUES = st.one_of(
 def mutated_document(draw) -> bytes:
     """A template (or a played file) damaged at the TOML level: wrong types, missing keys, duplicates..."""
     source = draw(st.sampled_from(sorted(TEMPLATE_TEXTS) + ["played"]))
-    text = PLAYED["encounter.toml"].decode() if source == "played" else TEMPLATE_TEXTS[source]
+    text = state_files(PLAYED)["encounter.toml"].decode() if source == "played" else TEMPLATE_TEXTS[source]
     doc = tomllib.loads(text)
     for _ in range(draw(st.integers(1, 3))):
         creatures = doc.get("creature") if isinstance(doc.get("creature"), list) else []
@@ -456,7 +472,7 @@ def _toml_safe(value):
 def mutated_bytes(draw) -> bytes:
     """A template (or a played file) damaged at the byte level: truncated, bad UTF-8, stray bytes."""
     source = draw(st.sampled_from(sorted(TEMPLATE_TEXTS) + ["played"]))
-    data = PLAYED["encounter.toml"] if source == "played" else TEMPLATE_TEXTS[source].encode("utf-8")
+    data = state_files(PLAYED)["encounter.toml"] if source == "played" else TEMPLATE_TEXTS[source].encode("utf-8")
     for _ in range(draw(st.integers(1, 3))):
         action = draw(st.sampled_from(["truncate", "insert", "flip", "delete-line", "duplicate-line", "bom", "huge-number", "nul"]))
         at = draw(st.integers(0, len(data)))
@@ -498,7 +514,7 @@ COMMANDS_ON_DAMAGED_FILES = [
 
 def run_on_damaged(data: bytes, argv: list[str]) -> None:
     """Put *data* in place of the played file (its journal kept) and run *argv*; check the invariant."""
-    files = dict(PLAYED)
+    files = dict(state_files(PLAYED))
     files["encounter.toml"] = data
     with scratch_folder(files) as folder:
         path = folder / "encounter.toml"
@@ -562,7 +578,7 @@ def test_fuzz_damaged_bytes(data, argv, reliability_figures):
 def test_fuzz_damaged_journal(line, where, argv, reliability_figures):
     """A journal with a torn, foreign or nonsense line: the answer is still 0/2/3 and nothing moves on error."""
     count(reliability_figures, "fuzz cases")
-    journal = PLAYED["encounter.toml.journal"]
+    journal = state_files(PLAYED)["encounter.toml.journal"]
     lines = journal.splitlines(keepends=True)
     if where == "end":
         damaged = journal + line
@@ -570,7 +586,7 @@ def test_fuzz_damaged_journal(line, where, argv, reliability_figures):
         damaged = b"".join(lines[:2]) + line + b"".join(lines[2:])
     else:
         damaged = b"".join(lines[:-1]) + line
-    files = dict(PLAYED)
+    files = dict(state_files(PLAYED))
     files["encounter.toml.journal"] = damaged
     with scratch_folder(files) as folder:
         env = {"D4CLI_FILE": str(folder / "encounter.toml")}

@@ -1,7 +1,8 @@
 """``d4cli roll pool`` and ``d4cli roll check`` (shared/CLI.md "Rolls")."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: Typer reads these annotations on every
+# run, and evaluating them at import (from cached byte code) is cheaper than compiling
+# the strings again in typing.get_type_hints (issue 5, start-up).
 from collections import Counter
 from typing import Annotated, Any
 

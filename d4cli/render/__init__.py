@@ -1,8 +1,8 @@
 """Human output. The only package that imports Rich; import its modules lazily.
 
 `console()` builds a Console that follows shared/CLI.md: colour off under
-NO_COLOR (even with FORCE_COLOR), no escape codes and no wrapping when the
-stream is not a terminal.
+NO_COLOR (even with FORCE_COLOR), and no escape codes and no wrapping when the
+stream is not a terminal (even with FORCE_COLOR).
 """
 
 from __future__ import annotations
@@ -17,19 +17,15 @@ PIPE_WIDTH = 4096
 
 def console(*, stderr: bool = False) -> Any:
     """Return a Rich Console for stdout (or stderr) set up for the terminal or the pipe."""
-    from rich.console import Console
-
+    Console = _console_class()
     stream = sys.stderr if stderr else sys.stdout
     try:
         tty = stream.isatty()
     except (AttributeError, ValueError):
         tty = False
     no_color = bool(os.environ.get("NO_COLOR"))
-    force = None
-    if no_color and not tty:
-        force = False
-    elif not tty and not os.environ.get("FORCE_COLOR"):
-        force = False
+    # Off a terminal there are no escape codes at all, FORCE_COLOR or not (shared/CLI.md).
+    force = None if tty else False
     return Console(
         file=stream,
         no_color=no_color,
@@ -40,6 +36,24 @@ def console(*, stderr: bool = False) -> Any:
         highlight=False,
         emoji=False,
     )
+
+
+_CONSOLE_CLASS: Any = None
+
+
+def _console_class() -> Any:
+    """Rich's Console, except that a closed pipe is left to the shell (exit 0, not Rich's 1)."""
+    global _CONSOLE_CLASS
+    if _CONSOLE_CLASS is None:
+        from rich.console import Console
+
+        class PipeConsole(Console):
+            def on_broken_pipe(self) -> None:
+                self.quiet = True
+                raise BrokenPipeError
+
+        _CONSOLE_CLASS = PipeConsole
+    return _CONSOLE_CLASS
 
 
 def escape(text: str) -> str:

@@ -1,0 +1,286 @@
+"""d4cli in pipes and scripts (issue 5): colour, width, encoding, errors, streaming, --quiet.
+
+Where a real pipe or terminal matters the tests run the program in a
+subprocess (a pipe, or a pseudo-terminal); elsewhere they use CliRunner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from d4cli.app import app
+
+runner = CliRunner()
+BOX = set("╭╮╰╯│─┃━┏┓┗┛┡┩╇┳┻")
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+LONG_NAME = "the torch of " + "very " * 30 + "long name"
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "D4CLI_SEED", "PYTHONIOENCODING"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def d4(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m d4cli ARGS`` with stdout and stderr as pipes."""
+    return subprocess.run(
+        [sys.executable, "-m", "d4cli", *args], env=env or base_env(), capture_output=True, **kwargs, check=False
+    )
+
+
+def on_terminal(*args: str, env: dict[str, str]) -> bytes:
+    """Run d4cli with stdout and stderr on a pseudo-terminal; everything it wrote."""
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execve(sys.executable, [sys.executable, "-m", "d4cli", *args], env)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return out
+
+
+def colour_codes(data: bytes) -> list[str]:
+    """The SGR parameters that set a colour (bold, italic and reset are not colours)."""
+    found = []
+    for params in SGR.findall(data.decode("utf-8", "replace")):
+        for part in params.split(";"):
+            if part and (30 <= int(part) <= 49 or 90 <= int(part) <= 107):
+                found.append(params)
+    return found
+
+
+# --- colour --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("roll", "pool", "4", "--adv", "torch", "--dc", "5", "--seed", "1"),
+        ("roll", "check", "--attribute", "2", "--dc", "hard", "--seed", "1"),
+        ("roll", "pool", "4", "--times", "50", "--seed", "1"),
+        ("help", "gate"),
+        ("help",),
+    ],
+)
+def test_piped_output_has_no_escape_codes(args):
+    result = d4(*args)
+    assert result.returncode == 0
+    assert result.stdout
+    assert b"\x1b" not in result.stdout
+
+
+@pytest.mark.parametrize("extra", [{"NO_COLOR": "1", "FORCE_COLOR": "1"}, {"FORCE_COLOR": "1"}])
+def test_a_pipe_never_gets_escape_codes(extra):
+    result = d4("roll", "pool", "4", "--seed", "1", env=base_env(**extra))
+    assert result.returncode == 0
+    assert b"Pool roll" in result.stdout
+    assert b"\x1b" not in result.stdout
+
+
+def test_terminal_has_colour_and_no_color_removes_it():
+    env = base_env(TERM="xterm-256color")
+    coloured = on_terminal("roll", "pool", "4", "--seed", "1", env=env)
+    assert colour_codes(coloured), "the control run on a terminal should be coloured"
+    plain = on_terminal("roll", "pool", "4", "--seed", "1", env=dict(env, NO_COLOR="1", FORCE_COLOR="1"))
+    assert b"Pool roll" in plain
+    assert colour_codes(plain) == []
+
+
+# --- width and encoding --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("columns", [None, "80", "40"])
+def test_long_name_stays_on_one_line_when_piped(columns):
+    env = base_env(**({"COLUMNS": columns} if columns else {}))
+    result = d4("roll", "pool", "4", "--adv", LONG_NAME, "--seed", "1", env=env)
+    assert result.returncode == 0
+    lines = result.stdout.decode().splitlines()
+    assert any(LONG_NAME in line for line in lines), result.stdout.decode()
+
+
+def test_long_creature_name_stays_on_one_line_in_status(tmp_path: Path):
+    pytest.importorskip("d4cli.store")
+    path = tmp_path / "encounter.toml"
+    name = "Goblin " + "Archer " * 20 + "the Last"
+    env = base_env(D4CLI_FILE=str(path), COLUMNS="80")
+    assert d4("init", env=env).returncode == 0
+    assert d4("add", name, "--aspect", "Might=3", env=env).returncode == 0
+    result = d4("status", env=env)
+    assert result.returncode == 0
+    assert any(name in line for line in result.stdout.decode().splitlines())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("roll", "pool", "4", "--adv", "Zoë's torch", "--seed", "1"),
+        ("roll", "pool", "4", "--adv", "Zoë's torch", "--times", "20", "--seed", "1"),
+        ("roll", "check", "--dc", "easy", "--seed", "1"),
+        ("help", "gate"),
+        ("roll", "pool", "Zoë"),  # an error message naming a non-ASCII value
+    ],
+)
+def test_ascii_only_stdout_does_not_crash(args):
+    result = d4(*args, env=base_env(PYTHONIOENCODING="ascii"))
+    assert result.returncode in (0, 2)
+    assert b"Traceback" not in result.stderr
+    assert b"internal error" not in result.stderr
+    result.stdout.decode("ascii")  # nothing but ASCII reached the pipe
+    if "--adv" in args and "--times" not in args:
+        assert b"Zo\\xeb's torch" in result.stdout
+
+
+def test_ascii_only_json_keeps_the_name():
+    result = d4("roll", "pool", "4", "--adv", "Zoë's torch", "--json", "--seed", "1", env=base_env(PYTHONIOENCODING="ascii"))
+    assert result.returncode == 0
+    assert json.loads(result.stdout.decode("ascii"))["advantage"] == ["Zoë's torch"]
+
+
+# --- usage errors --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        ((), "COMMAND"),
+        (("roll",), "COMMAND"),
+        (("roll", "pool"), "ASPECT"),
+        (("roll", "pool", "4", "--load"), "--load"),
+        (("roll", "pool", "x"), "ASPECT"),
+        (("roll", "pool", "4", "--times", "0"), "--times"),
+        (("roll", "check", "--dc", "impossible"), "--dc"),
+        (("rol",), "rol"),
+        (("help", "nope"), "TOPIC"),
+    ],
+)
+def test_usage_errors_are_short_plain_text_on_stderr(args, names):
+    result = d4(*args)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    err = result.stderr.decode()
+    lines = err.splitlines()
+    assert 1 <= len(lines) <= 4, err
+    assert lines[-1].startswith("d4cli: error: ")
+    assert names in lines[-1]
+    assert not BOX & set(err), err
+    assert "Traceback" not in err and "\x1b" not in err
+
+
+def test_usage_error_through_clirunner_has_the_same_shape():
+    result = runner.invoke(app, ["roll", "pool", "4", "--cost", "-1"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines()[-1].startswith("d4cli: error: --cost")
+
+
+# --- streaming and closed pipes ------------------------------------------------------------------
+
+
+def test_times_json_streams_each_roll_as_it_is_made():
+    """The first JSON line arrives while the other 999,999 rolls are still to come."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "d4cli", "roll", "pool", "4", "--times", "1000000", "--json", "--seed", "7"],
+        env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = json.loads(proc.stdout.readline())
+    assert first["kind"] == "pool" and len(first["dice"]) == 4
+    assert proc.poll() is None  # still rolling: the line was not held back to the end
+    proc.stdout.close()  # the reader goes away, as `head -1` does
+    code = proc.wait(timeout=120)
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert code == 0
+    assert err == b""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        "roll pool 4 --times 1000000 --json",
+        "roll pool 4 --times 200000",
+        "roll pool 4 --times 200000 --quiet",
+        "roll check --times 200000 --json",
+        "roll pool 4",
+        "help",
+    ],
+)
+def test_head_closing_the_pipe_is_not_an_error(args):
+    """`d4cli ... | head -1`: one line, exit 0 (pipefail), no BrokenPipe traceback."""
+    command = f"set -o pipefail; '{sys.executable}' -m d4cli {args} | head -1"
+    result = subprocess.run(["bash", "-c", command], env=base_env(), capture_output=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr.decode()
+    assert len(result.stdout.splitlines()) == 1
+    assert result.stderr == b""
+
+
+def _max_rss_kib(args: list[str]) -> int:
+    proc = subprocess.Popen([sys.executable, "-m", "d4cli", *args], env=base_env(), stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 0
+    return usage.ru_maxrss
+
+
+def test_times_runs_in_constant_memory():
+    """50 times more rolls, no more memory (each JSON object is written and dropped)."""
+    small = _max_rss_kib(["roll", "pool", "4", "--adv", "torch", "--times", "1000", "--json"])
+    large = _max_rss_kib(["roll", "pool", "4", "--adv", "torch", "--times", "50000", "--json"])
+    assert large < small * 1.2, (small, large)
+    table_small = _max_rss_kib(["roll", "pool", "4", "--times", "1000"])
+    table_large = _max_rss_kib(["roll", "pool", "4", "--times", "50000"])
+    assert table_large < table_small * 1.2, (table_small, table_large)
+
+
+# --- --quiet -------------------------------------------------------------------------------------
+
+
+def _json_lines(*args: str) -> list[dict]:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("args", "key"),
+    [
+        (("roll", "pool", "4", "--seed", "11"), "total"),
+        (("roll", "pool", "3", "--adv", "torch", "--extra", "1d8", "--seed", "5"), "total"),
+        (("roll", "pool", "4", "--evasion", "3", "--seed", "2"), "damage"),
+        (("roll", "check", "--attribute", "2", "--advantage", "1", "--seed", "3"), "total"),
+        (("roll", "pool", "4", "--times", "5", "--seed", "4"), "total"),
+    ],
+)
+def test_quiet_prints_only_the_essential_number(args, key):
+    expected = [str(obj[key]) for obj in _json_lines(*args)]
+    result = runner.invoke(app, [*args, "--quiet"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == expected
+    assert all(re.fullmatch(r"-?\d+", line) for line in result.stdout.splitlines())
+
+
+def test_quiet_refused_roll_prints_nothing_on_stdout():
+    result = runner.invoke(app, ["roll", "pool", "2", "--load", "1", "--cost", "2", "--quiet"])
+    assert result.exit_code == 3
+    assert result.stdout == ""
+    assert "refused" in result.stderr
