@@ -4,7 +4,8 @@
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
 # the strings again in typing.get_type_hints (issue 5, start-up).
 from collections import Counter
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -72,85 +73,140 @@ def pool_command(
     count = parse_times(times)
     rng = make_rng(seed)
     plan = plan_pool(request)
-    show_pool_rolls(plan, rng, count, json_=json_, quiet=quiet, odds=odds)
+    from d4cli.pool import roll_pool
+
+    show_pool_rolls(plan, lambda: roll_pool(plan, rng), count, json_=json_, quiet=quiet, odds=odds)
 
 
 def show_pool_rolls(
     plan: Any,
-    rng: Any,
+    roll_once: Callable[[], Any],
     count: int,
     *,
     json_: bool,
     quiet: bool,
     odds: bool,
     title: str = "Pool roll",
-    decorate: Any = None,
+    decorate: Callable[[Any], dict[str, Any]] | None = None,
 ) -> None:
-    """Roll *plan* *count* times and print each roll (table, JSON or the bare number).
+    """Print *count* results of *roll_once* for *plan*: a table, JSON or the bare number.
 
     *decorate* may add keys to each JSON object (``act`` uses it). Exits 3 when
     the gate refused (R2); nothing is rolled then.
     """
     from d4cli.jsonview import pool_json
-    from d4cli.pool import roll_pool
 
     odds_record = None
     if odds and plan.gate.allowed:
         from d4cli.odds import pool_odds
 
         odds_record = pool_odds(plan)
+
+    def to_json(result: Any) -> dict[str, Any]:
+        obj = pool_json(result)
+        if decorate is not None:
+            obj.update(decorate(result))
+        return obj
+
+    def show(result: Any) -> None:
+        from d4cli.render.roll import pool_table
+
+        renderables = [pool_table(result, title)]
+        if odds_record is not None:
+            from d4cli.render.odds import render_pool_odds
+
+            renderables.append(render_pool_odds(odds_record, plan))
+        _print(*renderables)
+
+    request = plan.request
+    gate = plan.gate
+    _print_rolls(
+        roll_once,
+        count,
+        _RollOutput(
+            to_json,
+            lambda r: r.damage if r.damage is not None else r.total,
+            show,
+            lambda r: (r.total, r.success, r.damage),
+        ),
+        json_=json_,
+        quiet=quiet,
+        odds=odds,
+        odds_record=odds_record,
+        dc=request.dc,
+        evasion=request.evasion,
+        refusal=None
+        if gate.allowed
+        else f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, "
+        f"short by {gate.shortfall}",
+    )
+
+
+class _RollOutput(NamedTuple):
+    """How to print one kind of roll: as JSON, as its essential number, as a table, as a tally."""
+
+    to_json: Callable[[Any], dict[str, Any]]
+    essential: Callable[[Any], int | None]
+    show: Callable[[Any], None]
+    tally: Callable[[Any], tuple[int | None, bool | None, int | None]]
+
+
+def _print_rolls(
+    roll_once: Callable[[], Any],
+    count: int,
+    output: _RollOutput,
+    *,
+    json_: bool,
+    quiet: bool,
+    odds: bool,
+    odds_record: Any,
+    dc: int | None,
+    evasion: int | None,
+    refusal: str | None,
+) -> None:
+    """Roll *count* times and print each roll; --times without --json prints a tally.
+
+    Exits 3 with *refusal* on stderr when the rules refused (R2, C4): every
+    JSON object is still printed, nothing else.
+    """
+    odds_obj = None
+    if odds and odds_record is not None:
+        from d4cli.odds import odds_json
+
+        odds_obj = odds_json(odds_record)
     summary = _Summary()
     for _ in range(count):
-        result = roll_pool(plan, rng)
+        result = roll_once()
         if json_:
-            obj = pool_json(result)
+            obj = output.to_json(result)
             if odds:
-                obj["odds"] = _odds_json(odds_record)
-            if decorate is not None:
-                obj.update(decorate(result))
+                obj["odds"] = odds_obj
             emit_json(obj)
+        elif refusal is not None:
+            break
         elif quiet:
-            if result.allowed:
-                value = result.damage if result.damage is not None else result.total
-                print(value)
+            print(output.essential(result))
         elif count == 1:
-            _print_pool_table(result, odds_record, title)
+            output.show(result)
         else:
-            summary.add(result.total, result.success, result.damage)
-    if not json_ and not quiet and count > 1 and plan.gate.allowed:
-        _print_summary(summary, count, plan.request.dc, plan.request.evasion)
-    if not plan.gate.allowed:
-        _refusal(
-            f"refused by the gate (R2): headroom {plan.gate.headroom} < Cost {plan.gate.cost}, "
-            f"short by {plan.gate.shortfall}"
-        )
+            summary.add(*output.tally(result))
+    if refusal is None and not json_ and not quiet and count > 1:
+        _print_summary(summary, count, dc, evasion)
+    if refusal is not None:
+        if not json_ and not quiet:
+            output.show(result)
+        import sys
+
+        sys.stderr.write(f"d4cli: {refusal}\n")
+        raise typer.Exit(EXIT_REFUSED)
 
 
-def _odds_json(record: Any) -> Any:
-    if record is None:
-        return None
-    from d4cli.odds import odds_json
-
-    return odds_json(record)
-
-
-def _print_pool_table(result: Any, odds_record: Any, title: str) -> None:
+def _print(*renderables: Any) -> None:
     from d4cli.render import console
-    from d4cli.render.roll import pool_table
 
     out = console()
-    out.print(pool_table(result, title))
-    if odds_record is not None:
-        from d4cli.render.odds import render_pool_odds
-
-        out.print(render_pool_odds(odds_record, result.plan))
-
-
-def _refusal(message: str) -> None:
-    import sys
-
-    sys.stderr.write(f"d4cli: {message}\n")
-    raise typer.Exit(EXIT_REFUSED)
+    for renderable in renderables:
+        out.print(renderable)
 
 
 class _Summary:
@@ -227,30 +283,30 @@ def check_command(
         from d4cli.odds import check_odds
 
         odds_record = check_odds(request)
-    summary = _Summary()
-    for _ in range(count):
-        result = roll_check(request, rng)
-        if json_:
-            obj = check_json(result)
-            if odds:
-                obj["odds"] = _odds_json(odds_record)
-            emit_json(obj)
-        elif quiet:
-            if not impossible:
-                print(result.total)
-        elif count == 1:
-            from d4cli.render import console
-            from d4cli.render.roll import check_table
 
-            out = console()
-            out.print(check_table(result))
-            if odds_record is not None:
-                from d4cli.render.odds import render_check_odds
+    def show(result: Any) -> None:
+        from d4cli.render.roll import check_table
 
-                out.print(render_check_odds(odds_record, request))
-        else:
-            summary.add(result.total, result.success, None)
-    if not json_ and not quiet and count > 1 and not impossible:
-        _print_summary(summary, count, request.dc, None)
-    if impossible:
-        _refusal(f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled")
+        renderables = [check_table(result)]
+        if odds_record is not None:
+            from d4cli.render.odds import render_check_odds
+
+            renderables.append(render_check_odds(odds_record, request))
+        _print(*renderables)
+
+    _print_rolls(
+        lambda: roll_check(request, rng),
+        count,
+        _RollOutput(
+            check_json, lambda r: r.total, show, lambda r: (r.total, r.success, None)
+        ),
+        json_=json_,
+        quiet=quiet,
+        odds=odds,
+        odds_record=odds_record,
+        dc=request.dc,
+        evasion=None,
+        refusal=f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
+        if impossible
+        else None,
+    )
