@@ -247,16 +247,14 @@ def act_command(
 
 
 def show_act(record: Any, *, json_: bool, odds: bool, dry_run: bool) -> None:
-    """Print an `ActRecord` with `show_pool_rolls` (replaying its dice), then what it did to the encounter.
+    """Print an `ActRecord` with `show_pool_rolls`, then what it did to the encounter.
 
     Exits 3 when the gate refused (R2).
     """
     from d4cli.commands.roll import show_pool_rolls
-    from d4cli.dice import ScriptedDice
     from d4cli.render import escape
 
     result = record.result
-    replay = ScriptedDice(list(result.dice) + [die for roll in result.extra for die in roll.dice])
 
     def decorate(_: Any) -> dict[str, Any]:
         return {
@@ -279,7 +277,9 @@ def show_act(record: Any, *, json_: bool, odds: bool, dry_run: bool) -> None:
         title += " (off-turn, R10)"
     if dry_run:
         title += " (dry run)"
-    show_pool_rolls(result.plan, replay, 1, json_=json_, quiet=False, odds=odds, title=title, decorate=decorate)
+    show_pool_rolls(
+        result.plan, lambda: result, 1, json_=json_, quiet=False, odds=odds, title=title, decorate=decorate
+    )
     if json_:
         return
     from d4cli.render.encounter import print_lines
