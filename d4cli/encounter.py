@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from d4cli.dice import DiceSource, ExtraDice
 from d4cli.errors import InputError
+from d4cli.jsonview import extra_json
 from d4cli.names import fold_name
 from d4cli.pool import Gate, PoolRequest, PoolResult, check_gate, plan_pool, reset_load, roll_pool
 
@@ -256,14 +257,7 @@ class ActRecord:
             "grants_used": self.grants_used.as_dict(),
             "pool_size": plan.size.size,
             "dice": list(result.dice),
-            "extra": [
-                {
-                    "notation": roll.extra.notation,
-                    "dice": list(roll.dice),
-                    "modifier": roll.extra.modifier,
-                }
-                for roll in result.extra
-            ],
+            "extra": extra_json(result.extra),
             "total": result.total,
             "dc": request.dc,
             "evasion": request.evasion,

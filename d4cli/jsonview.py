@@ -6,10 +6,13 @@ the extra keys (``rules``, ``base_pool`` ...) explain the steps further.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from d4cli.check import CheckResult
-from d4cli.pool import PoolResult
+if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
+    from d4cli.check import CheckResult
+    from d4cli.dice import ExtraRoll
+    from d4cli.pool import PoolResult
 
 
 def pool_json(result: PoolResult) -> dict[str, Any]:
@@ -29,10 +32,7 @@ def pool_json(result: PoolResult) -> dict[str, Any]:
         "net_advantage": plan.net_advantage,
         "pool_size": plan.size.size if gate.allowed else None,
         "dice": list(result.dice),
-        "extra": [
-            {"notation": roll.extra.notation, "dice": list(roll.dice), "modifier": roll.extra.modifier}
-            for roll in result.extra
-        ],
+        "extra": extra_json(result.extra),
         "total": result.total,
         "dc": request.dc,
         "success": result.success,
@@ -47,6 +47,14 @@ def pool_json(result: PoolResult) -> dict[str, Any]:
         "disadvantage_repeats": list(plan.disadvantage_repeats),
         "load_after": plan.load_after,
     }
+
+
+def extra_json(rolls: Iterable[ExtraRoll]) -> list[dict[str, Any]]:
+    """Extra-dice rolls (R6) as ``[{notation, dice, modifier}]``."""
+    return [
+        {"notation": roll.extra.notation, "dice": list(roll.dice), "modifier": roll.extra.modifier}
+        for roll in rolls
+    ]
 
 
 def check_json(result: CheckResult) -> dict[str, Any]:
