@@ -15,25 +15,27 @@ from hypothesis import strategies as st
 from d4cli.check import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.dice import ExtraDice, ScriptedDice
 from d4cli.errors import InputError, RefusedError
-from d4cli.odds import (
+from d4cli.grids import (
     EXPECTED_DAMAGE,
     P_SUCCESS,
+    check_grid,
+    compare_grid,
+    damage_grid,
+    grid_json,
+    pool_grid,
+)
+from d4cli.odds import (
     CheckOdds,
     DiceSum,
     PoolOdds,
-    check_grid,
     check_odds,
-    compare_grid,
-    damage_grid,
     dice_sum,
     expected_pool_damage,
-    grid_json,
     kronecker,
     odds_json,
     p_check_success,
     p_pool_success,
     pool_distribution,
-    pool_grid,
     pool_odds,
     sum_distribution,
     uniform_counts,

@@ -76,7 +76,7 @@ def pool_command(
 
     Example: d4cli odds pool --aspect 1..8 --dc 4..20 --load 1 --format markdown
     """
-    from d4cli.odds import pool_grid
+    from d4cli.grids import pool_grid
 
     fmt = _format(format_, json_)
     rows = _PoolRows.parse(aspect, pool, load, net_advantage, extra)
@@ -102,8 +102,8 @@ def damage_command(
 
     Example: d4cli odds damage --pool 1..10 --evasion 0..12 --extra 1d8
     """
+    from d4cli.grids import damage_grid
     from d4cli.limits import EVASION
-    from d4cli.odds import damage_grid
 
     fmt = _format(format_, json_)
     rows = _PoolRows.parse(aspect, pool, load, net_advantage, extra)
@@ -138,8 +138,8 @@ def check_command(
 
     Example: d4cli odds check --advantage 0..3 --disadvantage 0..1 --dc 6..24/2 --modifier 3
     """
+    from d4cli.grids import check_grid
     from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, MODIFIER, parse_whole
-    from d4cli.odds import check_grid
 
     fmt = _format(format_, json_)
     levels = parse_range(advantage, "--advantage", ADVANTAGE_LEVEL)
@@ -179,8 +179,8 @@ def compare_command(
 
     Example: d4cli odds compare --aspect 2..6 --modifier 0..5 --dc 4..20
     """
+    from d4cli.grids import compare_grid
     from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, MODIFIER, parse_whole
-    from d4cli.odds import compare_grid
 
     fmt = _format(format_, json_)
     rows = _PoolRows.parse(aspect, pool, load, net_advantage, extra, default_aspects="2..6")
@@ -341,7 +341,7 @@ def _format(text: str, json_: bool) -> str:
 
 
 def _check_cells(rows: int, columns: int, row_field: str, column_field: str) -> None:
-    from d4cli.odds import grid_cells
+    from d4cli.grids import grid_cells
 
     grid_cells(rows, columns, f"{row_field} x {column_field}")
 
@@ -352,7 +352,7 @@ def _emit(grid: object, fmt: str) -> None:
 
     if fmt == "json":
         from d4cli.commands.common import emit_json
-        from d4cli.odds import grid_json
+        from d4cli.grids import grid_json
 
         emit_json(grid_json(grid))  # type: ignore[arg-type]
         return

@@ -18,14 +18,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from d4cli.odds import (
-    EXPECTED_DAMAGE,
-    CheckOdds,
-    Distribution,
-    Grid,
-    PoolOdds,
-    pool_notation,
-)
+from d4cli.grids import EXPECTED_DAMAGE, Grid, pool_notation
+from d4cli.odds import CheckOdds, Distribution, PoolOdds
 from d4cli.render import escape
 
 # Bar characters: at/above the line (success, damage) and below it.
