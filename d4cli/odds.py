@@ -755,7 +755,12 @@ def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
     """
     distribution = odds.distribution
     obj: dict[str, object] = {
-        "distribution": {str(total): p for total, p in distribution.items()},
+        "distribution": {
+            str(total): p
+            for (total, p), weight in zip(distribution.items(), distribution.weights)
+            # A total no roll can give (a check's 20 without Advantage) is not listed.
+            if weight or not distribution.exact
+        },
         "mean": distribution.mean,
         "exact": distribution.exact,
     }

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 import typer
 from typer.core import TyperGroup
 
-from d4cli.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, escape_control
+from d4cli.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
 
 
 def say_error(message: str) -> None:
@@ -47,6 +47,11 @@ def _need_command(group: Any, ctx: Any, args: list[str]) -> None:
 
 
 def _prepare_streams() -> None:
+    # A closed stream (`d4cli ... >&-`) is None in Python: write to nowhere instead.
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     # A stream that cannot encode a name (PYTHONIOENCODING=ascii) must not crash.
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -135,6 +140,10 @@ class D4Group(TyperGroup):
             code = code if isinstance(code, int) else 0
         except typer.TyperException as error:
             code = _usage_error(error)
+        except RefusedError as error:
+            # A refusal is an answer of the rules, not an error (exit 3).
+            sys.stderr.write(f"d4cli: {escape_control(str(error))}\n")
+            code = error.exit_code
         except D4Error as error:
             say_error(str(error))
             code = error.exit_code
@@ -144,6 +153,13 @@ class D4Group(TyperGroup):
             # A reader such as `head` went away: not an error of ours.
             _silence_stdout()
             code = 0
+        except OSError as error:
+            # The output could not be written (a full disk, a closed terminal):
+            # not a bug, but the command may have done its work already.
+            say_error(
+                f"output: {error.strerror or error}; any change was saved ('d4cli log' shows it)"
+            )
+            code = EXIT_INTERNAL
         except Exception as error:  # noqa: BLE001 - the last resort of the shell
             if os.environ.get("D4CLI_DEBUG") == "1":
                 raise
@@ -153,6 +169,9 @@ class D4Group(TyperGroup):
             sys.stdout.flush()
         except BrokenPipeError:
             _silence_stdout()
+        except OSError as error:
+            say_error(f"output: {error.strerror or error}; any change was saved ('d4cli log' shows it)")
+            code = EXIT_INTERNAL
         sys.exit(code)
 
 

@@ -284,3 +284,36 @@ def test_quiet_refused_roll_prints_nothing_on_stdout():
     assert result.exit_code == 3
     assert result.stdout == ""
     assert "refused" in result.stderr
+
+
+# --- streams that cannot be written ----------------------------------------------------------------
+
+
+def test_closed_stdout_is_not_a_crash():
+    result = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m d4cli roll pool 3 --json >&-'],
+        env=base_env(), capture_output=True, check=False,
+    )
+    assert result.returncode == 0
+    assert b"Traceback" not in result.stderr
+
+
+def test_closed_stderr_keeps_exit_code_2():
+    result = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m d4cli roll pool abc 2>&-'],
+        env=base_env(), capture_output=True, check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == b""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_full_output_device_says_so_in_one_line():
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "d4cli", "roll", "pool", "3", "--json"],
+            env=base_env(), stdout=full, stderr=subprocess.PIPE, check=False,
+        )
+    assert result.returncode == 1
+    lines = result.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "No space left" in lines[0] and "internal" not in lines[0]

@@ -166,6 +166,9 @@ def test_human_table_explains_each_step():
         (["roll", "pool", "4", "--times", "0"], "--times"),
         (["roll", "pool", "4", "--seed", "-5"], "--seed"),
         (["roll", "pool", "4", "--lod", "2"], "--lod"),
+        (["roll", "pool", "3", "--dcc", "12"], "--dcc"),
+        (["roll", "pool", "3", "--dcc=12"], "--dcc"),
+        (["roll", "pool", "3", "4"], "ASPECT"),
         (["roll", "check", "--advantage", "6"], "--advantage"),
         (["roll", "check", "--dc", "legendary"], "--dc"),
         (["roll", "check", "--attribute", "1.5"], "--attribute"),
@@ -232,3 +235,21 @@ def test_help_examples_run_as_written():
             assert result.exit_code == (int(expected[1]) if expected else 0), (line, result.output)
             ran += 1
     assert ran >= 8
+
+
+def test_help_json_lists_topics_and_one_topic():
+    every = json.loads(run("help", "--json").stdout)["topics"]
+    assert [t["topic"] for t in every][:3] == ["gate", "pool", "advantage"]
+    one = run("help", "check", "--json")
+    assert one.exit_code == 0
+    (topic,) = json.loads(one.stdout)["topics"]
+    assert topic["topic"] == "check" and topic["rules"].startswith("C1")
+    assert set(topic) == {"topic", "title", "rules", "body", "example"}
+
+
+def test_odds_distribution_lists_only_possible_totals():
+    # d20 + 0 without Advantage: 20 always adds the critical d6 (C5), so no roll totals 20.
+    result, obj = run_json("roll", "check", "--dc", "20", "--odds")
+    distribution = obj["odds"]["distribution"]
+    assert "20" not in distribution and "19" in distribution and "21" in distribution
+    assert abs(sum(distribution.values()) - 1) < 1e-12

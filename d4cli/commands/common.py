@@ -11,7 +11,7 @@ import typer
 
 from d4cli.limits import SEED, TIMES, parse_whole
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object (JSON Lines with --times).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SeedOption = Annotated[
     str | None,
     typer.Option("--seed", metavar="N", help="Seed the dice (0..2**63-1); else D4CLI_SEED."),

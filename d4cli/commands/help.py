@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from d4cli.commands.common import JsonOption, emit_json
 from d4cli.completion import complete_topic
 
 
@@ -15,6 +16,7 @@ def register(app: typer.Typer) -> None:
 
 def help_command(
     topic: Annotated[str | None, typer.Argument(metavar="[TOPIC]", help="A topic; none lists them.", autocompletion=complete_topic)] = None,
+    json_: JsonOption = False,
 ) -> None:
     """Explain the rules: the gate, the pool, Advantage, Load, checks ... (R1-R17, C1-C7).
 
@@ -22,14 +24,16 @@ def help_command(
     """
     from d4cli.errors import InputError
     from d4cli.helptext import TOPICS
+
+    key = None if topic is None else topic.strip().lower()
+    if key is not None and key not in TOPICS:
+        raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS))
+    if json_:
+        chosen = TOPICS if key is None else {key: TOPICS[key]}
+        emit_json({"topics": [{"topic": name, **vars(entry)} for name, entry in chosen.items()]})
+        return
     from d4cli.render import console
     from d4cli.render.helptext import render_index, render_topic
 
     out = console()
-    if topic is None:
-        out.print(render_index(TOPICS))
-        return
-    key = topic.strip().lower()
-    if key not in TOPICS:
-        raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS))
-    out.print(render_topic(key, TOPICS[key]))
+    out.print(render_index(TOPICS) if key is None else render_topic(key, TOPICS[key]))

@@ -304,7 +304,7 @@ class _PoolRows:
             largest = max(values)
         else:
             field = "--aspect"
-            values = parse_range(aspect or default_aspects, "--aspect", ASPECT)
+            values = parse_range(default_aspects if aspect is None else aspect, "--aspect", ASPECT)
             largest = max(pool_size(value, load_value, net).size for value in values)
         extra_dice = sum(item.count for item in extras)
         if largest + extra_dice > MAX_DICE:

@@ -30,9 +30,12 @@ SourceList = list[str] | None
 
 @app.command(
     "pool",
-    context_settings={"ignore_unknown_options": True},
+    # A negative Aspect (`roll pool -1 --gm`) must not read as an option; unknown
+    # options are then caught by `_refuse_unknown` instead of Click.
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
 )
 def pool_command(
+    ctx: typer.Context,
     aspect: Annotated[str, typer.Argument(metavar="ASPECT", help="The Aspect's value (may be negative).")],
     load: Annotated[str, typer.Option("--load", metavar="N", help="Current Action Load.")] = "0",
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="The action's Cost (R3).")] = "1",
@@ -56,8 +59,7 @@ def pool_command(
     from d4cli.dice import parse_extra
     from d4cli.pool import PoolRequest, plan_pool
 
-    if aspect.startswith("--"):
-        raise InputError("option", aspect, "no such option (see 'd4cli roll pool --help')")
+    _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args)
     request = PoolRequest(
         aspect=parse_whole(aspect, "ASPECT", ASPECT),
         load=parse_whole(load, "--load", LOAD),
@@ -76,6 +78,20 @@ def pool_command(
     from d4cli.pool import roll_pool
 
     show_pool_rolls(plan, lambda: roll_pool(plan, rng), count, json_=json_, quiet=quiet, odds=odds)
+
+
+def _refuse_unknown(words: list[str]) -> None:
+    """Name the first word that is neither a number nor a known option of ``roll pool``.
+
+    Raises:
+        InputError: an unknown option (``--dcc``) or an extra argument.
+    """
+    for word in words:
+        if word.startswith("-") and not word[1:].isdigit():
+            name = word.split("=", 1)[0]
+            raise InputError("option", name, "no such option (see 'd4cli roll pool --help')")
+    if words[1:] or (words and not words[0].startswith("-")):
+        raise InputError("ASPECT", " ".join(words), "unexpected extra argument")
 
 
 def show_pool_rolls(
