@@ -42,18 +42,67 @@ _CONSOLE_CLASS: Any = None
 
 
 def _console_class() -> Any:
-    """Rich's Console, except that a closed pipe is left to the shell (exit 0, not Rich's 1)."""
+    """Rich's Console, with two changes.
+
+    A closed pipe is left to the shell (exit 0, not Rich's 1), and a table too
+    wide for the terminal is printed as records (`fit_table`) rather than
+    squeezed until its numbers are cut off.
+    """
     global _CONSOLE_CLASS
     if _CONSOLE_CLASS is None:
         from rich.console import Console
+        from rich.table import Table
 
         class PipeConsole(Console):
             def on_broken_pipe(self) -> None:
                 self.quiet = True
                 raise BrokenPipeError
 
+            def print(self, *objects: Any, **kwargs: Any) -> None:
+                fitted = (fit_table(item) if isinstance(item, Table) else item for item in objects)
+                super().print(*fitted, **kwargs)
+
         _CONSOLE_CLASS = PipeConsole
     return _CONSOLE_CLASS
+
+
+def fit_table(table: Any) -> Any:
+    """A renderable that is *table* where it fits, else one block of lines per row.
+
+    On a narrow terminal Rich would shrink the columns and cut their text short
+    ("Fines..."), or drop a column's content entirely; every number d4cli prints
+    must stay readable, so below the table's minimum width each row becomes a
+    block of ``Header: value`` lines, which wrap freely.
+    """
+    from rich.measure import Measurement
+    from rich.text import Text
+
+    class Fitted:
+        def __rich_console__(self, console: Any, options: Any) -> Any:
+            # Measured as if unbounded: Rich clamps a measurement to the width it is given.
+            needed = Measurement.get(console, options.update_width(1_000_000), table).minimum
+            if needed <= options.max_width:
+                for column in table.columns:
+                    column.overflow = "fold"  # a squeezed cell wraps; it is never cut short
+                yield table
+                return
+            if table.title:
+                yield Text.from_markup(str(table.title), style="bold")
+            headers = [str(column.header) for column in table.columns]
+            # Column._cells holds each column's cells in row order (Rich's own layout uses it).
+            columns = [list(column._cells) for column in table.columns]
+            for row in zip(*columns):
+                yield Text("")
+                for header, cell in zip(headers, row):
+                    if not isinstance(cell, str):
+                        yield Text(f"{header}:", style="bold")
+                        yield cell
+                    elif cell.strip():
+                        line = Text(f"{header}: ", style="bold")
+                        line.append_text(Text.from_markup(cell))
+                        yield line
+
+    return Fitted()
 
 
 def escape(text: str) -> str:
