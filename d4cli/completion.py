@@ -131,7 +131,13 @@ def _named_creature(ctx: Any, creatures: list[Any]) -> Any:
 
 
 def complete_aspect(ctx: Any, incomplete: str) -> list[str]:
-    """Aspects of the creature named earlier on the line that start with *incomplete*."""
+    """Aspects of the creature named earlier on the line that start with *incomplete*.
+
+    The creature is the NAME/ACTOR argument when Click parsed it; on
+    ``team ACTOR TARGET --aspect <Tab>`` Click stops at the option still waiting
+    for its value and ACTOR never reaches ``ctx.params``, so the words typed on
+    the line (`_typed_words`) are searched too, first creature named first.
+    """
     try:
         creatures = _creatures(ctx)
         creature = _named_creature(ctx, creatures)

@@ -17,13 +17,14 @@ creature whose turn a plain ``turn start`` begins, None when the round is over
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from d4cli.dice import DiceSource, ExtraDice
 from d4cli.errors import InputError
-from d4cli.jsonview import extra_json
-from d4cli.names import fold_name
-from d4cli.pool import Gate, PoolRequest, PoolResult, check_gate, plan_pool, reset_load, roll_pool
+from d4cli.names import check_text, fold_name
+
+if TYPE_CHECKING:  # annotations only: reading a file (Tab completion) never builds the pool's classes
+    from d4cli.dice import DiceSource, ExtraDice
+    from d4cli.pool import Gate, PoolResult
 
 MODES = ("turn", "round")
 TEAM_SOURCE = "team action"
@@ -78,6 +79,8 @@ class Creature:
     @property
     def reset_value(self) -> int:
         """The Load this creature resets to (R1): ``Exhaustion - Load Buffer``."""
+        from d4cli.pool import reset_load
+
         return reset_load(self.load_buffer, self.exhaustion)
 
     def headroom(self) -> dict[str, int]:
@@ -238,6 +241,8 @@ class ActRecord:
         return None
 
     def log(self) -> dict[str, Any]:
+        from d4cli.jsonview import extra_json
+
         result = self.result
         plan = result.plan
         request = plan.request
@@ -322,14 +327,13 @@ class TeamRecord:
 
 
 def check_new_name(name: str, field_name: str = "NAME") -> str:
-    """A creature or Aspect name must have something besides white space (N1).
+    """A new creature, Aspect or source name: UTF-8 text with something besides white space (N1).
 
     Raises:
-        InputError: an empty or blank name.
+        InputError: an empty or blank name, or one that is not valid UTF-8 text
+            (`d4cli.names.check_text`).
     """
-    if not fold_name(name):
-        raise InputError(field_name, name, "a name cannot be empty")
-    return name
+    return check_text(name, field_name, name=True)
 
 
 def new_creature(
@@ -346,6 +350,8 @@ def new_creature(
     Raises:
         InputError: an empty name, no Aspect, or two Aspects whose names match (N1).
     """
+    from d4cli.pool import reset_load
+
     check_new_name(name)
     if not aspects:
         raise InputError("--aspect", None, f"{name} needs at least one Aspect (--aspect NAME=N)")
@@ -560,6 +566,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
+    from d4cli.pool import PoolRequest, plan_pool, roll_pool
+
     choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
     given = [option for option, value in choices if value is not None]
     if len(given) > 1:
@@ -643,6 +651,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         InputError: unknown actor, target or Aspect; the actor granting itself;
             several Aspects and no ``--aspect``; an empty source name.
     """
+    from d4cli.pool import check_gate
+
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
     position = encounter.index(request.actor, "ACTOR")

@@ -8,7 +8,9 @@ README.md ("The encounter file") documents the schema with a commented example.
 
 from __future__ import annotations
 
+import re
 import tomllib
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,6 +27,30 @@ TOP_REQUIRED = ("schema_version", "mode", "round")
 CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "pending")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
+
+# Bounds of the shape pre-scan (`check_shape`): schema 1 needs depth 2 and no dotted key at all.
+MAX_DEPTH = 16
+MAX_DOTS = 16
+BOM = "\ufeff"
+
+# What is not TOML structure: strings (multi-line ones first) and comments. Possessive
+# quantifiers (Python 3.11) keep every alternative linear, also when a string never ends.
+_NOT_STRUCTURE = re.compile(
+    r'"""(?:[^"\\]++|\\.|"{1,2}+(?!"))*+"{3,5}'  # multi-line basic string
+    r"|'''(?:[^']++|'{1,2}+(?!'))*+'{3,5}"  # multi-line literal string
+    r'|"(?:[^"\\\n]++|\\.)*+"'  # basic string
+    r"|'[^'\n]*+'"  # literal string
+    r"|#[^\n]*+",  # comment
+    re.DOTALL,
+)
+# Every byte but the brackets, deleted to measure the nesting (UTF-8 never hides an ASCII
+# byte inside a longer character); each bracket's step in depth.
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_BRACKET_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+# A key of more than MAX_DOTS dots: a run of key characters (strings are "_" by then)
+# holding MAX_DOTS + 1 dots, tried only where such a run starts. Compiled when first
+# needed: most files have no dot outside their strings and comments.
+_LONG_DOTTED_KEY = rf"(?<![A-Za-z0-9_\-. \t])(?:[A-Za-z0-9_\- \t]*+\.){{{MAX_DOTS + 1}}}"
 
 HEADER = (
     "# d4cli encounter file (schema 1). Hand edits are welcome: every d4cli command checks this\n"
@@ -87,6 +113,10 @@ def _suggest(key: str, allowed: tuple[str, ...]) -> str:
 def parse_encounter(text: str, path: object) -> Encounter:
     """Parse and validate an encounter file's text (schema 1).
 
+    A leading UTF-8 byte-order mark (Windows Notepad) is skipped, as decoding
+    with ``utf-8-sig`` would; the store keeps it in the bytes it hashes and
+    saves, so the journal agrees and ``undo`` restores the file exactly.
+
     Args:
         text: the whole file, decoded.
         path: the file, for messages.
@@ -95,16 +125,71 @@ def parse_encounter(text: str, path: object) -> Encounter:
         The `Encounter`; ``current`` and ``next_turn`` spelt as their creatures' names.
 
     Raises:
-        FileError: a TOML syntax error, or any value the schema refuses: a wrong
-            type, a missing field, an unknown key, an unknown mode, a duplicate
-            name (N1), a value out of range (L1), a bool or float where a whole
-            number belongs (L3), a ``current`` that names nobody.
+        FileError: a file shaped to break the TOML parser (`check_shape`), a TOML
+            syntax error, or any value the schema refuses: a wrong type, a missing
+            field, an unknown key, an unknown mode, a duplicate name (N1), a value
+            out of range (L1), a bool or float where a whole number belongs (L3),
+            a ``current`` that names nobody.
     """
+    text = text.removeprefix(BOM)
+    check_shape(text, path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise FileError(path, "", None, f"not valid TOML: {error}") from None
+    except (RecursionError, MemoryError):  # check_shape should have refused it first
+        raise FileError(path, "", None, "not valid TOML: nested or dotted too deeply") from None
     return encounter_from_document(data, path)
+
+
+def check_shape(text: str, path: object) -> None:
+    """Refuse, before tomllib sees it, a file built to exhaust the parser.
+
+    tomllib recurses once per nested array or inline table (100,000 ``[`` end
+    in RecursionError) and keeps a set per prefix of a dotted key (one key
+    ``a.a.a...`` of 20,000 parts takes 1.6 GB). Schema 1 nests two deep and
+    needs no dotted key, so with strings and comments left out the nesting may
+    reach `MAX_DEPTH` and a key may have `MAX_DOTS` dots. Linear time, and cheap
+    on the small files Tab completion reads: one regular expression without
+    backtracking, a byte translation, and a Python loop only on the error path.
+
+    Raises:
+        FileError: naming the file and the line.
+    """
+    code = _NOT_STRUCTURE.sub("_", text)
+    brackets = code.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    if len(brackets) > MAX_DEPTH and max(accumulate(map(_BRACKET_STEP.__getitem__, brackets))) > MAX_DEPTH:
+        _refuse_shape(text, path, _too_deep, f"nested more than {MAX_DEPTH} deep")
+    if code.count(".") > MAX_DOTS and _long_key(code) is not None:
+        problem = f"a key with more than {MAX_DOTS} dots (schema 1 needs none)"
+        _refuse_shape(text, path, _long_key, problem)
+
+
+def _too_deep(code: str) -> int | None:
+    """Where the nesting of *code* first goes past `MAX_DEPTH`."""
+    depth = 0
+    for index, char in enumerate(code):
+        depth += _BRACKET_STEP.get(ord(char), 0)
+        if depth > MAX_DEPTH:
+            return index
+    return None
+
+
+def _long_key(code: str) -> int | None:
+    """Where the first key of *code* with more than `MAX_DOTS` dots starts."""
+    match = re.search(_LONG_DOTTED_KEY, code)
+    return None if match is None else match.start()
+
+
+def _refuse_shape(text: str, path: object, find: Any, problem: str) -> NoReturn:
+    """Raise the FileError of `check_shape`, naming the line where *find* finds the fault.
+
+    Strings are blanked again keeping their line breaks, so the line is the file's own.
+    """
+    code = _NOT_STRUCTURE.sub(lambda match: "_" + "\n" * match.group().count("\n"), text)
+    index = find(code)
+    line = 1 if index is None else code.count("\n", 0, index) + 1
+    raise FileError(path, f"line {line}", None, problem)
 
 
 def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:

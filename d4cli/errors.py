@@ -88,7 +88,9 @@ def escape_control(text: str) -> str:
     """Return *text* with control characters shown as escapes (N1).
 
     C0, DEL and C1 controls and the bidirectional overrides are escaped, so a
-    name from a file can never drive the terminal. Everything else is kept.
+    name from a file can never drive the terminal; so are lone surrogates (a
+    byte of argv that was not UTF-8), which no stream could write. Everything
+    else is kept.
     """
     if text.isprintable():
         return text
@@ -97,7 +99,7 @@ def escape_control(text: str) -> str:
         code = ord(ch)
         if code < 0x20 or 0x7F <= code < 0xA0:
             out.append(f"\\x{code:02x}")
-        elif code in _BIDI:
+        elif code in _BIDI or 0xD800 <= code < 0xE000:
             out.append(f"\\u{code:04x}")
         else:
             out.append(ch)

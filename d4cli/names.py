@@ -1,8 +1,10 @@
-"""Matching of names: creatures, Aspects and Advantage sources (RULINGS N1, R4)."""
+"""Names: matching creatures, Aspects and Advantage sources (RULINGS N1, R4), and checking user text."""
 
 from __future__ import annotations
 
 import unicodedata
+
+from d4cli.errors import InputError
 
 
 def fold_name(name: str) -> str:
@@ -15,21 +17,53 @@ def fold_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
-def distinct_sources(names: tuple[str, ...] | list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def check_text(value: str, field: str, *, name: bool = False) -> str:
+    """Return *value*, text typed by the user, once it is known to be writable (N1).
+
+    A byte that is not UTF-8 in argv (``$'Bad\\x9bName'``) reaches Python as a
+    lone surrogate (``'Bad\\udc9bName'``), which can be neither stored in the
+    encounter file nor printed faithfully: it is refused here, where the text
+    enters, rather than failing on the way out.
+
+    Args:
+        value: the text as given.
+        field: the option or argument, for the message (``--aspect``, ``NAME``).
+        name: the text names something (a creature, an Aspect, a source) and
+            so must have more than white space (N1).
+
+    Raises:
+        InputError: not valid UTF-8 text; or, with *name*, empty or blank.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(field, value, "is not valid UTF-8 text (is the terminal set to UTF-8?)") from None
+    if name and not fold_name(value):
+        raise InputError(field, value, "a name cannot be empty")
+    return value
+
+
+def distinct_sources(
+    names: tuple[str, ...] | list[str], field: str = "source"
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Split source names into those counted and those folded as repeats (R4).
 
     Args:
         names: the source names as given, in order.
+        field: the option they came from (``--adv``, ``--dis``), for messages.
 
     Returns:
         ``(counted, repeats)``: the first spelling of each distinct source, in
         order of first appearance, and every later name that matched one of them.
+
+    Raises:
+        InputError: a name that is not valid UTF-8 text (`check_text`).
     """
     seen: set[str] = set()
     counted: list[str] = []
     repeats: list[str] = []
     for name in names:
-        key = fold_name(name)
+        key = fold_name(check_text(name, field))
         if key in seen:
             repeats.append(name)
         else:

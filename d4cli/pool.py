@@ -154,14 +154,15 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     """Decide the gate, the sources and the pool size of *request* (R2-R6, R9).
 
     Raises:
-        InputError: the roll would throw more than 10,000 dice (L2), or both
-            a DC and an Evasion were given.
+        InputError: the roll would throw more than 10,000 dice (L2), both
+            a DC and an Evasion were given, or a source name is not valid
+            UTF-8 text (`d4cli.names.check_text`).
     """
     if request.dc is not None and request.evasion is not None:
         raise InputError("--dc/--evasion", None, "give a DC or an Evasion, not both")
     gate = check_gate(request.aspect, request.load, request.cost, gm=request.gm)
-    advantage, advantage_repeats = distinct_sources(request.advantage)
-    disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage)
+    advantage, advantage_repeats = distinct_sources(request.advantage, "--adv")
+    disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage, "--dis")
     size = pool_size(
         request.aspect,
         request.load,

@@ -28,23 +28,25 @@ its ``before``), so it is dropped as if the truncation had happened.
 **Errors.** Whatever goes wrong (bad input, a refusal, a full disk, a
 read-only folder), the file and the journal stay byte-for-byte as they were.
 
+**Symlinks** are followed: the encounter is the file a link points to
+(`real_path`), so its journal, its lock and its temp files are the target's.
+
 Import-light on purpose (Tab completion reads through `read_encounter`):
-tomli-w and filelock are imported only on the write paths.
+tomli-w and filelock are imported only on the write paths, hashlib only when
+hashing.
 """
 
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from d4cli.encounter import Encounter
 from d4cli.encounter_file import parse_encounter
@@ -83,11 +85,35 @@ def local_now() -> datetime:
 
 
 def resolve_path(option_value: str | None) -> Path:
-    """The encounter file: the ``--file`` option, else ``D4CLI_FILE``, else ``./encounter.toml``."""
-    if option_value is not None:
-        return Path(option_value)
-    env = os.environ.get(FILE_ENV)
-    return Path(env) if env else Path(DEFAULT_FILE)
+    """The encounter file: the ``--file`` option, else ``D4CLI_FILE``, else ``./encounter.toml``.
+
+    Raises:
+        FileError: a name with a byte that is not UTF-8 (a lone surrogate in argv
+            or the environment): d4cli could not show it, nor take it as a name.
+    """
+    text = option_value if option_value is not None else os.environ.get(FILE_ENV) or DEFAULT_FILE
+    path = Path(text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FileError(path, "", None, "the file name is not valid UTF-8 text") from None
+    return path
+
+
+def real_path(path: Path) -> Path:
+    """The encounter file itself: *path* with every symlink resolved (``os.path.realpath``).
+
+    The store's entry points that touch the journal, the lock or the file's
+    replacement (`change`, `create`, `undo`, `read_log`) call it once, so a
+    change through a link writes the link's target (its temp file beside the
+    target) and keeps the link a link, and every name of one encounter sees one
+    state, one history and one lock (RELIABILITY.md, promise 7). A dangling
+    link resolves to its missing target, which `check_file` then refuses.
+    *path* itself comes back when no link is involved, so that messages name
+    the file as it was typed.
+    """
+    resolved = os.path.realpath(path)
+    return path if resolved == os.path.abspath(path) else Path(resolved)
 
 
 def journal_path(path: Path) -> Path:
@@ -184,14 +210,20 @@ def read_encounter(path: Path) -> Encounter:
 
 
 def digest(data: bytes) -> str:
+    """The SHA-256 of *data*, in hex (hashlib is imported here: Tab completion never hashes)."""
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
 # --- the journal ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Line:
+# The records below are NamedTuples, not dataclasses: Tab completion imports this module to
+# read the file and never needs them, and a frozen dataclass costs ~1 ms to build (issue 5).
+
+
+class Line(NamedTuple):
     """One journal line: its byte span and its entry (None when torn or not JSON)."""
 
     start: int
@@ -199,8 +231,7 @@ class Line:
     entry: dict[str, Any] | None
 
 
-@dataclass(frozen=True)
-class Tail:
+class Tail(NamedTuple):
     """The end of the journal as seen against the file's current hash.
 
     Attributes:
@@ -334,11 +365,15 @@ def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
     Reads the journal backwards and stops at *last* entries or at the
     newest ``init``, so ``--last`` reads only what it shows.
 
+    The encounter file is validated first, as on every read (shared/CLI.md).
+
     Raises:
-        FileError: the encounter file is unreadable, or the journal damaged.
+        FileError: the encounter file is unreadable or invalid, or the journal damaged.
     """
-    file_digest = digest(read_bytes(path))
-    return [public_entry(entry) for entry in standing_entries(path, file_digest, last)]
+    path = real_path(path)
+    data = read_bytes(path)
+    parse_encounter(decode(data, path), path)
+    return [public_entry(entry) for entry in standing_entries(path, digest(data), last)]
 
 
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -421,6 +456,32 @@ def _fsync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def remove_stale_temp_files(path: Path) -> None:
+    """Remove the temp files a killed change left beside *path* (``.NAME.XXXXXXXX.tmp``).
+
+    Called under the lock, just before a write: no other change of this
+    encounter can be running, so every such file is stale (a kill came between
+    ``mkstemp`` and ``os.replace``). Only this encounter's temp files match:
+    the random part has no dot, so ``.a.toml.x.XXXXXXXX.tmp`` (the encounter
+    ``a.toml.x``) is never taken for one of ``a.toml``. Best effort: a folder
+    that cannot be listed or a file that cannot be removed is left as it is.
+    """
+    import re
+
+    pattern = re.compile(re.escape(f".{path.name}.") + r"[a-z0-9_]+\.tmp")
+    folder = path.parent
+    try:
+        with os.scandir(folder) as entries:
+            stale = [entry.name for entry in entries if pattern.fullmatch(entry.name)]
+    except OSError:
+        return
+    for name in stale:
+        try:
+            os.unlink(folder / name)
+        except OSError:
+            pass
 
 
 def _new_file_mode() -> int:
@@ -517,8 +578,12 @@ def _write_failed(path: Path, error: OSError) -> FileError:
 
 
 def _commit(path: Path, tail: Tail, new_data: bytes, entry: dict[str, Any]) -> None:
-    """Append *entry* to the journal, then replace the file with *new_data* (the crash story)."""
+    """Append *entry* to the journal, then replace the file with *new_data* (the crash story).
+
+    Stale temp files of earlier, killed changes are removed first (`remove_stale_temp_files`).
+    """
     line = encode_entry(entry)
+    remove_stale_temp_files(path)
     try:
         writer = _JournalWriter(path, tail)
     except OSError as error:
@@ -558,7 +623,7 @@ def change(
     exception writes nothing.
 
     Args:
-        path: the encounter file.
+        path: the encounter file; a symlink is followed (`real_path`).
         transition: a pure function of `d4cli.encounter` (dice already bound).
         clock: the time recorded in the entry.
 
@@ -570,6 +635,7 @@ def change(
         LockTimeout: the lock was not had in time.
         InputError: whatever *transition* raises.
     """
+    path = real_path(path)
     check_file(path)
     with locked(path):
         old_data = read_bytes(path)
@@ -616,13 +682,15 @@ def create(
     """Write a new encounter file with *text* (already validated) and an ``init`` entry.
 
     An existing journal is kept and the ``init`` entry appended: ``log`` and
-    ``undo`` never look past the newest ``init``.
+    ``undo`` never look past the newest ``init``. A symlink is followed
+    (`real_path`): the link's target is written, the link kept.
 
     Raises:
         InputError: the file exists and *force* is not set.
         FileError: the path is a directory or not a regular file; a failed write.
         LockTimeout: the lock was not had in time.
     """
+    path = real_path(path)
     if not path.parent.is_dir():
         raise FileError(path, "", None, f"the folder {str(path.parent)!r} does not exist")
     if os.path.exists(path):
@@ -647,8 +715,7 @@ def create(
         _commit(path, tail, new_data, entry)
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(NamedTuple):
     """What ``undo`` reverted: the entry, and whether a hand edit made after it was reverted too."""
 
     entry: dict[str, Any]
@@ -660,13 +727,15 @@ def undo(path: Path) -> Undone:
 
     Never reverts the ``init`` that created the file. The file need not be
     valid (an undo can rescue a bad hand edit); a hand edit made after the
-    undone change is reverted with it (``hand_edited``).
+    undone change is reverted with it (``hand_edited``). A symlink is
+    followed (`real_path`).
 
     Raises:
         InputError: nothing to undo.
         FileError: unreadable file, damaged journal entry, failed write.
         LockTimeout: the lock was not had in time.
     """
+    path = real_path(path)
     check_file(path)
     with locked(path):
         data = read_bytes(path)
@@ -690,6 +759,7 @@ def undo(path: Path) -> Undone:
             raise _write_failed(journal_path(path), error) from None
         try:
             try:
+                remove_stale_temp_files(path)
                 if tail.unfinished:
                     writer.cut(tail.good_end)
                 replace_file(path, prev)

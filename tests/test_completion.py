@@ -124,6 +124,18 @@ def test_aspects_of_the_creature_named_earlier(encounter: Path):
     assert complete_aspect(ctx_with(file=str(encounter)), "") == []
 
 
+@needs_store
+def test_aspects_of_the_actor_when_click_dropped_the_params(encounter: Path, monkeypatch):
+    """`team ACTOR TARGET --aspect <Tab>`: Click stops at the option waiting for its value, so
+    ctx.params holds no ACTOR; the words typed on the line name it (the first creature named)."""
+    from d4cli import completion
+
+    monkeypatch.setattr(completion, "_typed_words", ["team", "Orc: Chief", "Zoë Mirth", "--adv", "--aspect"])
+    assert complete_aspect(ctx_with(file=str(encounter)), "") == ["Might"]
+    monkeypatch.setattr(completion, "_typed_words", ["team", "-f", str(encounter), "goblin archer", "Orc: Chief", "--aspect"])
+    assert complete_aspect(ctx_with(), "q") == ["Quick Shot"]
+
+
 @pytest.mark.parametrize(
     "content",
     [None, b"", b"not = [valid toml", b"\xff\xfe\x00garbage", b'schema_version = 99\nname = 3\n'],
@@ -441,8 +453,15 @@ SHELLS = {
         ("d4cli act Zoë\\ Mirth \t", "<act><Zoë Mirth><Wit>"),
         ("d4cli act Goblin\\ Archer Q\t", "<act><Goblin Archer><Quick Shot>"),
         ("d4cli roll check --dc=h\t", "<roll><check><--dc=hard>"),
+        # Click stops parsing at an option still waiting for its value, so ACTOR never reaches
+        # ctx.params: complete_aspect falls back on the words typed on the line.
+        ("d4cli team Orc\\:\\ Chief Zoë\\ Mirth --adv --aspect \t", "<team><Orc: Chief><Zoë Mirth><--adv><--aspect><Might>"),
+        ("d4cli team Goblin\\ Archer Orc\\:\\ Chief --dis --aspect q\t", "<team><Goblin Archer><Orc: Chief><--dis><--aspect><Quick Shot>"),
     ],
-    ids=["space", "open-quote", "case", "colon", "non-ascii", "aspect-after-non-ascii", "aspect-space", "option="],
+    ids=[
+        "space", "open-quote", "case", "colon", "non-ascii", "aspect-after-non-ascii", "aspect-space", "option=",
+        "team-aspect", "team-aspect-prefix",
+    ],
 )
 def test_tab_in_real_shell(encounter: Path, shell: str, keys: str, args: str):
     """Done when: `d4cli act Gob<Tab>` completes "Goblin Archer" as one word."""

@@ -293,6 +293,28 @@ def test_log_oldest_first_and_last(encounter_file):
     assert "Aria" in ok("log").stdout
 
 
+@pytest.mark.parametrize("json_", [[], ["--json"]], ids=["table", "json"])
+def test_log_validates_the_file_like_every_read(encounter_file, json_):
+    """shared/CLI.md: "The encounter file is validated on every read": `log` too (exit 2, one line)."""
+    ok("turn", "start")
+    encounter_file.write_text(encounter_file.read_text().replace("load_buffer", "load_bufer", 1))
+    line = fails_with(2, encounter_file, "log", *json_)
+    assert line.startswith("d4cli: error: ") and str(encounter_file) in line and "load_bufer" in line
+    ok("undo")  # undo still rescues the hand edit
+    assert ok_json("log")["entries"][-1]["kind"] == "add"
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read_and_undone_exactly(encounter_file):
+    """Windows Notepad starts a UTF-8 file with a BOM; it is accepted, and undo gives its bytes back."""
+    marked = b"\xef\xbb\xbf" + encounter_file.read_bytes()
+    encounter_file.write_bytes(marked)
+    assert [c["name"] for c in ok_json("status")["creatures"]] == ["Aria", "Goblin Archer"]
+    ok("turn", "start")
+    assert ok_json("log")["entries"][-1]["kind"] == "turn-start"
+    ok("undo")
+    assert encounter_file.read_bytes() == marked
+
+
 def test_undo_restores_bytes_then_nothing_to_undo(encounter_file):
     states = [encounter_file.read_bytes()]
     ok("turn", "start")

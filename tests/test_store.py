@@ -109,6 +109,69 @@ def test_invalid_utf8_is_one_line(tmp_path):
     assert "not valid UTF-8" in message
 
 
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    """A file saved by Windows Notepad starts with a UTF-8 BOM: it reads like the same file without."""
+    plain = tmp_path / "plain.toml"
+    plain.write_text(VALID)
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + VALID.encode())
+    assert store.read_encounter(marked) == store.read_encounter(plain)
+    # Only at the very start: anywhere else it is still a TOML error naming the file.
+    assert "not valid TOML" in error_for(VALID + "\ufeff\n", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "problem"),
+    [
+        ("x = " + "[" * 17 + "]" * 17 + "\n", 4, "nested more than 16 deep"),
+        ("x = " + "{a = " * 17 + "1" + "}" * 17 + "\n", 4, "nested more than 16 deep"),
+        ("x = " + "[[]," * 20 + "\n", 4, "nested more than 16 deep"),  # never 17 opens in a row
+        ("a" + ".a" * 17 + " = 1\n", 4, "a key with more than 16 dots"),
+        ('"a"' + ' . "b"' * 17 + " = 1\n", 4, "a key with more than 16 dots"),  # quoted parts, spaces
+        ('s = """\n[[[\n"""\n[' + "a." * 17 + "b]\n", 7, "a key with more than 16 dots"),  # after a multi-line string
+    ],
+    ids=["arrays", "inline-tables", "interleaved", "dotted", "quoted-dotted", "header"],
+)
+def test_files_shaped_to_break_the_parser_are_refused_with_the_line(tmp_path, text, line, problem):
+    head = 'schema_version = 1\nmode = "turn"\nround = 0\n'
+    message = error_for(head + text, tmp_path)
+    assert f": line {line}: {problem}" in message
+
+
+def test_the_shape_scan_ignores_strings_and_comments(tmp_path):
+    """Brackets, dots and quotes in names and comments are not structure."""
+    name = "[{" * 20 + "." * 40 + "''' \\ \"\"\" #"
+    text = VALID.replace('"Goblin Archer"', json.dumps(name))
+    text = text.replace("hp = 7", "hp = 7 # [[[[[[[[[[[[[[[[[[[[ " + "a." * 30 + "a")
+    text += "# " + "{" * 40 + "\n"
+    path = tmp_path / "ok.toml"
+    path.write_text(text)
+    encounter = store.read_encounter(path)
+    assert encounter.creatures[0].name == name and encounter.current == name
+    from d4cli.encounter_file import check_shape
+
+    check_shape("x = " + "[" * 16 + "]" * 16 + "\n" + "a" + ".a" * 16 + " = 1\n", "f")  # at the bounds
+
+
+def test_the_shape_scan_is_fast_on_a_megabyte():
+    """Read on every Tab press, and on files up to the 1 MB limit: linear, no backtracking."""
+    from d4cli.encounter_file import check_shape
+
+    samples = [
+        "a = " + "[]," * 300_000,
+        'k = "' + "x" * 1_000_000,  # a string that never ends
+        's = """' + "x" * 1_000_000,  # a multi-line string that never ends
+        "a" * 1_000_000 + ". a" * 16,
+        ("a" + ".a" * 16 + " = 1\n") * 30_000,
+        "# comment\n" * 100_000,
+        '"' * 1_000_000,
+    ]
+    for text in samples:
+        started = time.perf_counter()
+        check_shape(text, "f")
+        assert time.perf_counter() - started < 1.0, text[:40]
+
+
 def test_directory_fifo_and_huge_file_refused_at_once(tmp_path):
     with pytest.raises(FileError, match="is a directory"):
         store.read_encounter(tmp_path)
@@ -160,6 +223,8 @@ def test_resolve_path(monkeypatch):
     assert store.resolve_path(None) == Path("from-env.toml")
     monkeypatch.delenv("D4CLI_FILE")
     assert store.resolve_path(None) == Path("encounter.toml")
+    with pytest.raises(FileError, match="not valid UTF-8"):
+        store.resolve_path("\udc9b.toml")  # a non-UTF-8 byte in argv
 
 
 # --- changes, journal, undo --------------------------------------------------------------
@@ -404,6 +469,74 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
     assert [e["kind"] for e in store.read_log(path, last=2)] == ["turn-start", "act"]
     with pytest.raises(FileError, match="damaged journal line"):
         store.read_log(path)
+
+
+def test_log_validates_the_file(path):
+    """shared/CLI.md: the file is validated on every read, `log` included."""
+    store.change(path, lambda e: start_turn(e))
+    path.write_text(path.read_text().replace("load_buffer", "load_bufer", 1))
+    before = snapshot(path)
+    with pytest.raises(FileError, match="load_bufer: unknown key"):
+        store.read_log(path)
+    assert snapshot(path) == before
+
+
+def test_a_byte_order_mark_survives_a_change_and_its_undo(path):
+    """A hand-saved file with a BOM: a change goes through, the journal agrees, undo gives the bytes back."""
+    marked = b"\xef\xbb\xbf" + path.read_bytes()
+    path.write_bytes(marked)
+    store.change(path, lambda e: start_turn(e))
+    entry = journal_lines(path)[-1]
+    assert entry["before"] == store.digest(marked) and entry["prev"].encode() == marked
+    assert store.read_log(path)[-1]["kind"] == "turn-start"
+    store.undo(path)
+    assert path.read_bytes() == marked
+
+
+def test_a_change_removes_temp_files_left_by_a_killed_change(path):
+    """A kill between mkstemp and os.replace leaves `.encounter.toml.XXXXXXXX.tmp`; the next
+    change (under the lock: nothing else is writing) removes it. Other files stay."""
+    folder = path.parent
+    stale = [folder / f".{path.name}.k1ll3d_x.tmp", folder / f".{path.name}.abcdefgh.tmp"]
+    others = [
+        folder / f".{path.name}.x.abcdefgh.tmp",  # the temp file of an encounter called encounter.toml.x
+        folder / ".other.toml.abcdefgh.tmp",
+        folder / "notes.tmp",
+    ]
+    for item in stale + others:
+        item.write_text("half a file")
+    store.change(path, lambda e: start_turn(e))
+    assert [item.exists() for item in stale] == [False, False]
+    assert all(item.exists() for item in others)
+    stale[0].write_text("again")
+    store.undo(path)
+    assert not stale[0].exists()
+
+
+def test_a_refused_change_leaves_a_stale_temp_file_alone(path):
+    """Nothing is swept unless something is written: a failed command changes no file (promise 2)."""
+    (path.parent / f".{path.name}.abcdefgh.tmp").write_text("half a file")
+    before = snapshot(path)
+    with pytest.raises(InputError):
+        store.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([])))
+    assert snapshot(path) == before
+
+
+def test_a_change_through_a_symlink_writes_the_target(path):
+    link = path.parent / "link.toml"
+    link.symlink_to(path.name)
+    store.change(link, lambda e: start_turn(e))
+    assert link.is_symlink()
+    assert not store.journal_path(link).exists() and not store.lock_path(link).exists()
+    assert store.read_log(link) == store.read_log(path)
+    assert store.read_log(path)[-1]["kind"] == "turn-start"
+    store.undo(link)
+    assert link.is_symlink() and store.read_log(path)[-1]["kind"] == "add"
+    dangling = path.parent / "dangling.toml"
+    dangling.symlink_to("gone.toml")
+    with pytest.raises(FileError, match="no encounter file here"):
+        store.change(dangling, lambda e: start_turn(e))
+    assert dangling.is_symlink() and not (path.parent / "gone.toml").exists()
 
 
 def test_init_refuses_to_replace_without_force_and_keeps_history_out_of_log(path):

@@ -5,7 +5,8 @@ transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
 atomic write), print the record. ``turn start|end`` live in `commands.turn`.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/commands/roll.py).
 
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,7 @@ from d4cli.commands.common import JsonOption, OddsOption, SeedOption, emit_json,
 from d4cli.completion import complete_aspect, complete_creature, complete_example
 from d4cli.errors import InputError, RefusedError
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
+from d4cli.names import check_text
 
 FileOption = Annotated[
     str | None,
@@ -74,6 +76,8 @@ def init_command(
 
     if mode is not None and mode not in MODES:
         raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
+    if name is not None:
+        check_text(name, "--name")
     path = resolve_path(file)
     kept_comments = True
     if from_ is None:
@@ -111,17 +115,26 @@ def init_command(
 
 
 def _template(value: str) -> Path:
-    """A bundled example by name (``skirmish``), else a path to an encounter file."""
+    """A bundled example by name (``skirmish``), else a path to an encounter file.
+
+    Raises:
+        InputError: naming ``--from``: not UTF-8 text, no such example or file,
+            or a path the system refuses to look at (a name too long, ...).
+    """
     from d4cli.encounter_file import bundled_examples
     from d4cli.names import fold_name
 
+    check_text(value, "--from")
     examples = bundled_examples()
     for example, path in examples.items():
         if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(value):
             return path
     candidate = Path(value)
-    if candidate.exists():
-        return candidate
+    try:
+        if candidate.exists():
+            return candidate
+    except OSError as error:
+        raise InputError("--from", value, f"cannot look for this file: {error.strerror or error}") from None
     raise InputError("--from", value, "no such example (" + ", ".join(examples) + ") or file")
 
 
@@ -129,9 +142,10 @@ def parse_aspect(text: str) -> tuple[str, int]:
     """Parse ``--aspect NAME=N`` (L1, L3).
 
     Raises:
-        InputError: no ``=``, no name, or a value that is not a whole number in range.
+        InputError: not UTF-8 text, no ``=``, no name, or a value that is not a
+            whole number in range.
     """
-    aspect, sign, value = text.rpartition("=")
+    aspect, sign, value = check_text(text, "--aspect").rpartition("=")
     if not sign:
         raise InputError("--aspect", text, "must be ASPECT=N, such as Might=3")
     if not aspect.strip():
@@ -159,7 +173,7 @@ def add_command(
     from d4cli.encounter import add_creature, new_creature
 
     creature = new_creature(
-        name,
+        check_text(name, "NAME", name=True),
         tuple(parse_aspect(text) for text in aspect),
         load_buffer=parse_whole(buffer, "--buffer", BUFFER),
         exhaustion=parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
@@ -324,7 +338,7 @@ def team_command(
         grant="advantage" if adv else "disadvantage",
         aspect=aspect,
         cost=parse_whole(cost, "--cost", COST),
-        source=TEAM_SOURCE if source is None else source,
+        source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
     _, record = change(resolve_path(file), lambda encounter: team(encounter, request))
     if json_:

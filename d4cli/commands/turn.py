@@ -1,6 +1,7 @@
 """``d4cli turn start [NAME]`` and ``d4cli turn end`` (R1, R12-R14)."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/commands/roll.py).
 
 from typing import Annotated
 
