@@ -52,6 +52,13 @@ _BRACKET_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 # needed: most files have no dot outside their strings and comments.
 _LONG_DOTTED_KEY = rf"(?<![A-Za-z0-9_\-. \t])(?:[A-Za-z0-9_\- \t]*+\.){{{MAX_DOTS + 1}}}"
 
+# L3: TOML also reads 1_000, +1, 0x10, 0o17 and 0b11 as whole numbers; d4cli takes
+# only the plain spelling, in the file as on the command line. Dates (1979-05-27)
+# and floats are left to the type checks.
+_FANCY_INTEGER = re.compile(
+    r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])"
+)
+
 HEADER = (
     "# d4cli encounter file (schema 1). Hand edits are welcome: every d4cli command checks this\n"
     "# file first. Turn order is the order of the [[creature]] tables below (R13).\n\n"
@@ -75,11 +82,11 @@ class _Where:
         try:
             return check_whole(value, name, bounds)
         except InputError as error:
-            raise FileError(self.path, self.field(name), _shown(error.value), error.problem) from None
+            raise FileError(self.path, self.field(name), error.value, error.problem) from None
 
     def text(self, name: str, value: object, *, allow_empty: bool = False) -> str:
         if not isinstance(value, str):
-            self.fail(name, _shown(value), "must be text (in quotes)")
+            self.fail(name, value, "must be text (in quotes)")
         if not allow_empty and not fold_name(value):
             self.fail(name, value, "cannot be empty")
         return value
@@ -91,15 +98,6 @@ class _Where:
         for key in required:
             if key not in table:
                 self.fail(key, None, "missing")
-
-
-def _shown(value: object) -> object:
-    """A value for a message: TOML tables and arrays by their type only."""
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "an array"
-    return value
 
 
 def _suggest(key: str, allowed: tuple[str, ...]) -> str:
@@ -149,7 +147,8 @@ def check_shape(text: str, path: object) -> None:
     in RecursionError) and keeps a set per prefix of a dotted key (one key
     ``a.a.a...`` of 20,000 parts takes 1.6 GB). Schema 1 nests two deep and
     needs no dotted key, so with strings and comments left out the nesting may
-    reach `MAX_DEPTH` and a key may have `MAX_DOTS` dots. Linear time, and cheap
+    reach `MAX_DEPTH` and a key may have `MAX_DOTS` dots. Whole numbers must
+    be written plainly (L3: no ``1_000``, ``+1`` or ``0x10``). Linear time, and cheap
     on the small files Tab completion reads: one regular expression without
     backtracking, a byte translation, and a Python loop only on the error path.
 
@@ -163,6 +162,10 @@ def check_shape(text: str, path: object) -> None:
     if code.count(".") > MAX_DOTS and _long_key(code) is not None:
         problem = f"a key with more than {MAX_DOTS} dots (schema 1 needs none)"
         _refuse_shape(text, path, _long_key, problem)
+    fancy = _FANCY_INTEGER.search(code)
+    if fancy is not None:
+        problem = f"{fancy.group()}: a whole number is written plainly, without _, +, 0x, 0o or 0b (L3)"
+        _refuse_shape(text, path, lambda blanked: _FANCY_INTEGER.search(blanked).start(), problem)
 
 
 def _too_deep(code: str) -> int | None:
@@ -198,15 +201,15 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     top.keys(data, TOP_KEYS, TOP_REQUIRED)
     version = data["schema_version"]
     if isinstance(version, bool) or version != SCHEMA_VERSION:
-        top.fail("schema_version", _shown(version), f"this d4cli reads schema_version {SCHEMA_VERSION}")
+        top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION}")
     name = top.text("name", data.get("name", ""), allow_empty=True)
     mode = data["mode"]
     if mode not in MODES:
-        top.fail("mode", _shown(mode), "unknown mode: 'turn' or 'round' (R12)")
+        top.fail("mode", mode, "unknown mode: 'turn' or 'round' (R12)")
     round_number = top.whole("round", data["round"], ROUND)
     rows = data.get("creature", [])
     if not isinstance(rows, list):
-        top.fail("creature", _shown(rows), "must be an array of tables ([[creature]])")
+        top.fail("creature", rows, "must be an array of tables ([[creature]])")
     creatures: list[Creature] = []
     seen: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
@@ -241,7 +244,7 @@ def _turn_name(where: _Where, key: str, value: object, encounter: Encounter) -> 
 def _creature(row: object, number: int, path: object) -> Creature:
     where = _Where(path, f"creature #{number}")
     if not isinstance(row, dict):
-        where.fail("creature", _shown(row), "must be a table ([[creature]])")
+        where.fail("creature", row, "must be a table ([[creature]])")
     if "name" in row:
         name = where.text("name", row["name"])
         where = _Where(path, f"creature {name!r}")
@@ -263,7 +266,9 @@ def _creature(row: object, number: int, path: object) -> Creature:
 
 def _aspects(where: _Where, table: object) -> tuple[tuple[str, int], ...]:
     if not isinstance(table, dict):
-        where.fail("aspects", _shown(table), "must be a table of Aspect = number")
+        where.fail("aspects", table, "must be a table of Aspect = number")
+    if not table:
+        where.fail("aspects", None, "needs at least one Aspect (Aspect = number)")
     aspects: list[tuple[str, int]] = []
     seen: dict[str, str] = {}
     for name, value in table.items():
@@ -280,7 +285,7 @@ def _aspects(where: _Where, table: object) -> tuple[tuple[str, int], ...]:
 
 def _pending(where: _Where, table: object) -> Pending:
     if not isinstance(table, dict):
-        where.fail("pending", _shown(table), "must be a table with advantage and disadvantage lists")
+        where.fail("pending", table, "must be a table with advantage and disadvantage lists")
     for key in table:
         if key not in PENDING_KEYS:
             where.fail(f"pending.{key}", None, "unknown key" + _suggest(key, PENDING_KEYS))
@@ -288,7 +293,7 @@ def _pending(where: _Where, table: object) -> Pending:
     for key in PENDING_KEYS:
         names = table.get(key, [])
         if not isinstance(names, list):
-            where.fail(f"pending.{key}", _shown(names), "must be a list of source names")
+            where.fail(f"pending.{key}", names, "must be a list of source names")
         lists[key] = tuple(where.text(f"pending.{key}", name) for name in names)
     return Pending(**lists)
 

@@ -74,11 +74,23 @@ class RefusedError(D4Error):
 
 
 def _show(value: object) -> str:
+    """A value as the user wrote it (TOML spelling for what came from a file), not Python's."""
     if value is None:
         return ""
     if isinstance(value, str):
         return escape_control(repr(value)) if value == "" else "'" + escape_control(value) + "'"
-    return escape_control(repr(value))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    # Dates and times from TOML: their TOML spelling.
+    isoformat = getattr(value, "isoformat", None)
+    shown = isoformat() if callable(isoformat) else str(value)
+    return escape_control(str(shown))
 
 
 _BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))

@@ -57,13 +57,13 @@ def distinct_sources(
         order of first appearance, and every later name that matched one of them.
 
     Raises:
-        InputError: a name that is not valid UTF-8 text (`check_text`).
+        InputError: a blank name, or one that is not valid UTF-8 text (`check_text`).
     """
     seen: set[str] = set()
     counted: list[str] = []
     repeats: list[str] = []
     for name in names:
-        key = fold_name(check_text(name, field))
+        key = fold_name(check_text(name, field, name=True))
         if key in seen:
             repeats.append(name)
         else:

@@ -644,9 +644,7 @@ def change(
         new_encounter, record = transition(encounter)
         if not record.allowed:
             return encounter, record
-        from d4cli.encounter_file import dump_encounter
-
-        new_data = dump_encounter(new_encounter).encode("utf-8")
+        new_data = encode_checked(new_encounter, path)
         old_digest = digest(old_data)
         with _maybe(_open_journal(path)) as handle:
             tail = _read_tail(handle, old_digest)
@@ -660,6 +658,32 @@ def change(
         }
         _commit(path, tail, new_data, entry)
     return new_encounter, record
+
+
+def encode_checked(encounter: Encounter, path: Path) -> bytes:
+    """The bytes of the new file, once they are known to read back.
+
+    d4cli never writes a file it would then refuse: one over 1 MB (after nine
+    very long names), or one whose round has run past its range.
+
+    Raises:
+        FileError: the new file would be too large or invalid; nothing is written.
+    """
+    from d4cli.encounter_file import dump_encounter
+
+    text = dump_encounter(encounter)
+    data = text.encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:
+        problem = f"this change would make the file larger than 1 MB ({len(data):,} bytes)"
+        raise FileError(path, "", None, problem + "; nothing was written")
+    try:
+        parse_encounter(text, path)
+    except FileError as error:
+        reason = str(error).removeprefix(f"{path}: ")
+        raise FileError(
+            path, "", None, f"this change would leave the file invalid ({reason}); nothing was written"
+        ) from None
+    return data
 
 
 @contextmanager

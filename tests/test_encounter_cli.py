@@ -382,3 +382,43 @@ def test_play_a_round_script(tmp_path):
     assert "round 1 is over" in done.stdout
     last = json.loads(done.stdout.strip().splitlines()[-1])
     assert [e["kind"] for e in last["entries"]] == ["turn-start", "act"]
+
+
+# --- what a change may never write ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["1_000", "+1", "0x10", "0o17", "0b11"])
+def test_file_numbers_must_be_plain_l3(encounter_file, spelling):
+    text = encounter_file.read_text().replace("load_buffer = 1", f"load_buffer = {spelling}", 1)
+    encounter_file.write_text(text)
+    line = fails_with(2, encounter_file, "status")
+    assert spelling in line and "(L3)" in line and "line " in line
+
+
+def test_a_creature_needs_an_aspect(encounter_file):
+    import re
+
+    text = encounter_file.read_text()
+    # Empty Aria's [creature.aspects] table: keep its header, drop its lines.
+    emptied = re.sub(r"(\[creature\.aspects\]\n)(?:[^\n\[]+\n)+", r"\1", text, count=1)
+    assert emptied != text
+    encounter_file.write_text(emptied)
+    line = fails_with(2, encounter_file, "status")
+    assert "creature 'Aria': aspects" in line and "at least one Aspect" in line
+
+
+def test_a_change_that_would_overflow_the_round_writes_nothing(encounter_file):
+    ok("turn", "start", "Goblin Archer")
+    text = encounter_file.read_text()
+    encounter_file.write_text(text.replace("round = 1\n", "round = 1000000\n", 1))
+    line = fails_with(2, encounter_file, "turn", "start")
+    assert "round: 1000001" in line and "nothing was written" in line
+
+
+def test_a_change_that_would_pass_1_mb_writes_nothing(encounter_file, monkeypatch):
+    import d4cli.store
+
+    monkeypatch.setattr(d4cli.store, "MAX_FILE_BYTES", 4096)
+    line = fails_with(2, encounter_file, "add", "N" * 5000, "--aspect", "Might=1")
+    assert "larger than 1 MB" in line and "nothing was written" in line
+    ok("status")

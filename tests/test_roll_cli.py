@@ -169,6 +169,8 @@ def test_human_table_explains_each_step():
         (["roll", "pool", "3", "--dcc", "12"], "--dcc"),
         (["roll", "pool", "3", "--dcc=12"], "--dcc"),
         (["roll", "pool", "3", "4"], "ASPECT"),
+        (["roll", "pool", "3", "--adv", ""], "--adv"),
+        (["roll", "pool", "3", "--dis", " \t"], "--dis"),
         (["roll", "check", "--advantage", "6"], "--advantage"),
         (["roll", "check", "--dc", "legendary"], "--dc"),
         (["roll", "check", "--attribute", "1.5"], "--attribute"),

@@ -69,7 +69,7 @@ def error_for(text: str | bytes, tmp_path: Path) -> str:
     [
         ("load_buffer = 1", "load_bufer = 1", "creature 'Goblin Archer': load_bufer: unknown key (did you mean 'load_buffer'?)"),
         ("load = 0", "load = 1.5", "creature 'Goblin Archer': load: 1.5: must be a whole number"),
-        ("load = 0", "load = true", "creature 'Goblin Archer': load: True: must be a whole number"),
+        ("load = 0", "load = true", "creature 'Goblin Archer': load: true: must be a whole number"),
         ("load = 0", "load = 5000", "creature 'Goblin Archer': load: 5000: must be within -1000..1000"),
         ("load = 0", 'load = "0"', "creature 'Goblin Archer': load: '0': must be a whole number"),
         ("load = 0\n", "", "creature 'Goblin Archer': load: missing"),
