@@ -10,7 +10,7 @@ def main(argv: list[str] | None = None) -> None:
 
     Start-up (issue 5): the cyclic garbage collector is paused while the modules
     load and the command is built (long-lived objects only, nothing to collect);
-    the command itself runs with it on (`d4cli.shell.start_collecting`). At exit
+    the command itself runs with it on (`d4cli.lazy.start_collecting`). At exit
     everything is frozen, so the interpreter's last full collection has nothing
     to scan; atexit handlers and finalizers still run.
     """
