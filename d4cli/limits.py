@@ -84,3 +84,20 @@ def check_range(value: int, field: str, bounds: Range) -> int:
     if value < low or value > high:
         raise InputError(field, value, f"must be within {low}..{high}")
     return value
+
+
+def check_dice(pool_size: int, extra_dice: int) -> None:
+    """Refuse a roll of more than 10,000 dice, pool and extra dice together (L2).
+
+    Args:
+        pool_size: the pool's d4s (R5).
+        extra_dice: the extra dice (R6).
+
+    Raises:
+        InputError: naming the options that add dice and the count of each.
+    """
+    total = pool_size + extra_dice
+    if total > MAX_DICE:
+        field = "ASPECT/--adv/--extra" if extra_dice else "ASPECT/--adv"
+        problem = f"dice ({pool_size:,} in the pool + {extra_dice:,} extra): one roll has at most {MAX_DICE:,} (L2)"
+        raise InputError(field, total, problem)

@@ -82,7 +82,7 @@ from d4cli.check import (
 )
 from d4cli.dice import ExtraDice
 from d4cli.errors import InputError, RefusedError
-from d4cli.limits import MAX_DICE, MAX_TOTALS
+from d4cli.limits import MAX_TOTALS, check_dice
 from d4cli.pool import PoolPlan
 
 # Exact path while (possible totals) x (bits of the number of outcomes) stays below this.
@@ -341,19 +341,18 @@ def dice_sum(pool_size: int, extra: Iterable[ExtraDice] = ()) -> DiceSum:
     return DiceSum(groups, shift)
 
 
-def check_odds_size(total_dice: int, totals: int, field: str = "--odds") -> None:
+def check_odds_size(pool_size: int, extra_dice: int, totals: int, field: str = "--odds") -> None:
     """Refuse a roll too large for odds (L2, L4).
 
     Args:
-        total_dice: dice in the roll, pool and extra together.
+        pool_size / extra_dice: the roll's d4s and extra dice (L2, `limits.check_dice`).
         totals: possible totals of the roll.
         field: the option to name in the message.
 
     Raises:
         InputError: more than 10,000 dice (L2) or more than 100,000 possible totals (L4).
     """
-    if total_dice > MAX_DICE:
-        raise InputError("dice", total_dice, f"one roll has at most {MAX_DICE:,} dice in all (L2)")
+    check_dice(pool_size, extra_dice)
     if totals > MAX_TOTALS:
         raise InputError(
             field,
@@ -377,7 +376,7 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distributio
         InputError: more than 100,000 possible totals (L4).
     """
     totals = spec.totals
-    check_odds_size(0, totals)
+    check_odds_size(0, 0, totals)
     if exact is None:
         exact = totals * spec.outcome_bits <= EXACT_BITS
     narrow_first = sorted(spec.groups, key=lambda group: group[1] * (group[0] - 1))
@@ -510,7 +509,7 @@ def pool_distribution(
     if pool_size < 1:
         raise InputError("pool size", pool_size, "a pool has at least 1d4 (R5)")
     spec = dice_sum(pool_size, extra)
-    check_odds_size(pool_size + sum(item.count for item in extra), spec.totals, field)
+    check_odds_size(pool_size, sum(item.count for item in extra), spec.totals, field)
     return _cached_distribution(spec)
 
 

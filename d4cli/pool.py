@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from d4cli.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.errors import InputError
-from d4cli.limits import MAX_DICE
+from d4cli.limits import check_dice
 from d4cli.names import distinct_sources
 
 
@@ -172,10 +172,7 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     plan = PoolPlan(
         request, gate, advantage, disadvantage, advantage_repeats, disadvantage_repeats, size
     )
-    if plan.dice_count > MAX_DICE:
-        raise InputError(
-            "dice", plan.dice_count, f"one roll has at most {MAX_DICE:,} dice in all (L2)"
-        )
+    check_dice(plan.size.size, plan.dice_count - plan.size.size)
     return plan
 
 

@@ -311,7 +311,7 @@ class _PoolRows:
             raise InputError(
                 field, largest + extra_dice, f"dice in the largest roll; at most {MAX_DICE:,} (L2)"
             )
-        check_odds_size(largest + extra_dice, dice_sum(largest, extras).totals, field)
+        check_odds_size(largest, extra_dice, dice_sum(largest, extras).totals, field)
         return cls(field, values, load_value, net, extras)
 
     def kwargs(self) -> dict[str, object]:
