@@ -1,4 +1,4 @@
-"""Does ``d4cli act`` slow down as the history grows? (issue 3; goal: ratio <= 1.3)
+"""Does ``d4cli act`` slow down as the history grows? (goal: ratio <= 1.3)
 
 Builds two encounters side by side: a fresh one, and one whose journal holds
 10,000 past actions (written directly, entry by entry as the store would, in a

@@ -1,4 +1,4 @@
-"""Odds benchmark: d4cli.odds against icepool on the same questions (issue 4).
+"""Odds benchmark: d4cli.odds against icepool on the same questions.
 
 Run ``python benchmarks/odds.py`` (``--quick`` for fewer repeats, ``--timeout S``
 for the longest icepool run allowed). Importable: ``run()`` returns the rows,

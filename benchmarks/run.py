@@ -1,4 +1,4 @@
-"""Start-up, Tab-completion, encounter and throughput figures for d4cli (issue 5).
+"""Start-up, Tab-completion, encounter and throughput figures for d4cli.
 
 Run ``python benchmarks/run.py`` (``--quick`` for fewer runs). Every figure is
 measured in the same run, side by side with its baseline: commands are run
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(__file__).resolve().parent
 PYTHON = sys.executable
 
-# Budgets from issue 5 (ratios of medians).
+# Budgets (ratios of medians).
 BUDGET_JSON = 1.25
 BUDGET_TABLE = 1.25
 BUDGET_TAB = 1.30
@@ -134,46 +134,19 @@ def ratio_line(label: str, timings: dict[str, Timing], cand: str, base: str, bud
     return f"  {label:<44} wall {wall:5.2f}x   cpu {cpu:5.2f}x{verdict}"
 
 
-def write_encounter(folder: Path) -> Path | None:
-    """An encounter file with "Goblin Archer" among others, for the Tab figure.
-
-    Uses `benchmarks/encounter.py`'s `fresh_encounter` (the encounter
-    engineer's) when present, else d4cli's own commands; None without a store.
-    """
+def write_encounter(folder: Path) -> Path:
+    """An encounter file with "Goblin Archer" among others, for the Tab figure."""
     path = folder / "encounter.toml"
-    try:
-        helper = _load_helper("encounter")
-    except Exception:  # noqa: BLE001 - the helper may be mid-edit; fall back on the CLI
-        helper = None
-    if helper is not None and hasattr(helper, "fresh_encounter"):
-        helper.fresh_encounter(path)
-        return path
-    if importlib.util.find_spec("d4cli.store") is None:
-        return None
-    base = d4cli_command()
-    env = bench_env(str(folder / "pyc"), D4CLI_FILE=str(path))
-    steps = [
-        ["init", "--force"],
-        ["add", "Goblin Archer", "--aspect", "Might=3", "--aspect", "Cunning=4"],
-        ["add", "Orc: Chief", "--aspect", "Might=5"],
-    ]
-    for step in steps:
-        proc = subprocess.run(base + step, env=env, capture_output=True, check=False)
-        if proc.returncode != 0:
-            return None
+    bench_module("encounter").fresh_encounter(path)
     return path
 
 
-def _load_helper(name: str):  # type: ignore[no-untyped-def]
-    """Import ``benchmarks/<name>.py`` (another engineer's) if it exists, else None."""
+def bench_module(name: str):  # type: ignore[no-untyped-def]
+    """Import the sibling benchmark ``benchmarks/<name>.py``."""
     if f"d4cli_bench_{name}" in sys.modules:
         return sys.modules[f"d4cli_bench_{name}"]
-    path = BENCH / f"{name}.py"
-    if not path.exists():
-        return None
-    spec = importlib.util.spec_from_file_location(f"d4cli_bench_{name}", path)
-    if spec is None or spec.loader is None:
-        return None
+    spec = importlib.util.spec_from_file_location(f"d4cli_bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -245,13 +218,12 @@ def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
             COMP_POINT=str(len(line.encode())),
             _D4CLI_COMP_CUR=line.split(" ")[-1],
             COMP_WORDBREAKS=" \t\n\"'><=;|&(:",
-            D4CLI_FILE=str(encounter or folder / "missing.toml"),
+            D4CLI_FILE=str(encounter),
         )
 
     commands["Tab: d4cli roll check --dc h"] = (d4, request("d4cli roll check --dc h"))
     commands["Tab: d4cli help ga"] = (d4, request("d4cli help ga"))
-    if encounter is not None:
-        commands["Tab: d4cli act Gob"] = (d4, request("d4cli act Gob"))
+    commands["Tab: d4cli act Gob"] = (d4, request("d4cli act Gob"))
     timings = side_by_side(commands, runs)
     lines = ["Tab completion (one completion request, as the bash script makes it)"]
     for timing in timings.values():
@@ -260,19 +232,12 @@ def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
     for name in timings:
         if name.startswith("Tab"):
             lines.append(ratio_line(f"{name} / import typer", timings, name, "import typer", BUDGET_TAB))
-    if encounter is None:
-        lines.append("  (no encounter store yet: the `act Gob` request is skipped)")
     return lines
 
 
 def encounter_figures(quick: bool) -> list[str]:
     """``act`` on a fresh encounter vs one with 10,000 past actions (benchmarks/encounter.py)."""
-    helper = _load_helper("encounter")
-    measure = getattr(helper, "measure_act", None)
-    if measure is None:
-        # HOOK (lead): benchmarks/encounter.py (the encounter engineer's) provides
-        # measure_act(runs, history) -> {"fresh", "long", "ratio", ...}; call it here.
-        return ["Encounter: benchmarks/encounter.py with measure_act() not present (hook in benchmarks/run.py)"]
+    measure = bench_module("encounter").measure_act
     runs = 7 if quick else 21
     figures = measure(runs, 10_000)
     return [
@@ -289,10 +254,8 @@ def encounter_figures(quick: bool) -> list[str]:
 
 
 def odds_figures(quick: bool) -> list[str]:
-    """The odds engineer's figures, from ``benchmarks/odds.py``."""
+    """The odds figures, from ``benchmarks/odds.py`` (run in its own process)."""
     path = BENCH / "odds.py"
-    if not path.exists():
-        return ["Odds: benchmarks/odds.py not present yet"]
     argv = [PYTHON, str(path)] + (["--quick"] if quick else [])
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode != 0 and quick:
@@ -345,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="d4cli-bench-") as tmp:
         folder = Path(tmp)
         cache = str(folder / "pyc")
-        # The helpers of the other benchmarks start d4cli with os.environ: same byte-code rule.
+        # The other benchmark modules start d4cli with os.environ: same byte-code rule.
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         os.environ["PYTHONPYCACHEPREFIX"] = cache
         sections = {

@@ -8,7 +8,7 @@ import gc
 def main(argv: list[str] | None = None) -> None:
     """Run d4cli with *argv* (default: the process arguments) and exit with its code.
 
-    Start-up (issue 5): the cyclic garbage collector is paused while the modules
+    Start-up: the cyclic garbage collector is paused while the modules
     load and the command is built (long-lived objects only, nothing to collect);
     the command itself runs with it on (`d4cli.lazy.start_collecting`). At exit
     everything is frozen, so the interpreter's last full collection has nothing

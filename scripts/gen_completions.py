@@ -1,4 +1,4 @@
-"""Write the shell completion scripts in ``completions/`` from the app (issue 5).
+"""Write the shell completion scripts in ``completions/`` from the app.
 
     python scripts/gen_completions.py          # (re)write completions/
     python scripts/gen_completions.py --check  # exit 1 if completions/ is out of date

@@ -1,4 +1,4 @@
-"""Helpers shared by the reliability tests (issue 6): run d4cli, snapshot a folder, check an answer.
+"""Helpers shared by the reliability tests: run d4cli, snapshot a folder, check an answer.
 
 Not a test module (no ``test_`` prefix); the reliability tests import it.
 """

@@ -16,7 +16,7 @@ def isolated_env(tmp_path, monkeypatch):
     return tmp_path
 
 
-# --- Reliability suite (issue 6): hypothesis profiles and the figures it measured -------------
+# --- Reliability suite: hypothesis profiles and the figures it measured -------------
 #
 # The fuzz tests use the "d4cli-fuzz" profile: bounded so CI stays fast. `D4CLI_FUZZ=long`
 # selects "d4cli-fuzz-long" instead (and loads it for every hypothesis test), and makes the
@@ -56,6 +56,6 @@ def reliability_figures() -> dict[str, int]:
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if _RELIABILITY_FIGURES:
-        terminalreporter.section("reliability figures (issue 6)")
+        terminalreporter.section("reliability figures")
         for name, count in sorted(_RELIABILITY_FIGURES.items()):
             terminalreporter.write_line(f"{name}: {count:,}")

@@ -1,4 +1,4 @@
-"""Tab completion (issue 5): the completers, the shell protocol and real shells.
+"""Tab completion: the completers, the shell protocol and real shells.
 
 Layers, as elsewhere: the completer functions directly; a completion request
 made the way the generated scripts make it (env ``_D4CLI_COMPLETE`` and the

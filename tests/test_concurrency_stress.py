@@ -1,4 +1,4 @@
-"""Concurrency stress (issue 6): several processes changing one encounter at once; stale locks.
+"""Concurrency stress: several processes changing one encounter at once; stale locks.
 
 Four worker processes run random acts, Team Actions, turn starts and ends,
 Exhaustion changes and undos on one encounter at the same time. Afterwards:

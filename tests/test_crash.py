@@ -1,4 +1,4 @@
-"""Crash tests (issue 6): SIGKILL at random points inside changes; full disks and read-only folders.
+"""Crash tests: SIGKILL at random points inside changes; full disks and read-only folders.
 
 After every kill the encounter file loads, it is byte-for-byte the file the
 newest standing change wrote, and the history agrees with it: the Load delta

@@ -1,4 +1,4 @@
-"""Fuzzing (issue 6): random argument lists for every command, random damage to the file.
+"""Fuzzing: random argument lists for every command, random damage to the file.
 
 Invariant, whatever the input: exit code 0, 2 or 3 only, never a traceback or an
 "internal error"; on 2 stdout is empty and stderr ends in one ``d4cli: error:``

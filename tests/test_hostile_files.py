@@ -1,4 +1,4 @@
-"""Hostile files (issue 6): links, folders, FIFOs, huge and deeply nested files, hostile names.
+"""Hostile files: links, folders, FIFOs, huge and deeply nested files, hostile names.
 
 Every answer is 0, 2 or 3 with one clear line, and a command that fails leaves
 the folder as it was. Anything that could hang or eat the machine (a FIFO, a

@@ -1,4 +1,4 @@
-"""d4cli in pipes and scripts (issue 5): colour, width, encoding, errors, streaming, --quiet.
+"""d4cli in pipes and scripts: colour, width, encoding, errors, streaming, --quiet.
 
 Where a real pipe or terminal matters the tests run the program in a
 subprocess (a pipe, or a pseudo-terminal); elsewhere they use CliRunner.

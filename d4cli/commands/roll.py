@@ -2,7 +2,7 @@
 
 # No `from __future__ import annotations` here: Typer reads these annotations on every
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
-# the strings again in typing.get_type_hints (issue 5, start-up).
+# the strings again in typing.get_type_hints (start-up).
 from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, NamedTuple
