@@ -16,14 +16,23 @@ grow with the history.
 
 **Crash story.** A change appends its entry (fsync) *before* it replaces the
 file (temp file, fsync, ``os.replace``, fsync of the folder). On reading, the
-newest entry is *unfinished* when it is torn (no newline, not JSON) or when
-the file's hash is still its ``before`` and not its ``after``: the crash came
-between the two steps. An unfinished entry is ignored by readers and cut off
-by the next change. When the hash is neither, the GM edited the file by hand
-after the entry, which stands. ``undo`` cuts an unfinished entry, writes
-``prev`` back, then truncates the journal before the undone entry: a crash
-between the last two steps leaves the undone entry unfinished (the file is at
-its ``before``), so it is dropped as if the truncation had happened.
+newest entry is *unfinished* when the file's hash is still its ``before`` and
+not its ``after``, or when it is torn (no newline at the end, not JSON) and
+the file is still what the entry before it wrote (that entry's ``after``):
+the crash came between the two steps. An unfinished entry is ignored by
+readers and cut off by the next change. When the hash is neither, the GM
+edited the file by hand after the entry, which stands. ``undo`` cuts an
+unfinished entry, writes ``prev`` back, then truncates the journal before the
+undone entry: a crash between the last two steps leaves the undone entry
+unfinished (the file is at its ``before``), so it is dropped as if the
+truncation had happened.
+
+**Damage.** A newest line that is not an entry and not an unfinished one (a
+whole line that is not JSON, or a torn line while the file is *newer* than the
+entry before it) is *damaged*: no crash of d4cli leaves that, so d4cli does
+not guess. ``log`` shows the entries before it and warns (`History.warning`),
+``undo`` refuses, and a change keeps its bytes and appends after a newline. A
+damaged line further back stops ``log`` and ``undo`` when they reach it.
 
 **Errors.** Whatever goes wrong (bad input, a refusal, a full disk, a
 read-only folder), the file and the journal stay byte-for-byte as they were.
@@ -220,15 +229,23 @@ def digest(data: bytes) -> str:
 
 
 # The records below are NamedTuples, not dataclasses: Tab completion imports this module to
-# read the file and never needs them, and a frozen dataclass costs ~1 ms to build (issue 5).
+# read the file and never needs them, and a frozen dataclass costs ~1 ms to build.
 
 
 class Line(NamedTuple):
-    """One journal line: its byte span and its entry (None when torn or not JSON)."""
+    """One journal line: its byte span and its entry (None when torn or not JSON).
+
+    ``raw`` holds the line's bytes only when it is not an entry (b"" otherwise).
+    """
 
     start: int
     end: int
     entry: dict[str, Any] | None
+    raw: bytes = b""
+
+    @property
+    def torn(self) -> bool:
+        return not self.raw.endswith(b"\n")
 
 
 class Tail(NamedTuple):
@@ -237,12 +254,16 @@ class Tail(NamedTuple):
     Attributes:
         size: the journal's size in bytes.
         good_end: where the standing entries end (before an unfinished one).
-        last: the newest standing entry's line, or None when there is none.
+        last: the newest standing entry's line (before a damaged one), or None.
+        damaged: the newest line when it is damaged (kept; see the module's "Damage").
+        file_newer: with *damaged*: the file is not what the entry before it wrote.
     """
 
     size: int
     good_end: int
     last: Line | None
+    damaged: Line | None = None
+    file_newer: bool = False
 
     @property
     def unfinished(self) -> bool:
@@ -279,7 +300,29 @@ def _line(start: int, raw: bytes) -> Line:
             value = None
         if isinstance(value, dict) and isinstance(value.get("kind"), str):
             entry = value
-    return Line(start, start + len(raw), entry)
+    return Line(start, start + len(raw), entry, b"" if entry is not None else raw)
+
+
+def _torn_before(raw: bytes) -> str | None:
+    """The ``before`` hash a torn entry still shows, if the tear came after it."""
+    import re
+
+    found = re.search(rb',"before":"([0-9a-f]{64})","after":', raw)
+    return found.group(1).decode("ascii") if found else None
+
+
+def _line_number(handle: BinaryIO, start: int, chunk: int = 1 << 20) -> int:
+    """The 1-based number of the line starting at byte *start* (read only to name a damaged line)."""
+    handle.seek(0)
+    count = 1
+    left = start
+    while left > 0:
+        data = handle.read(min(chunk, left))
+        if not data:
+            break
+        count += data.count(b"\n")
+        left -= len(data)
+    return count
 
 
 def _open_journal(path: Path) -> BinaryIO | None:
@@ -298,24 +341,35 @@ def _open_journal(path: Path) -> BinaryIO | None:
         raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
 
 
-def _standing(
-    lines: Iterator[Line], file_digest: str | None, size: int
-) -> tuple[int, Iterator[Line]]:
-    """Split off an unfinished newest entry (see the module's crash story).
+class _Split(NamedTuple):
+    good_end: int
+    lines: Iterator[Line]  # the standing lines, newest first (after a damaged newest line)
+    damaged: Line | None
+    file_newer: bool
 
-    Returns:
-        ``(good_end, standing lines newest first)``.
-    """
+
+def _standing(lines: Iterator[Line], file_digest: str | None, size: int) -> _Split:
+    """Split off an unfinished or a damaged newest line (the module's crash story and "Damage")."""
     newest = next(lines, None)
     if newest is None:
-        return 0, iter(())
+        return _Split(0, iter(()), None, False)
     entry = newest.entry
-    unfinished = entry is None or (
-        entry.get("after") != file_digest and entry.get("before") == file_digest
-    )
-    if unfinished:
-        return newest.start, lines
-    return size, _chain(newest, lines)
+    if entry is not None:
+        if entry.get("after") != file_digest and entry.get("before") == file_digest:
+            return _Split(newest.start, lines, None, False)
+        return _Split(size, _chain(newest, lines), None, False)
+    previous = next(lines, None)
+    rest = iter(()) if previous is None else _chain(previous, lines)
+    if previous is None:
+        # Only this line: the file can be checked against nothing but the torn entry itself.
+        matches = file_digest is None
+        file_newer = file_digest is not None
+    else:
+        matches = previous.entry is not None and previous.entry.get("after") == file_digest
+        file_newer = previous.entry is not None and not matches
+    if newest.torn and (matches or _torn_before(newest.raw) == file_digest):
+        return _Split(newest.start, rest, None, False)  # a crash inside the append: unfinished
+    return _Split(size, rest, newest, file_newer)
 
 
 def _chain(first: Line, rest: Iterator[Line]) -> Iterator[Line]:
@@ -327,53 +381,84 @@ def _read_tail(handle: BinaryIO | None, file_digest: str | None) -> Tail:
     if handle is None:
         return Tail(0, 0, None)
     size = os.fstat(handle.fileno()).st_size
-    good_end, lines = _standing(_lines_backward(handle, size), file_digest, size)
-    last = next(lines, None)
-    return Tail(size, good_end, last)
+    split = _standing(_lines_backward(handle, size), file_digest, size)
+    last = next(split.lines, None)
+    return Tail(size, split.good_end, last, split.damaged, split.file_newer)
 
 
-def standing_entries(
-    path: Path, file_digest: str | None, last: int | None = None
-) -> list[dict[str, Any]]:
+def _damage(handle: BinaryIO, line: Line, file_newer: bool) -> str:
+    """What a damaged line is, in words: "line N is damaged (...)"."""
+    number = _line_number(handle, line.start)
+    if file_newer:
+        return f"line {number} is damaged; the file is newer than the history"
+    return f"line {number} is damaged (not a journal entry)"
+
+
+class History(NamedTuple):
+    """What ``log`` shows: the standing entries, oldest first, and a warning about a damaged newest line."""
+
+    entries: list[dict[str, Any]]
+    warning: str | None = None
+
+
+def standing_entries(path: Path, file_digest: str | None, last: int | None = None) -> History:
     """Entries that stand, oldest first, back to the newest ``init`` (at most *last* of them).
 
+    A damaged newest line is left out and named in the warning; the entries
+    before it are shown.
+
     Raises:
-        FileError: a damaged line in the middle of the journal.
+        FileError: a damaged line further back, when the entries reach it.
     """
     handle = _open_journal(path)
     if handle is None:
-        return []
+        return History([])
+    journal = journal_path(path)
     with handle:
         size = os.fstat(handle.fileno()).st_size
-        _, lines = _standing(_lines_backward(handle, size), file_digest, size)
+        split = _standing(_lines_backward(handle, size), file_digest, size)
         entries: list[dict[str, Any]] = []
-        for line in lines:
+        for line in split.lines:
             if last is not None and len(entries) >= last:
                 break
             if line.entry is None:
-                raise FileError(journal_path(path), f"byte {line.start}", None, "damaged journal line")
+                shown = f"; 'log --last {len(entries)}' shows the newer entries" if entries else ""
+                problem = _damage(handle, line, False) + ": the log cannot go past it" + shown
+                raise FileError(journal, "", None, problem)
             entries.append(line.entry)
             if line.entry["kind"] == "init":
                 break
+        warning = None
+        if split.damaged is not None:
+            problem = _damage(handle, split.damaged, split.file_newer)
+            warning = f"{journal}: {problem}: the change it held is not shown"
     entries.reverse()
-    return entries
+    return History(entries, warning)
 
 
-def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
+def read_history(path: Path, last: int | None = None) -> History:
     """The changes that stand, oldest first (``d4cli log``); *last* keeps the newest N.
 
     Reads the journal backwards and stops at *last* entries or at the
-    newest ``init``, so ``--last`` reads only what it shows.
+    newest ``init``, so ``--last`` reads only what it shows. A damaged newest
+    line is not shown; ``warning`` names it (the module's "Damage").
 
     The encounter file is validated first, as on every read (shared/CLI.md).
 
     Raises:
-        FileError: the encounter file is unreadable or invalid, or the journal damaged.
+        FileError: the encounter file is unreadable or invalid, or a damaged journal
+            line that the entries reach (not the newest).
     """
     path = real_path(path)
     data = read_bytes(path)
     parse_encounter(decode(data, path), path)
-    return [public_entry(entry) for entry in standing_entries(path, digest(data), last)]
+    history = standing_entries(path, digest(data), last)
+    return History([public_entry(entry) for entry in history.entries], history.warning)
+
+
+def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
+    """`read_history` without its warning: the standing entries only."""
+    return read_history(path, last).entries
 
 
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -418,6 +503,7 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     import filelock
 
     seconds = lock_timeout() if timeout is None else timeout
+    _check_lock_file(lock_path(path))
     lock = filelock.FileLock(str(lock_path(path)), timeout=seconds)
     try:
         lock.acquire()
@@ -432,6 +518,27 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def _check_lock_file(lock: Path) -> None:
+    """Create (or open) the lock file, refusing at once when that fails.
+
+    filelock retries a failed open until its timeout and then reports a
+    timeout, which would blame "another d4cli command" for a folder that
+    takes no new files (read-only, ``/proc``) and make the user wait for it.
+
+    Raises:
+        FileError: the lock file cannot be created or opened (with the system's reason).
+    """
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(lock, flags, 0o666)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            reason += " (is the folder read-only?)"
+        raise FileError(lock, "", None, f"cannot create the lock file: {reason}") from None
+    os.close(fd)
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -545,9 +652,15 @@ class _JournalWriter:
         os.fsync(self.fd)
 
     def append(self, line: bytes) -> None:
-        """Cut an unfinished entry, then append *line* and fsync."""
+        """Cut an unfinished entry, then append *line* and fsync.
+
+        A damaged newest line is kept: *line* goes after it, on a line of its own.
+        """
         os.ftruncate(self.fd, self.tail.good_end)
         os.lseek(self.fd, self.tail.good_end, os.SEEK_SET)
+        damaged = self.tail.damaged
+        if damaged is not None and damaged.torn:
+            line = b"\n" + line
         _write_all(self.fd, line)
         os.fsync(self.fd)
         if self.created:
@@ -604,6 +717,13 @@ def _commit(path: Path, tail: Tail, new_data: bytes, entry: dict[str, Any]) -> N
 
 
 def _next_seq(tail: Tail) -> int:
+    """The newest entry's ``seq`` + 1; after a damaged line that still shows its own, that one's + 1."""
+    if tail.damaged is not None:
+        import re
+
+        shown = re.match(rb'\{"seq":(\d{1,18}),', tail.damaged.raw)
+        if shown:
+            return int(shown.group(1)) + 1
     last = tail.last.entry if tail.last is not None else None
     seq = last.get("seq") if last else 0
     return seq + 1 if isinstance(seq, int) and not isinstance(seq, bool) else 1
@@ -756,7 +876,7 @@ def undo(path: Path) -> Undone:
 
     Raises:
         InputError: nothing to undo.
-        FileError: unreadable file, damaged journal entry, failed write.
+        FileError: unreadable file, damaged journal line or entry, failed write.
         LockTimeout: the lock was not had in time.
     """
     path = real_path(path)
@@ -768,8 +888,14 @@ def undo(path: Path) -> Undone:
             tail = _read_tail(handle, file_digest)
         last = tail.last
         entry = None if last is None else last.entry
-        if last is not None and entry is None:
-            raise FileError(journal_path(path), f"byte {last.start}", None, "damaged journal line")
+        damaged = tail.damaged if tail.damaged is not None else last if entry is None else None
+        if damaged is not None:
+            with _maybe(_open_journal(path)) as handle:
+                assert handle is not None
+                problem = _damage(handle, damaged, tail.damaged is not None and tail.file_newer)
+            raise FileError(
+                journal_path(path), "", None, problem + ": undo cannot tell what to restore"
+            )
         if entry is None or entry["kind"] == "init" or not isinstance(entry.get("prev"), str):
             raise InputError("undo", None, "nothing to undo")
         assert last is not None

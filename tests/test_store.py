@@ -415,6 +415,136 @@ def test_torn_last_line_is_ignored_and_cut(path):
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add", "turn-start"]
 
 
+def _tear_the_last_entry(path: Path, cut: int = 20) -> None:
+    """Cut the journal's last *cut* bytes: the newest entry is torn (no newline, not JSON)."""
+    journal = store.journal_path(path)
+    os.truncate(journal, journal.stat().st_size - cut)
+
+
+def test_torn_last_line_of_a_crash_is_dropped_silently(path):
+    """A kill inside the append: the entry is torn and the file is still what the entry
+    before it wrote. The torn line is dropped, with no warning; undo and changes go on."""
+    store.change(path, lambda e: start_turn(e))
+    after_turn = path.read_bytes()
+    store.change(path, attack())
+    path.write_bytes(after_turn)  # the change never reached the file ...
+    _tear_the_last_entry(path)  # ... and its entry was cut off half way
+    history = store.read_history(path)
+    assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start"]
+    assert history.warning is None
+    undone = store.undo(path)
+    assert undone.entry["kind"] == "turn-start" and not undone.hand_edited
+    assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
+
+
+def test_torn_entry_after_a_hand_edit_is_still_a_crash(path):
+    """The GM edited the file, then a change was killed inside its append: the file is not what
+    the entry before wrote, but the torn entry still shows it as its `before`: unfinished."""
+    store.change(path, lambda e: start_turn(e))
+    path.write_text(path.read_text().replace("hp = 7", "hp = 5", 1))
+    edited = path.read_bytes()
+    store.change(path, attack())
+    path.write_bytes(edited)
+    entry = journal_lines(path)[-1]
+    _tear_the_last_entry(path, len(encode_line(entry)) - encode_line(entry).index(b',"prev":'))
+    assert store.read_history(path) == store.History(store.read_log(path), None)
+    assert store.read_log(path)[-1]["kind"] == "turn-start"
+    store.change(path, lambda e: end_turn(e))  # cuts the torn entry
+    assert [e["kind"] for e in journal_lines(path)][-2:] == ["turn-start", "turn-end"]
+
+
+def encode_line(entry: dict) -> bytes:
+    return store.encode_entry(entry)
+
+
+def test_torn_last_line_when_the_file_is_newer_is_damage(path):
+    """The file holds the newest change but its entry is torn: no crash of d4cli does that, so
+    the history is damaged. `log` shows the rest and warns, `undo` refuses, a change keeps the
+    damaged bytes and goes on after them."""
+    store.change(path, lambda e: start_turn(e))
+    store.change(path, attack())
+    store.change(path, attack())
+    _tear_the_last_entry(path)
+    history = store.read_history(path)
+    assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start", "act"]
+    journal = store.journal_path(path)
+    assert history.warning == (
+        f"{journal}: line 6 is damaged; the file is newer than the history: the change it held is not shown"
+    )
+    assert store.read_history(path, last=1).warning == history.warning
+    before = snapshot(path)
+    with pytest.raises(FileError) as caught:
+        store.undo(path)
+    assert str(caught.value) == (
+        f"{journal}: line 6 is damaged; the file is newer than the history: undo cannot tell what to restore"
+    )
+    assert caught.value.exit_code == 2
+    assert snapshot(path) == before
+    # A change goes on after the damaged bytes, which stay; it is numbered after the torn entry.
+    damaged = journal.read_bytes()
+    store.change(path, lambda e: end_turn(e))
+    assert journal.read_bytes().startswith(damaged + b"\n")
+    last = journal_lines_after(path, len(damaged) + 1)
+    assert [e["kind"] for e in last] == ["turn-end"] and last[0]["seq"] == 7
+    assert store.read_log(path, last=1)[0]["kind"] == "turn-end"
+    assert store.read_encounter(path).find("Aria").load == 1  # both acts stand in the file
+    # Now a damaged line further back: the full log stops at it and says how much it can show.
+    with pytest.raises(FileError, match=r"line 6 is damaged \(not a journal entry\): the log cannot go past it; "
+                       r"'log --last 1' shows the newer entries"):
+        store.read_log(path)
+    store.undo(path)  # the turn-end stands and can be undone ...
+    assert journal.read_bytes() == damaged + b"\n"
+    with pytest.raises(FileError, match="line 6 is damaged"):
+        store.undo(path)  # ... but not past the damaged line
+
+
+def journal_lines_after(path: Path, offset: int) -> list[dict]:
+    return [json.loads(line) for line in store.journal_path(path).read_bytes()[offset:].splitlines()]
+
+
+def test_a_whole_line_that_is_not_an_entry_is_kept(path):
+    """A foreign line at the end (with its newline) is not what a crash leaves: never cut."""
+    journal = store.journal_path(path)
+    with open(journal, "ab") as handle:
+        handle.write(b"not a journal entry\n")
+    damaged = journal.read_bytes()
+    history = store.read_history(path)
+    assert [e["kind"] for e in history.entries] == ["init", "add", "add"]
+    assert history.warning == f"{journal}: line 4 is damaged (not a journal entry): the change it held is not shown"
+    before = snapshot(path)
+    with pytest.raises(FileError, match="line 4 is damaged \\(not a journal entry\\): undo cannot tell"):
+        store.undo(path)
+    assert snapshot(path) == before
+    store.change(path, lambda e: start_turn(e))
+    assert journal.read_bytes().startswith(damaged)
+    assert journal_lines_after(path, len(damaged))[0]["seq"] == 4
+
+
+def test_damaged_history_on_the_command_line(path):
+    """`log` exits 0 with the readable entries and one warning line; `undo` exits 2 with one line."""
+    store.change(path, lambda e: start_turn(e))
+    store.change(path, attack())
+    _tear_the_last_entry(path)
+    env = {**os.environ, "D4CLI_FILE": str(path)}
+
+    def d4cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "d4cli", *args], capture_output=True, text=True, env=env,
+                              check=False)
+
+    log = d4cli("log", "--json")
+    assert log.returncode == 0
+    assert [e["kind"] for e in json.loads(log.stdout)["entries"]] == ["init", "add", "add", "turn-start"]
+    warning = (f"d4cli: warning: {store.journal_path(path)}: line 5 is damaged; "
+               "the file is newer than the history: the change it held is not shown")
+    assert log.stderr.splitlines() == [warning]
+    before = snapshot(path)
+    undo = d4cli("undo")
+    assert (undo.returncode, undo.stdout) == (2, "")
+    assert len(undo.stderr.splitlines()) == 1 and "line 5 is damaged" in undo.stderr
+    assert "undo cannot tell what to restore" in undo.stderr
+    assert snapshot(path) == before
+
+
 def test_unchanged_including_an_unfinished_entry_when_a_write_fails(path, monkeypatch):
     with open(store.journal_path(path), "ab") as handle:
         handle.write(b'{"torn')
@@ -467,8 +597,17 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
     store.change(path, attack())
     store.undo(path)
     assert [e["kind"] for e in store.read_log(path, last=2)] == ["turn-start", "act"]
-    with pytest.raises(FileError, match="damaged journal line"):
+    assert store.read_history(path, last=3).warning is None
+    with pytest.raises(FileError, match=r"line 2 is damaged \(not a journal entry\): the log cannot go past it; "
+                       r"'log --last 3' shows the newer entries"):
         store.read_log(path)
+    # Undo goes back as far as the damaged line, and stops there with the same words.
+    for _ in range(3):
+        store.undo(path)
+    before = snapshot(path)
+    with pytest.raises(FileError, match="line 2 is damaged"):
+        store.undo(path)
+    assert snapshot(path) == before
 
 
 def test_log_validates_the_file(path):
@@ -589,6 +728,48 @@ def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
         holder.kill()
         holder.wait()
         holder.stdout.close()
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [(errno.EROFS, "Read-only file system (is the folder read-only?)"),
+     (errno.ENOENT, "No such file or directory")],  # what /proc answers
+    ids=["read-only", "special-folder"],
+)
+def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, code, reason):
+    """A folder that takes no new files: the answer says so at once, not "another command" after 5 s."""
+    real_open = os.open
+
+    def read_only(name, flags, *args, **kwargs):
+        if str(name).endswith(".lock") and flags & os.O_CREAT:
+            raise OSError(code, os.strerror(code), str(name))
+        return real_open(name, flags, *args, **kwargs)
+
+    store.lock_path(path).unlink()
+    monkeypatch.setattr(os, "open", read_only)
+    monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "3")
+    before = snapshot(path)
+    for action in (lambda: store.change(path, attack()), lambda: store.undo(path),
+                   lambda: store.create(path, dump_encounter(Encounter()), {}, force=True)):
+        started = time.monotonic()
+        with pytest.raises(FileError) as caught:
+            action()
+        assert time.monotonic() - started < 1
+        assert str(caught.value) == f"{store.lock_path(path)}: cannot create the lock file: {reason}"
+        assert caught.value.exit_code == 2
+        assert snapshot(path) == before
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/self/status"), reason="needs /proc")
+def test_a_special_folder_is_named_at_once_on_the_command_line():
+    """`D4CLI_FILE=/proc/self/status d4cli turn start`: /proc takes no lock file."""
+    started = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "d4cli", "turn", "start"], capture_output=True, text=True,
+                         env={**os.environ, "D4CLI_FILE": "/proc/self/status"}, check=False)
+    assert time.monotonic() - started < 4
+    assert (out.returncode, out.stdout) == (2, "")
+    assert len(out.stderr.splitlines()) == 1
+    assert "status.lock: cannot create the lock file: " in out.stderr and "another" not in out.stderr
 
 
 def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):

@@ -8,6 +8,7 @@ atomic write), print the record. ``turn start|end`` live in `commands.turn`.
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/commands/roll.py).
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +17,7 @@ import typer
 
 from d4cli.commands.common import JsonOption, OddsOption, SeedOption, emit_json, make_rng
 from d4cli.completion import complete_aspect, complete_creature, complete_example
-from d4cli.errors import InputError, RefusedError
+from d4cli.errors import InputError, RefusedError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
 from d4cli.names import check_text
 
@@ -381,17 +382,22 @@ def log_command(
 
     Example: d4cli log --last 5
     """
-    from d4cli.store import read_log, resolve_path
+    from d4cli.store import read_history, resolve_path
 
     count = None if last is None else parse_whole(last, "--last", LAST)
-    entries = read_log(resolve_path(file), count)
+    history = read_history(resolve_path(file), count)
     if json_:
-        emit_json({"entries": entries})
-        return
-    from d4cli.render import console
-    from d4cli.render.encounter import log_table
+        emit_json({"entries": history.entries})
+    else:
+        from d4cli.render import console
+        from d4cli.render.encounter import log_table
 
-    console().print(log_table(entries))
+        console().print(log_table(history.entries))
+    if history.warning is not None:
+        # A damaged newest journal line: the readable entries are shown, the damage named.
+        sys.stdout.flush()
+        sys.stderr.write(f"d4cli: warning: {escape_control(history.warning)}\n")
+        sys.stderr.flush()
 
 
 def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
