@@ -299,3 +299,28 @@ def status_and_log(path: Path) -> tuple[dict, list[dict]]:
     history = d4("log", "--json", file=path)
     assert history.code == 0, str(history)
     return status.json(), history.json()["entries"]
+
+
+def tank_and_other(name: str) -> str:
+    """An encounter file for the crash and stress tests: "Tank" (Might 1000) and "Other"."""
+    return """\
+schema_version = 1
+name = "@NAME@"
+mode = "turn"
+round = 0
+
+[[creature]]
+name = "Tank"
+load_buffer = 0
+exhaustion = 0
+load = 0
+aspects = { Might = 1000 }
+
+[[creature]]
+name = "Other"
+load_buffer = 1
+exhaustion = 0
+load = -1
+hp = 100000
+aspects = { Wits = 1000 }
+""".replace("@NAME@", name)

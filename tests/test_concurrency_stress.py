@@ -38,32 +38,13 @@ from _reliability import (
     snapshot,
     status_and_log,
     subprocess_env,
+    tank_and_other,
 )
 
 WORKERS = 4
 COMMANDS_PER_WORKER = 500 if FUZZ_LONG else 100
 
-SETUP = """\
-schema_version = 1
-name = "Stress"
-mode = "turn"
-round = 0
-
-[[creature]]
-name = "Tank"
-load_buffer = 0
-exhaustion = 0
-load = 0
-aspects = { Might = 1000 }
-
-[[creature]]
-name = "Other"
-load_buffer = 1
-exhaustion = 0
-load = -1
-hp = 100000
-aspects = { Wits = 1000 }
-
+SETUP = tank_and_other("Stress") + """
 [[creature]]
 name = "Third"
 load_buffer = 2

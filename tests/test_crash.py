@@ -39,32 +39,13 @@ from _reliability import (
     snapshot,
     status_and_log,
     subprocess_env,
+    tank_and_other,
 )
 
 FORK_KILLS = 1500 if FUZZ_LONG else 150
 PROCESS_KILLS = 150 if FUZZ_LONG else 12
 
-SETUP = """\
-schema_version = 1
-name = "Crash test"
-mode = "turn"
-round = 0
-
-[[creature]]
-name = "Tank"
-load_buffer = 0
-exhaustion = 0
-load = 0
-aspects = { Might = 1000 }
-
-[[creature]]
-name = "Other"
-load_buffer = 1
-exhaustion = 0
-load = -1
-hp = 100000
-aspects = { Wits = 1000 }
-"""
+SETUP = tank_and_other("Crash test")
 
 
 def new_encounter(folder: Path) -> tuple[Path, dict]:
