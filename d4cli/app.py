@@ -27,6 +27,7 @@ COMMAND_MODULES: dict[str, str] = {
     "exhaust": "d4cli.commands.encounter",
     "log": "d4cli.commands.encounter",
     "undo": "d4cli.commands.encounter",
+    "redo": "d4cli.commands.encounter",
     "odds": "d4cli.commands.odds",
     "help": "d4cli.commands.help",
 }

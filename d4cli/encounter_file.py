@@ -305,6 +305,11 @@ def dump_encounter(encounter: Encounter) -> str:
     """
     import tomli_w
 
+    return HEADER + tomli_w.dumps(encounter_document(encounter))
+
+
+def encounter_document(encounter: Encounter) -> dict[str, Any]:
+    """The TOML document of *encounter* as plain data (what `encounter_from_document` validates)."""
     document: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "name": encounter.name,
@@ -317,7 +322,7 @@ def dump_encounter(encounter: Encounter) -> str:
         document["next_turn"] = encounter.next_turn
     if encounter.creatures:
         document["creature"] = [_creature_document(creature) for creature in encounter.creatures]
-    return HEADER + tomli_w.dumps(document)
+    return document
 
 
 def _creature_document(creature: Creature) -> dict[str, Any]:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import json
 import signal
+import fcntl
+import os
 import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-import filelock
 import pytest
 from _reliability import (
     FUZZ_LONG,
@@ -223,11 +224,14 @@ def test_a_lock_held_by_a_killed_process_never_blocks(duel):
 def test_a_lock_that_cannot_be_had_says_so_clearly(duel, argv):
     ok("exhaust", "Sera", "1", file=duel)  # something to undo
     before = snapshot(duel.parent)
-    held = filelock.FileLock(str(lock_of(duel)))
-    with held.acquire(timeout=1):
+    fd = os.open(lock_of(duel), os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # what another d4cli command holds while it changes the file
         started = time.monotonic()
         out = d4(*argv, file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.5"})
         waited = time.monotonic() - started
+    finally:
+        os.close(fd)
     check_answer(out)
     assert out.code == 2, str(out)
     line = out.stderr.splitlines()[-1]

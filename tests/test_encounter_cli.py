@@ -334,8 +334,8 @@ def test_undo_restores_bytes_then_nothing_to_undo(encounter_file):
 def test_lock_held_elsewhere_is_exit_2_with_one_line(encounter_file):
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import filelock, sys, time\n"
-         "lock = filelock.FileLock(sys.argv[1]); lock.acquire()\n"
+         "import fcntl, os, sys, time\n"
+         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)\n"
          "print('locked', flush=True); time.sleep(30)",
          str(encounter_file) + ".lock"],
         stdout=subprocess.PIPE, text=True,

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli import store
+from d4cli.store import files, journal, transaction
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import (
     ActRequest,
@@ -255,6 +256,14 @@ def journal_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in store.journal_path(path).read_text().splitlines()]
 
 
+def saved_before(path: Path) -> bytes:
+    """The text the newest entry goes back to: its whole ``prev``, or its patch taken back from the file."""
+    last = journal_lines(path)[-1]
+    if "prev" in last:
+        return last["prev"].encode()
+    return journal.apply_patch(path.read_text(), last["patch"], reverse=True).encode()
+
+
 def attack():
     """Aria acts with Might 1000 at Cost 1 (up to 1,001 dice, all 1s)."""
     request = ActRequest("Aria", "Might")
@@ -267,7 +276,7 @@ def test_change_writes_entry_then_file(path):
     entries = journal_lines(path)
     assert [e["kind"] for e in entries] == ["init", "add", "add", "turn-start"]
     last = entries[-1]
-    assert last["prev"].encode() == before
+    assert saved_before(path) == before
     assert last["before"] == store.digest(before) and last["after"] == store.digest(path.read_bytes())
     assert last["round"] == 1 and last["turn"] == "Aria"
     assert [e["seq"] for e in entries] == [1, 2, 3, 4]
@@ -301,7 +310,7 @@ def test_unchanged_when_the_disk_is_full_on_replace(path, monkeypatch):
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store, "replace_file", full)
+    monkeypatch.setattr(files, "replace_file", full)
     before = snapshot(path)
     with pytest.raises(FileError, match="No space left on device") as caught:
         store.change(path, attack())
@@ -310,13 +319,13 @@ def test_unchanged_when_the_disk_is_full_on_replace(path, monkeypatch):
 
 
 def test_unchanged_when_the_journal_write_fails_half_way(path, monkeypatch):
-    real = store._write_all
+    real = files.write_all
 
     def half_then_full(fd, data):
         real(fd, data[: len(data) // 2])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store, "_write_all", half_then_full)
+    monkeypatch.setattr(files, "write_all", half_then_full)
     _fails(path, FileError, lambda: store.change(path, attack()))
 
 
@@ -373,8 +382,8 @@ def _crash_between_journal_and_file(path, monkeypatch, transition):
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patch:
-        patch.setattr(store, "replace_file", crash)
-        patch.setattr(store._JournalWriter, "restore", lambda self: None)
+        patch.setattr(files, "replace_file", crash)
+        patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
             store.change(path, transition)
 
@@ -396,7 +405,7 @@ def test_crash_leaves_an_unfinished_entry_that_is_dropped(path, monkeypatch):
 
 def test_crash_then_undo_undoes_the_change_that_stands(path, monkeypatch):
     store.change(path, lambda e: start_turn(e))
-    after_add = journal_lines(path)[-1]["prev"].encode()
+    after_add = saved_before(path)
     _crash_between_journal_and_file(path, monkeypatch, attack())
     undone = store.undo(path)
     assert undone.entry["kind"] == "turn-start"
@@ -446,7 +455,7 @@ def test_torn_entry_after_a_hand_edit_is_still_a_crash(path):
     store.change(path, attack())
     path.write_bytes(edited)
     entry = journal_lines(path)[-1]
-    _tear_the_last_entry(path, len(encode_line(entry)) - encode_line(entry).index(b',"prev":'))
+    _tear_the_last_entry(path, len(encode_line(entry)) - encode_line(entry).index(b',"patch":'))
     assert store.read_history(path) == store.History(store.read_log(path), None)
     assert store.read_log(path)[-1]["kind"] == "turn-start"
     store.change(path, lambda e: end_turn(e))  # cuts the torn entry
@@ -552,7 +561,7 @@ def test_unchanged_including_an_unfinished_entry_when_a_write_fails(path, monkey
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store, "replace_file", full)
+    monkeypatch.setattr(files, "replace_file", full)
     _fails(path, FileError, lambda: store.change(path, attack()))
 
 
@@ -561,7 +570,7 @@ def test_crash_inside_undo_after_the_file_is_restored(path):
     store.change(path, attack())
     last = journal_lines(path)[-1]
     # The undo wrote the file back, then 'crashed' before cutting the journal.
-    path.write_bytes(last["prev"].encode())
+    path.write_bytes(saved_before(path))
     assert [e["kind"] for e in store.read_log(path)] == ["init", "add", "add", "turn-start"]
     store.undo(path)  # undoes the turn-start, and the act's entry goes with it
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
@@ -569,7 +578,7 @@ def test_crash_inside_undo_after_the_file_is_restored(path):
 
 def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
     store.change(path, attack())
-    before_act = journal_lines(path)[-1]["prev"].encode()
+    before_act = saved_before(path)
     path.write_text(path.read_text().replace("hp = 7", "hp = 3", 1))
     assert [e["kind"] for e in store.read_log(path)][-1] == "act"
     undone = store.undo(path)
@@ -578,7 +587,7 @@ def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
 
 def test_undo_rescues_an_invalid_hand_edit(path):
     store.change(path, attack())
-    before_act = journal_lines(path)[-1]["prev"].encode()
+    before_act = saved_before(path)
     path.write_text("this is [not toml")
     with pytest.raises(FileError):
         store.read_encounter(path)
@@ -626,7 +635,7 @@ def test_a_byte_order_mark_survives_a_change_and_its_undo(path):
     path.write_bytes(marked)
     store.change(path, lambda e: start_turn(e))
     entry = journal_lines(path)[-1]
-    assert entry["before"] == store.digest(marked) and entry["prev"].encode() == marked
+    assert entry["before"] == store.digest(marked) and saved_before(path) == marked
     assert store.read_log(path)[-1]["kind"] == "turn-start"
     store.undo(path)
     assert path.read_bytes() == marked
@@ -695,8 +704,8 @@ def test_init_refuses_a_directory(tmp_path):
 def test_crash_during_a_fresh_init_is_dropped(tmp_path, monkeypatch):
     target = tmp_path / "encounter.toml"
     with monkeypatch.context() as patch:
-        patch.setattr(store, "replace_file", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
-        patch.setattr(store._JournalWriter, "restore", lambda self: None)
+        patch.setattr(files, "replace_file", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
+        patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
             store.create(target, dump_encounter(Encounter()), {})
     assert not target.exists()
@@ -707,19 +716,18 @@ def test_crash_during_a_fresh_init_is_dropped(tmp_path, monkeypatch):
 def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import filelock, sys, time\n"
-         "lock = filelock.FileLock(sys.argv[1]); lock.acquire()\n"
+         "import fcntl, os, sys, time\n"
+         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)\n"
          "print('locked', flush=True); time.sleep(30)",
          str(store.lock_path(path))],
         stdout=subprocess.PIPE, text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "locked"
-        monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "0.3")
         before = snapshot(path)
         started = time.monotonic()
         with pytest.raises(LockTimeout, match="could not get the lock within 0.3 s") as caught:
-            store.change(path, attack())
+            store.change(path, attack(), timeout=0.3)
         assert 0.25 < time.monotonic() - started < 3
         assert "D4CLI_LOCK_TIMEOUT" in str(caught.value) and "\n" not in str(caught.value)
         assert caught.value.exit_code == 2
@@ -808,7 +816,7 @@ def test_file_permissions_are_kept(path):
 def test_store_is_import_light():
     code = (
         "import sys, d4cli.store\n"
-        "heavy = [m for m in ('tomli_w', 'filelock', 'rich', 'typer') if m in sys.modules]\n"
+        "heavy = [m for m in ('tomli_w', 'rich', 'typer') if m in sys.modules]\n"
         "print(','.join(heavy))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -41,13 +41,15 @@ def register(app: typer.Typer) -> None:
     app.command("exhaust", context_settings=negative_ok)(exhaust_command)
     app.command("log")(log_command)
     app.command("undo")(undo_command)
+    app.command("redo")(redo_command)
 
 
 def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:
     """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
+    from d4cli.environment import lock_timeout
     from d4cli.store import change, resolve_path
 
-    _, record = change(resolve_path(file), transition)
+    _, record = change(resolve_path(file), transition, timeout=lock_timeout())
     if json_:
         emit_json(record.log())
     else:
@@ -73,6 +75,7 @@ def init_command(
 
     from d4cli.encounter import MODES, Encounter
     from d4cli.encounter_file import dump_encounter, parse_encounter
+    from d4cli.environment import lock_timeout
     from d4cli.store import create, read_text, resolve_path
 
     if mode is not None and mode not in MODES:
@@ -99,7 +102,7 @@ def init_command(
         "from": from_,
         "creatures": len(encounter.creatures),
     }
-    create(path, text, details, force=force)
+    create(path, text, details, force=force, timeout=lock_timeout())
     if json_:
         emit_json({"kind": "init", "file": str(path), **details})
         return
@@ -239,6 +242,7 @@ def act_command(
     """
     from d4cli.dice import parse_extra
     from d4cli.encounter import ActRequest, act
+    from d4cli.environment import lock_timeout
     from d4cli.store import change, read_encounter, resolve_path
 
     request = ActRequest(
@@ -257,7 +261,7 @@ def act_command(
     if dry_run:
         _, record = act(read_encounter(path), request, rng)
     else:
-        _, record = change(path, lambda encounter: act(encounter, request, rng))
+        _, record = change(path, lambda encounter: act(encounter, request, rng), timeout=lock_timeout())
     show_act(record, json_=json_, odds=odds, dry_run=dry_run)
 
 
@@ -329,6 +333,7 @@ def team_command(
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
     from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
+    from d4cli.environment import lock_timeout
     from d4cli.store import change, resolve_path
 
     if adv == dis:
@@ -341,7 +346,7 @@ def team_command(
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    _, record = change(resolve_path(file), lambda encounter: team(encounter, request))
+    _, record = change(resolve_path(file), lambda encounter: team(encounter, request), timeout=lock_timeout())
     if json_:
         emit_json(record.log())
     else:
@@ -405,9 +410,10 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli undo
     """
+    from d4cli.environment import lock_timeout
     from d4cli.store import resolve_path, undo
 
-    undone = undo(resolve_path(file))
+    undone = undo(resolve_path(file), timeout=lock_timeout())
     if json_:
         emit_json({"kind": "undo", "undone": undone.entry, "hand_edited": undone.hand_edited})
         return
@@ -420,3 +426,22 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
         console(stderr=True).print(
             "d4cli: note: the file had been edited by hand after that change; the edit was undone too"
         )
+
+
+def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
+    """Put back the newest undone change, byte-for-byte (as many times as undo went back).
+
+    Example: d4cli redo
+    """
+    from d4cli.environment import lock_timeout
+    from d4cli.store import redo, resolve_path
+
+    redone = redo(resolve_path(file), timeout=lock_timeout())
+    if json_:
+        emit_json({"kind": "redo", "redone": redone.entry})
+        return
+    from d4cli.render import escape
+    from d4cli.render.encounter import print_lines, summary
+
+    kind = escape(str(redone.entry.get("kind")))
+    print_lines([f"Redid #{redone.entry.get('seq')} {kind}: {summary(redone.entry)}"])

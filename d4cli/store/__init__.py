@@ -1,0 +1,116 @@
+"""The encounter store: the encounter file, its journal, its redo records and its lock.
+
+Modules: `journal` (pure: lines, entries, patches, the crash classification
+of the journal's tail), `files` (reads, permissions, atomic replacement),
+`lock` (the OS advisory lock), `history` (``log`` and the text an ``undo``
+goes back to), `transaction` (the one transaction `change`, `create`,
+`undo` and `redo` share). The store never reads the environment nor imports
+Typer or Rich: the shell passes the path and the lock timeout in
+(`d4cli.environment`).
+
+**Journal.** Each change appends one entry: what happened (``kind``, round,
+turn, actor, ... ``time``) plus ``before`` and ``after``, the SHA-256 of the
+file's bytes before and after the change, and the way back: a line patch
+verified by the two hashes (``patch``), the whole previous text (``prev``)
+only where the patch would be larger or the entry anchors the patches after
+it. Ordinary commands read only the journal's last line, so their cost does
+not grow with the history. Journals written with ``prev`` on every entry
+keep working, undo across the boundary included.
+
+**Crash story.** A change appends its entry (fsync) *before* it replaces the
+file (temp file, fsync, ``os.replace``, fsync of the folder). On reading, the
+newest entry is *unfinished* when the file's hash is still its ``before`` and
+not its ``after``, or when it is torn (no newline at the end, not JSON) and
+the file is still what the entry before it wrote: the crash came between the
+two steps. An unfinished entry is ignored by readers and cut off by the next
+change. When the hash is neither, the GM edited the file by hand after the
+entry, which stands. ``undo`` writes its redo record, cuts an unfinished
+entry, writes the previous text back, then truncates the journal before the
+undone entry: a crash between the last two steps leaves the undone entry
+unfinished (the file is at its ``before``), so it is dropped as if the
+truncation had happened. ``redo`` appends the entry again, then replaces the
+file, then drops its record. A redo record counts only while its ``seq`` is
+the journal's next and its ``before`` is the file's hash, so a change after
+an undo (or a crash anywhere) never lets a stale record be applied.
+
+**Damage.** A newest line that is not an entry and not an unfinished one is
+*damaged*: no crash of d4cli leaves that, so d4cli does not guess. ``log``
+shows the entries before it and warns (`History.warning`), ``undo`` refuses
+naming the line, and a change keeps its bytes and appends after a newline.
+
+**Errors.** Whatever goes wrong (bad input, a refusal, a full disk, a
+read-only file or folder), the file and the journal stay byte-for-byte as
+they were.
+
+**Symlinks** are followed: the encounter is the file a link points to
+(`real_path`), so its journal, its lock and its temp files are the target's.
+
+Import-light on purpose (Tab completion reads through `read_encounter`):
+tomli-w is imported only on the write paths, hashlib only when hashing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from d4cli.encounter import Encounter
+from d4cli.store.files import (
+    JOURNAL_SUFFIX,
+    LOCK_SUFFIX,
+    MAX_FILE_BYTES,
+    REDO_SUFFIX,
+    check_file,
+    decode,
+    digest,
+    journal_path,
+    lock_path,
+    read_bytes,
+    read_text,
+    real_path,
+    redo_path,
+    remove_stale_temp_files,
+    replace_file,
+)
+from d4cli.store.journal import PRIVATE_KEYS, encode_entry, public_entry
+
+__all__ = [
+    "JOURNAL_SUFFIX", "LOCK_SUFFIX", "MAX_FILE_BYTES", "PRIVATE_KEYS", "REDO_SUFFIX", "History",
+    "Redone", "Undone", "change", "check_file", "create", "decode", "digest", "encode_checked",
+    "encode_entry", "journal_path", "local_now", "lock_path", "lock_timeout", "locked",
+    "public_entry", "read_bytes", "read_encounter", "read_history", "read_log", "read_text",
+    "real_path", "redo", "redo_path", "remove_stale_temp_files", "replace_file", "resolve_path",
+    "standing_entries", "undo",
+]
+
+_LAZY = {
+    "change": "transaction", "create": "transaction", "undo": "transaction", "redo": "transaction",
+    "Undone": "transaction", "Redone": "transaction", "encode_checked": "transaction",
+    "local_now": "transaction", "Record": "transaction", "Clock": "transaction",
+    "History": "history", "read_history": "history", "read_log": "history",
+    "standing_entries": "history", "locked": "lock", "DEFAULT_LOCK_TIMEOUT": "lock",
+}
+# The shell's, kept here so `from d4cli.store import resolve_path` still works.
+_SHELL = ("resolve_path", "lock_timeout", "FILE_ENV", "LOCK_TIMEOUT_ENV", "DEFAULT_FILE")
+
+
+def read_encounter(path: Path) -> Encounter:
+    """Read and validate the encounter at *path* (no lock: files are only ever replaced whole).
+
+    Raises:
+        FileError: unreadable, or invalid (see `d4cli.encounter_file.parse_encounter`).
+    """
+    from d4cli.encounter_file import parse_encounter
+
+    return parse_encounter(read_text(path), path)
+
+
+def __getattr__(name: str) -> Any:
+    """Load the write and history modules only when a command needs them (start-up)."""
+    import importlib
+
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"d4cli.store.{_LAZY[name]}"), name)
+    if name in _SHELL:
+        return getattr(importlib.import_module("d4cli.environment"), name)
+    raise AttributeError(f"module 'd4cli.store' has no attribute {name!r}")

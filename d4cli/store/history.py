@@ -1,0 +1,132 @@
+"""Reading the history: ``log``'s entries, and the text an entry goes back to (``undo``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from d4cli.errors import FileError
+from d4cli.store import files, journal
+from d4cli.store.files import journal_path, real_path
+
+if TYPE_CHECKING:
+    from d4cli.store.transaction import _Transaction
+
+
+class History(NamedTuple):
+    """What ``log`` shows: the standing entries, oldest first, and a warning about a damaged newest line."""
+
+    entries: list[dict[str, Any]]
+    warning: str | None = None
+
+
+def standing_entries(path: Path, file_digest: str | None, last: int | None = None) -> History:
+    """Entries that stand, oldest first, back to the newest ``init`` (at most *last* of them).
+
+    A damaged newest line is left out and named in the warning; the entries
+    before it are shown.
+
+    Raises:
+        FileError: a damaged line further back, when the entries reach it.
+    """
+    journal_file = journal_path(path)
+    handle, size = files.open_journal(journal_file)
+    if handle is None:
+        return History([])
+    with handle:  # type: ignore[attr-defined]
+        split = journal.standing(journal.lines_backward(handle, size), file_digest, size)  # type: ignore[arg-type]
+        entries: list[dict[str, Any]] = []
+        for line in split.lines:
+            if last is not None and len(entries) >= last:
+                break
+            if line.entry is None:
+                shown = f"; 'log --last {len(entries)}' shows the newer entries" if entries else ""
+                problem = journal.damage(handle, line, False) + ": the log cannot go past it" + shown  # type: ignore[arg-type]
+                raise FileError(journal_file, "", None, problem)
+            entries.append(line.entry)
+            if line.entry["kind"] == "init":
+                break
+        warning = None
+        if split.damaged is not None:
+            problem = journal.damage(handle, split.damaged, split.file_newer)  # type: ignore[arg-type]
+            warning = f"{journal_file}: {problem}: the change it held is not shown"
+    entries.reverse()
+    return History(entries, warning)
+
+
+def read_history(path: Path, last: int | None = None) -> History:
+    """The changes that stand, oldest first (``d4cli log``); *last* keeps the newest N.
+
+    Reads the journal backwards and stops at *last* entries or at the newest
+    ``init``, so ``--last`` reads only what it shows. A damaged newest line is
+    not shown; ``warning`` names it. The encounter file is validated first,
+    as on every read.
+
+    Raises:
+        FileError: the encounter file is unreadable or invalid, or a damaged journal
+            line that the entries reach (not the newest).
+    """
+    from d4cli.encounter_file import parse_encounter
+
+    path = real_path(path)
+    data = files.read_bytes(path)
+    parse_encounter(files.decode(data, path), path)
+    history = standing_entries(path, files.digest(data), last)
+    return History([journal.public_entry(entry) for entry in history.entries], history.warning)
+
+
+def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
+    """`read_history` without its warning: the standing entries only."""
+    return read_history(path, last).entries
+
+
+def previous_text(t: _Transaction, line: journal.Line) -> str | None:
+    """The text the entry on *line* goes back to (its ``before``), or None when it cannot be had.
+
+    ``prev`` when the entry holds it; else its patch taken back from the
+    file, when the file is still what the entry wrote; else (a hand edit
+    came after it) the text rebuilt forward from the nearest anchor before
+    it (an ``init`` with its ``text``, or an entry with ``prev`` and a patch).
+    The caller checks the result against the entry's ``before`` hash.
+    """
+    entry = line.entry
+    assert entry is not None and t.data is not None
+    prev = entry.get("prev")
+    if isinstance(prev, str):
+        return prev
+    patch = entry.get("patch")
+    if not isinstance(patch, list):
+        return None
+    if entry.get("after") == t.digest:
+        return journal.apply_patch(t.text, patch, reverse=True)
+    return _rebuild(t, line.start)
+
+
+def _rebuild(t: _Transaction, end: int) -> str | None:
+    """The ``after`` text of the entry that ends at byte *end*, replayed from its anchor."""
+    assert t.handle is not None
+    chain: list[dict[str, Any]] = []
+    text: str | None = None
+    for line in journal.lines_backward(t.handle, end):
+        entry = line.entry
+        if entry is None:
+            return None
+        if entry.get("kind") == "init":
+            text = entry.get("text") if isinstance(entry.get("text"), str) else None
+            if text is None or files.digest(text.encode("utf-8")) != entry.get("after"):
+                return None
+            break
+        chain.append(entry)
+        if isinstance(entry.get("prev"), str):
+            text = entry["prev"]
+            break
+    if text is None:
+        return None
+    for entry in reversed(chain):
+        patch = entry.get("patch")
+        if not isinstance(patch, list) or files.digest(text.encode("utf-8")) != entry.get("before"):
+            return None
+        text = journal.apply_patch(text, patch)
+        if text is None:
+            return None
+    return text

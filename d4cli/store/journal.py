@@ -1,0 +1,288 @@
+"""The journal, pure: lines from bytes, the crash classification of its tail, entries and patches.
+
+Nothing here opens a file: every function takes bytes, a binary handle (a
+real file or ``io.BytesIO``) or plain data, so the crash story can be tested
+without a disk. The files and the lock are in `d4cli.store.files`; the
+transaction that uses both is `d4cli.store.transaction`.
+
+**Entries.** One compact ASCII JSON object a line: ``seq``, ``time``, the
+facts of the change (``kind`` first), then bookkeeping that ``log`` never
+shows (`PRIVATE_KEYS`): ``before`` and ``after``, the SHA-256 of the file's
+bytes before and after, and what is needed to go back:
+
+- ``patch``: a line patch ``[[line, removed, added], ...]`` (both sides, so it
+  goes back for ``undo`` and forward for ``redo``), verified by the two
+  hashes; its size follows the change, not the file;
+- ``prev``: the whole previous text (journals written before patches, and
+  the first entry after an ``init`` without ``text`` or after a hand edit,
+  which anchors the patches that follow);
+- ``text``: an ``init``'s whole file text (the anchor of a new history).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, BinaryIO, NamedTuple
+
+# Journal keys that are bookkeeping, not facts of the change (left out of `log`).
+PRIVATE_KEYS = ("before", "after", "prev", "patch", "text")
+
+Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
+
+
+class Line(NamedTuple):
+    """One journal line: its byte span and its entry (None when torn or not JSON).
+
+    ``raw`` holds the line's bytes only when it is not an entry (b"" otherwise).
+    """
+
+    start: int
+    end: int
+    entry: dict[str, Any] | None
+    raw: bytes = b""
+
+    @property
+    def torn(self) -> bool:
+        return not self.raw.endswith(b"\n")
+
+
+class Tail(NamedTuple):
+    """The end of the journal as seen against the file's current hash.
+
+    Attributes:
+        size: the journal's size in bytes.
+        good_end: where the standing entries end (before an unfinished one).
+        last: the newest standing entry's line (before a damaged one), or None.
+        damaged: the newest line when it is damaged (kept; see the package's "Damage").
+        file_newer: with *damaged*: the file is not what the entry before it wrote.
+    """
+
+    size: int
+    good_end: int
+    last: Line | None
+    damaged: Line | None = None
+    file_newer: bool = False
+
+    @property
+    def unfinished(self) -> bool:
+        return self.good_end < self.size
+
+
+class Split(NamedTuple):
+    good_end: int
+    lines: Iterator[Line]  # the standing lines, newest first (after a damaged newest line)
+    damaged: Line | None
+    file_newer: bool
+
+
+EMPTY = Tail(0, 0, None)
+
+
+def lines_backward(handle: BinaryIO, size: int, chunk: int = 1 << 16) -> Iterator[Line]:
+    """The journal's lines from the newest back, reading *chunk* bytes at a time."""
+    pos = size
+    buffer = b""
+    while True:
+        cut = buffer.rfind(b"\n", 0, max(0, len(buffer) - 1))
+        if cut >= 0:
+            start = pos + cut + 1
+            yield parse_line(start, buffer[cut + 1 :])
+            buffer = buffer[: cut + 1]
+            continue
+        if pos == 0:
+            if buffer:
+                yield parse_line(0, buffer)
+            return
+        step = min(chunk, pos)
+        pos -= step
+        handle.seek(pos)
+        buffer = handle.read(step) + buffer
+
+
+def parse_line(start: int, raw: bytes) -> Line:
+    """One line at byte *start*: an entry when it is a whole JSON object with a string ``kind``."""
+    entry = None
+    if raw.endswith(b"\n"):
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("kind"), str):
+            entry = value
+    return Line(start, start + len(raw), entry, b"" if entry is not None else raw)
+
+
+def _torn_before(raw: bytes) -> str | None:
+    """The ``before`` hash a torn entry still shows, if the tear came after it."""
+    found = re.search(rb',"before":"([0-9a-f]{64})","after":', raw)
+    return found.group(1).decode("ascii") if found else None
+
+
+def line_number(handle: BinaryIO, start: int, chunk: int = 1 << 20) -> int:
+    """The 1-based number of the line starting at byte *start* (read only to name a damaged line)."""
+    handle.seek(0)
+    count = 1
+    left = start
+    while left > 0:
+        data = handle.read(min(chunk, left))
+        if not data:
+            break
+        count += data.count(b"\n")
+        left -= len(data)
+    return count
+
+
+def standing(lines: Iterator[Line], file_digest: str | None, size: int) -> Split:
+    """Split off an unfinished or a damaged newest line (the package's crash story and "Damage")."""
+    newest = next(lines, None)
+    if newest is None:
+        return Split(0, iter(()), None, False)
+    entry = newest.entry
+    if entry is not None:
+        if entry.get("after") != file_digest and entry.get("before") == file_digest:
+            return Split(newest.start, lines, None, False)
+        return Split(size, _chain(newest, lines), None, False)
+    previous = next(lines, None)
+    rest: Iterator[Line] = iter(()) if previous is None else _chain(previous, lines)
+    if previous is None:
+        # Only this line: the file can be checked against nothing but the torn entry itself.
+        matches = file_digest is None
+        file_newer = file_digest is not None
+    else:
+        matches = previous.entry is not None and previous.entry.get("after") == file_digest
+        file_newer = previous.entry is not None and not matches
+    if newest.torn and (matches or _torn_before(newest.raw) == file_digest):
+        return Split(newest.start, rest, None, False)  # a crash inside the append: unfinished
+    return Split(size, rest, newest, file_newer)
+
+
+def _chain(first: Line, rest: Iterator[Line]) -> Iterator[Line]:
+    yield first
+    yield from rest
+
+
+def read_tail(handle: BinaryIO | None, size: int, file_digest: str | None) -> Tail:
+    """Classify the journal's end against the file's hash (*handle* None: no journal yet)."""
+    if handle is None:
+        return EMPTY
+    split = standing(lines_backward(handle, size), file_digest, size)
+    last = next(split.lines, None)
+    return Tail(size, split.good_end, last, split.damaged, split.file_newer)
+
+
+def tail_of(data: bytes, file_digest: str | None) -> Tail:
+    """`read_tail` over a journal's whole bytes (for tests and tools)."""
+    import io
+
+    return read_tail(io.BytesIO(data), len(data), file_digest)
+
+
+def damage(handle: BinaryIO, line: Line, file_newer: bool) -> str:
+    """What a damaged line is, in words: "line N is damaged (...)"."""
+    number = line_number(handle, line.start)
+    if file_newer:
+        return f"line {number} is damaged; the file is newer than the history"
+    return f"line {number} is damaged (not a journal entry)"
+
+
+def next_seq(tail: Tail) -> int:
+    """The newest entry's ``seq`` + 1; after a damaged line that still shows its own, that one's + 1."""
+    if tail.damaged is not None:
+        shown = re.match(rb'\{"seq":(\d{1,18}),', tail.damaged.raw)
+        if shown:
+            return int(shown.group(1)) + 1
+    last = tail.last.entry if tail.last is not None else None
+    seq = last.get("seq") if last else 0
+    return seq + 1 if isinstance(seq, int) and not isinstance(seq, bool) else 1
+
+
+def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry without its bookkeeping (hashes, patch and saved texts)."""
+    return {key: value for key, value in entry.items() if key not in PRIVATE_KEYS}
+
+
+def encode_entry(entry: dict[str, Any]) -> bytes:
+    """One journal line: compact ASCII JSON and a newline."""
+    return (json.dumps(entry, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+
+
+# --- patches -------------------------------------------------------------------------------
+
+
+def make_patch(old: str, new: str) -> Patch:
+    """The line patch from *old* to *new*: ``[[line, removed, added], ...]``, lines with their ends.
+
+    ``line`` is where the hunk starts in *old*. Unchanged lines around and
+    between hunks are not stored, so the size follows the change. Cheap on
+    the usual change (a few lines edited in place): common ends are trimmed
+    and an equal-length middle is compared line by line; only a middle that
+    grew or shrank goes through ``difflib``.
+    """
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    lo = 0
+    top = min(len(a), len(b))
+    while lo < top and a[lo] == b[lo]:
+        lo += 1
+    ea, eb = len(a), len(b)
+    while ea > lo and eb > lo and a[ea - 1] == b[eb - 1]:
+        ea -= 1
+        eb -= 1
+    if ea - lo == eb - lo:
+        hunks: Patch = []
+        i = lo
+        while i < ea:
+            if a[i] == b[i]:
+                i += 1
+                continue
+            j = i
+            while j < ea and a[j] != b[j]:
+                j += 1
+            hunks.append([i, a[i:j], b[i:j]])
+            i = j
+        return hunks
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, a[lo:ea], b[lo:eb], autojunk=False)
+    return [
+        [lo + i1, a[lo + i1 : lo + i2], b[lo + j1 : lo + j2]]
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def apply_patch(text: str, patch: Patch, *, reverse: bool = False) -> str | None:
+    """*text* with *patch* applied (forward: old to new; *reverse*: new to old), or None if it does not fit.
+
+    Each hunk's lines are checked where they are expected; the caller still
+    checks the result's hash (``before`` or ``after``), which is what makes
+    the result byte-exact.
+    """
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    pos = 0
+    shift = 0  # (new line index) - (old line index) so far
+    try:
+        for start, removed, added in patch:
+            at = start + shift if reverse else start
+            want, put = (added, removed) if reverse else (removed, added)
+            if not isinstance(at, int) or at < pos or lines[at : at + len(want)] != want:
+                return None
+            out.extend(lines[pos:at])
+            out.extend(put)
+            pos = at + len(want)
+            shift += len(added) - len(removed)
+    except (TypeError, ValueError):
+        return None
+    out.extend(lines[pos:])
+    return "".join(out)
+
+
+def patch_size(patch: Patch) -> int:
+    return len(json.dumps(patch, ensure_ascii=True, separators=(",", ":")))
+
+
+def text_size(text: str) -> int:
+    return len(json.dumps(text, ensure_ascii=True))
