@@ -174,7 +174,7 @@ def mode_of(path: Path) -> int:
     """The permission bits the encounter's side files may have: the file's own (new: the umask's)."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode) & 0o666
-    except FileNotFoundError:
+    except OSError:  # a new file (or a name the lock will refuse at once)
         return new_file_mode()
 
 

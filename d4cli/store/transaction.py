@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol
 from d4cli.encounter import Encounter
 from d4cli.errors import FileError, InputError
 from d4cli.store import files, journal
-from d4cli.store.files import MAX_FILE_BYTES, journal_path, real_path, redo_path
+from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
 Clock = Callable[[], datetime]
@@ -101,7 +101,7 @@ class _Transaction:
         """The records ``redo`` can still apply, the next one last (stale ones left out)."""
         try:
             with open(redo_path(self.path), "rb") as handle:
-                raw = handle.read(64 * MAX_FILE_BYTES)
+                raw = handle.read(64 * files.MAX_FILE_BYTES)
         except OSError:
             return []
         import json
@@ -309,7 +309,7 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
             path, "", None, f"this change would leave the file invalid ({reason}); nothing was written"
         ) from None
     data = text.encode("utf-8")
-    if len(data) > MAX_FILE_BYTES:
+    if len(data) > files.MAX_FILE_BYTES:
         problem = f"this change would make the file larger than 1 MB ({len(data):,} bytes)"
         raise FileError(path, "", None, problem + "; nothing was written")
     return data
