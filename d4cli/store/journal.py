@@ -286,3 +286,24 @@ def patch_size(patch: Patch) -> int:
 
 def text_size(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=True))
+
+
+def forwardable(entry: dict[str, Any]) -> bool:
+    """An entry whose ``after`` text can be rebuilt from the one before it (or from itself)."""
+    if entry.get("kind") == "init":
+        return isinstance(entry.get("text"), str)
+    return isinstance(entry.get("patch"), list)
+
+
+def going_back(old_text: str | None, new_text: str, anchor: bool) -> dict[str, Any]:
+    """The entry's way back from *new_text* to *old_text*: a patch, the whole text, or both.
+
+    The whole previous text (``prev``) is kept only where the patch would be
+    larger, or where the entry must anchor the patches after it (*anchor*).
+    """
+    if old_text is None:
+        return {}
+    patch = make_patch(old_text, new_text)
+    if patch_size(patch) > text_size(old_text):
+        return {"prev": old_text}
+    return {"prev": old_text, "patch": patch} if anchor else {"patch": patch}

@@ -94,7 +94,7 @@ class _Transaction:
             last is None
             or tail.damaged is not None
             or last.get("after") != self.digest
-            or not _forwardable(last)
+            or not journal.forwardable(last)
         )
 
     def redo_stack(self) -> list[dict[str, Any]]:
@@ -180,13 +180,6 @@ class _Transaction:
                 pass  # stale records are recognised and ignored (`redo_stack`)
 
 
-def _forwardable(entry: dict[str, Any]) -> bool:
-    """An entry whose ``after`` text can be rebuilt from the one before it (or from itself)."""
-    if entry.get("kind") == "init":
-        return isinstance(entry.get("text"), str)
-    return isinstance(entry.get("patch"), list)
-
-
 def _read_or_none(target: Path) -> bytes | None:
     try:
         with open(target, "rb") as handle:
@@ -215,20 +208,6 @@ def _write_redo(path: Path, records: list[dict[str, Any]] | None, mode: int) -> 
             pass
         return
     files.replace_file(target, b"".join(journal.encode_entry(item) for item in records), mode)
-
-
-def going_back(old_text: str | None, new_text: str, anchor: bool) -> dict[str, Any]:
-    """The entry's way back from *new_text* to *old_text*: a patch, the whole text, or both.
-
-    The whole previous text (``prev``) is kept only where the patch would be
-    larger, or where the entry must anchor the patches after it (*anchor*).
-    """
-    if old_text is None:
-        return {}
-    patch = journal.make_patch(old_text, new_text)
-    if journal.patch_size(patch) > journal.text_size(old_text):
-        return {"prev": old_text}
-    return {"prev": old_text, "patch": patch} if anchor else {"patch": patch}
 
 
 def change(
@@ -277,7 +256,7 @@ def change(
             **record.log(),
             "before": t.digest,
             "after": files.digest(new_data),
-            **going_back(old_text, new_text, t.needs_anchor()),
+            **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
         t.commit(new_data, line=journal.encode_entry(entry))
     return new_encounter, record
@@ -453,7 +432,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
             **facts,
             "before": t.digest,
             "after": record["after"],
-            **going_back(text, new_text, t.needs_anchor()),
+            **journal.going_back(text, new_text, t.needs_anchor()),
         }
         t.commit(new_data, line=journal.encode_entry(entry), redo=stack)
     return Redone(journal.public_entry(entry))
