@@ -27,6 +27,7 @@ from d4cli import store
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import ActRequest, Encounter, act, add_creature, new_creature, start_turn
 from d4cli.encounter_file import dump_encounter
+from d4cli.store import journal
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
@@ -47,7 +48,7 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
     """Append *actions* past actions (and the turn starts they need) to the journal, then the file.
 
     The entries are exactly what `store.change` writes: the record's facts,
-    the hashes before and after, and the previous file text.
+    the hashes before and after, and the way back (a line patch).
 
     Returns:
         The journal's size in bytes.
@@ -69,7 +70,7 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
             **log,
             "before": store.digest(text.encode()),
             "after": store.digest(new_text.encode()),
-            "prev": text,
+            **journal.going_back(text, new_text, anchor=False),
         }
         lines.append(store.encode_entry(entry))
         return new_encounter, new_text
@@ -89,6 +90,35 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
         handle.write(b"".join(lines))
     path.write_text(text)
     return journal.stat().st_size
+
+
+def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 20) -> dict[int, float]:
+    """Mean journal bytes one ``act`` adds, on encounters of *sizes* creatures (through `store.change`).
+
+    Each encounter is created through the store; then, *acts* times, its
+    first creature's turn starts and it acts (Might 4, on the second
+    creature); the journal's growth over the acts alone is averaged.
+    """
+    figures: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="d4cli-journal-") as tmp:
+        for size in sizes:
+            path = Path(tmp) / f"e{size}.toml"
+            creatures = tuple(
+                new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100_000)
+                for n in range(size)
+            )
+            store.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
+            rng = random.Random(size)
+            request = ActRequest("Creature 0", "Might", target="Creature 1")
+            total = 0
+            for _ in range(acts):
+                store.change(path, lambda encounter: start_turn(encounter, "Creature 0"))  # Load resets
+                start = store.journal_path(path).stat().st_size
+                _, record = store.change(path, lambda encounter: act(encounter, request, rng))
+                assert record.allowed
+                total += store.journal_path(path).stat().st_size - start
+            figures[size] = total / acts
+    return figures
 
 
 def _command() -> list[str]:

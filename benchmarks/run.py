@@ -253,6 +253,17 @@ def encounter_figures(quick: bool) -> list[str]:
     ]
 
 
+def journal_figures() -> list[str]:
+    """Journal bytes per ``act`` on encounters of 3, 100 and 1,000 creatures (benchmarks/encounter.py)."""
+    figures = bench_module("encounter").journal_bytes_per_act((3, 100, 1000))
+    small = figures[3]
+    cells = ", ".join(f"{size:,} creatures {size_bytes:,.0f} B" for size, size_bytes in figures.items())
+    return [
+        "Journal bytes per act (goal: 1,000 creatures within 2x of 3)",
+        f"  {cells}; 1,000 / 3 = {figures[1000] / small:.2f}x",
+    ]
+
+
 def odds_figures(quick: bool) -> list[str]:
     """The odds figures, from ``benchmarks/odds.py`` (run in its own process)."""
     path = BENCH / "odds.py"
@@ -298,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
     parser.add_argument(
         "--only",
-        choices=("startup", "tab", "encounter", "odds", "throughput"),
+        choices=("startup", "tab", "encounter", "journal", "odds", "throughput"),
         action="append",
         help="Run only these sections (repeatable).",
     )
@@ -315,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "startup": lambda: startup(runs, cache, folder),
             "tab": lambda: tab_completion(runs, cache, folder),
             "encounter": lambda: encounter_figures(args.quick),
+            "journal": journal_figures,
             "odds": lambda: odds_figures(args.quick),
             "throughput": lambda: throughput(cache, args.quick),
         }

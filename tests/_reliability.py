@@ -121,7 +121,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     no data. Symlinks are recorded by their target, FIFOs and folders by kind.
     A folder that holds nothing but lock files counts as lock debris too: a
     failed change on ``--file missing/x.toml`` leaves ``missing/x.toml.lock``
-    (filelock makes the folder); test_hostile_files pins that on its own.
+    (an older lock made the folder); test_hostile_files pins that on its own.
     """
     out: dict[str, bytes] = {}
     for root, dirs, files in os.walk(folder):
