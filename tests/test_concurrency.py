@@ -1,4 +1,4 @@
-"""Two processes acting on one encounter at once never lose an update (store.py lock)."""
+"""Two processes acting on one encounter at once never lose an update (the store's lock)."""
 
 from __future__ import annotations
 

@@ -22,14 +22,16 @@ from d4cli.store.files import lock_path, mode_of, tighten
 
 DEFAULT_LOCK_TIMEOUT = 5.0
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows and the like
-    fcntl = None  # type: ignore[assignment]
-try:
+# Only the module this platform has is imported (a failed import searches the whole path).
+if os.name == "nt":  # pragma: no cover - Windows
+    fcntl = None
     import msvcrt  # type: ignore[import-not-found,unused-ignore]
-except ImportError:
+else:
     msvcrt = None
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - a POSIX without flock
+        fcntl = None
 
 
 @contextmanager

@@ -56,7 +56,8 @@ class _Transaction:
             exists = self.must_exist or os.path.exists(path)
             self.data = files.read_bytes(path) if exists else None
             self.digest = None if self.data is None else files.digest(self.data)
-            files.check_writable(path, new=self.data is None)
+            if self.must_exist:
+                files.check_writable(path)
             self.mode = files.mode_of(path)
         except BaseException:
             self._lock.__exit__(None, None, None)
@@ -323,6 +324,7 @@ def create(
     with _Transaction(path, timeout, must_exist=False) as t:
         if t.data is not None and not force:
             raise InputError("--force", None, f"{path} already exists; add --force to replace it")
+        files.check_writable(path, new=t.data is None)
         new_data = text.encode("utf-8")
         entry = {
             "seq": journal.next_seq(t.tail),
