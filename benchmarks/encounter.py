@@ -27,7 +27,7 @@ from d4cli import store
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import ActRequest, Encounter, act, add_creature, new_creature, start_turn
 from d4cli.encounter_file import dump_encounter
-from d4cli.store import journal
+from d4cli.store.journal import going_back
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
@@ -70,7 +70,7 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
             **log,
             "before": store.digest(text.encode()),
             "after": store.digest(new_text.encode()),
-            **journal.going_back(text, new_text, anchor=False),
+            **going_back(text, new_text, anchor=False),
         }
         lines.append(store.encode_entry(entry))
         return new_encounter, new_text
@@ -114,7 +114,7 @@ def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 2
             for _ in range(acts):
                 store.change(path, lambda encounter: start_turn(encounter, "Creature 0"))  # Load resets
                 start = store.journal_path(path).stat().st_size
-                _, record = store.change(path, lambda encounter: act(encounter, request, rng))
+                _, record = store.change(path, lambda encounter, q=request, r=rng: act(encounter, q, r))
                 assert record.allowed
                 total += store.journal_path(path).stat().st_size - start
             figures[size] = total / acts

@@ -19,7 +19,15 @@ from typer.testing import CliRunner
 from d4cli import store
 from d4cli.app import app
 from d4cli.dice import ScriptedDice
-from d4cli.encounter import ActRequest, Encounter, act, add_creature, end_turn, new_creature, start_turn
+from d4cli.encounter import (
+    ActRequest,
+    Encounter,
+    act,
+    add_creature,
+    end_turn,
+    new_creature,
+    start_turn,
+)
 from d4cli.encounter_file import dump_encounter
 from d4cli.errors import FileError, InputError
 from d4cli.store import files, journal, transaction

@@ -154,7 +154,7 @@ def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:
     if not stat.S_ISREG(info.st_mode):
         raise FileError(journal, "", None, "is not a regular file")
     try:
-        handle = open(journal, "rb")
+        handle = open(journal, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as error:
         raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
     return handle, os.fstat(handle.fileno()).st_size

@@ -12,10 +12,12 @@ standard library is used: the lock costs start-up almost nothing.
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from d4cli.errors import FileError, LockTimeout
 from d4cli.store.files import lock_path, mode_of, tighten
@@ -23,15 +25,15 @@ from d4cli.store.files import lock_path, mode_of, tighten
 DEFAULT_LOCK_TIMEOUT = 5.0
 
 # Only the module this platform has is imported (a failed import searches the whole path).
+fcntl: Any = None
+msvcrt: Any = None
 if os.name == "nt":  # pragma: no cover - Windows
-    fcntl = None
-    import msvcrt  # type: ignore[import-not-found,unused-ignore]
+    msvcrt = importlib.import_module("msvcrt")
 else:
-    msvcrt = None
     try:
-        import fcntl
+        fcntl = importlib.import_module("fcntl")
     except ImportError:  # pragma: no cover - a POSIX without flock
-        fcntl = None
+        pass
 
 
 @contextmanager

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol, Self
 
 from d4cli.encounter import Encounter
 from d4cli.errors import FileError, InputError
@@ -35,7 +35,7 @@ class Record(Protocol):
 
 def local_now() -> datetime:
     """The default clock: local time with its UTC offset."""
-    return datetime.now(timezone.utc).astimezone()
+    return datetime.now(UTC).astimezone()
 
 
 class _Transaction:
@@ -48,7 +48,7 @@ class _Transaction:
         self.handle: BinaryIO | None = None
         self._tail: journal.Tail | None = None
 
-    def __enter__(self) -> _Transaction:
+    def __enter__(self) -> Self:
         path = self.path
         self._lock = locked(path, self.timeout)
         self._lock.__enter__()
@@ -274,7 +274,12 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
     Raises:
         FileError: the new file would be too large or invalid; nothing is written.
     """
-    from d4cli.encounter_file import HEADER, check_shape, encounter_document, encounter_from_document
+    from d4cli.encounter_file import (
+        HEADER,
+        check_shape,
+        encounter_document,
+        encounter_from_document,
+    )
 
     document = encounter_document(encounter)
     try:
@@ -429,6 +434,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
         if new_data is None or files.digest(new_data) != record.get("after"):
             problem = "damaged: the change it holds does not match its hash"
             raise FileError(redo_path(path), f"entry {record.get('seq')}", None, problem)
+        assert new_text is not None
         facts = {k: v for k, v in record.items() if k not in journal.PRIVATE_KEYS}
         entry = {
             **facts,
