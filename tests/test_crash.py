@@ -113,6 +113,7 @@ MIXED = [
     ["exhaust", "Other", "1"],
     ["undo"],
     ["undo"],
+    ["redo"],
 ]
 
 
@@ -183,7 +184,7 @@ def test_sigkill_inside_acts_leaves_old_or_new_and_the_log_agrees(tmp_path, reli
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_sigkill_inside_mixed_changes_and_undos_replays_serially(tmp_path, reliability_figures):
-    """Acts, Team Actions, turns, Exhaustion and undos: after each kill the log replays to the file."""
+    """Acts, Team Actions, turns, Exhaustion, undos and redos: after each kill the log replays to the file."""
     kill_loop(tmp_path, MIXED, FORK_KILLS, reliability_figures, tank_check=True)
 
 
@@ -245,6 +246,7 @@ WRITE_COMMANDS = [
     ["exhaust", "Other", "2"],
     ["team", "Other", "Tank", "--adv"],
     ["undo"],
+    ["redo"],
     ["init", "--force", "--from", "duel"],
 ]
 
@@ -267,6 +269,8 @@ def test_every_failing_write_step_leaves_old_or_new(tmp_path, monkeypatch, argv,
     path, start = new_encounter(tmp_path)
     ok("turn", "start", "Tank", file=path)
     ok("team", "Other", "Tank", "--dis", "--aspect", "Wits", file=path)
+    if argv == ["redo"]:
+        ok("undo", file=path)  # something to redo
     pristine = snapshot(tmp_path)
     with monkeypatch.context() as patch:
         counter = FaultInjector(patch, None)
