@@ -416,8 +416,9 @@ main()
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to become another user")
-def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user():
-    """As a user without write permission (a 644 file owned by someone else): refused, unchanged."""
+@pytest.mark.parametrize(("what", "file_mode", "folder_mode"), [("file", 0o644, 0o777), ("folder", 0o666, 0o755)])
+def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user(what, file_mode, folder_mode):
+    """As a user without write permission (a 644 file, or a 755 folder, owned by someone else)."""
     import shutil
     import tempfile
 
@@ -425,8 +426,10 @@ def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user():
     try:
         target = folder / "encounter.toml"
         store.create(target, dump_encounter(Encounter(name="X")), {})
-        os.chmod(target, 0o644)
-        os.chmod(folder, 0o777)  # the folder takes files; the file is not this user's to write
+        os.chmod(target, file_mode)
+        os.chmod(store.journal_path(target), file_mode)
+        os.chmod(store.lock_path(target), 0o666)
+        os.chmod(folder, folder_mode)
         before = target.read_bytes()
         env = {**os.environ, "D4CLI_FILE": str(target), "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
         out = subprocess.run([sys.executable, "-c", UNPRIVILEGED, "turn", "start"], capture_output=True,
@@ -434,7 +437,7 @@ def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user():
         if "ModuleNotFoundError" in out.stderr or "PermissionError" in out.stderr:
             pytest.skip("the test interpreter is not readable by an unprivileged user")
         assert out.returncode == 2, out.stderr
-        assert "the file is read-only" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        assert f"the {what} is read-only" in out.stderr and len(out.stderr.strip().splitlines()) == 1
         assert target.read_bytes() == before
         assert sorted(p.name for p in folder.iterdir()) == ["encounter.toml", "encounter.toml.journal",
                                                            "encounter.toml.lock"]
