@@ -217,6 +217,7 @@ def change(
     *,
     clock: Clock = local_now,
     timeout: float | None = None,
+    facts: Callable[[Any], dict[str, Any]] | None = None,
 ) -> tuple[Encounter, Record]:
     """Apply *transition* to the encounter at *path* under its lock, and record it.
 
@@ -230,6 +231,7 @@ def change(
         transition: a pure function of `d4cli.encounter` (dice already bound).
         clock: the time recorded in the entry.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
+        facts: the record's facts for the journal entry (default ``record.log()``).
 
     Returns:
         The new encounter (the old one when refused) and the record.
@@ -254,7 +256,7 @@ def change(
         entry = {
             "seq": journal.next_seq(t.tail),
             "time": clock().isoformat(timespec="seconds"),
-            **record.log(),
+            **(record.log() if facts is None else facts(record)),
             "before": t.digest,
             "after": files.digest(new_data),
             **journal.going_back(old_text, new_text, t.needs_anchor()),
