@@ -385,7 +385,7 @@ def test_a_failed_change_in_a_missing_folder_creates_nothing(tmp_path):
     Reproduce: d4cli turn start --file typo/encounter.toml  ->  exit 2 "no encounter
     file here", and `typo/encounter.toml.lock` now exists.
     """
-    for argv in (["turn", "start"], ["undo"], ["act", "A", "B"], ["add", "X", "--aspect", "A=1"]):
+    for argv in (["turn", "start"], ["undo"], ["redo"], ["act", "A", "B"], ["add", "X", "--aspect", "A=1"]):
         out = d4(*argv, file=tmp_path / "typo" / "encounter.toml")
         assert out.code == 2 and "no encounter file here" in out.stderr, str(out)
         assert not (tmp_path / "typo").exists(), f"{argv}: left {list((tmp_path / 'typo').rglob('*'))}"
