@@ -203,9 +203,12 @@ class _PoolChain:
         self.mean += Fraction(5, 2)  # a d4's mean
 
     def values(self, columns: Sequence[int]) -> tuple[float, ...]:
-        data = self.packed.to_bytes(self.slots * _SLOT_BYTES, "little")
+        data = b""
 
         def slot(index: int) -> int:
+            nonlocal data
+            if not data:  # only when some column falls inside the possible totals
+                data = self.packed.to_bytes(self.slots * _SLOT_BYTES, "little")
             return int.from_bytes(data[index * _SLOT_BYTES : (index + 1) * _SLOT_BYTES], "little")
 
         out = []
