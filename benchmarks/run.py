@@ -288,6 +288,32 @@ def throughput(cache: str, quick: bool) -> list[str]:
     return lines
 
 
+def grid_figures(cache: str) -> list[str]:
+    """Wall time of the largest grids of pools inside the bound of work (``d4cli.grids.MAX_GRID_WORK``).
+
+    Run once each (a grid takes seconds), as JSON to a pipe; also the time to refuse
+    a grid just past the bound, which must be at once.
+    """
+    d4 = d4cli_command()
+    env = bench_env(cache)
+    lines = ["Grids of pools (one run each; the largest inside the bound of work)"]
+    cases = (
+        ("odds pool --pool 1..10000 --dc 5 (10,000 rows; largest accepted)", ["odds", "pool", "--pool", "1..10000", "--dc", "5"]),
+        ("odds pool --pool 1..10000 --dc 15000 (the same, every cell computed)", ["odds", "pool", "--pool", "1..10000", "--dc", "15000"]),
+        ("odds pool --pool 9000..10000 --dc 20000..20008 (9,009 cells)", ["odds", "pool", "--pool", "9000..10000", "--dc", "20000..20008"]),
+        ("odds damage --pool 1..10000 --evasion 5", ["odds", "damage", "--pool", "1..10000", "--evasion", "5"]),
+        ("odds pool --pool 1..9990 --extra 10d1000 --dc 5 (refused)", ["odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5"]),
+    )
+    for label, argv in cases:
+        start = time.perf_counter()
+        proc = subprocess.run(d4 + argv + ["--json"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        wall = time.perf_counter() - start
+        expected = 2 if "refused" in label else 0
+        note = "" if proc.returncode == expected else f"  (exit {proc.returncode}, expected {expected})"
+        lines.append(f"  {label:<72} {wall:>7.2f} s{note}")
+    return lines
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -309,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
     parser.add_argument(
         "--only",
-        choices=("startup", "tab", "encounter", "journal", "odds", "throughput"),
+        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids"),
         action="append",
         help="Run only these sections (repeatable).",
     )
@@ -329,6 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "journal": journal_figures,
             "odds": lambda: odds_figures(args.quick),
             "throughput": lambda: throughput(cache, args.quick),
+            "grids": lambda: grid_figures(cache),
         }
         print(f"d4cli benchmark: {machine()}; {runs} runs per command")
         for name, section in sections.items():

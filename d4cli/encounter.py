@@ -65,6 +65,7 @@ class Creature:
         evasion: Evasion against attacks (R7); 0 when not given.
         hp: hit points, or None when the encounter does not track them (R16).
         pending: Team Action grants for its next roll (R11).
+        notes: free text kept with the creature in the file ("" when none).
     """
 
     name: str
@@ -75,6 +76,7 @@ class Creature:
     evasion: int = 0
     hp: int | None = None
     pending: Pending = field(default_factory=Pending)
+    notes: str = ""
 
     @property
     def reset_value(self) -> int:

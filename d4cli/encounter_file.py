@@ -17,17 +17,19 @@ from typing import Any, NoReturn
 from d4cli.encounter import MODES, Creature, Encounter, Pending
 from d4cli.errors import FileError, InputError
 from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
-from d4cli.names import fold_name
+from d4cli.names import escape_name, fold_name, name_problem
 
 SCHEMA_VERSION = 1
 ROUND = (0, 1_000_000)
 
 TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "pending")
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
+# Free text of a creature's notes: at most this many characters.
+MAX_NOTES = 10_000
 # Bounds of the shape pre-scan (`check_shape`): schema 1 needs depth 2 and no dotted key at all.
 MAX_DEPTH = 16
 MAX_DOTS = 16
@@ -54,10 +56,13 @@ _LONG_DOTTED_KEY = rf"(?<![A-Za-z0-9_\-. \t])(?:[A-Za-z0-9_\- \t]*+\.){{{MAX_DOT
 
 # L3: TOML also reads 1_000, +1, 0x10, 0o17 and 0b11 as whole numbers; d4cli takes
 # only the plain spelling, in the file as on the command line. Dates (1979-05-27)
-# and floats are left to the type checks.
+# and floats are left to the type checks. A bare key (`1_2 = 3`, `{ 0x10 = 1 }`) is a
+# name, not a number: a match followed by `=` is never refused.
 _FANCY_INTEGER = re.compile(
-    r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])"
+    r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])(?![ \t]*=)"
 )
+# A comment line of a TOML file: its first non-blank character is `#`.
+_COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 HEADER = (
     "# d4cli encounter file (schema 1). Hand edits are welcome: every d4cli command checks this\n"
@@ -83,6 +88,15 @@ class _Where:
             return check_whole(value, name, bounds)
         except InputError as error:
             raise FileError(self.path, self.field(name), error.value, error.problem) from None
+
+    def name(self, name: str, value: object) -> str:
+        """A name from the file (N1: `d4cli.names.name_problem`), else a FileError shown escaped."""
+        if not isinstance(value, str):
+            self.fail(name, value, "must be text (in quotes)")
+        problem = name_problem(value)
+        if problem is not None:
+            self.fail(name, escape_name(value), problem)
+        return value
 
     def text(self, name: str, value: object, *, allow_empty: bool = False) -> str:
         if not isinstance(value, str):
@@ -199,8 +213,8 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     """Validate a parsed TOML document (see `parse_encounter`)."""
     top = _Where(path)
     top.keys(data, TOP_KEYS, TOP_REQUIRED)
-    version = data["schema_version"]
-    if isinstance(version, bool) or version != SCHEMA_VERSION:
+    version = top.whole("schema_version", data["schema_version"], (0, 1_000_000))
+    if version != SCHEMA_VERSION:
         top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION}")
     name = top.text("name", data.get("name", ""), allow_empty=True)
     mode = data["mode"]
@@ -246,10 +260,13 @@ def _creature(row: object, number: int, path: object) -> Creature:
     if not isinstance(row, dict):
         where.fail("creature", row, "must be a table ([[creature]])")
     if "name" in row:
-        name = where.text("name", row["name"])
+        name = where.name("name", row["name"])
         where = _Where(path, f"creature {name!r}")
     where.keys(row, CREATURE_KEYS, CREATURE_REQUIRED)
-    name = where.text("name", row["name"])
+    name = where.name("name", row["name"])
+    notes = where.text("notes", row.get("notes", ""), allow_empty=True)
+    if len(notes) > MAX_NOTES:
+        where.fail("notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}")
     aspects = _aspects(where, row["aspects"])
     hp = row.get("hp")
     return Creature(
@@ -261,6 +278,7 @@ def _creature(row: object, number: int, path: object) -> Creature:
         evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
         hp=None if hp is None else where.whole("hp", hp, HP),
         pending=_pending(where, row.get("pending", {})),
+        notes=notes,
     )
 
 
@@ -272,9 +290,8 @@ def _aspects(where: _Where, table: object) -> tuple[tuple[str, int], ...]:
     aspects: list[tuple[str, int]] = []
     seen: dict[str, str] = {}
     for name, value in table.items():
-        field = f"aspects.{name}"
-        if not fold_name(name):
-            where.fail(field, name, "an Aspect name cannot be empty")
+        field = f"aspects.{escape_name(name)}"
+        where.name(field, name)
         key = fold_name(name)
         if key in seen:
             where.fail(field, name, f"the same Aspect as {seen[key]!r} (N1)")
@@ -294,18 +311,53 @@ def _pending(where: _Where, table: object) -> Pending:
         names = table.get(key, [])
         if not isinstance(names, list):
             where.fail(f"pending.{key}", names, "must be a list of source names")
-        lists[key] = tuple(where.text(f"pending.{key}", name) for name in names)
+        lists[key] = tuple(where.name(f"pending.{key}", name) for name in names)
     return Pending(**lists)
 
 
 def dump_encounter(encounter: Encounter) -> str:
-    """The file text of *encounter*: a short header comment, then TOML written by tomli-w.
+    """The file text of *encounter*: a short header comment, then TOML in one fixed layout.
+
+    The layout never depends on the values (a hand-edited file diffs only where
+    a value changed): the top-level fields, then per creature a ``[[creature]]``
+    table of its numbers and notes, a ``[creature.aspects]`` table and, when it
+    has grants, a ``[creature.pending]`` table. A name that looks like a number
+    (``1_2``, ``0x10``) is a key like any other: keys never pass the number check.
 
     ``parse_encounter(dump_encounter(e), path) == e`` for every valid encounter.
     """
+    return HEADER + "\n".join(_layout("", encounter_document(encounter), aot=False))
+
+
+def _layout(path: str, table: dict[str, Any], *, aot: bool) -> list[str]:
+    """*table* as TOML chunks in a fixed layout: its plain values under its own header,
+    then each sub-table (``[path.key]``) and each array of tables (``[[path.key]]``).
+
+    tomli-w writes every key and value (quoting keys such as ``"1 2"`` where TOML
+    needs it); only the choice of headers is ours, because tomli-w would turn a
+    short array of tables into an inline array and flip the layout as values grow.
+    """
     import tomli_w
 
-    return HEADER + tomli_w.dumps(encounter_document(encounter))
+    plain = {key: value for key, value in table.items() if not _is_table(value) and not _is_array_of_tables(value)}
+    head = f"[[{path}]]\n" if aot else (f"[{path}]\n" if path else "")
+    chunks = [head + tomli_w.dumps(plain)]
+    for key, value in table.items():
+        inner = f"{path}.{key}" if path else key  # our own field names, always bare keys
+        if _is_table(value):
+            chunks += _layout(inner, value, aot=False)
+        elif _is_array_of_tables(value):
+            for row in value:
+                chunks += _layout(inner, row, aot=True)
+    return chunks
+
+
+def _is_table(value: object) -> bool:
+    return isinstance(value, dict)
+
+
+def _is_array_of_tables(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(row, dict) for row in value)
 
 
 def encounter_document(encounter: Encounter) -> dict[str, Any]:
@@ -335,10 +387,30 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     }
     if creature.hp is not None:
         row["hp"] = creature.hp
+    if creature.notes:
+        row["notes"] = creature.notes
     row["aspects"] = dict(creature.aspects)
     if creature.pending:
         row["pending"] = creature.pending.as_dict()
     return row
+
+
+def dropped_comments(old_text: str, new_text: str) -> int:
+    """How many comment lines of *old_text* are not in *new_text* (a change rewrote the file).
+
+    A comment line is one whose first non-blank character is ``#``; the header
+    `dump_encounter` writes is never counted, and a comment at the end of a
+    value line (``round = 0  # ...``) counts as one too. Pure: the command layer
+    says so on stderr (and that ``undo`` brings them back).
+    """
+    kept = set(_comments(new_text)) | set(_comments(HEADER))
+    return sum(1 for comment in _comments(old_text) if comment not in kept)
+
+
+def _comments(text: str) -> list[str]:
+    """The comments of *text* (strings blanked first, so a ``#`` inside quotes is not one)."""
+    code = _NOT_STRUCTURE.sub(lambda match: match.group() if match.group().startswith("#") else "_", text)
+    return [match.group().strip() for match in re.finditer(r"#[^\n]*", code)]
 
 
 def bundled_examples() -> dict[str, Path]:

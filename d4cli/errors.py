@@ -93,13 +93,13 @@ def _show(value: object) -> str:
     return escape_control(str(shown))
 
 
-_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
 
 
 def escape_control(text: str) -> str:
     """Return *text* with control characters shown as escapes (N1).
 
-    C0, DEL and C1 controls and the bidirectional overrides are escaped, so a
+    C0, DEL and C1 controls, the bidirectional overrides and marks (LRM, RLM, ALM) are escaped, so a
     name from a file can never drive the terminal; so are lone surrogates (a
     byte of argv that was not UTF-8), which no stream could write. Everything
     else is kept.

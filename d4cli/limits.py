@@ -38,6 +38,8 @@ MAX_DICE = 10_000
 FACES: Range = (1, 1000)
 # L4: exact odds are offered for at most this many possible totals.
 MAX_TOTALS = 100_000
+# Bounded work: one command rolls at most this many dice in all (--times x dice per roll).
+MAX_ROLLED_DICE = 20_000_000
 
 _WHOLE = re.compile(r"-?[0-9]{1,30}")
 
@@ -101,3 +103,25 @@ def check_dice(pool_size: int, extra_dice: int) -> None:
         field = "ASPECT/--adv/--extra" if extra_dice else "ASPECT/--adv"
         problem = f"dice ({pool_size:,} in the pool + {extra_dice:,} extra): one roll has at most {MAX_DICE:,} (L2)"
         raise InputError(field, total, problem)
+
+
+def check_rolled_dice(dice_per_roll: int, times: int) -> int:
+    """Refuse at once a command that would roll more than `MAX_ROLLED_DICE` dice in all.
+
+    ``--times 1000000`` of a 5d4 pool is 5 million dice; of a roll of 10,000 dice
+    (L2) it would be 10 billion, hours of work: an input error before the first roll.
+
+    Returns:
+        The dice in all.
+
+    Raises:
+        InputError: naming ``--times``, the dice in all and the bound.
+    """
+    total = dice_per_roll * times
+    if total > MAX_ROLLED_DICE:
+        raise InputError(
+            "--times",
+            times,
+            f"{times:,} rolls of {dice_per_roll:,} dice are {total:,} dice; one command rolls at most {MAX_ROLLED_DICE:,}",
+        )
+    return total

@@ -17,6 +17,90 @@ def fold_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
+# Code points that draw nothing although Unicode does not class them as controls or
+# format characters: the Hangul fillers, the Braille blank, the combining grapheme
+# joiner, the Mongolian and Khmer invisibles, variation selectors and the other
+# default-ignorable code points outside category Cf.
+_INVISIBLE = frozenset(
+    (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0)
+    + tuple(range(0x180B, 0x1810))
+    + tuple(range(0xFE00, 0xFE10))
+    + tuple(range(0xFFF0, 0xFFF9))
+    + tuple(range(0x1BCA0, 0x1BCA4))
+    + tuple(range(0x1D173, 0x1D17B))
+    + tuple(range(0xE0000, 0xE1000))
+)
+# Categories a name never holds: controls (tab and newline included), format characters
+# (zero-width space and joiners, LRM/RLM, bidi overrides, soft hyphen), surrogates,
+# unassigned code points, and the line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Cn", "Zl", "Zp"))
+
+
+def invisible_char(value: str) -> str | None:
+    """The first character of *value* that a name may not hold (N1), or None.
+
+    A name holds visible characters and spaces (any space separator, Zs; runs
+    fold to one space under N1). Refused: controls (Cc: tab, newline, ESC...),
+    format characters (Cf: zero-width space and joiners, LRM, RLM, bidi
+    overrides), surrogates (Cs), unassigned code points (Cn), line and
+    paragraph separators (Zl, Zp), and the characters that draw nothing
+    although classed otherwise (Hangul fillers, the Braille blank, variation
+    selectors, other default-ignorable code points).
+    """
+    for char in value:
+        if ord(char) in _INVISIBLE or unicodedata.category(char) in _REFUSED_CATEGORIES:
+            return char
+    return None
+
+
+def name_problem(value: str) -> str | None:
+    """Why *value* cannot be a name (N1), or None when it can: the one rule for every name.
+
+    A name (of a creature, an Aspect, an Advantage source, an effect, a stat)
+    must be valid UTF-8 text, hold no character `invisible_char` refuses, and
+    hold at least one visible character: something other than spaces and
+    combining marks.
+    """
+    bad = invisible_char(value)
+    if bad is not None:
+        code = f"U+{ord(bad):04X}"
+        label = unicodedata.name(bad, "") or ("control" if unicodedata.category(bad) == "Cc" else "")
+        what = f"{code} {label}".rstrip()
+        return f"holds an invisible or control character ({what}): a name has visible characters and spaces (N1)"
+    if not any(unicodedata.category(char)[0] not in "ZM" for char in value):
+        return "cannot be empty: a name needs at least one visible character (N1)"
+    return None
+
+
+def escape_name(value: str) -> str:
+    """*value* with every character a name may not hold spelt as an escape (``A\\u200bria``).
+
+    For messages about a refused name, so the fault shows: ``\\xNN`` for
+    controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest.
+    """
+    out = []
+    for char in value:
+        code = ord(char)
+        if code in _INVISIBLE or unicodedata.category(char) in _REFUSED_CATEGORIES:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def check_name(value: str, field: str) -> str:
+    """Return *value* once it is a legal name (N1: `name_problem`), else raise InputError.
+
+    Raises:
+        InputError: naming *field* and the value, shown escaped (`escape_name`).
+    """
+    check_text(value, field)
+    problem = name_problem(value)
+    if problem is not None:
+        raise InputError(field, escape_name(value), problem)
+    return value
+
+
 def check_text(value: str, field: str, *, name: bool = False) -> str:
     """Return *value*, text typed by the user, once it is known to be writable (N1).
 
@@ -29,17 +113,19 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
         value: the text as given.
         field: the option or argument, for the message (``--aspect``, ``NAME``).
         name: the text names something (a creature, an Aspect, a source) and
-            so must have more than white space (N1).
+            so must be a legal name (`check_name`, N1).
 
     Raises:
-        InputError: not valid UTF-8 text; or, with *name*, empty or blank.
+        InputError: not valid UTF-8 text; or, with *name*, not a legal name.
     """
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise InputError(field, value, "is not valid UTF-8 text (is the terminal set to UTF-8?)") from None
-    if name and not fold_name(value):
-        raise InputError(field, value, "a name cannot be empty")
+    if name:
+        problem = name_problem(value)
+        if problem is not None:
+            raise InputError(field, escape_name(value), problem)
     return value
 
 

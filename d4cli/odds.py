@@ -97,6 +97,42 @@ _TRIM_FLOOR = 1 << (FIXED_BITS - TRIM_BITS)
 _FIXED_SLOT_BITS = 2 * FIXED_BITS + 8
 
 
+# The smallest positive float and the largest float below 1: what a probability that is
+# not exactly 0 or 1 shows when it rounds to the edge.
+_TINY = 5e-324
+_BELOW_ONE = 1.0 - 2.0**-53
+
+
+def edge_safe(value: float, exactly_zero: bool, exactly_one: bool) -> float:
+    """*value*, a probability as a float, never 0.0 or 1.0 unless exactly so.
+
+    A probability within 2**-54 of 1 rounds to 1.0 as a float (30d4 against DC
+    31 fails with chance 4**-27): it is given as the largest float below 1;
+    one below the smallest float (600d4 against DC 2,400) as the smallest
+    positive float.
+    """
+    if exactly_one:
+        return 1.0
+    if exactly_zero:
+        return 0.0
+    return min(max(value, _TINY), _BELOW_ONE)
+
+
+def fraction_text(value: Fraction | None) -> str | None:
+    """An exact probability as JSON text, ``"667/1024"`` (``"1/1"``, ``"0/1"``); None stays None."""
+    if value is None:
+        return None
+    import sys
+
+    # 10,000 d4 have 4**10,000 outcomes, 6,021 digits: past Python's default limit of 4,300.
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return f"{value.numerator}/{value.denominator}"
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
 # ---------------------------------------------------------------------------
 # Distributions
 
@@ -116,6 +152,8 @@ class Distribution:
         denominator: the number of equally likely outcomes (exact path), or
             ``2**FIXED_BITS`` (fixed-point path).
         exact: whether the weights are exact counts, so ``sum(weights) == denominator``.
+        spec: the dice, when this is the distribution of a `DiceSum` (for exact
+            tails on the fixed-point path, `exact_at_least`).
     """
 
     low: int
@@ -124,6 +162,7 @@ class Distribution:
     weights: tuple[int, ...] = field(repr=False)
     denominator: int
     exact: bool
+    spec: DiceSum | None = field(default=None, repr=False, compare=False)
 
     @property
     def high(self) -> int:
@@ -155,9 +194,31 @@ class Distribution:
         return Fraction(weight, self.denominator)
 
     def p_at_least(self, threshold: int) -> float:
-        """``P(total >= threshold)``: the chance of success against a DC (R7, C2)."""
+        """``P(total >= threshold)``: the chance of success against a DC (R7, C2).
+
+        1.0 or 0.0 only when exactly so (`edge_safe`): a threshold at or below
+        every total, or above every total (or, exact path, no way to reach it).
+        """
         index = min(max(0, threshold - self.low), len(self.weights))
-        return min(1.0, self._suffix[index] / self.denominator)
+        ways = self._suffix[index]
+        if self.exact:
+            return edge_safe(ways / self.denominator, ways == 0, ways == self.denominator)
+        return edge_safe(ways / self.denominator, index == len(self.weights), index == 0)
+
+    def exact_at_least(self, threshold: int) -> Fraction | None:
+        """The exact ``P(total >= threshold)`` on either path, or None when too costly.
+
+        The exact path divides its counts. On the fixed-point path the widest
+        group of dice is summed in exact integers by its recurrence (streamed,
+        nothing stored but the needed sums) against the exact counts of the
+        other dice; None when those other dice are themselves beyond the exact
+        path (`EXACT_BITS`), such as 5,000d4 + 5,000d6.
+        """
+        if self.exact:
+            return self.fraction_at_least(threshold)
+        if self.spec is None:
+            return None
+        return exact_tail(self.spec, threshold)
 
     def fraction_at_least(self, threshold: int) -> Fraction | None:
         """The exact ``P(total >= threshold)``, or None on the fixed-point path."""
@@ -167,8 +228,12 @@ class Distribution:
         return Fraction(self._suffix[index], self.denominator)
 
     def expected_excess(self, threshold: int) -> float:
-        """``E[max(0, total - threshold)]``: the expected damage against an Evasion (R7)."""
-        return float(self._excess(threshold))
+        """``E[max(0, total - threshold)]``: the expected damage against an Evasion (R7).
+
+        0.0 only when exactly 0 (*threshold* at or above every total).
+        """
+        value = float(self._excess(threshold))
+        return value if threshold >= self.high else max(value, _TINY)
 
     def fraction_expected_excess(self, threshold: int) -> Fraction | None:
         """The exact ``E[max(0, total - threshold)]``, or None on the fixed-point path."""
@@ -236,6 +301,68 @@ def uniform_counts(m: int, x: int) -> tuple[int, ...]:
     half = list(_recurrence(m, x))
     top = m * (x - 1)
     return tuple(half + [half[top - s] for s in range(len(half), top + 1)])
+
+
+def exact_tail(spec: DiceSum, threshold: int) -> Fraction | None:
+    """The exact ``P(total >= threshold)`` of *spec* whatever its size, or None when too costly.
+
+    ``P(A + B >= t) = sum_b P(B = b) P(A >= t - b)`` with ``A`` the widest group
+    of dice and ``B`` the others. ``P(A >= k)`` is a sum of ``A``'s counts,
+    which are symmetric, so each is a prefix sum of the first half: one pass of
+    the recurrence (`_recurrence`) yields every one needed. ``B`` is convolved
+    exactly; beyond the exact path (`EXACT_BITS`) the answer is None.
+    """
+    t = threshold - spec.shift
+    top = spec.totals - 1
+    if t <= 0:
+        return Fraction(1)
+    if t > top:
+        return Fraction(0)
+    groups = sorted(spec.groups, key=lambda group: group[1] * (group[0] - 1))
+    faces, count = groups[-1]
+    rest = DiceSum(tuple(groups[:-1]), 0)
+    if rest.totals * rest.outcome_bits > EXACT_BITS:
+        return None
+    if rest.groups:
+        rest_distribution = sum_distribution(rest, exact=True)
+        rest_counts, rest_outcomes = rest_distribution.weights, rest_distribution.denominator
+    else:
+        rest_counts, rest_outcomes = (1,), 1
+    big_top = count * (faces - 1)
+    big_outcomes = faces**count
+    # P(A >= k) * big_outcomes for k = t - b: sum of g[k..big_top] = prefix(big_top - k) by symmetry.
+    wanted: dict[int, int] = {}
+    for b in range(len(rest_counts)):
+        k = t - b
+        if k <= 0:
+            wanted[k] = big_outcomes
+        elif k > big_top:
+            wanted[k] = 0
+        else:
+            wanted[k] = -1
+    # Each open k: prefix(j) with j = big_top - k; prefix(j) = outcomes - prefix(big_top - j - 1) when j > half.
+    half = big_top // 2
+    needs: dict[int, int] = {}
+    for k, value in wanted.items():
+        if value < 0:
+            j = big_top - k
+            needs[j if j <= half else big_top - j - 1] = 0
+    if needs:
+        last = max(needs)
+        running = 0
+        for s, ways in enumerate(_recurrence(count, faces) if faces > 1 else iter((1,))):
+            if s > last:
+                break
+            running += ways
+            if s in needs:
+                needs[s] = running
+        needs[-1] = 0
+    for k, value in wanted.items():
+        if value < 0:
+            j = big_top - k
+            wanted[k] = needs[j] if j <= half else big_outcomes - needs[big_top - j - 1]
+    numerator = sum(ways * wanted[t - b] for b, ways in enumerate(rest_counts) if ways)
+    return Fraction(numerator, big_outcomes * rest_outcomes)
 
 
 def _fixed_group(m: int, x: int) -> tuple[int, list[int]]:
@@ -389,7 +516,7 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distributio
             counts = kronecker(counts, group, (outcomes * group_outcomes).bit_length())
             outcomes *= group_outcomes
         probabilities = tuple(c / outcomes for c in counts)
-        return Distribution(spec.shift, probabilities, spec.mean, tuple(counts), outcomes, True)
+        return Distribution(spec.shift, probabilities, spec.mean, tuple(counts), outcomes, True, spec)
     start, window = 0, [_FIXED_ONE]
     for faces, count in narrow_first:
         offset, part = _fixed_group(count, faces)
@@ -399,7 +526,7 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distributio
         start, window = _trim(start + offset, window)
     weights = (0,) * start + tuple(window) + (0,) * (totals - start - len(window))
     probabilities = tuple(w / _FIXED_ONE if w else 0.0 for w in weights)
-    return Distribution(spec.shift, probabilities, spec.mean, weights, _FIXED_ONE, False)
+    return Distribution(spec.shift, probabilities, spec.mean, weights, _FIXED_ONE, False, spec)
 
 
 def _trim(start: int, window: list[int]) -> tuple[int, list[int]]:
@@ -457,6 +584,16 @@ class PoolOdds:
     def success_fraction(self) -> Fraction | None:
         """The exact P(success), when there is a DC and the exact path was used."""
         return None if self.dc is None else self.distribution.fraction_at_least(self.dc)
+
+    @property
+    def success_exact(self) -> Fraction | None:
+        """The exact P(success) on either path (`Distribution.exact_at_least`); None without a DC."""
+        return None if self.dc is None else self.distribution.exact_at_least(self.dc)
+
+    @property
+    def any_damage_exact(self) -> Fraction | None:
+        """The exact P(total > evasion) on either path; None without an Evasion."""
+        return None if self.evasion is None else self.distribution.exact_at_least(self.evasion + 1)
 
     @property
     def expected_damage_fraction(self) -> Fraction | None:
@@ -745,36 +882,70 @@ def clear_caches() -> None:
 def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
     """The ``odds`` object of shared/CLI.md (floats, exact to 1e-12).
 
-    Keys: ``distribution`` (each possible total, as a string, to its
-    probability), ``mean``; with a DC ``p_success``; with an Evasion
+    Keys: ``distribution`` (each total whose probability is not 0.0 as a
+    float, as a string, to its probability) and ``distribution_omitted`` (the
+    exact probability of the totals left out, a fraction string such as
+    ``"0/1"``), ``mean``; with a DC ``p_success``; with an Evasion
     ``expected_damage`` (and ``p_any_damage``); for checks
     ``p_critical_success``, ``p_critical_failure`` and, with the Rule of Three
     and a DC, ``p_success_and`` and ``p_failure_but``. ``exact`` says whether
     the exact path was used (module docstring).
+
+    No float is 0.0 or 1.0 unless the probability is exactly 0 or 1
+    (`edge_safe`). Each headline probability also comes exact, as a fraction
+    string under the same key plus ``_exact`` (``p_success_exact: "667/1024"``);
+    null only for a fixed-point roll whose smaller dice are themselves beyond
+    the exact path (`Distribution.exact_at_least`).
     """
     distribution = odds.distribution
+    listed, omitted = _listed_totals(distribution)
     obj: dict[str, object] = {
-        "distribution": {
-            str(total): p
-            for (total, p), weight in zip(distribution.items(), distribution.weights)
-            # A total no roll can give (a check's 20 without Advantage) is not listed.
-            if weight or not distribution.exact
-        },
+        "distribution": listed,
+        "distribution_omitted": fraction_text(omitted),
         "mean": distribution.mean,
         "exact": distribution.exact,
     }
     if isinstance(odds, PoolOdds):
         if odds.dc is not None:
             obj["p_success"] = odds.p_success
+            obj["p_success_exact"] = fraction_text(odds.success_exact)
         if odds.evasion is not None:
             obj["expected_damage"] = odds.expected_damage
             obj["p_any_damage"] = odds.p_any_damage
+            obj["p_any_damage_exact"] = fraction_text(odds.any_damage_exact)
         return obj
     if odds.success is not None:
         obj["p_success"] = odds.p_success
+        obj["p_success_exact"] = fraction_text(odds.success)
     obj["p_critical_success"] = odds.p_critical_success
+    obj["p_critical_success_exact"] = fraction_text(odds.critical_success)
     obj["p_critical_failure"] = odds.p_critical_failure
+    obj["p_critical_failure_exact"] = fraction_text(odds.critical_failure)
     if odds.success_and is not None:
         obj["p_success_and"] = odds.p_success_and
+        obj["p_success_and_exact"] = fraction_text(odds.success_and)
         obj["p_failure_but"] = odds.p_failure_but
+        obj["p_failure_but_exact"] = fraction_text(odds.failure_but)
     return obj
+
+
+def _listed_totals(distribution: Distribution) -> tuple[dict[str, float], Fraction]:
+    """The totals whose probability is not 0.0 as a float, and the exact probability of the rest.
+
+    Exact path: the rest is the sum of their counts. Fixed-point path: the rest
+    lies in the two tails (sums of dice have no inner gaps), so it is
+    ``1 - P(total >= first) + P(total > last)`` (`Distribution.exact_at_least`);
+    when that cannot be had exactly, every total is listed and nothing omitted.
+    """
+    listed = {str(total): p for total, p in distribution.items() if p != 0.0}
+    if len(listed) == len(distribution):
+        return listed, Fraction(0)
+    if distribution.exact:
+        rest = sum(w for w, p in zip(distribution.weights, distribution.probabilities) if p == 0.0)
+        return listed, Fraction(rest, distribution.denominator)
+    totals = [int(total) for total in listed]
+    below = distribution.exact_at_least(totals[0])
+    above = distribution.exact_at_least(totals[-1] + 1)
+    if below is None or above is None:
+        return {str(total): p for total, p in distribution.items()}, Fraction(0)
+    return listed, 1 - below + above

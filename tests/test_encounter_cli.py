@@ -161,10 +161,11 @@ def test_status_table_marks_the_turn_and_who_can_act(encounter_file):
     assert "next" in goblin_row and "no" in goblin_row and "Finesse 3 +0" in goblin_row
 
 
-def test_status_escapes_control_characters_in_names(encounter_file):
-    ok("add", "Evil\x1b[31mRed", "--aspect", "Might=1")
-    out = ok("status").stdout
-    assert "\x1b" not in out and "Evil\\x1b[31mRed" in out
+def test_a_name_with_control_characters_is_refused_shown_escaped(encounter_file):
+    before = encounter_file.read_bytes()
+    line = fails_with(2, encounter_file, "add", "Evil\x1b[31mRed", "--aspect", "Might=1")
+    assert "\x1b" not in line and "NAME: 'Evil\\x1b[31mRed'" in line and "(N1)" in line
+    assert encounter_file.read_bytes() == before
 
 
 def test_status_missing_and_damaged_file(isolated_env):

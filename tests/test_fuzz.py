@@ -311,7 +311,8 @@ RECIPES = {
     "empty": [["init"]],
     "hostile-names": [
         ["init"],
-        ["add", "Evil\x1b[31m \u202eName", "--aspect", "M\u00efght=3", "--aspect", "\x9bx=2"],
+        # Legal names that look like trouble (N1): markup, quotes, number-like Aspects.
+        ["add", "Evil[31m \"Name\" #1", "--aspect", "M\u00efght=3", "--aspect", "1_2=2", "--aspect", "inf=1"],
         ["add", "Zo\u00eb", "--aspect", "Wits=1000", "--hp", "100000", "--evasion", "100000"],
         ["turn", "start"],
     ],
@@ -330,8 +331,8 @@ def state_files(name: str) -> dict[str, bytes]:
         return snapshot(folder)
 
 
-NAMES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute", "Sera", "The Masked Blade", "Zo\u00eb", "Evil\x1b[31m \u202eName")
-ASPECTS = ("Finesse", "Might", "Wits", "M\u00efght", "\x9bx")
+NAMES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute", "Sera", "The Masked Blade", "Zo\u00eb", "Evil[31m \"Name\" #1", "Evil\x1b[31m \u202eName")
+ASPECTS = ("Finesse", "Might", "Wits", "M\u00efght", "1_2", "inf", "\x9bx")
 
 
 def run_on_state(state_files: dict[str, bytes], argv: list[str], seed_env: str | None) -> None:

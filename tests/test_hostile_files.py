@@ -283,48 +283,60 @@ def _raw_controls(text: str) -> list[str]:
 
 @pytest.fixture
 def hostile(tmp_path) -> Path:
-    """An encounter whose creatures and Aspects have hostile names, made through the CLI."""
+    """An encounter with a hostile title (free text, kept) and one ordinary creature."""
     path = tmp_path / "encounter.toml"
     ok("init", "--name", "Evil\x1b]0;title\x07 encounter", file=path)
-    for number, name in enumerate(HOSTILE_NAMES):
-        ok("add", name, "--aspect", f"Mi\x1bght{number}=900", "--hp", "50", file=path)
-    ok("team", HOSTILE_NAMES[0], HOSTILE_NAMES[1], "--adv", "--source", "Src\x1b[5m", file=path)
-    ok("turn", "start", file=path)
+    ok("add", "Aria", "--aspect", "Might=900", "--hp", "50", file=path)
+    ok("add", "Borin", "--aspect", "Might=900", "--hp", "50", file=path)
     return path
 
 
-def test_hostile_names_are_escaped_in_every_output(hostile):
+def test_hostile_names_are_refused_and_escaped_in_every_output(hostile):
+    """A name never holds a control character (N1): refused at once, shown escaped, file unchanged."""
+    before = hostile.read_bytes()
     outputs = []
-    for number, name in enumerate(HOSTILE_NAMES):
-        target = HOSTILE_NAMES[(number + 1) % len(HOSTILE_NAMES)]
-        for extra in ([], ["--json"], ["--dry-run"], ["--dry-run", "--json"]):
-            out = ok("act", name, f"Mi\x1bght{number}", "--target", target, "--seed", "1", *extra, file=hostile)
+    for name in HOSTILE_NAMES:
+        for argv in (
+            ["add", name, "--aspect", "Might=1"],
+            ["add", "Cara", "--aspect", f"{name}=1"],
+            ["team", "Aria", "Borin", "--adv", "--source", name],
+            ["act", "Aria", "Might", "--adv", name, "--dc", "3"],
+        ):
+            out = d4(*argv, file=hostile)
+            assert out.code == 2 and "(N1)" in out.stderr, str(out)
             outputs.append(out)
-    for argv in (["status"], ["status", "--json"], ["log"], ["log", "--json"], ["undo"], ["undo", "--json"]):
-        outputs.append(ok(*argv, file=hostile))
     for argv in (["act", "Nobody\x1b[31m", "x"], ["remove", "\x1b[2J"], ["status", "--file", "bad\x1b[31m.toml"]):
         out = d4(*argv, file=None if "--file" in argv else hostile)
         assert out.code == 2, str(out)
         outputs.append(out)
+    assert hostile.read_bytes() == before
+    for argv in (["status"], ["status", "--json"], ["log"], ["log", "--json"]):
+        outputs.append(ok(*argv, file=hostile))
     for out in outputs:
         assert _raw_controls(out.stdout) == [], str(out)
         assert _raw_controls(out.stderr) == [], str(out)
-    # Shown escaped (N1): the human table spells the escape out; JSON carries the exact name.
-    table = ok("status", file=hostile).stdout
-    assert "Evil\\x1b[31mRed\\x1b[0m" in table and "Bidi\\u202eesrever" in table
-    names = [c["name"] for c in ok("status", "--json", file=hostile).json()["creatures"]]
-    assert names == HOSTILE_NAMES
+    assert "Evil\\x1b]0;title\\x07 encounter" in ok("status", file=hostile).stdout
+    assert ok("status", "--json", file=hostile).json()["name"] == "Evil\x1b]0;title\x07 encounter"
 
 
-def test_hostile_names_written_by_hand_are_escaped_too(tmp_path):
+@pytest.mark.parametrize(
+    ("field", "row", "shown"),
+    [
+        ("name", 'name = "A\\u001b[31mB"\naspects = { M = 3 }', "creature #1: name: 'A\\x1b[31mB'"),
+        ("aspects", 'name = "Ann"\naspects = { "M\\u009bx" = 3 }', "creature 'Ann': aspects.M\\x9bx: 'M\\x9bx'"),
+        (
+            "pending",
+            'name = "Ann"\naspects = { M = 3 }\npending = { advantage = ["\\u001b]0;t\\u0007"] }',
+            "creature 'Ann': pending.advantage: '\\x1b]0;t\\x07'",
+        ),
+    ],
+)
+def test_hostile_names_written_by_hand_are_an_error_naming_creature_and_field(tmp_path, field, row, shown):
     path = tmp_path / "encounter.toml"
-    path.write_text(
-        'schema_version = 1\nmode = "turn"\nround = 1\ncurrent = "A\\u001b[31mB"\n'
-        '[[creature]]\nname = "A\\u001b[31mB"\nload_buffer = 1\nexhaustion = 0\nload = 0\n'
-        'aspects = { "M\\u009bx" = 3 }\npending = { advantage = ["\\u001b]0;t\\u0007"] }\n'
-    )
-    for argv in (["status"], ["status", "--json"], ["act", "a\x1b[31mb", "M\x9bx", "--dry-run"]):
-        out = ok(*argv, file=path)
+    path.write_text(f'schema_version = 1\nmode = "turn"\nround = 0\n[[creature]]\n{row}\nload_buffer = 1\nexhaustion = 0\nload = 0\n')
+    for argv in (["status"], ["status", "--json"], ["act", "Ann", "M", "--dry-run"]):
+        out = d4(*argv, file=path)
+        assert out.code == 2 and shown in out.stderr and "(N1)" in out.stderr, str(out)
         assert _raw_controls(out.stdout + out.stderr) == [], str(out)
 
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from d4cli.names import name_problem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -206,7 +207,7 @@ def test_bundled_examples_are_valid_and_named(tmp_path):
     assert duel.mode == "round" and len(duel.creatures) == 2
 
 
-names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(lambda s: s.strip())
+names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(lambda s: name_problem(s) is None)
 
 
 @settings(max_examples=60, deadline=None)

@@ -52,3 +52,32 @@ def emit_json(obj: dict[str, Any]) -> None:
     """Write one JSON object as one line on stdout and flush it (JSON Lines)."""
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
+
+
+def change_noting_comments(path: Any, transition: Any) -> tuple[Any, Any]:
+    """`d4cli.store.change`, then say once on stderr if the rewrite dropped comment lines.
+
+    The file is rewritten from its values (`d4cli.encounter_file.dump_encounter`),
+    so hand-written comments do not survive a change; ``undo`` brings them back.
+    """
+    from d4cli.encounter_file import dropped_comments
+    from d4cli.environment import lock_timeout
+    from d4cli.errors import FileError
+    from d4cli.store import change, read_text
+
+    try:
+        before = read_text(path)
+    except FileError:
+        before = ""  # change() reports the fault itself
+    result = change(path, transition, timeout=lock_timeout())
+    if "#" in before:
+        try:
+            count = dropped_comments(before, read_text(path))
+        except (FileError, OSError):
+            count = 0
+        if count:
+            lines = "line" if count == 1 else "lines"
+            note = f"d4cli: note: this change dropped {count} comment {lines} from {path}; `d4cli undo` brings them back\n"
+            sys.stderr.write(note.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
+            sys.stderr.flush()
+    return result

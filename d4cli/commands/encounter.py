@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.commands.common import JsonOption, OddsOption, SeedOption, emit_json, make_rng
+from d4cli.commands.common import JsonOption, OddsOption, SeedOption, change_noting_comments, emit_json, make_rng
 from d4cli.completion import complete_aspect, complete_creature, complete_example
 from d4cli.errors import InputError, RefusedError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
@@ -46,10 +46,9 @@ def register(app: typer.Typer) -> None:
 
 def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:
     """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
-    from d4cli.environment import lock_timeout
-    from d4cli.store import change, resolve_path
+    from d4cli.store import resolve_path
 
-    _, record = change(resolve_path(file), transition, timeout=lock_timeout())
+    _, record = change_noting_comments(resolve_path(file), transition)
     if json_:
         emit_json(record.log())
     else:
@@ -242,8 +241,7 @@ def act_command(
     """
     from d4cli.dice import parse_extra
     from d4cli.encounter import ActRequest, act
-    from d4cli.environment import lock_timeout
-    from d4cli.store import change, read_encounter, resolve_path
+    from d4cli.store import read_encounter, resolve_path
 
     request = ActRequest(
         actor=name,
@@ -261,7 +259,7 @@ def act_command(
     if dry_run:
         _, record = act(read_encounter(path), request, rng)
     else:
-        _, record = change(path, lambda encounter: act(encounter, request, rng), timeout=lock_timeout())
+        _, record = change_noting_comments(path, lambda encounter: act(encounter, request, rng))
     show_act(record, json_=json_, odds=odds, dry_run=dry_run)
 
 
@@ -333,8 +331,7 @@ def team_command(
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
     from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
-    from d4cli.environment import lock_timeout
-    from d4cli.store import change, resolve_path
+    from d4cli.store import resolve_path
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
@@ -346,7 +343,7 @@ def team_command(
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    _, record = change(resolve_path(file), lambda encounter: team(encounter, request), timeout=lock_timeout())
+    _, record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request))
     if json_:
         emit_json(record.log())
     else:

@@ -21,7 +21,7 @@ from d4cli.commands.common import (
 )
 from d4cli.completion import complete_dc_tier
 from d4cli.errors import EXIT_REFUSED, InputError
-from d4cli.limits import ASPECT, COST, DC, DISADVANTAGE_COUNT, EVASION, LOAD, MODIFIER, parse_whole
+from d4cli.limits import ASPECT, COST, DC, DISADVANTAGE_COUNT, EVASION, LOAD, MODIFIER, check_rolled_dice, parse_whole
 
 app = typer.Typer(help="Roll a D4 pool or a d20 Action Roll.", no_args_is_help=True)
 
@@ -75,6 +75,7 @@ def pool_command(
     count = parse_times(times)
     rng = make_rng(seed)
     plan = plan_pool(request)
+    check_rolled_dice(plan.dice_count, count)
     from d4cli.pool import roll_pool
 
     show_pool_rolls(plan, lambda: roll_pool(plan, rng), count, json_=json_, quiet=quiet, odds=odds)

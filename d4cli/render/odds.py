@@ -36,23 +36,38 @@ TAIL = 0.00005
 MAX_SHOWN_DENOMINATOR = 1_000_000
 
 
-def percent(p: float, digits: int = 2) -> str:
-    """``65.14%``; ``<0.01%`` or ``>99.99%`` rather than a misleading 0% or 100%."""
+def percent(p: float | Fraction, digits: int = 2) -> str:
+    """``65.14%``: *p* (a float or an exact Fraction) rounded half up to *digits* decimals.
+
+    ``0%`` and ``100%`` only when *p* is exactly 0 or 1 (odds floats are never
+    0.0 or 1.0 otherwise, `d4cli.odds.edge_safe`); a probability that would
+    round to the edge shows ``<0.01%`` or ``>99.99%`` (as many decimals as
+    *digits*). Rounding is of the exact value, decimal half up: 1/16 is
+    ``6.25%``, or ``6.3%`` to one decimal, never ``6.2%``.
+    """
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
-    text = f"{100 * p:.{digits}f}%"
-    smallest = 10.0**-digits
-    if 100 * p < smallest:
-        return f"<{smallest:.{digits}f}%"
-    if 100 * p > 100 - smallest:
-        return f">{100 - smallest:.{digits}f}%"
-    return text
+    scale = 10**digits
+    units = math.floor(Fraction(p) * 100 * scale + Fraction(1, 2))
+    if units <= 0:
+        return f"<{_decimal(1, digits)}%"
+    if units >= 100 * scale:
+        return f">{_decimal(100 * scale - 1, digits)}%"
+    return f"{_decimal(units, digits)}%"
+
+
+def _decimal(units: int, digits: int) -> str:
+    """*units* of ``10**-digits`` as a decimal: ``_decimal(625, 2) == "6.25"``."""
+    if digits == 0:
+        return str(units)
+    whole, part = divmod(units, 10**digits)
+    return f"{whole}.{part:0{digits}d}"
 
 
 def _with_fraction(p: float, exact: Fraction | None) -> str:
-    text = percent(p)
+    text = percent(p if exact is None else exact)
     if exact is not None and 1 < exact.denominator <= MAX_SHOWN_DENOMINATOR:
         text += f" = {exact.numerator}/{exact.denominator}"
     return text
@@ -78,14 +93,14 @@ def pool_summary(odds: PoolOdds) -> list[str]:
     if odds.dc is not None and odds.p_success is not None:
         lines.append(
             f"Chance of success (total >= DC {odds.dc}): "
-            + _with_fraction(odds.p_success, odds.success_fraction)
+            + _with_fraction(odds.p_success, odds.success_exact)
             + " (R7)"
         )
     if odds.evasion is not None and odds.expected_damage is not None:
         any_damage = odds.p_any_damage or 0.0
         lines.append(
             f"Expected damage against Evasion {odds.evasion}: {_number(odds.expected_damage)}; "
-            f"chance of any damage (total >= {odds.evasion + 1}): {percent(any_damage)} (R7)"
+            f"chance of any damage (total >= {odds.evasion + 1}): {percent(odds.any_damage_exact or any_damage)} (R7)"
         )
     return lines
 

@@ -1,0 +1,95 @@
+"""Bounded work: grids of pools run along one chain and refuse past a stated bound at once;
+--times refuses more dice than one command rolls."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from d4cli.app import app
+from d4cli.dice import parse_extra
+from d4cli.errors import InputError
+from d4cli.grids import MAX_GRID_WORK, _PoolChain, check_grid_work, grid_work, pool_values
+from d4cli.limits import MAX_ROLLED_DICE, check_rolled_dice
+from d4cli.odds import pool_distribution
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("extra", [(), ("1d8+1",), ("2d6", "1d3-1")])
+@pytest.mark.parametrize("damage", [False, True])
+def test_the_chain_agrees_with_each_pools_own_distribution(extra, damage):
+    extra = tuple(parse_extra(text) for text in extra)
+    sizes = list(range(2, 120, 9))
+    columns = list(range(-2, 500, 11))
+    chain = _PoolChain(pool_distribution(sizes[0], extra), damage)
+    current = sizes[0]
+    for size in sizes:
+        while current < size:
+            chain.add_d4()
+            current += 1
+        distribution = pool_distribution(size, extra)
+        want = [distribution.expected_excess(c) if damage else distribution.p_at_least(c) for c in columns]
+        got = chain.values(columns)
+        for column, g, w in zip(columns, got, want):
+            assert g == pytest.approx(w, abs=1e-20, rel=1e-12), (size, column)
+            assert (g == 0.0) == (w == 0.0) and (g == 1.0) == (w == 1.0), (size, column, g, w)
+
+
+def test_pool_values_uses_the_chain_for_large_grids_and_agrees():
+    sizes = list(range(2_000, 2_040))
+    dcs = [5_000, 5_050, 5_100, 8_000, 8_001]
+    chained = pool_values(sizes, (), dcs, damage=False)
+    for size in (2_000, 2_019, 2_039):
+        distribution = pool_distribution(size)
+        for dc, value in zip(dcs, chained[size]):
+            assert value == pytest.approx(distribution.p_at_least(dc), abs=1e-15)
+    assert chained[2_000][-1] == 0.0 and 0.0 < chained[2_000][-2] < 1e-300
+
+
+def test_grid_work_counts_the_chain():
+    assert grid_work([1], ()) == 4
+    assert grid_work(range(1, 10_001), ()) == 150_025_000 <= MAX_GRID_WORK
+    assert grid_work(range(1, 9_991), (parse_extra("10d1000"),)) > MAX_GRID_WORK
+    with pytest.raises(InputError, match=f"a grid does at most {MAX_GRID_WORK:,}"):
+        check_grid_work(range(1, 9_991), (parse_extra("10d1000"),))
+
+
+def test_a_grid_past_the_bound_is_refused_at_once_naming_the_bound():
+    start = time.perf_counter()
+    result = runner.invoke(app, ["odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5", "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"a grid does at most {MAX_GRID_WORK:,}" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert time.perf_counter() - start < 2
+
+
+def test_the_grid_that_took_minutes_answers_within_seconds():
+    """9,009 cells of 9,000..10,000 d4 (189 s when each row started from scratch)."""
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "d4cli", "odds", "pool", "--pool", "9000..10000", "--dc", "20000..20008", "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert time.perf_counter() - start < 30
+    grid = json.loads(result.stdout)
+    assert len(grid["rows"]) == 1001 and all(0.0 < v < 1.0 for row in grid["rows"] for v in row["values"])
+    last = grid["rows"][-1]["values"]
+    distribution = pool_distribution(10_000)
+    assert last == pytest.approx([distribution.p_at_least(dc) for dc in range(20_000, 20_009)], abs=1e-15)
+
+
+def test_times_refuses_more_dice_than_one_command_rolls_at_once():
+    assert check_rolled_dice(5, 1_000_000) == 5_000_000
+    with pytest.raises(InputError, match="one command rolls at most"):
+        check_rolled_dice(10_000, 1_000_000)
+    start = time.perf_counter()
+    result = runner.invoke(app, ["roll", "pool", "1000", "--extra", "9000d4", "--times", "1000000", "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "--times" in result.stderr and f"{MAX_ROLLED_DICE:,}" in result.stderr
+    assert time.perf_counter() - start < 2
