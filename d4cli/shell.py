@@ -16,7 +16,7 @@ from typing import Any
 import typer
 
 from d4cli.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
-from d4cli.lazy import LazyRootGroup
+from d4cli.lazy import LazyGroup
 
 
 def say_error(message: str) -> None:
@@ -55,10 +55,10 @@ class ReaderGone(Exception):
     """stdout was closed by its reader (``d4cli ... | head -1``): stop quietly, exit 0."""
 
 
-class D4Group(LazyRootGroup):
+class D4Group(LazyGroup):
     """Root command: runs a command and turns whatever escapes into an exit code.
 
-    Its commands load lazily (`d4cli.lazy.LazyRootGroup`).
+    Its commands load lazily (`d4cli.lazy.LazyGroup`).
     """
 
     def invoke(self, ctx: Any) -> Any:

@@ -28,21 +28,6 @@ FileOption = Annotated[
 SourceList = list[str] | None
 
 
-def register(app: typer.Typer) -> None:
-    """Add the encounter commands to the root app (``turn`` is a group of its own)."""
-    # `exhaust Aria -1` must reach parse_whole (a range error naming LEVEL), not "no such option".
-    negative_ok = {"ignore_unknown_options": True}
-    app.command("init")(init_command)
-    app.command("add")(add_command)
-    app.command("remove")(remove_command)
-    app.command("status")(status_command)
-    app.command("act")(act_command)
-    app.command("team")(team_command)
-    app.command("exhaust", context_settings=negative_ok)(exhaust_command)
-    app.command("log")(log_command)
-    app.command("undo")(undo_command)
-
-
 def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:
     """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
     from d4cli.store import change, resolve_path

@@ -10,10 +10,6 @@ from d4cli.commands.common import JsonOption, emit_json
 from d4cli.completion import complete_topic
 
 
-def register(app: typer.Typer) -> None:
-    app.command("help")(help_command)
-
-
 def help_command(
     topic: Annotated[str | None, typer.Argument(metavar="[TOPIC]", help="A topic; none lists them.", autocompletion=complete_topic)] = None,
     json_: JsonOption = False,
