@@ -15,17 +15,20 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
+if TYPE_CHECKING:
+    # Typer's own copy of Click (vendored since Typer 0.26); types only, never imported at run time.
+    from typer._click import Command, Context
+
 # How to build one command: returns the Click command.
-Builder = Callable[[], click.Command]
+Builder = Callable[[], "Command"]
 
 
-def _need_command(group: click.Group, ctx: click.Context, args: list[str]) -> None:
+def _need_command(group: TyperGroup, ctx: Context, args: list[str]) -> None:
     """A group run without a command is a usage error: a short plain message, exit 2.
 
     Click's ``no_args_is_help`` would print the whole help (boxes) on stdout and
@@ -46,19 +49,20 @@ class LazyGroup(TyperGroup):
 
     builders: Mapping[str, Builder] = {}
 
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         _need_command(self, ctx, args)
         return super().parse_args(ctx, args)
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         names = list(self.builders)
         return names + [name for name in super().list_commands(ctx) if name not in self.builders]
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is None and cmd_name in self.builders:
-            command = self.builders[cmd_name]()
-            self.add_command(command, cmd_name)
+            built = self.builders[cmd_name]()
+            self.add_command(built, cmd_name)
+            return built
         elif command is None:
             # An unknown name: build everything so the "did you mean" hint sees all names.
             for name in self.builders:
@@ -75,7 +79,7 @@ def from_specs(specs: Mapping[str, Spec]) -> dict[str, Builder]:
     return {name: functools.partial(build, name, spec) for name, spec in specs.items()}
 
 
-def build(name: str, spec: Spec) -> click.Command:
+def build(name: str, spec: Spec) -> Command:
     """Import *spec*'s ``module:attribute`` and build the Click command *name* from it.
 
     A command function becomes one command, with the spec's Typer settings (such as
@@ -89,7 +93,7 @@ def build(name: str, spec: Spec) -> click.Command:
     return _single(name, target, settings)
 
 
-def group_from_app(name: str, app: typer.Typer) -> click.Command:
+def group_from_app(name: str, app: typer.Typer) -> Command:
     """A `LazyGroup` with *app*'s help and settings whose commands are built one by one.
 
     Only what *app* declares is read (its info and its registered commands and callback);
@@ -126,12 +130,12 @@ def _function_name(callback: Callable[..., Any] | None) -> str:
     return callback.__name__.lower().replace("_", "-") if callback is not None else ""
 
 
-def _single_from_info(name: str, info: Any) -> click.Command:
+def _single_from_info(name: str, info: Any) -> Command:
     settings = {key: value for key, value in vars(info).items() if key not in ("name", "callback")}
     return _single(name, info.callback, settings)
 
 
-def _single(name: str, function: Callable[..., Any], settings: Mapping[str, Any]) -> click.Command:
+def _single(name: str, function: Callable[..., Any], settings: Mapping[str, Any]) -> Command:
     """One Click command from *function*, built by Typer; it runs with the collector on."""
     holder = typer.Typer(add_completion=False)
     holder.command(name, **settings)(function)

@@ -68,7 +68,7 @@ class D4Group(LazyGroup):
             # Typer's own handler would turn a closed pipe into exit 1.
             raise ReaderGone() from error
 
-    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None) -> None:
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
         if complete_var is None:
             complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
         if os.environ.get(complete_var):
