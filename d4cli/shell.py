@@ -16,11 +16,11 @@ from typing import Any
 import typer
 
 from d4cli.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
+from d4cli.lazy import LazyGroup
 
 # Output that could not be written: exit 1 like an internal error, but the message says
 # what failed and that any change was saved (docs/cli.md, Exit codes).
 EXIT_OUTPUT = EXIT_INTERNAL
-from d4cli.lazy import LazyGroup
 
 
 def say_error(message: str) -> None:
