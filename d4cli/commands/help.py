@@ -3,6 +3,7 @@
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/commands/roll.py).
 
+from collections.abc import Iterable
 from typing import Annotated
 
 import typer
@@ -51,7 +52,7 @@ def help_command(
         out.print(render_topic(key, TOPICS[key]))
 
 
-def _rule_ranges(rules: dict[str, object]) -> str:
+def _rule_ranges(rules: Iterable[str]) -> str:
     """``R1-R20, C1-C8, L1-L4, N1``: the ids of *rules*, one range per letter."""
     numbers: dict[str, list[int]] = {}
     for rule_id in rules:
