@@ -1,4 +1,4 @@
-"""The one place where errors become exit codes and short plain messages (shared/CLI.md).
+"""The one place where errors become exit codes and short plain messages (docs/cli.md).
 
 `D4Group` is the root command class of the Typer app. Its `main` runs the
 command without Click's standalone handling, then maps what escaped: usage

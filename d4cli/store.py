@@ -443,7 +443,7 @@ def read_history(path: Path, last: int | None = None) -> History:
     newest ``init``, so ``--last`` reads only what it shows. A damaged newest
     line is not shown; ``warning`` names it (the module's "Damage").
 
-    The encounter file is validated first, as on every read (shared/CLI.md).
+    The encounter file is validated first, as on every read (docs/cli.md).
 
     Raises:
         FileError: the encounter file is unreadable or invalid, or a damaged journal

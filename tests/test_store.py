@@ -611,7 +611,7 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
 
 
 def test_log_validates_the_file(path):
-    """shared/CLI.md: the file is validated on every read, `log` included."""
+    """docs/cli.md: the file is validated on every read, `log` included."""
     store.change(path, lambda e: start_turn(e))
     path.write_text(path.read_text().replace("load_buffer", "load_bufer", 1))
     before = snapshot(path)

@@ -1,4 +1,4 @@
-"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (shared/CLI.md "Encounter").
+"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,

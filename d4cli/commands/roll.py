@@ -1,4 +1,4 @@
-"""``d4cli roll pool`` and ``d4cli roll check`` (shared/CLI.md "Rolls")."""
+"""``d4cli roll pool`` and ``d4cli roll check`` (docs/cli.md "Rolls")."""
 
 # No `from __future__ import annotations` here: Typer reads these annotations on every
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
