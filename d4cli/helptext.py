@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-RULE_ID = re.compile(r"^(R|C|L|N)([1-9][0-9]*)$")
+RULE_ID = re.compile(r"^(R|C|L|N)([0-9]+)$")
 
 
 @dataclass(frozen=True)

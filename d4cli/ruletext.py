@@ -156,7 +156,7 @@ RULES: dict[str, Rule] = {
     'C6': Rule(
         'C6',
         'Critical failure',
-        'A natural 1 fails, whatever the Result.',
+        'A natural 1 always fails: no modifier and no Advantage can turn it into a success, however high the Result.',
         'natural 1 with modifiers +30 gives Result 31, which still fails against DC 6.',
     ),
     'C7': Rule(
