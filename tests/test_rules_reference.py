@@ -117,7 +117,8 @@ def test_rule_key():
 
 
 def test_no_file_refers_outside_the_repository():
-    outside = re.compile(r"shared/|RULINGS|CLI\.md|seeds/")
+    # Spelled in pieces, so that this file does not match itself.
+    outside = re.compile("|".join(["shared" + "/", "RUL" + "INGS", "CLI" + r"\.md", "seeds" + "/"]))
     found = []
     for path in tracked_files():
         try:
