@@ -208,7 +208,9 @@ TOPICS: dict[str, Topic] = {
         "line on stderr naming the option or field and the value; nothing is printed on "
         "stdout and no file changes. 3: refused by the rules, either the gate (R2) or an "
         "impossible check (C4); nothing is rolled, but --json still prints the object that "
-        "says why. 1: an internal error, which should never happen.",
+        "says why. 1: the output could not be written (a full disk; the message says any "
+        "change was saved), or an internal error, which should never happen. A reader that "
+        "goes away (`d4cli status | head -1`) is not an error: exit 0.",
         "d4cli roll pool 2 --load 1 --cost 2; echo $?      (prints 3)",
     ),
 }
