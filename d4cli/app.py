@@ -1,42 +1,47 @@
-"""The root Typer app: joins one sub-app per command group (shared/CLI.md).
+"""The root Typer app and the one list of its commands (docs/cli.md).
 
-Command modules are loaded lazily (`D4Group.command_modules`): a run imports
-and builds only the command it uses, which keeps start-up near ``import typer``.
+Commands are loaded lazily (`d4cli.lazy.LazyGroup`): a run imports and builds
+only the command it uses, which keeps start-up near ``import typer``.
 """
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/commands/roll.py).
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from d4cli import __version__
+from d4cli.lazy import Spec, from_specs
 from d4cli.shell import D4Group
 
-# Top-level command -> the module that defines it (a `register(app)` function,
-# else a Typer `app` added under that name). Listed in help order.
-COMMAND_MODULES: dict[str, str] = {
-    "roll": "d4cli.commands.roll",
-    "init": "d4cli.commands.encounter",
-    "add": "d4cli.commands.encounter",
-    "remove": "d4cli.commands.encounter",
-    "status": "d4cli.commands.encounter",
-    "turn": "d4cli.commands.turn",
-    "act": "d4cli.commands.encounter",
-    "team": "d4cli.commands.encounter",
-    "exhaust": "d4cli.commands.encounter",
-    "log": "d4cli.commands.encounter",
-    "undo": "d4cli.commands.encounter",
-    "redo": "d4cli.commands.encounter",
-    "odds": "d4cli.commands.odds",
-    "help": "d4cli.commands.help",
+# `exhaust Aria -1` must reach parse_whole (a range error naming LEVEL), not "no such option".
+NEGATIVE_OK: dict[str, Any] = {"context_settings": {"ignore_unknown_options": True}}
+
+# Every top-level command, in help order: name -> "module:function" (one command) or
+# "module:app" (a Typer app: a group of sub-commands); optionally with the keyword
+# arguments of `typer.Typer.command`. Adding a command is adding its line here.
+COMMANDS: dict[str, Spec] = {
+    "roll": "d4cli.commands.roll:app",
+    "init": "d4cli.commands.encounter:init_command",
+    "add": "d4cli.commands.encounter:add_command",
+    "remove": "d4cli.commands.encounter:remove_command",
+    "status": "d4cli.commands.encounter:status_command",
+    "turn": "d4cli.commands.turn:app",
+    "act": "d4cli.commands.encounter:act_command",
+    "team": "d4cli.commands.encounter:team_command",
+    "exhaust": ("d4cli.commands.encounter:exhaust_command", NEGATIVE_OK),
+    "log": "d4cli.commands.encounter:log_command",
+    "undo": "d4cli.commands.encounter:undo_command",
+    "redo": "d4cli.commands.encounter:redo_command",
+    "odds": "d4cli.commands.odds:app",
+    "help": "d4cli.commands.help:help_command",
 }
 
 
 class RootGroup(D4Group):
-    """The d4cli root: D4Group with this app's command modules."""
+    """The d4cli root: `D4Group` (errors to exit codes) with this app's commands."""
 
-    command_modules = COMMAND_MODULES
+    builders = from_specs(COMMANDS)
 
 
 app = typer.Typer(

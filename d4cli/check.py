@@ -1,4 +1,4 @@
-"""The d20 Action Roll (RULINGS C1-C7): leveled Advantage, crits and the Rule of Three.
+"""The d20 Action Roll (C1-C7): leveled Advantage, crits and the Rule of Three.
 
 Pure functions on plain data; `roll_check` takes an injected `DiceSource` and
 returns a `CheckResult` that carries every step.

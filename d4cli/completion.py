@@ -1,4 +1,4 @@
-"""Tab completion: the value completers and the shell classes (shared/CLI.md).
+"""Tab completion: the value completers and the shell classes (docs/cli.md).
 
 The completers return plain values (``"Goblin Archer"``); the shell classes
 below quote them for the shell that asked, so a name with spaces, a colon or

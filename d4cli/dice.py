@@ -1,4 +1,4 @@
-"""Dice: the injected random source and the extra-dice notation (RULINGS R6, L3).
+"""Dice: the injected random source and the extra-dice notation (R6, L3).
 
 Every rule that rolls takes a `DiceSource`, anything with ``randint(a, b)``
 (``random.Random`` is one). Tests pass `ScriptedDice` to fix every die.

@@ -186,7 +186,7 @@ class Event:
     allowed: ClassVar[bool] = True
 
     def log(self) -> dict[str, Any]:
-        """The journal entry's facts (shared/CLI.md ``log --json``)."""
+        """The journal entry's facts (docs/cli.md ``log --json``)."""
         head = {"kind": self.kind, "round": self.round, "turn": self.turn, "actor": self.actor}
         return {**head, **self.details}
 
@@ -700,7 +700,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
 
 def status_json(encounter: Encounter) -> dict[str, Any]:
-    """The ``status --json`` object (shared/CLI.md): round, mode, current, creatures in turn order."""
+    """The ``status --json`` object (docs/cli.md): round, mode, current, creatures in turn order."""
     return {
         "name": encounter.name,
         "round": encounter.round,

@@ -1,4 +1,4 @@
-"""The one error family of d4cli and the exit codes it maps to (shared/CLI.md).
+"""The one error family of d4cli and the exit codes it maps to (docs/cli.md).
 
 The rules core and the encounter store raise only these; the command-line shell
 turns them into a short plain message and an exit code, in one place

@@ -1,12 +1,62 @@
-"""The rules reference shown by ``d4cli help``: one entry per topic, in our own words.
+"""The rules reference shown by ``d4cli help``: topics, and every rule by its id.
 
-Each topic names the rulings it explains (shared/RULINGS.md ids) and carries a
-worked example that the test suite checks against the rules core.
+Each topic names the rules it explains (their ids, stated in docs/rules.md) and
+carries a worked example that the test suite checks against the rules core.
+``d4cli help R14`` prints one rule: `RULES` (in `d4cli.ruletext`) is generated
+from docs/rules.md by `parse_rules` (``python scripts/gen_rules.py``), and a
+test keeps the two equal.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+RULE_ID = re.compile(r"^(R|C|L|N)([0-9]+)$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of docs/rules.md: its id (``R14``), title, statement and worked example."""
+
+    id: str
+    title: str
+    text: str
+    example: str
+
+
+def rule_key(word: str) -> str | None:
+    """The rule id *word* names (``r14`` and `` R14 `` give ``R14``), or None if it names none."""
+    key = word.strip().upper()
+    return key if RULE_ID.match(key) else None
+
+
+def parse_rules(markdown: str) -> dict[str, Rule]:
+    """The rules stated in docs/rules.md, by id, in the page's order.
+
+    A rule is a ``### ID Title`` heading, paragraphs of its statement, and one
+    paragraph starting ``Example:`` with the paragraphs after it. Lines of a
+    paragraph are joined with spaces; paragraphs with a blank line.
+
+    Raises:
+        ValueError: a rule heading without an example, or an id given twice.
+    """
+    rules: dict[str, Rule] = {}
+    sections = re.split(r"^(?=#{1,3} )", markdown, flags=re.MULTILINE)
+    for section in sections:
+        heading, _, body = section.partition("\n")
+        match = re.match(r"^### ((?:R|C|L|N)[1-9][0-9]*) (.+)$", heading.strip())
+        if match is None:
+            continue
+        rule_id, title = match.groups()
+        paragraphs = [" ".join(part.split()) for part in re.split(r"\n\s*\n", body) if part.strip()]
+        starts = [i for i, part in enumerate(paragraphs) if part.startswith("Example:")]
+        if not starts or rule_id in rules:
+            raise ValueError(f"docs/rules.md: {rule_id}: needs one example and a unique id")
+        first = starts[0]
+        example = "\n\n".join(paragraphs[first:]).removeprefix("Example:").strip()
+        rules[rule_id] = Rule(rule_id, title, "\n\n".join(paragraphs[:first]), example)
+    return rules
 
 
 @dataclass(frozen=True)
@@ -158,7 +208,9 @@ TOPICS: dict[str, Topic] = {
         "line on stderr naming the option or field and the value; nothing is printed on "
         "stdout and no file changes. 3: refused by the rules, either the gate (R2) or an "
         "impossible check (C4); nothing is rolled, but --json still prints the object that "
-        "says why. 1: an internal error, which should never happen.",
+        "says why. 1: the output could not be written (a full disk; the message says any "
+        "change was saved), or an internal error, which should never happen. A reader that "
+        "goes away (`d4cli status | head -1`) is not an error: exit 0.",
         "d4cli roll pool 2 --load 1 --cost 2; echo $?      (prints 3)",
     ),
 }

@@ -1,4 +1,4 @@
-"""Result records as the plain JSON objects that shared/CLI.md fixes.
+"""Result records as the plain JSON objects that docs/cli.md fixes.
 
 Every key of the contract is always present (None where it does not apply);
 the extra keys (``rules``, ``base_pool`` ...) explain the steps further.

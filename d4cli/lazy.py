@@ -1,18 +1,34 @@
-"""Commands built only when they are used, for start-up time (the tool runs on every Tab).
+"""Commands imported and built only when they are used, for start-up time (the tool runs on every Tab).
 
-`LazyRootGroup` imports the module of the one top-level command a run uses;
-`LazyGroup` builds the one sub-command (``roll pool``) it needs.
+The command list is a plain mapping, ``name -> "module:attribute"`` (`d4cli.app.COMMANDS`).
+The attribute is either a command function or a Typer app of sub-commands (a group such
+as ``roll``). `LazyGroup` is a Click group (Typer's `TyperGroup`) whose `list_commands`
+reads that mapping and whose `get_command` imports the one module a run needs and builds
+the one command through Typer's public API (``typer.Typer().command(...)`` and
+``typer.main.get_command``); a group's own sub-commands are built the same way, one by one.
+So ``d4cli roll pool`` never pays for the encounter commands, ``roll check``, Rich or
+the TOML writer. Adding a command is one line in that mapping.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import functools
+import importlib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
 
+if TYPE_CHECKING:
+    # Typer's own copy of Click (vendored since Typer 0.26); types only, never imported at run time.
+    from typer._click import Command, Context
 
-def _need_command(group: Any, ctx: Any, args: list[str]) -> None:
+# How to build one command: returns the Click command.
+Builder = Callable[[], "Command"]
+
+
+def _need_command(group: TyperGroup, ctx: Context, args: list[str]) -> None:
     """A group run without a command is a usage error: a short plain message, exit 2.
 
     Click's ``no_args_is_help`` would print the whole help (boxes) on stdout and
@@ -23,69 +39,107 @@ def _need_command(group: Any, ctx: Any, args: list[str]) -> None:
         raise typer.BadParameter(f"missing; one of {names}", ctx=ctx, param_hint="COMMAND")
 
 
-class LazyRootGroup(TyperGroup):
-    """A root group that loads its commands lazily: `command_modules` maps a top-level command
-    name to the module that defines it (with ``register(app)`` or a Typer
-    ``app``); that module is imported and only that command is built when the
-    command is used, so ``d4cli roll pool`` never pays for the encounter
-    commands, Rich or the TOML writer.
+class LazyGroup(TyperGroup):
+    """A Click group whose commands are built on first use.
+
+    `builders` maps each command name, in help order, to a function that builds it;
+    a subclass may set it as a class attribute (the root, through `from_specs`), or
+    `group_from_app` sets it on one instance.
     """
 
-    command_modules: ClassVar[dict[str, str]] = {}
+    builders: Mapping[str, Builder] = {}
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         _need_command(self, ctx, args)
         return super().parse_args(ctx, args)
 
-    def list_commands(self, ctx: Any) -> list[str]:
-        names = super().list_commands(ctx)
-        return names + [name for name in self.command_modules if name not in names]
+    def list_commands(self, ctx: Context) -> list[str]:
+        names = list(self.builders)
+        return names + [name for name in super().list_commands(ctx) if name not in self.builders]
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in self.command_modules:
-            command = load_command(cmd_name, self.command_modules[cmd_name])
-            if command is not None:
-                self.commands[cmd_name] = command
+        if command is None and cmd_name in self.builders:
+            built = self.builders[cmd_name]()
+            self.add_command(built, cmd_name)
+            return built
         elif command is None:
-            # An unknown name: load everything so the "did you mean" hint sees all names.
-            for name in self.list_commands(ctx):
-                if name != cmd_name:
-                    self.get_command(ctx, name)
+            # An unknown name: build everything so the "did you mean" hint sees all names.
+            for name in self.builders:
+                self.get_command(ctx, name)
         return command
 
 
-class LazyGroup(TyperGroup):
-    """A command group (such as ``roll``) whose commands are built when first used."""
-
-    pending: dict[str, Any]
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        _need_command(self, ctx, args)
-        return super().parse_args(ctx, args)
-
-    def list_commands(self, ctx: Any) -> list[str]:
-        names = super().list_commands(ctx)
-        return names + [name for name in getattr(self, "pending", {}) if name not in names]
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        pending = getattr(self, "pending", {})
-        if cmd_name not in self.commands and cmd_name in pending:
-            self.commands[cmd_name] = _build_single(pending[cmd_name])
-        elif cmd_name not in self.commands:
-            for name in list(pending):
-                self.get_command(ctx, name)
-        return super().get_command(ctx, cmd_name)
+# ``"module:attribute"``, or that with the keyword arguments of ``typer.Typer.command``.
+Spec = str | tuple[str, Mapping[str, Any]]
 
 
-def _build_single(info: Any) -> Any:
-    import functools
+def from_specs(specs: Mapping[str, Spec]) -> dict[str, Builder]:
+    """Builders for ``name -> spec`` (see the module docstring), in the same order."""
+    return {name: functools.partial(build, name, spec) for name, spec in specs.items()}
 
-    from typer.main import get_command
 
+def build(name: str, spec: Spec) -> Command:
+    """Import *spec*'s ``module:attribute`` and build the Click command *name* from it.
+
+    A command function becomes one command, with the spec's Typer settings (such as
+    ``context_settings``) if it has any. A Typer app becomes a `LazyGroup` named *name*.
+    """
+    target_spec, settings = (spec, {}) if isinstance(spec, str) else spec
+    module_name, _, attribute = target_spec.partition(":")
+    target = getattr(importlib.import_module(module_name), attribute)
+    if isinstance(target, typer.Typer):
+        return group_from_app(name, target)
+    return _single(name, target, settings)
+
+
+def group_from_app(name: str, app: typer.Typer) -> Command:
+    """A `LazyGroup` with *app*'s help and settings whose commands are built one by one.
+
+    Only what *app* declares is read (its info and its registered commands and callback);
+    nothing of it is changed.
+    """
+    shell = typer.Typer(
+        name=name,
+        cls=LazyGroup,
+        help=app.info.help,
+        no_args_is_help=app.info.no_args_is_help,
+        context_settings=app.info.context_settings,
+        add_completion=False,
+    )
+    registered = app.registered_callback
+    if registered is not None and registered.callback is not None:
+        shell.callback()(registered.callback)
+    else:
+        # A group needs a callback to be built as a group: one that does nothing.
+        shell.callback()(_no_options)
+    group = typer.main.get_command(shell)
+    infos = {info.name or _function_name(info.callback): info for info in app.registered_commands}
+    group.builders = {  # type: ignore[attr-defined]
+        key: functools.partial(_single_from_info, key, info) for key, info in infos.items()
+    }
+    return group
+
+
+def _no_options() -> None:
+    # No docstring: the group's help is its app's ``help``.
+    pass
+
+
+def _function_name(callback: Callable[..., Any] | None) -> str:
+    return callback.__name__.lower().replace("_", "-") if callback is not None else ""
+
+
+def _single_from_info(name: str, info: Any) -> Command:
+    settings = {key: value for key, value in vars(info).items() if key not in ("name", "callback")}
+    return _single(name, info.callback, settings)
+
+
+def _single(name: str, function: Callable[..., Any], settings: Mapping[str, Any]) -> Command:
+    """One Click command from *function*, built by Typer; it runs with the collector on."""
     holder = typer.Typer(add_completion=False)
-    holder.registered_commands = [info]
-    command = get_command(holder)
+    holder.command(name, **settings)(function)
+    command = typer.main.get_command(holder)
     callback = command.callback
     if callback is not None:
 
@@ -109,60 +163,3 @@ def start_collecting() -> None:
     if not gc.isenabled():
         gc.freeze()
         gc.enable()
-
-
-def _command_name(info: Any) -> str | None:
-    if info.name:
-        return str(info.name)
-    callback = getattr(info, "callback", None)
-    return callback.__name__.lower().replace("_", "-") if callback is not None else None
-
-
-def load_command(name: str, module_name: str) -> Any:
-    """Import *module_name* and build the click command *name* it defines, nothing else.
-
-    A command group added as a plain Typer app (``roll``) becomes a `LazyGroup`:
-    its own commands are built only when used too.
-    """
-    import importlib
-
-    from typer.main import get_command
-    from typer.models import DefaultPlaceholder
-
-    module = importlib.import_module(module_name)
-    holder = typer.Typer(add_completion=False)
-    register = getattr(module, "register", None)
-    if register is not None:
-        register(holder)
-    else:
-        holder.add_typer(module.app, name=name)
-    wanted = [info for info in holder.registered_commands if _command_name(info) == name]
-    groups = [info for info in holder.registered_groups if info.name == name]
-    if len(wanted) == 1 and not groups:
-        return _build_single(wanted[0])
-    if len(groups) == 1 and not wanted:
-        group_info = groups[0]
-        sub = group_info.typer_instance
-        lazy = (
-            isinstance(group_info.cls, DefaultPlaceholder)
-            and isinstance(sub.info.cls, DefaultPlaceholder)
-            and not sub.registered_groups
-        )
-        if lazy:
-            # Build the group without its commands; they are built on first use.
-            holder.registered_commands = []
-            holder.registered_groups = [group_info]
-            group_info.cls = LazyGroup
-            infos = list(sub.registered_commands)
-            sub.registered_commands = []
-            try:
-                built = get_command(holder)
-            finally:
-                sub.registered_commands = infos
-            group = built.commands[name]  # type: ignore[attr-defined]
-            group.pending = {_command_name(info): info for info in infos}
-            return group
-    built = get_command(holder)
-    if isinstance(built, TyperGroup):
-        return built.commands.get(name)
-    return built

@@ -1,4 +1,4 @@
-"""Limits of sane input (RULINGS L1-L3) and the one parser of whole numbers.
+"""Limits of sane input (L1-L3) and the one parser of whole numbers.
 
 Every number that reaches the rules, from the command line or from the
 encounter file, passes through `parse_whole` (text) or `check_whole` (a value
@@ -28,7 +28,7 @@ HP: Range = (0, 100_000)
 # C3: Advantage Level 0..5; a count of Disadvantages is a whole number >= 0.
 ADVANTAGE_LEVEL: Range = (0, 5)
 DISADVANTAGE_COUNT: Range = (0, 1000)
-# shared/CLI.md ranges.
+# docs/cli.md ranges.
 TIMES: Range = (1, 1_000_000)
 SEED: Range = (0, 2**63 - 1)
 LAST: Range = (1, 10**9)

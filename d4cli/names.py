@@ -1,4 +1,4 @@
-"""Names: matching creatures, Aspects and Advantage sources (RULINGS N1, R4), and checking user text."""
+"""Names: matching creatures, Aspects and Advantage sources (N1, R4), and checking user text."""
 
 from __future__ import annotations
 

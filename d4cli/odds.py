@@ -1,8 +1,8 @@
-"""Exact odds of a D4 pool roll and of a d20 Action Roll (RULINGS R5-R7, C1-C7, L4).
+"""Exact odds of a D4 pool roll and of a d20 Action Roll (R5-R7, C1-C7, L4).
 
 Pure: no printing, no Rich, no files. `pool_odds` and `check_odds` answer the
 ``--odds`` flag; `odds_json` gives the contract's ``odds`` object
-(shared/CLI.md); the plain-number functions (`p_pool_success`,
+(docs/cli.md); the plain-number functions (`p_pool_success`,
 `expected_pool_damage`, `p_check_success`) feed the grids of ``d4cli odds``
 (`d4cli.grids`).
 
@@ -39,7 +39,7 @@ L4 allows at most 447 groups (``sum m(X-1) <= 99,999`` over distinct X), so
 the weights are off by less than 1e-22 in all (sum of absolute errors). Every
 probability and tail sum (P(success)) is summed from them in exact integers
 and converted to a float once, correctly rounded: within 2e-16 of the exact
-value, far below the 1e-12 of shared/CLI.md. A damage expectation weighs each
+value, far below the 1e-12 of docs/cli.md. A damage expectation weighs each
 error by at most 100,000 (the widest excess), so it is off by less than 1e-17.
 Measured against the exact path the probabilities agree to about 1e-30 (tests
 compare both paths). The mean is exact on both paths.
@@ -880,7 +880,7 @@ def clear_caches() -> None:
 
 
 def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
-    """The ``odds`` object of shared/CLI.md (floats, exact to 1e-12).
+    """The ``odds`` object of docs/cli.md (floats, exact to 1e-12).
 
     Keys: ``distribution`` (each total whose probability is not 0.0 as a
     float, as a string, to its probability) and ``distribution_omitted`` (the

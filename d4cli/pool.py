@@ -1,4 +1,4 @@
-"""The D4 dice pool (RULINGS R1-R10): the gate, the pool and the roll.
+"""The D4 dice pool (R1-R10): the gate, the pool and the roll.
 
 Pure functions on plain data. `plan_pool` decides everything that does not
 need dice (the gate, Net Advantage, the pool size); `roll_pool` rolls that plan
@@ -90,7 +90,7 @@ def pool_size(aspect: int, load: int, net_advantage: int, *, ignore_load: bool =
 
 @dataclass(frozen=True)
 class PoolRequest:
-    """What a pool roll asks for (shared/CLI.md ``roll pool``).
+    """What a pool roll asks for (docs/cli.md ``roll pool``).
 
     Attributes:
         aspect: the Aspect's value (may be negative, L1).

@@ -1,4 +1,4 @@
-"""The one place where errors become exit codes and short plain messages (shared/CLI.md).
+"""The one place where errors become exit codes and short plain messages (docs/cli.md).
 
 `D4Group` is the root command class of the Typer app. Its `main` runs the
 command without Click's standalone handling, then maps what escaped: usage
@@ -16,7 +16,11 @@ from typing import Any
 import typer
 
 from d4cli.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
-from d4cli.lazy import LazyRootGroup
+from d4cli.lazy import LazyGroup
+
+# Output that could not be written: exit 1 like an internal error, but the message says
+# what failed and that any change was saved (docs/cli.md, Exit codes).
+EXIT_OUTPUT = EXIT_INTERNAL
 
 
 def say_error(message: str) -> None:
@@ -35,30 +39,71 @@ def _usage_error(error: typer.TyperException) -> int:
     return EXIT_INPUT if code == 1 else code
 
 
+# Error handlers that never fail to encode; any other (strict, surrogateescape, ...) is
+# replaced by backslashreplace, so `Zoë` on an ASCII stream reads `Zo\xeb`.
+_NEVER_FAILS = frozenset({"backslashreplace", "namereplace", "xmlcharrefreplace", "replace", "ignore"})
+
+
 def _prepare_streams() -> None:
-    # A closed stream (`d4cli ... >&-`) is None in Python: write to nowhere instead.
+    """Make stdout and stderr unable to fail on text, and a closed stdout a plain `ReaderGone`.
+
+    A closed stream (``d4cli ... >&-``) is None in Python: it writes to nowhere instead.
+    A stream whose encoding cannot hold a character (``PYTHONIOENCODING=ascii``,
+    ``ascii:surrogateescape``, ``LC_ALL=C PYTHONUTF8=0``) escapes it. stdout is wrapped
+    in `_Stdout`, so a reader that went away (``| head -1``) reaches `D4Group.main` as
+    `ReaderGone` wherever it happens: during a command, while printing ``--help`` or
+    ``--version``, or in the last flush.
+    """
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
-    # A stream that cannot encode a name (PYTHONIOENCODING=ascii) must not crash.
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+        if reconfigure is not None and getattr(stream, "errors", None) not in _NEVER_FAILS:
             try:
                 reconfigure(errors="backslashreplace")
             except (ValueError, OSError):
                 pass
+    if not isinstance(sys.stdout, _Stdout):
+        sys.stdout = _Stdout(sys.stdout)
+
+
+class _Stdout:
+    """stdout, except that a broken pipe raises `ReaderGone` (not an `OSError`).
+
+    Click and Rich each turn a broken pipe into exit 1 on their own; `ReaderGone`
+    passes through both to the shell, which ends with exit 0. Everything else is
+    the wrapped stream's.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError as error:
+            raise ReaderGone() from error
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError as error:
+            raise ReaderGone() from error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 class ReaderGone(Exception):
     """stdout was closed by its reader (``d4cli ... | head -1``): stop quietly, exit 0."""
 
 
-class D4Group(LazyRootGroup):
+class D4Group(LazyGroup):
     """Root command: runs a command and turns whatever escapes into an exit code.
 
-    Its commands load lazily (`d4cli.lazy.LazyRootGroup`).
+    Its commands load lazily (`d4cli.lazy.LazyGroup`).
     """
 
     def invoke(self, ctx: Any) -> Any:
@@ -68,7 +113,7 @@ class D4Group(LazyRootGroup):
             # Typer's own handler would turn a closed pipe into exit 1.
             raise ReaderGone() from error
 
-    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None) -> None:
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
         if complete_var is None:
             complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
         if os.environ.get(complete_var):
@@ -115,13 +160,11 @@ class D4Group(LazyRootGroup):
             # A reader such as `head` went away: not an error of ours.
             _silence_stdout()
             code = 0
-        except OSError as error:
-            # The output could not be written (a full disk, a closed terminal):
-            # not a bug, but the command may have done its work already.
-            say_error(
-                f"output: {error.strerror or error}; any change was saved ('d4cli log' shows it)"
-            )
-            code = EXIT_INTERNAL
+        except (OSError, UnicodeEncodeError) as error:
+            # The output could not be written (a full disk, a closed terminal): not a
+            # bug, and the command may have saved its change already (docs/cli.md).
+            _output_failed(error)
+            code = EXIT_OUTPUT
         except Exception as error:  # noqa: BLE001 - the last resort of the shell
             if os.environ.get("D4CLI_DEBUG") == "1":
                 raise
@@ -129,15 +172,25 @@ class D4Group(LazyRootGroup):
             code = EXIT_INTERNAL
         try:
             sys.stdout.flush()
-        except BrokenPipeError:
+        except (BrokenPipeError, ReaderGone):
             _silence_stdout()
         except OSError as error:
-            say_error(f"output: {error.strerror or error}; any change was saved ('d4cli log' shows it)")
-            code = EXIT_INTERNAL
+            _output_failed(error)
+            code = EXIT_OUTPUT
         sys.exit(code)
 
 
+def _output_failed(error: OSError | UnicodeEncodeError) -> None:
+    """Say on stderr that the output was lost but any change stands, so nobody repeats it."""
+    reason = getattr(error, "strerror", None) or type(error).__name__
+    say_error(f"output: {reason}; the command finished and any change it made was saved ('d4cli log' shows it)")
+    # What is left in stdout's buffer can never be written: drop it, so that the
+    # interpreter's last flush does not fail again.
+    _silence_stdout()
+
+
 def _silence_stdout() -> None:
+    """Point stdout at the null device: what is still buffered goes nowhere, quietly."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

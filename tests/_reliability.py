@@ -145,14 +145,14 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def check_answer(out: Outcome) -> None:
-    """Exit 0/2/3, no traceback, and on 2 an empty stdout and one clear error line (CLI.md)."""
+    """Exit 0/2/3, no traceback, and on 2 an empty stdout and one clear error line (docs/cli.md)."""
     assert out.code in (0, 2, 3), str(out)
     assert "Traceback" not in out.stderr + out.stdout, str(out)
     assert "internal error" not in out.stderr, str(out)
     if out.code == 2:
         assert out.stdout == "", str(out)
         lines = out.stderr.splitlines()
-        # "a usage line and a hint may precede it" (CLI.md): the error is the last line.
+        # "a usage line and a hint may precede it" (docs/cli.md): the error is the last line.
         assert 1 <= len(lines) <= 3, str(out)
         assert lines[-1].startswith("d4cli: error: "), str(out)
         assert len(lines[-1]) > len("d4cli: error: ") + 3, str(out)

@@ -19,7 +19,7 @@ from d4cli.errors import InputError
 
 
 def test_c3_worked_examples():
-    # Seed 002: Level 2 rolls 4 and 6 -> +6; 6 and 6 -> +7. RULINGS C3: 6,6,6 -> +8.
+    # From the rule text: Level 2 rolls 4 and 6 -> +6; 6 and 6 -> +7. C3: 6,6,6 -> +8.
     assert advantage_bonus((4, 6)) == 6
     assert advantage_bonus((6, 6)) == 7
     assert advantage_bonus((6, 6, 6)) == 8
@@ -37,7 +37,7 @@ def test_level_two_advantage_roll():
 
 
 def test_fog_example_disadvantage_subtracts_d6():
-    # Seed 002: heavy fog gives Disadvantage; a d6 of 3 is subtracted.
+    # From the rule text: heavy fog gives Disadvantage; a d6 of 3 is subtracted.
     request = CheckRequest(attribute=2, disadvantage=1)
     result = roll_check(request, ScriptedDice([10, 3]))
     assert result.disadvantage_die == 3

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -33,7 +32,6 @@ for i in range(int(sys.argv[1])):
 
 
 def test_two_processes_acting_at_once_lose_nothing(isolated_env):
-    path = Path(os.environ["D4CLI_FILE"])
     runner = CliRunner()
     assert runner.invoke(app, ["init"]).exit_code == 0
     assert runner.invoke(app, ["add", "Tank", "--aspect", "Might=1000"]).exit_code == 0

@@ -15,10 +15,10 @@ Each worker command counts toward "concurrent commands checked against a serial 
 
 from __future__ import annotations
 
-import json
-import signal
 import fcntl
+import json
 import os
+import signal
 import subprocess
 import sys
 import time

@@ -296,7 +296,7 @@ def test_log_oldest_first_and_last(encounter_file):
 
 @pytest.mark.parametrize("json_", [[], ["--json"]], ids=["table", "json"])
 def test_log_validates_the_file_like_every_read(encounter_file, json_):
-    """shared/CLI.md: "The encounter file is validated on every read": `log` too (exit 2, one line)."""
+    """docs/cli.md: "The encounter file is validated on every read": `log` too (exit 2, one line)."""
     ok("turn", "start")
     encounter_file.write_text(encounter_file.read_text().replace("load_buffer", "load_bufer", 1))
     line = fails_with(2, encounter_file, "log", *json_)

@@ -40,7 +40,7 @@ FUZZ = settings.get_profile("d4cli-fuzz-long" if FUZZ_LONG else "d4cli-fuzz")
 FUZZ_PER_COMMAND = settings(FUZZ, max_examples=max(1, FUZZ.max_examples * 2 // 3))
 
 # ---------------------------------------------------------------------------------------------
-# Values drawn from the input grammar, at and beyond every limit (RULINGS L1-L4, CLI.md ranges)
+# Values drawn from the input grammar, at and beyond every limit (L1-L4, docs/cli.md ranges)
 # ---------------------------------------------------------------------------------------------
 
 RANGES = {

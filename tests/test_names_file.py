@@ -4,9 +4,8 @@ and a file layout that hand edits can rely on (the encounter file, schema 1)."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import unicodedata
-from pathlib import Path
+from dataclasses import replace
 
 import pytest
 from _reliability import d4, ok

@@ -139,7 +139,7 @@ def test_pinned_five_d4_against_dc_12():
 
 
 def test_pinned_dagger_against_evasion_11():
-    # RULINGS R6/R7 example: Aspect 6, Load 2 -> 4d4, plus a dagger's 1d4, against Evasion 11.
+    # R6/R7 example: Aspect 6, Load 2 -> 4d4, plus a dagger's 1d4, against Evasion 11.
     odds = pool_odds(plan_pool(PoolRequest(6, load=2, extra=(ExtraDice(1, 4),), evasion=11)))
     assert odds.pool_size == 4
     assert odds.expected_damage_fraction == Fraction(1963, 1024)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
-from fractions import Fraction
 import math
 import re
+import sys
+from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner

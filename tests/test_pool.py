@@ -19,7 +19,7 @@ def test_r1_reset_examples():
 
 
 def test_trap_example_pool_of_five():
-    # Seed 000: Finesse 4, Load 0 (started at -1, one action taken); darkness,
+    # From the rule text: Finesse 4, Load 0 (started at -1, one action taken); darkness,
     # a torch and advice -> 5d4.
     request = PoolRequest(
         aspect=4, load=0, advantage=("torch", "advice"), disadvantage=("darkness",)
@@ -35,7 +35,7 @@ def test_trap_example_pool_of_five():
 
 
 def test_dagger_example():
-    # Seed 000: Finesse 6, Load 2, dagger 1d4 -> 4d4 + 1d4; total 14 vs Evasion 11.
+    # From the rule text: Finesse 6, Load 2, dagger 1d4 -> 4d4 + 1d4; total 14 vs Evasion 11.
     request = PoolRequest(aspect=6, load=2, extra=(parse_extra("1d4"),), evasion=11)
     dice = ScriptedDice([4, 3, 3, 2, 2])
     result = roll_pool(request, dice)
@@ -49,7 +49,7 @@ def test_dagger_example():
 
 
 def test_reaction_example_team_action_cost_one():
-    # Seed 000: Load 1, a Team Action of Cost 1 raises the Load to 2 (R8, R10).
+    # From the rule text: Load 1, a Team Action of Cost 1 raises the Load to 2 (R8, R10).
     plan = plan_pool(PoolRequest(aspect=3, load=1, cost=1))
     assert plan.gate.allowed
     assert plan.load_after == 2

@@ -17,12 +17,10 @@ import time
 from pathlib import Path
 
 import pytest
-from d4cli.names import name_problem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli import store
-from d4cli.store import files, journal, transaction
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import (
     ActRequest,
@@ -37,6 +35,8 @@ from d4cli.encounter import (
 )
 from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
 from d4cli.errors import FileError, InputError, LockTimeout
+from d4cli.names import name_problem
+from d4cli.store import files, journal
 
 VALID = """\
 schema_version = 1
@@ -569,7 +569,6 @@ def test_unchanged_including_an_unfinished_entry_when_a_write_fails(path, monkey
 def test_crash_inside_undo_after_the_file_is_restored(path):
     store.change(path, lambda e: start_turn(e))
     store.change(path, attack())
-    last = journal_lines(path)[-1]
     # The undo wrote the file back, then 'crashed' before cutting the journal.
     path.write_bytes(saved_before(path))
     assert [e["kind"] for e in store.read_log(path)] == ["init", "add", "add", "turn-start"]
@@ -621,7 +620,7 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
 
 
 def test_log_validates_the_file(path):
-    """shared/CLI.md: the file is validated on every read, `log` included."""
+    """docs/cli.md: the file is validated on every read, `log` included."""
     store.change(path, lambda e: start_turn(e))
     path.write_text(path.read_text().replace("load_buffer", "load_bufer", 1))
     before = snapshot(path)

@@ -1,4 +1,4 @@
-"""Options and helpers shared by the command modules (shared/CLI.md "Everywhere")."""
+"""Options and helpers shared by the command modules (docs/cli.md "Everywhere")."""
 
 from __future__ import annotations
 

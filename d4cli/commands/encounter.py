@@ -1,4 +1,4 @@
-"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (shared/CLI.md "Encounter").
+"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
@@ -15,7 +15,14 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.commands.common import JsonOption, OddsOption, SeedOption, change_noting_comments, emit_json, make_rng
+from d4cli.commands.common import (
+    JsonOption,
+    OddsOption,
+    SeedOption,
+    change_noting_comments,
+    emit_json,
+    make_rng,
+)
 from d4cli.completion import complete_aspect, complete_creature, complete_example
 from d4cli.errors import InputError, RefusedError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
@@ -26,22 +33,6 @@ FileOption = Annotated[
     typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
 ]
 SourceList = list[str] | None
-
-
-def register(app: typer.Typer) -> None:
-    """Add the encounter commands to the root app (``turn`` is a group of its own)."""
-    # `exhaust Aria -1` must reach parse_whole (a range error naming LEVEL), not "no such option".
-    negative_ok = {"ignore_unknown_options": True}
-    app.command("init")(init_command)
-    app.command("add")(add_command)
-    app.command("remove")(remove_command)
-    app.command("status")(status_command)
-    app.command("act")(act_command)
-    app.command("team")(team_command)
-    app.command("exhaust", context_settings=negative_ok)(exhaust_command)
-    app.command("log")(log_command)
-    app.command("undo")(undo_command)
-    app.command("redo")(redo_command)
 
 
 def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:

@@ -1,4 +1,4 @@
-"""``d4cli roll pool`` and ``d4cli roll check`` (shared/CLI.md "Rolls")."""
+"""``d4cli roll pool`` and ``d4cli roll check`` (docs/cli.md "Rolls")."""
 
 # No `from __future__ import annotations` here: Typer reads these annotations on every
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
@@ -21,7 +21,17 @@ from d4cli.commands.common import (
 )
 from d4cli.completion import complete_dc_tier
 from d4cli.errors import EXIT_REFUSED, InputError
-from d4cli.limits import ASPECT, COST, DC, DISADVANTAGE_COUNT, EVASION, LOAD, MODIFIER, check_rolled_dice, parse_whole
+from d4cli.limits import (
+    ASPECT,
+    COST,
+    DC,
+    DISADVANTAGE_COUNT,
+    EVASION,
+    LOAD,
+    MODIFIER,
+    check_rolled_dice,
+    parse_whole,
+)
 
 app = typer.Typer(help="Roll a D4 pool or a d20 Action Roll.", no_args_is_help=True)
 

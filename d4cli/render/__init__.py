@@ -1,6 +1,6 @@
 """Human output. The only package that imports Rich; import its modules lazily.
 
-`console()` builds a Console that follows shared/CLI.md: colour off under
+`console()` builds a Console that follows docs/cli.md: colour off under
 NO_COLOR (even with FORCE_COLOR), and no escape codes and no wrapping when the
 stream is not a terminal (even with FORCE_COLOR).
 """
@@ -24,7 +24,7 @@ def console(*, stderr: bool = False) -> Any:
     except (AttributeError, ValueError):
         tty = False
     no_color = bool(os.environ.get("NO_COLOR"))
-    # Off a terminal there are no escape codes at all, FORCE_COLOR or not (shared/CLI.md).
+    # Off a terminal there are no escape codes at all, FORCE_COLOR or not (docs/cli.md).
     force = None if tty else False
     return Console(
         file=stream,
@@ -106,9 +106,21 @@ def fit_table(table: Any) -> Any:
 
 
 def escape(text: str) -> str:
-    """Text from the user or a file, safe for Rich markup and for the terminal (N1)."""
+    """Text from the user or a file, safe for Rich markup and for the terminal (N1).
+
+    On a stdout whose encoding cannot hold a character (``PYTHONIOENCODING=ascii``, the
+    C locale) the character is escaped here already (``Zo\\xeb``), so that Rich measures
+    the text as it will be written and table columns stay aligned.
+    """
     from rich.markup import escape as rich_escape
 
     from d4cli.errors import escape_control
 
-    return rich_escape(escape_control(text))
+    text = escape_control(text)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if not text.isascii() and not encoding.lower().replace("-", "").startswith("utf"):
+        try:
+            text = text.encode(encoding, "backslashreplace").decode(encoding)
+        except LookupError:
+            pass
+    return rich_escape(text)
