@@ -27,6 +27,7 @@ from d4cli import store
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import ActRequest, Encounter, act, add_creature, new_creature, start_turn
 from d4cli.encounter_file import dump_encounter
+from d4cli.serialize import journal_json
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
@@ -81,9 +82,9 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
         new, result = act(encounter, request, rng)
         if not result.allowed:
             new, event = start_turn(encounter, actor)
-            encounter, text = record(new, event.log())
+            encounter, text = record(new, journal_json(event))
             continue
-        encounter, text = record(new, result.log())
+        encounter, text = record(new, journal_json(result))
         done += 1
     with open(journal, "ab") as handle:
         handle.write(b"".join(lines))

@@ -3,8 +3,8 @@
 No files, no printing, no Rich. An `Encounter` is a frozen value; every
 transition (`add_creature`, `remove_creature`, `start_turn`, `end_turn`, `act`,
 `team`, `set_exhaustion`) takes one and returns ``(new_encounter, record)``,
-where the record says what happened and is what the journal keeps (its
-`log()`). Dice come from an injected `DiceSource`. Names of creatures and
+where the record says what happened; `d4cli.serialize` turns it into the JSON
+object that ``--json`` prints and the journal keeps. Dice come from an injected `DiceSource`. Names of creatures and
 Aspects match by N1 (`fold_name`); an unknown one is an `InputError` that
 names the value.
 
@@ -17,7 +17,8 @@ creature whose turn a plain ``turn start`` begins, None when the round is over
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.errors import InputError
 from d4cli.names import check_text, fold_name
@@ -26,9 +27,35 @@ if TYPE_CHECKING:  # annotations only: reading a file (Tab completion) never bui
     from d4cli.dice import DiceSource, ExtraDice
     from d4cli.pool import Gate, PoolResult
 
-MODES = ("turn", "round")
+
+
+class Mode(StrEnum):
+    """When Loads reset (R12): at a creature's own turn, or everyone at each round."""
+
+    TURN = "turn"
+    ROUND = "round"
+
+
+class GrantKind(StrEnum):
+    """What a Team Action grants the target's next roll (R11)."""
+
+    ADVANTAGE = "advantage"
+    DISADVANTAGE = "disadvantage"
+
+
+class ActOutcome(StrEnum):
+    """How an action ended: against a DC (R7), against Evasion (R7), or refused by the gate (R2)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    DAMAGE = "damage"
+    NO_DAMAGE = "no-damage"
+    REFUSED = "refused"
+
+
+MODES: tuple[str, ...] = tuple(Mode)
 TEAM_SOURCE = "team action"
-GRANT_KINDS = ("advantage", "disadvantage")
+GRANT_KINDS: tuple[str, ...] = tuple(GrantKind)
 
 
 @dataclass(frozen=True)
@@ -43,12 +70,13 @@ class Pending:
 
     def with_grant(self, kind: str, source: str) -> Pending:
         """Add *source* to the *kind* list; a name already pending there (N1) is kept once (R4)."""
-        names = getattr(self, kind)
+        names: tuple[str, ...] = getattr(self, GrantKind(kind).value)
         if any(fold_name(name) == fold_name(source) for name in names):
             return self
-        return replace(self, **{kind: names + (source,)})
+        return replace(self, **{GrantKind(kind).value: names + (source,)})
 
     def as_dict(self) -> dict[str, list[str]]:
+        """The grants as lists by kind: the file's ``pending`` table."""
         return {"advantage": list(self.advantage), "disadvantage": list(self.disadvantage)}
 
 
@@ -165,28 +193,104 @@ def _same(a: str | None, b: str | None) -> bool:
 
 
 @dataclass(frozen=True)
-class Event:
-    """A change other than a roll: add, remove, turn-start, turn-end, exhaust.
+class _Change:
+    """What every change other than a roll says: the round and turn once it is made, and who.
 
     Attributes:
-        kind: the log kind (``add``, ``remove``, ``turn-start``, ``turn-end``, ``exhaust``).
         round / turn: the round and whose turn it is once the change is made.
         actor: the creature the change is about.
-        details: JSON-ready facts of the change (Load before and after, ...).
     """
 
-    kind: str
-    round: int
-    turn: str | None
-    actor: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-
+    kind: ClassVar[str]
     allowed: ClassVar[bool] = True
 
-    def log(self) -> dict[str, Any]:
-        """The journal entry's facts (shared/CLI.md ``log --json``)."""
-        head = {"kind": self.kind, "round": self.round, "turn": self.turn, "actor": self.actor}
-        return {**head, **self.details}
+    round: int
+    turn: str | None
+    actor: str
+
+
+@dataclass(frozen=True)
+class AddEvent(_Change):
+    """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
+
+    kind: ClassVar[str] = "add"
+
+    aspects: tuple[tuple[str, int], ...]
+    load_buffer: int
+    exhaustion: int
+    load_after: int
+    evasion: int
+    hp_after: int | None
+
+
+@dataclass(frozen=True)
+class RemoveEvent(_Change):
+    """A creature left (R17).
+
+    Attributes:
+        ended_turn: it was the creature whose turn ran.
+        next: whose turn a plain ``turn start`` begins now.
+    """
+
+    kind: ClassVar[str] = "remove"
+
+    ended_turn: bool
+    next: str | None
+    load_before: int
+    hp_before: int | None
+
+
+@dataclass(frozen=True)
+class Reset:
+    """One creature's Load reset (R1, R12)."""
+
+    name: str
+    load_before: int
+    load_after: int
+
+
+@dataclass(frozen=True)
+class TurnStartEvent(_Change):
+    """A turn started (R1, R12, R13).
+
+    Attributes:
+        ended: the creature whose running turn ended first, if any (R14).
+        new_round: the turn began a new round.
+        out_of_order: the GM started a turn other than the next in order.
+        resets: the Loads reset (R1 in turn mode, R12 in round mode).
+        next: whose turn a plain ``turn start`` begins next.
+    """
+
+    kind: ClassVar[str] = "turn-start"
+
+    ended: str | None
+    new_round: bool
+    out_of_order: bool
+    resets: tuple[Reset, ...]
+    next: str | None
+
+
+@dataclass(frozen=True)
+class TurnEndEvent(_Change):
+    """The running turn ended; its Load stays (R14)."""
+
+    kind: ClassVar[str] = "turn-end"
+
+    load_after: int
+    next: str | None
+    round_over: bool
+
+
+@dataclass(frozen=True)
+class ExhaustEvent(_Change):
+    """A creature's Exhaustion level changed (R15): only its reset value moves."""
+
+    kind: ClassVar[str] = "exhaust"
+
+    exhaustion_before: int
+    exhaustion_after: int
+    load_after: int
+    reset_value: int
 
 
 @dataclass(frozen=True)
@@ -229,49 +333,16 @@ class ActRecord:
         return self.allowed and self.hp_after == 0
 
     @property
-    def outcome(self) -> str | None:
+    def outcome(self) -> ActOutcome | None:
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
         result = self.result
         if not result.allowed:
-            return "refused"
+            return ActOutcome.REFUSED
         if result.success is not None:
-            return "success" if result.success else "failure"
+            return ActOutcome.SUCCESS if result.success else ActOutcome.FAILURE
         if result.damage is not None:
-            return "damage" if result.damage > 0 else "no-damage"
+            return ActOutcome.DAMAGE if result.damage > 0 else ActOutcome.NO_DAMAGE
         return None
-
-    def log(self) -> dict[str, Any]:
-        from d4cli.jsonview import extra_json
-
-        result = self.result
-        plan = result.plan
-        request = plan.request
-        return {
-            "kind": "act",
-            "round": self.round,
-            "turn": self.turn,
-            "actor": self.actor,
-            "aspect": self.aspect,
-            "aspect_value": request.aspect,
-            "cost": request.cost,
-            "load_before": self.load_before,
-            "load_after": self.load_after,
-            "off_turn": self.off_turn,
-            "advantage": list(plan.advantage),
-            "disadvantage": list(plan.disadvantage),
-            "grants_used": self.grants_used.as_dict(),
-            "pool_size": plan.size.size,
-            "dice": list(result.dice),
-            "extra": extra_json(result.extra),
-            "total": result.total,
-            "dc": request.dc,
-            "evasion": request.evasion,
-            "outcome": self.outcome,
-            "damage": result.damage,
-            "target": self.target,
-            "hp_before": self.hp_before,
-            "hp_after": self.hp_after,
-        }
 
 
 @dataclass(frozen=True)
@@ -292,7 +363,7 @@ class TeamRecord:
     aspect: str
     target: str
     gate: Gate
-    grant: str
+    grant: GrantKind
     source: str
     load_before: int
     load_after: int
@@ -301,26 +372,6 @@ class TeamRecord:
     @property
     def allowed(self) -> bool:
         return self.gate.allowed
-
-    def log(self) -> dict[str, Any]:
-        return {
-            "kind": "team",
-            "round": self.round,
-            "turn": self.turn,
-            "actor": self.actor,
-            "aspect": self.aspect,
-            "aspect_value": self.gate.aspect,
-            "cost": self.gate.cost,
-            "load_before": self.load_before,
-            "load_after": self.load_after,
-            "off_turn": self.off_turn,
-            "allowed": self.allowed,
-            "headroom": self.gate.headroom,
-            "shortfall": self.gate.shortfall,
-            "target": self.target,
-            "grant": self.grant,
-            "source": self.source,
-        }
 
 
 # --- transitions ---------------------------------------------------------------------------
@@ -373,7 +424,7 @@ def new_creature(
     )
 
 
-def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, Event]:
+def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, AddEvent]:
     """Add *creature* at the end of the turn order (R13).
 
     A creature added while the last creature's turn runs follows it this
@@ -392,18 +443,21 @@ def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, E
     if next_turn is None and encounter.current is not None and _same(encounter.current, last):
         next_turn = creature.name
     new = replace(encounter, creatures=encounter.creatures + (creature,), next_turn=next_turn)
-    details = {
-        "aspects": dict(creature.aspects),
-        "load_buffer": creature.load_buffer,
-        "exhaustion": creature.exhaustion,
-        "load_after": creature.load,
-        "evasion": creature.evasion,
-        "hp_after": creature.hp,
-    }
-    return new, Event("add", new.round, new.current, creature.name, details)
+    event = AddEvent(
+        new.round,
+        new.current,
+        creature.name,
+        aspects=creature.aspects,
+        load_buffer=creature.load_buffer,
+        exhaustion=creature.exhaustion,
+        load_after=creature.load,
+        evasion=creature.evasion,
+        hp_after=creature.hp,
+    )
+    return new, event
 
 
-def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, Event]:
+def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveEvent]:
     """Remove a creature (R17).
 
     The turn never moves to someone else: the current creature stays current;
@@ -422,16 +476,19 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, Event]:
         next_turn = encounter.follower(position)
     creatures = encounter.creatures[:position] + encounter.creatures[position + 1 :]
     new = replace(encounter, creatures=creatures, current=current, next_turn=next_turn)
-    details = {
-        "ended_turn": was_current,
-        "next": next_turn,
-        "load_before": gone.load,
-        "hp_before": gone.hp,
-    }
-    return new, Event("remove", new.round, new.current, gone.name, details)
+    event = RemoveEvent(
+        new.round,
+        new.current,
+        gone.name,
+        ended_turn=was_current,
+        next=next_turn,
+        load_before=gone.load,
+        hp_before=gone.hp,
+    )
+    return new, event
 
 
-def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter, Event]:
+def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter, TurnStartEvent]:
     """Start a turn: *name*'s, or the next in order (R1, R12, R13).
 
     A running turn ends first (its Load is kept, R14). When the round is over
@@ -441,7 +498,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     turn follows the creature whose turn ran last.
 
     Returns:
-        The encounter and an Event whose details list the resets made.
+        The encounter and a `TurnStartEvent` that lists the resets made.
 
     Raises:
         InputError: no creatures, or no creature called *name*.
@@ -457,7 +514,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         position = encounter.index(encounter.next_turn or "", "next_turn")
     creatures = list(encounter.creatures)
     who = creatures[position]
-    resets: list[dict[str, Any]] = []
+    resets: list[Reset] = []
     reset_positions: list[int] = []
     if encounter.mode == "round":
         if new_round:
@@ -466,9 +523,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         reset_positions = [position]
     for index in reset_positions:
         creature = creatures[index]
-        resets.append(
-            {"name": creature.name, "load_before": creature.load, "load_after": creature.reset_value}
-        )
+        resets.append(Reset(creature.name, creature.load, creature.reset_value))
         creatures[index] = replace(creature, load=creature.reset_value)
     round_number = encounter.round + 1 if new_round else encounter.round
     new = replace(
@@ -479,17 +534,20 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         creatures=tuple(creatures),
     )
     in_order = name is None or new_round or _same(encounter.next_turn, who.name)
-    details = {
-        "ended": encounter.current,
-        "new_round": new_round,
-        "out_of_order": not in_order,
-        "resets": resets,
-        "next": new.next_turn,
-    }
-    return new, Event("turn-start", new.round, new.current, who.name, details)
+    event = TurnStartEvent(
+        new.round,
+        new.current,
+        who.name,
+        ended=encounter.current,
+        new_round=new_round,
+        out_of_order=not in_order,
+        resets=tuple(resets),
+        next=new.next_turn,
+    )
+    return new, event
 
 
-def end_turn(encounter: Encounter) -> tuple[Encounter, Event]:
+def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     """End the running turn; the Load stays where it is (R14).
 
     Raises:
@@ -499,11 +557,13 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, Event]:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
     new = replace(encounter, current=None)
-    details = {"load_after": who.load, "next": new.next_turn, "round_over": new.next_turn is None}
-    return new, Event("turn-end", new.round, who.name, who.name, details)
+    event = TurnEndEvent(
+        new.round, who.name, who.name, load_after=who.load, next=new.next_turn, round_over=new.next_turn is None
+    )
+    return new, event
 
 
-def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, Event]:
+def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
     """Set a creature's Exhaustion level (R15); it changes only the R1 reset value, not the Load.
 
     Raises:
@@ -513,13 +573,16 @@ def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encount
     creature = encounter.creatures[position]
     changed = replace(creature, exhaustion=level)
     new = encounter.with_creature(position, changed)
-    details = {
-        "exhaustion_before": creature.exhaustion,
-        "exhaustion_after": level,
-        "load_after": creature.load,
-        "reset_value": changed.reset_value,
-    }
-    return new, Event("exhaust", new.round, new.current, creature.name, details)
+    event = ExhaustEvent(
+        new.round,
+        new.current,
+        creature.name,
+        exhaustion_before=creature.exhaustion,
+        exhaustion_after=level,
+        load_after=creature.load,
+        reset_value=changed.reset_value,
+    )
+    return new, event
 
 
 @dataclass(frozen=True)
@@ -634,7 +697,7 @@ class TeamRequest:
 
     actor: str
     target: str
-    grant: str
+    grant: GrantKind
     aspect: str | None = None
     cost: int = 1
     source: str = TEAM_SOURCE
@@ -683,7 +746,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=request.grant,
+        grant=GrantKind(request.grant),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,
@@ -695,29 +758,3 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     pending = target.pending.with_grant(request.grant, request.source)
     new = new.with_creature(target_position, replace(target, pending=pending))
     return new, record
-
-
-def status_json(encounter: Encounter) -> dict[str, Any]:
-    """The ``status --json`` object (shared/CLI.md): round, mode, current, creatures in turn order."""
-    return {
-        "name": encounter.name,
-        "round": encounter.round,
-        "mode": encounter.mode,
-        "current": encounter.current,
-        "next": encounter.next_turn,
-        "creatures": [
-            {
-                "name": creature.name,
-                "aspects": dict(creature.aspects),
-                "load": creature.load,
-                "buffer": creature.load_buffer,
-                "exhaustion": creature.exhaustion,
-                "evasion": creature.evasion,
-                "hp": creature.hp,
-                "headroom": creature.headroom(),
-                "pending": creature.pending.as_dict(),
-                "reset_value": creature.reset_value,
-            }
-            for creature in encounter.creatures
-        ],
-    }

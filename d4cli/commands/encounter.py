@@ -2,7 +2,8 @@
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
-atomic write), print the record. ``turn start|end`` live in `commands.turn`.
+atomic write), print the record: its JSON from `d4cli.serialize` (the same
+object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`.
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
@@ -11,13 +12,14 @@ atomic write), print the record. ``turn start|end`` live in `commands.turn`.
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from d4cli.commands.common import JsonOption, OddsOption, SeedOption, emit_json, make_rng
+from d4cli.commands.output import ResultView, print_one
 from d4cli.completion import complete_aspect, complete_creature, complete_example
-from d4cli.errors import InputError, RefusedError, escape_control
+from d4cli.errors import InputError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
 from d4cli.names import check_text
 
@@ -26,6 +28,12 @@ FileOption = Annotated[
     typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
 ]
 SourceList = list[str] | None
+
+if TYPE_CHECKING:
+    from d4cli.encounter import ActRecord, Encounter, TeamRecord
+    from d4cli.serialize import Record
+
+R = TypeVar("R", bound="Record")
 
 
 def register(app: typer.Typer) -> None:
@@ -43,17 +51,37 @@ def register(app: typer.Typer) -> None:
     app.command("undo")(undo_command)
 
 
-def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:
-    """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
-    from d4cli.store import change, resolve_path
+def change_file(path: "Path", transition: "Callable[[Encounter], tuple[Encounter, R]]") -> R:
+    """Run *transition* on the encounter file under its lock (`d4cli.store.change`); its record.
 
-    _, record = change(resolve_path(file), transition)
+    The journal keeps the record's `d4cli.serialize.journal_json` object.
+    """
+    from d4cli.serialize import Entry
+    from d4cli.store import change
+
+    def journaled(encounter: "Encounter") -> "tuple[Encounter, Entry]":
+        new, record = transition(encounter)
+        return new, Entry(record)
+
+    _, entry = change(path, journaled)
+    record: R = entry.record  # type: ignore[assignment]
+    return record
+
+
+def apply_change(
+    file: str | None, transition: "Callable[[Encounter], tuple[Encounter, R]]", json_: bool
+) -> R:
+    """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
+    from d4cli.serialize import journal_json, record_json
+    from d4cli.store import resolve_path
+
+    record = change_file(resolve_path(file), transition)
     if json_:
-        emit_json(record.log())
+        emit_json(record_json(record))
     else:
         from d4cli.render.encounter import print_lines, summary
 
-        print_lines([summary(record.log())])
+        print_lines([summary(journal_json(record))])
     return record
 
 
@@ -91,17 +119,12 @@ def init_command(
         changed = replace(encounter, mode=mode or encounter.mode, name=encounter.name if name is None else name)
         if changed != encounter:
             encounter, text, kept_comments = changed, dump_encounter(changed), False
-    details = {
-        "round": encounter.round,
-        "turn": encounter.current,
-        "name": encounter.name,
-        "mode": encounter.mode,
-        "from": from_,
-        "creatures": len(encounter.creatures),
-    }
+    from d4cli.serialize import init_json, init_output_json
+
+    details = init_json(encounter, from_)
     create(path, text, details, force=force)
     if json_:
-        emit_json({"kind": "init", "file": str(path), **details})
+        emit_json(init_output_json(path, details))
         return
     from d4cli.render import escape
     from d4cli.render.encounter import print_lines
@@ -207,7 +230,7 @@ def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     encounter = read_encounter(resolve_path(file))
     if json_:
-        from d4cli.encounter import status_json
+        from d4cli.serialize import status_json
 
         emit_json(status_json(encounter))
         return
@@ -239,7 +262,7 @@ def act_command(
     """
     from d4cli.dice import parse_extra
     from d4cli.encounter import ActRequest, act
-    from d4cli.store import change, read_encounter, resolve_path
+    from d4cli.store import read_encounter, resolve_path
 
     request = ActRequest(
         actor=name,
@@ -257,46 +280,43 @@ def act_command(
     if dry_run:
         _, record = act(read_encounter(path), request, rng)
     else:
-        _, record = change(path, lambda encounter: act(encounter, request, rng))
+        record = change_file(path, lambda encounter: act(encounter, request, rng))
     show_act(record, json_=json_, odds=odds, dry_run=dry_run)
 
 
-def show_act(record: Any, *, json_: bool, odds: bool, dry_run: bool) -> None:
-    """Print an `ActRecord` with `show_pool_rolls`, then what it did to the encounter.
+def show_act(record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool) -> None:
+    """Print an `ActRecord`: its JSON (`d4cli.serialize.act_json`), or its steps and what it did.
 
-    Exits 3 when the gate refused (R2).
+    Raises:
+        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
     """
-    from d4cli.commands.roll import show_pool_rolls
-    from d4cli.render import escape
+    from d4cli.commands.output import print_one
+    from d4cli.commands.roll import pool_view
+    from d4cli.serialize import act_json
 
     result = record.result
+    title = ""
+    if not json_:
+        from d4cli.render import escape
 
-    def decorate(_: Any) -> dict[str, Any]:
-        return {
-            "actor": record.actor,
-            "target": record.target,
-            "load_before": record.load_before,
-            "load_after": record.load_after,
-            "off_turn": record.off_turn,
-            "hp_after": record.hp_after,
-            "aspect_name": record.aspect,
-            "round": record.round,
-            "turn": record.turn,
-            "grants_used": record.grants_used.as_dict(),
-            "hp_zero": record.hp_zero,
-            "dry_run": dry_run,
-        }
-
-    title = f"{escape(record.actor)}: {escape(record.aspect)}"
-    if record.off_turn:
-        title += " (off-turn, R10)"
-    if dry_run:
-        title += " (dry run)"
-    show_pool_rolls(
-        result.plan, lambda: result, 1, json_=json_, quiet=False, odds=odds, title=title, decorate=decorate
+        title = f"{escape(record.actor)}: {escape(record.aspect)}"
+        if record.off_turn:
+            title += " (off-turn, R10)"
+        if dry_run:
+            title += " (dry run)"
+    view = pool_view(
+        result.plan,
+        odds=odds,
+        to_json=lambda _: act_json(record, dry_run=dry_run),
+        title=title,
+        after=lambda _: _print_act_effects(record, dry_run),
     )
-    if json_:
-        return
+    print_one(result, view, json_=json_)
+
+
+def _print_act_effects(record: "ActRecord", dry_run: bool) -> None:
+    """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
+    from d4cli.render import escape
     from d4cli.render.encounter import print_lines
 
     lines = []
@@ -304,7 +324,7 @@ def show_act(record: Any, *, json_: bool, odds: bool, dry_run: bool) -> None:
     used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
     if used:
         lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
-    if record.hp_after is not None:
+    if record.hp_after is not None and record.target is not None:
         lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
         if record.hp_zero:
             lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
@@ -328,33 +348,49 @@ def team_command(
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
-    from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
-    from d4cli.store import change, resolve_path
+    from d4cli.encounter import TEAM_SOURCE, GrantKind, TeamRequest, team
+    from d4cli.store import resolve_path
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
     request = TeamRequest(
         actor=actor,
         target=target,
-        grant="advantage" if adv else "disadvantage",
+        grant=GrantKind.ADVANTAGE if adv else GrantKind.DISADVANTAGE,
         aspect=aspect,
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    _, record = change(resolve_path(file), lambda encounter: team(encounter, request))
-    if json_:
-        emit_json(record.log())
-    else:
-        from d4cli.render import console
-        from d4cli.render.encounter import team_table
+    record = change_file(resolve_path(file), lambda encounter: team(encounter, request))
+    print_one(record, _TEAM_VIEW, json_=json_)
 
-        console().print(team_table(record))
-    gate = record.gate
-    if not gate.allowed:
-        raise RefusedError(
-            f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, short by {gate.shortfall}",
-            record,
-        )
+
+def _show_team(record: "TeamRecord") -> None:
+    from d4cli.commands.output import print_renderables
+    from d4cli.render.encounter import team_table
+
+    print_renderables(team_table(record))
+
+
+def _team_json(record: "TeamRecord") -> "dict[str, object]":
+    from d4cli.serialize import team_json
+
+    return team_json(record)
+
+
+def _team_refusal(record: "TeamRecord") -> "str | None":
+    from d4cli.commands.roll import gate_refusal
+
+    return gate_refusal(record.gate)
+
+
+_TEAM_VIEW: "ResultView[TeamRecord]" = ResultView(
+    to_json=_team_json,
+    essential=lambda record: record.load_after,
+    show=_show_team,
+    tally=lambda record: (None, None, None),
+    refusal=_team_refusal,
+)
 
 
 def exhaust_command(
@@ -387,7 +423,9 @@ def log_command(
     count = None if last is None else parse_whole(last, "--last", LAST)
     history = read_history(resolve_path(file), count)
     if json_:
-        emit_json({"entries": history.entries})
+        from d4cli.serialize import log_json
+
+        emit_json(log_json(history.entries))
     else:
         from d4cli.render import console
         from d4cli.render.encounter import log_table
@@ -409,7 +447,9 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     undone = undo(resolve_path(file))
     if json_:
-        emit_json({"kind": "undo", "undone": undone.entry, "hand_edited": undone.hand_edited})
+        from d4cli.serialize import undo_json
+
+        emit_json(undo_json(undone.entry, undone.hand_edited))
         return
     from d4cli.render import console, escape
     from d4cli.render.encounter import print_lines, summary

@@ -1,7 +1,8 @@
 """Rich output of the encounter commands: the status table, the log, one-line summaries.
 
-Summaries work on the journal's plain entries (`Record.log()` dicts), so a
-change just made and the same change read back by ``d4cli log`` read alike.
+Summaries work on the journal's plain entries (`d4cli.serialize.journal_json`
+objects), so a change just made and the same change read back by ``d4cli log``
+read alike.
 Every name from the file goes through `escape` (N1).
 """
 
@@ -154,12 +155,17 @@ def summary(entry: dict[str, Any]) -> str:
     return escape(str(kind))
 
 
+def _aspect_name(entry: dict[str, Any]) -> object:
+    """The Aspect's name of an act entry (``aspect`` held the name in journals of older versions)."""
+    return entry.get("aspect_name", entry.get("aspect"))
+
+
 def _act_summary(entry: dict[str, Any]) -> str:
     dice = list(entry.get("dice", []))
     for extra in entry.get("extra", []):
         dice += extra.get("dice", [])
     text = (
-        f"{_name(entry.get('actor'))} {escape(str(entry.get('aspect')))} (Cost {entry.get('cost')}"
+        f"{_name(entry.get('actor'))} {escape(str(_aspect_name(entry)))} (Cost {entry.get('cost')}"
         f"{', off-turn R10' if entry.get('off_turn') else ''}): {entry.get('pool_size')}d4"
         + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
         + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"

@@ -1,0 +1,150 @@
+"""The printers of results: one result (`print_one`), or N results and a summary (`print_many`).
+
+A command calls exactly one of them. Both print JSON, the essential number
+(``--quiet``) or the human steps, and end a refused result (R2, C4) by raising
+`RefusedError` carrying it, after its JSON (the contract) or its steps were
+printed; the shell alone turns that into exit 3. No Rich is imported unless
+human output is printed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from d4cli.commands.common import emit_json
+from d4cli.errors import RefusedError
+
+R = TypeVar("R")
+
+JsonObject = dict[str, Any]
+Tally = tuple[int | None, bool | None, int | None]
+
+
+@dataclass(frozen=True)
+class ResultView(Generic[R]):
+    """How one kind of result is printed.
+
+    Attributes:
+        to_json: its JSON object (`d4cli.serialize`).
+        essential: the number ``--quiet`` prints (total, or damage against Evasion).
+        show: print it for people (Rich steps table and whatever follows).
+        tally: ``(total, success, damage)`` for the ``--times`` summary.
+        refusal: why the rules refused it (the message after ``d4cli:``), or None.
+    """
+
+    to_json: Callable[[R], JsonObject]
+    essential: Callable[[R], int | None]
+    show: Callable[[R], None]
+    tally: Callable[[R], Tally]
+    refusal: Callable[[R], str | None]
+
+
+def print_one(result: R, view: ResultView[R], *, json_: bool, quiet: bool = False) -> None:
+    """Print one result: its JSON object, its essential number, or its steps.
+
+    Raises:
+        RefusedError: the rules refused it (R2, C4); carries *result*. Its JSON
+            or its steps were printed first (``--quiet`` prints nothing then).
+    """
+    refusal = view.refusal(result)
+    if json_:
+        emit_json(view.to_json(result))
+    elif quiet:
+        if refusal is None:
+            print(view.essential(result))
+    else:
+        view.show(result)
+    if refusal is not None:
+        raise RefusedError(refusal, result)
+
+
+def print_many(
+    roll_once: Callable[[], R],
+    count: int,
+    view: ResultView[R],
+    *,
+    json_: bool,
+    quiet: bool,
+    dc: int | None,
+    evasion: int | None,
+) -> None:
+    """Roll *count* times: JSON Lines, one number a line, or (people) a summary of the totals.
+
+    With ``count == 1`` this is `print_one`. Memory stays constant whatever
+    the count (``--times 1000000``).
+
+    Raises:
+        RefusedError: the rules refused the roll (R2, C4); with ``--json`` every
+            object was printed first, else the steps of the first (nothing with ``--quiet``).
+    """
+    if count == 1:
+        print_one(roll_once(), view, json_=json_, quiet=quiet)
+        return
+    summary = _Summary()
+    for _ in range(count):
+        result = roll_once()
+        refusal = view.refusal(result)
+        if json_:
+            emit_json(view.to_json(result))
+            continue
+        if refusal is not None:
+            if not quiet:
+                view.show(result)
+            raise RefusedError(refusal, result)
+        if quiet:
+            print(view.essential(result))
+        else:
+            summary.add(*view.tally(result))
+    if json_:
+        refusal = view.refusal(result)
+        if refusal is not None:
+            raise RefusedError(refusal, result)
+        return
+    if not quiet:
+        _print_summary(summary, count, dc, evasion)
+
+
+class _Summary:
+    """Running tallies for --times: constant memory whatever the count."""
+
+    def __init__(self) -> None:
+        self.totals: Counter[int] = Counter()
+        self.successes = 0
+        self.damage = 0
+
+    def add(self, total: int | None, success: bool | None, damage: int | None) -> None:
+        if total is None:
+            return
+        self.totals[total] += 1
+        self.successes += bool(success)
+        self.damage += damage or 0
+
+
+def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None) -> None:
+    from d4cli.render import console
+    from d4cli.render.roll import summary_table
+
+    rows = [
+        (total, n, f"{100 * n / count:.1f}%") for total, n in sorted(summary.totals.items())
+    ]
+    out = console()
+    out.print(summary_table(("Total", "Rolls", "Share"), rows, f"{count:,} rolls"))
+    mean = sum(total * n for total, n in summary.totals.items()) / count
+    line = f"mean total {mean:.3f}"
+    if dc is not None:
+        line += f"; succeeded {summary.successes:,} of {count:,} ({100 * summary.successes / count:.1f}%) against DC {dc}"
+    if evasion is not None:
+        line += f"; mean damage {summary.damage / count:.3f} against Evasion {evasion}"
+    out.print(line)
+
+
+def print_renderables(*renderables: object) -> None:
+    """Print Rich renderables (tables, markup lines) on stdout."""
+    from d4cli.render import console
+
+    out = console()
+    for renderable in renderables:
+        out.print(renderable)
