@@ -12,7 +12,7 @@ No Rich, no Typer: importing this module is cheap (``--json`` paths).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
@@ -318,6 +318,11 @@ def undo_json(entry: JsonObject, hand_edited: bool) -> JsonObject:
 def log_json(entries: list[JsonObject]) -> JsonObject:
     """The ``log --json`` object: ``{"entries": [...]}``, oldest first."""
     return {"entries": entries}
+
+
+def help_json(topics: Mapping[str, object]) -> JsonObject:
+    """The ``help --json`` object: ``{"topics": [{topic, ...its fields}]}``."""
+    return {"topics": [{"topic": name, **vars(entry)} for name, entry in topics.items()]}
 
 
 def status_json(encounter: Encounter) -> JsonObject:

@@ -30,7 +30,9 @@ def help_command(
         raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS))
     if json_:
         chosen = TOPICS if key is None else {key: TOPICS[key]}
-        emit_json({"topics": [{"topic": name, **vars(entry)} for name, entry in chosen.items()]})
+        from d4cli.serialize import help_json
+
+        emit_json(help_json(chosen))
         return
     from d4cli.render import console
     from d4cli.render.helptext import render_index, render_topic
