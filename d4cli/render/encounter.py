@@ -207,28 +207,11 @@ def log_table(entries: Iterable[dict[str, Any]]) -> Table:
 
 
 def team_table(record: TeamRecord) -> Table:
-    """The steps of a Team Action: the actor's gate, the grant, the Load (R2, R8, R10, R11)."""
-    gate = record.gate
+    """The steps of a Team Action (`d4cli.steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
+    from d4cli.steps import team_steps
+
     title = f"{escape(record.actor)}: Team Action for {escape(record.target)}"
-    sum_text = f"{escape(record.aspect)} {gate.aspect} - Load {gate.load} = headroom {gate.headroom}"
-    if not gate.allowed:
-        steps = [
-            ("Gate", f"{sum_text} < Cost {gate.cost}: [red bold]refused[/], short by {gate.shortfall}", "R2"),
-            ("Load", f"stays {gate.load}: nothing granted", "R2"),
-        ]
-        return steps_table(title, steps)
-    steps = [("Gate", f"{sum_text} >= Cost {gate.cost}: [green]allowed[/]", "R2")]
-    if record.off_turn:
-        steps.append(("Off-turn", "not its own turn: same gate, same Cost", "R10"))
-    steps.append(
-        (
-            "Grant",
-            f"{escape(record.target)}'s next roll: {record.grant} '{escape(record.source)}'",
-            "R11",
-        )
-    )
-    steps.append(("Load after", f"{gate.load} + Cost {gate.cost} = {record.load_after}", "R8"))
-    return steps_table(title, steps)
+    return steps_table(title, team_steps(record))
 
 
 def print_lines(lines: Iterable[str]) -> None:
