@@ -275,15 +275,16 @@ def journal_json(record: Record) -> JsonObject:
 class Entry:
     """A record on its way into the journal: what `d4cli.store.change` writes.
 
-    The store asks a transition's record for ``allowed`` and ``log()``; this
-    wrapper answers from the record and `journal_json`, so the records
-    themselves carry no serializer.
+    The store asks a transition's record for ``kind``, ``allowed`` and
+    ``log()``; this wrapper answers from the record and `journal_json`, so the
+    records themselves carry no serializer.
     """
 
-    __slots__ = ("record",)
+    __slots__ = ("record", "kind")
 
     def __init__(self, record: Record) -> None:
         self.record = record
+        self.kind: str = record.kind
 
     @property
     def allowed(self) -> bool:

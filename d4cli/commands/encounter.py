@@ -64,7 +64,8 @@ def change_file(path: "Path", transition: "Callable[[Encounter], tuple[Encounter
         return new, Entry(record)
 
     _, entry = change(path, journaled)
-    record: R = entry.record  # type: ignore[assignment]
+    assert isinstance(entry, Entry)
+    record: R = entry.record  # type: ignore[assignment]  # the record *transition* returned
     return record
 
 
