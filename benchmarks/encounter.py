@@ -22,12 +22,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from d4cli import store
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import ActRequest, Encounter, act, add_creature, new_creature, start_turn
 from d4cli.encounter_file import dump_encounter
-from d4cli.serialize import journal_json
+from d4cli.serialize import Entry, journal_json
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
@@ -41,7 +42,7 @@ def fresh_encounter(path: Path) -> None:
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, evasion=10, hp=100_000)
-        store.change(path, lambda encounter, c=creature: add_creature(encounter, c))
+        store.change(path, lambda encounter, c=creature: _entry(add_creature(encounter, c)))
 
 
 def add_history(path: Path, actions: int, seed: int = 0) -> int:
@@ -107,10 +108,16 @@ def _run_once(path: Path) -> float:
     return elapsed
 
 
+def _entry(change: tuple[Encounter, Any]) -> tuple[Encounter, Entry]:
+    """A transition's record as the commands hand it to the store (`d4cli.serialize.Entry`)."""
+    new, record = change
+    return new, Entry(record)
+
+
 def _change_once(path: Path) -> float:
     request = ActRequest("Bench", "Might")
     started = time.perf_counter()
-    store.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)))
+    store.change(path, lambda encounter: _entry(act(encounter, request, ScriptedDice([1] * 1001))))
     return time.perf_counter() - started
 
 

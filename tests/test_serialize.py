@@ -116,3 +116,20 @@ def test_closed_sets_print_as_their_values():
     assert json.dumps([Outcome.SUCCESS_AND, Critical.FAILURE, ActOutcome.NO_DAMAGE, GrantKind.ADVANTAGE, Mode.ROUND]) == (
         '["success-and", "failure", "no-damage", "advantage", "round"]'
     )
+
+
+def test_json_and_quiet_paths_never_import_rich(tmp_path):
+    import subprocess
+    import sys
+
+    def modules(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "d4cli", *args, "-f", str(tmp_path / "e.toml")],
+            capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        )
+        return done.stderr
+
+    modules("init", "--from", "skirmish", "--json")
+    for args in (("act", "Aria", "Finesse", "--json", "--dry-run"), ("act", "Aria", "Finesse", "--cost", "9", "--json")):
+        loaded = modules(*args)
+        assert "d4cli.serialize" in loaded and "rich" not in loaded, args

@@ -36,6 +36,28 @@ from d4cli.encounter import (
 from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
 from d4cli.errors import FileError, InputError, LockTimeout
 
+
+@pytest.fixture(autouse=True)
+def journaled_records(monkeypatch):
+    """Hand the store what the commands hand it: each record wrapped in `d4cli.serialize.Entry`.
+
+    Records carry no serializer; `Entry` gives the store their `journal_json` object.
+    """
+    from d4cli.serialize import Entry
+
+    change = store.change
+
+    def change_records(path, transition, *args, **kwargs):
+        def journaled(encounter):
+            new, record = transition(encounter)
+            return new, Entry(record)
+
+        new, entry = change(path, journaled, *args, **kwargs)
+        return new, entry.record
+
+    monkeypatch.setattr(store, "change", change_records)
+
+
 VALID = """\
 schema_version = 1
 name = "Test"
