@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from d4cli.commands.common import JsonOption, OddsOption, SeedOption, emit_json, make_rng
-from d4cli.commands.output import ResultView, print_one
 from d4cli.completion import complete_aspect, complete_creature, complete_example
 from d4cli.errors import InputError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
@@ -30,6 +29,7 @@ FileOption = Annotated[
 SourceList = list[str] | None
 
 if TYPE_CHECKING:
+    from d4cli.commands.output import ResultView
     from d4cli.encounter import ActRecord, Encounter, TeamRecord
     from d4cli.serialize import Record
 
@@ -362,8 +362,10 @@ def team_command(
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
+    from d4cli.commands.output import print_one
+
     record = change_file(resolve_path(file), lambda encounter: team(encounter, request))
-    print_one(record, _TEAM_VIEW, json_=json_)
+    print_one(record, _team_view(), json_=json_)
 
 
 def _show_team(record: "TeamRecord") -> None:
@@ -385,13 +387,17 @@ def _team_refusal(record: "TeamRecord") -> "str | None":
     return gate_refusal(record.gate)
 
 
-_TEAM_VIEW: "ResultView[TeamRecord]" = ResultView(
-    to_json=_team_json,
-    essential=lambda record: record.load_after,
-    show=_show_team,
-    tally=lambda record: (None, None, None),
-    refusal=_team_refusal,
-)
+def _team_view() -> "ResultView[TeamRecord]":
+    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
+    from d4cli.commands.output import ResultView
+
+    return ResultView(
+        to_json=_team_json,
+        essential=lambda record: record.load_after,
+        show=_show_team,
+        tally=lambda record: (None, None, None),
+        refusal=_team_refusal,
+    )
 
 
 def exhaust_command(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from d4cli.commands.common import emit_json
@@ -23,9 +22,8 @@ JsonObject = dict[str, Any]
 Tally = tuple[int | None, bool | None, int | None]
 
 
-@dataclass(frozen=True)
 class ResultView(Generic[R]):
-    """How one kind of result is printed.
+    """How one kind of result is printed (a plain class: no dataclass machinery at start-up).
 
     Attributes:
         to_json: its JSON object (`d4cli.serialize`).
@@ -35,11 +33,22 @@ class ResultView(Generic[R]):
         refusal: why the rules refused it (the message after ``d4cli:``), or None.
     """
 
-    to_json: Callable[[R], JsonObject]
-    essential: Callable[[R], int | None]
-    show: Callable[[R], None]
-    tally: Callable[[R], Tally]
-    refusal: Callable[[R], str | None]
+    __slots__ = ("to_json", "essential", "show", "tally", "refusal")
+
+    def __init__(
+        self,
+        *,
+        to_json: Callable[[R], JsonObject],
+        essential: Callable[[R], int | None],
+        show: Callable[[R], None],
+        tally: Callable[[R], Tally],
+        refusal: Callable[[R], str | None],
+    ) -> None:
+        self.to_json = to_json
+        self.essential = essential
+        self.show = show
+        self.tally = tally
+        self.refusal = refusal
 
 
 def print_one(result: R, view: ResultView[R], *, json_: bool, quiet: bool = False) -> None:

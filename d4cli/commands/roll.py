@@ -17,12 +17,12 @@ from d4cli.commands.common import (
     make_rng,
     parse_times,
 )
-from d4cli.commands.output import ResultView, Tally, print_many, print_renderables
 from d4cli.completion import complete_dc_tier
 from d4cli.errors import InputError
 from d4cli.limits import ASPECT, COST, DC, DISADVANTAGE_COUNT, EVASION, LOAD, MODIFIER, parse_whole
 
 if TYPE_CHECKING:
+    from d4cli.commands.output import ResultView, Tally
     from d4cli.pool import Gate, PoolPlan, PoolResult
 
 JsonObject = dict[str, Any]
@@ -79,6 +79,7 @@ def pool_command(
     count = parse_times(times)
     rng = make_rng(seed)
     plan = plan_pool(request)
+    from d4cli.commands.output import print_many
     from d4cli.pool import roll_pool
 
     print_many(
@@ -129,6 +130,7 @@ def pool_view(
     With *odds* the exact odds (L4) join the JSON (``odds``) and the table; *after*
     prints what follows the table (``act`` adds what the action did).
     """
+    from d4cli.commands.output import ResultView, print_renderables
     from d4cli.serialize import pool_json, with_odds
 
     odds_record = None
@@ -168,7 +170,7 @@ def _pool_essential(result: "PoolResult") -> int | None:
     return result.damage if result.damage is not None else result.total
 
 
-def _pool_tally(result: "PoolResult") -> Tally:
+def _pool_tally(result: "PoolResult") -> "Tally":
     return (result.total, result.success, result.damage)
 
 
@@ -192,6 +194,7 @@ def check_command(
     Example: d4cli roll check --attribute 3 --advantage 2 --dc hard --rule-of-three
     """
     from d4cli.check import CheckRequest, CheckResult, apply_disadvantage, parse_dc, roll_check
+    from d4cli.commands.output import ResultView, print_many, print_renderables
     from d4cli.serialize import check_json, with_odds
     from d4cli.limits import ADVANTAGE_LEVEL
 
