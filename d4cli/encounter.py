@@ -17,7 +17,6 @@ creature whose turn a plain ``turn start`` begins, None when the round is over
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.errors import InputError
@@ -26,36 +25,22 @@ from d4cli.names import check_text, fold_name
 if TYPE_CHECKING:  # annotations only: reading a file (Tab completion) never builds the pool's classes
     from d4cli.dice import DiceSource, ExtraDice
     from d4cli.pool import Gate, PoolResult
+    from d4cli.records import (
+        ActOutcome,
+        AddEvent,
+        ExhaustEvent,
+        GrantKind,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
 
 
 
-class Mode(StrEnum):
-    """When Loads reset (R12): at a creature's own turn, or everyone at each round."""
-
-    TURN = "turn"
-    ROUND = "round"
-
-
-class GrantKind(StrEnum):
-    """What a Team Action grants the target's next roll (R11)."""
-
-    ADVANTAGE = "advantage"
-    DISADVANTAGE = "disadvantage"
-
-
-class ActOutcome(StrEnum):
-    """How an action ended: against a DC (R7), against Evasion (R7), or refused by the gate (R2)."""
-
-    SUCCESS = "success"
-    FAILURE = "failure"
-    DAMAGE = "damage"
-    NO_DAMAGE = "no-damage"
-    REFUSED = "refused"
-
-
-MODES: tuple[str, ...] = tuple(Mode)
+# The values of `d4cli.records.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
+MODES: tuple[str, ...] = ("turn", "round")
 TEAM_SOURCE = "team action"
-GRANT_KINDS: tuple[str, ...] = tuple(GrantKind)
+GRANT_KINDS: tuple[str, ...] = ("advantage", "disadvantage")
 
 
 @dataclass(frozen=True)
@@ -70,10 +55,12 @@ class Pending:
 
     def with_grant(self, kind: str, source: str) -> Pending:
         """Add *source* to the *kind* list; a name already pending there (N1) is kept once (R4)."""
-        names: tuple[str, ...] = getattr(self, GrantKind(kind).value)
+        if kind not in GRANT_KINDS:
+            raise ValueError(f"not a grant kind: {kind!r}")
+        names: tuple[str, ...] = getattr(self, kind)
         if any(fold_name(name) == fold_name(source) for name in names):
             return self
-        return replace(self, **{GrantKind(kind).value: names + (source,)})
+        return replace(self, **{kind: names + (source,)})
 
     def as_dict(self) -> dict[str, list[str]]:
         """The grants as lists by kind: the file's ``pending`` table."""
@@ -193,107 +180,6 @@ def _same(a: str | None, b: str | None) -> bool:
 
 
 @dataclass(frozen=True)
-class _Change:
-    """What every change other than a roll says: the round and turn once it is made, and who.
-
-    Attributes:
-        round / turn: the round and whose turn it is once the change is made.
-        actor: the creature the change is about.
-    """
-
-    kind: ClassVar[str]
-    allowed: ClassVar[bool] = True
-
-    round: int
-    turn: str | None
-    actor: str
-
-
-@dataclass(frozen=True)
-class AddEvent(_Change):
-    """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
-
-    kind: ClassVar[str] = "add"
-
-    aspects: tuple[tuple[str, int], ...]
-    load_buffer: int
-    exhaustion: int
-    load_after: int
-    evasion: int
-    hp_after: int | None
-
-
-@dataclass(frozen=True)
-class RemoveEvent(_Change):
-    """A creature left (R17).
-
-    Attributes:
-        ended_turn: it was the creature whose turn ran.
-        next: whose turn a plain ``turn start`` begins now.
-    """
-
-    kind: ClassVar[str] = "remove"
-
-    ended_turn: bool
-    next: str | None
-    load_before: int
-    hp_before: int | None
-
-
-@dataclass(frozen=True)
-class Reset:
-    """One creature's Load reset (R1, R12)."""
-
-    name: str
-    load_before: int
-    load_after: int
-
-
-@dataclass(frozen=True)
-class TurnStartEvent(_Change):
-    """A turn started (R1, R12, R13).
-
-    Attributes:
-        ended: the creature whose running turn ended first, if any (R14).
-        new_round: the turn began a new round.
-        out_of_order: the GM started a turn other than the next in order.
-        resets: the Loads reset (R1 in turn mode, R12 in round mode).
-        next: whose turn a plain ``turn start`` begins next.
-    """
-
-    kind: ClassVar[str] = "turn-start"
-
-    ended: str | None
-    new_round: bool
-    out_of_order: bool
-    resets: tuple[Reset, ...]
-    next: str | None
-
-
-@dataclass(frozen=True)
-class TurnEndEvent(_Change):
-    """The running turn ended; its Load stays (R14)."""
-
-    kind: ClassVar[str] = "turn-end"
-
-    load_after: int
-    next: str | None
-    round_over: bool
-
-
-@dataclass(frozen=True)
-class ExhaustEvent(_Change):
-    """A creature's Exhaustion level changed (R15): only its reset value moves."""
-
-    kind: ClassVar[str] = "exhaust"
-
-    exhaustion_before: int
-    exhaustion_after: int
-    load_after: int
-    reset_value: int
-
-
-@dataclass(frozen=True)
 class ActRecord:
     """An action of a creature of the encounter (R2-R11, R16).
 
@@ -335,6 +221,8 @@ class ActRecord:
     @property
     def outcome(self) -> ActOutcome | None:
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
+        from d4cli.records import ActOutcome
+
         result = self.result
         if not result.allowed:
             return ActOutcome.REFUSED
@@ -433,6 +321,8 @@ def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, A
     Raises:
         InputError: a creature whose name matches it already exists (N1).
     """
+    from d4cli.records import AddEvent
+
     check_new_name(creature.name)
     for other in encounter.creatures:
         if _same(other.name, creature.name):
@@ -467,6 +357,8 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     Raises:
         InputError: no such creature.
     """
+    from d4cli.records import RemoveEvent
+
     position = encounter.index(name)
     gone = encounter.creatures[position]
     was_current = _same(encounter.current, gone.name)
@@ -503,6 +395,8 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     Raises:
         InputError: no creatures, or no creature called *name*.
     """
+    from d4cli.records import Reset, TurnStartEvent
+
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
     new_round = encounter.next_turn is None
@@ -553,6 +447,8 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     Raises:
         InputError: no turn is running.
     """
+    from d4cli.records import TurnEndEvent
+
     if encounter.current is None:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
@@ -569,6 +465,8 @@ def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encount
     Raises:
         InputError: no such creature.
     """
+    from d4cli.records import ExhaustEvent
+
     position = encounter.index(name)
     creature = encounter.creatures[position]
     changed = replace(creature, exhaustion=level)
@@ -715,6 +613,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             several Aspects and no ``--aspect``; an empty source name.
     """
     from d4cli.pool import check_gate
+    from d4cli.records import GrantKind
 
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")

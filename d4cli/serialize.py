@@ -20,17 +20,8 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
 
     from d4cli.check import CheckResult
     from d4cli.dice import ExtraRoll
-    from d4cli.encounter import (
-        ActRecord,
-        AddEvent,
-        Encounter,
-        ExhaustEvent,
-        Pending,
-        RemoveEvent,
-        TeamRecord,
-        TurnEndEvent,
-        TurnStartEvent,
-    )
+    from d4cli.encounter import ActRecord, Encounter, Pending, TeamRecord
+    from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
     from d4cli.pool import PoolResult
 
     Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
@@ -244,11 +235,11 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli import encounter as model
+    from d4cli import encounter, records as model
 
-    if isinstance(record, model.ActRecord):
+    if isinstance(record, encounter.ActRecord):
         return act_json(record)
-    if isinstance(record, model.TeamRecord):
+    if isinstance(record, encounter.TeamRecord):
         return team_json(record)
     if isinstance(record, model.AddEvent):
         return add_json(record)

@@ -11,9 +11,7 @@ happened (plain text, names as written), the rule id that decided it, and a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from d4cli.check import DC_TIERS, Outcome
 
@@ -26,20 +24,12 @@ if TYPE_CHECKING:
 SHOWN_DICE = 40
 
 
-class Tone(StrEnum):
-    """How the verdict of a step reads: plain, good (allowed, success), bad, alarm, strong, warn, great."""
-
-    PLAIN = "plain"
-    GOOD = "good"
-    GREAT = "great"
-    BAD = "bad"
-    ALARM = "alarm"
-    WARN = "warn"
-    STRONG = "strong"
+# How the verdict of a step reads. A closed set typed as a Literal (no class to build at
+# start-up): plain, good (allowed, success), great, bad, alarm (refused), warn, strong.
+Tone = Literal["plain", "good", "great", "bad", "alarm", "warn", "strong"]
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One step of a roll.
 
     Attributes:
@@ -53,12 +43,12 @@ class Step:
     name: str
     detail: str
     rule: str
-    tone: Tone = Tone.PLAIN
+    tone: Tone = "plain"
     toned: str = ""
 
     def parts(self) -> tuple[str, str, str]:
         """*detail* split around its toned part: ``(before, toned, after)``."""
-        if not self.toned or self.tone is Tone.PLAIN:
+        if not self.toned or self.tone == "plain":
             return self.detail, "", ""
         before, found, after = self.detail.rpartition(self.toned)
         if not found:
@@ -87,9 +77,9 @@ def gate_step(gate: Gate, aspect_label: str = "Aspect") -> Step:
     """The gate (R2, R3): ``Aspect - Load = headroom`` against the Cost."""
     sum_text = f"{aspect_label} {gate.aspect} - Load {gate.load} = headroom {gate.headroom}"
     if gate.allowed:
-        return Step("Gate", f"{sum_text} >= Cost {gate.cost}: allowed", "R2", Tone.GOOD, "allowed")
+        return Step("Gate", f"{sum_text} >= Cost {gate.cost}: allowed", "R2", "good", "allowed")
     detail = f"{sum_text} < Cost {gate.cost}: refused, short by {gate.shortfall}"
-    return Step("Gate", detail, "R2", Tone.ALARM, "refused")
+    return Step("Gate", detail, "R2", "alarm", "refused")
 
 
 def gate_steps(plan: PoolPlan) -> list[Step]:
@@ -146,17 +136,17 @@ def pool_steps(result: PoolResult) -> list[Step]:
         if roll.extra.modifier:
             detail += f" {signed(roll.extra.modifier)} = {roll.subtotal}"
         steps.append(Step(f"Extra {roll.extra.notation}", detail, "R6"))
-    steps.append(Step("Total", str(result.total), "R7", Tone.STRONG, str(result.total)))
+    steps.append(Step("Total", str(result.total), "R7", "strong", str(result.total)))
     request = plan.request
     if request.dc is not None:
         word = "success" if result.success else "failure"
         sign = ">=" if result.success else "<"
-        tone = Tone.GOOD if result.success else Tone.BAD
+        tone: Tone = "good" if result.success else "bad"
         steps.append(Step(f"DC {request.dc}", f"{result.total} {sign} {request.dc}: {word}", "R7", tone, word))
     if request.evasion is not None:
         damage = str(result.damage)
         detail = f"max(0, {result.total} - {request.evasion}) = {damage} damage"
-        steps.append(Step(f"Evasion {request.evasion}", detail, "R7", Tone.STRONG, damage))
+        steps.append(Step(f"Evasion {request.evasion}", detail, "R7", "strong", damage))
     load_text = f"{plan.gate.load} + Cost {plan.gate.cost} = {plan.load_after}"
     steps.append(Step("Load after", load_text, "R8"))
     return steps
@@ -169,10 +159,10 @@ def dc_label(dc: int) -> str:
 
 # How each outcome of an Action Roll reads: (words, tone, what follows them).
 OUTCOME_WORDS: dict[Outcome, tuple[str, Tone, str]] = {
-    Outcome.SUCCESS: ("succeeds", Tone.GOOD, ""),
-    Outcome.FAILURE: ("fails", Tone.BAD, ""),
-    Outcome.SUCCESS_AND: ("succeeds, and...", Tone.GREAT, " (Rule of Three)"),
-    Outcome.FAILURE_BUT: ("fails, but...", Tone.WARN, " (Rule of Three)"),
+    Outcome.SUCCESS: ("succeeds", "good", ""),
+    Outcome.FAILURE: ("fails", "bad", ""),
+    Outcome.SUCCESS_AND: ("succeeds, and...", "great", " (Rule of Three)"),
+    Outcome.FAILURE_BUT: ("fails, but...", "warn", " (Rule of Three)"),
 }
 
 
@@ -182,7 +172,7 @@ def check_steps(result: CheckResult) -> list[Step]:
     levels = result.levels
     if levels.impossible:
         detail = f"{request.disadvantage} Disadvantages: impossible, nothing rolled"
-        return [Step("Disadvantage", detail, "C4", Tone.ALARM, "impossible")]
+        return [Step("Disadvantage", detail, "C4", "alarm", "impossible")]
     steps = [Step("Natural d20", str(result.natural), "C1")]
     steps.append(
         Step(
@@ -208,7 +198,7 @@ def check_steps(result: CheckResult) -> list[Step]:
         steps.append(Step("Critical", f"natural 20: extra d6 +{result.crit_die}", "C5"))
     elif result.natural == 1:
         steps.append(Step("Critical", "natural 1: fails whatever the Result", "C6"))
-    steps.append(Step("Result", str(result.total), "C1", Tone.STRONG, str(result.total)))
+    steps.append(Step("Result", str(result.total), "C1", "strong", str(result.total)))
     if request.dc is not None and result.outcome is not None and result.margin is not None:
         margin = result.margin
         how = f"beats by {margin}" if margin >= 0 else f"misses by {-margin}"

@@ -349,7 +349,8 @@ def team_command(
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
-    from d4cli.encounter import TEAM_SOURCE, GrantKind, TeamRequest, team
+    from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
+    from d4cli.records import GrantKind
     from d4cli.store import resolve_path
 
     if adv == dis:

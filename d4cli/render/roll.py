@@ -14,12 +14,12 @@ from d4cli.steps import Step, Tone, check_steps, pool_steps
 
 # The Rich style of each tone.
 TONE_STYLE: dict[Tone, str] = {
-    Tone.GOOD: "green",
-    Tone.GREAT: "green bold",
-    Tone.BAD: "red",
-    Tone.ALARM: "red bold",
-    Tone.WARN: "yellow",
-    Tone.STRONG: "bold",
+    "good": "green",
+    "great": "green bold",
+    "bad": "red",
+    "alarm": "red bold",
+    "warn": "yellow",
+    "strong": "bold",
 }
 
 

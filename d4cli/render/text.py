@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from d4cli.errors import escape_control
-from d4cli.steps import Step, Tone
+from d4cli.steps import Step
 
 HEADERS = ("Step", "What happened", "Rule")
 
@@ -33,7 +33,7 @@ def _md_cell(text: str) -> str:
 def step_markdown(step: Step) -> str:
     """The step's detail in Markdown: the toned part of a good, bad or strong verdict in bold."""
     before, toned, after = step.parts()
-    if not toned or step.tone is Tone.PLAIN:
+    if not toned or step.tone == "plain":
         return _md_cell(step.detail)
     return f"{_md_cell(before)}**{_md_cell(toned)}**{_md_cell(after)}"
 
