@@ -29,8 +29,7 @@ FileOption = Annotated[
 SourceList = list[str] | None
 
 if TYPE_CHECKING:
-    from d4cli.commands.output import ResultView
-    from d4cli.encounter import ActRecord, Encounter, TeamRecord
+    from d4cli.encounter import Encounter
     from d4cli.serialize import Record
 
 R = TypeVar("R", bound="Record")
@@ -282,56 +281,9 @@ def act_command(
         _, record = act(read_encounter(path), request, rng)
     else:
         record = change_file(path, lambda encounter: act(encounter, request, rng))
+    from d4cli.commands.output import show_act
+
     show_act(record, json_=json_, odds=odds, dry_run=dry_run)
-
-
-def show_act(record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool) -> None:
-    """Print an `ActRecord`: its JSON (`d4cli.serialize.act_json`), or its steps and what it did.
-
-    Raises:
-        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
-    """
-    from d4cli.commands.output import print_one
-    from d4cli.commands.roll import pool_view
-    from d4cli.serialize import act_json
-
-    result = record.result
-    title = ""
-    if not json_:
-        from d4cli.render import escape
-
-        title = f"{escape(record.actor)}: {escape(record.aspect)}"
-        if record.off_turn:
-            title += " (off-turn, R10)"
-        if dry_run:
-            title += " (dry run)"
-    view = pool_view(
-        result.plan,
-        odds=odds,
-        to_json=lambda _: act_json(record, dry_run=dry_run),
-        title=title,
-        after=lambda _: _print_act_effects(record, dry_run),
-    )
-    print_one(result, view, json_=json_)
-
-
-def _print_act_effects(record: "ActRecord", dry_run: bool) -> None:
-    """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
-    from d4cli.render import escape
-    from d4cli.render.encounter import print_lines
-
-    lines = []
-    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
-    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
-    if used:
-        lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
-    if record.hp_after is not None and record.target is not None:
-        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
-        if record.hp_zero:
-            lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
-    if dry_run:
-        lines.append("Dry run: nothing was written.")
-    print_lines(lines)
 
 
 def team_command(
@@ -363,42 +315,10 @@ def team_command(
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    from d4cli.commands.output import print_one
+    from d4cli.commands.output import print_one, team_view
 
     record = change_file(resolve_path(file), lambda encounter: team(encounter, request))
-    print_one(record, _team_view(), json_=json_)
-
-
-def _show_team(record: "TeamRecord") -> None:
-    from d4cli.commands.output import print_renderables
-    from d4cli.render.encounter import team_table
-
-    print_renderables(team_table(record))
-
-
-def _team_json(record: "TeamRecord") -> "dict[str, object]":
-    from d4cli.serialize import team_json
-
-    return team_json(record)
-
-
-def _team_refusal(record: "TeamRecord") -> "str | None":
-    from d4cli.commands.roll import gate_refusal
-
-    return gate_refusal(record.gate)
-
-
-def _team_view() -> "ResultView[TeamRecord]":
-    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
-    from d4cli.commands.output import ResultView
-
-    return ResultView(
-        to_json=_team_json,
-        essential=lambda record: record.load_after,
-        show=_show_team,
-        tally=lambda record: (None, None, None),
-        refusal=_team_refusal,
-    )
+    print_one(record, team_view(), json_=json_)
 
 
 def exhaust_command(

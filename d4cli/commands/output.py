@@ -1,6 +1,7 @@
 """The printers of results: one result (`print_one`), or N results and a summary (`print_many`).
 
-A command calls exactly one of them. Both print JSON, the essential number
+A command calls exactly one of them (`show_act` and `team_view` set up
+``act`` and ``team`` for `print_one`). Both print JSON, the essential number
 (``--quiet``) or the human steps, and end a refused result (R2, C4) by raising
 `RefusedError` carrying it, after its JSON (the contract) or its steps were
 printed; the shell alone turns that into exit 3. No Rich is imported unless
@@ -11,10 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from d4cli.commands.common import emit_json
 from d4cli.errors import RefusedError
+
+if TYPE_CHECKING:
+    from d4cli.encounter import ActRecord, TeamRecord
 
 R = TypeVar("R")
 
@@ -157,3 +161,83 @@ def print_renderables(*renderables: object) -> None:
     out = console()
     for renderable in renderables:
         out.print(renderable)
+
+
+# --- encounter results ------------------------------------------------------------------------
+
+
+def show_act(record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool) -> None:
+    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.serialize.act_json`), or its steps and what it did.
+
+    Raises:
+        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
+    """
+    from d4cli.commands.roll import pool_view
+    from d4cli.serialize import act_json
+
+    result = record.result
+    title = ""
+    if not json_:
+        from d4cli.render import escape
+
+        title = f"{escape(record.actor)}: {escape(record.aspect)}"
+        if record.off_turn:
+            title += " (off-turn, R10)"
+        if dry_run:
+            title += " (dry run)"
+    view = pool_view(
+        result.plan,
+        odds=odds,
+        to_json=lambda _: act_json(record, dry_run=dry_run),
+        title=title,
+        after=lambda _: _print_act_effects(record, dry_run),
+    )
+    print_one(result, view, json_=json_)
+
+
+def _print_act_effects(record: "ActRecord", dry_run: bool) -> None:
+    """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
+    from d4cli.render import escape
+    from d4cli.render.encounter import print_lines
+
+    lines = []
+    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
+    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
+    if used:
+        lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
+    if record.hp_after is not None and record.target is not None:
+        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
+        if record.hp_zero:
+            lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
+    if dry_run:
+        lines.append("Dry run: nothing was written.")
+    print_lines(lines)
+
+
+def _show_team(record: "TeamRecord") -> None:
+    from d4cli.render.encounter import team_table
+
+    print_renderables(team_table(record))
+
+
+def _team_json(record: "TeamRecord") -> "dict[str, object]":
+    from d4cli.serialize import team_json
+
+    return team_json(record)
+
+
+def _team_refusal(record: "TeamRecord") -> "str | None":
+    from d4cli.commands.roll import gate_refusal
+
+    return gate_refusal(record.gate)
+
+
+def team_view() -> "ResultView[TeamRecord]":
+    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
+    return ResultView(
+        to_json=_team_json,
+        essential=lambda record: record.load_after,
+        show=_show_team,
+        tally=lambda record: (None, None, None),
+        refusal=_team_refusal,
+    )
