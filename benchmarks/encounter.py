@@ -27,6 +27,7 @@ from d4cli import store
 from d4cli.dice import ScriptedDice
 from d4cli.encounter import ActRequest, Encounter, act, add_creature, new_creature, start_turn
 from d4cli.encounter_file import dump_encounter
+from d4cli.serialize import journal_json
 from d4cli.store.journal import going_back
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
@@ -41,7 +42,7 @@ def fresh_encounter(path: Path) -> None:
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, evasion=10, hp=100_000)
-        store.change(path, lambda encounter, c=creature: add_creature(encounter, c))
+        store.change(path, lambda encounter, c=creature: add_creature(encounter, c), facts=journal_json)
 
 
 def add_history(path: Path, actions: int, seed: int = 0) -> int:
@@ -82,9 +83,9 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
         new, result = act(encounter, request, rng)
         if not result.allowed:
             new, event = start_turn(encounter, actor)
-            encounter, text = record(new, event.log())
+            encounter, text = record(new, journal_json(event))
             continue
-        encounter, text = record(new, result.log())
+        encounter, text = record(new, journal_json(result))
         done += 1
     with open(journal, "ab") as handle:
         handle.write(b"".join(lines))
@@ -112,9 +113,9 @@ def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 2
             request = ActRequest("Creature 0", "Might", target="Creature 1")
             total = 0
             for _ in range(acts):
-                store.change(path, lambda encounter: start_turn(encounter, "Creature 0"))  # Load resets
+                store.change(path, lambda encounter: start_turn(encounter, "Creature 0"), facts=journal_json)  # Load resets
                 start = store.journal_path(path).stat().st_size
-                _, record = store.change(path, lambda encounter, q=request, r=rng: act(encounter, q, r))
+                _, record = store.change(path, lambda encounter, q=request, r=rng: act(encounter, q, r), facts=journal_json)
                 assert record.allowed
                 total += store.journal_path(path).stat().st_size - start
             figures[size] = total / acts
@@ -139,7 +140,7 @@ def _run_once(path: Path) -> float:
 def _change_once(path: Path) -> float:
     request = ActRequest("Bench", "Might")
     started = time.perf_counter()
-    store.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)))
+    store.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)), facts=journal_json)
     return time.perf_counter() - started
 
 

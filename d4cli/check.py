@@ -7,6 +7,7 @@ returns a `CheckResult` that carries every step.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from d4cli.dice import DiceSource, roll_dice
 from d4cli.errors import InputError
@@ -21,11 +22,30 @@ DC_TIERS: dict[str, int] = {
     "nearly-impossible": 30,
 }
 
-SUCCESS = "success"
-FAILURE = "failure"
-SUCCESS_AND = "success-and"
-FAILURE_BUT = "failure-but"
-IMPOSSIBLE = "impossible"
+
+
+class Outcome(StrEnum):
+    """How an Action Roll ends against its DC (C2, C4, C6, C7); its JSON is the value."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    SUCCESS_AND = "success-and"
+    FAILURE_BUT = "failure-but"
+    IMPOSSIBLE = "impossible"
+
+
+class Critical(StrEnum):
+    """A natural 20 (C5) or a natural 1 (C6)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+
+
+SUCCESS = Outcome.SUCCESS
+FAILURE = Outcome.FAILURE
+SUCCESS_AND = Outcome.SUCCESS_AND
+FAILURE_BUT = Outcome.FAILURE_BUT
+IMPOSSIBLE = Outcome.IMPOSSIBLE
 
 
 @dataclass(frozen=True)
@@ -100,7 +120,7 @@ def advantage_bonus(dice: tuple[int, ...] | list[int]) -> int:
     return max(dice) + max(0, sixes - 1)
 
 
-def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> str | None:
+def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> Outcome | None:
     """The outcome of a rolled check (C2, C6, C7).
 
     A natural 1 always fails and is never softened (C6); otherwise success when
@@ -138,7 +158,7 @@ class CheckResult:
     disadvantage_die: int | None = None
     crit_die: int | None = None
     total: int | None = None
-    outcome: str | None = None
+    outcome: Outcome | None = None
 
     @property
     def impossible(self) -> bool:
@@ -149,11 +169,12 @@ class CheckResult:
         return advantage_bonus(self.advantage_dice)
 
     @property
-    def critical(self) -> str | None:
+    def critical(self) -> Critical | None:
+        """``success`` on a natural 20 (C5), ``failure`` on a natural 1 (C6), else None."""
         if self.natural == 20:
-            return "success"
+            return Critical.SUCCESS
         if self.natural == 1:
-            return "failure"
+            return Critical.FAILURE
         return None
 
     @property

@@ -3,8 +3,8 @@
 No files, no printing, no Rich. An `Encounter` is a frozen value; every
 transition (`add_creature`, `remove_creature`, `start_turn`, `end_turn`, `act`,
 `team`, `set_exhaustion`) takes one and returns ``(new_encounter, record)``,
-where the record says what happened and is what the journal keeps (its
-`log()`). Dice come from an injected `DiceSource`. Names of creatures and
+where the record says what happened; `d4cli.serialize` turns it into the JSON
+object that ``--json`` prints and the journal keeps. Dice come from an injected `DiceSource`. Names of creatures and
 Aspects match by N1 (`fold_name`); an unknown one is an `InputError` that
 names the value.
 
@@ -17,7 +17,7 @@ creature whose turn a plain ``turn start`` begins, None when the round is over
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.errors import InputError
 from d4cli.names import check_text, fold_name
@@ -25,10 +25,22 @@ from d4cli.names import check_text, fold_name
 if TYPE_CHECKING:  # annotations only: reading a file (Tab completion) never builds the pool's classes
     from d4cli.dice import DiceSource, ExtraDice
     from d4cli.pool import Gate, PoolResult
+    from d4cli.records import (
+        ActOutcome,
+        AddEvent,
+        ExhaustEvent,
+        GrantKind,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
 
-MODES = ("turn", "round")
+
+
+# The values of `d4cli.records.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
+MODES: tuple[str, ...] = ("turn", "round")
 TEAM_SOURCE = "team action"
-GRANT_KINDS = ("advantage", "disadvantage")
+GRANT_KINDS: tuple[str, ...] = ("advantage", "disadvantage")
 
 
 @dataclass(frozen=True)
@@ -43,12 +55,15 @@ class Pending:
 
     def with_grant(self, kind: str, source: str) -> Pending:
         """Add *source* to the *kind* list; a name already pending there (N1) is kept once (R4)."""
-        names = getattr(self, kind)
+        if kind not in GRANT_KINDS:
+            raise ValueError(f"not a grant kind: {kind!r}")
+        names: tuple[str, ...] = getattr(self, kind)
         if any(fold_name(name) == fold_name(source) for name in names):
             return self
         return replace(self, **{kind: names + (source,)})
 
     def as_dict(self) -> dict[str, list[str]]:
+        """The grants as lists by kind: the file's ``pending`` table."""
         return {"advantage": list(self.advantage), "disadvantage": list(self.disadvantage)}
 
 
@@ -167,31 +182,6 @@ def _same(a: str | None, b: str | None) -> bool:
 
 
 @dataclass(frozen=True)
-class Event:
-    """A change other than a roll: add, remove, turn-start, turn-end, exhaust.
-
-    Attributes:
-        kind: the log kind (``add``, ``remove``, ``turn-start``, ``turn-end``, ``exhaust``).
-        round / turn: the round and whose turn it is once the change is made.
-        actor: the creature the change is about.
-        details: JSON-ready facts of the change (Load before and after, ...).
-    """
-
-    kind: str
-    round: int
-    turn: str | None
-    actor: str | None = None
-    details: dict[str, Any] = field(default_factory=dict)
-
-    allowed: ClassVar[bool] = True
-
-    def log(self) -> dict[str, Any]:
-        """The journal entry's facts (docs/cli.md ``log --json``)."""
-        head = {"kind": self.kind, "round": self.round, "turn": self.turn, "actor": self.actor}
-        return {**head, **self.details}
-
-
-@dataclass(frozen=True)
 class ActRecord:
     """An action of a creature of the encounter (R2-R11, R16).
 
@@ -231,49 +221,18 @@ class ActRecord:
         return self.allowed and self.hp_after == 0
 
     @property
-    def outcome(self) -> str | None:
+    def outcome(self) -> ActOutcome | None:
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
+        from d4cli.records import ActOutcome
+
         result = self.result
         if not result.allowed:
-            return "refused"
+            return ActOutcome.REFUSED
         if result.success is not None:
-            return "success" if result.success else "failure"
+            return ActOutcome.SUCCESS if result.success else ActOutcome.FAILURE
         if result.damage is not None:
-            return "damage" if result.damage > 0 else "no-damage"
+            return ActOutcome.DAMAGE if result.damage > 0 else ActOutcome.NO_DAMAGE
         return None
-
-    def log(self) -> dict[str, Any]:
-        from d4cli.jsonview import extra_json
-
-        result = self.result
-        plan = result.plan
-        request = plan.request
-        return {
-            "kind": "act",
-            "round": self.round,
-            "turn": self.turn,
-            "actor": self.actor,
-            "aspect": self.aspect,
-            "aspect_value": request.aspect,
-            "cost": request.cost,
-            "load_before": self.load_before,
-            "load_after": self.load_after,
-            "off_turn": self.off_turn,
-            "advantage": list(plan.advantage),
-            "disadvantage": list(plan.disadvantage),
-            "grants_used": self.grants_used.as_dict(),
-            "pool_size": plan.size.size,
-            "dice": list(result.dice),
-            "extra": extra_json(result.extra),
-            "total": result.total,
-            "dc": request.dc,
-            "evasion": request.evasion,
-            "outcome": self.outcome,
-            "damage": result.damage,
-            "target": self.target,
-            "hp_before": self.hp_before,
-            "hp_after": self.hp_after,
-        }
 
 
 @dataclass(frozen=True)
@@ -294,7 +253,7 @@ class TeamRecord:
     aspect: str
     target: str
     gate: Gate
-    grant: str
+    grant: GrantKind
     source: str
     load_before: int
     load_after: int
@@ -303,26 +262,6 @@ class TeamRecord:
     @property
     def allowed(self) -> bool:
         return self.gate.allowed
-
-    def log(self) -> dict[str, Any]:
-        return {
-            "kind": "team",
-            "round": self.round,
-            "turn": self.turn,
-            "actor": self.actor,
-            "aspect": self.aspect,
-            "aspect_value": self.gate.aspect,
-            "cost": self.gate.cost,
-            "load_before": self.load_before,
-            "load_after": self.load_after,
-            "off_turn": self.off_turn,
-            "allowed": self.allowed,
-            "headroom": self.gate.headroom,
-            "shortfall": self.gate.shortfall,
-            "target": self.target,
-            "grant": self.grant,
-            "source": self.source,
-        }
 
 
 # --- transitions ---------------------------------------------------------------------------
@@ -375,7 +314,7 @@ def new_creature(
     )
 
 
-def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, Event]:
+def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, AddEvent]:
     """Add *creature* at the end of the turn order (R13).
 
     A creature added while the last creature's turn runs follows it this
@@ -384,6 +323,8 @@ def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, E
     Raises:
         InputError: a creature whose name matches it already exists (N1).
     """
+    from d4cli.records import AddEvent
+
     check_new_name(creature.name)
     for other in encounter.creatures:
         if _same(other.name, creature.name):
@@ -394,18 +335,21 @@ def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, E
     if next_turn is None and encounter.current is not None and _same(encounter.current, last):
         next_turn = creature.name
     new = replace(encounter, creatures=encounter.creatures + (creature,), next_turn=next_turn)
-    details = {
-        "aspects": dict(creature.aspects),
-        "load_buffer": creature.load_buffer,
-        "exhaustion": creature.exhaustion,
-        "load_after": creature.load,
-        "evasion": creature.evasion,
-        "hp_after": creature.hp,
-    }
-    return new, Event("add", new.round, new.current, creature.name, details)
+    event = AddEvent(
+        new.round,
+        new.current,
+        creature.name,
+        aspects=creature.aspects,
+        load_buffer=creature.load_buffer,
+        exhaustion=creature.exhaustion,
+        load_after=creature.load,
+        evasion=creature.evasion,
+        hp_after=creature.hp,
+    )
+    return new, event
 
 
-def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, Event]:
+def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveEvent]:
     """Remove a creature (R17).
 
     The turn never moves to someone else: the current creature stays current;
@@ -415,6 +359,8 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, Event]:
     Raises:
         InputError: no such creature.
     """
+    from d4cli.records import RemoveEvent
+
     position = encounter.index(name)
     gone = encounter.creatures[position]
     was_current = _same(encounter.current, gone.name)
@@ -424,16 +370,19 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, Event]:
         next_turn = encounter.follower(position)
     creatures = encounter.creatures[:position] + encounter.creatures[position + 1 :]
     new = replace(encounter, creatures=creatures, current=current, next_turn=next_turn)
-    details = {
-        "ended_turn": was_current,
-        "next": next_turn,
-        "load_before": gone.load,
-        "hp_before": gone.hp,
-    }
-    return new, Event("remove", new.round, new.current, gone.name, details)
+    event = RemoveEvent(
+        new.round,
+        new.current,
+        gone.name,
+        ended_turn=was_current,
+        next=next_turn,
+        load_before=gone.load,
+        hp_before=gone.hp,
+    )
+    return new, event
 
 
-def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter, Event]:
+def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter, TurnStartEvent]:
     """Start a turn: *name*'s, or the next in order (R1, R12, R13).
 
     A running turn ends first (its Load is kept, R14). When the round is over
@@ -443,11 +392,13 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     turn follows the creature whose turn ran last.
 
     Returns:
-        The encounter and an Event whose details list the resets made.
+        The encounter and a `TurnStartEvent` that lists the resets made.
 
     Raises:
         InputError: no creatures, or no creature called *name*.
     """
+    from d4cli.records import Reset, TurnStartEvent
+
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
     new_round = encounter.next_turn is None
@@ -459,7 +410,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         position = encounter.index(encounter.next_turn or "", "next_turn")
     creatures = list(encounter.creatures)
     who = creatures[position]
-    resets: list[dict[str, Any]] = []
+    resets: list[Reset] = []
     reset_positions: list[int] = []
     if encounter.mode == "round":
         if new_round:
@@ -468,9 +419,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         reset_positions = [position]
     for index in reset_positions:
         creature = creatures[index]
-        resets.append(
-            {"name": creature.name, "load_before": creature.load, "load_after": creature.reset_value}
-        )
+        resets.append(Reset(creature.name, creature.load, creature.reset_value))
         creatures[index] = replace(creature, load=creature.reset_value)
     round_number = encounter.round + 1 if new_round else encounter.round
     new = replace(
@@ -481,47 +430,59 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         creatures=tuple(creatures),
     )
     in_order = name is None or new_round or _same(encounter.next_turn, who.name)
-    details = {
-        "ended": encounter.current,
-        "new_round": new_round,
-        "out_of_order": not in_order,
-        "resets": resets,
-        "next": new.next_turn,
-    }
-    return new, Event("turn-start", new.round, new.current, who.name, details)
+    event = TurnStartEvent(
+        new.round,
+        new.current,
+        who.name,
+        ended=encounter.current,
+        new_round=new_round,
+        out_of_order=not in_order,
+        resets=tuple(resets),
+        next=new.next_turn,
+    )
+    return new, event
 
 
-def end_turn(encounter: Encounter) -> tuple[Encounter, Event]:
+def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     """End the running turn; the Load stays where it is (R14).
 
     Raises:
         InputError: no turn is running.
     """
+    from d4cli.records import TurnEndEvent
+
     if encounter.current is None:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
     new = replace(encounter, current=None)
-    details = {"load_after": who.load, "next": new.next_turn, "round_over": new.next_turn is None}
-    return new, Event("turn-end", new.round, who.name, who.name, details)
+    event = TurnEndEvent(
+        new.round, who.name, who.name, load_after=who.load, next=new.next_turn, round_over=new.next_turn is None
+    )
+    return new, event
 
 
-def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, Event]:
+def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
     """Set a creature's Exhaustion level (R15); it changes only the R1 reset value, not the Load.
 
     Raises:
         InputError: no such creature.
     """
+    from d4cli.records import ExhaustEvent
+
     position = encounter.index(name)
     creature = encounter.creatures[position]
     changed = replace(creature, exhaustion=level)
     new = encounter.with_creature(position, changed)
-    details = {
-        "exhaustion_before": creature.exhaustion,
-        "exhaustion_after": level,
-        "load_after": creature.load,
-        "reset_value": changed.reset_value,
-    }
-    return new, Event("exhaust", new.round, new.current, creature.name, details)
+    event = ExhaustEvent(
+        new.round,
+        new.current,
+        creature.name,
+        exhaustion_before=creature.exhaustion,
+        exhaustion_after=level,
+        load_after=creature.load,
+        reset_value=changed.reset_value,
+    )
+    return new, event
 
 
 @dataclass(frozen=True)
@@ -636,7 +597,7 @@ class TeamRequest:
 
     actor: str
     target: str
-    grant: str
+    grant: GrantKind
     aspect: str | None = None
     cost: int = 1
     source: str = TEAM_SOURCE
@@ -654,6 +615,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             several Aspects and no ``--aspect``; an empty source name.
     """
     from d4cli.pool import check_gate
+    from d4cli.records import GrantKind
 
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
@@ -685,7 +647,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=request.grant,
+        grant=GrantKind(request.grant),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,
@@ -697,29 +659,3 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     pending = target.pending.with_grant(request.grant, request.source)
     new = new.with_creature(target_position, replace(target, pending=pending))
     return new, record
-
-
-def status_json(encounter: Encounter) -> dict[str, Any]:
-    """The ``status --json`` object (docs/cli.md): round, mode, current, creatures in turn order."""
-    return {
-        "name": encounter.name,
-        "round": encounter.round,
-        "mode": encounter.mode,
-        "current": encounter.current,
-        "next": encounter.next_turn,
-        "creatures": [
-            {
-                "name": creature.name,
-                "aspects": dict(creature.aspects),
-                "load": creature.load,
-                "buffer": creature.load_buffer,
-                "exhaustion": creature.exhaustion,
-                "evasion": creature.evasion,
-                "hp": creature.hp,
-                "headroom": creature.headroom(),
-                "pending": creature.pending.as_dict(),
-                "reset_value": creature.reset_value,
-            }
-            for creature in encounter.creatures
-        ],
-    }

@@ -60,10 +60,16 @@ class LockTimeout(D4Error):
 
 
 class RefusedError(D4Error):
-    """The rules refuse the action (the R2 gate, or an impossible check, C4).
+    """The rules refuse the action (the R2 gate, or an impossible check, C4): exit 3.
+
+    The one refusal of d4cli, whoever finds it: the printers raise it after
+    printing the refused result (its JSON is still the contract's answer), the
+    odds refuse an impossible check with it; only the shell turns it into the
+    exit code.
 
     Attributes:
-        result: the result record that says why (rendered even on refusal).
+        result: the result record that says why (a `PoolResult`, `CheckResult`,
+            `TeamRecord` ...), or None when nothing was rolled.
     """
 
     exit_code = EXIT_REFUSED

@@ -4,13 +4,16 @@
 command without Click's standalone handling, then maps what escaped: usage
 errors and `InputError` to exit 2, `RefusedError` to 3, anything unexpected
 to 1 (one line; a traceback only with ``D4CLI_DEBUG=1``). It applies both to
-the console script and to ``typer.testing.CliRunner``.
+the console script and to ``typer.testing.CliRunner``. Commands and printers
+never end the process themselves: a refusal is a `RefusedError` that carries
+its result, raised after the result was printed (`d4cli.commands.output`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import MutableMapping
 from typing import Any
 
 import typer
@@ -113,7 +116,9 @@ class D4Group(LazyGroup):
             # Typer's own handler would turn a closed pipe into exit 1.
             raise ReaderGone() from error
 
-    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+    def _main_shell_completion(
+        self, ctx_args: MutableMapping[str, Any], prog_name: str, complete_var: str | None = None
+    ) -> None:
         if complete_var is None:
             complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
         if os.environ.get(complete_var):

@@ -59,3 +59,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.section("reliability figures")
         for name, count in sorted(_RELIABILITY_FIGURES.items()):
             terminalreporter.write_line(f"{name}: {count:,}")
+
+
+@pytest.fixture(autouse=True)
+def journaled_records(monkeypatch):
+    """Hand the store what the commands hand it: the record's `d4cli.serialize.journal_json` facts."""
+    from d4cli import store
+    from d4cli.serialize import journal_json
+
+    change = store.change
+
+    def change_records(path, transition, *args, **kwargs):
+        kwargs.setdefault("facts", journal_json)
+        return change(path, transition, *args, **kwargs)
+
+    monkeypatch.setattr(store, "change", change_records)

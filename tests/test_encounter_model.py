@@ -21,10 +21,10 @@ from d4cli.encounter import (
     remove_creature,
     set_exhaustion,
     start_turn,
-    status_json,
     team,
 )
 from d4cli.errors import InputError
+from d4cli.serialize import journal_json, status_json
 
 
 def creature(name: str, *, load: int = 0, buffer: int = 1, exhaustion: int = 0, evasion: int = 0,
@@ -58,7 +58,7 @@ def by_name(encounter: Encounter, name: str) -> Creature:
 def test_r1_buffer_1_no_exhaustion_resets_to_minus_1():
     encounter, event = start_turn(party())
     assert by_name(encounter, "Aria").load == -1
-    assert event.details["resets"] == [{"name": "Aria", "load_before": 0, "load_after": -1}]
+    assert journal_json(event)["resets"] == [{"name": "Aria", "load_before": 0, "load_after": -1}]
 
 
 def test_r1_exhaustion_2_buffer_1_resets_to_1():
@@ -278,11 +278,11 @@ def test_r12_turn_mode_resets_only_the_creature_whose_turn_starts():
 
 def test_r12_round_mode_resets_everyone_at_each_round_and_nobody_at_a_turn():
     encounter, event = start_turn(party("round"))
-    assert encounter.round == 1 and event.details["new_round"]
+    assert encounter.round == 1 and event.new_round
     assert [c.load for c in encounter.creatures] == [-1, -2, -1]
     encounter, _ = act(encounter, ActRequest("Borin", "Might"), ScriptedDice([1] * 4))
     encounter, event = start_turn(encounter)  # Borin's turn: no reset
-    assert event.details["resets"] == []
+    assert event.resets == ()
     assert by_name(encounter, "Borin").load == -1
     encounter, _ = start_turn(encounter)  # Goblin Archer
     encounter, event = start_turn(encounter)  # wraps: round 2 resets everyone
@@ -299,21 +299,21 @@ def test_r13_order_wrap_out_of_order_and_ending_a_running_turn():
     encounter, _ = start_turn(encounter)
     assert (encounter.round, encounter.current, encounter.next_turn) == (1, "Aria", "Borin")
     encounter, event = start_turn(encounter)  # ends Aria's turn first
-    assert event.details["ended"] == "Aria"
+    assert event.ended == "Aria"
     assert (encounter.round, encounter.current) == (1, "Borin")
     # Out of order: the Goblin Archer now; the default next follows it.
     encounter, event = start_turn(encounter, "goblin archer")
-    assert encounter.current == "Goblin Archer" and event.details["out_of_order"] is False
+    assert encounter.current == "Goblin Archer" and event.out_of_order is False
     assert encounter.next_turn is None  # it is last: the next turn starts round 2
     encounter, _ = end_turn(encounter)
     encounter, event = start_turn(encounter)
-    assert (encounter.round, encounter.current) == (2, "Aria") and event.details["new_round"]
+    assert (encounter.round, encounter.current) == (2, "Aria") and event.new_round
 
 
 def test_r13_out_of_order_start_mid_round_then_default_follows_it():
     encounter, _ = start_turn(party())  # Aria
     encounter, event = start_turn(encounter, "Goblin Archer")
-    assert event.details["out_of_order"] is True and encounter.round == 1
+    assert event.out_of_order is True and encounter.round == 1
     encounter, _ = end_turn(encounter)
     encounter, _ = start_turn(encounter)  # follows the Goblin Archer, the last: round 2
     assert (encounter.round, encounter.current) == (2, "Aria")
@@ -343,7 +343,7 @@ def test_r14_ending_a_turn_keeps_the_load():
     encounter, _ = act(encounter, ActRequest("Aria", "Finesse"), ScriptedDice([1] * 4))
     encounter, event = end_turn(encounter)
     assert encounter.current is None and by_name(encounter, "Aria").load == 0
-    assert event.details == {"load_after": 0, "next": "Borin", "round_over": False}
+    assert (event.load_after, event.next, event.round_over) == (0, "Borin", False)
     with pytest.raises(InputError, match="no turn is running"):
         end_turn(encounter)
 
@@ -355,7 +355,7 @@ def test_r15_exhaustion_changes_only_the_reset_value():
     encounter, event = set_exhaustion(party(), "Aria", 3)
     aria = by_name(encounter, "Aria")
     assert (aria.exhaustion, aria.load, aria.reset_value) == (3, 0, 2)
-    assert event.details["exhaustion_before"] == 0
+    assert event.exhaustion_before == 0
     encounter, _ = start_turn(encounter)
     assert by_name(encounter, "Aria").load == 2
 
@@ -394,7 +394,7 @@ def test_r16_unknown_target_is_an_input_error_naming_it():
 def test_r17_removing_the_current_creature_ends_its_turn_next_goes_to_its_follower():
     encounter, _ = start_turn(party())  # Aria
     encounter, event = remove_creature(encounter, "Aria")
-    assert encounter.current is None and event.details["ended_turn"] is True
+    assert encounter.current is None and event.ended_turn is True
     assert [c.name for c in encounter.creatures] == ["Borin", "Goblin Archer"]
     encounter, _ = start_turn(encounter)
     assert (encounter.round, encounter.current) == (1, "Borin")
@@ -474,7 +474,7 @@ def test_act_log_entry_has_the_history_fields():
     encounter, _ = start_turn(party())
     _, record = act(encounter, ActRequest("Aria", "Finesse", extra=(ExtraDice(1, 4),), target="Goblin Archer"),
                     ScriptedDice([4, 4, 4, 4, 2]))
-    entry = record.log()
+    entry = journal_json(record)
     assert entry["kind"] == "act" and entry["round"] == 1 and entry["turn"] == "Aria"
     assert entry["dice"] == [4, 4, 4, 4] and entry["extra"] == [{"notation": "1d4", "dice": [2], "modifier": 0}]
     assert (entry["total"], entry["evasion"], entry["damage"], entry["hp_after"]) == (18, 10, 8, 0)

@@ -5,11 +5,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Annotated, Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from d4cli.limits import SEED, TIMES, parse_whole
+
+if TYPE_CHECKING:
+    from d4cli.encounter import Encounter
+    from d4cli.store.transaction import Record
+
+R = TypeVar("R", bound="Record")
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SeedOption = Annotated[
@@ -54,8 +62,10 @@ def emit_json(obj: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def change_noting_comments(path: Any, transition: Any) -> tuple[Any, Any]:
-    """`d4cli.store.change`, then say once on stderr if the rewrite dropped comment lines.
+def change_noting_comments(path: Path, transition: Callable[[Encounter], tuple[Encounter, R]]) -> R:
+    """`d4cli.store.change` journaling `d4cli.serialize.journal_json`; its record.
+
+    Then says once on stderr if the rewrite dropped comment lines.
 
     The file is rewritten from its values (`d4cli.encounter_file.dump_encounter`),
     so hand-written comments do not survive a change; ``undo`` brings them back.
@@ -63,13 +73,14 @@ def change_noting_comments(path: Any, transition: Any) -> tuple[Any, Any]:
     from d4cli.encounter_file import dropped_comments
     from d4cli.environment import lock_timeout
     from d4cli.errors import FileError
+    from d4cli.serialize import journal_json
     from d4cli.store import change, read_text
 
     try:
         before = read_text(path)
     except FileError:
         before = ""  # change() reports the fault itself
-    result = change(path, transition, timeout=lock_timeout())
+    _, record = change(path, transition, facts=journal_json, timeout=lock_timeout())
     if "#" in before:
         try:
             count = dropped_comments(before, read_text(path))
@@ -80,4 +91,4 @@ def change_noting_comments(path: Any, transition: Any) -> tuple[Any, Any]:
             note = f"d4cli: note: this change dropped {count} comment {lines} from {path}; `d4cli undo` brings them back\n"
             sys.stderr.write(note.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
             sys.stderr.flush()
-    return result
+    return record

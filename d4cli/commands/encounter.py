@@ -2,7 +2,8 @@
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
-atomic write), print the record. ``turn start|end`` live in `commands.turn`.
+atomic write), print the record: its JSON from `d4cli.serialize` (the same
+object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`.
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
@@ -11,7 +12,7 @@ atomic write), print the record. ``turn start|end`` live in `commands.turn`.
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -24,7 +25,7 @@ from d4cli.commands.common import (
     make_rng,
 )
 from d4cli.completion import complete_aspect, complete_creature, complete_example
-from d4cli.errors import InputError, RefusedError, escape_control
+from d4cli.errors import InputError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
 from d4cli.names import check_text
 
@@ -34,18 +35,27 @@ FileOption = Annotated[
 ]
 SourceList = list[str] | None
 
+if TYPE_CHECKING:
+    from d4cli.encounter import Encounter
+    from d4cli.serialize import Record
 
-def apply_change(file: str | None, transition: Callable[[Any], tuple[Any, Any]], json_: bool) -> Any:
+R = TypeVar("R", bound="Record")
+
+
+def apply_change(
+    file: str | None, transition: "Callable[[Encounter], tuple[Encounter, R]]", json_: bool
+) -> R:
     """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
+    from d4cli.serialize import journal_json, record_json
     from d4cli.store import resolve_path
 
-    _, record = change_noting_comments(resolve_path(file), transition)
+    record = change_noting_comments(resolve_path(file), transition)
     if json_:
-        emit_json(record.log())
+        emit_json(record_json(record))
     else:
         from d4cli.render.encounter import print_lines, summary
 
-        print_lines([summary(record.log())])
+        print_lines([summary(journal_json(record))])
     return record
 
 
@@ -84,17 +94,12 @@ def init_command(
         changed = replace(encounter, mode=mode or encounter.mode, name=encounter.name if name is None else name)
         if changed != encounter:
             encounter, text, kept_comments = changed, dump_encounter(changed), False
-    details = {
-        "round": encounter.round,
-        "turn": encounter.current,
-        "name": encounter.name,
-        "mode": encounter.mode,
-        "from": from_,
-        "creatures": len(encounter.creatures),
-    }
+    from d4cli.serialize import init_json, init_output_json
+
+    details = init_json(encounter, from_)
     create(path, text, details, force=force, timeout=lock_timeout())
     if json_:
-        emit_json({"kind": "init", "file": str(path), **details})
+        emit_json(init_output_json(path, details))
         return
     from d4cli.render import escape
     from d4cli.render.encounter import print_lines
@@ -200,7 +205,7 @@ def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     encounter = read_encounter(resolve_path(file))
     if json_:
-        from d4cli.encounter import status_json
+        from d4cli.serialize import status_json
 
         emit_json(status_json(encounter))
         return
@@ -250,60 +255,10 @@ def act_command(
     if dry_run:
         _, record = act(read_encounter(path), request, rng)
     else:
-        _, record = change_noting_comments(path, lambda encounter: act(encounter, request, rng))
+        record = change_noting_comments(path, lambda encounter: act(encounter, request, rng))
+    from d4cli.commands.output import show_act
+
     show_act(record, json_=json_, odds=odds, dry_run=dry_run)
-
-
-def show_act(record: Any, *, json_: bool, odds: bool, dry_run: bool) -> None:
-    """Print an `ActRecord` with `show_pool_rolls`, then what it did to the encounter.
-
-    Exits 3 when the gate refused (R2).
-    """
-    from d4cli.commands.roll import show_pool_rolls
-    from d4cli.render import escape
-
-    result = record.result
-
-    def decorate(_: Any) -> dict[str, Any]:
-        return {
-            "actor": record.actor,
-            "target": record.target,
-            "load_before": record.load_before,
-            "load_after": record.load_after,
-            "off_turn": record.off_turn,
-            "hp_after": record.hp_after,
-            "aspect_name": record.aspect,
-            "round": record.round,
-            "turn": record.turn,
-            "grants_used": record.grants_used.as_dict(),
-            "hp_zero": record.hp_zero,
-            "dry_run": dry_run,
-        }
-
-    title = f"{escape(record.actor)}: {escape(record.aspect)}"
-    if record.off_turn:
-        title += " (off-turn, R10)"
-    if dry_run:
-        title += " (dry run)"
-    show_pool_rolls(
-        result.plan, lambda: result, 1, json_=json_, quiet=False, odds=odds, title=title, decorate=decorate
-    )
-    if json_:
-        return
-    from d4cli.render.encounter import print_lines
-
-    lines = []
-    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
-    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
-    if used:
-        lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
-    if record.hp_after is not None:
-        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
-        if record.hp_zero:
-            lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
-    if dry_run:
-        lines.append("Dry run: nothing was written.")
-    print_lines(lines)
 
 
 def team_command(
@@ -322,6 +277,7 @@ def team_command(
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
     from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
+    from d4cli.records import GrantKind
     from d4cli.store import resolve_path
 
     if adv == dis:
@@ -329,25 +285,15 @@ def team_command(
     request = TeamRequest(
         actor=actor,
         target=target,
-        grant="advantage" if adv else "disadvantage",
+        grant=GrantKind.ADVANTAGE if adv else GrantKind.DISADVANTAGE,
         aspect=aspect,
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    _, record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request))
-    if json_:
-        emit_json(record.log())
-    else:
-        from d4cli.render import console
-        from d4cli.render.encounter import team_table
+    from d4cli.commands.output import print_one, team_view
 
-        console().print(team_table(record))
-    gate = record.gate
-    if not gate.allowed:
-        raise RefusedError(
-            f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, short by {gate.shortfall}",
-            record,
-        )
+    record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request))
+    print_one(record, team_view(), json_=json_)
 
 
 def exhaust_command(
@@ -380,7 +326,9 @@ def log_command(
     count = None if last is None else parse_whole(last, "--last", LAST)
     history = read_history(resolve_path(file), count)
     if json_:
-        emit_json({"entries": history.entries})
+        from d4cli.serialize import log_json
+
+        emit_json(log_json(history.entries))
     else:
         from d4cli.render import console
         from d4cli.render.encounter import log_table
@@ -403,7 +351,9 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     undone = undo(resolve_path(file), timeout=lock_timeout())
     if json_:
-        emit_json({"kind": "undo", "undone": undone.entry, "hand_edited": undone.hand_edited})
+        from d4cli.serialize import undo_json
+
+        emit_json(undo_json(undone.entry, undone.hand_edited))
         return
     from d4cli.render import console, escape
     from d4cli.render.encounter import print_lines, summary
@@ -426,7 +376,9 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     redone = redo(resolve_path(file), timeout=lock_timeout())
     if json_:
-        emit_json({"kind": "redo", "redone": redone.entry})
+        from d4cli.serialize import redo_json
+
+        emit_json(redo_json(redone.entry))
         return
     from d4cli.render import escape
     from d4cli.render.encounter import print_lines, summary

@@ -32,13 +32,14 @@ def help_command(
         raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS) + ", or a rule id such as R14")
     if json_:
         if rule_id is not None:
-            emit_json({"rules": [vars(RULES[rule_id])]})
+            from d4cli.serialize import help_json
+
+            emit_json(help_json({}, [RULES[rule_id]], topics_key=False))
             return
         chosen = TOPICS if key is None else {key: TOPICS[key]}
-        found: dict[str, object] = {"topics": [{"topic": name, **vars(entry)} for name, entry in chosen.items()]}
-        if key is None:
-            found["rules"] = [vars(rule) for rule in RULES.values()]
-        emit_json(found)
+        from d4cli.serialize import help_json
+
+        emit_json(help_json(chosen, RULES.values() if key is None else ()))
         return
     from d4cli.render import console
     from d4cli.render.helptext import render_index, render_rule, render_topic

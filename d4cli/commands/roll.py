@@ -3,9 +3,8 @@
 # No `from __future__ import annotations` here: Typer reads these annotations on every
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
 # the strings again in typing.get_type_hints (start-up).
-from collections import Counter
 from collections.abc import Callable
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,12 +14,11 @@ from d4cli.commands.common import (
     QuietOption,
     SeedOption,
     TimesOption,
-    emit_json,
     make_rng,
     parse_times,
 )
 from d4cli.completion import complete_dc_tier
-from d4cli.errors import EXIT_REFUSED, InputError
+from d4cli.errors import InputError
 from d4cli.limits import (
     ASPECT,
     COST,
@@ -32,6 +30,12 @@ from d4cli.limits import (
     check_rolled_dice,
     parse_whole,
 )
+
+if TYPE_CHECKING:
+    from d4cli.commands.output import ResultView, Tally
+    from d4cli.pool import Gate, PoolPlan, PoolResult
+
+JsonObject = dict[str, Any]
 
 app = typer.Typer(help="Roll a D4 pool or a d20 Action Roll.", no_args_is_help=True)
 
@@ -86,9 +90,18 @@ def pool_command(
     rng = make_rng(seed)
     plan = plan_pool(request)
     check_rolled_dice(plan.dice_count, count)
+    from d4cli.commands.output import print_many
     from d4cli.pool import roll_pool
 
-    show_pool_rolls(plan, lambda: roll_pool(plan, rng), count, json_=json_, quiet=quiet, odds=odds)
+    print_many(
+        lambda: roll_pool(plan, rng),
+        count,
+        pool_view(plan, odds=odds),
+        json_=json_,
+        quiet=quiet,
+        dc=request.dc,
+        evasion=request.evasion,
+    )
 
 
 def _refuse_unknown(words: list[str]) -> None:
@@ -105,169 +118,71 @@ def _refuse_unknown(words: list[str]) -> None:
         raise InputError("ASPECT", " ".join(words), "unexpected extra argument")
 
 
-def show_pool_rolls(
-    plan: Any,
-    roll_once: Callable[[], Any],
-    count: int,
-    *,
-    json_: bool,
-    quiet: bool,
-    odds: bool,
-    title: str = "Pool roll",
-    decorate: Callable[[Any], dict[str, Any]] | None = None,
-) -> None:
-    """Print *count* results of *roll_once* for *plan*: a table, JSON or the bare number.
+def gate_refusal(gate: "Gate") -> str | None:
+    """The message of a gate refusal (R2), None when the gate allowed (or was skipped)."""
+    if gate.allowed:
+        return None
+    return (
+        f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, "
+        f"short by {gate.shortfall}"
+    )
 
-    *decorate* may add keys to each JSON object (``act`` uses it). Exits 3 when
-    the gate refused (R2); nothing is rolled then.
+
+def pool_view(
+    plan: "PoolPlan",
+    *,
+    odds: bool,
+    to_json: "Callable[[PoolResult], JsonObject] | None" = None,
+    title: str = "Pool roll",
+    after: "Callable[[PoolResult], None] | None" = None,
+) -> "ResultView[PoolResult]":
+    """How a pool roll of *plan* prints (R2-R8): *to_json* defaults to the ``roll pool`` object.
+
+    With *odds* the exact odds (L4) join the JSON (``odds``) and the table; *after*
+    prints what follows the table (``act`` adds what the action did).
     """
-    from d4cli.jsonview import pool_json
+    from d4cli.commands.output import ResultView, print_renderables
+    from d4cli.serialize import pool_json, with_odds
 
     odds_record = None
     if odds and plan.gate.allowed:
         from d4cli.odds import pool_odds
 
         odds_record = pool_odds(plan)
+    base = pool_json if to_json is None else to_json
 
-    def to_json(result: Any) -> dict[str, Any]:
-        obj = pool_json(result)
-        if decorate is not None:
-            obj.update(decorate(result))
-        return obj
+    def as_json(result: "PoolResult") -> JsonObject:
+        obj = base(result)
+        return with_odds(obj, odds_record) if odds else obj
 
-    def show(result: Any) -> None:
+    def show(result: "PoolResult") -> None:
         from d4cli.render.roll import pool_table
 
-        renderables = [pool_table(result, title)]
+        renderables: list[object] = [pool_table(result, title)]
         if odds_record is not None:
             from d4cli.render.odds import render_pool_odds
 
             renderables.append(render_pool_odds(odds_record, plan))
-        _print(*renderables)
+        print_renderables(*renderables)
+        if after is not None and result.allowed:
+            after(result)
 
-    request = plan.request
-    gate = plan.gate
-    _print_rolls(
-        roll_once,
-        count,
-        _RollOutput(
-            to_json,
-            lambda r: r.damage if r.damage is not None else r.total,
-            show,
-            lambda r: (r.total, r.success, r.damage),
-        ),
-        json_=json_,
-        quiet=quiet,
-        odds=odds,
-        odds_record=odds_record,
-        dc=request.dc,
-        evasion=request.evasion,
-        refusal=None
-        if gate.allowed
-        else f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, "
-        f"short by {gate.shortfall}",
+    refusal = gate_refusal(plan.gate)
+    return ResultView(
+        to_json=as_json,
+        essential=_pool_essential,
+        show=show,
+        tally=_pool_tally,
+        refusal=lambda _: refusal,
     )
 
 
-class _RollOutput(NamedTuple):
-    """How to print one kind of roll: as JSON, as its essential number, as a table, as a tally."""
-
-    to_json: Callable[[Any], dict[str, Any]]
-    essential: Callable[[Any], int | None]
-    show: Callable[[Any], None]
-    tally: Callable[[Any], tuple[int | None, bool | None, int | None]]
+def _pool_essential(result: "PoolResult") -> int | None:
+    return result.damage if result.damage is not None else result.total
 
 
-def _print_rolls(
-    roll_once: Callable[[], Any],
-    count: int,
-    output: _RollOutput,
-    *,
-    json_: bool,
-    quiet: bool,
-    odds: bool,
-    odds_record: Any,
-    dc: int | None,
-    evasion: int | None,
-    refusal: str | None,
-) -> None:
-    """Roll *count* times and print each roll; --times without --json prints a tally.
-
-    Exits 3 with *refusal* on stderr when the rules refused (R2, C4): every
-    JSON object is still printed, nothing else.
-    """
-    odds_obj = None
-    if odds and odds_record is not None:
-        from d4cli.odds import odds_json
-
-        odds_obj = odds_json(odds_record)
-    summary = _Summary()
-    for _ in range(count):
-        result = roll_once()
-        if json_:
-            obj = output.to_json(result)
-            if odds:
-                obj["odds"] = odds_obj
-            emit_json(obj)
-        elif refusal is not None:
-            break
-        elif quiet:
-            print(output.essential(result))
-        elif count == 1:
-            output.show(result)
-        else:
-            summary.add(*output.tally(result))
-    if refusal is None and not json_ and not quiet and count > 1:
-        _print_summary(summary, count, dc, evasion)
-    if refusal is not None:
-        if not json_ and not quiet:
-            output.show(result)
-        import sys
-
-        sys.stderr.write(f"d4cli: {refusal}\n")
-        raise typer.Exit(EXIT_REFUSED)
-
-
-def _print(*renderables: Any) -> None:
-    from d4cli.render import console
-
-    out = console()
-    for renderable in renderables:
-        out.print(renderable)
-
-
-class _Summary:
-    """Running tallies for --times: constant memory whatever the count."""
-
-    def __init__(self) -> None:
-        self.totals: Counter[int] = Counter()
-        self.successes = 0
-        self.damage = 0
-
-    def add(self, total: int | None, success: bool | None, damage: int | None) -> None:
-        if total is None:
-            return
-        self.totals[total] += 1
-        self.successes += bool(success)
-        self.damage += damage or 0
-
-
-def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None) -> None:
-    from d4cli.render import console
-    from d4cli.render.roll import summary_table
-
-    rows = [
-        (total, n, f"{100 * n / count:.1f}%") for total, n in sorted(summary.totals.items())
-    ]
-    out = console()
-    out.print(summary_table(("Total", "Rolls", "Share"), rows, f"{count:,} rolls"))
-    mean = sum(total * n for total, n in summary.totals.items()) / count
-    line = f"mean total {mean:.3f}"
-    if dc is not None:
-        line += f"; succeeded {summary.successes:,} of {count:,} ({100 * summary.successes / count:.1f}%) against DC {dc}"
-    if evasion is not None:
-        line += f"; mean damage {summary.damage / count:.3f} against Evasion {evasion}"
-    out.print(line)
+def _pool_tally(result: "PoolResult") -> "Tally":
+    return (result.total, result.success, result.damage)
 
 
 @app.command("check")
@@ -289,9 +204,10 @@ def check_command(
 
     Example: d4cli roll check --attribute 3 --advantage 2 --dc hard --rule-of-three
     """
-    from d4cli.check import CheckRequest, apply_disadvantage, parse_dc, roll_check
-    from d4cli.jsonview import check_json
+    from d4cli.check import CheckRequest, CheckResult, apply_disadvantage, parse_dc, roll_check
+    from d4cli.commands.output import ResultView, print_many, print_renderables
     from d4cli.limits import ADVANTAGE_LEVEL
+    from d4cli.serialize import check_json, with_odds
 
     request = CheckRequest(
         attribute=parse_whole(attribute, "--attribute", MODIFIER),
@@ -311,29 +227,38 @@ def check_command(
 
         odds_record = check_odds(request)
 
-    def show(result: Any) -> None:
+    def as_json(result: CheckResult) -> JsonObject:
+        obj = check_json(result)
+        return with_odds(obj, odds_record) if odds else obj
+
+    def show(result: CheckResult) -> None:
         from d4cli.render.roll import check_table
 
-        renderables = [check_table(result)]
+        renderables: list[object] = [check_table(result)]
         if odds_record is not None:
             from d4cli.render.odds import render_check_odds
 
             renderables.append(render_check_odds(odds_record, request))
-        _print(*renderables)
+        print_renderables(*renderables)
 
-    _print_rolls(
+    refusal = (
+        f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
+        if impossible
+        else None
+    )
+    view = ResultView(
+        to_json=as_json,
+        essential=lambda r: r.total,
+        show=show,
+        tally=lambda r: (r.total, r.success, None),
+        refusal=lambda _: refusal,
+    )
+    print_many(
         lambda: roll_check(request, rng),
         count,
-        _RollOutput(
-            check_json, lambda r: r.total, show, lambda r: (r.total, r.success, None)
-        ),
+        view,
         json_=json_,
         quiet=quiet,
-        odds=odds,
-        odds_record=odds_record,
         dc=request.dc,
         evasion=None,
-        refusal=f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
-        if impossible
-        else None,
     )

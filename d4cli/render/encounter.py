@@ -1,7 +1,8 @@
 """Rich output of the encounter commands: the status table, the log, one-line summaries.
 
-Summaries work on the journal's plain entries (`Record.log()` dicts), so a
-change just made and the same change read back by ``d4cli log`` read alike.
+Summaries work on the journal's plain entries (`d4cli.serialize.journal_json`
+objects), so a change just made and the same change read back by ``d4cli log``
+read alike.
 Every name from the file goes through `escape` (N1).
 """
 
@@ -154,12 +155,17 @@ def summary(entry: dict[str, Any]) -> str:
     return escape(str(kind))
 
 
+def _aspect_name(entry: dict[str, Any]) -> object:
+    """The Aspect's name of an act entry (``aspect`` held the name in journals of older versions)."""
+    return entry.get("aspect_name", entry.get("aspect"))
+
+
 def _act_summary(entry: dict[str, Any]) -> str:
     dice = list(entry.get("dice", []))
     for extra in entry.get("extra", []):
         dice += extra.get("dice", [])
     text = (
-        f"{_name(entry.get('actor'))} {escape(str(entry.get('aspect')))} (Cost {entry.get('cost')}"
+        f"{_name(entry.get('actor'))} {escape(str(_aspect_name(entry)))} (Cost {entry.get('cost')}"
         f"{', off-turn R10' if entry.get('off_turn') else ''}): {entry.get('pool_size')}d4"
         + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
         + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"
@@ -201,28 +207,11 @@ def log_table(entries: Iterable[dict[str, Any]]) -> Table:
 
 
 def team_table(record: TeamRecord) -> Table:
-    """The steps of a Team Action: the actor's gate, the grant, the Load (R2, R8, R10, R11)."""
-    gate = record.gate
+    """The steps of a Team Action (`d4cli.steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
+    from d4cli.steps import team_steps
+
     title = f"{escape(record.actor)}: Team Action for {escape(record.target)}"
-    sum_text = f"{escape(record.aspect)} {gate.aspect} - Load {gate.load} = headroom {gate.headroom}"
-    if not gate.allowed:
-        steps = [
-            ("Gate", f"{sum_text} < Cost {gate.cost}: [red bold]refused[/], short by {gate.shortfall}", "R2"),
-            ("Load", f"stays {gate.load}: nothing granted", "R2"),
-        ]
-        return steps_table(title, steps)
-    steps = [("Gate", f"{sum_text} >= Cost {gate.cost}: [green]allowed[/]", "R2")]
-    if record.off_turn:
-        steps.append(("Off-turn", "not its own turn: same gate, same Cost", "R10"))
-    steps.append(
-        (
-            "Grant",
-            f"{escape(record.target)}'s next roll: {record.grant} '{escape(record.source)}'",
-            "R11",
-        )
-    )
-    steps.append(("Load after", f"{gate.load} + Cost {gate.cost} = {record.load_after}", "R8"))
-    return steps_table(title, steps)
+    return steps_table(title, team_steps(record))
 
 
 def print_lines(lines: Iterable[str]) -> None:

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple, Protocol, Self
+from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
 from d4cli.encounter import Encounter
 from d4cli.errors import FileError, InputError
@@ -22,15 +22,14 @@ from d4cli.store.lock import locked
 Clock = Callable[[], datetime]
 
 
+R = TypeVar("R", bound="Record")
+
+
 class Record(Protocol):
     """What a transition of `d4cli.encounter` returns beside the new encounter."""
 
-    kind: str
-
     @property
     def allowed(self) -> bool: ...
-
-    def log(self) -> dict[str, Any]: ...
 
 
 def local_now() -> datetime:
@@ -213,12 +212,12 @@ def _write_redo(path: Path, records: list[dict[str, Any]] | None, mode: int) -> 
 
 def change(
     path: Path,
-    transition: Callable[[Encounter], tuple[Encounter, Record]],
+    transition: Callable[[Encounter], tuple[Encounter, R]],
     *,
+    facts: Callable[[R], dict[str, Any]],
     clock: Clock = local_now,
     timeout: float | None = None,
-    facts: Callable[[Any], dict[str, Any]] | None = None,
-) -> tuple[Encounter, Record]:
+) -> tuple[Encounter, R]:
     """Apply *transition* to the encounter at *path* under its lock, and record it.
 
     Reads and validates the file, calls ``transition(encounter)``, and when the
@@ -231,7 +230,7 @@ def change(
         transition: a pure function of `d4cli.encounter` (dice already bound).
         clock: the time recorded in the entry.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
-        facts: the record's facts for the journal entry (default ``record.log()``).
+        facts: the record's facts for the journal entry (``kind`` first; `d4cli.serialize.journal_json`).
 
     Returns:
         The new encounter (the old one when refused) and the record.
@@ -256,7 +255,7 @@ def change(
         entry = {
             "seq": journal.next_seq(t.tail),
             "time": clock().isoformat(timespec="seconds"),
-            **(record.log() if facts is None else facts(record)),
+            **facts(record),
             "before": t.digest,
             "after": files.digest(new_data),
             **journal.going_back(old_text, new_text, t.needs_anchor()),

@@ -1,0 +1,243 @@
+"""The printers of results: one result (`print_one`), or N results and a summary (`print_many`).
+
+A command calls exactly one of them (`show_act` and `team_view` set up
+``act`` and ``team`` for `print_one`). Both print JSON, the essential number
+(``--quiet``) or the human steps, and end a refused result (R2, C4) by raising
+`RefusedError` carrying it, after its JSON (the contract) or its steps were
+printed; the shell alone turns that into exit 3. No Rich is imported unless
+human output is printed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from d4cli.commands.common import emit_json
+from d4cli.errors import RefusedError
+
+if TYPE_CHECKING:
+    from d4cli.encounter import ActRecord, TeamRecord
+
+R = TypeVar("R")
+
+JsonObject = dict[str, Any]
+Tally = tuple[int | None, bool | None, int | None]
+
+
+class ResultView(Generic[R]):
+    """How one kind of result is printed (a plain class: no dataclass machinery at start-up).
+
+    Attributes:
+        to_json: its JSON object (`d4cli.serialize`).
+        essential: the number ``--quiet`` prints (total, or damage against Evasion).
+        show: print it for people (Rich steps table and whatever follows).
+        tally: ``(total, success, damage)`` for the ``--times`` summary.
+        refusal: why the rules refused it (the message after ``d4cli:``), or None.
+    """
+
+    __slots__ = ("to_json", "essential", "show", "tally", "refusal")
+
+    def __init__(
+        self,
+        *,
+        to_json: Callable[[R], JsonObject],
+        essential: Callable[[R], int | None],
+        show: Callable[[R], None],
+        tally: Callable[[R], Tally],
+        refusal: Callable[[R], str | None],
+    ) -> None:
+        self.to_json = to_json
+        self.essential = essential
+        self.show = show
+        self.tally = tally
+        self.refusal = refusal
+
+
+def print_one(result: R, view: ResultView[R], *, json_: bool, quiet: bool = False) -> None:
+    """Print one result: its JSON object, its essential number, or its steps.
+
+    Raises:
+        RefusedError: the rules refused it (R2, C4); carries *result*. Its JSON
+            or its steps were printed first (``--quiet`` prints nothing then).
+    """
+    refusal = view.refusal(result)
+    if json_:
+        emit_json(view.to_json(result))
+    elif quiet:
+        if refusal is None:
+            print(view.essential(result))
+    else:
+        view.show(result)
+    if refusal is not None:
+        raise RefusedError(refusal, result)
+
+
+def print_many(
+    roll_once: Callable[[], R],
+    count: int,
+    view: ResultView[R],
+    *,
+    json_: bool,
+    quiet: bool,
+    dc: int | None,
+    evasion: int | None,
+) -> None:
+    """Roll *count* times: JSON Lines, one number a line, or (people) a summary of the totals.
+
+    With ``count == 1`` this is `print_one`. Memory stays constant whatever
+    the count (``--times 1000000``).
+
+    Raises:
+        RefusedError: the rules refused the roll (R2, C4); with ``--json`` every
+            object was printed first, else the steps of the first (nothing with ``--quiet``).
+    """
+    if count == 1:
+        print_one(roll_once(), view, json_=json_, quiet=quiet)
+        return
+    summary = _Summary()
+    for _ in range(count):
+        result = roll_once()
+        refusal = view.refusal(result)
+        if json_:
+            emit_json(view.to_json(result))
+            continue
+        if refusal is not None:
+            if not quiet:
+                view.show(result)
+            raise RefusedError(refusal, result)
+        if quiet:
+            print(view.essential(result))
+        else:
+            summary.add(*view.tally(result))
+    if json_:
+        refusal = view.refusal(result)
+        if refusal is not None:
+            raise RefusedError(refusal, result)
+        return
+    if not quiet:
+        _print_summary(summary, count, dc, evasion)
+
+
+class _Summary:
+    """Running tallies for --times: constant memory whatever the count."""
+
+    def __init__(self) -> None:
+        self.totals: Counter[int] = Counter()
+        self.successes = 0
+        self.damage = 0
+
+    def add(self, total: int | None, success: bool | None, damage: int | None) -> None:
+        if total is None:
+            return
+        self.totals[total] += 1
+        self.successes += bool(success)
+        self.damage += damage or 0
+
+
+def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None) -> None:
+    from d4cli.render import console
+    from d4cli.render.roll import summary_table
+
+    rows = [
+        (total, n, f"{100 * n / count:.1f}%") for total, n in sorted(summary.totals.items())
+    ]
+    out = console()
+    out.print(summary_table(("Total", "Rolls", "Share"), rows, f"{count:,} rolls"))
+    mean = sum(total * n for total, n in summary.totals.items()) / count
+    line = f"mean total {mean:.3f}"
+    if dc is not None:
+        line += f"; succeeded {summary.successes:,} of {count:,} ({100 * summary.successes / count:.1f}%) against DC {dc}"
+    if evasion is not None:
+        line += f"; mean damage {summary.damage / count:.3f} against Evasion {evasion}"
+    out.print(line)
+
+
+def print_renderables(*renderables: object) -> None:
+    """Print Rich renderables (tables, markup lines) on stdout."""
+    from d4cli.render import console
+
+    out = console()
+    for renderable in renderables:
+        out.print(renderable)
+
+
+# --- encounter results ------------------------------------------------------------------------
+
+
+def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> None:
+    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.serialize.act_json`), or its steps and what it did.
+
+    Raises:
+        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
+    """
+    from d4cli.commands.roll import pool_view
+    from d4cli.serialize import act_json
+
+    result = record.result
+    title = ""
+    if not json_:
+        from d4cli.render import escape
+
+        title = f"{escape(record.actor)}: {escape(record.aspect)}"
+        if record.off_turn:
+            title += " (off-turn, R10)"
+        if dry_run:
+            title += " (dry run)"
+    view = pool_view(
+        result.plan,
+        odds=odds,
+        to_json=lambda _: act_json(record, dry_run=dry_run),
+        title=title,
+        after=lambda _: _print_act_effects(record, dry_run),
+    )
+    print_one(result, view, json_=json_)
+
+
+def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
+    """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
+    from d4cli.render import escape
+    from d4cli.render.encounter import print_lines
+
+    lines = []
+    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
+    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
+    if used:
+        lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
+    if record.hp_after is not None and record.target is not None:
+        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
+        if record.hp_zero:
+            lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
+    if dry_run:
+        lines.append("Dry run: nothing was written.")
+    print_lines(lines)
+
+
+def _show_team(record: TeamRecord) -> None:
+    from d4cli.render.encounter import team_table
+
+    print_renderables(team_table(record))
+
+
+def _team_json(record: TeamRecord) -> dict[str, object]:
+    from d4cli.serialize import team_json
+
+    return team_json(record)
+
+
+def _team_refusal(record: TeamRecord) -> str | None:
+    from d4cli.commands.roll import gate_refusal
+
+    return gate_refusal(record.gate)
+
+
+def team_view() -> ResultView[TeamRecord]:
+    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
+    return ResultView(
+        to_json=_team_json,
+        essential=lambda record: record.load_after,
+        show=_show_team,
+        tally=lambda record: (None, None, None),
+        refusal=_team_refusal,
+    )

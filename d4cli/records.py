@@ -1,0 +1,141 @@
+"""The records of encounter changes other than a roll, and the closed sets of the encounter.
+
+A transition of `d4cli.encounter` returns one of these beside the new encounter
+(`AddEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`;
+an action is an `d4cli.encounter.ActRecord`, a Team Action a `TeamRecord`).
+Plain typed values, no serializer: `d4cli.serialize` turns each into its JSON
+object. This module is loaded only when a change is made, so reading a file
+(Tab completion) builds none of these classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+
+class Mode(StrEnum):
+    """When Loads reset (R12): at a creature's own turn, or everyone at each round."""
+
+    TURN = "turn"
+    ROUND = "round"
+
+
+class GrantKind(StrEnum):
+    """What a Team Action grants the target's next roll (R11)."""
+
+    ADVANTAGE = "advantage"
+    DISADVANTAGE = "disadvantage"
+
+
+class ActOutcome(StrEnum):
+    """How an action ended: against a DC (R7), against Evasion (R7), or refused by the gate (R2)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    DAMAGE = "damage"
+    NO_DAMAGE = "no-damage"
+    REFUSED = "refused"
+
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What every change other than a roll says: the round and turn once it is made, and who.
+
+    Attributes:
+        round / turn: the round and whose turn it is once the change is made.
+        actor: the creature the change is about.
+    """
+
+    kind: ClassVar[str]
+    allowed: ClassVar[bool] = True
+
+    round: int
+    turn: str | None
+    actor: str
+
+
+@dataclass(frozen=True)
+class AddEvent(_Change):
+    """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
+
+    kind: ClassVar[str] = "add"
+
+    aspects: tuple[tuple[str, int], ...]
+    load_buffer: int
+    exhaustion: int
+    load_after: int
+    evasion: int
+    hp_after: int | None
+
+
+@dataclass(frozen=True)
+class RemoveEvent(_Change):
+    """A creature left (R17).
+
+    Attributes:
+        ended_turn: it was the creature whose turn ran.
+        next: whose turn a plain ``turn start`` begins now.
+    """
+
+    kind: ClassVar[str] = "remove"
+
+    ended_turn: bool
+    next: str | None
+    load_before: int
+    hp_before: int | None
+
+
+@dataclass(frozen=True)
+class Reset:
+    """One creature's Load reset (R1, R12)."""
+
+    name: str
+    load_before: int
+    load_after: int
+
+
+@dataclass(frozen=True)
+class TurnStartEvent(_Change):
+    """A turn started (R1, R12, R13).
+
+    Attributes:
+        ended: the creature whose running turn ended first, if any (R14).
+        new_round: the turn began a new round.
+        out_of_order: the GM started a turn other than the next in order.
+        resets: the Loads reset (R1 in turn mode, R12 in round mode).
+        next: whose turn a plain ``turn start`` begins next.
+    """
+
+    kind: ClassVar[str] = "turn-start"
+
+    ended: str | None
+    new_round: bool
+    out_of_order: bool
+    resets: tuple[Reset, ...]
+    next: str | None
+
+
+@dataclass(frozen=True)
+class TurnEndEvent(_Change):
+    """The running turn ended; its Load stays (R14)."""
+
+    kind: ClassVar[str] = "turn-end"
+
+    load_after: int
+    next: str | None
+    round_over: bool
+
+
+@dataclass(frozen=True)
+class ExhaustEvent(_Change):
+    """A creature's Exhaustion level changed (R15): only its reset value moves."""
+
+    kind: ClassVar[str] = "exhaust"
+
+    exhaustion_before: int
+    exhaustion_after: int
+    load_after: int
+    reset_value: int

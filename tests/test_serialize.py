@@ -1,0 +1,140 @@
+"""One record, one JSON object: the serializer module is the only place that builds one.
+
+`act --json` and the `log --json` entry of the same act carry the same facts
+under the same keys and types; every command's JSON comes from `d4cli.serialize`.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from d4cli.app import app
+
+PACKAGE = Path(__file__).resolve().parent.parent / "d4cli"
+SERIALIZER = PACKAGE / "serialize.py"
+
+# The odds tables (`odds.odds_json`, `grids.grid_json`) keep their own builders next to
+# the distributions they describe; the store wraps the serializer's object in the
+# journal's bookkeeping (``seq``, ``time``, digests, and the ``init`` entry's kind).
+ELSEWHERE = {PACKAGE / "odds.py", PACKAGE / "grids.py", PACKAGE / "store" / "transaction.py"}
+
+runner = CliRunner()
+
+
+def _contract_dicts(path: Path) -> list[str]:
+    """Where *path* builds a JSON object itself: a dict literal keyed ``kind``/``entries``/``topics``,
+    or ``emit_json`` given anything but a call."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {key.value for key in node.keys if isinstance(key, ast.Constant)}
+            if keys & {"kind", "entries", "topics", "undone"}:
+                found.append(f"{path.name}:{node.lineno}: a dict keyed {sorted(keys)[:3]}")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "emit_json"
+            and node.args
+            and not isinstance(node.args[0], ast.Call)
+            and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "obj")
+        ):
+            found.append(f"{path.name}:{node.lineno}: emit_json of a {type(node.args[0]).__name__}")
+    return found
+
+
+def test_no_module_but_the_serializer_builds_a_contract_json_object():
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == SERIALIZER or path in ELSEWHERE:
+            continue
+        offenders += _contract_dicts(path)
+    assert offenders == []
+
+
+def test_the_grep_would_find_a_stray_builder(tmp_path):
+    stray = tmp_path / "stray.py"
+    stray.write_text('emit_json({"kind": "act", "total": 3})\n')
+    assert len(_contract_dicts(stray)) == 2
+    assert _contract_dicts(SERIALIZER)  # the serializer does build them
+
+
+def test_no_record_serializes_itself():
+    from d4cli import encounter, records
+
+    for name in ("ActRecord", "TeamRecord"):
+        assert not hasattr(getattr(encounter, name), "log"), name
+    for name in ("AddEvent", "RemoveEvent", "TurnStartEvent", "TurnEndEvent", "ExhaustEvent"):
+        assert not hasattr(getattr(records, name), "log"), name
+
+
+def _run(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "-f", "e.toml"])
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_act_json_and_its_log_entry_agree_key_for_key():
+    runner.invoke(app, ["init", "--from", "skirmish", "-f", "e.toml"])
+    _run("turn", "start", "--json")
+    _run("team", "Borin", "Aria", "--adv", "--aspect", "Might", "--json")
+    acted = _run("act", "Aria", "Finesse", "--extra", "1d4+1", "--target", "Goblin Archer", "--seed", "7", "--json")
+    entry = _run("log", "--last", "1", "--json")["entries"][0]
+    assert (acted["kind"], entry["kind"]) == ("pool", "act")  # both fixed by the contract
+    shared = set(acted) & set(entry) - {"kind"}
+    assert set(acted) - {"kind"} <= shared  # the log keeps every fact the command printed
+    for key in sorted(shared):
+        assert entry[key] == acted[key], key
+        assert type(entry[key]) is type(acted[key]), key
+    assert (acted["aspect"], acted["aspect_name"], acted["aspect_value"]) == (4, "Finesse", 4)
+    assert acted["grants_used"] == {"advantage": ["team action"], "disadvantage": []}
+    assert acted["outcome"] in ("damage", "no-damage") and acted["dry_run"] is False
+    assert set(entry) - set(acted) == {"seq", "time"}
+
+
+def test_change_json_is_its_log_entry():
+    runner.invoke(app, ["init", "--from", "skirmish", "-f", "e.toml"])
+    printed = [
+        _run("turn", "start", "--json"),
+        _run("exhaust", "Aria", "2", "--json"),
+        _run("team", "Borin", "Aria", "--dis", "--aspect", "Might", "--json"),
+        _run("turn", "end", "--json"),
+        _run("add", "Rat", "--aspect", "Bite=1", "--hp", "3", "--json"),
+        _run("remove", "Rat", "--json"),
+    ]
+    entries = _run("log", "--json")["entries"][1:]
+    assert [{k: v for k, v in e.items() if k not in ("seq", "time")} for e in entries] == printed
+    assert [obj["kind"] for obj in printed] == ["turn-start", "exhaust", "team", "turn-end", "add", "remove"]
+
+
+def test_closed_sets_print_as_their_values():
+    from d4cli.check import Critical, Outcome
+    from d4cli.encounter import GRANT_KINDS, MODES
+    from d4cli.records import ActOutcome, GrantKind, Mode
+
+    assert (tuple(Mode), tuple(GrantKind)) == (MODES, GRANT_KINDS)
+
+    assert json.dumps([Outcome.SUCCESS_AND, Critical.FAILURE, ActOutcome.NO_DAMAGE, GrantKind.ADVANTAGE, Mode.ROUND]) == (
+        '["success-and", "failure", "no-damage", "advantage", "round"]'
+    )
+
+
+def test_json_and_quiet_paths_never_import_rich(tmp_path):
+    import subprocess
+    import sys
+
+    def modules(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "d4cli", *args, "-f", str(tmp_path / "e.toml")],
+            capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        )
+        return done.stderr
+
+    modules("init", "--from", "skirmish", "--json")
+    for args in (("act", "Aria", "Finesse", "--json", "--dry-run"), ("act", "Aria", "Finesse", "--cost", "9", "--json")):
+        loaded = modules(*args)
+        assert "d4cli.serialize" in loaded and "rich" not in loaded, args
