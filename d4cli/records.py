@@ -2,7 +2,7 @@
 
 A transition of `d4cli.encounter` returns one of these beside the new encounter
 (`AddEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`;
-an action is an `d4cli.encounter.ActRecord`, a Team Action a `TeamRecord`).
+an action is an `d4cli.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.serialize` turns each into its JSON
 object. This module is loaded only when a change is made, so reading a file
 (Tab completion) builds none of these classes.

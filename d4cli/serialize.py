@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from pathlib import Path
 
+    from d4cli.actions import ActRecord, TeamRecord
     from d4cli.check import CheckResult
     from d4cli.dice import ExtraRoll
-    from d4cli.encounter import ActRecord, Encounter, Pending, TeamRecord
+    from d4cli.encounter import Encounter, Pending
     from d4cli.pool import PoolResult
     from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
 
@@ -235,12 +236,12 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli import encounter
+    from d4cli import actions
     from d4cli import records as model
 
-    if isinstance(record, encounter.ActRecord):
+    if isinstance(record, actions.ActRecord):
         return act_json(record)
-    if isinstance(record, encounter.TeamRecord):
+    if isinstance(record, actions.TeamRecord):
         return team_json(record)
     if isinstance(record, model.AddEvent):
         return add_json(record)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from d4cli.check import DC_TIERS, Outcome
 
 if TYPE_CHECKING:
+    from d4cli.actions import TeamRecord
     from d4cli.check import CheckResult
-    from d4cli.encounter import TeamRecord
     from d4cli.pool import Gate, PoolPlan, PoolResult
 
 # Beyond this many dice a step shows the first ones and a count (JSON has all).

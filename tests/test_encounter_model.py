@@ -7,24 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from d4cli.actions import ActRequest, TeamRequest, act, team
 from d4cli.dice import ExtraDice, ScriptedDice
-from d4cli.encounter import (
-    ActRequest,
-    Creature,
-    Encounter,
-    Pending,
-    TeamRequest,
-    act,
-    add_creature,
-    end_turn,
-    new_creature,
-    remove_creature,
-    set_exhaustion,
-    start_turn,
-    team,
-)
+from d4cli.encounter import Creature, Encounter, Pending, new_creature
 from d4cli.errors import InputError
 from d4cli.serialize import journal_json, status_json
+from d4cli.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
 
 
 def creature(name: str, *, load: int = 0, buffer: int = 1, exhaustion: int = 0, evasion: int = 0,

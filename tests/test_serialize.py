@@ -64,10 +64,10 @@ def test_the_grep_would_find_a_stray_builder(tmp_path):
 
 
 def test_no_record_serializes_itself():
-    from d4cli import encounter, records
+    from d4cli import actions, records
 
     for name in ("ActRecord", "TeamRecord"):
-        assert not hasattr(getattr(encounter, name), "log"), name
+        assert not hasattr(getattr(actions, name), "log"), name
     for name in ("AddEvent", "RemoveEvent", "TurnStartEvent", "TurnEndEvent", "ExhaustEvent"):
         assert not hasattr(getattr(records, name), "log"), name
 

@@ -21,22 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli import store
+from d4cli.actions import ActRequest, act
 from d4cli.dice import ScriptedDice
-from d4cli.encounter import (
-    ActRequest,
-    Creature,
-    Encounter,
-    Pending,
-    act,
-    add_creature,
-    end_turn,
-    new_creature,
-    start_turn,
-)
+from d4cli.encounter import Creature, Encounter, Pending, new_creature
 from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
 from d4cli.errors import FileError, InputError, LockTimeout
 from d4cli.names import name_problem
 from d4cli.store import files, journal
+from d4cli.turns import add_creature, end_turn, start_turn
 
 VALID = """\
 schema_version = 1

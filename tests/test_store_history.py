@@ -17,20 +17,14 @@ import pytest
 from typer.testing import CliRunner
 
 from d4cli import store
+from d4cli.actions import ActRequest, act
 from d4cli.app import app
 from d4cli.dice import ScriptedDice
-from d4cli.encounter import (
-    ActRequest,
-    Encounter,
-    act,
-    add_creature,
-    end_turn,
-    new_creature,
-    start_turn,
-)
+from d4cli.encounter import Encounter, new_creature
 from d4cli.encounter_file import dump_encounter
 from d4cli.errors import FileError, InputError
 from d4cli.store import files, journal, transaction
+from d4cli.turns import add_creature, end_turn, start_turn
 
 runner = CliRunner()
 H1, H2, H3 = "1" * 64, "2" * 64, "3" * 64

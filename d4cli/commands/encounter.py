@@ -169,7 +169,8 @@ def add_command(
 
     Example: d4cli add "Goblin Archer" --aspect Might=2 --aspect Finesse=3 --evasion 10 --hp 7
     """
-    from d4cli.encounter import add_creature, new_creature
+    from d4cli.encounter import new_creature
+    from d4cli.turns import add_creature
 
     creature = new_creature(
         check_text(name, "NAME", name=True),
@@ -191,7 +192,7 @@ def remove_command(
 
     Example: d4cli remove "Goblin Archer"
     """
-    from d4cli.encounter import remove_creature
+    from d4cli.turns import remove_creature
 
     apply_change(file, lambda encounter: remove_creature(encounter, name), json_)
 
@@ -235,8 +236,8 @@ def act_command(
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
+    from d4cli.actions import ActRequest, act
     from d4cli.dice import parse_extra
-    from d4cli.encounter import ActRequest, act
     from d4cli.store import read_encounter, resolve_path
 
     request = ActRequest(
@@ -276,7 +277,8 @@ def team_command(
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
-    from d4cli.encounter import TEAM_SOURCE, TeamRequest, team
+    from d4cli.actions import TeamRequest, team
+    from d4cli.encounter import TEAM_SOURCE
     from d4cli.records import GrantKind
     from d4cli.store import resolve_path
 
@@ -306,7 +308,7 @@ def exhaust_command(
 
     Example: d4cli exhaust Aria 2
     """
-    from d4cli.encounter import set_exhaustion
+    from d4cli.turns import set_exhaustion
 
     value = parse_whole(level, "LEVEL", EXHAUSTION)
     apply_change(file, lambda encounter: set_exhaustion(encounter, name, value), json_)

@@ -18,7 +18,7 @@ from d4cli.commands.common import emit_json
 from d4cli.errors import RefusedError
 
 if TYPE_CHECKING:
-    from d4cli.encounter import ActRecord, TeamRecord
+    from d4cli.actions import ActRecord, TeamRecord
 
 R = TypeVar("R")
 

@@ -24,7 +24,7 @@ def start_command(
 
     Example: d4cli turn start "Goblin Archer"
     """
-    from d4cli.encounter import start_turn
+    from d4cli.turns import start_turn
 
     apply_change(file, lambda encounter: start_turn(encounter, name), json_)
 
@@ -35,6 +35,6 @@ def end_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli turn end
     """
-    from d4cli.encounter import end_turn
+    from d4cli.turns import end_turn
 
     apply_change(file, end_turn, json_)

@@ -13,7 +13,8 @@ from typing import Any
 
 from rich.table import Table
 
-from d4cli.encounter import Creature, Encounter, TeamRecord
+from d4cli.actions import TeamRecord
+from d4cli.encounter import Creature, Encounter
 from d4cli.render import escape
 from d4cli.render.roll import steps_table
 

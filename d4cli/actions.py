@@ -1,0 +1,277 @@
+"""What creatures do: an action (`act`) and a Team Action (`team`), and their records (R2-R11, R16).
+
+Pure: dice come from an injected `DiceSource`; each transition returns
+``(new_encounter, record)`` and changes nothing when the gate refuses (R2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar
+
+from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
+from d4cli.errors import InputError
+
+if TYPE_CHECKING:
+    from d4cli.dice import DiceSource, ExtraDice
+    from d4cli.pool import Gate, PoolResult
+    from d4cli.records import ActOutcome, GrantKind
+
+
+@dataclass(frozen=True)
+class ActRecord:
+    """An action of a creature of the encounter (R2-R11, R16).
+
+    Attributes:
+        round / turn: when it happened.
+        actor / aspect: who acted and the Aspect used (names as written).
+        result: the rolled (or refused) pool.
+        target: the creature attacked, if any (its Evasion was used, R7).
+        load_before / load_after: the actor's Load around the action (R8).
+        off_turn: not the actor's own turn: a reaction (R10).
+        grants_used: Team Action grants the roll used up (R11).
+        hp_before / hp_after: the target's hit points around the damage (R16), None without hp.
+    """
+
+    kind: ClassVar[str] = "act"
+
+    round: int
+    turn: str | None
+    actor: str
+    aspect: str
+    result: PoolResult
+    target: str | None
+    load_before: int
+    load_after: int
+    off_turn: bool
+    grants_used: Pending
+    hp_before: int | None
+    hp_after: int | None
+
+    @property
+    def allowed(self) -> bool:
+        return self.result.allowed
+
+    @property
+    def hp_zero(self) -> bool:
+        """The target's hp is at 0 after this action (R16)."""
+        return self.allowed and self.hp_after == 0
+
+    @property
+    def outcome(self) -> ActOutcome | None:
+        """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
+        from d4cli.records import ActOutcome
+
+        result = self.result
+        if not result.allowed:
+            return ActOutcome.REFUSED
+        if result.success is not None:
+            return ActOutcome.SUCCESS if result.success else ActOutcome.FAILURE
+        if result.damage is not None:
+            return ActOutcome.DAMAGE if result.damage > 0 else ActOutcome.NO_DAMAGE
+        return None
+
+
+@dataclass(frozen=True)
+class TeamRecord:
+    """A Team Action (R11): the actor pays through the gate, the target gets a named grant.
+
+    Attributes:
+        gate: the actor's gate (R2, R10).
+        grant: ``advantage`` or ``disadvantage``.
+        source: the grant's source name (default ``team action``).
+    """
+
+    kind: ClassVar[str] = "team"
+
+    round: int
+    turn: str | None
+    actor: str
+    aspect: str
+    target: str
+    gate: Gate
+    grant: GrantKind
+    source: str
+    load_before: int
+    load_after: int
+    off_turn: bool
+
+    @property
+    def allowed(self) -> bool:
+        return self.gate.allowed
+
+
+@dataclass(frozen=True)
+class ActRequest:
+    """What ``d4cli act`` asks for.
+
+    Attributes:
+        actor / aspect: names as typed (N1).
+        cost: the Cost (R3), default 1.
+        advantage / disadvantage: sources named on the command line (R4).
+        extra: extra dice (R6).
+        dc / target / evasion: at most one: a DC, a creature whose Evasion
+            (and hp, R16) is used, or a bare Evasion (R7).
+    """
+
+    actor: str
+    aspect: str
+    cost: int = 1
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+    extra: tuple[ExtraDice, ...] = ()
+    dc: int | None = None
+    target: str | None = None
+    evasion: int | None = None
+
+
+def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
+    """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
+
+    The actor's pending Team Action grants join the sources (R11, counted once
+    by name, R4) and are used up. Acting while another creature's turn runs (or
+    between turns) is off-turn (R10): same gate, same Cost. A refused action
+    (R2) rolls nothing and returns the encounter unchanged.
+
+    Args:
+        encounter: the encounter before the action.
+        request: the action.
+        rng: the dice.
+
+    Returns:
+        The new encounter and the `ActRecord`.
+
+    Raises:
+        InputError: unknown actor, Aspect or target; more than one of DC,
+            target and Evasion; too many dice (L2).
+    """
+    from d4cli.pool import PoolRequest, plan_pool, roll_pool
+
+    choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
+    given = [option for option, value in choices if value is not None]
+    if len(given) > 1:
+        raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
+    position = encounter.index(request.actor)
+    actor = encounter.creatures[position]
+    aspect_name, aspect_value = actor.aspect(request.aspect)
+    target_position = None
+    target = None
+    if request.target is not None:
+        target_position = encounter.index(request.target, "--target")
+        target = encounter.creatures[target_position]
+    evasion = target.evasion if target is not None else request.evasion
+    plan = plan_pool(
+        PoolRequest(
+            aspect=aspect_value,
+            load=actor.load,
+            cost=request.cost,
+            advantage=request.advantage + actor.pending.advantage,
+            disadvantage=request.disadvantage + actor.pending.disadvantage,
+            extra=request.extra,
+            dc=request.dc,
+            evasion=evasion,
+        )
+    )
+    result = roll_pool(plan, rng)
+    hp_before = None if target is None else target.hp
+    record = ActRecord(
+        round=encounter.round,
+        turn=encounter.current,
+        actor=actor.name,
+        aspect=aspect_name,
+        result=result,
+        target=None if target is None else target.name,
+        load_before=actor.load,
+        load_after=plan.load_after,
+        off_turn=not same_name(encounter.current, actor.name),
+        grants_used=actor.pending if result.allowed else Pending(),
+        hp_before=hp_before,
+        hp_after=hp_before,
+    )
+    if not result.allowed:
+        return encounter, record
+    new = encounter.with_creature(position, replace(actor, load=plan.load_after, pending=Pending()))
+    if target_position is not None and hp_before is not None:
+        hp_after = max(0, hp_before - (result.damage or 0))
+        hit = new.creatures[target_position]
+        new = new.with_creature(target_position, replace(hit, hp=hp_after))
+        record = replace(record, hp_after=hp_after)
+    return new, record
+
+
+@dataclass(frozen=True)
+class TeamRequest:
+    """What ``d4cli team`` asks for (R11).
+
+    Attributes:
+        actor / target: names as typed (N1); they must differ.
+        grant: ``advantage`` or ``disadvantage``.
+        aspect: the Aspect that pays; None when the actor has exactly one.
+        cost: the Cost, default 1.
+        source: the grant's source name (R4).
+    """
+
+    actor: str
+    target: str
+    grant: GrantKind
+    aspect: str | None = None
+    cost: int = 1
+    source: str = TEAM_SOURCE
+
+
+def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRecord]:
+    """A Team Action (R11): the actor pays through its gate; the target's next roll gets a grant.
+
+    The grant is a named source on the target, used up by its next ``act``;
+    two grants of the same name count once (R4). A refused Team Action (R2)
+    changes nothing.
+
+    Raises:
+        InputError: unknown actor, target or Aspect; the actor granting itself;
+            several Aspects and no ``--aspect``; an empty source name.
+    """
+    from d4cli.pool import check_gate
+    from d4cli.records import GrantKind
+
+    if request.grant not in GRANT_KINDS:
+        raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
+    position = encounter.index(request.actor, "ACTOR")
+    actor = encounter.creatures[position]
+    target_position = encounter.index(request.target, "TARGET")
+    target = encounter.creatures[target_position]
+    if target_position == position:
+        raise InputError(
+            "TARGET",
+            request.target,
+            "a Team Action helps or hinders another creature, not the actor itself (R11)",
+        )
+    check_new_name(request.source, "--source")
+    if request.aspect is not None:
+        aspect_name, aspect_value = actor.aspect(request.aspect, "--aspect")
+    elif len(actor.aspects) == 1:
+        aspect_name, aspect_value = actor.aspects[0]
+    else:
+        names = ", ".join(name for name, _ in actor.aspects) or "none"
+        problem = f"{actor.name} has several Aspects ({names}): say which one pays"
+        raise InputError("--aspect", None, problem)
+    gate = check_gate(aspect_value, actor.load, request.cost)
+    load_after = actor.load + request.cost if gate.allowed else actor.load
+    record = TeamRecord(
+        round=encounter.round,
+        turn=encounter.current,
+        actor=actor.name,
+        aspect=aspect_name,
+        target=target.name,
+        gate=gate,
+        grant=GrantKind(request.grant),
+        source=request.source,
+        load_before=actor.load,
+        load_after=load_after,
+        off_turn=not same_name(encounter.current, actor.name),
+    )
+    if not gate.allowed:
+        return encounter, record
+    new = encounter.with_creature(position, replace(actor, load=load_after))
+    pending = target.pending.with_grant(request.grant, request.source)
+    new = new.with_creature(target_position, replace(target, pending=pending))
+    return new, record
