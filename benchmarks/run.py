@@ -289,7 +289,7 @@ def throughput(cache: str, quick: bool) -> list[str]:
 
 
 def grid_figures(cache: str) -> list[str]:
-    """Wall time of the largest grids of pools inside the bound of work (``d4cli.grids.MAX_GRID_WORK``).
+    """Wall time of the largest grids of pools inside the bound of work (``d4cli.pool_chain.MAX_GRID_WORK``).
 
     Run once each (a grid takes seconds), as JSON to a pipe; also the time to refuse
     a grid just past the bound, which must be at once.

@@ -179,7 +179,12 @@ def check_shape(text: str, path: object) -> None:
     fancy = _FANCY_INTEGER.search(code)
     if fancy is not None:
         problem = f"{fancy.group()}: a whole number is written plainly, without _, +, 0x, 0o or 0b (L3)"
-        _refuse_shape(text, path, lambda blanked: _FANCY_INTEGER.search(blanked).start(), problem)
+        _refuse_shape(text, path, _fancy_at, problem)
+
+
+def _fancy_at(code: str) -> int | None:
+    found = _FANCY_INTEGER.search(code)
+    return None if found is None else found.start()
 
 
 def _too_deep(code: str) -> int | None:

@@ -14,14 +14,9 @@ from typer.testing import CliRunner
 
 from d4cli.app import app
 from d4cli.dice import parse_extra
-from d4cli.odds import (
-    dice_sum,
-    edge_safe,
-    exact_tail,
-    odds_json,
-    pool_distribution,
-    sum_distribution,
-)
+from d4cli.dice_sums import dice_sum, exact_tail, sum_distribution
+from d4cli.distribution import edge_safe
+from d4cli.odds import odds_json, pool_distribution
 from d4cli.render.odds import percent
 
 runner = CliRunner()

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from d4cli.check import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.dice import ExtraDice, ScriptedDice
+from d4cli.dice_sums import DiceSum, dice_sum, kronecker, sum_distribution, uniform_counts
 from d4cli.errors import InputError, RefusedError
 from d4cli.grids import (
     EXPECTED_DAMAGE,
@@ -26,19 +27,14 @@ from d4cli.grids import (
 )
 from d4cli.odds import (
     CheckOdds,
-    DiceSum,
     PoolOdds,
     check_odds,
-    dice_sum,
     expected_pool_damage,
-    kronecker,
     odds_json,
     p_check_success,
     p_pool_success,
     pool_distribution,
     pool_odds,
-    sum_distribution,
-    uniform_counts,
 )
 from d4cli.pool import PoolRequest, plan_pool, roll_pool
 

@@ -13,9 +13,23 @@ Only Typer is imported here at start-up; the rules and Rich load inside the comm
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
+
+if TYPE_CHECKING:
+    from d4cli.dice import ExtraDice
+
+
+class PoolRows(TypedDict, total=False):
+    """The rows of a grid of pools, as keyword arguments of `d4cli.grids.pool_grid` and kin."""
+
+    extra: Sequence[ExtraDice]
+    pool_sizes: Sequence[int]
+    aspects: Sequence[int]
+    load: int
+    net_advantage: int
 
 app = typer.Typer(
     help="Tables of exact odds for designers: P(success) and expected damage.",
@@ -289,9 +303,9 @@ class _PoolRows:
             InputError: both --aspect and --pool, a bad value, or a roll too large.
         """
         from d4cli.dice import parse_extra
+        from d4cli.dice_sums import check_odds_size, dice_sum
         from d4cli.errors import InputError
         from d4cli.limits import ASPECT, LOAD, MAX_DICE, MODIFIER, parse_whole
-        from d4cli.odds import check_odds_size, dice_sum
         from d4cli.pool import pool_size
 
         if aspect is not None and pool is not None:
@@ -314,13 +328,10 @@ class _PoolRows:
         check_odds_size(largest, extra_dice, dice_sum(largest, extras).totals, field)
         return cls(field, values, load_value, net, extras)
 
-    def kwargs(self) -> dict[str, object]:
-        rows: dict[str, object] = {"extra": self.extra}
+    def kwargs(self) -> PoolRows:
         if self.field == "--pool":
-            rows["pool_sizes"] = self.values
-        else:
-            rows.update(aspects=self.values, load=self.load, net_advantage=self.net)
-        return rows
+            return {"extra": self.extra, "pool_sizes": self.values}
+        return {"extra": self.extra, "aspects": self.values, "load": self.load, "net_advantage": self.net}
 
 
 def _dc_bounds() -> tuple[int, int]:

@@ -18,8 +18,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from d4cli.distribution import Distribution
 from d4cli.grids import EXPECTED_DAMAGE, Grid, pool_notation
-from d4cli.odds import CheckOdds, Distribution, PoolOdds
+from d4cli.odds import CheckOdds, PoolOdds
 from d4cli.render import escape
 
 # Bar characters: at/above the line (success, damage) and below it.
