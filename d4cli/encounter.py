@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from d4cli.effects import Effect
 from d4cli.errors import InputError
 from d4cli.names import check_text, fold_name
 
@@ -63,8 +64,10 @@ class Creature:
         load: the current Action Load.
         evasion: Evasion against attacks (R7); 0 when not given.
         hp: hit points, or None when the encounter does not track them (R16).
-        pending: Team Action grants for its next roll (R11).
+        pending: Team Action grants of files written before effects (R11); a file's
+            ``pending`` table is read into ``effects`` (empty here once loaded).
         notes: free text kept with the creature in the file ("" when none).
+        effects: its lasting effects (R20), Team Action grants among them (R11).
     """
 
     name: str
@@ -76,6 +79,7 @@ class Creature:
     hp: int | None = None
     pending: Pending = field(default_factory=Pending)
     notes: str = ""
+    effects: tuple[Effect, ...] = ()
 
     @property
     def reset_value(self) -> int:

@@ -23,9 +23,10 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.dice import ExtraRoll
     from d4cli.encounter import Encounter, Pending
     from d4cli.pool import PoolResult
-    from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
+    from d4cli.effects import Effect, Ended
+    from d4cli.records import AddEvent, EffectEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
 
-    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
+    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent
 
 JsonObject = dict[str, Any]
 
@@ -145,6 +146,39 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "grants_used": pending_json(record.grants_used),
         "outcome": record.outcome,
         "dry_run": dry_run,
+        "sources": [{"source": s, "grant": g, "origin": ORIGIN_NAMES[o]} for s, g, o in record.sources],
+        "effects_ended": ended_json(record.effects_ended),
+    }
+
+
+# Where a source of an act came from (R4, R11, R20), as the JSON names it.
+ORIGIN_NAMES = {"command": "command-line", "effect": "effect", "team": "team-action"}
+
+
+def effect_json(effect: Effect) -> JsonObject:
+    """A lasting effect (R20): ``{source, grant, on, ends: {kind, creature, last_round, uses}, origin}``."""
+    return {
+        "source": effect.source,
+        "grant": effect.grant,
+        "on": effect.on,
+        "ends": {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses},
+        "origin": ORIGIN_NAMES[effect.origin],
+    }
+
+
+def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:
+    """Effects a change ended (R20): each effect's object plus ``creature`` and ``reason``."""
+    return [{**effect_json(gone.effect), "creature": gone.creature, "reason": gone.reason} for gone in ended]
+
+
+def effect_event_json(event: EffectEvent) -> JsonObject:
+    """An ``effect`` change (R20): ``action`` add or remove, the effect, the one it replaced."""
+    return {
+        **_event_head(event),
+        "action": event.action,
+        "effect": effect_json(event.effect),
+        "replaced": None if event.replaced is None else effect_json(event.replaced),
+        "note": event.note or None,
     }
 
 
@@ -170,7 +204,7 @@ def team_json(record: TeamRecord) -> JsonObject:
     }
 
 
-def _event_head(event: AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent) -> JsonObject:
+def _event_head(event: AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent) -> JsonObject:
     return {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor}
 
 
@@ -195,6 +229,7 @@ def remove_json(event: RemoveEvent) -> JsonObject:
         "next": event.next,
         "load_before": event.load_before,
         "hp_before": event.hp_before,
+        "effects_ended": ended_json(event.effects_ended),
     }
 
 
@@ -210,6 +245,7 @@ def turn_start_json(event: TurnStartEvent) -> JsonObject:
             for reset in event.resets
         ],
         "next": event.next,
+        "effects_ended": ended_json(event.effects_ended),
     }
 
 
@@ -220,6 +256,7 @@ def turn_end_json(event: TurnEndEvent) -> JsonObject:
         "load_after": event.load_after,
         "next": event.next,
         "round_over": event.round_over,
+        "effects_ended": ended_json(event.effects_ended),
     }
 
 
@@ -251,6 +288,8 @@ def record_json(record: Record) -> JsonObject:
         return turn_start_json(record)
     if isinstance(record, model.TurnEndEvent):
         return turn_end_json(record)
+    if isinstance(record, model.EffectEvent):
+        return effect_event_json(record)
     return exhaust_json(record)
 
 
@@ -329,9 +368,16 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "evasion": creature.evasion,
                 "hp": creature.hp,
                 "headroom": creature.headroom(),
-                "pending": pending_json(creature.pending),
+                "pending": _team_pending(creature.effects),
+                "effects": [effect_json(effect) for effect in creature.effects],
                 "reset_value": creature.reset_value,
             }
             for creature in encounter.creatures
         ],
     }
+
+
+def _team_pending(effects: Iterable[Effect]) -> dict[str, list[str]]:
+    """The Team Action grants (R11) among *effects*, as the ``pending`` key had them."""
+    team = [effect for effect in effects if effect.origin == "team"]
+    return {grant: [e.source for e in team if e.grant == grant] for grant in ("advantage", "disadvantage")}

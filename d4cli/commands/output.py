@@ -200,11 +200,19 @@ def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     from d4cli.render import escape
     from d4cli.render.encounter import print_lines
 
+    from d4cli.effects import ORIGIN_LABELS
+
     lines = []
+    named = [f"{'+' if g == 'advantage' else '-'}{escape(s)} ({ORIGIN_LABELS[o]})" for s, g, o in record.sources]
+    if any(origin != "command" for _, _, origin in record.sources):
+        lines.append(f"Sources: {', '.join(named)} (R4: a source counts once; R11, R20)")
     used = [f"+{escape(n)}" for n in record.grants_used.advantage]
     used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
     if used:
         lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
+    for gone in record.effects_ended:
+        if gone.effect.origin != "team":
+            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
     if record.hp_after is not None and record.target is not None:
         lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
         if record.hp_zero:
