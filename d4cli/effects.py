@@ -254,6 +254,14 @@ def put_effect(effects: tuple[Effect, ...], effect: Effect, *, keep: bool = Fals
     return effects + (effect,), None
 
 
+def team_grant_effects(effects: tuple[Effect, ...], pending: object) -> tuple[Effect, ...]:
+    """*effects* with the Team Action grants of a `d4cli.encounter.Pending` as one-roll effects (R11, R20)."""
+    for grant in GRANTS:
+        for source in getattr(pending, grant):
+            effects, _ = put_effect(effects, Effect(source, grant, "own", "uses", uses=1, origin="team"), keep=True)
+    return effects
+
+
 def make_effect(
     encounter: Encounter,
     source: str,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, put_effect
+from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, put_effect, team_grant_effects
 from d4cli.limits import check_whole
 
 EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin")
@@ -33,10 +33,7 @@ def effects_from_row(where: Any, row: dict[str, Any], pending: Any) -> tuple[Eff
         effects, met = put_effect(effects, effect)
         if met is not None:
             where.fail(f"effects #{number}.source", effect.source, f"the same source as {met.source!r} (R4, N1)")
-    for grant in GRANTS:
-        for source in getattr(pending, grant):
-            effects, _ = put_effect(effects, Effect(source, grant, "own", "uses", uses=1, origin="team"), keep=True)
-    return effects
+    return team_grant_effects(effects, pending)
 
 
 def _effect(where: Any, field: str, item: object) -> Effect:

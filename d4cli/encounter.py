@@ -81,6 +81,23 @@ class Creature:
     notes: str = ""
     effects: tuple[Effect, ...] = ()
 
+    def __post_init__(self) -> None:
+        # R11 as R20: grants given as `pending` become one-roll Team Action effects.
+        if self.pending:
+            from d4cli.effects import team_grant_effects
+
+            object.__setattr__(self, "effects", team_grant_effects(self.effects, self.pending))
+            object.__setattr__(self, "pending", Pending())
+
+    @property
+    def grants(self) -> Pending:
+        """Its Team Action grants (R11) waiting for its next roll: the ``team`` effects (R20)."""
+        team = [effect for effect in self.effects if effect.origin == "team"]
+        return Pending(
+            tuple(e.source for e in team if e.grant == "advantage"),
+            tuple(e.source for e in team if e.grant == "disadvantage"),
+        )
+
     @property
     def reset_value(self) -> int:
         """The Load this creature resets to (R1): ``Exhaustion - Load Buffer``."""

@@ -171,6 +171,19 @@ def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:
     return [{**effect_json(gone.effect), "creature": gone.creature, "reason": gone.reason} for gone in ended]
 
 
+def effects_list_json(encounter: Encounter, only: str | None = None) -> JsonObject:
+    """The ``effect list --json`` object: ``{round, effects: [{creature, ...effect}]}`` (R20)."""
+    from d4cli.names import fold_name
+
+    rows = [
+        {"creature": creature.name, **effect_json(effect)}
+        for creature in encounter.creatures
+        if only is None or fold_name(only) == fold_name(creature.name)
+        for effect in creature.effects
+    ]
+    return {"round": encounter.round, "effects": rows}
+
+
 def effect_event_json(event: EffectEvent) -> JsonObject:
     """An ``effect`` change (R20): ``action`` add or remove, the effect, the one it replaced."""
     return {
@@ -368,7 +381,7 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "evasion": creature.evasion,
                 "hp": creature.hp,
                 "headroom": creature.headroom(),
-                "pending": _team_pending(creature.effects),
+                "pending": pending_json(creature.grants),
                 "effects": [effect_json(effect) for effect in creature.effects],
                 "reset_value": creature.reset_value,
             }
@@ -376,8 +389,3 @@ def status_json(encounter: Encounter) -> JsonObject:
         ],
     }
 
-
-def _team_pending(effects: Iterable[Effect]) -> dict[str, list[str]]:
-    """The Team Action grants (R11) among *effects*, as the ``pending`` key had them."""
-    team = [effect for effect in effects if effect.origin == "team"]
-    return {grant: [e.source for e in team if e.grant == grant] for grant in ("advantage", "disadvantage")}

@@ -101,16 +101,9 @@ def list_command(
     if name is not None:
         encounter.find(name, "CREATURE")
     if json_:
-        from d4cli.names import fold_name
-        from d4cli.serialize import effect_json
+        from d4cli.serialize import effects_list_json
 
-        rows = [
-            {"creature": creature.name, **effect_json(effect)}
-            for creature in encounter.creatures
-            if name is None or fold_name(name) == fold_name(creature.name)
-            for effect in creature.effects
-        ]
-        emit_json({"round": encounter.round, "effects": rows})
+        emit_json(effects_list_json(encounter, name))
         return
     from d4cli.render import console
     from d4cli.render.effects import effects_table
