@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, put_effect, team_grant_effects
-from d4cli.limits import check_whole
 
 EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin")
 COUNT = (1, 1_000_000)
@@ -36,7 +35,7 @@ def effects_from_row(where: Any, row: dict[str, Any], pending: Any) -> tuple[Eff
     return team_grant_effects(effects, pending)
 
 
-def _effect(where: Any, field: str, item: object) -> Effect:
+def _effect(where: Any, field: str, item: Any) -> Effect:
     if not isinstance(item, dict):
         where.fail(field, item, "must be a table")
     for key in item:

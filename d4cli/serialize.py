@@ -21,10 +21,17 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.actions import ActRecord, TeamRecord
     from d4cli.check import CheckResult
     from d4cli.dice import ExtraRoll
+    from d4cli.effects import Effect, Ended
     from d4cli.encounter import Encounter, Pending
     from d4cli.pool import PoolResult
-    from d4cli.effects import Effect, Ended
-    from d4cli.records import AddEvent, EffectEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
+    from d4cli.records import (
+        AddEvent,
+        EffectEvent,
+        ExhaustEvent,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
 
     Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent
 

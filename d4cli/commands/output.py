@@ -197,10 +197,9 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
 
 def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
+    from d4cli.effects import ORIGIN_LABELS
     from d4cli.render import escape
     from d4cli.render.encounter import print_lines
-
-    from d4cli.effects import ORIGIN_LABELS
 
     lines = []
     named = [f"{'+' if g == 'advantage' else '-'}{escape(s)} ({ORIGIN_LABELS[o]})" for s, g, o in record.sources]
