@@ -311,3 +311,18 @@ def test_status_lists_effects_with_what_is_left(fight):
     assert "darkness -1d4, until removed" in text
     assert "blessed +1d4, 2 rounds left" in text
     assert "prone, attacks against it +1d4, until the start of Aria's" in text
+
+
+def test_completion_of_effect_sources_and_duration_names(fight):
+    from types import SimpleNamespace
+
+    from d4cli.completion import complete_creature, complete_effect_source
+
+    ok("effect", "add", "Goblin Archer", "Blinded", "--dis")
+    ok("effect", "add", "Goblin Archer", "bless", "--adv")
+    ctx = SimpleNamespace(params={"file": str(fight), "name": "goblin archer"}, parent=None, command=None)
+    assert complete_effect_source(ctx, "") == ["Blinded", "bless"]
+    assert complete_effect_source(ctx, "bli") == ["Blinded"]
+    nobody = SimpleNamespace(params={"file": str(fight), "name": "Nobody"}, parent=None, command=None)
+    assert complete_effect_source(nobody, "") == []
+    assert complete_creature(SimpleNamespace(params={"file": str(fight)}, parent=None, command=None), "go") == ["Goblin Archer"]
