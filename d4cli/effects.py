@@ -35,7 +35,7 @@ ONS: tuple[str, ...] = ("own", "against")
 ENDS: tuple[str, ...] = ("start", "end", "rounds", "uses", "removed")
 ORIGINS: tuple[str, ...] = ("effect", "team")
 # How a source's origin is named in an act's steps and JSON (R4, R20).
-ORIGIN_LABELS = {"command": "command line", "effect": "effect", "team": "Team Action"}
+ORIGIN_LABELS = {"command": "command line", "effect": "effect", "team": "Team Action"}  # see steps.act_steps
 
 
 @dataclass(frozen=True)
@@ -244,12 +244,14 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
 
 
 def put_effect(effects: tuple[Effect, ...], effect: Effect, *, keep: bool = False) -> tuple[tuple[Effect, ...], Effect | None]:
-    """*effects* with *effect*: one of the same folded source is replaced in place
-    (kept instead with *keep*, as a Team Action grant does, R4); ``(effects, the one it met)``."""
+    """*effects* with *effect*: one of the same folded source is replaced in place;
+    with *keep* (a Team Action grant, R11) one of the same source and grant is kept
+    instead, as two grants of one name count once (R4); ``(effects, the one it met)``."""
     for index, old in enumerate(effects):
-        if old.key == effect.key:
-            if keep:
+        if keep:
+            if old.key == effect.key and old.grant == effect.grant:
                 return effects, old
+        elif old.key == effect.key:
             return effects[:index] + (effect,) + effects[index + 1 :], old
     return effects + (effect,), None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, put_effect, team_grant_effects
+from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
 
 EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin")
 COUNT = (1, 1_000_000)
@@ -28,10 +28,7 @@ def effects_from_row(where: Any, row: dict[str, Any], pending: Any) -> tuple[Eff
         where.fail("effects", table, "must be an array of tables ([[creature.effects]])")
     effects: tuple[Effect, ...] = ()
     for number, item in enumerate(table, start=1):
-        effect = _effect(where, f"effects #{number}", item)
-        effects, met = put_effect(effects, effect)
-        if met is not None:
-            where.fail(f"effects #{number}.source", effect.source, f"the same source as {met.source!r} (R4, N1)")
+        effects += (_effect(where, f"effects #{number}", item),)
     return team_grant_effects(effects, pending)
 
 

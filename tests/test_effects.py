@@ -282,7 +282,7 @@ def test_act_counts_an_effect_and_the_command_line_source_once(fight):
         {"source": "Darkness", "grant": "disadvantage", "origin": "effect"},
     ]
     text = ok("act", "Aria", "Might", "--dry-run", "--seed", "1", "--odds").stdout
-    assert "-Darkness (effect)" in text
+    assert "-Darkness (effect)" in text and "Sources" in text
 
 
 def test_undo_of_a_turn_start_that_ended_two_effects_brings_both_back(fight):

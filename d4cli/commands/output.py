@@ -174,6 +174,7 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
     """
     from d4cli.commands.roll import pool_view
     from d4cli.serialize import act_json
+    from d4cli.steps import act_steps
 
     result = record.result
     title = ""
@@ -191,20 +192,17 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
         to_json=lambda _: act_json(record, dry_run=dry_run),
         title=title,
         after=lambda _: _print_act_effects(record, dry_run),
+        steps=lambda result: act_steps(result, record.sources),
     )
     print_one(result, view, json_=json_)
 
 
 def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
-    from d4cli.effects import ORIGIN_LABELS
     from d4cli.render import escape
     from d4cli.render.encounter import print_lines
 
     lines = []
-    named = [f"{'+' if g == 'advantage' else '-'}{escape(s)} ({ORIGIN_LABELS[o]})" for s, g, o in record.sources]
-    if any(origin != "command" for _, _, origin in record.sources):
-        lines.append(f"Sources: {', '.join(named)} (R4: a source counts once; R11, R20)")
     used = [f"+{escape(n)}" for n in record.grants_used.advantage]
     used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
     if used:
