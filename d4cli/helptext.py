@@ -124,18 +124,22 @@ TOPICS: dict[str, Topic] = {
         "remove`). The turn start, turn end or roll that ends it says so and `undo` brings "
         "it back. A Team Action grant is a one-roll effect (R11). Removing a creature takes "
         "its effects; effects timed to its turn end at the end of the round (R17, R20).",
-        "Order Aria, Goblin Archer, Borin. Before the first round:\n"
+        "The skirmish example, order Aria, Borin, Goblin Archer, Goblin Brute:\n"
+        "  d4cli init --from skirmish --force\n"
+        "Before the first round:\n"
         "  d4cli effect add Aria darkness --dis                 (until removed)\n"
         "  d4cli effect add Aria blessed --adv --rounds 2       (ends when round 2 ends)\n"
-        "  d4cli effect add Aria haste --adv --uses 2           (ends after Aria's next 2 rolls)\n"
+        "  d4cli effect add Aria haste --adv --uses 2           (ends after 2 of Aria's rolls)\n"
         "On Aria's turn in round 1:\n"
-        "  d4cli effect add Borin prone --adv --against --until-start-of Borin\n"
-        "    (ends at the start of Borin's turn, later in round 1)\n"
-        "  d4cli effect add Aria focus --adv --until-end-of Aria   (ends when this turn ends)\n"
-        "Off-turn, a reaction during Borin's turn in round 1:\n"
+        "  d4cli turn start\n"
+        "  d4cli effect add \"Goblin Archer\" prone --adv --against --until-start-of \"Goblin Archer\"\n"
+        "    (ends at the start of the Goblin Archer's turn, later in round 1)\n"
+        "  d4cli effect add Aria focus --adv --until-end-of Aria     (ends when this turn ends)\n"
+        "A reaction on Borin's turn, off Aria's turn:\n"
+        "  d4cli turn start\n"
         "  d4cli effect add Aria shield --adv --until-start-of Aria\n"
-        "    (ends at the start of Aria's next turn, in round 2: not a round later)\n"
-        "  d4cli turn start     ->  shield on Aria ended: start of Aria's turn",
+        "    (ends at the start of Aria's next turn, in round 2: not a round later;\n"
+        "    that turn start says: shield on Aria ended: start of Aria's turn)",
     ),
     "load": Topic(
         "Action Load, turns, the Load Buffer and Exhaustion",
