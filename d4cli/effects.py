@@ -21,7 +21,7 @@ rolls and origin ``team``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from d4cli.errors import InputError
 from d4cli.names import fold_name
@@ -67,34 +67,31 @@ class Effect:
         return fold_name(self.source)
 
 
-@dataclass(frozen=True)
-class TurnStart:
+class TurnStart(NamedTuple):
     """The start of *name*'s turn in *round*."""
 
     name: str
     round: int
 
 
-@dataclass(frozen=True)
-class TurnEnd:
+class TurnEnd(NamedTuple):
     """The end of *name*'s turn in *round*."""
 
     name: str
     round: int
 
 
-@dataclass(frozen=True)
-class RoundEnd:
+class RoundEnd(NamedTuple):
     """The end of round *round*."""
 
     round: int
 
 
+# Plain named tuples (cheap to define: reading a file loads this module); told apart by type.
 Boundary = TurnStart | TurnEnd | RoundEnd
 
 
-@dataclass(frozen=True)
-class Ended:
+class Ended(NamedTuple):
     """An effect that ended, on which creature, and why (``reason``: plain words)."""
 
     creature: str
