@@ -87,6 +87,12 @@ class RoundEnd(NamedTuple):
     round: int
 
 
+class Used(NamedTuple):
+    """A roll that the *role* effects (``own`` or ``against``) applied to: it counts down their uses."""
+
+    role: str = "own"
+
+
 # Plain named tuples (cheap to define: reading a file loads this module); told apart by type.
 Boundary = TurnStart | TurnEnd | RoundEnd
 
@@ -121,8 +127,13 @@ def ends_at(effect: Effect, boundary: Boundary) -> bool:
     return effect.ends == "rounds" and effect.last_round is not None and effect.last_round <= boundary.round
 
 
-def ended_at(effects: tuple[Effect, ...], boundary: Boundary) -> tuple[tuple[Effect, ...], tuple[Effect, ...]]:
-    """Split *effects* into ``(kept, ended)`` at *boundary*, each in its order (R20)."""
+def ended_at(effects: tuple[Effect, ...], boundary: Boundary | Used) -> tuple[tuple[Effect, ...], tuple[Effect, ...]]:
+    """Split *effects* into ``(kept, ended)`` at *boundary*, each in its order (R20).
+
+    At `Used` the kept effects of that role have one use fewer (`used`).
+    """
+    if isinstance(boundary, Used):
+        return used(effects, boundary.role)
     kept = tuple(effect for effect in effects if not ends_at(effect, boundary))
     ended = tuple(effect for effect in effects if ends_at(effect, boundary))
     return kept, ended
@@ -233,7 +244,7 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
             continue
         position = new.index(name)
         creature = new.creatures[position]
-        effects, gone = used(creature.effects, role)
+        effects, gone = ended_at(creature.effects, Used(role))
         if gone or effects != creature.effects:
             new = new.with_creature(position, replace(creature, effects=effects))
         ended += [Ended(creature.name, effect, "used up") for effect in gone]

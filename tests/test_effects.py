@@ -16,6 +16,7 @@ from d4cli.effects import (
     RoundEnd,
     TurnEnd,
     TurnStart,
+    Used,
     add_effect,
     describe,
     ended_at,
@@ -165,6 +166,8 @@ def test_ended_at_is_pure_and_keeps_order():
     assert ended_at(effects, TurnEnd("Borin", 1)) == ((effects[0], effects[2], effects[3]), (effects[1],))
     assert ended_at(effects, RoundEnd(1)) == (effects, ())
     assert ended_at(effects, RoundEnd(2))[1] == (effects[2],)
+    counted = (Effect("x", ends="uses", uses=2), Effect("y", ends="uses", uses=1), Effect("z", on="against", ends="uses", uses=1))
+    assert ended_at(counted, Used("own")) == ((Effect("x", ends="uses", uses=1), counted[2]), (counted[1],))
 
 
 def test_r4_r20_an_effect_and_the_same_source_on_the_command_line_count_once():
