@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from d4cli.effects import Effect, Ended, put_effect, sources_for, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
 
@@ -30,6 +31,9 @@ class ActRecord:
         load_before / load_after: the actor's Load around the action (R8).
         off_turn: not the actor's own turn: a reaction (R10).
         grants_used: Team Action grants the roll used up (R11).
+        sources: every source named, in order: ``(source, grant, origin)``, origin
+            ``command``, ``effect`` or ``team`` (R4, R11, R20).
+        effects_ended: effects the roll used up (R20).
         hp_before / hp_after: the target's hit points around the damage (R16), None without hp.
     """
 
@@ -47,6 +51,8 @@ class ActRecord:
     grants_used: Pending
     hp_before: int | None
     hp_after: int | None
+    sources: tuple[tuple[str, str, str], ...] = ()  # (source, grant, origin) as given, R4, R20
+    effects_ended: tuple[Ended, ...] = ()  # R20
 
     @property
     def allowed(self) -> bool:
@@ -160,13 +166,16 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         target_position = encounter.index(request.target, "--target")
         target = encounter.creatures[target_position]
     evasion = target.evasion if target is not None else request.evasion
+    sources = [(s, "advantage", "command") for s in request.advantage]
+    sources += [(s, "disadvantage", "command") for s in request.disadvantage]
+    sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
     plan = plan_pool(
         PoolRequest(
             aspect=aspect_value,
             load=actor.load,
             cost=request.cost,
-            advantage=request.advantage + actor.pending.advantage,
-            disadvantage=request.disadvantage + actor.pending.disadvantage,
+            advantage=tuple(source for source, grant, _ in sources if grant == "advantage"),
+            disadvantage=tuple(source for source, grant, _ in sources if grant == "disadvantage"),
             extra=request.extra,
             dc=request.dc,
             evasion=evasion,
@@ -184,19 +193,31 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         load_before=actor.load,
         load_after=plan.load_after,
         off_turn=not same_name(encounter.current, actor.name),
-        grants_used=actor.pending if result.allowed else Pending(),
+        grants_used=Pending(),
         hp_before=hp_before,
         hp_after=hp_before,
+        sources=tuple(sources),
     )
     if not result.allowed:
         return encounter, record
-    new = encounter.with_creature(position, replace(actor, load=plan.load_after, pending=Pending()))
+    new = encounter.with_creature(position, replace(actor, load=plan.load_after))
+    new, ended = use_effects(new, actor.name, record.target)  # R11, R20
+    record = replace(record, effects_ended=ended, grants_used=_team_grants(ended))
     if target_position is not None and hp_before is not None:
         hp_after = max(0, hp_before - (result.damage or 0))
         hit = new.creatures[target_position]
         new = new.with_creature(target_position, replace(hit, hp=hp_after))
         record = replace(record, hp_after=hp_after)
     return new, record
+
+
+def _team_grants(ended: tuple[Ended, ...]) -> Pending:
+    """The Team Action grants (R11) among the effects a roll used up, as before effects."""
+    team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
+    return Pending(
+        tuple(e.source for e in team_used if e.grant == "advantage"),
+        tuple(e.source for e in team_used if e.grant == "disadvantage"),
+    )
 
 
 @dataclass(frozen=True)
@@ -272,6 +293,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     if not gate.allowed:
         return encounter, record
     new = encounter.with_creature(position, replace(actor, load=load_after))
-    pending = target.pending.with_grant(request.grant, request.source)
-    new = new.with_creature(target_position, replace(target, pending=pending))
+    grant = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
+    effects, _ = put_effect(target.effects, grant, keep=True)
+    new = new.with_creature(target_position, replace(target, effects=effects))
     return new, record

@@ -29,6 +29,7 @@ COMMANDS: dict[str, Spec] = {
     "turn": "d4cli.commands.turn:app",
     "act": "d4cli.commands.encounter:act_command",
     "team": "d4cli.commands.encounter:team_command",
+    "effect": "d4cli.commands.effect:app",
     "exhaust": ("d4cli.commands.encounter:exhaust_command", NEGATIVE_OK),
     "log": "d4cli.commands.encounter:log_command",
     "undo": "d4cli.commands.encounter:undo_command",

@@ -148,6 +148,17 @@ def complete_aspect(ctx: Any, incomplete: str) -> list[str]:
         return []
 
 
+def complete_effect_source(ctx: Any, incomplete: str) -> list[str]:
+    """Sources of the lasting effects (R20) of the creature named earlier on the line."""
+    try:
+        creature = _named_creature(ctx, _creatures(ctx))
+        if creature is None:
+            return []
+        return _matching((str(effect.source) for effect in creature.effects), incomplete)
+    except Exception:  # noqa: BLE001
+        return []
+
+
 def complete_example(incomplete: str) -> list[str]:
     """Names of the bundled example encounters (``d4cli/examples/*.toml``)."""
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from d4cli.effects import Effect
 from d4cli.errors import InputError
 from d4cli.names import check_text, fold_name
 
@@ -63,8 +64,10 @@ class Creature:
         load: the current Action Load.
         evasion: Evasion against attacks (R7); 0 when not given.
         hp: hit points, or None when the encounter does not track them (R16).
-        pending: Team Action grants for its next roll (R11).
+        pending: Team Action grants of files written before effects (R11); a file's
+            ``pending`` table is read into ``effects`` (empty here once loaded).
         notes: free text kept with the creature in the file ("" when none).
+        effects: its lasting effects (R20), Team Action grants among them (R11).
     """
 
     name: str
@@ -76,6 +79,24 @@ class Creature:
     hp: int | None = None
     pending: Pending = field(default_factory=Pending)
     notes: str = ""
+    effects: tuple[Effect, ...] = ()
+
+    def __post_init__(self) -> None:
+        # R11 as R20: grants given as `pending` become one-roll Team Action effects.
+        if self.pending:
+            from d4cli.effects import team_grant_effects
+
+            object.__setattr__(self, "effects", team_grant_effects(self.effects, self.pending))
+            object.__setattr__(self, "pending", Pending())
+
+    @property
+    def grants(self) -> Pending:
+        """Its Team Action grants (R11) waiting for its next roll: the ``team`` effects (R20)."""
+        team = [effect for effect in self.effects if effect.origin == "team"]
+        return Pending(
+            tuple(e.source for e in team if e.grant == "advantage"),
+            tuple(e.source for e in team if e.grant == "disadvantage"),
+        )
 
     @property
     def reset_value(self) -> int:

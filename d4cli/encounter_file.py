@@ -14,6 +14,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
 
+from d4cli.effects_file import effects_document, effects_from_row
 from d4cli.encounter import MODES, Creature, Encounter, Pending
 from d4cli.errors import FileError, InputError
 from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
@@ -24,7 +25,7 @@ ROUND = (0, 1_000_000)
 
 TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending")
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending", "effects")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
@@ -282,8 +283,8 @@ def _creature(row: object, number: int, path: object) -> Creature:
         load=where.whole("load", row["load"], LOAD),
         evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
         hp=None if hp is None else where.whole("hp", hp, HP),
-        pending=_pending(where, row.get("pending", {})),
         notes=notes,
+        effects=effects_from_row(where, row, _pending(where, row.get("pending", {}))),  # R11 grants -> R20
     )
 
 
@@ -397,6 +398,8 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     row["aspects"] = dict(creature.aspects)
     if creature.pending:
         row["pending"] = creature.pending.as_dict()
+    if creature.effects:
+        row["effects"] = effects_document(creature.effects)
     return row
 
 

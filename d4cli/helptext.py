@@ -111,6 +111,36 @@ TOPICS: dict[str, Topic] = {
         "so 5d4.\n"
         "  d4cli roll pool 4 --adv torch --adv advice --dis darkness",
     ),
+    "effects": Topic(
+        "Lasting effects and when they end",
+        "R4 R11 R17 R20",
+        "`d4cli effect add CREATURE SOURCE --adv|--dis` puts a named source on a creature: on "
+        "its own rolls, or with `--against` on the rolls that target it (`act ... --target`). "
+        "Every `act` counts it as a source under R4, once, even when the same name is also "
+        "given with `--adv`/`--dis`. It ends on its duration: `--until-start-of NAME` (the "
+        "start of NAME's next turn), `--until-end-of NAME` (the end of NAME's running turn, "
+        "else its next), `--rounds N` (when round applied + N - 1 ends; round 1 before the "
+        "first round), `--uses N` (after N rolls it applied to), or none (until `effect "
+        "remove`). The turn start, turn end or roll that ends it says so and `undo` brings "
+        "it back. A Team Action grant is a one-roll effect (R11). Removing a creature takes "
+        "its effects; effects timed to its turn end at the end of the round (R17, R20).",
+        "The skirmish example, order Aria, Borin, Goblin Archer, Goblin Brute:\n"
+        "  d4cli init --from skirmish --force\n"
+        "Before the first round:\n"
+        "  d4cli effect add Aria darkness --dis                 (until removed)\n"
+        "  d4cli effect add Aria blessed --adv --rounds 2       (ends when round 2 ends)\n"
+        "  d4cli effect add Aria haste --adv --uses 2           (ends after 2 of Aria's rolls)\n"
+        "On Aria's turn in round 1:\n"
+        "  d4cli turn start\n"
+        "  d4cli effect add \"Goblin Archer\" prone --adv --against --until-start-of \"Goblin Archer\"\n"
+        "    (ends at the start of the Goblin Archer's turn, later in round 1)\n"
+        "  d4cli effect add Aria focus --adv --until-end-of Aria     (ends when this turn ends)\n"
+        "A reaction on Borin's turn, off Aria's turn:\n"
+        "  d4cli turn start\n"
+        "  d4cli effect add Aria shield --adv --until-start-of Aria\n"
+        "    (ends at the start of Aria's next turn, in round 2: not a round later;\n"
+        "    that turn start says: shield on Aria ended: start of Aria's turn)",
+    ),
     "load": Topic(
         "Action Load, turns, the Load Buffer and Exhaustion",
         "R1 R8 R10 R12 R13 R14 R15",

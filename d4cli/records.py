@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from d4cli.effects import Effect, Ended
 
 
 class Mode(StrEnum):
@@ -86,6 +89,7 @@ class RemoveEvent(_Change):
     next: str | None
     load_before: int
     hp_before: int | None
+    effects_ended: tuple[Ended, ...] = ()  # R20
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,7 @@ class TurnStartEvent(_Change):
     out_of_order: bool
     resets: tuple[Reset, ...]
     next: str | None
+    effects_ended: tuple[Ended, ...] = ()  # R20
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,7 @@ class TurnEndEvent(_Change):
     load_after: int
     next: str | None
     round_over: bool
+    effects_ended: tuple[Ended, ...] = ()  # R20
 
 
 @dataclass(frozen=True)
@@ -139,3 +145,20 @@ class ExhaustEvent(_Change):
     exhaustion_after: int
     load_after: int
     reset_value: int
+
+
+@dataclass(frozen=True)
+class EffectEvent(_Change):
+    """A lasting effect was added or removed (R20); ``actor`` is the creature it is on.
+
+    Attributes:
+        effect: the effect added or removed.
+        replaced: the effect of the same source (R4) that an add replaced, if any.
+    """
+
+    kind: ClassVar[str] = "effect"
+
+    action: str
+    effect: Effect
+    replaced: Effect | None = None
+    note: str = ""

@@ -21,11 +21,19 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.actions import ActRecord, TeamRecord
     from d4cli.check import CheckResult
     from d4cli.dice import ExtraRoll
+    from d4cli.effects import Effect, Ended
     from d4cli.encounter import Encounter, Pending
     from d4cli.pool import PoolResult
-    from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
+    from d4cli.records import (
+        AddEvent,
+        EffectEvent,
+        ExhaustEvent,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
 
-    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
+    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent
 
 JsonObject = dict[str, Any]
 
@@ -145,6 +153,52 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "grants_used": pending_json(record.grants_used),
         "outcome": record.outcome,
         "dry_run": dry_run,
+        "sources": [{"source": s, "grant": g, "origin": ORIGIN_NAMES[o]} for s, g, o in record.sources],
+        "effects_ended": ended_json(record.effects_ended),
+    }
+
+
+# Where a source of an act came from (R4, R11, R20), as the JSON names it.
+ORIGIN_NAMES = {"command": "command-line", "effect": "effect", "team": "team-action"}
+
+
+def effect_json(effect: Effect) -> JsonObject:
+    """A lasting effect (R20): ``{source, grant, on, ends: {kind, creature, last_round, uses}, origin}``."""
+    return {
+        "source": effect.source,
+        "grant": effect.grant,
+        "on": effect.on,
+        "ends": {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses},
+        "origin": ORIGIN_NAMES[effect.origin],
+    }
+
+
+def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:
+    """Effects a change ended (R20): each effect's object plus ``creature`` and ``reason``."""
+    return [{**effect_json(gone.effect), "creature": gone.creature, "reason": gone.reason} for gone in ended]
+
+
+def effects_list_json(encounter: Encounter, only: str | None = None) -> JsonObject:
+    """The ``effect list --json`` object: ``{round, effects: [{creature, ...effect}]}`` (R20)."""
+    from d4cli.names import fold_name
+
+    rows = [
+        {"creature": creature.name, **effect_json(effect)}
+        for creature in encounter.creatures
+        if only is None or fold_name(only) == fold_name(creature.name)
+        for effect in creature.effects
+    ]
+    return {"round": encounter.round, "effects": rows}
+
+
+def effect_event_json(event: EffectEvent) -> JsonObject:
+    """An ``effect`` change (R20): ``action`` add or remove, the effect, the one it replaced."""
+    return {
+        **_event_head(event),
+        "action": event.action,
+        "effect": effect_json(event.effect),
+        "replaced": None if event.replaced is None else effect_json(event.replaced),
+        "note": event.note or None,
     }
 
 
@@ -170,7 +224,7 @@ def team_json(record: TeamRecord) -> JsonObject:
     }
 
 
-def _event_head(event: AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent) -> JsonObject:
+def _event_head(event: AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent) -> JsonObject:
     return {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor}
 
 
@@ -195,6 +249,7 @@ def remove_json(event: RemoveEvent) -> JsonObject:
         "next": event.next,
         "load_before": event.load_before,
         "hp_before": event.hp_before,
+        "effects_ended": ended_json(event.effects_ended),
     }
 
 
@@ -210,6 +265,7 @@ def turn_start_json(event: TurnStartEvent) -> JsonObject:
             for reset in event.resets
         ],
         "next": event.next,
+        "effects_ended": ended_json(event.effects_ended),
     }
 
 
@@ -220,6 +276,7 @@ def turn_end_json(event: TurnEndEvent) -> JsonObject:
         "load_after": event.load_after,
         "next": event.next,
         "round_over": event.round_over,
+        "effects_ended": ended_json(event.effects_ended),
     }
 
 
@@ -251,6 +308,8 @@ def record_json(record: Record) -> JsonObject:
         return turn_start_json(record)
     if isinstance(record, model.TurnEndEvent):
         return turn_end_json(record)
+    if isinstance(record, model.EffectEvent):
+        return effect_event_json(record)
     return exhaust_json(record)
 
 
@@ -329,9 +388,11 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "evasion": creature.evasion,
                 "hp": creature.hp,
                 "headroom": creature.headroom(),
-                "pending": pending_json(creature.pending),
+                "pending": pending_json(creature.grants),
+                "effects": [effect_json(effect) for effect in creature.effects],
                 "reset_value": creature.reset_value,
             }
             for creature in encounter.creatures
         ],
     }
+

@@ -152,6 +152,18 @@ def pool_steps(result: PoolResult) -> list[Step]:
     return steps
 
 
+def act_steps(result: PoolResult, sources: Sequence[tuple[str, str, str]]) -> list[Step]:
+    """`pool_steps` of an act, with a "Sources" step before the Advantage that names where
+    each source came from: the command line, an effect, a Team Action (R4, R11, R20)."""
+    steps = pool_steps(result)
+    if not result.allowed or not any(origin != "command" for _, _, origin in sources):
+        return steps
+    labels = {"command": "command line", "effect": "effect", "team": "Team Action"}
+    named = ", ".join(f"{'+' if grant == 'advantage' else '-'}{source} ({labels[origin]})" for source, grant, origin in sources)
+    at = next((i for i, step in enumerate(steps) if step.name in ("Advantage", "Disadvantage")), len(steps))
+    return steps[:at] + [Step("Sources", named, "R20")] + steps[at:]
+
+
 def dc_label(dc: int) -> str:
     names = [name for name, value in DC_TIERS.items() if value == dc]
     return f"DC {dc} ({names[0]})" if names else f"DC {dc}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from d4cli.effects import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.errors import InputError
 
@@ -72,6 +73,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
         next_turn = encounter.follower(position)
     creatures = encounter.creatures[:position] + encounter.creatures[position + 1 :]
     new = replace(encounter, creatures=creatures, current=current, next_turn=next_turn)
+    new, effects_ended = retime_removed(new, gone.name, gone.effects)  # R20
     event = RemoveEvent(
         new.round,
         new.current,
@@ -80,6 +82,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
         next=next_turn,
         load_before=gone.load,
         hp_before=gone.hp,
+        effects_ended=effects_ended,
     )
     return new, event
 
@@ -131,6 +134,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         next_turn=encounter.follower(position),
         creatures=tuple(creatures),
     )
+    new, effects_ended = turn_start_ends(encounter, new)  # R20
     in_order = name is None or new_round or same_name(encounter.next_turn, who.name)
     event = TurnStartEvent(
         new.round,
@@ -141,6 +145,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         out_of_order=not in_order,
         resets=tuple(resets),
         next=new.next_turn,
+        effects_ended=effects_ended,
     )
     return new, event
 
@@ -157,8 +162,10 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
     new = replace(encounter, current=None)
+    new, effects_ended = turn_end_ends(encounter, new)  # R20
     event = TurnEndEvent(
-        new.round, who.name, who.name, load_after=who.load, next=new.next_turn, round_over=new.next_turn is None
+        new.round, who.name, who.name, load_after=who.load, next=new.next_turn, round_over=new.next_turn is None,
+        effects_ended=effects_ended,
     )
     return new, event
 

@@ -25,7 +25,7 @@ POOL_KEYS = {
     "net_advantage", "pool_size", "dice", "extra", "total", "dc", "success", "evasion", "damage",
 }
 ACT_KEYS = POOL_KEYS | {"actor", "target", "load_before", "load_after", "off_turn", "hp_after"}
-CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "hp", "headroom", "pending"}
+CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "hp", "headroom", "pending", "effects"}
 
 
 def run(*args: str, env: dict[str, str] | None = None):

@@ -204,13 +204,13 @@ def test_r11_goblin_example_team_disadvantage():
     encounter, record = team(encounter, TeamRequest("Borin", "Goblin Archer", "disadvantage"))
     assert record.allowed and record.aspect == "Might"  # his only Aspect
     assert (record.load_before, record.load_after) == (1, 2)
-    assert by_name(encounter, "Goblin Archer").pending == Pending(disadvantage=("team action",))
+    assert by_name(encounter, "Goblin Archer").grants == Pending(disadvantage=("team action",))
     # The goblin's next roll (Finesse 3, Load 0): 3d4 - 1 = 2d4, and the grant is used up.
     encounter, shot = act(encounter, ActRequest("Goblin Archer", "Finesse", target="Aria"), ScriptedDice([4, 4]))
     assert shot.result.plan.size.size == 2
     assert shot.result.plan.disadvantage == ("team action",)
     assert shot.grants_used == Pending(disadvantage=("team action",))
-    assert by_name(encounter, "Goblin Archer").pending == Pending()
+    assert by_name(encounter, "Goblin Archer").grants == Pending()
     # Its next roll has no grant left (Load 1 now: 3 - 1 = 2d4, no Disadvantage).
     _, again = act(encounter, ActRequest("Goblin Archer", "Finesse"), ScriptedDice([1, 1]))
     assert again.result.plan.disadvantage == ()
@@ -220,7 +220,7 @@ def test_r11_two_grants_of_one_name_count_once_and_with_a_named_source():
     encounter = party()
     encounter, _ = team(encounter, TeamRequest("Borin", "Aria", "advantage", source="Watch My Back"))
     encounter, _ = team(encounter, TeamRequest("Goblin Archer", "Aria", "advantage", source="watch  my back"))
-    assert by_name(encounter, "Aria").pending.advantage == ("Watch My Back",)
+    assert by_name(encounter, "Aria").grants.advantage == ("Watch My Back",)
     _, record = act(encounter, ActRequest("Aria", "Might", advantage=("WATCH MY BACK",)), ScriptedDice([1, 1, 1]))
     assert record.result.plan.net_advantage == 1
     assert record.result.plan.size.size == 3
@@ -251,7 +251,7 @@ def test_r11_refused_act_keeps_the_grant():
     encounter, _ = team(party(), TeamRequest("Borin", "Aria", "advantage"))
     heavy = ActRequest("Aria", "Might", cost=3)
     after, record = act(encounter, heavy, no_dice())
-    assert not record.allowed and by_name(after, "Aria").pending.advantage == ("team action",)
+    assert not record.allowed and by_name(after, "Aria").grants.advantage == ("team action",)
 
 
 # --- R12 reset modes --------------------------------------------------------------------------
@@ -454,6 +454,7 @@ def test_status_json_shape():
         "hp": 12,
         "headroom": {"Finesse": 5, "Might": 3},
         "pending": {"advantage": [], "disadvantage": []},
+        "effects": [],
         "reset_value": -1,
     }
 

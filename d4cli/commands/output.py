@@ -174,6 +174,7 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
     """
     from d4cli.commands.roll import pool_view
     from d4cli.serialize import act_json
+    from d4cli.steps import act_steps
 
     result = record.result
     title = ""
@@ -191,6 +192,7 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
         to_json=lambda _: act_json(record, dry_run=dry_run),
         title=title,
         after=lambda _: _print_act_effects(record, dry_run),
+        steps=lambda result: act_steps(result, record.sources),
     )
     print_one(result, view, json_=json_)
 
@@ -205,6 +207,9 @@ def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
     if used:
         lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
+    for gone in record.effects_ended:
+        if gone.effect.origin != "team":
+            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
     if record.hp_after is not None and record.target is not None:
         lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
         if record.hp_zero:

@@ -34,6 +34,7 @@ from d4cli.limits import (
 if TYPE_CHECKING:
     from d4cli.commands.output import ResultView, Tally
     from d4cli.pool import Gate, PoolPlan, PoolResult
+    from d4cli.steps import Step
 
 JsonObject = dict[str, Any]
 
@@ -135,11 +136,13 @@ def pool_view(
     to_json: "Callable[[PoolResult], JsonObject] | None" = None,
     title: str = "Pool roll",
     after: "Callable[[PoolResult], None] | None" = None,
+    steps: "Callable[[PoolResult], list[Step]] | None" = None,
 ) -> "ResultView[PoolResult]":
     """How a pool roll of *plan* prints (R2-R8): *to_json* defaults to the ``roll pool`` object.
 
     With *odds* the exact odds (L4) join the JSON (``odds``) and the table; *after*
-    prints what follows the table (``act`` adds what the action did).
+    prints what follows the table (``act`` adds what the action did); *steps* replaces
+    the table's steps (``act`` names where each source came from).
     """
     from d4cli.commands.output import ResultView, print_renderables
     from d4cli.serialize import pool_json, with_odds
@@ -156,9 +159,9 @@ def pool_view(
         return with_odds(obj, odds_record) if odds else obj
 
     def show(result: "PoolResult") -> None:
-        from d4cli.render.roll import pool_table
+        from d4cli.render.roll import pool_table, steps_table
 
-        renderables: list[object] = [pool_table(result, title)]
+        renderables: list[object] = [pool_table(result, title) if steps is None else steps_table(title, steps(result))]
         if odds_record is not None:
             from d4cli.render.odds import render_pool_odds
 

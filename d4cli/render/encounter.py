@@ -38,10 +38,10 @@ def _can_act_cell(creature: Creature) -> str:
     return "[red]no[/]"
 
 
-def _pending_cell(creature: Creature) -> str:
-    parts = [f"+{escape(name)}" for name in creature.pending.advantage]
-    parts += [f"-{escape(name)}" for name in creature.pending.disadvantage]
-    return ", ".join(parts)
+def _effects_cell(creature: Creature, round_number: int) -> str:
+    from d4cli.effects import describe
+
+    return "\n".join(escape(describe(effect, round_number)) for effect in creature.effects)
 
 
 def status_table(encounter: Encounter) -> Table:
@@ -61,7 +61,7 @@ def status_table(encounter: Encounter) -> Table:
     table.add_column("HP", justify="right")
     table.add_column("Aspect value, headroom (R2)")
     table.add_column("Cost 1?")
-    table.add_column("Pending (R11)")
+    table.add_column("Effects (R20)")
     for creature in encounter.creatures:
         marker = ""
         if encounter.current == creature.name:
@@ -79,7 +79,7 @@ def status_table(encounter: Encounter) -> Table:
             hp,
             _headroom_cell(creature),
             _can_act_cell(creature),
-            _pending_cell(creature),
+            _effects_cell(creature, encounter.round),
         )
     if not encounter.creatures:
         table.caption = "No creatures yet: d4cli add NAME --aspect ASPECT=N"
@@ -99,7 +99,16 @@ def _load(entry: dict[str, Any]) -> str:
 
 
 def summary(entry: dict[str, Any]) -> str:
-    """One line (Rich markup) that says what a journal entry changed, with its rule ids."""
+    """One line (Rich markup) that says what a journal entry changed, with its rule ids,
+    and the lasting effects it ended (R20)."""
+    ended = [
+        f"{escape(str(gone.get('source')))} on {escape(str(gone.get('creature')))} ended: {escape(str(gone.get('reason')))}"
+        for gone in entry.get("effects_ended") or ()
+    ]
+    return _summary(entry) + "".join(f"; {text}" for text in ended) + (" (R20)" if ended else "")
+
+
+def _summary(entry: dict[str, Any]) -> str:
     kind = entry.get("kind")
     actor = _name(entry.get("actor"))
     if kind == "init":
@@ -147,6 +156,10 @@ def summary(entry: dict[str, Any]) -> str:
         )
     if kind == "act":
         return _act_summary(entry)
+    if kind == "effect":
+        from d4cli.render.effects import effect_summary
+
+        return effect_summary(entry)
     if kind == "team":
         return (
             f"{actor} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')}): "

@@ -1,0 +1,119 @@
+"""``d4cli effect add|remove|list``: lasting Advantage and Disadvantage sources (R4, R20)."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.commands.common import JsonOption, emit_json
+from d4cli.commands.encounter import FileOption, apply_change
+from d4cli.completion import complete_creature, complete_effect_source
+from d4cli.errors import InputError
+
+app = typer.Typer(help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).", no_args_is_help=True)
+
+CreatureArgument = Annotated[str, typer.Argument(metavar="CREATURE", help="The creature the effect is on.", autocompletion=complete_creature)]
+NoteOption = Annotated[str | None, typer.Option("--note", metavar="TEXT", help="A note kept with the change in the log.")]
+
+
+def _note(note: str | None) -> str:
+    from d4cli.names import check_text
+
+    return "" if note is None else check_text(note, "--note")
+
+
+@app.command("add")
+def add_command(
+    name: CreatureArgument,
+    source: Annotated[str, typer.Argument(metavar="SOURCE", help="The source's name (R4): 'darkness', 'prone'.")],
+    adv: Annotated[bool, typer.Option("--adv", help="A source of Advantage.")] = False,
+    dis: Annotated[bool, typer.Option("--dis", help="A source of Disadvantage.")] = False,
+    against: Annotated[bool, typer.Option("--against", help="Apply to rolls that target the creature, not to its own.")] = False,
+    start_of: Annotated[str | None, typer.Option("--until-start-of", metavar="NAME", autocompletion=complete_creature, help="End at the start of NAME's next turn.")] = None,
+    end_of: Annotated[str | None, typer.Option("--until-end-of", metavar="NAME", autocompletion=complete_creature, help="End at the end of NAME's turn (the running one, else the next).")] = None,
+    rounds: Annotated[str | None, typer.Option("--rounds", metavar="N", help="End when the Nth round from this one ends.")] = None,
+    uses: Annotated[str | None, typer.Option("--uses", metavar="N", help="End after N rolls it applied to.")] = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Put a lasting effect on a creature; the same source again replaces its duration (R4, R20).
+
+    Example: d4cli effect add "Goblin Archer" blinded --dis --until-end-of "Goblin Archer"
+    """
+    from d4cli.effects import add_effect, make_effect
+    from d4cli.limits import parse_whole
+
+    if adv == dis:
+        raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
+    count = (1, 1_000_000)
+    rounds_n = None if rounds is None else parse_whole(rounds, "--rounds", count)
+    uses_n = None if uses is None else parse_whole(uses, "--uses", count)
+    text = _note(note)
+    grant = "advantage" if adv else "disadvantage"
+
+    def transition(encounter):  # type: ignore[no-untyped-def]
+        effect = make_effect(
+            encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n
+        )
+        return _noted(add_effect(encounter, name, effect), text)
+
+    apply_change(file, transition, json_)
+
+
+@app.command("remove")
+def remove_command(
+    name: CreatureArgument,
+    source: Annotated[str, typer.Argument(metavar="SOURCE", help="The effect's source.", autocompletion=complete_effect_source)],
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Take a lasting effect off a creature (R20).
+
+    Example: d4cli effect remove Aria darkness
+    """
+    from d4cli.effects import remove_effect
+    from d4cli.names import check_text
+
+    check_text(source, "SOURCE", name=True)
+    text = _note(note)
+    apply_change(file, lambda encounter: _noted(remove_effect(encounter, name, source), text), json_)
+
+
+@app.command("list")
+def list_command(
+    name: Annotated[str | None, typer.Argument(metavar="[CREATURE]", help="Only this creature's effects.", autocompletion=complete_creature)] = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """List the lasting effects and what is left of each (R20).
+
+    Example: d4cli effect list Aria --json
+    """
+    from d4cli.store import read_encounter, resolve_path
+
+    _note(note)
+    encounter = read_encounter(resolve_path(file))
+    if name is not None:
+        encounter.find(name, "CREATURE")
+    if json_:
+        from d4cli.serialize import effects_list_json
+
+        emit_json(effects_list_json(encounter, name))
+        return
+    from d4cli.render import console
+    from d4cli.render.effects import effects_table
+
+    console().print(effects_table(encounter, name))
+
+
+def _noted(change, note: str):  # type: ignore[no-untyped-def]
+    """The *change* ``(encounter, event)`` with *note* on its event."""
+    from dataclasses import replace
+
+    encounter, event = change
+    return encounter, (replace(event, note=note) if note else event)
