@@ -167,7 +167,8 @@ def _act_summary(entry: dict[str, Any]) -> str:
         dice += extra.get("dice", [])
     text = (
         f"{_name(entry.get('actor'))} {escape(str(_aspect_name(entry)))} (Cost {entry.get('cost')}"
-        f"{', off-turn R10' if entry.get('off_turn') else ''}): {entry.get('pool_size')}d4"
+        f"{', off-turn R10' if entry.get('off_turn') else ''}"
+        f"{', GM-called R9' if entry.get('gate_skipped') else ''}): {entry.get('pool_size')}d4"
         + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
         + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"
     )
