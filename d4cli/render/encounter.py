@@ -9,14 +9,16 @@ Every name from the file goes through `escape` (N1).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from d4cli.actions import TeamRecord
-from d4cli.encounter import Creature, Encounter
 from d4cli.render import escape
-from d4cli.render.roll import steps_table
+
+if TYPE_CHECKING:
+    # Rich loads only when a table is built: `log` and the one-line summaries do without it.
+    from rich.table import Table
+
+    from d4cli.actions import TeamRecord
+    from d4cli.encounter import Creature, Encounter
 
 
 def _name(value: object) -> str:
@@ -49,6 +51,8 @@ def status_table(encounter: Encounter) -> Table:
 
     The "Cost 1?" column says at a glance who can still act at Cost 1 (R2).
     """
+    from rich.table import Table
+
     state = f"round {encounter.round}" if encounter.round else "not started"
     title = f"{escape(encounter.name) or 'Encounter'}: {state}, {encounter.mode} mode"
     table = Table(title=title, title_justify="left")
@@ -186,30 +190,9 @@ def _act_summary(entry: dict[str, Any]) -> str:
     return text + f"; {_load(entry)}"
 
 
-def log_table(entries: Iterable[dict[str, Any]]) -> Table:
-    """``d4cli log``: one row per change that stands, oldest first."""
-    table = Table(title="Encounter log", title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("Round", justify="right")
-    table.add_column("Turn")
-    table.add_column("Kind")
-    table.add_column("What happened")
-    table.add_column("Time", no_wrap=True)
-    for entry in entries:
-        turn = entry.get("turn")
-        table.add_row(
-            str(entry.get("seq", "")),
-            str(entry.get("round", "")),
-            escape(str(turn)) if turn else "-",
-            escape(str(entry.get("kind"))),
-            summary(entry),
-            escape(str(entry.get("time", ""))),
-        )
-    return table
-
-
 def team_table(record: TeamRecord) -> Table:
     """The steps of a Team Action (`d4cli.steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
+    from d4cli.render.roll import steps_table
     from d4cli.steps import team_steps
 
     title = f"{escape(record.actor)}: Team Action for {escape(record.target)}"
