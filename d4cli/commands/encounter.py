@@ -214,6 +214,8 @@ def remove_command(
 def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
     """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2).
 
+    Past the terminal's height the table becomes one line per creature.
+
     Example: d4cli status --json
     """
     from d4cli.store import read_encounter, resolve_path
@@ -224,10 +226,9 @@ def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
         emit_json(status_json(encounter))
         return
-    from d4cli.render import console
-    from d4cli.render.encounter import status_table
+    from d4cli.render.encounter import print_status
 
-    console().print(status_table(encounter))
+    print_status(encounter)
 
 
 def act_command(

@@ -80,6 +80,9 @@ def fit_table(table: Any) -> Any:
 
     class Fitted:
         def __rich_console__(self, console: Any, options: Any) -> Any:
+            if options.max_width >= PIPE_WIDTH:
+                yield table  # off a terminal every table fits: no measuring pass before Rich's own
+                return
             # Measured as if unbounded: Rich clamps a measurement to the width it is given.
             needed = Measurement.get(console, options.update_width(1_000_000), table).minimum
             if needed <= options.max_width:

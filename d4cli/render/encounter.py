@@ -190,6 +190,52 @@ def _act_summary(entry: dict[str, Any]) -> str:
     return text + f"; {_load(entry)}"
 
 
+# Lines of a status table around its rows: title, rules, header, caption.
+TABLE_FRAME = 6
+
+
+def table_lines(table: Table) -> list[str]:
+    """*table* as one line (markup) per row: ``Turn Creature: Header value; Header value; ...``.
+
+    Generic over the table's columns (the status table past a terminal's height,
+    `print_status`): the first two columns lead the line, every other non-empty
+    cell follows as ``Header value``; the title comes first and the caption last.
+    """
+    headers = [str(column.header) for column in table.columns]
+    # Column._cells holds each column's cells in row order (as in `d4cli.render.fit_table`).
+    columns = [list(column._cells) for column in table.columns]
+    lines = [f"[bold]{table.title}[/]"] if table.title else []
+    for row in zip(*columns):
+        cells = [str(cell).strip() for cell in row]
+        lead = " ".join(cell for cell in cells[:2] if cell)
+        rest = [f"{header} {cell}" for header, cell in zip(headers[2:], cells[2:]) if cell]
+        lines.append(lead + ": " + "; ".join(rest))
+    if table.caption:
+        lines.append(str(table.caption))
+    return lines
+
+
+def print_status(encounter: Encounter) -> None:
+    """Print `status_table`; past the terminal's height (its ``LINES`` off a terminal), one line per creature.
+
+    Rich measures a table once, as it renders it; the line form is written without Rich's layout.
+    """
+    from d4cli.render import console, plain
+
+    out = console()
+    table = status_table(encounter)
+    if len(encounter.creatures) + TABLE_FRAME <= out.size.height:
+        out.print(table)
+        return
+    lines = table_lines(table)
+    if out.is_terminal:
+        for line in lines:
+            out.print(line)
+        return
+    out.file.write("".join(plain(line) + "\n" for line in lines))
+    out.file.flush()
+
+
 def team_table(record: TeamRecord) -> Table:
     """The steps of a Team Action (`d4cli.steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
     from d4cli.render.roll import steps_table
