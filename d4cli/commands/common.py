@@ -37,6 +37,10 @@ NoteOption = Annotated[
     str | None,
     typer.Option("--note", metavar="TEXT", help="A note kept with this change in the log."),
 ]
+LabelOption = Annotated[
+    str | None,
+    typer.Option("--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."),
+]
 
 # The longest --note / --label: one line of a log, not a document.
 NOTE_MAX = 200
