@@ -101,10 +101,20 @@ def pool_command(
         if write_pool_lines(plan, rng, count, view.to_json):
             return
     from d4cli.commands.output import print_many
+    from d4cli.dice import BatchedD4
     from d4cli.pool import roll_pool
 
+    # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
+    # as the JSON Lines do, so --json, --quiet and the summary agree for a seed.
+    sources = [rng, BatchedD4(rng)]
+
+    def roll_once() -> "PoolResult":
+        result = roll_pool(plan, sources[0])
+        sources[0] = sources[-1]
+        return result
+
     print_many(
-        lambda: roll_pool(plan, rng),
+        roll_once,
         count,
         view,
         json_=json_,
