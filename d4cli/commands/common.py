@@ -120,7 +120,7 @@ def change_noting_comments(
         before = ""  # change() reports the fault itself
     checked = check_note(note)
 
-    def facts(record: R) -> dict[str, Any]:
+    def facts(record: Any) -> dict[str, Any]:
         obj = journal_json(record)
         if checked is not None:
             obj["note"] = checked

@@ -23,13 +23,13 @@ from d4cli.commands.common import (
     QuietOption,
     SeedOption,
     change_noting_comments,
+    check_note,
     emit_json,
     make_rng,
 )
 from d4cli.completion import complete_aspect, complete_creature, complete_example
 from d4cli.errors import InputError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
-from d4cli.commands.common import check_note
 from d4cli.names import check_text
 
 FileOption = Annotated[

@@ -85,7 +85,7 @@ def write_pool_lines(
         rolls = min(BLOCK, left)
         left -= rolls
         flat = choices(FACES, k=size * rolls)
-        lines = []
+        lines: list[str] = []
         append = lines.append
         for start in range(0, size * rolls, size):
             dice = flat[start : start + size]
