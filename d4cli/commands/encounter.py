@@ -1,15 +1,15 @@
-"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (docs/cli.md "Encounter").
+"""The encounter commands: init, add, remove, status, act, team, exhaust, undo, redo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
 atomic write), print the record: its JSON from `d4cli.serialize` (the same
-object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`.
+object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`,
+``log`` in `commands.log`.
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/commands/roll.py).
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
@@ -28,8 +28,8 @@ from d4cli.commands.common import (
     make_rng,
 )
 from d4cli.completion import complete_aspect, complete_creature, complete_example
-from d4cli.errors import InputError, escape_control
-from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
+from d4cli.errors import InputError
+from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.names import check_text
 
 FileOption = Annotated[
@@ -361,45 +361,6 @@ def _relative(current: int, step: int, text: str) -> int:
         return parse_whole(str(current + step), "LEVEL", EXHAUSTION)
     except InputError as error:
         raise InputError("LEVEL", text, f"would make Exhaustion {current + step}: {error.problem}") from None
-
-
-def log_command(
-    last: Annotated[str | None, typer.Option("--last", metavar="N", help="Only the newest N changes (before the filters).")] = None,
-    round_: Annotated[str | None, typer.Option("--round", metavar="N", help="Only the changes made in round N.")] = None,
-    creature: Annotated[str | None, typer.Option("--creature", metavar="NAME", autocompletion=complete_creature, help="Only the changes whose actor or target is NAME (N1).")] = None,
-    kind: Annotated[SourceList, typer.Option("--kind", metavar="KIND", help="Only changes of this kind (act, turn-start, ...); repeatable.")] = None,
-    file: FileOption = None,
-    json_: JsonOption = False,
-) -> None:
-    """Show the changes that stand, oldest first, one line each: rolls, Loads, damage, turns, notes.
-
-    Example: d4cli log --round 2 --creature Aria --kind act
-    """
-    from d4cli.limits import ROUND
-    from d4cli.render.logtext import check_kinds, entry_filter
-    from d4cli.store import read_history, resolve_path
-
-    count = None if last is None else parse_whole(last, "--last", LAST)
-    keep = entry_filter(
-        None if round_ is None else parse_whole(round_, "--round", ROUND),
-        None if creature is None else check_text(creature, "--creature"),
-        check_kinds(kind or ()),
-    )
-    history = read_history(resolve_path(file), count)
-    entries = history.entries if keep is None else [entry for entry in history.entries if keep(entry)]
-    if json_:
-        from d4cli.serialize import log_json
-
-        emit_json(log_json(entries))
-    else:
-        from d4cli.render.logtext import write_log
-
-        write_log(entries, empty="Nothing in the log yet." if keep is None else "No change matches.")
-    if history.warning is not None:
-        # A damaged newest journal line: the readable entries are shown, the damage named.
-        sys.stdout.flush()
-        sys.stderr.write(f"d4cli: warning: {escape_control(history.warning)}\n")
-        sys.stderr.flush()
 
 
 def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
