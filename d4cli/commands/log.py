@@ -29,16 +29,16 @@ def log_command(
     Example: d4cli log --round 2 --creature Aria --kind act
     """
     from d4cli.limits import ROUND
-    from d4cli.render.logtext import check_kinds, entry_filter
+    from d4cli.render.logtext import LOG_KINDS, check_kinds, entry_filter
     from d4cli.store import read_history, resolve_path
 
     count = None if last is None else parse_whole(last, "--last", LAST)
-    keep = entry_filter(
-        None if round_ is None else parse_whole(round_, "--round", ROUND),
-        None if creature is None else check_text(creature, "--creature"),
-        check_kinds(kind or ()),
-    )
+    round_number = None if round_ is None else parse_whole(round_, "--round", ROUND)
+    name = None if creature is None else check_text(creature, "--creature")
     history = read_history(resolve_path(file), count)
+    seen = {entry.get("kind") for entry in history.entries} - set(LOG_KINDS)
+    known = LOG_KINDS + tuple(sorted(kind for kind in seen if isinstance(kind, str)))
+    keep = entry_filter(round_number, name, check_kinds(kind or (), known))
     entries = history.entries if keep is None else [entry for entry in history.entries if keep(entry)]
     if json_:
         from d4cli.serialize import log_json
