@@ -314,6 +314,13 @@ def grid_figures(cache: str) -> list[str]:
     return lines
 
 
+def scaling_figures(runs: int, cache: str, folder: Path, quick: bool) -> list[str]:
+    """Encounter start-up, log and status at scale, JSON Lines, odds JSON size (benchmarks/scaling.py)."""
+    return bench_module("scaling").figures(
+        folder, d4cli_command(), bench_env(cache), runs, quick, side_by_side, ratio_line, bench_module("encounter")
+    )
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -335,7 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
     parser.add_argument(
         "--only",
-        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids"),
+        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids", "scaling"),
         action="append",
         help="Run only these sections (repeatable).",
     )
@@ -356,6 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "odds": lambda: odds_figures(args.quick),
             "throughput": lambda: throughput(cache, args.quick),
             "grids": lambda: grid_figures(cache),
+            "scaling": lambda: scaling_figures(runs, cache, folder, args.quick),
         }
         print(f"d4cli benchmark: {machine()}; {runs} runs per command")
         for name, section in sections.items():

@@ -118,6 +118,8 @@ class ActRequest:
         extra: extra dice (R6).
         dc / target / evasion: at most one: a DC, a creature whose Evasion
             (and hp, R16) is used, or a bare Evasion (R7).
+        gm / ignore_load: a GM-called roll for the creature: no gate, its Load
+            unchanged, the pool sized as if Load were 0 with *ignore_load* (R9).
     """
 
     actor: str
@@ -129,6 +131,8 @@ class ActRequest:
     dc: int | None = None
     target: str | None = None
     evasion: int | None = None
+    gm: bool = False
+    ignore_load: bool = False
 
 
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
@@ -179,6 +183,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             extra=request.extra,
             dc=request.dc,
             evasion=evasion,
+            gm=request.gm,
+            ignore_load=request.ignore_load,
         )
     )
     result = roll_pool(plan, rng)

@@ -31,7 +31,7 @@ COMMANDS: dict[str, Spec] = {
     "team": "d4cli.commands.encounter:team_command",
     "effect": "d4cli.commands.effect:app",
     "exhaust": ("d4cli.commands.encounter:exhaust_command", NEGATIVE_OK),
-    "log": "d4cli.commands.encounter:log_command",
+    "log": "d4cli.commands.log:log_command",
     "undo": "d4cli.commands.encounter:undo_command",
     "redo": "d4cli.commands.encounter:redo_command",
     "odds": "d4cli.commands.odds:app",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from d4cli.errors import InputError
 from d4cli.limits import FACES, MAX_DICE, MODIFIER
@@ -110,3 +110,28 @@ def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
 def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
     """Roll *count* dice of *sides* faces with *rng*."""
     return tuple(rng.randint(1, sides) for _ in range(count))
+
+
+class BatchedD4:
+    """A dice source that draws its d4s in batches: ``rng.choices((1, 2, 3, 4), k=BATCH)``.
+
+    Other dice come from ``rng.randint`` as they are asked for. Used by ``--times``
+    after the first roll, so that JSON Lines (which draw the same batches,
+    `d4cli.commands.jsonlines`), ``--quiet`` and the summary see the same dice
+    for the same seed.
+    """
+
+    BATCH = 4096
+    FACES = (1, 2, 3, 4)
+
+    def __init__(self, rng: Any) -> None:
+        self._rng = rng
+        self._left: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        if (a, b) != (1, 4):
+            return int(self._rng.randint(a, b))
+        if not self._left:
+            self._left = self._rng.choices(self.FACES, k=self.BATCH)
+            self._left.reverse()
+        return self._left.pop()

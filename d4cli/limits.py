@@ -32,6 +32,7 @@ DISADVANTAGE_COUNT: Range = (0, 1000)
 TIMES: Range = (1, 1_000_000)
 SEED: Range = (0, 2**63 - 1)
 LAST: Range = (1, 10**9)
+ROUND: Range = (0, 10**9)
 # L2: one roll is at most this many dice, pool and extra dice together.
 MAX_DICE = 10_000
 # L3: extra dice have 1..1000 faces.

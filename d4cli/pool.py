@@ -145,9 +145,10 @@ class PoolPlan:
 
     @property
     def load_after(self) -> int:
-        """Load after the action (R8): raised by the Cost when allowed, unchanged when refused."""
+        """Load after the action (R8): raised by the Cost when allowed, unchanged when refused
+        and after a GM-called roll (R9)."""
         gate = self.gate
-        return gate.load + gate.cost if gate.allowed else gate.load
+        return gate.load + gate.cost if gate.allowed and not gate.skipped else gate.load
 
 
 def plan_pool(request: PoolRequest) -> PoolPlan:
@@ -160,6 +161,8 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     """
     if request.dc is not None and request.evasion is not None:
         raise InputError("--dc/--evasion", None, "give a DC or an Evasion, not both")
+    if request.ignore_load and not request.gm:
+        raise InputError("--ignore-load", None, "only with --gm: ignoring Load is for a GM-called roll (R9)")
     gate = check_gate(request.aspect, request.load, request.cost, gm=request.gm)
     advantage, advantage_repeats = distinct_sources(request.advantage, "--adv")
     disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage, "--dis")

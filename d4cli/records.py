@@ -161,4 +161,3 @@ class EffectEvent(_Change):
     action: str
     effect: Effect
     replaced: Effect | None = None
-    note: str = ""

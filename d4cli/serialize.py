@@ -198,7 +198,6 @@ def effect_event_json(event: EffectEvent) -> JsonObject:
         "action": event.action,
         "effect": effect_json(event.effect),
         "replaced": None if event.replaced is None else effect_json(event.replaced),
-        "note": event.note or None,
     }
 
 

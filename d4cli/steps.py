@@ -147,8 +147,11 @@ def pool_steps(result: PoolResult) -> list[Step]:
         damage = str(result.damage)
         detail = f"max(0, {result.total} - {request.evasion}) = {damage} damage"
         steps.append(Step(f"Evasion {request.evasion}", detail, "R7", "strong", damage))
-    load_text = f"{plan.gate.load} + Cost {plan.gate.cost} = {plan.load_after}"
-    steps.append(Step("Load after", load_text, "R8"))
+    if plan.gate.skipped:
+        steps.append(Step("Load after", f"{plan.load_after}, unchanged: a GM-called roll adds no Cost", "R9"))
+    else:
+        load_text = f"{plan.gate.load} + Cost {plan.gate.cost} = {plan.load_after}"
+        steps.append(Step("Load after", load_text, "R8"))
     return steps
 
 

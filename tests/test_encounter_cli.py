@@ -143,7 +143,10 @@ def test_remove_and_exhaust(encounter_file):
     assert "'Nobody'" in fails_with(2, encounter_file, "remove", "Nobody")
     obj = ok_json("exhaust", "Aria", "2")
     assert (obj["exhaustion_after"], obj["reset_value"], obj["load_after"]) == (2, 1, -1)
-    assert "LEVEL" in fails_with(2, encounter_file, "exhaust", "Aria", "-1")
+    # +N / -N change the level; below 0 is a range error naming LEVEL.
+    assert ok_json("exhaust", "Aria", "-1")["exhaustion_after"] == 1
+    assert ok_json("exhaust", "Aria", "+2")["exhaustion_after"] == 3
+    assert "would make Exhaustion -1" in fails_with(2, encounter_file, "exhaust", "Aria", "-4")
     assert "'Zed'" in fails_with(2, encounter_file, "exhaust", "Zed", "1")
 
 

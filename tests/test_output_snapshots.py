@@ -20,12 +20,14 @@ from d4cli.steps import pool_steps
 
 runner = CliRunner()
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d")
+SHORT_TIME = re.compile(r"(?m)^(#\d+ +)\d\d:\d\d")  # `log` lines: #seq HH:MM
 
 
 def out(*args: str, code: int = 0) -> str:
     result = runner.invoke(app, list(args))
     assert result.exit_code == code, result.stderr
-    return TIME.sub("2026-01-01T00:00:00+00:00", result.stdout)
+    stdout = TIME.sub("2026-01-01T00:00:00+00:00", result.stdout)
+    return SHORT_TIME.sub(r"\g<1>00:00", stdout)
 
 
 @pytest.mark.parametrize(

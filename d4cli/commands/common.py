@@ -33,6 +33,39 @@ QuietOption = Annotated[
 OddsOption = Annotated[
     bool, typer.Option("--odds", help="Add the exact odds of this roll (L4).")
 ]
+NoteOption = Annotated[
+    str | None,
+    typer.Option("--note", metavar="TEXT", help="A note kept with this change in the log."),
+]
+LabelOption = Annotated[
+    str | None,
+    typer.Option("--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."),
+]
+
+# The longest --note / --label: one line of a log, not a document.
+NOTE_MAX = 200
+
+
+def check_note(text: str | None, field: str = "--note") -> str | None:
+    """A ``--note`` or ``--label`` once it is safe to keep and print, else None when not given.
+
+    Raises:
+        InputError: not UTF-8 text, a control character (a line break, ...),
+            blank, or longer than `NOTE_MAX` characters.
+    """
+    if text is None:
+        return None
+    from d4cli.errors import InputError, escape_control
+    from d4cli.names import check_text
+
+    check_text(text, field)
+    if escape_control(text) != text:
+        raise InputError(field, escape_control(text), "must be one line without control characters")
+    if not text.strip():
+        raise InputError(field, text, "must not be blank")
+    if len(text) > NOTE_MAX:
+        raise InputError(field, text[:20] + "...", f"is longer than {NOTE_MAX} characters")
+    return text
 
 
 def make_rng(seed: str | None) -> Any:
@@ -62,10 +95,15 @@ def emit_json(obj: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def change_noting_comments(path: Path, transition: Callable[[Encounter], tuple[Encounter, R]]) -> R:
+def change_noting_comments(
+    path: Path, transition: Callable[[Encounter], tuple[Encounter, R]], note: str | None = None
+) -> R:
     """`d4cli.store.change` journaling `d4cli.serialize.journal_json`; its record.
 
-    Then says once on stderr if the rewrite dropped comment lines.
+    *note* (``--note``, checked by `check_note`) joins the journal entry as
+    ``note``: the one place where a note meets the facts, so every command
+    that changes the encounter passes its ``--note`` here. Then says once on
+    stderr if the rewrite dropped comment lines.
 
     The file is rewritten from its values (`d4cli.encounter_file.dump_encounter`),
     so hand-written comments do not survive a change; ``undo`` brings them back.
@@ -80,7 +118,15 @@ def change_noting_comments(path: Path, transition: Callable[[Encounter], tuple[E
         before = read_text(path)
     except FileError:
         before = ""  # change() reports the fault itself
-    _, record = change(path, transition, facts=journal_json, timeout=lock_timeout())
+    checked = check_note(note)
+
+    def facts(record: Any) -> dict[str, Any]:
+        obj = journal_json(record)
+        if checked is not None:
+            obj["note"] = checked
+        return obj
+
+    _, record = change(path, transition, facts=facts, timeout=lock_timeout())
     if "#" in before:
         try:
             count = dropped_comments(before, read_text(path))

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.commands.common import JsonOption, emit_json
+from d4cli.commands.common import JsonOption, NoteOption, emit_json
 from d4cli.commands.encounter import FileOption, apply_change
 from d4cli.completion import complete_creature, complete_effect_source
 from d4cli.errors import InputError
@@ -15,13 +15,6 @@ from d4cli.errors import InputError
 app = typer.Typer(help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).", no_args_is_help=True)
 
 CreatureArgument = Annotated[str, typer.Argument(metavar="CREATURE", help="The creature the effect is on.", autocompletion=complete_creature)]
-NoteOption = Annotated[str | None, typer.Option("--note", metavar="TEXT", help="A note kept with the change in the log.")]
-
-
-def _note(note: str | None) -> str:
-    from d4cli.names import check_text
-
-    return "" if note is None else check_text(note, "--note")
 
 
 @app.command("add")
@@ -51,16 +44,15 @@ def add_command(
     count = (1, 1_000_000)
     rounds_n = None if rounds is None else parse_whole(rounds, "--rounds", count)
     uses_n = None if uses is None else parse_whole(uses, "--uses", count)
-    text = _note(note)
     grant = "advantage" if adv else "disadvantage"
 
     def transition(encounter):  # type: ignore[no-untyped-def]
         effect = make_effect(
             encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n
         )
-        return _noted(add_effect(encounter, name, effect), text)
+        return add_effect(encounter, name, effect)
 
-    apply_change(file, transition, json_)
+    apply_change(file, transition, json_, note)
 
 
 @app.command("remove")
@@ -79,14 +71,12 @@ def remove_command(
     from d4cli.names import check_text
 
     check_text(source, "SOURCE", name=True)
-    text = _note(note)
-    apply_change(file, lambda encounter: _noted(remove_effect(encounter, name, source), text), json_)
+    apply_change(file, lambda encounter: remove_effect(encounter, name, source), json_, note)
 
 
 @app.command("list")
 def list_command(
     name: Annotated[str | None, typer.Argument(metavar="[CREATURE]", help="Only this creature's effects.", autocompletion=complete_creature)] = None,
-    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -96,7 +86,6 @@ def list_command(
     """
     from d4cli.store import read_encounter, resolve_path
 
-    _note(note)
     encounter = read_encounter(resolve_path(file))
     if name is not None:
         encounter.find(name, "CREATURE")
@@ -110,10 +99,3 @@ def list_command(
 
     console().print(effects_table(encounter, name))
 
-
-def _noted(change, note: str):  # type: ignore[no-untyped-def]
-    """The *change* ``(encounter, event)`` with *note* on its event."""
-    from dataclasses import replace
-
-    encounter, event = change
-    return encounter, (replace(event, note=note) if note else event)

@@ -1,15 +1,15 @@
-"""The encounter commands: init, add, remove, status, act, team, exhaust, log, undo (docs/cli.md "Encounter").
+"""The encounter commands: init, add, remove, status, act, team, exhaust, undo, redo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
 atomic write), print the record: its JSON from `d4cli.serialize` (the same
-object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`.
+object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`,
+``log`` in `commands.log`.
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/commands/roll.py).
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
@@ -18,15 +18,18 @@ import typer
 
 from d4cli.commands.common import (
     JsonOption,
+    NoteOption,
     OddsOption,
+    QuietOption,
     SeedOption,
     change_noting_comments,
+    check_note,
     emit_json,
     make_rng,
 )
 from d4cli.completion import complete_aspect, complete_creature, complete_example
-from d4cli.errors import InputError, escape_control
-from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
+from d4cli.errors import InputError
+from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.names import check_text
 
 FileOption = Annotated[
@@ -43,13 +46,19 @@ R = TypeVar("R", bound="Record")
 
 
 def apply_change(
-    file: str | None, transition: "Callable[[Encounter], tuple[Encounter, R]]", json_: bool
+    file: str | None,
+    transition: "Callable[[Encounter], tuple[Encounter, R]]",
+    json_: bool,
+    note: str | None = None,
 ) -> R:
-    """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON)."""
+    """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON).
+
+    *note* (``--note``) is kept in the journal entry (`change_noting_comments`).
+    """
     from d4cli.serialize import journal_json, record_json
     from d4cli.store import resolve_path
 
-    record = change_noting_comments(resolve_path(file), transition)
+    record = change_noting_comments(resolve_path(file), transition, note)
     if json_:
         emit_json(record_json(record))
     else:
@@ -141,7 +150,8 @@ def parse_aspect(text: str) -> tuple[str, int]:
     """Parse ``--aspect NAME=N`` (L1, L3).
 
     Raises:
-        InputError: not UTF-8 text, no ``=``, no name, or a value that is not a
+        InputError: not UTF-8 text, no ``=``, no name, a name holding ``=`` or
+            ``,`` (several Aspects in one option), or a value that is not a
             whole number in range.
     """
     aspect, sign, value = check_text(text, "--aspect").rpartition("=")
@@ -149,6 +159,8 @@ def parse_aspect(text: str) -> tuple[str, int]:
         raise InputError("--aspect", text, "must be ASPECT=N, such as Might=3")
     if not aspect.strip():
         raise InputError("--aspect", text, "needs an Aspect name before '=', such as Might=3")
+    if "=" in aspect or "," in text:
+        raise InputError("--aspect", text, "one Aspect per --aspect: repeat it, as in --aspect Might=2 --aspect Wits=1")
     try:
         return aspect, parse_whole(value, "--aspect", ASPECT)
     except InputError as error:
@@ -162,6 +174,7 @@ def add_command(
     exhaustion: Annotated[str, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15).")] = "0",
     evasion: Annotated[str, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7).")] = "0",
     hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16).")] = None,
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -180,11 +193,12 @@ def add_command(
         evasion=parse_whole(evasion, "--evasion", EVASION),
         hp=None if hp is None else parse_whole(hp, "--hp", HP),
     )
-    apply_change(file, lambda encounter: add_creature(encounter, creature), json_)
+    apply_change(file, lambda encounter: add_creature(encounter, creature), json_, note)
 
 
 def remove_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The creature to remove.", autocompletion=complete_creature)],
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -194,11 +208,13 @@ def remove_command(
     """
     from d4cli.turns import remove_creature
 
-    apply_change(file, lambda encounter: remove_creature(encounter, name), json_)
+    apply_change(file, lambda encounter: remove_creature(encounter, name), json_, note)
 
 
 def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
     """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2).
+
+    Past the terminal's height the table becomes one line per creature.
 
     Example: d4cli status --json
     """
@@ -210,10 +226,9 @@ def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
         emit_json(status_json(encounter))
         return
-    from d4cli.render import console
-    from d4cli.render.encounter import status_table
+    from d4cli.render.encounter import print_status
 
-    console().print(status_table(encounter))
+    print_status(encounter)
 
 
 def act_command(
@@ -226,13 +241,20 @@ def act_command(
     dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="Succeed when the total meets it (R7).")] = None,
     target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
     evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
+    gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll for this creature: no gate, Load unchanged (R9).")] = False,
+    ignore_load: Annotated[bool, typer.Option("--ignore-load", help="With --gm: size the pool as if Load were 0 (R9).")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
     odds: OddsOption = False,
     seed: SeedOption = None,
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
+    quiet: QuietOption = False,
+    short: Annotated[bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")] = False,
 ) -> None:
     """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
+
+    With ``--gm`` it is a GM-called roll for the creature: no gate, Load unchanged (R9).
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
@@ -250,16 +272,19 @@ def act_command(
         dc=None if dc is None else parse_whole(dc, "--dc", DC),
         target=target,
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
+        gm=gm,
+        ignore_load=ignore_load,
     )
+    check_note(note)
     rng = make_rng(seed)
     path = resolve_path(file)
     if dry_run:
         _, record = act(read_encounter(path), request, rng)
     else:
-        record = change_noting_comments(path, lambda encounter: act(encounter, request, rng))
+        record = change_noting_comments(path, lambda encounter: act(encounter, request, rng), note)
     from d4cli.commands.output import show_act
 
-    show_act(record, json_=json_, odds=odds, dry_run=dry_run)
+    show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
 def team_command(
@@ -270,6 +295,7 @@ def team_command(
     aspect: Annotated[str | None, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect that pays (needed unless ACTOR has one).")] = None,
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="The Cost (R3).")] = "1",
     source: Annotated[str | None, typer.Option("--source", metavar="NAME", help="The grant's source name (default 'team action').")] = None,
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -294,53 +320,47 @@ def team_command(
     )
     from d4cli.commands.output import print_one, team_view
 
-    record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request))
+    record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
     print_one(record, team_view(), json_=json_)
 
 
 def exhaust_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
-    level: Annotated[str, typer.Argument(metavar="LEVEL", help="The Exhaustion level, 0 or more.")],
+    level: Annotated[str, typer.Argument(metavar="LEVEL", help="The Exhaustion level, 0 or more; or +N / -N to change it.")],
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Set a creature's Exhaustion level; it changes only its reset Load (R1, R15).
+    """Set a creature's Exhaustion level, or change it by +N / -N; it changes only its reset Load (R1, R15).
 
-    Example: d4cli exhaust Aria 2
+    Example: d4cli exhaust Aria 2   (or: d4cli exhaust Aria +1)
     """
     from d4cli.turns import set_exhaustion
 
+    if level[:1] in ("+", "-") and level[1:].isdigit():
+        step = int(level)
+
+        def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
+            current = encounter.creatures[encounter.index(name)].exhaustion
+            value = _relative(current, step, level)
+            return set_exhaustion(encounter, name, value)
+
+        apply_change(file, transition, json_, note)
+        return
     value = parse_whole(level, "LEVEL", EXHAUSTION)
-    apply_change(file, lambda encounter: set_exhaustion(encounter, name, value), json_)
+    apply_change(file, lambda encounter: set_exhaustion(encounter, name, value), json_, note)
 
 
-def log_command(
-    last: Annotated[str | None, typer.Option("--last", metavar="N", help="Only the newest N changes.")] = None,
-    file: FileOption = None,
-    json_: JsonOption = False,
-) -> None:
-    """Show the changes that stand, oldest first: rolls, Loads, damage, turns.
+def _relative(current: int, step: int, text: str) -> int:
+    """The Exhaustion level *current* + *step* (``exhaust NAME +1``), checked like an absolute level.
 
-    Example: d4cli log --last 5
+    Raises:
+        InputError: naming LEVEL, when the result leaves the range of levels.
     """
-    from d4cli.store import read_history, resolve_path
-
-    count = None if last is None else parse_whole(last, "--last", LAST)
-    history = read_history(resolve_path(file), count)
-    if json_:
-        from d4cli.serialize import log_json
-
-        emit_json(log_json(history.entries))
-    else:
-        from d4cli.render import console
-        from d4cli.render.encounter import log_table
-
-        console().print(log_table(history.entries))
-    if history.warning is not None:
-        # A damaged newest journal line: the readable entries are shown, the damage named.
-        sys.stdout.flush()
-        sys.stderr.write(f"d4cli: warning: {escape_control(history.warning)}\n")
-        sys.stderr.flush()
+    try:
+        return parse_whole(str(current + step), "LEVEL", EXHAUSTION)
+    except InputError as error:
+        raise InputError("LEVEL", text, f"would make Exhaustion {current + step}: {error.problem}") from None
 
 
 def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:

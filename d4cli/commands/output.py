@@ -166,8 +166,13 @@ def print_renderables(*renderables: object) -> None:
 # --- encounter results ------------------------------------------------------------------------
 
 
-def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> None:
+def show_act(
+    record: ActRecord, *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
+) -> None:
     """Print an `ActRecord` (`print_one`): its JSON (`d4cli.serialize.act_json`), or its steps and what it did.
+
+    *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
+    the one-line summary that ``log`` shows.
 
     Raises:
         RefusedError: the gate refused (R2), after the JSON or the steps were printed.
@@ -177,8 +182,16 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
     from d4cli.steps import act_steps
 
     result = record.result
+    if short and not json_ and not quiet:
+        from d4cli.render.encounter import print_lines, summary
+        from d4cli.serialize import journal_json
+
+        print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
+        quiet = True  # a refusal still ends in exit 3, and nothing more is printed
+        if result.allowed:
+            return
     title = ""
-    if not json_:
+    if not json_ and not quiet:
         from d4cli.render import escape
 
         title = f"{escape(record.actor)}: {escape(record.aspect)}"
@@ -194,7 +207,7 @@ def show_act(record: ActRecord, *, json_: bool, odds: bool, dry_run: bool) -> No
         after=lambda _: _print_act_effects(record, dry_run),
         steps=lambda result: act_steps(result, record.sources),
     )
-    print_one(result, view, json_=json_)
+    print_one(result, view, json_=json_, quiet=quiet)
 
 
 def _print_act_effects(record: ActRecord, dry_run: bool) -> None:

@@ -10,10 +10,12 @@ import typer
 
 from d4cli.commands.common import (
     JsonOption,
+    LabelOption,
     OddsOption,
     QuietOption,
     SeedOption,
     TimesOption,
+    check_note,
     make_rng,
     parse_times,
 )
@@ -66,6 +68,7 @@ def pool_command(
     seed: SeedOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
+    label: LabelOption = None,
 ) -> None:
     """Roll a D4 pool: gate, pool size, dice, total (R2-R8).
 
@@ -91,13 +94,30 @@ def pool_command(
     rng = make_rng(seed)
     plan = plan_pool(request)
     check_rolled_dice(plan.dice_count, count)
+    label_text = check_note(label, "--label")
+    view = pool_view(plan, odds=odds, label=label_text)
+    if json_ and count > 1:
+        from d4cli.commands.jsonlines import write_pool_lines
+
+        if write_pool_lines(plan, rng, count, view.to_json):
+            return
     from d4cli.commands.output import print_many
+    from d4cli.dice import BatchedD4
     from d4cli.pool import roll_pool
 
+    # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
+    # as the JSON Lines do, so --json, --quiet and the summary agree for a seed.
+    sources = [rng, BatchedD4(rng)]
+
+    def roll_once() -> "PoolResult":
+        result = roll_pool(plan, sources[0])
+        sources[0] = sources[-1]
+        return result
+
     print_many(
-        lambda: roll_pool(plan, rng),
+        roll_once,
         count,
-        pool_view(plan, odds=odds),
+        view,
         json_=json_,
         quiet=quiet,
         dc=request.dc,
@@ -137,8 +157,11 @@ def pool_view(
     title: str = "Pool roll",
     after: "Callable[[PoolResult], None] | None" = None,
     steps: "Callable[[PoolResult], list[Step]] | None" = None,
+    label: str | None = None,
 ) -> "ResultView[PoolResult]":
     """How a pool roll of *plan* prints (R2-R8): *to_json* defaults to the ``roll pool`` object.
+
+    A *label* (``--label``) joins the JSON as ``label`` and the table's title.
 
     With *odds* the exact odds (L4) join the JSON (``odds``) and the table; *after*
     prints what follows the table (``act`` adds what the action did); *steps* replaces
@@ -156,12 +179,16 @@ def pool_view(
 
     def as_json(result: "PoolResult") -> JsonObject:
         obj = base(result)
+        if label is not None:
+            obj["label"] = label
         return with_odds(obj, odds_record) if odds else obj
 
     def show(result: "PoolResult") -> None:
+        from d4cli.render import escape
         from d4cli.render.roll import pool_table, steps_table
 
-        renderables: list[object] = [pool_table(result, title) if steps is None else steps_table(title, steps(result))]
+        heading = title if label is None else f"{title}: {escape(label)}"
+        renderables: list[object] = [pool_table(result, heading) if steps is None else steps_table(heading, steps(result))]
         if odds_record is not None:
             from d4cli.render.odds import render_pool_odds
 
@@ -202,6 +229,7 @@ def check_command(
     seed: SeedOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
+    label: LabelOption = None,
 ) -> None:
     """Make a d20 Action Roll: d20 + modifiers, Advantage, crits (C1-C7).
 
@@ -230,14 +258,22 @@ def check_command(
 
         odds_record = check_odds(request)
 
+    label_text = check_note(label, "--label")
+
     def as_json(result: CheckResult) -> JsonObject:
         obj = check_json(result)
+        if label_text is not None:
+            obj["label"] = label_text
         return with_odds(obj, odds_record) if odds else obj
 
     def show(result: CheckResult) -> None:
         from d4cli.render.roll import check_table
 
         renderables: list[object] = [check_table(result)]
+        if label_text is not None:
+            from d4cli.render import escape
+
+            renderables.insert(0, f"[bold]{escape(label_text)}[/]")
         if odds_record is not None:
             from d4cli.render.odds import render_check_odds
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.commands.common import JsonOption
+from d4cli.commands.common import JsonOption, NoteOption
 from d4cli.commands.encounter import FileOption, apply_change
 from d4cli.completion import complete_creature
 
@@ -17,6 +17,7 @@ app = typer.Typer(help="Start and end turns (R1, R12-R14).", no_args_is_help=Tru
 @app.command("start")
 def start_command(
     name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Whose turn; default the next in order.", autocompletion=complete_creature)] = None,
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -26,15 +27,15 @@ def start_command(
     """
     from d4cli.turns import start_turn
 
-    apply_change(file, lambda encounter: start_turn(encounter, name), json_)
+    apply_change(file, lambda encounter: start_turn(encounter, name), json_, note)
 
 
 @app.command("end")
-def end_command(file: FileOption = None, json_: JsonOption = False) -> None:
+def end_command(note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
     """End the running turn; its Load stays where it is (R14).
 
     Example: d4cli turn end
     """
     from d4cli.turns import end_turn
 
-    apply_change(file, end_turn, json_)
+    apply_change(file, end_turn, json_, note)

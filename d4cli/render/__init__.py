@@ -8,6 +8,7 @@ stream is not a terminal (even with FORCE_COLOR).
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any
 
@@ -79,6 +80,9 @@ def fit_table(table: Any) -> Any:
 
     class Fitted:
         def __rich_console__(self, console: Any, options: Any) -> Any:
+            if options.max_width >= PIPE_WIDTH:
+                yield table  # off a terminal every table fits: no measuring pass before Rich's own
+                return
             # Measured as if unbounded: Rich clamps a measurement to the width it is given.
             needed = Measurement.get(console, options.update_width(1_000_000), table).minimum
             if needed <= options.max_width:
@@ -112,8 +116,6 @@ def escape(text: str) -> str:
     C locale) the character is escaped here already (``Zo\\xeb``), so that Rich measures
     the text as it will be written and table columns stay aligned.
     """
-    from rich.markup import escape as rich_escape
-
     from d4cli.errors import escape_control
 
     text = escape_control(text)
@@ -123,4 +125,30 @@ def escape(text: str) -> str:
             text = text.encode(encoding, "backslashreplace").decode(encoding)
         except LookupError:
             pass
-    return rich_escape(text)
+    return markup_escape(text)
+
+
+_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_TAG = re.compile(r"(\\*)\[([a-z#/@][^[]*?)]")
+
+
+def markup_escape(text: str) -> str:
+    """Rich's ``rich.markup.escape`` (the same result), without importing Rich for it."""
+    text = _ESCAPE.sub(lambda match: f"{match[1]}{match[1]}\\{match[2]}", text)
+    if text.endswith("\\") and not text.endswith("\\\\"):
+        return text + "\\"
+    return text
+
+
+def plain(markup: str) -> str:
+    """The text Rich would show for *markup*, without its styles: tags dropped, escapes undone."""
+    if "[" not in markup:
+        return markup
+
+    def tag(match: re.Match[str]) -> str:
+        backslashes = match[1]
+        if len(backslashes) % 2:
+            return backslashes[: len(backslashes) // 2] + "[" + match[2] + "]"
+        return backslashes[: len(backslashes) // 2]
+
+    return _TAG.sub(tag, markup)

@@ -9,14 +9,16 @@ Every name from the file goes through `escape` (N1).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from d4cli.actions import TeamRecord
-from d4cli.encounter import Creature, Encounter
 from d4cli.render import escape
-from d4cli.render.roll import steps_table
+
+if TYPE_CHECKING:
+    # Rich loads only when a table is built: `log` and the one-line summaries do without it.
+    from rich.table import Table
+
+    from d4cli.actions import TeamRecord
+    from d4cli.encounter import Creature, Encounter
 
 
 def _name(value: object) -> str:
@@ -49,6 +51,8 @@ def status_table(encounter: Encounter) -> Table:
 
     The "Cost 1?" column says at a glance who can still act at Cost 1 (R2).
     """
+    from rich.table import Table
+
     state = f"round {encounter.round}" if encounter.round else "not started"
     title = f"{escape(encounter.name) or 'Encounter'}: {state}, {encounter.mode} mode"
     table = Table(title=title, title_justify="left")
@@ -180,7 +184,8 @@ def _act_summary(entry: dict[str, Any]) -> str:
         dice += extra.get("dice", [])
     text = (
         f"{_name(entry.get('actor'))} {escape(str(_aspect_name(entry)))} (Cost {entry.get('cost')}"
-        f"{', off-turn R10' if entry.get('off_turn') else ''}): {entry.get('pool_size')}d4"
+        f"{', off-turn R10' if entry.get('off_turn') else ''}"
+        f"{', GM-called R9' if entry.get('gate_skipped') else ''}): {entry.get('pool_size')}d4"
         + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
         + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"
     )
@@ -198,30 +203,55 @@ def _act_summary(entry: dict[str, Any]) -> str:
     return text + f"; {_load(entry)}"
 
 
-def log_table(entries: Iterable[dict[str, Any]]) -> Table:
-    """``d4cli log``: one row per change that stands, oldest first."""
-    table = Table(title="Encounter log", title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("Round", justify="right")
-    table.add_column("Turn")
-    table.add_column("Kind")
-    table.add_column("What happened")
-    table.add_column("Time", no_wrap=True)
-    for entry in entries:
-        turn = entry.get("turn")
-        table.add_row(
-            str(entry.get("seq", "")),
-            str(entry.get("round", "")),
-            escape(str(turn)) if turn else "-",
-            escape(str(entry.get("kind"))),
-            summary(entry),
-            escape(str(entry.get("time", ""))),
-        )
-    return table
+# Lines of a status table around its rows: title, rules, header, caption.
+TABLE_FRAME = 6
+
+
+def table_lines(table: Table) -> list[str]:
+    """*table* as one line (markup) per row: ``Turn Creature: Header value; Header value; ...``.
+
+    Generic over the table's columns (the status table past a terminal's height,
+    `print_status`): the first two columns lead the line, every other non-empty
+    cell follows as ``Header value``; the title comes first and the caption last.
+    """
+    headers = [str(column.header) for column in table.columns]
+    # Column._cells holds each column's cells in row order (as in `d4cli.render.fit_table`).
+    columns = [list(column._cells) for column in table.columns]
+    lines = [f"[bold]{table.title}[/]"] if table.title else []
+    for row in zip(*columns):
+        cells = [str(cell).strip() for cell in row]
+        lead = " ".join(cell for cell in cells[:2] if cell)
+        rest = [f"{header} {cell}" for header, cell in zip(headers[2:], cells[2:]) if cell]
+        lines.append(lead + ": " + "; ".join(rest))
+    if table.caption:
+        lines.append(str(table.caption))
+    return lines
+
+
+def print_status(encounter: Encounter) -> None:
+    """Print `status_table`; past the terminal's height (its ``LINES`` off a terminal), one line per creature.
+
+    Rich measures a table once, as it renders it; the line form is written without Rich's layout.
+    """
+    from d4cli.render import console, plain
+
+    out = console()
+    table = status_table(encounter)
+    if len(encounter.creatures) + TABLE_FRAME <= out.size.height:
+        out.print(table)
+        return
+    lines = table_lines(table)
+    if out.is_terminal:
+        for line in lines:
+            out.print(line)
+        return
+    out.file.write("".join(plain(line) + "\n" for line in lines))
+    out.file.flush()
 
 
 def team_table(record: TeamRecord) -> Table:
     """The steps of a Team Action (`d4cli.steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
+    from d4cli.render.roll import steps_table
     from d4cli.steps import team_steps
 
     title = f"{escape(record.actor)}: Team Action for {escape(record.target)}"

@@ -1,0 +1,140 @@
+"""Costs that must not grow: encounter start-up, ``log`` and ``status`` at scale, JSON Lines, odds JSON size.
+
+Each figure is a ratio to a baseline measured in the same run (round-robin, as
+``benchmarks/run.py`` does), printed by ``python benchmarks/run.py --only scaling``:
+
+- ``act --json`` / ``import typer`` (goal <= 1.25) and ``act`` as a table /
+  ``import typer, rich.table, rich.console`` (goal <= 1.15);
+- ``log`` as text / ``log --json`` on a journal of 10,000 actions (goal <= 1.5),
+  and the peak memory (max RSS) of each;
+- ``status`` as a table / ``status --json`` at 1,000 creatures (goal <= 2);
+- ``roll pool 5 --times 1000000 --json`` rolls per second beside a minimal
+  Python loop that rolls 5d4 with ``random.choices`` and dumps a 3-key object
+  per line (goal >= 0.8x);
+- the size of ``roll pool 1000 --extra 9000d4 --odds --json`` (10,000 dice).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+MINIMAL_LOOP = """
+import json, random, sys
+count = int(sys.argv[1])
+write = sys.stdout.write
+choices = random.choices
+faces = (1, 2, 3, 4)
+for _ in range(count):
+    dice = choices(faces, k=5)
+    total = sum(dice)
+    write(json.dumps({"dice": dice, "total": total, "success": total >= 10}) + "\\n")
+"""
+
+
+def _peak_kib(argv: Sequence[str], env: dict[str, str]) -> int:
+    """Max RSS (KiB on Linux) of one run of *argv*, stdout to /dev/null."""
+    proc = subprocess.Popen(list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0
+    return int(usage.ru_maxrss)
+
+
+def _big_encounter(path: Path, size: int) -> None:
+    from d4cli import store
+    from d4cli.encounter import Encounter, new_creature
+    from d4cli.encounter_file import dump_encounter
+
+    creatures = tuple(
+        new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100) for n in range(size)
+    )
+    store.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
+
+
+def _best_wall(argv: Sequence[str], env: dict[str, str], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def figures(
+    folder: Path,
+    d4: list[str],
+    env: dict[str, str],
+    runs: int,
+    quick: bool,
+    side_by_side: Callable[..., dict[str, Any]],
+    ratio_line: Callable[..., str],
+    bench_encounter: Any,
+) -> list[str]:
+    """Every figure of this module, as report lines (see the module docstring)."""
+    python = sys.executable
+    lines: list[str] = []
+
+    # act start-up: Cost 0 keeps the Load (and so the gate) the same on every run.
+    small = folder / "scaling-act.toml"
+    bench_encounter.fresh_encounter(small)
+    act = d4 + ["act", "Bench", "Might", "--cost", "0", "--seed", "1", "-f", str(small)]
+    timings = side_by_side(
+        {
+            "import typer": ([python, "-c", "import typer"], env),
+            "import typer, rich.table, rich.console": ([python, "-c", "import typer, rich.table, rich.console"], env),
+            "act --json": (act + ["--json"], env),
+            "act (table)": (act, env),
+        },
+        runs,
+    )
+    lines.append("Encounter start-up (act on a 3-creature encounter, Cost 0)")
+    lines.append(ratio_line("act --json / import typer", timings, "act --json", "import typer", 1.25))
+    lines.append(ratio_line("act (table) / typer+rich", timings, "act (table)", "import typer, rich.table, rich.console", 1.15))
+
+    # log on 10,000 actions.
+    logged = folder / "scaling-log.toml"
+    bench_encounter.fresh_encounter(logged)
+    actions = 2_000 if quick else 10_000
+    bench_encounter.add_history(logged, actions)
+    log = d4 + ["log", "-f", str(logged)]
+    log_runs = 3 if quick else 7
+    timings = side_by_side({"log --json": (log + ["--json"], env), "log (text)": (log, env)}, log_runs, warmup=1)
+    lines.append(f"log on a journal of {actions:,} actions (median of {log_runs})")
+    lines.append(
+        f"  log (text) {timings['log (text)'].wall * 1000:.0f} ms, log --json {timings['log --json'].wall * 1000:.0f} ms; "
+        f"peak memory text {_peak_kib(log, env) / 1024:.1f} MiB, --json {_peak_kib(log + ['--json'], env) / 1024:.1f} MiB"
+    )
+    lines.append(ratio_line("log (text) / log --json", timings, "log (text)", "log --json", 1.5))
+
+    # status at 1,000 creatures.
+    crowd = folder / "scaling-status.toml"
+    _big_encounter(crowd, 1_000)
+    status = d4 + ["status", "-f", str(crowd)]
+    timings = side_by_side({"status --json": (status + ["--json"], env), "status (table)": (status, env)}, log_runs, warmup=1)
+    lines.append("status at 1,000 creatures (stdout a pipe: past its height, one line per creature)")
+    lines.append(ratio_line("status (table) / status --json", timings, "status (table)", "status --json", 2.0))
+
+    # JSON Lines beside a minimal loop.
+    count = 200_000 if quick else 1_000_000
+    repeats = 1 if quick else 3
+    ours = _best_wall(d4 + ["roll", "pool", "5", "--times", str(count), "--json", "--dc", "10"], env, repeats)
+    loop = _best_wall([python, "-c", MINIMAL_LOOP, str(count)], env, repeats)
+    lines.append(f"JSON Lines: roll pool 5 --times {count:,} --json --dc 10 (best of {repeats})")
+    lines.append(
+        f"  d4cli {count / ours:,.0f} rolls/s; minimal loop (random.choices, 3-key json.dumps) "
+        f"{count / loop:,.0f} rolls/s; ratio {loop / ours:.2f}x (goal >= 0.80x)"
+    )
+
+    # The 10,000-dice odds JSON.
+    proc = subprocess.run(
+        d4 + ["roll", "pool", "1000", "--extra", "9000d4", "--odds", "--json", "--seed", "1"],
+        env=env, capture_output=True, check=False,
+    )
+    lines.append("Odds JSON of 10,000 dice (roll pool 1000 --extra 9000d4 --odds --json)")
+    lines.append(f"  {len(proc.stdout):,} bytes (exit {proc.returncode})")
+    return lines
