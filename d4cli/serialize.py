@@ -23,9 +23,19 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.dice import ExtraRoll
     from d4cli.encounter import Encounter, Pending
     from d4cli.pool import PoolResult
-    from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
+    from d4cli.records import (
+        AddEvent,
+        DamageEvent,
+        ExhaustEvent,
+        HealEvent,
+        MoveEvent,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
 
-    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
+    Event = AddEvent | MoveEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | DamageEvent | HealEvent
+    Record = ActRecord | TeamRecord | Event
 
 JsonObject = dict[str, Any]
 
@@ -126,10 +136,13 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
 
     ``aspect`` stays the Aspect's value (as in ``roll pool``); ``aspect_name``
     is its name. The journal entry of the act is this object with ``kind`` =
-    "act" (`journal_json`); *dry_run* says nothing was written.
+    "act" (`journal_json`); *dry_run* says nothing was written. A down actor
+    (R18) is refused: ``allowed`` false, ``actor_down`` true, nothing rolled.
     """
+    refused_down = {"allowed": False, "pool_size": None, "minimum_applied": None} if record.actor_down else {}
     return {
         **pool_json(record.result),
+        **refused_down,
         "actor": record.actor,
         "target": record.target,
         "load_before": record.load_before,
@@ -145,6 +158,8 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "grants_used": pending_json(record.grants_used),
         "outcome": record.outcome,
         "dry_run": dry_run,
+        "actor_down": record.actor_down,
+        "target_down": record.target_down,
     }
 
 
@@ -167,10 +182,11 @@ def team_json(record: TeamRecord) -> JsonObject:
         "target": record.target,
         "grant": record.grant,
         "source": record.source,
+        "actor_down": record.actor_down,
     }
 
 
-def _event_head(event: AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent) -> JsonObject:
+def _event_head(event: Event) -> JsonObject:
     return {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor}
 
 
@@ -184,6 +200,33 @@ def add_json(event: AddEvent) -> JsonObject:
         "load_after": event.load_after,
         "evasion": event.evasion,
         "hp_after": event.hp_after,
+        "max_hp": event.max_hp,
+        "position": event.position,
+        "next": event.next,
+    }
+
+
+def move_json(event: MoveEvent) -> JsonObject:
+    """A ``move`` (R13): the place before and after (from 1), the new order, who is next (R19)."""
+    return {
+        **_event_head(event),
+        "position_before": event.position_before,
+        "position_after": event.position_after,
+        "order": list(event.order),
+        "next": event.next,
+    }
+
+
+def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
+    """A ``damage`` or ``heal`` (R16, R18): the amount, hp before and after, down before and after."""
+    return {
+        **_event_head(event),
+        "amount": event.amount,
+        "hp_before": event.hp_before,
+        "hp_after": event.hp_after,
+        "max_hp": event.max_hp,
+        "down_before": event.down_before,
+        "down_after": event.down_after,
     }
 
 
@@ -210,6 +253,9 @@ def turn_start_json(event: TurnStartEvent) -> JsonObject:
             for reset in event.resets
         ],
         "next": event.next,
+        "skipped": list(event.skipped),
+        "again": event.again,
+        "down": event.down,
     }
 
 
@@ -251,6 +297,10 @@ def record_json(record: Record) -> JsonObject:
         return turn_start_json(record)
     if isinstance(record, model.TurnEndEvent):
         return turn_end_json(record)
+    if isinstance(record, model.MoveEvent):
+        return move_json(record)
+    if isinstance(record, (model.DamageEvent, model.HealEvent)):
+        return hp_json(record)
     return exhaust_json(record)
 
 
@@ -272,6 +322,7 @@ def init_json(encounter: Encounter, template: str | None) -> JsonObject:
         "turn": encounter.current,
         "name": encounter.name,
         "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
         "from": template,
         "creatures": len(encounter.creatures),
     }
@@ -312,11 +363,12 @@ def help_json(topics: Mapping[str, object], rules: Iterable[object] = (), *, top
 
 
 def status_json(encounter: Encounter) -> JsonObject:
-    """The ``status --json`` object: round, mode, current, creatures in turn order (R1, R2, R11)."""
+    """The ``status --json`` object: round, mode, current, creatures in turn order (R1, R2, R11, R18, R19)."""
     return {
         "name": encounter.name,
         "round": encounter.round,
         "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
         "current": encounter.current,
         "next": encounter.next_turn,
         "creatures": [
@@ -331,6 +383,9 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "headroom": creature.headroom(),
                 "pending": pending_json(creature.pending),
                 "reset_value": creature.reset_value,
+                "had_turn": creature.had_turn,
+                "down": creature.down,
+                "max_hp": creature.max_hp,
             }
             for creature in encounter.creatures
         ],
