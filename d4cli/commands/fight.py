@@ -18,7 +18,8 @@ from d4cli.completion import complete_creature
 from d4cli.errors import InputError
 from d4cli.limits import HP, parse_whole
 
-Amount = Annotated[str, typer.Argument(metavar="N", help="A whole number, 0 or more.")]
+# Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
+Amount = Annotated[str | None, typer.Argument(metavar="N", help="A whole number, 0 or more.", show_default=False)]
 Name = Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)]
 
 
@@ -49,23 +50,30 @@ def move_command(
     apply_change(file, lambda encounter: move_creature(encounter, name, place, other), json_)
 
 
-def damage_command(name: Name, amount: Amount, file: FileOption = None, json_: JsonOption = False) -> None:
+def _amount(text: str | None) -> int:
+    """N of ``damage``/``heal``: a plain whole number 0..100,000 (L1, L3)."""
+    if text is None:
+        raise InputError("N", None, "missing: give the amount, a whole number 0 or more")
+    return parse_whole(text, "N", HP)
+
+
+def damage_command(name: Name, amount: Amount = None, file: FileOption = None, json_: JsonOption = False) -> None:
     """Take N hit points off a creature, never below 0; at 0 it is down (R16, R18).
 
     Example: d4cli damage "Goblin Archer" 4
     """
     from d4cli.hitpoints import damage
 
-    value = parse_whole(amount, "N", HP)
+    value = _amount(amount)
     apply_change(file, lambda encounter: damage(encounter, name, value), json_)
 
 
-def heal_command(name: Name, amount: Amount, file: FileOption = None, json_: JsonOption = False) -> None:
+def heal_command(name: Name, amount: Amount = None, file: FileOption = None, json_: JsonOption = False) -> None:
     """Give a creature N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
 
     Example: d4cli heal Borin 5
     """
     from d4cli.hitpoints import heal
 
-    value = parse_whole(amount, "N", HP)
+    value = _amount(amount)
     apply_change(file, lambda encounter: heal(encounter, name, value), json_)
