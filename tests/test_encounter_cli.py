@@ -382,7 +382,7 @@ def test_play_a_round_script(tmp_path):
     assert "refused by the gate (R2)" in done.stderr
     assert "refused (R18): Goblin Brute is down" in done.stderr
     assert "round 1 is over" in done.stdout
-    assert "Goblin Brute heals 4: HP 0 -> 4 (back in the turn order, R18)" in done.stdout
+    assert "Goblin Brute heals 4: HP 0 -> 4 of 10 (back in the turn order, R18)" in done.stdout
     assert "Goblin Archer is down: skipped (R18); Goblin Brute's turn" in done.stdout
     last = json.loads(done.stdout.strip().splitlines()[-1])
     assert [e["kind"] for e in last["entries"]] == ["turn-start", "turn-start"]

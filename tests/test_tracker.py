@@ -218,11 +218,22 @@ def test_r18_damage_and_heal_stop_at_0_and_max_hp(skirmish):
     assert status_creatures()["Ogre"]["hp"] == 20 and status_creatures()["Ogre"]["max_hp"] == 20
     assert ok_json("damage", "Ogre", "8")["hp_after"] == 12
     assert ok_json("heal", "Ogre", "0")["hp_after"] == 12
-    assert ok_json("heal", "Ogre", "100")["hp_after"] == 20
+    assert "Ogre heals 100: HP 12 -> 20 of 20 (stops at max_hp, R18)" in ok("heal", "Ogre", "100").stdout
+    assert status_creatures()["Ogre"]["hp"] == 20
     down = ok_json("damage", "Ogre", "25")
     assert (down["hp_after"], down["down_after"]) == (0, True)
     assert "already down" in ok("damage", "Ogre", "1").stdout
-    assert "stops at max_hp" in ok("heal", "Ogre", "99").stdout or status_creatures()["Ogre"]["hp"] == 20
+    assert "Ogre heals 99: HP 0 -> 20 of 20 (back in the turn order, R18)" in ok("heal", "Ogre", "99").stdout
+    log = ok_json("log")["entries"]
+    assert [(e["kind"], e["amount"]) for e in log if e["kind"] in ("damage", "heal")][-3:] == [
+        ("damage", 25), ("damage", 1), ("heal", 99),
+    ]
+    path = Path(os.environ["D4CLI_FILE"])
+    after_heal = files(path)["encounter.toml"]
+    ok("undo")
+    assert status_creatures()["Ogre"]["hp"] == 0
+    ok("redo")
+    assert files(path)["encounter.toml"] == after_heal
 
 
 def test_r16_damage_to_a_creature_without_hp_is_only_reported():
@@ -388,7 +399,7 @@ def test_schema_2_file_errors_name_the_field(skirmish):
         ("had_turn = true", "had_turn = 1", "had_turn: 1: must be true or false"),
         ('last_turn = "Aria"', 'next_turn = "Aria"', "next_turn: unknown key"),
         ('last_turn = "Aria"', 'last_turn = "Nobody"', "last_turn: 'Nobody': names no creature"),
-        ("hp = 12\n", "hp = 12\nmax_hp = 10\n", "hp: 12: is above max_hp 10"),
+        ("max_hp = 12\n", "max_hp = 10\n", "hp: 12: is above max_hp 10"),
     ):
         skirmish.write_text(text.replace(old, new, 1))
         line = fails(2, skirmish, "status")
