@@ -364,7 +364,7 @@ def test_file_option_wins_over_env(encounter_file, tmp_path):
 
 def test_every_encounter_command_has_help():
     for command in (["init"], ["add"], ["remove"], ["status"], ["turn", "start"], ["turn", "end"],
-                    ["act"], ["team"], ["exhaust"], ["log"], ["undo"]):
+                    ["act"], ["team"], ["exhaust"], ["log"], ["undo"], ["move"], ["damage"], ["heal"]):
         result = ok(*command, "--help")
         assert "--file" in result.stdout and "Example:" in result.stdout
 

@@ -404,3 +404,11 @@ def test_schema_2_file_errors_name_the_field(skirmish):
         skirmish.write_text(text.replace(old, new, 1))
         line = fails(2, skirmish, "status")
         assert expected in line, line
+
+
+def test_r18_the_gm_may_start_a_down_creatures_turn_by_name_and_is_told(skirmish):
+    ok("damage", "Borin", "100")
+    event = ok_json("turn", "start", "Borin")
+    assert event["down"] is True and event["actor"] == "Borin"
+    assert "Borin is down and cannot act (R18)" in ok("turn", "start", "Borin").stdout
+    assert fails(3, skirmish, "act", "Borin", "Might").startswith("d4cli: refused (R18)")
