@@ -2,7 +2,8 @@
 
 No files, no printing, no Rich. An `Encounter` is a frozen value; every
 transition (`d4cli.turns`: `add_creature`, `remove_creature`, `start_turn`,
-`end_turn`, `set_exhaustion`; `d4cli.actions`: `act`, `team`) takes one and returns ``(new_encounter, record)``,
+`end_turn`, `move_creature`, `set_exhaustion`; `d4cli.hitpoints`: `damage`, `heal`; `d4cli.actions`: `act`,
+`team`) takes one and returns ``(new_encounter, record)``,
 where the record says what happened; `d4cli.serialize` turns it into the JSON
 object that ``--json`` prints and the journal keeps. Dice come from an injected `DiceSource`. Names of creatures and
 Aspects match by N1 (`fold_name`); an unknown one is an `InputError` that

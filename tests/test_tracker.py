@@ -185,7 +185,7 @@ def test_r18_done_when_down_by_an_attack_skipped_refused_then_healed(skirmish):
     attack = ok_json("act", "Aria", "Finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "11")
     assert (attack["hp_before"], attack["hp_after"], attack["hp_zero"]) == (1, 0, True)
     assert status_creatures()["Goblin Archer"]["down"] is True
-    assert "0 down" in next(line for line in ok("status").stdout.splitlines() if "Archer" in line)
+    assert "0/7 down" in next(line for line in ok("status").stdout.splitlines() if "Archer" in line)
     ok("turn", "start")  # Borin
     event = ok_json("turn", "start")
     assert event["actor"] == "Goblin Brute" and event["skipped"] == ["Goblin Archer"]

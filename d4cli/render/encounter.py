@@ -51,7 +51,7 @@ def status_table(encounter: Encounter) -> Table:
 
     The "Cost 1?" column says at a glance who can still act at Cost 1 (R2); the
     Turn column marks the running turn (``now``), the default next one and who
-    has had its turn this round (``done``, R19); a down creature's HP reads ``0 down`` (R18).
+    has had its turn this round (``done``, R19); a down creature's HP reads ``0 down`` (or ``0/10 down``, R18).
     """
     state = f"round {encounter.round}" if encounter.round else "not started"
     mode = f"round mode, {encounter.round_reset} reset (R12)" if encounter.mode == "round" else "turn mode"
@@ -75,9 +75,11 @@ def status_table(encounter: Encounter) -> Table:
             marker = "next"
         elif creature.had_turn:
             marker = "done"  # had its turn this round (R19)
-        hp = "-" if creature.hp is None else ("[red bold]0 down[/]" if creature.down else str(creature.hp))
+        hp = "-" if creature.hp is None else str(creature.hp)
         if creature.max_hp is not None:
             hp += f"/{creature.max_hp}"
+        if creature.down:
+            hp = f"[red bold]{hp} down[/]"
         table.add_row(
             marker,
             escape(creature.name),
