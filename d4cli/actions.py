@@ -35,6 +35,8 @@ class ActRecord:
             ``command``, ``effect`` or ``team`` (R4, R11, R20).
         effects_ended: effects the roll used up (R20).
         hp_before / hp_after: the target's hit points around the damage (R16), None without hp.
+        actor_down: the actor is down (R18): refused, nothing rolled.
+        target_down: the target was already down before the attack (R18).
     """
 
     kind: ClassVar[str] = "act"
@@ -53,10 +55,12 @@ class ActRecord:
     hp_after: int | None
     sources: tuple[tuple[str, str, str], ...] = ()  # (source, grant, origin) as given, R4, R20
     effects_ended: tuple[Ended, ...] = ()  # R20
+    actor_down: bool = False
+    target_down: bool = False
 
     @property
     def allowed(self) -> bool:
-        return self.result.allowed
+        return self.result.allowed and not self.actor_down
 
     @property
     def hp_zero(self) -> bool:
@@ -69,7 +73,7 @@ class ActRecord:
         from d4cli.records import ActOutcome
 
         result = self.result
-        if not result.allowed:
+        if not self.allowed:
             return ActOutcome.REFUSED
         if result.success is not None:
             return ActOutcome.SUCCESS if result.success else ActOutcome.FAILURE
@@ -86,6 +90,7 @@ class TeamRecord:
         gate: the actor's gate (R2, R10).
         grant: ``advantage`` or ``disadvantage``.
         source: the grant's source name (default ``team action``).
+        actor_down: the actor is down (R18): refused, nothing changed.
     """
 
     kind: ClassVar[str] = "team"
@@ -101,10 +106,11 @@ class TeamRecord:
     load_before: int
     load_after: int
     off_turn: bool
+    actor_down: bool = False
 
     @property
     def allowed(self) -> bool:
-        return self.gate.allowed
+        return self.gate.allowed and not self.actor_down
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,9 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     The actor's pending Team Action grants join the sources (R11, counted once
     by name, R4) and are used up. Acting while another creature's turn runs (or
     between turns) is off-turn (R10): same gate, same Cost. A refused action
-    (R2) rolls nothing and returns the encounter unchanged.
+    (R2) rolls nothing and returns the encounter unchanged; so does an action
+    of a down creature (R18, ``actor_down``). Attacking a down creature is
+    allowed (``target_down`` says it was down already; hp stays 0).
 
     Args:
         encounter: the encounter before the action.
@@ -155,7 +163,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
-    from d4cli.pool import PoolRequest, plan_pool, roll_pool
+    from d4cli.pool import PoolRequest, PoolResult, plan_pool, roll_pool
 
     choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
     given = [option for option, value in choices if value is not None]
@@ -187,7 +195,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             ignore_load=request.ignore_load,
         )
     )
-    result = roll_pool(plan, rng)
+    result = PoolResult(plan) if actor.down else roll_pool(plan, rng)
+    allowed = result.allowed and not actor.down
     hp_before = None if target is None else target.hp
     record = ActRecord(
         round=encounter.round,
@@ -197,14 +206,16 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         result=result,
         target=None if target is None else target.name,
         load_before=actor.load,
-        load_after=plan.load_after,
+        load_after=plan.load_after if allowed else actor.load,
         off_turn=not same_name(encounter.current, actor.name),
         grants_used=Pending(),
         hp_before=hp_before,
         hp_after=hp_before,
         sources=tuple(sources),
+        actor_down=actor.down,
+        target_down=target is not None and target.down,
     )
-    if not result.allowed:
+    if not allowed:
         return encounter, record
     new = encounter.with_creature(position, replace(actor, load=plan.load_after))
     new, ended = use_effects(new, actor.name, record.target)  # R11, R20
@@ -251,7 +262,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
     The grant is a named source on the target, used up by its next ``act``;
     two grants of the same name count once (R4). A refused Team Action (R2)
-    changes nothing.
+    changes nothing; nor does one of a down actor (R18, ``actor_down``).
 
     Raises:
         InputError: unknown actor, target or Aspect; the actor granting itself;
@@ -282,7 +293,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         problem = f"{actor.name} has several Aspects ({names}): say which one pays"
         raise InputError("--aspect", None, problem)
     gate = check_gate(aspect_value, actor.load, request.cost)
-    load_after = actor.load + request.cost if gate.allowed else actor.load
+    allowed = gate.allowed and not actor.down
+    load_after = actor.load + request.cost if allowed else actor.load
     record = TeamRecord(
         round=encounter.round,
         turn=encounter.current,
@@ -295,8 +307,9 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         load_before=actor.load,
         load_after=load_after,
         off_turn=not same_name(encounter.current, actor.name),
+        actor_down=actor.down,
     )
-    if not gate.allowed:
+    if not allowed:
         return encounter, record
     new = encounter.with_creature(position, replace(actor, load=load_after))
     grant = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20

@@ -2,16 +2,20 @@
 
 No files, no printing, no Rich. An `Encounter` is a frozen value; every
 transition (`d4cli.turns`: `add_creature`, `remove_creature`, `start_turn`,
-`end_turn`, `set_exhaustion`; `d4cli.actions`: `act`, `team`) takes one and returns ``(new_encounter, record)``,
+`end_turn`, `move_creature`, `set_exhaustion`; `d4cli.hitpoints`: `damage`, `heal`; `d4cli.actions`: `act`,
+`team`) takes one and returns ``(new_encounter, record)``,
 where the record says what happened; `d4cli.serialize` turns it into the JSON
 object that ``--json`` prints and the journal keeps. Dice come from an injected `DiceSource`. Names of creatures and
 Aspects match by N1 (`fold_name`); an unknown one is an `InputError` that
 names the value.
 
-Turn state (R13): ``round`` counts from 1 (0 = not started); ``current`` is
-the creature whose turn runs (None between turns); ``next_turn`` is the
-creature whose turn a plain ``turn start`` begins, None when the round is over
-(or not started), so that the next turn starts round + 1.
+Turn state (R13, R19): ``round`` counts from 1 (0 = not started); ``current`` is
+the creature whose turn runs (None between turns); ``last_turn`` the creature
+whose turn ran last; each creature's ``had_turn`` says it has had its turn this
+round. ``next_turn`` (computed, never stored) is the creature whose turn a plain
+``turn start`` begins: the next in file order after ``last_turn``, wrapping
+around, that has not had its turn and is not down (R18); None when the round is
+over (or not started), so that the next turn starts round + 1.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from d4cli.names import check_text, fold_name
 
 # The values of `d4cli.records.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
 MODES: tuple[str, ...] = ("turn", "round")
+# How round mode resets (R12): to the R1 value, or to Load 0.
+ROUND_RESETS: tuple[str, ...] = ("buffer", "zero")
 TEAM_SOURCE = "team action"
 GRANT_KINDS: tuple[str, ...] = ("advantage", "disadvantage")
 
@@ -68,6 +74,8 @@ class Creature:
             ``pending`` table is read into ``effects`` (empty here once loaded).
         notes: free text kept with the creature in the file ("" when none).
         effects: its lasting effects (R20), Team Action grants among them (R11).
+        had_turn: it has had its turn this round (R19).
+        max_hp: healing stops there (R18); None when it has no maximum.
     """
 
     name: str
@@ -80,6 +88,8 @@ class Creature:
     pending: Pending = field(default_factory=Pending)
     notes: str = ""
     effects: tuple[Effect, ...] = ()
+    had_turn: bool = False
+    max_hp: int | None = None
 
     def __post_init__(self) -> None:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.
@@ -97,6 +107,11 @@ class Creature:
             tuple(e.source for e in team if e.grant == "advantage"),
             tuple(e.source for e in team if e.grant == "disadvantage"),
         )
+
+    @property
+    def down(self) -> bool:
+        """At 0 hp (R18); a creature without hp is never down."""
+        return self.hp is not None and self.hp <= 0
 
     @property
     def reset_value(self) -> int:
@@ -132,17 +147,46 @@ class Encounter:
         mode: ``turn`` (reset at a creature's own turn) or ``round`` (everyone at each round), R12.
         round: the round number, from 1; 0 before the first turn (R13).
         current: the creature whose turn runs, or None.
-        next_turn: whose turn a plain ``turn start`` begins; None when the next turn
-            starts a new round.
+        last_turn: the creature whose turn ran last (the default order follows it, R19), or None.
         creatures: in turn order, never sorted (R13, R17).
+        round_reset: ``buffer`` or ``zero``: what round mode resets to (R12).
     """
 
     name: str = ""
     mode: str = "turn"
     round: int = 0
     current: str | None = None
-    next_turn: str | None = None
+    last_turn: str | None = None
     creatures: tuple[Creature, ...] = ()
+    round_reset: str = "buffer"
+
+    def next_position(self) -> int | None:
+        """Position of the default next turn this round (R19), None when the round is over.
+
+        The first creature after ``last_turn`` in file order, wrapping around,
+        that has not had its turn and is not down (R18). None before round 1 too.
+        """
+        if self.round == 0 or not self.creatures:
+            return None
+        count = len(self.creatures)
+        start = 0
+        if self.last_turn is not None:
+            key = fold_name(self.last_turn)
+            for position, creature in enumerate(self.creatures):
+                if fold_name(creature.name) == key:
+                    start = position + 1
+                    break
+        for step in range(count):
+            creature = self.creatures[(start + step) % count]
+            if not creature.had_turn and not creature.down:
+                return (start + step) % count
+        return None
+
+    @property
+    def next_turn(self) -> str | None:
+        """Whose turn a plain ``turn start`` begins this round (R19); None: it starts round + 1."""
+        position = self.next_position()
+        return None if position is None else self.creatures[position].name
 
     def index(self, name: str, field_name: str = "NAME") -> int:
         """Position of the creature called *name* (N1).
@@ -204,11 +248,15 @@ def new_creature(
     exhaustion: int = 0,
     evasion: int = 0,
     hp: int | None = None,
+    max_hp: int | None = None,
 ) -> Creature:
     """A fresh creature, its Load at the reset value ``Exhaustion - Load Buffer`` (R1).
 
+    With *max_hp* and no *hp* its hp starts at *max_hp* (R18).
+
     Raises:
-        InputError: an empty name, no Aspect, or two Aspects whose names match (N1).
+        InputError: an empty name, no Aspect, two Aspects whose names match (N1),
+            or *hp* above *max_hp*.
     """
     from d4cli.pool import reset_load
 
@@ -222,6 +270,10 @@ def new_creature(
         if key in seen:
             raise InputError("--aspect", aspect_name, f"the same Aspect as {seen[key]!r} (N1)")
         seen[key] = aspect_name
+    if max_hp is not None and hp is None:
+        hp = max_hp
+    if max_hp is not None and hp is not None and hp > max_hp:
+        raise InputError("--hp", hp, f"is above --max-hp {max_hp} (R18)")
     return Creature(
         name,
         aspects,
@@ -230,4 +282,5 @@ def new_creature(
         load=reset_load(load_buffer, exhaustion),
         evasion=evasion,
         hp=hp,
+        max_hp=max_hp,
     )

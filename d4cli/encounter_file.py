@@ -1,4 +1,4 @@
-"""The encounter file format (TOML, schema 1): validate a document into an `Encounter`, and back.
+"""The encounter file format (TOML, schema 2; schema 1 is still read): validate a document into an `Encounter`, and back.
 
 Pure: text in, text out; the store (`d4cli.store`) does the files. Every value
 from the file passes through `check_whole` (L1, L3) and every error is a
@@ -15,23 +15,25 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from d4cli.effects_file import effects_document, effects_from_row
-from d4cli.encounter import MODES, Creature, Encounter, Pending
+from d4cli.encounter import MODES, ROUND_RESETS, Creature, Encounter, Pending
 from d4cli.errors import FileError, InputError
 from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
 from d4cli.names import escape_name, fold_name, name_problem
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Schema 1 (`d4cli.schema1`) is read as it is and written as schema 2 by the first change.
+OLD_SCHEMA_VERSION = 1
 ROUND = (0, 1_000_000)
 
-TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
+TOP_KEYS = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending", "effects")
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes", "pending", "effects")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
 # Free text of a creature's notes: at most this many characters.
 MAX_NOTES = 10_000
-# Bounds of the shape pre-scan (`check_shape`): schema 1 needs depth 2 and no dotted key at all.
+# Bounds of the shape pre-scan (`check_shape`): the schema needs depth 2 and no dotted key at all.
 MAX_DEPTH = 16
 MAX_DOTS = 16
 BOM = "\ufeff"
@@ -66,7 +68,7 @@ _FANCY_INTEGER = re.compile(
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
 
 HEADER = (
-    "# d4cli encounter file (schema 1). Hand edits are welcome: every d4cli command checks this\n"
+    "# d4cli encounter file (schema 2). Hand edits are welcome: every d4cli command checks this\n"
     "# file first. Turn order is the order of the [[creature]] tables below (R13).\n\n"
 )
 
@@ -124,7 +126,7 @@ def _suggest(key: str, allowed: tuple[str, ...]) -> str:
 
 
 def parse_encounter(text: str, path: object) -> Encounter:
-    """Parse and validate an encounter file's text (schema 1).
+    """Parse and validate an encounter file's text (schema 2, or 1: `d4cli.schema1`).
 
     A leading UTF-8 byte-order mark (Windows Notepad) is skipped, as decoding
     with ``utf-8-sig`` would; the store keeps it in the bytes it hashes and
@@ -160,7 +162,7 @@ def check_shape(text: str, path: object) -> None:
 
     tomllib recurses once per nested array or inline table (100,000 ``[`` end
     in RecursionError) and keeps a set per prefix of a dotted key (one key
-    ``a.a.a...`` of 20,000 parts takes 1.6 GB). Schema 1 nests two deep and
+    ``a.a.a...`` of 20,000 parts takes 1.6 GB). The schema nests two deep and
     needs no dotted key, so with strings and comments left out the nesting may
     reach `MAX_DEPTH` and a key may have `MAX_DOTS` dots. Whole numbers must
     be written plainly (L3: no ``1_000``, ``+1`` or ``0x10``). Linear time, and cheap
@@ -175,7 +177,7 @@ def check_shape(text: str, path: object) -> None:
     if len(brackets) > MAX_DEPTH and max(accumulate(map(_BRACKET_STEP.__getitem__, brackets))) > MAX_DEPTH:
         _refuse_shape(text, path, _too_deep, f"nested more than {MAX_DEPTH} deep")
     if code.count(".") > MAX_DOTS and _long_key(code) is not None:
-        problem = f"a key with more than {MAX_DOTS} dots (schema 1 needs none)"
+        problem = f"a key with more than {MAX_DOTS} dots (the schema needs none)"
         _refuse_shape(text, path, _long_key, problem)
     fancy = _FANCY_INTEGER.search(code)
     if fancy is not None:
@@ -216,16 +218,22 @@ def _refuse_shape(text: str, path: object, find: Any, problem: str) -> NoReturn:
 
 
 def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
-    """Validate a parsed TOML document (see `parse_encounter`)."""
+    """Validate a parsed TOML document (see `parse_encounter`); schema 1 documents are upgraded (`d4cli.schema1`)."""
     top = _Where(path)
-    top.keys(data, TOP_KEYS, TOP_REQUIRED)
-    version = top.whole("schema_version", data["schema_version"], (0, 1_000_000))
-    if version != SCHEMA_VERSION:
-        top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION}")
+    version = top.whole("schema_version", data.get("schema_version"), (0, 1_000_000)) if "schema_version" in data else None
+    old = version == OLD_SCHEMA_VERSION
+    if old:
+        from d4cli.schema1 import OLD_CREATURE_KEYS, OLD_TOP_KEYS
+    top.keys(data, OLD_TOP_KEYS if old else TOP_KEYS, TOP_REQUIRED)
+    if version not in (SCHEMA_VERSION, OLD_SCHEMA_VERSION):
+        top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION} (and {OLD_SCHEMA_VERSION})")
     name = top.text("name", data.get("name", ""), allow_empty=True)
     mode = data["mode"]
     if mode not in MODES:
         top.fail("mode", mode, "unknown mode: 'turn' or 'round' (R12)")
+    round_reset = data.get("round_reset", "buffer")
+    if round_reset not in ROUND_RESETS:
+        top.fail("round_reset", round_reset, "unknown round reset: 'buffer' or 'zero' (R12)")
     round_number = top.whole("round", data["round"], ROUND)
     rows = data.get("creature", [])
     if not isinstance(rows, list):
@@ -233,7 +241,7 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     creatures: list[Creature] = []
     seen: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
-        creature = _creature(row, number, path)
+        creature = _creature(row, number, path, OLD_CREATURE_KEYS if old else CREATURE_KEYS)
         key = fold_name(creature.name)
         if key in seen:
             _Where(path, f"creature #{number}").fail(
@@ -243,10 +251,18 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         creatures.append(creature)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
     current = _turn_name(top, "current", data.get("current"), encounter)
-    next_turn = _turn_name(top, "next_turn", data.get("next_turn"), encounter)
-    if round_number == 0 and (current or next_turn):
-        top.fail("round", 0, "is 0 (not started), so 'current' and 'next_turn' must be empty")
-    return Encounter(name, mode, round_number, current, next_turn, tuple(creatures))
+    last_key = "next_turn" if old else "last_turn"
+    last_turn = _turn_name(top, last_key, data.get(last_key), encounter)
+    if round_number == 0 and (current or last_turn):
+        top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
+    if round_number == 0 and any(creature.had_turn for creature in creatures):
+        top.fail("round", 0, "is 0 (not started), so no creature can have had_turn = true")
+    encounter = Encounter(name, mode, round_number, current, last_turn, tuple(creatures), round_reset)
+    if old:
+        from d4cli.schema1 import upgrade_turns
+
+        return upgrade_turns(encounter, last_turn)
+    return encounter
 
 
 def _turn_name(where: _Where, key: str, value: object, encounter: Encounter) -> str | None:
@@ -261,20 +277,27 @@ def _turn_name(where: _Where, key: str, value: object, encounter: Encounter) -> 
     where.fail(key, text, "names no creature of this encounter")
 
 
-def _creature(row: object, number: int, path: object) -> Creature:
+def _creature(row: object, number: int, path: object, allowed: tuple[str, ...] = CREATURE_KEYS) -> Creature:
     where = _Where(path, f"creature #{number}")
     if not isinstance(row, dict):
         where.fail("creature", row, "must be a table ([[creature]])")
     if "name" in row:
         name = where.name("name", row["name"])
         where = _Where(path, f"creature {name!r}")
-    where.keys(row, CREATURE_KEYS, CREATURE_REQUIRED)
+    where.keys(row, allowed, CREATURE_REQUIRED)
     name = where.name("name", row["name"])
     notes = where.text("notes", row.get("notes", ""), allow_empty=True)
     if len(notes) > MAX_NOTES:
         where.fail("notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}")
     aspects = _aspects(where, row["aspects"])
-    hp = row.get("hp")
+    hp, max_hp = (None if row.get(key) is None else where.whole(key, row[key], HP) for key in ("hp", "max_hp"))
+    if max_hp is not None and hp is None:
+        where.fail("max_hp", max_hp, "needs hp too (R16)")
+    if max_hp is not None and hp is not None and hp > max_hp:
+        where.fail("hp", hp, f"is above max_hp {max_hp} (R18)")
+    had_turn = row.get("had_turn", False)
+    if not isinstance(had_turn, bool):
+        where.fail("had_turn", had_turn, "must be true or false (R19)")
     return Creature(
         name=name,
         aspects=aspects,
@@ -282,9 +305,11 @@ def _creature(row: object, number: int, path: object) -> Creature:
         exhaustion=where.whole("exhaustion", row["exhaustion"], EXHAUSTION),
         load=where.whole("load", row["load"], LOAD),
         evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
-        hp=None if hp is None else where.whole("hp", hp, HP),
+        hp=hp,
         notes=notes,
         effects=effects_from_row(where, row, _pending(where, row.get("pending", {}))),  # R11 grants -> R20
+        had_turn=had_turn,
+        max_hp=max_hp,
     )
 
 
@@ -372,12 +397,13 @@ def encounter_document(encounter: Encounter) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "name": encounter.name,
         "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
         "round": encounter.round,
     }
     if encounter.current is not None:
         document["current"] = encounter.current
-    if encounter.next_turn is not None:
-        document["next_turn"] = encounter.next_turn
+    if encounter.last_turn is not None:
+        document["last_turn"] = encounter.last_turn
     if encounter.creatures:
         document["creature"] = [_creature_document(creature) for creature in encounter.creatures]
     return document
@@ -393,6 +419,9 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     }
     if creature.hp is not None:
         row["hp"] = creature.hp
+    if creature.max_hp is not None:
+        row["max_hp"] = creature.max_hp
+    row["had_turn"] = creature.had_turn
     if creature.notes:
         row["notes"] = creature.notes
     row["aspects"] = dict(creature.aspects)

@@ -148,8 +148,9 @@ TOPICS: dict[str, Topic] = {
         "with a Buffer of 1 and no Exhaustion that is -1. Each allowed action adds its Cost "
         "(R8), also off the creature's turn (R10). Ending a turn early keeps the Load, which "
         "leaves headroom for reactions (R14). Exhaustion only changes the reset value (R15). "
-        "Turn order is the order of the encounter file; a round ends after the last creature "
-        "(R13). In `round` mode everybody resets at the start of each round instead (R12).",
+        "Turn order is the order of the encounter file; a round ends when every creature "
+        "not down has had its turn (R13, R19). In `round` mode everybody resets at the start "
+        "of each round instead (R12), to the R1 value or, with `--round-reset zero`, to 0.",
         "Buffer 1, Exhaustion 0: Load -1 at the start of the turn; after a Cost-1 action it is\n"
         "0. Buffer 1, Exhaustion 2: the turn starts at Load 1.",
     ),
@@ -179,7 +180,7 @@ TOPICS: dict[str, Topic] = {
     ),
     "encounter": Topic(
         "Playing an encounter: turns, reactions, Team Actions",
-        "R10 R11 R12 R13 R14 R16 R17",
+        "R10 R11 R12 R13 R14 R16 R17 R18 R19",
         "`d4cli init --from skirmish` creates ./encounter.toml (or --file / D4CLI_FILE). "
         "Creatures act in the order of the file (R13); `turn start` begins the next one's "
         "turn and resets its Load (R1), or in `round` mode resets everyone when a round "
@@ -187,8 +188,11 @@ TOPICS: dict[str, Topic] = {
         "to the Load; an act outside the creature's own turn is a reaction with the same "
         "gate (R10). `team ACTOR TARGET --adv` spends ACTOR's Cost to give TARGET's next roll "
         "a named source of Advantage (R11). `turn end` keeps the Load (R14). With `hp`, "
-        "damage is taken off it, never below 0 (R16). `remove` never passes the turn to "
-        "someone else (R17). `log` shows every change and `undo` reverts the newest one.",
+        "damage is taken off it, never below 0 (R16); `damage NAME N` and `heal NAME N` change "
+        "it directly. At 0 hp a creature is down: skipped by the turn order, unable to act "
+        "(R18). Every creature not down has one turn per round, even after an out-of-order "
+        "`turn start NAME` (R19); `move NAME --before OTHER` reorders. `remove` never passes "
+        "the turn to someone else (R17). `log` shows every change and `undo` reverts the newest one.",
         "d4cli init --from skirmish -f fight.toml --force\n"
         "  d4cli turn start -f fight.toml\n"
         "  d4cli act Aria Finesse --extra 1d4 --target 'Goblin Archer' -f fight.toml",

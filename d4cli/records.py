@@ -1,7 +1,8 @@
 """The records of encounter changes other than a roll, and the closed sets of the encounter.
 
 A transition of `d4cli.encounter` returns one of these beside the new encounter
-(`AddEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`;
+(`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
+`DamageEvent`, `HealEvent`;
 an action is an `d4cli.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.serialize` turns each into its JSON
 object. This module is loaded only when a change is made, so reading a file
@@ -72,6 +73,27 @@ class AddEvent(_Change):
     load_after: int
     evasion: int
     hp_after: int | None
+    max_hp: int | None = None
+    position: int | None = None
+    next: str | None = None
+
+
+@dataclass(frozen=True)
+class MoveEvent(_Change):
+    """A creature moved in the turn order (R13); nothing else changed.
+
+    Attributes:
+        position_before / position_after: its place in the order, from 1.
+        order: every creature's name in the new order.
+        next: whose turn a plain ``turn start`` begins now (R19).
+    """
+
+    kind: ClassVar[str] = "move"
+
+    position_before: int
+    position_after: int
+    order: tuple[str, ...]
+    next: str | None
 
 
 @dataclass(frozen=True)
@@ -111,6 +133,9 @@ class TurnStartEvent(_Change):
         out_of_order: the GM started a turn other than the next in order.
         resets: the Loads reset (R1 in turn mode, R12 in round mode).
         next: whose turn a plain ``turn start`` begins next.
+        skipped: down creatures the default order passed over (R18).
+        again: the creature had already had its turn this round (R19).
+        down: the creature whose turn starts is down (R18): it cannot act.
     """
 
     kind: ClassVar[str] = "turn-start"
@@ -121,6 +146,9 @@ class TurnStartEvent(_Change):
     resets: tuple[Reset, ...]
     next: str | None
     effects_ended: tuple[Ended, ...] = ()  # R20
+    skipped: tuple[str, ...] = ()
+    again: bool = False
+    down: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,3 +189,36 @@ class EffectEvent(_Change):
     action: str
     effect: Effect
     replaced: Effect | None = None
+
+
+@dataclass(frozen=True)
+class _HitPoints(_Change):
+    """A change of hit points (R16, R18).
+
+    Attributes:
+        amount: the damage or healing asked for (>= 0).
+        hp_before / hp_after: the hit points around it; None when the creature has none (R16).
+        max_hp: where healing stops (R18), or None.
+        down_before / down_after: at 0 hp before and after (R18).
+    """
+
+    amount: int
+    hp_before: int | None
+    hp_after: int | None
+    max_hp: int | None
+    down_before: bool
+    down_after: bool
+
+
+@dataclass(frozen=True)
+class DamageEvent(_HitPoints):
+    """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
+
+    kind: ClassVar[str] = "damage"
+
+
+@dataclass(frozen=True)
+class HealEvent(_HitPoints):
+    """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order."""
+
+    kind: ClassVar[str] = "heal"

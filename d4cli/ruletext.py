@@ -72,7 +72,7 @@ RULES: dict[str, Rule] = {
     'R12': Rule(
         'R12',
         'Reset modes',
-        'In `turn` mode (the default) each creature resets as in R1 when its own turn begins. In `round` mode, a playtesting variant, every creature resets when a round begins and nobody resets when a turn begins. Round mode resets either to the R1 value (`buffer`, the default) or to Load 0 (`zero`). The encounter file records the mode and the round reset.',
+        'In `turn` mode (the default) each creature resets as in R1 when its own turn begins. In `round` mode, a playtesting variant, every creature resets when a round begins and nobody resets when a turn begins. Round mode resets either to the R1 value (`buffer`, the default) or to Load 0 (`zero`). The encounter file records the mode and the round reset (`round_reset`, set with `d4cli init --mode round --round-reset zero`).',
         'in `round` mode with `buffer`, a creature with Buffer 1 is at Load -1 at the start of every round, however much it acted in the round before; with `zero` it is at Load 0.',
     ),
     'R13': Rule(
@@ -108,13 +108,13 @@ RULES: dict[str, Rule] = {
     'R18': Rule(
         'R18',
         'Down',
-        'A creature at hp 0 is down. The default turn order passes it by and says so. It can neither act nor give Team Actions: that is refused like the gate, nothing rolled and nothing changed. Rolls may still target it, and damage never takes hp below 0. Healing it above 0 puts it back into the order, but never past its `max_hp` when it has one. A creature without `hp` is never down.',
+        'A creature at hp 0 is down. The default turn order passes it by and says so. It can neither act nor give Team Actions: that is refused like the gate, nothing rolled and nothing changed. Rolls may still target it, and damage never takes hp below 0. Healing it above 0 puts it back into the order, but never past its `max_hp` when it has one. A creature without `hp` is never down. `d4cli damage NAME N` and `d4cli heal NAME N` change hp outside a roll.',
         "Bram has hp 0. After Aria's turn, `d4cli turn start` skips Bram and begins Cora's turn; `d4cli act Bram Might` exits 3. Healing Bram by 4 (max_hp 10) brings him back at hp 4.",
     ),
     'R19': Rule(
         'R19',
         'One turn per round',
-        'Every creature that is not down has one turn per round. Starting a turn out of order never costs anyone theirs: the default next turn goes to the next creature in file order after the one that went last (wrapping around) that has neither had its turn this round nor is down. When all such creatures have had their turn the round ends, and the next turn opens the following round with the first of them in file order. The GM may still give a creature a second turn in a round; the tool points it out.',
+        'Every creature that is not down has one turn per round. Starting a turn out of order never costs anyone theirs: the default next turn goes to the next creature in file order after the one that went last (wrapping around) that has neither had its turn this round nor is down. When all such creatures have had their turn the round ends, and the next turn opens the following round with the first of them in file order. The GM may still give a creature a second turn in a round; the tool points it out. The encounter file marks each creature that has had its turn this round (`had_turn`) and names the one that went last (`last_turn`).',
         "order Aria, Bram, Cora. The GM starts Cora's turn first in round 1; the default next turns are then Aria and Bram, and only after Bram does round 2 begin, with Aria.",
     ),
     'R20': Rule(

@@ -26,14 +26,18 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.pool import PoolResult
     from d4cli.records import (
         AddEvent,
+        DamageEvent,
         EffectEvent,
         ExhaustEvent,
+        HealEvent,
+        MoveEvent,
         RemoveEvent,
         TurnEndEvent,
         TurnStartEvent,
     )
 
-    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent
+    Event = AddEvent | MoveEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | DamageEvent | HealEvent | EffectEvent
+    Record = ActRecord | TeamRecord | Event
 
 JsonObject = dict[str, Any]
 
@@ -134,10 +138,13 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
 
     ``aspect`` stays the Aspect's value (as in ``roll pool``); ``aspect_name``
     is its name. The journal entry of the act is this object with ``kind`` =
-    "act" (`journal_json`); *dry_run* says nothing was written.
+    "act" (`journal_json`); *dry_run* says nothing was written. A down actor
+    (R18) is refused: ``allowed`` false, ``actor_down`` true, nothing rolled.
     """
+    refused_down = {"allowed": False, "pool_size": None, "minimum_applied": None} if record.actor_down else {}
     return {
         **pool_json(record.result),
+        **refused_down,
         "actor": record.actor,
         "target": record.target,
         "load_before": record.load_before,
@@ -153,6 +160,8 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "grants_used": pending_json(record.grants_used),
         "outcome": record.outcome,
         "dry_run": dry_run,
+        "actor_down": record.actor_down,
+        "target_down": record.target_down,
         "sources": [{"source": s, "grant": g, "origin": ORIGIN_NAMES[o]} for s, g, o in record.sources],
         "effects_ended": ended_json(record.effects_ended),
     }
@@ -220,10 +229,11 @@ def team_json(record: TeamRecord) -> JsonObject:
         "target": record.target,
         "grant": record.grant,
         "source": record.source,
+        "actor_down": record.actor_down,
     }
 
 
-def _event_head(event: AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | EffectEvent) -> JsonObject:
+def _event_head(event: Event) -> JsonObject:
     return {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor}
 
 
@@ -237,6 +247,33 @@ def add_json(event: AddEvent) -> JsonObject:
         "load_after": event.load_after,
         "evasion": event.evasion,
         "hp_after": event.hp_after,
+        "max_hp": event.max_hp,
+        "position": event.position,
+        "next": event.next,
+    }
+
+
+def move_json(event: MoveEvent) -> JsonObject:
+    """A ``move`` (R13): the place before and after (from 1), the new order, who is next (R19)."""
+    return {
+        **_event_head(event),
+        "position_before": event.position_before,
+        "position_after": event.position_after,
+        "order": list(event.order),
+        "next": event.next,
+    }
+
+
+def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
+    """A ``damage`` or ``heal`` (R16, R18): the amount, hp before and after, down before and after."""
+    return {
+        **_event_head(event),
+        "amount": event.amount,
+        "hp_before": event.hp_before,
+        "hp_after": event.hp_after,
+        "max_hp": event.max_hp,
+        "down_before": event.down_before,
+        "down_after": event.down_after,
     }
 
 
@@ -265,6 +302,9 @@ def turn_start_json(event: TurnStartEvent) -> JsonObject:
         ],
         "next": event.next,
         "effects_ended": ended_json(event.effects_ended),
+        "skipped": list(event.skipped),
+        "again": event.again,
+        "down": event.down,
     }
 
 
@@ -309,6 +349,10 @@ def record_json(record: Record) -> JsonObject:
         return turn_end_json(record)
     if isinstance(record, model.EffectEvent):
         return effect_event_json(record)
+    if isinstance(record, model.MoveEvent):
+        return move_json(record)
+    if isinstance(record, (model.DamageEvent, model.HealEvent)):
+        return hp_json(record)
     return exhaust_json(record)
 
 
@@ -330,6 +374,7 @@ def init_json(encounter: Encounter, template: str | None) -> JsonObject:
         "turn": encounter.current,
         "name": encounter.name,
         "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
         "from": template,
         "creatures": len(encounter.creatures),
     }
@@ -370,11 +415,12 @@ def help_json(topics: Mapping[str, object], rules: Iterable[object] = (), *, top
 
 
 def status_json(encounter: Encounter) -> JsonObject:
-    """The ``status --json`` object: round, mode, current, creatures in turn order (R1, R2, R11)."""
+    """The ``status --json`` object: round, mode, current, creatures in turn order (R1, R2, R11, R18, R19)."""
     return {
         "name": encounter.name,
         "round": encounter.round,
         "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
         "current": encounter.current,
         "next": encounter.next_turn,
         "creatures": [
@@ -390,6 +436,9 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "pending": pending_json(creature.grants),
                 "effects": [effect_json(effect) for effect in creature.effects],
                 "reset_value": creature.reset_value,
+                "had_turn": creature.had_turn,
+                "down": creature.down,
+                "max_hp": creature.max_hp,
             }
             for creature in encounter.creatures
         ],

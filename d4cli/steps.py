@@ -229,6 +229,8 @@ def check_steps(result: CheckResult) -> list[Step]:
 def team_steps(record: TeamRecord) -> list[Step]:
     """The steps of a Team Action: the actor's gate, the grant, the Load (R2, R8, R10, R11)."""
     gate = record.gate
+    if record.actor_down:
+        return [Step("Down", f"{record.actor} is at 0 hp: it cannot give a Team Action", "R18", "alarm", "cannot")]
     first = gate_step(gate, record.aspect)
     if not gate.allowed:
         return [first, Step("Load", f"stays {gate.load}: nothing granted", "R2")]

@@ -1,7 +1,10 @@
-"""Roster and turn transitions of the encounter: add, remove, turn start and end, Exhaustion (R1, R12-R15, R17).
+"""Roster and turn transitions of the encounter: add, move, remove, turn start and end, Exhaustion (R1, R12-R15, R17-R19).
 
 Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the event
 (`d4cli.records`) says what happened, and `d4cli.serialize` makes its JSON.
+The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
+begins) lives in the helpers `_choose_turn`, `_begin_round`, `_reset_loads` and
+`_mark_turn`, so `start_turn` and `end_turn` read as the rule does.
 """
 
 from __future__ import annotations
@@ -14,17 +17,31 @@ from d4cli.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.errors import InputError
 
 if TYPE_CHECKING:
-    from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
+    from d4cli.records import (
+        AddEvent,
+        ExhaustEvent,
+        MoveEvent,
+        RemoveEvent,
+        Reset,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
+
+# Where `move_creature` puts a creature: before or after another, or first or last (R13).
+PLACES: tuple[str, ...] = ("before", "after", "first", "last")
 
 
-def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, AddEvent]:
-    """Add *creature* at the end of the turn order (R13).
+def add_creature(
+    encounter: Encounter, creature: Creature, *, before: str | None = None, after: str | None = None
+) -> tuple[Encounter, AddEvent]:
+    """Add *creature* at the end of the turn order, or just before or after another (R13).
 
-    A creature added while the last creature's turn runs follows it this
-    round; added after the round is over, it waits for the next round.
+    Nothing else moves (R13: never sorted). A creature added during a round
+    has not had its turn yet, so it has one in this round (R19).
 
     Raises:
-        InputError: a creature whose name matches it already exists (N1).
+        InputError: a creature whose name matches it already exists (N1); both
+            *before* and *after*; an unknown *before*/*after* creature.
     """
     from d4cli.records import AddEvent
 
@@ -33,11 +50,15 @@ def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, A
         if same_name(other.name, creature.name):
             problem = f"the encounter already has {other.name!r} (N1)"
             raise InputError("NAME", creature.name, problem)
-    next_turn = encounter.next_turn
-    last = encounter.creatures[-1].name if encounter.creatures else None
-    if next_turn is None and encounter.current is not None and same_name(encounter.current, last):
-        next_turn = creature.name
-    new = replace(encounter, creatures=encounter.creatures + (creature,), next_turn=next_turn)
+    if before is not None and after is not None:
+        raise InputError("--before/--after", None, "give at most one of --before and --after")
+    position = len(encounter.creatures)
+    if before is not None:
+        position = encounter.index(before, "--before")
+    elif after is not None:
+        position = encounter.index(after, "--after") + 1
+    creatures = encounter.creatures[:position] + (creature,) + encounter.creatures[position:]
+    new = replace(encounter, creatures=creatures)
     event = AddEvent(
         new.round,
         new.current,
@@ -48,6 +69,57 @@ def add_creature(encounter: Encounter, creature: Creature) -> tuple[Encounter, A
         load_after=creature.load,
         evasion=creature.evasion,
         hp_after=creature.hp,
+        max_hp=creature.max_hp,
+        position=position + 1,
+        next=new.next_turn,
+    )
+    return new, event
+
+
+def move_creature(
+    encounter: Encounter, name: str, place: str, other: str | None = None
+) -> tuple[Encounter, MoveEvent]:
+    """Move a creature in the turn order: before or after *other*, or first or last (R13).
+
+    Only the order changes: whose turn runs, who has had a turn this round
+    (R19) and every value stay; the default next turn is found in the new order.
+
+    Args:
+        place: one of `PLACES`.
+        other: the creature to move next to, for ``before`` and ``after``.
+
+    Raises:
+        InputError: an unknown creature, a move relative to itself, an unknown *place*.
+    """
+    from d4cli.records import MoveEvent
+
+    if place not in PLACES:
+        raise InputError("place", place, "must be before, after, first or last")
+    position = encounter.index(name)
+    moving = encounter.creatures[position]
+    rest = encounter.creatures[:position] + encounter.creatures[position + 1 :]
+    if place in ("before", "after"):
+        option = f"--{place}"
+        if other is None:
+            raise InputError(option, None, "names the creature to move next to")
+        anchor = encounter.index(other, option)
+        if anchor == position:
+            raise InputError(option, other, f"is {moving.name} itself: name another creature")
+        anchor_name = encounter.creatures[anchor].name
+        index = next(i for i, creature in enumerate(rest) if creature.name == anchor_name)
+        target = index if place == "before" else index + 1
+    else:
+        target = 0 if place == "first" else len(rest)
+    creatures = rest[:target] + (moving,) + rest[target:]
+    new = replace(encounter, creatures=creatures)
+    event = MoveEvent(
+        new.round,
+        new.current,
+        moving.name,
+        position_before=position + 1,
+        position_after=target + 1,
+        order=tuple(creature.name for creature in creatures),
+        next=new.next_turn,
     )
     return new, event
 
@@ -57,7 +129,8 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
 
     The turn never moves to someone else: the current creature stays current;
     removing the current creature ends its turn, and the next ``turn start``
-    goes to the creature that followed it. The order of the others is kept.
+    goes to the creature that followed it (unless that one has had its turn
+    or is down, R19). The order of the others is kept.
 
     Raises:
         InputError: no such creature.
@@ -68,18 +141,19 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     gone = encounter.creatures[position]
     was_current = same_name(encounter.current, gone.name)
     current = None if was_current else encounter.current
-    next_turn = encounter.next_turn
-    if same_name(next_turn, gone.name):
-        next_turn = encounter.follower(position)
     creatures = encounter.creatures[:position] + encounter.creatures[position + 1 :]
-    new = replace(encounter, creatures=creatures, current=current, next_turn=next_turn)
+    last_turn = encounter.last_turn
+    if same_name(last_turn, gone.name):
+        # The default order follows the one before it, so it goes on with its follower (R17).
+        last_turn = creatures[(position - 1) % len(creatures)].name if creatures else None
+    new = replace(encounter, creatures=creatures, current=current, last_turn=last_turn)
     new, effects_ended = retime_removed(new, gone.name, gone.effects)  # R20
     event = RemoveEvent(
         new.round,
         new.current,
         gone.name,
         ended_turn=was_current,
-        next=next_turn,
+        next=new.next_turn,
         load_before=gone.load,
         hp_before=gone.hp,
         effects_ended=effects_ended,
@@ -88,70 +162,58 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
 
 
 def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter, TurnStartEvent]:
-    """Start a turn: *name*'s, or the next in order (R1, R12, R13).
+    """Start a turn: *name*'s, or the default next one (R1, R12, R13, R18, R19).
 
-    A running turn ends first (its Load is kept, R14). When the round is over
-    (or not started) the new turn starts round + 1; in ``round`` mode every
-    creature then resets (R12), in ``turn`` mode the creature whose turn starts
-    resets (R1). The GM may start anyone's turn out of order; the next default
-    turn follows the creature whose turn ran last.
+    A running turn ends first (its Load is kept, R14). The default next turn
+    is the next creature in file order after the one whose turn ran last,
+    wrapping around, that has not had its turn this round and is not down
+    (R19); down creatures passed over are named in the event (R18). When no
+    such creature is left (or before round 1) the turn starts round + 1:
+    nobody has had a turn yet, and in ``round`` mode everyone resets (R12, to
+    the R1 value or to 0 as ``round_reset`` says); in ``turn`` mode the
+    creature whose turn starts resets (R1). The GM may start anyone's turn,
+    also a second one in a round (the event says so).
 
     Returns:
         The encounter and a `TurnStartEvent` that lists the resets made.
 
     Raises:
-        InputError: no creatures, or no creature called *name*.
+        InputError: no creatures; no creature called *name*; no *name* while
+            every creature is down.
     """
-    from d4cli.records import Reset, TurnStartEvent
+    from d4cli.records import TurnStartEvent
 
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
-    new_round = encounter.next_turn is None
-    if name is not None:
-        position = encounter.index(name)
-    elif new_round:
-        position = 0
-    else:
-        position = encounter.index(encounter.next_turn or "", "next_turn")
-    creatures = list(encounter.creatures)
-    who = creatures[position]
-    resets: list[Reset] = []
-    reset_positions: list[int] = []
-    if encounter.mode == "round":
-        if new_round:
-            reset_positions = list(range(len(creatures)))
-    else:
-        reset_positions = [position]
-    for index in reset_positions:
-        creature = creatures[index]
-        resets.append(Reset(creature.name, creature.load, creature.reset_value))
-        creatures[index] = replace(creature, load=creature.reset_value)
-    round_number = encounter.round + 1 if new_round else encounter.round
-    new = replace(
-        encounter,
-        round=round_number,
-        current=who.name,
-        next_turn=encounter.follower(position),
-        creatures=tuple(creatures),
-    )
+    new_round = encounter.next_position() is None
+    base = _begin_round(encounter) if new_round else encounter
+    position, skipped = _choose_turn(base, name)
+    who = base.creatures[position]
+    default = base.next_position()
+    base, resets = _reset_loads(base, position, new_round)
+    new = _mark_turn(base, position)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    in_order = name is None or new_round or same_name(encounter.next_turn, who.name)
     event = TurnStartEvent(
         new.round,
         new.current,
         who.name,
         ended=encounter.current,
         new_round=new_round,
-        out_of_order=not in_order,
-        resets=tuple(resets),
+        out_of_order=name is not None and position != default,
+        resets=resets,
         next=new.next_turn,
         effects_ended=effects_ended,
+        skipped=skipped,
+        again=who.had_turn,
+        down=who.down,
     )
     return new, event
 
 
 def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     """End the running turn; the Load stays where it is (R14).
+
+    The round is over when every creature that is not down has had its turn (R19).
 
     Raises:
         InputError: no turn is running.
@@ -168,6 +230,58 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
         effects_ended=effects_ended,
     )
     return new, event
+
+
+# --- the turn bookkeeping of R19 -------------------------------------------------------------
+
+
+def _begin_round(encounter: Encounter) -> Encounter:
+    """Round + 1: nobody has had a turn, and the default order starts at the first creature (R19)."""
+    creatures = tuple(replace(c, had_turn=False) if c.had_turn else c for c in encounter.creatures)
+    return replace(encounter, round=encounter.round + 1, last_turn=None, creatures=creatures)
+
+
+def _choose_turn(encounter: Encounter, name: str | None) -> tuple[int, tuple[str, ...]]:
+    """Whose turn starts: *name*'s, or the default next one (R19); and the down creatures passed over (R18).
+
+    Raises:
+        InputError: an unknown *name*; no *name* and every creature is down.
+    """
+    if name is not None:
+        return encounter.index(name), ()
+    position = encounter.next_position()
+    if position is None:
+        problem = "every creature is down (R18): heal one, or name whose turn starts"
+        raise InputError("turn start", None, problem)
+    start = 0 if encounter.last_turn is None else encounter.index(encounter.last_turn, "last_turn") + 1
+    count = len(encounter.creatures)
+    passed = [encounter.creatures[(start + step) % count] for step in range((position - start) % count)]
+    return position, tuple(c.name for c in passed if c.down and not c.had_turn)
+
+
+def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
+    """The Load resets of a turn start: the creature in ``turn`` mode (R1); everyone at a new round in ``round`` mode (R12)."""
+    from d4cli.records import Reset
+
+    if encounter.mode == "round":
+        positions = range(len(encounter.creatures)) if new_round else range(0)
+    else:
+        positions = range(position, position + 1)
+    creatures = list(encounter.creatures)
+    resets: list[Reset] = []
+    for index in positions:
+        creature = creatures[index]
+        value = 0 if encounter.mode == "round" and encounter.round_reset == "zero" else creature.reset_value
+        resets.append(Reset(creature.name, creature.load, value))
+        creatures[index] = replace(creature, load=value)
+    return replace(encounter, creatures=tuple(creatures)), tuple(resets)
+
+
+def _mark_turn(encounter: Encounter, position: int) -> Encounter:
+    """The creature at *position* has its turn: current, last to go, had its turn this round (R19)."""
+    who = encounter.creatures[position]
+    new = encounter.with_creature(position, replace(who, had_turn=True))
+    return replace(new, current=who.name, last_turn=who.name)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:

@@ -242,6 +242,11 @@ def replay(start: dict, entries: list[dict]) -> dict:
         elif kind == "exhaust":
             assert entry["exhaustion_before"] == creatures[actor]["exhaustion"], where
             creatures[actor]["exhaustion"] = entry["exhaustion_after"]
+        elif kind in ("damage", "heal"):
+            assert entry["hp_before"] == creatures[actor]["hp"], f"lost hp update before {where}"
+            creatures[actor]["hp"] = entry["hp_after"]
+        elif kind == "move":
+            pass  # only the order changes
         elif kind == "add":
             creatures[actor] = {
                 "load": entry["load_after"], "hp": entry["hp_after"], "exhaustion": entry["exhaustion"],

@@ -73,7 +73,7 @@ def fails_with(code: int, path: Path, *args: str) -> str:
 def test_init_creates_an_empty_turn_mode_encounter(isolated_env):
     obj = ok_json("init")
     assert obj == {"kind": "init", "file": os.environ["D4CLI_FILE"], "round": 0, "turn": None,
-                   "name": "encounter", "mode": "turn", "from": None, "creatures": 0}
+                   "name": "encounter", "mode": "turn", "round_reset": "buffer", "from": None, "creatures": 0}
     status = ok_json("status")
     assert status["round"] == 0 and status["mode"] == "turn" and status["creatures"] == []
 
@@ -367,7 +367,7 @@ def test_file_option_wins_over_env(encounter_file, tmp_path):
 
 def test_every_encounter_command_has_help():
     for command in (["init"], ["add"], ["remove"], ["status"], ["turn", "start"], ["turn", "end"],
-                    ["act"], ["team"], ["exhaust"], ["log"], ["undo"]):
+                    ["act"], ["team"], ["exhaust"], ["log"], ["undo"], ["move"], ["damage"], ["heal"]):
         result = ok(*command, "--help")
         assert "--file" in result.stdout and "Example:" in result.stdout
 
@@ -383,9 +383,13 @@ def test_play_a_round_script(tmp_path):
     done = subprocess.run(["bash", str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "refused by the gate (R2)" in done.stderr
+    assert "refused (R18): Goblin Brute is down" in done.stderr
     assert "round 1 is over" in done.stdout
+    assert "Goblin Brute heals 4: HP 0 -> 4 of 10 (back in the turn order, R18)" in done.stdout
+    assert "Goblin Archer is down: skipped (R18); Goblin Brute's turn" in done.stdout
     last = json.loads(done.stdout.strip().splitlines()[-1])
-    assert [e["kind"] for e in last["entries"]] == ["turn-start", "act"]
+    assert [e["kind"] for e in last["entries"]] == ["turn-start", "turn-start"]
+    assert last["entries"][-1]["skipped"] == ["Goblin Archer"]
 
 
 # --- what a change may never write ------------------------------------------------------------
@@ -413,6 +417,7 @@ def test_a_creature_needs_an_aspect(encounter_file):
 
 def test_a_change_that_would_overflow_the_round_writes_nothing(encounter_file):
     ok("turn", "start", "Goblin Archer")
+    ok("turn", "start")  # Aria: now everyone has had a turn, the next one starts a round (R19)
     text = encounter_file.read_text()
     encounter_file.write_text(text.replace("round = 1\n", "round = 1000000\n", 1))
     line = fails_with(2, encounter_file, "turn", "start")

@@ -298,12 +298,15 @@ def test_r13_order_wrap_out_of_order_and_ending_a_running_turn():
     assert (encounter.round, encounter.current) == (2, "Aria") and event.new_round
 
 
-def test_r13_out_of_order_start_mid_round_then_default_follows_it():
+def test_r19_out_of_order_start_mid_round_costs_nobody_a_turn():
     encounter, _ = start_turn(party())  # Aria
     encounter, event = start_turn(encounter, "Goblin Archer")
     assert event.out_of_order is True and encounter.round == 1
-    encounter, _ = end_turn(encounter)
-    encounter, _ = start_turn(encounter)  # follows the Goblin Archer, the last: round 2
+    encounter, event = end_turn(encounter)
+    assert event.round_over is False and event.next == "Borin"
+    encounter, _ = start_turn(encounter)  # wraps past Aria (had her turn) to Borin
+    assert (encounter.round, encounter.current) == (1, "Borin")
+    encounter, _ = start_turn(encounter)
     assert (encounter.round, encounter.current) == (2, "Aria")
 
 
@@ -396,9 +399,13 @@ def test_r17_removing_someone_else_keeps_the_current_creature():
     assert encounter.current == "Aria" and encounter.next_turn is None
 
 
-def test_r17_removing_the_last_current_creature_ends_the_round():
+def test_r17_removing_the_last_current_creature_ends_its_turn_the_others_keep_theirs():
     encounter, _ = start_turn(party(), "Goblin Archer")
     encounter, _ = remove_creature(encounter, "Goblin Archer")
+    assert encounter.current is None and encounter.next_turn == "Aria"
+    encounter, _ = start_turn(encounter)
+    assert (encounter.round, encounter.current) == (1, "Aria")  # R19: Aria and Borin keep their turns
+    encounter, _ = start_turn(encounter)
     encounter, _ = start_turn(encounter)
     assert (encounter.round, encounter.current) == (2, "Aria")
 
@@ -456,7 +463,11 @@ def test_status_json_shape():
         "pending": {"advantage": [], "disadvantage": []},
         "effects": [],
         "reset_value": -1,
+        "had_turn": True,
+        "down": False,
+        "max_hp": None,
     }
+    assert obj["round_reset"] == "buffer" and obj["creatures"][1]["had_turn"] is False
 
 
 def test_act_log_entry_has_the_history_fields():

@@ -70,6 +70,7 @@ def apply_change(
 
 def init_command(
     mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", help="When Loads reset (R12); default turn, or the template's.")] = None,
+    round_reset: Annotated[str | None, typer.Option("--round-reset", metavar="buffer|zero", help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).")] = None,
     from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel) or an encounter file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
     name: Annotated[str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")] = None,
@@ -82,25 +83,30 @@ def init_command(
     """
     from dataclasses import replace
 
-    from d4cli.encounter import MODES, Encounter
+    from d4cli.encounter import MODES, ROUND_RESETS, Encounter
     from d4cli.encounter_file import dump_encounter, parse_encounter
     from d4cli.environment import lock_timeout
     from d4cli.store import create, read_text, resolve_path
 
     if mode is not None and mode not in MODES:
         raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
+    if round_reset is not None and round_reset not in ROUND_RESETS:
+        raise InputError("--round-reset", round_reset, "must be 'buffer' or 'zero' (R12)")
     if name is not None:
         check_text(name, "--name")
     path = resolve_path(file)
     kept_comments = True
     if from_ is None:
-        encounter = Encounter(name=path.stem if name is None else name, mode=mode or "turn")
+        encounter = Encounter(name=path.stem if name is None else name, mode=mode or "turn", round_reset=round_reset or "buffer")
+        _check_round_reset(encounter, round_reset)
         text = dump_encounter(encounter)
     else:
         source = _template(from_)
         text = read_text(source)
         encounter = parse_encounter(text, source)
-        changed = replace(encounter, mode=mode or encounter.mode, name=encounter.name if name is None else name)
+        changed = replace(encounter, mode=mode or encounter.mode, name=encounter.name if name is None else name,
+                          round_reset=round_reset or encounter.round_reset)
+        _check_round_reset(changed, round_reset)
         if changed != encounter:
             encounter, text, kept_comments = changed, dump_encounter(changed), False
     from d4cli.serialize import init_json, init_output_json
@@ -120,6 +126,11 @@ def init_command(
     if not kept_comments:
         lines.append("(--mode/--name changed the template, so its comments were not kept)")
     print_lines(lines)
+
+
+def _check_round_reset(encounter: "Encounter", round_reset: str | None) -> None:
+    if round_reset is not None and encounter.mode != "round":
+        raise InputError("--round-reset", round_reset, "applies only in round mode (R12): add --mode round")
 
 
 def _template(value: str) -> Path:
@@ -174,11 +185,14 @@ def add_command(
     exhaustion: Annotated[str, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15).")] = "0",
     evasion: Annotated[str, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7).")] = "0",
     hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16).")] = None,
+    max_hp: Annotated[str | None, typer.Option("--max-hp", metavar="N", help="Healing stops here (R18); hp starts here without --hp.")] = None,
+    before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Add it just before OTHER (R13).")] = None,
+    after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Add it just after OTHER (R13).")] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Add a creature at the end of the turn order; its Load starts at the reset value (R1, R13).
+    """Add a creature at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
 
     Example: d4cli add "Goblin Archer" --aspect Might=2 --aspect Finesse=3 --evasion 10 --hp 7
     """
@@ -192,8 +206,9 @@ def add_command(
         exhaustion=parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
         evasion=parse_whole(evasion, "--evasion", EVASION),
         hp=None if hp is None else parse_whole(hp, "--hp", HP),
+        max_hp=None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
     )
-    apply_change(file, lambda encounter: add_creature(encounter, creature), json_, note)
+    apply_change(file, lambda encounter: add_creature(encounter, creature, before=before, after=after), json_, note)
 
 
 def remove_command(

@@ -181,6 +181,8 @@ def show_act(
     from d4cli.serialize import act_json
     from d4cli.steps import act_steps
 
+    if record.actor_down:
+        _refuse_down(record, json_=json_)
     result = record.result
     if short and not json_ and not quiet:
         from d4cli.render.encounter import print_lines, summary
@@ -210,6 +212,26 @@ def show_act(
     print_one(result, view, json_=json_, quiet=quiet)
 
 
+def down_refusal(actor: str) -> str:
+    """The message of a down creature's refused act or Team Action (R18)."""
+    from d4cli.errors import escape_control
+
+    return f"refused (R18): {escape_control(actor)} is down (0 hp) and cannot act; nothing was rolled or changed"
+
+
+def _refuse_down(record: ActRecord, *, json_: bool) -> None:
+    """An act of a down creature (R18): its JSON (``allowed`` false) or nothing, then the refusal.
+
+    Raises:
+        RefusedError: always, carrying *record*.
+    """
+    if json_:
+        from d4cli.serialize import act_json
+
+        emit_json(act_json(record))
+    raise RefusedError(down_refusal(record.actor), record)
+
+
 def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
     from d4cli.render import escape
@@ -223,10 +245,12 @@ def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     for gone in record.effects_ended:
         if gone.effect.origin != "team":
             lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
-    if record.hp_after is not None and record.target is not None:
+    if record.target_down and record.target is not None:
+        lines.append(f"{escape(record.target)} is already down (R18): hp stays 0")
+    elif record.hp_after is not None and record.target is not None:
         lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
         if record.hp_zero:
-            lines.append(f"[red bold]{escape(record.target)} is at 0 HP[/] (R16)")
+            lines.append(f"[red bold]{escape(record.target)} is at 0 HP: down[/] (R16, R18)")
     if dry_run:
         lines.append("Dry run: nothing was written.")
     print_lines(lines)
@@ -247,6 +271,8 @@ def _team_json(record: TeamRecord) -> dict[str, object]:
 def _team_refusal(record: TeamRecord) -> str | None:
     from d4cli.commands.roll import gate_refusal
 
+    if record.actor_down:
+        return down_refusal(record.actor)
     return gate_refusal(record.gate)
 
 

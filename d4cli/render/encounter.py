@@ -34,6 +34,8 @@ def _headroom_cell(creature: Creature) -> str:
 
 
 def _can_act_cell(creature: Creature) -> str:
+    if creature.down:
+        return "[red]no[/]: down (R18)"
     able = [aspect for aspect, room in creature.headroom().items() if room >= 1]
     if able:
         return "[green]yes[/]: " + ", ".join(escape(aspect) for aspect in able)
@@ -49,12 +51,15 @@ def _effects_cell(creature: Creature, round_number: int) -> str:
 def status_table(encounter: Encounter) -> Table:
     """The turn tracker: turn marker, Load, Buffer, Exhaustion, headroom per Aspect, HP, grants.
 
-    The "Cost 1?" column says at a glance who can still act at Cost 1 (R2).
+    The "Cost 1?" column says at a glance who can still act at Cost 1 (R2); the
+    Turn column marks the running turn (``now``), the default next one and who
+    has had its turn this round (``done``, R19); a down creature's HP reads ``0 down`` (or ``0/10 down``, R18).
     """
     from rich.table import Table
 
     state = f"round {encounter.round}" if encounter.round else "not started"
-    title = f"{escape(encounter.name) or 'Encounter'}: {state}, {encounter.mode} mode"
+    mode = f"round mode, {encounter.round_reset} reset (R12)" if encounter.mode == "round" else "turn mode"
+    title = f"{escape(encounter.name) or 'Encounter'}: {state}, {mode}"
     table = Table(title=title, title_justify="left")
     table.add_column("Turn", no_wrap=True)
     table.add_column("Creature", style="bold")
@@ -72,7 +77,13 @@ def status_table(encounter: Encounter) -> Table:
             marker = "[reverse] now [/]"
         elif encounter.next_turn == creature.name:
             marker = "next"
-        hp = "-" if creature.hp is None else ("[red bold]0[/]" if creature.hp == 0 else str(creature.hp))
+        elif creature.had_turn:
+            marker = "done"  # had its turn this round (R19)
+        hp = "-" if creature.hp is None else str(creature.hp)
+        if creature.max_hp is not None:
+            hp += f"/{creature.max_hp}"
+        if creature.down:
+            hp = f"[red bold]{hp} down[/]"
         table.add_row(
             marker,
             escape(creature.name),
@@ -117,9 +128,16 @@ def _summary(entry: dict[str, Any]) -> str:
     actor = _name(entry.get("actor"))
     if kind == "init":
         origin = f" from {escape(str(entry['from']))}" if entry.get("from") else ""
-        return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode){origin}"
+        reset = f", {entry['round_reset']} round reset" if entry.get("mode") == "round" and entry.get("round_reset") else ""
+        return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode{reset}){origin}"
+    if kind in ("move", "damage", "heal"):
+        from d4cli.render.fight import fight_summary
+
+        return fight_summary(entry)
     if kind == "add":
         hp = f", HP {entry['hp_after']}" if entry.get("hp_after") is not None else ""
+        if entry.get("max_hp") is not None:
+            hp += f" of {entry['max_hp']}"
         return (
             f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
             f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
@@ -140,7 +158,13 @@ def _summary(entry: dict[str, Any]) -> str:
         resets = entry.get("resets", [])
         if entry.get("new_round"):
             parts.append(f"round {entry.get('round')} begins")
+        for name in entry.get("skipped", []):
+            parts.append(f"{_name(name)} is down: skipped (R18)")
         parts.append(f"{actor}'s turn" + (" (out of order, R13)" if entry.get("out_of_order") else ""))
+        if entry.get("again"):
+            parts.append(f"{actor} already had its turn this round (R19)")
+        if entry.get("down"):
+            parts.append(f"{actor} is down and cannot act (R18)")
         if len(resets) > 1:
             parts.append("everyone's Load reset (R12): " + ", ".join(
                 f"{escape(r['name'])} {r['load_after']}" for r in resets
@@ -198,8 +222,10 @@ def _act_summary(entry: dict[str, Any]) -> str:
         text += f" vs {against}: {entry.get('damage')} damage"
         if entry.get("hp_after") is not None:
             text += f", HP {entry.get('hp_before')} -> {entry['hp_after']}"
-            if entry["hp_after"] == 0:
-                text += " [red bold](0 HP, R16)[/]"
+            if entry.get("target_down"):
+                text += " [red bold](already down, R18)[/]"
+            elif entry["hp_after"] == 0:
+                text += " [red bold](0 HP: down, R16, R18)[/]"
     return text + f"; {_load(entry)}"
 
 
