@@ -51,6 +51,37 @@ class Pending:
         return {"advantage": list(self.advantage), "disadvantage": list(self.disadvantage)}
 
 
+Stats = tuple[tuple[str, int], ...]
+# The three kinds of stored stats of C8: file key -> how a message names one.
+STAT_KINDS: dict[str, str] = {
+    "attributes": "Attribute",
+    "proficiencies": "Proficiency",
+    "specializations": "Specialization",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A named action on a creature's sheet (`d4cli.sheets`): what ``act NAME ACTION`` rolls.
+
+    Attributes:
+        name: the action's name (N1), never the folded name of one of the creature's Aspects.
+        aspect: the Aspect it uses (one of the creature's, N1).
+        cost: its Cost (R3), >= 0.
+        extra: extra-dice notations (R6, L3), such as ``("1d4",)``.
+        dc: a default DC (R7), or None.
+        advantage / disadvantage: default source names (R4).
+    """
+
+    name: str
+    aspect: str
+    cost: int = 1
+    extra: tuple[str, ...] = ()
+    dc: int | None = None
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Creature:
     """One creature of the encounter.
@@ -65,6 +96,9 @@ class Creature:
         hp: hit points, or None when the encounter does not track them (R16).
         pending: Team Action grants for its next roll (R11).
         notes: free text kept with the creature in the file ("" when none).
+        attributes / proficiencies / specializations: stored stats ``(name, value)`` (C8, L1).
+        actions: named actions (`Action`), in the order given.
+        side: free text such as ``party`` or ``foes`` ("" when none).
     """
 
     name: str
@@ -76,6 +110,11 @@ class Creature:
     hp: int | None = None
     pending: Pending = field(default_factory=Pending)
     notes: str = ""
+    attributes: Stats = ()
+    proficiencies: Stats = ()
+    specializations: Stats = ()
+    actions: tuple[Action, ...] = ()
+    side: str = ""
 
     @property
     def reset_value(self) -> int:

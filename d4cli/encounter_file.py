@@ -24,7 +24,8 @@ ROUND = (0, 1_000_000)
 
 TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending")
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending",
+                 "side", "attributes", "proficiencies", "specializations", "actions")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
@@ -269,6 +270,12 @@ def _creature(row: object, number: int, path: object) -> Creature:
         where.fail("notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}")
     aspects = _aspects(where, row["aspects"])
     hp = row.get("hp")
+    from d4cli.sheets import sheet_from_row
+
+    try:
+        sheet: dict[str, Any] = sheet_from_row(row, aspects)
+    except InputError as error:
+        where.fail(error.field, error.value, error.problem)
     return Creature(
         name=name,
         aspects=aspects,
@@ -279,6 +286,7 @@ def _creature(row: object, number: int, path: object) -> Creature:
         hp=None if hp is None else where.whole("hp", hp, HP),
         pending=_pending(where, row.get("pending", {})),
         notes=notes,
+        **sheet,
     )
 
 
@@ -392,6 +400,9 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     row["aspects"] = dict(creature.aspects)
     if creature.pending:
         row["pending"] = creature.pending.as_dict()
+    from d4cli.sheets import sheet_document
+
+    row.update(sheet_document(creature))
     return row
 
 

@@ -1,0 +1,472 @@
+"""Creature sheets: stored stats, named actions, and checks made from them (C1-C8, R3, R6, R11, L1, N1).
+
+Pure: plain data in, ``(new_encounter, record)`` out; dice from an injected
+`DiceSource`. The same validation serves the command line and the encounter
+file: every problem is an `InputError` naming the field (``attributes.Might``,
+``actions.dagger.cost``); `d4cli.encounter_file` adds the file and the creature.
+
+Sources of a check (C8) are a list of `Source` records ``(name, grant, origin,
+level)``; `check_sources` builds it from the command line and the creature's
+pending Team Action grants (R11). Lasting effects join through `extra_sources`
+(a pure hook: append their `Source` records there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+from d4cli.encounter import STAT_KINDS, Action, Creature, Encounter, Pending, Stats
+from d4cli.errors import InputError
+from d4cli.limits import ADVANTAGE_LEVEL, COST, DC, DISADVANTAGE_COUNT, MODIFIER, check_range, check_whole
+from d4cli.names import check_name, escape_name, fold_name, name_problem
+
+if TYPE_CHECKING:
+    from d4cli.actions import ActRequest
+    from d4cli.check import CheckResult
+    from d4cli.dice import DiceSource
+
+SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side")
+ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
+MAX_SIDE = 200
+
+
+def _suggest(key: str, allowed: tuple[str, ...]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"{hint}; known keys: {', '.join(allowed)}"
+
+
+# --- stats ----------------------------------------------------------------------------------
+
+
+def check_stats(kind: str, table: object) -> Stats:
+    """A table of stored stats (C8): names by N1, values whole numbers within L1.
+
+    Raises:
+        InputError: not a table, a bad or repeated name, a value not whole or out of range;
+            the field is ``KIND.NAME``.
+    """
+    if not isinstance(table, Mapping):
+        raise InputError(kind, table, f"must be a table of {STAT_KINDS[kind]} = number")
+    stats: list[tuple[str, int]] = []
+    seen: dict[str, str] = {}
+    for name, value in table.items():
+        where = f"{kind}.{escape_name(str(name))}"
+        check_name(name, where)
+        key = fold_name(name)
+        if key in seen:
+            raise InputError(where, name, f"the same {STAT_KINDS[kind]} as {seen[key]!r} (N1)")
+        seen[key] = name
+        stats.append((name, check_whole(value, where, MODIFIER)))
+    return tuple(stats)
+
+
+def parse_stat(text: str, option: str) -> tuple[str, int]:
+    """``--attribute NAME=N`` (and ``--proficiency``, ``--specialization``): L1, L3, N1.
+
+    Raises:
+        InputError: no ``=``, no name, or a value that is not a whole number within L1.
+    """
+    from d4cli.limits import parse_whole
+
+    name, sign, value = text.rpartition("=")
+    if not sign or not name.strip():
+        raise InputError(option, text, "must be NAME=N, such as Strength=2")
+    check_name(name, option)
+    try:
+        return name, parse_whole(value, option, MODIFIER)
+    except InputError as error:
+        raise InputError(option, text, f"the value {error.problem}") from None
+
+
+def stat(creature: Creature, kind: str, name: str, option: str) -> tuple[str, int]:
+    """The stat called *name* (N1) of *kind* (``attributes`` ...) as ``(name as written, value)``.
+
+    Raises:
+        InputError: the creature lacks it (C8: never 0); the message lists what it has.
+    """
+    stats: Stats = getattr(creature, kind)
+    for stat_name, value in stats:
+        if fold_name(stat_name) == fold_name(name):
+            return stat_name, value
+    have = ", ".join(stat_name for stat_name, _ in stats) or "none"
+    raise InputError(option, name, f"{creature.name} has no such {STAT_KINDS[kind]} (it has: {have}) (C8)")
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
+    """One ``[[creature.actions]]`` table: name, Aspect, Cost, extra dice, DC, sources.
+
+    Raises:
+        InputError: naming ``actions.NAME.FIELD``: an unknown key, an unknown Aspect,
+            a negative Cost, bad extra dice (L3), a DC out of range, an action named like an Aspect.
+    """
+    if not isinstance(row, Mapping):
+        raise InputError("actions", row, "must be a table ([[creature.actions]])")
+    raw_name = row.get("name")
+    if not isinstance(raw_name, str):
+        raise InputError(f"actions #{number}.name", raw_name, "missing or not text")
+    where = f"actions.{escape_name(raw_name)}"
+    name = check_name(raw_name, f"{where}.name")
+    for key in row:
+        if key not in ACTION_KEYS:
+            raise InputError(f"{where}.{key}", None, "unknown key" + _suggest(key, ACTION_KEYS))
+    aspect = row.get("aspect")
+    if not isinstance(aspect, str):
+        raise InputError(f"{where}.aspect", aspect, "missing or not text")
+    aspect = _aspect_of(aspects, aspect, f"{where}.aspect")
+    if any(fold_name(name) == fold_name(aspect_name) for aspect_name, _ in aspects):
+        raise InputError(f"{where}.name", name, "is also an Aspect's name (N1): `act` could not tell them apart")
+    extra = row.get("extra", [])
+    if not isinstance(extra, list) or not all(isinstance(text, str) for text in extra):
+        raise InputError(f"{where}.extra", extra, "must be a list of dice such as \"1d4\"")
+    from d4cli.dice import parse_extra
+
+    for text in extra:
+        parse_extra(text, f"{where}.extra")
+    dc = row.get("dc")
+    sources = {}
+    for key in ("advantage", "disadvantage"):
+        names = row.get(key, [])
+        if not isinstance(names, list):
+            raise InputError(f"{where}.{key}", names, "must be a list of source names")
+        sources[key] = tuple(check_name(source, f"{where}.{key}") for source in names)
+    return Action(
+        name=name,
+        aspect=aspect,
+        cost=check_whole(row.get("cost", 1), f"{where}.cost", COST),
+        extra=tuple(extra),
+        dc=None if dc is None else check_whole(dc, f"{where}.dc", DC),
+        **sources,
+    )
+
+
+def _aspect_of(aspects: Stats, name: str, where: str) -> str:
+    for aspect_name, _ in aspects:
+        if fold_name(aspect_name) == fold_name(name):
+            return aspect_name
+    have = ", ".join(aspect_name for aspect_name, _ in aspects) or "none"
+    raise InputError(where, name, f"no such Aspect (it has: {have})")
+
+
+def check_actions(rows: object, aspects: Stats) -> tuple[Action, ...]:
+    """The ``actions`` array: each by `check_action`, names distinct (N1)."""
+    if not isinstance(rows, list):
+        raise InputError("actions", rows, "must be an array of tables ([[creature.actions]])")
+    actions: list[Action] = []
+    seen: set[str] = set()
+    for number, row in enumerate(rows, start=1):
+        action = check_action(row, aspects, number)
+        if fold_name(action.name) in seen:
+            raise InputError(f"actions.{escape_name(action.name)}", action.name, "a second action of that name (N1)")
+        seen.add(fold_name(action.name))
+        actions.append(action)
+    return tuple(actions)
+
+
+def action_document(action: Action) -> dict[str, object]:
+    """The file table of *action* (only the parts that differ from the defaults, name and aspect first)."""
+    row: dict[str, object] = {"name": action.name, "aspect": action.aspect, "cost": action.cost}
+    if action.extra:
+        row["extra"] = list(action.extra)
+    if action.dc is not None:
+        row["dc"] = action.dc
+    if action.advantage:
+        row["advantage"] = list(action.advantage)
+    if action.disadvantage:
+        row["disadvantage"] = list(action.disadvantage)
+    return row
+
+
+def sheet_from_row(row: Mapping[str, object], aspects: Stats) -> dict[str, object]:
+    """The sheet fields of a ``[[creature]]`` table (C8), as `Creature` keyword arguments.
+
+    Files without them load unchanged (empty stats, no actions, no side).
+    """
+    sheet: dict[str, object] = {kind: check_stats(kind, row[kind]) for kind in STAT_KINDS if kind in row}
+    if "actions" in row:
+        sheet["actions"] = check_actions(row["actions"], aspects)
+    if "side" in row:
+        side = row["side"]
+        if not isinstance(side, str) or len(side) > MAX_SIDE or name_problem(side) is not None:
+            raise InputError("side", side, f"must be a name of at most {MAX_SIDE} characters (N1)")
+        sheet["side"] = side
+    return sheet
+
+
+def sheet_document(creature: Creature) -> dict[str, object]:
+    """The sheet fields of *creature* for its file table (nothing for a creature without a sheet)."""
+    row: dict[str, object] = {}
+    if creature.side:
+        row["side"] = creature.side
+    for kind in STAT_KINDS:
+        stats: Stats = getattr(creature, kind)
+        if stats:
+            row[kind] = dict(stats)
+    if creature.actions:
+        row["actions"] = [action_document(action) for action in creature.actions]
+    return row
+
+
+def find_action(creature: Creature, name: str) -> Action | None:
+    """The action called *name* (N1), or None."""
+    for action in creature.actions:
+        if fold_name(action.name) == fold_name(name):
+            return action
+    return None
+
+
+def apply_named_action(encounter: Encounter, request: ActRequest, given: frozenset[str]) -> ActRequest:
+    """``act NAME ACTION``: fill *request* from the actor's named action (R3, R6, R7).
+
+    When *request.aspect* names one of the actor's Aspects, *request* is returned
+    unchanged; when it names an action, its Aspect, Cost, extra dice, DC and sources
+    fill every part not in *given* (the options typed: ``cost``, ``extra``, ``dc``,
+    ``adv``, ``dis``; a ``--target`` or ``--evasion`` drops the default DC).
+
+    Raises:
+        InputError: the actor is unknown, or has neither such an Aspect nor such an action.
+    """
+    actor = encounter.find(request.actor)
+    if any(fold_name(name) == fold_name(request.aspect) for name, _ in actor.aspects):
+        return request
+    action = find_action(actor, request.aspect)
+    if action is None:
+        aspects = ", ".join(name for name, _ in actor.aspects) or "none"
+        actions = ", ".join(a.name for a in actor.actions) or "none"
+        problem = f"{actor.name} has no such Aspect or action (Aspects: {aspects}; actions: {actions})"
+        raise InputError("ASPECT", request.aspect, problem)
+    from d4cli.dice import parse_extra
+
+    changes: dict[str, object] = {"aspect": action.aspect}
+    if "cost" not in given:
+        changes["cost"] = action.cost
+    if "extra" not in given:
+        changes["extra"] = tuple(parse_extra(text) for text in action.extra)
+    if "dc" not in given and request.target is None and request.evasion is None:
+        changes["dc"] = action.dc
+    if "adv" not in given:
+        changes["advantage"] = action.advantage
+    if "dis" not in given:
+        changes["disadvantage"] = action.disadvantage
+    return replace(request, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ActionEvent:
+    """A named action added to or removed from a creature's sheet."""
+
+    allowed: ClassVar[bool] = True
+
+    kind: str
+    round: int
+    turn: str | None
+    actor: str
+    action: Action
+
+
+def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tuple[Encounter, ActionEvent]:
+    """Add (or replace, same name by N1) a named action on a creature's sheet.
+
+    Raises:
+        InputError: unknown creature; the action's problems as `check_action`.
+    """
+    position = encounter.index(name)
+    creature = encounter.creatures[position]
+    action = check_action(row, creature.aspects)
+    kept = tuple(a for a in creature.actions if fold_name(a.name) != fold_name(action.name))
+    new = encounter.with_creature(position, replace(creature, actions=kept + (action,)))
+    return new, ActionEvent("action-add", encounter.round, encounter.current, creature.name, action)
+
+
+def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[Encounter, ActionEvent]:
+    """Remove a named action from a creature's sheet.
+
+    Raises:
+        InputError: unknown creature or action (the message lists its actions).
+    """
+    position = encounter.index(name)
+    creature = encounter.creatures[position]
+    action = find_action(creature, action_name)
+    if action is None:
+        have = ", ".join(a.name for a in creature.actions) or "none"
+        raise InputError("ACTION", action_name, f"{creature.name} has no such action (it has: {have})")
+    kept = tuple(a for a in creature.actions if a is not action)
+    new = encounter.with_creature(position, replace(creature, actions=kept))
+    return new, ActionEvent("action-remove", encounter.round, encounter.current, creature.name, action)
+
+
+# --- checks (C8) ----------------------------------------------------------------------------
+
+
+class Source(NamedTuple):
+    """A source of Advantage or Disadvantage on a check (C8, R4).
+
+    Attributes:
+        name: as written; distinct sources compare by N1.
+        grant: ``advantage`` or ``disadvantage``.
+        origin: where it came from: ``--adv``/``--dis``, ``team action`` (a pending grant, R11),
+            or what a later hook names (``effect``).
+        level: how much an Advantage source raises the level (C8: 1 unless it says otherwise).
+    """
+
+    name: str
+    grant: str
+    origin: str
+    level: int = 1
+
+
+# Lasting effects (R20) append their sources here: (encounter, creature) -> sources.
+SourceHook = Callable[[Encounter, Creature], list[Source]]
+extra_sources: list[SourceHook] = []
+
+
+@dataclass(frozen=True)
+class SheetCheckRequest:
+    """What ``d4cli check`` asks for: stat names, a DC, a base level and count, sources (C1-C8).
+
+    Attributes:
+        actor: the creature (N1).
+        attribute / proficiency / specialization: stat names, or None for none (C8).
+        dc: the DC (C2), or None.
+        advantage_level: the base Advantage Level (C3); disadvantage: the base count (C4).
+        advantage / disadvantage: sources named on the command line (R4).
+        rule_of_three: C7. note: free text kept in the journal.
+    """
+
+    actor: str
+    attribute: str | None = None
+    proficiency: str | None = None
+    specialization: str | None = None
+    dc: int | None = None
+    advantage_level: int = 0
+    disadvantage: int = 0
+    advantage: tuple[str, ...] = ()
+    disadvantage_sources: tuple[str, ...] = ()
+    rule_of_three: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    """A check made from a creature's sheet (C1-C8).
+
+    Attributes:
+        stats: ``(kind, name, value)`` for each stat used (kind ``attribute`` ...).
+        sources: every source considered, in order (`Source`); counted: the distinct ones.
+        base_level / base_disadvantage: from ``--advantage`` / ``--disadvantage``.
+        grants_used: the pending Team Action grants the check used up (R11).
+    """
+
+    kind: ClassVar[str] = "check"
+
+    round: int
+    turn: str | None
+    actor: str
+    result: CheckResult
+    stats: tuple[tuple[str, str, int], ...]
+    sources: tuple[Source, ...]
+    counted: tuple[Source, ...]
+    base_level: int
+    base_disadvantage: int
+    grants_used: Pending
+    note: str = ""
+    load: int = 0
+
+    @property
+    def allowed(self) -> bool:
+        """False when impossible (C4): the store then writes nothing."""
+        return not self.result.impossible
+
+
+def check_sources(encounter: Encounter, creature: Creature, request: SheetCheckRequest) -> list[Source]:
+    """Every source of the check: command line, pending Team Action grants (R11), then `extra_sources`."""
+    sources = [Source(name, "advantage", "--adv") for name in request.advantage]
+    sources += [Source(name, "disadvantage", "--dis") for name in request.disadvantage_sources]
+    sources += [Source(name, "advantage", "team action") for name in creature.pending.advantage]
+    sources += [Source(name, "disadvantage", "team action") for name in creature.pending.disadvantage]
+    for hook in extra_sources:
+        sources += hook(encounter, creature)
+    return sources
+
+
+def count_sources(sources: list[Source]) -> tuple[Source, ...]:
+    """The distinct sources (R4, N1: first spelling kept, per grant)."""
+    seen: set[tuple[str, str]] = set()
+    counted: list[Source] = []
+    for source in sources:
+        key = (source.grant, fold_name(check_name(source.name, source.origin)))
+        if key not in seen:
+            seen.add(key)
+            counted.append(source)
+    return tuple(counted)
+
+
+def levels_from(base_level: int, base_disadvantage: int, counted: tuple[Source, ...]) -> tuple[int, int]:
+    """C8: ``(Advantage Level, Disadvantages)``: each Advantage source adds its level (capped at 5)."""
+    raised = base_level + sum(s.level for s in counted if s.grant == "advantage")
+    dis = base_disadvantage + sum(1 for s in counted if s.grant == "disadvantage")
+    return min(ADVANTAGE_LEVEL[1], raised), dis
+
+
+def sheet_check(encounter: Encounter, request: SheetCheckRequest, rng: DiceSource) -> tuple[Encounter, CheckRecord]:
+    """A check from a creature's sheet (C1-C8): stats by name, sources, roll, grants used up.
+
+    Never changes Load (C8). An impossible check (C4) rolls nothing and changes nothing.
+
+    Raises:
+        InputError: unknown creature; a stat it lacks (C8); a level outside 0..5 (C3).
+    """
+    from d4cli.check import CheckRequest, roll_check
+
+    check_range(request.advantage_level, "--advantage", ADVANTAGE_LEVEL)
+    check_range(request.disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
+    position = encounter.index(request.actor)
+    creature = encounter.creatures[position]
+    stats: list[tuple[str, str, int]] = []
+    values = {}
+    for kind, asked in (
+        ("attributes", request.attribute),
+        ("proficiencies", request.proficiency),
+        ("specializations", request.specialization),
+    ):
+        if asked is not None:
+            stat_name, value = stat(creature, kind, asked, "--" + STAT_KINDS[kind].lower())
+            stats.append((STAT_KINDS[kind].lower(), stat_name, value))
+            values[STAT_KINDS[kind].lower()] = value
+    sources = check_sources(encounter, creature, request)
+    counted = count_sources(sources)
+    level, dis = levels_from(request.advantage_level, request.disadvantage, counted)
+    check_request = CheckRequest(
+        attribute=values.get("attribute", 0),
+        proficiency=values.get("proficiency", 0),
+        specialization=values.get("specialization", 0),
+        dc=request.dc,
+        advantage_level=level,
+        disadvantage=dis,
+        rule_of_three=request.rule_of_three,
+    )
+    result = roll_check(check_request, rng)
+    record = CheckRecord(
+        round=encounter.round,
+        turn=encounter.current,
+        actor=creature.name,
+        result=result,
+        stats=tuple(stats),
+        sources=tuple(sources),
+        counted=counted,
+        base_level=request.advantage_level,
+        base_disadvantage=request.disadvantage,
+        grants_used=creature.pending if not result.impossible else Pending(),
+        note=request.note,
+        load=creature.load,
+    )
+    if result.impossible or not creature.pending:
+        return encounter, record
+    return encounter.with_creature(position, replace(creature, pending=Pending())), record
