@@ -29,6 +29,8 @@ COMMANDS: dict[str, Spec] = {
     "turn": "d4cli.commands.turn:app",
     "act": "d4cli.commands.encounter:act_command",
     "team": "d4cli.commands.encounter:team_command",
+    "check": "d4cli.commands.sheet:check_command",
+    "action": "d4cli.commands.sheet:app",
     "exhaust": ("d4cli.commands.encounter:exhaust_command", NEGATIVE_OK),
     "log": "d4cli.commands.encounter:log_command",
     "undo": "d4cli.commands.encounter:undo_command",

@@ -23,9 +23,13 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.dice import ExtraRoll
     from d4cli.encounter import Encounter, Pending
     from d4cli.pool import PoolResult
+    from d4cli.sheets import ActionEvent, CheckRecord
     from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
 
-    Record = ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
+    Record = (
+        ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
+        | CheckRecord | ActionEvent
+    )
 
 JsonObject = dict[str, Any]
 
@@ -99,6 +103,47 @@ def check_json(result: CheckResult) -> JsonObject:
         "outcome": result.outcome,
         "margin": result.margin,
         "rule_of_three": request.rule_of_three,
+    }
+
+
+def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObject:
+    """The ``check`` object: the ``roll check`` object plus who rolled, the stats' names and the sources (C8).
+
+    ``attribute_name`` / ``proficiency_name`` / ``specialization_name`` are None when not used;
+    ``sources`` lists every source as ``{name, grant, origin, level, counted}``.
+    """
+    names = {kind: name for kind, name, _ in record.stats}
+    counted = {id(source) for source in record.counted}
+    return {
+        **check_json(record.result),
+        "actor": record.actor,
+        "attribute_name": names.get("attribute"),
+        "proficiency_name": names.get("proficiency"),
+        "specialization_name": names.get("specialization"),
+        "base_advantage_level": record.base_level,
+        "base_disadvantage": record.base_disadvantage,
+        "sources": [
+            {**source._asdict(), "counted": id(source) in counted} for source in record.sources
+        ],
+        "grants_used": pending_json(record.grants_used),
+        "round": record.round,
+        "turn": record.turn,
+        "load": record.load,
+        "note": record.note,
+        "dry_run": dry_run,
+    }
+
+
+def action_event_json(event: ActionEvent) -> JsonObject:
+    """The ``action add`` / ``action remove`` object: the creature and the action's table."""
+    from d4cli.sheets import action_document
+
+    return {
+        "kind": event.kind,
+        "round": event.round,
+        "turn": event.turn,
+        "actor": event.actor,
+        "action": action_document(event.action),
     }
 
 
@@ -239,6 +284,10 @@ def record_json(record: Record) -> JsonObject:
     from d4cli import actions
     from d4cli import records as model
 
+    if record.kind == "check":
+        return sheet_check_json(record)  # type: ignore[arg-type]
+    if record.kind in ("action-add", "action-remove"):
+        return action_event_json(record)  # type: ignore[arg-type]
     if isinstance(record, actions.ActRecord):
         return act_json(record)
     if isinstance(record, actions.TeamRecord):
@@ -331,7 +380,20 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "headroom": creature.headroom(),
                 "pending": pending_json(creature.pending),
                 "reset_value": creature.reset_value,
+                **sheet_json(creature),
             }
             for creature in encounter.creatures
         ],
     }
+
+
+def sheet_json(creature: object) -> JsonObject:
+    """A creature's sheet in ``status --json``: side, stats and actions (C8)."""
+    from d4cli.encounter import STAT_KINDS
+    from d4cli.sheets import action_document
+
+    sheet: JsonObject = {"side": getattr(creature, "side", "") or None}
+    for kind in STAT_KINDS:
+        sheet[kind] = dict(getattr(creature, kind))
+    sheet["actions"] = [action_document(action) for action in getattr(creature, "actions")]
+    return sheet

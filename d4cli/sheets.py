@@ -83,6 +83,30 @@ def parse_stat(text: str, option: str) -> tuple[str, int]:
         raise InputError(option, text, f"the value {error.problem}") from None
 
 
+def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side: str | None) -> Creature:
+    """*creature* with the stats typed as ``--attribute NAME=N`` ... and a ``--side`` (C8, L1, N1).
+
+    Raises:
+        InputError: a bad ``NAME=N`` (`parse_stat`), or the same name twice in one kind (N1).
+    """
+    changes: dict[str, object] = {}
+    for kind, texts in options.items():
+        option = "--" + STAT_KINDS[kind].lower()
+        pairs = [parse_stat(text, option) for text in texts or ()]
+        seen: dict[str, str] = {}
+        for stat_name, _ in pairs:
+            if fold_name(stat_name) in seen:
+                raise InputError(option, stat_name, f"{creature.name}: the same {STAT_KINDS[kind]} as {seen[fold_name(stat_name)]!r} (N1)")
+            seen[fold_name(stat_name)] = stat_name
+        changes[kind] = tuple(pairs)
+    if side is not None:
+        try:
+            changes["side"] = sheet_from_row({"side": side}, ())["side"]
+        except InputError as error:
+            raise InputError("--side", side, error.problem) from None
+    return replace(creature, **changes)  # type: ignore[arg-type]
+
+
 def stat(creature: Creature, kind: str, name: str, option: str) -> tuple[str, int]:
     """The stat called *name* (N1) of *kind* (``attributes`` ...) as ``(name as written, value)``.
 

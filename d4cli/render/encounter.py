@@ -153,6 +153,10 @@ def summary(entry: dict[str, Any]) -> str:
             f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
             f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
         )
+    if kind in ("check", "action-add", "action-remove"):
+        from d4cli.render.sheet import sheet_summary
+
+        return sheet_summary(entry)
     return escape(str(kind))
 
 
