@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side")
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
 MAX_SIDE = 200
+# The option of ``action add`` that sets each field of an action.
+OPTION_OF = {"name": "ACTION", "aspect": "--aspect", "cost": "--cost", "extra": "--extra", "dc": "--dc",
+             "advantage": "--adv", "disadvantage": "--dis"}
 
 
 def _suggest(key: str, allowed: tuple[str, ...]) -> str:
@@ -303,7 +306,11 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
     """
     position = encounter.index(name)
     creature = encounter.creatures[position]
-    action = check_action(row, creature.aspects)
+    try:
+        action = check_action(row, creature.aspects)
+    except InputError as error:
+        option = OPTION_OF.get(error.field.rpartition(".")[2], error.field)
+        raise InputError(f"{creature.name}: {option}", error.value, error.problem) from None
     kept = tuple(a for a in creature.actions if fold_name(a.name) != fold_name(action.name))
     new = encounter.with_creature(position, replace(creature, actions=kept + (action,)))
     return new, ActionEvent("action-add", encounter.round, encounter.current, creature.name, action)

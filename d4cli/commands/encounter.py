@@ -187,7 +187,11 @@ def add_command(
     )
     from d4cli.sheets import with_stats
 
-    creature = with_stats(creature, {"attributes": attribute, "proficiencies": proficiency, "specializations": specialization}, side)
+    stats = {"attributes": attribute, "proficiencies": proficiency, "specializations": specialization}
+    try:
+        creature = with_stats(creature, stats, side)
+    except InputError as error:
+        raise InputError(f"{name}: {error.field}", error.value, error.problem) from None
     apply_change(file, lambda encounter: add_creature(encounter, creature), json_)
 
 

@@ -6,6 +6,7 @@ store's one transaction, print the record (its JSON from `d4cli.serialize`).
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/commands/roll.py).
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -13,13 +14,16 @@ import typer
 from d4cli.commands.common import JsonOption, OddsOption, SeedOption, change_noting_comments, emit_json, make_rng
 from d4cli.commands.encounter import FileOption, SourceList
 from d4cli.completion import complete_aspect, complete_creature, complete_dc_tier
+from d4cli.errors import InputError
 from d4cli.limits import COST, parse_whole
 from d4cli.names import check_text
 from d4cli.sheet_completion import complete_action, complete_attribute, complete_proficiency, complete_specialization
 
 if TYPE_CHECKING:
     from d4cli.encounter import Encounter
-    from d4cli.sheets import ActionEvent, CheckRecord
+    from collections.abc import Iterator
+
+    from d4cli.sheets import ActionEvent, CheckRecord, SheetCheckRequest
 
 app = typer.Typer(help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True)
 
@@ -46,12 +50,38 @@ def check_command(
 
     Example: d4cli check Aldric --attribute Willpower --proficiency Discipline --dc hard
     """
-    from d4cli.check import parse_dc
-    from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT
-    from d4cli.sheets import SheetCheckRequest, sheet_check
+    from d4cli.sheets import sheet_check
     from d4cli.store import read_encounter, resolve_path
 
-    request = SheetCheckRequest(
+    with naming(name):
+        request = _check_request(name, attribute, proficiency, specialization, dc, advantage, disadvantage, adv, dis, rule_of_three, note)
+    rng = make_rng(seed)
+    path = resolve_path(file)
+    if dry_run:
+        _, record = sheet_check(read_encounter(path), request, rng)
+    else:
+        record = change_noting_comments(path, lambda encounter: sheet_check(encounter, request, rng))
+    _show_check(record, json_=json_, odds=odds, dry_run=dry_run)
+
+
+@contextmanager
+def naming(creature: str) -> "Iterator[None]":
+    """Re-raise an `InputError` with the creature named before its field."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(f"{creature}: {error.field}", error.value, error.problem) from None
+
+
+def _check_request(
+    name: str, attribute: str | None, proficiency: str | None, specialization: str | None, dc: str | None,
+    advantage: str, disadvantage: str, adv: SourceList, dis: SourceList, rule_of_three: bool, note: str | None,
+) -> "SheetCheckRequest":
+    from d4cli.check import parse_dc
+    from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT
+    from d4cli.sheets import SheetCheckRequest
+
+    return SheetCheckRequest(
         actor=name,
         attribute=None if attribute is None else check_text(attribute, "--attribute"),
         proficiency=None if proficiency is None else check_text(proficiency, "--proficiency"),
@@ -64,13 +94,6 @@ def check_command(
         rule_of_three=rule_of_three,
         note="" if note is None else check_text(note, "--note"),
     )
-    rng = make_rng(seed)
-    path = resolve_path(file)
-    if dry_run:
-        _, record = sheet_check(read_encounter(path), request, rng)
-    else:
-        record = change_noting_comments(path, lambda encounter: sheet_check(encounter, request, rng))
-    _show_check(record, json_=json_, odds=odds, dry_run=dry_run)
 
 
 def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool) -> None:
@@ -146,12 +169,22 @@ def action_add_command(
 
     Example: d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4
     """
-    from d4cli.check import parse_dc
-    from d4cli.dice import parse_extra
     from d4cli.sheets import add_action
     from d4cli.store import resolve_path
 
-    row = {
+    with naming(name):
+        row = _action_row(action, aspect, cost, extra, dc, adv, dis)
+    event = change_noting_comments(resolve_path(file), lambda encounter: add_action(encounter, name, row))
+    _print_event(event, json_)
+
+
+def _action_row(
+    action: str, aspect: str, cost: str, extra: SourceList, dc: str | None, adv: SourceList, dis: SourceList
+) -> dict[str, object]:
+    from d4cli.check import parse_dc
+    from d4cli.dice import parse_extra
+
+    return {
         "name": check_text(action, "ACTION", name=True),
         "aspect": check_text(aspect, "--aspect"),
         "cost": parse_whole(cost, "--cost", COST),
@@ -160,8 +193,6 @@ def action_add_command(
         "advantage": [check_text(text, "--adv", name=True) for text in adv or ()],
         "disadvantage": [check_text(text, "--dis", name=True) for text in dis or ()],
     }
-    event = change_noting_comments(resolve_path(file), lambda encounter: add_action(encounter, name, row))
-    _print_event(event, json_)
 
 
 @app.command("remove")
