@@ -21,10 +21,10 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.actions import ActRecord, TeamRecord
     from d4cli.check import CheckResult
     from d4cli.dice import ExtraRoll
-    from d4cli.encounter import Encounter, Pending
+    from d4cli.encounter import Creature, Encounter, Pending
     from d4cli.pool import PoolResult
-    from d4cli.sheets import ActionEvent, CheckRecord
     from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
+    from d4cli.sheets import ActionEvent, CheckRecord
 
     Record = (
         ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
@@ -281,13 +281,13 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli import actions
+    from d4cli import actions, sheets
     from d4cli import records as model
 
-    if record.kind == "check":
-        return sheet_check_json(record)  # type: ignore[arg-type]
-    if record.kind in ("action-add", "action-remove"):
-        return action_event_json(record)  # type: ignore[arg-type]
+    if isinstance(record, sheets.CheckRecord):
+        return sheet_check_json(record)
+    if isinstance(record, sheets.ActionEvent):
+        return action_event_json(record)
     if isinstance(record, actions.ActRecord):
         return act_json(record)
     if isinstance(record, actions.TeamRecord):
@@ -387,7 +387,7 @@ def status_json(encounter: Encounter) -> JsonObject:
     }
 
 
-def sheet_json(creature: object) -> JsonObject:
+def sheet_json(creature: Creature) -> JsonObject:
     """A creature's sheet in ``status --json``: side, stats and actions (C8)."""
     from d4cli.encounter import STAT_KINDS
     from d4cli.sheets import action_document
@@ -395,5 +395,5 @@ def sheet_json(creature: object) -> JsonObject:
     sheet: JsonObject = {"side": getattr(creature, "side", "") or None}
     for kind in STAT_KINDS:
         sheet[kind] = dict(getattr(creature, kind))
-    sheet["actions"] = [action_document(action) for action in getattr(creature, "actions")]
+    sheet["actions"] = [action_document(action) for action in creature.actions]
     return sheet

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from d4cli.encounter import STAT_KINDS, Action, Creature, Encounter, Pending, Stats
 from d4cli.errors import InputError
-from d4cli.limits import ADVANTAGE_LEVEL, COST, DC, DISADVANTAGE_COUNT, MODIFIER, check_range, check_whole
+from d4cli.limits import (
+    ADVANTAGE_LEVEL,
+    COST,
+    DC,
+    DISADVANTAGE_COUNT,
+    MODIFIER,
+    check_range,
+    check_whole,
+)
 from d4cli.names import check_name, escape_name, fold_name, name_problem
 
 if TYPE_CHECKING:

@@ -11,18 +11,30 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from d4cli.commands.common import JsonOption, OddsOption, SeedOption, change_noting_comments, emit_json, make_rng
+from d4cli.commands.common import (
+    JsonOption,
+    OddsOption,
+    SeedOption,
+    change_noting_comments,
+    emit_json,
+    make_rng,
+)
 from d4cli.commands.encounter import FileOption, SourceList
 from d4cli.completion import complete_aspect, complete_creature, complete_dc_tier
 from d4cli.errors import InputError
 from d4cli.limits import COST, parse_whole
 from d4cli.names import check_text
-from d4cli.sheet_completion import complete_action, complete_attribute, complete_proficiency, complete_specialization
+from d4cli.sheet_completion import (
+    complete_action,
+    complete_attribute,
+    complete_proficiency,
+    complete_specialization,
+)
 
 if TYPE_CHECKING:
-    from d4cli.encounter import Encounter
     from collections.abc import Iterator
 
+    from d4cli.encounter import Encounter
     from d4cli.sheets import ActionEvent, CheckRecord, SheetCheckRequest
 
 app = typer.Typer(help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True)
