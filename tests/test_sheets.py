@@ -118,10 +118,10 @@ def test_act_uses_a_named_action_and_options_override_it(sheet_file):
     assert [extra["notation"] for extra in obj["extra"]] == ["1d4"]
     obj = ok_json("act", "Aria", "dagger", "--cost", "2", "--seed", "1")
     assert obj["cost"] == 2 and [extra["notation"] for extra in obj["extra"]] == ["1d4"]
-    obj = ok_json("act", "Aria", "DAGGER", "--extra", "1d8", "--seed", "1")
+    obj = ok_json("act", "Aria", "DAGGER", "--extra", "1d8", "--dry-run", "--seed", "1")
     assert [extra["notation"] for extra in obj["extra"]] == ["1d8"]
-    obj = ok_json("act", "Aria", "Might", "--seed", "1")  # an Aspect keeps working
-    assert (obj["aspect_name"], obj["cost"], obj["extra"]) == ("Might", 1, [])
+    obj = ok_json("act", "Aria", "Might", "--cost", "0", "--seed", "1")  # an Aspect keeps working
+    assert (obj["aspect_name"], obj["cost"], obj["extra"]) == ("Might", 0, [])
 
 
 def test_stored_check_odds_equal_roll_check_odds(sheet_file):

@@ -71,7 +71,7 @@ def status_table(encounter: Encounter) -> Table:
         hp = "-" if creature.hp is None else ("[red bold]0[/]" if creature.hp == 0 else str(creature.hp))
         table.add_row(
             marker,
-            escape(creature.name),
+            escape(creature.name) + (f" [dim]({escape(creature.side)})[/]" if creature.side else ""),
             str(creature.load),
             str(creature.load_buffer),
             str(creature.exhaustion),
