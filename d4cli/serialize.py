@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.encounter import Creature, Encounter, Pending
     from d4cli.pool import PoolResult
     from d4cli.records import AddEvent, ExhaustEvent, RemoveEvent, TurnEndEvent, TurnStartEvent
-    from d4cli.sheets import ActionEvent, CheckRecord
+    from d4cli.sheet_check import CheckRecord
+    from d4cli.sheets import ActionEvent
 
     Record = (
         ActRecord | TeamRecord | AddEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent
@@ -281,10 +282,10 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli import actions, sheets
+    from d4cli import actions, sheet_check, sheets
     from d4cli import records as model
 
-    if isinstance(record, sheets.CheckRecord):
+    if isinstance(record, sheet_check.CheckRecord):
         return sheet_check_json(record)
     if isinstance(record, sheets.ActionEvent):
         return action_event_json(record)

@@ -5,35 +5,27 @@ Pure: plain data in, ``(new_encounter, record)`` out; dice from an injected
 file: every problem is an `InputError` naming the field (``attributes.Might``,
 ``actions.dagger.cost``); `d4cli.encounter_file` adds the file and the creature.
 
-Sources of a check (C8) are a list of `Source` records ``(name, grant, origin,
-level)``; `check_sources` builds it from the command line and the creature's
-pending Team Action grants (R11). Lasting effects join through `extra_sources`
-(a pure hook: append their `Source` records there).
+Checks made from the stats live in `d4cli.sheet_check`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar
 
-from d4cli.encounter import STAT_KINDS, Action, Creature, Encounter, Pending, Stats
+from d4cli.encounter import STAT_KINDS, Action, Creature, Encounter, Stats
 from d4cli.errors import InputError
 from d4cli.limits import (
-    ADVANTAGE_LEVEL,
     COST,
     DC,
-    DISADVANTAGE_COUNT,
     MODIFIER,
-    check_range,
     check_whole,
 )
 from d4cli.names import check_name, escape_name, fold_name, name_problem
 
 if TYPE_CHECKING:
     from d4cli.actions import ActRequest
-    from d4cli.check import CheckResult
-    from d4cli.dice import DiceSource
 
 SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side")
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
@@ -339,173 +331,3 @@ def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[En
     kept = tuple(a for a in creature.actions if a is not action)
     new = encounter.with_creature(position, replace(creature, actions=kept))
     return new, ActionEvent("action-remove", encounter.round, encounter.current, creature.name, action)
-
-
-# --- checks (C8) ----------------------------------------------------------------------------
-
-
-class Source(NamedTuple):
-    """A source of Advantage or Disadvantage on a check (C8, R4).
-
-    Attributes:
-        name: as written; distinct sources compare by N1.
-        grant: ``advantage`` or ``disadvantage``.
-        origin: where it came from: ``--adv``/``--dis``, ``team action`` (a pending grant, R11),
-            or what a later hook names (``effect``).
-        level: how much an Advantage source raises the level (C8: 1 unless it says otherwise).
-    """
-
-    name: str
-    grant: str
-    origin: str
-    level: int = 1
-
-
-# Lasting effects (R20) append their sources here: (encounter, creature) -> sources.
-SourceHook = Callable[[Encounter, Creature], list[Source]]
-extra_sources: list[SourceHook] = []
-
-
-@dataclass(frozen=True)
-class SheetCheckRequest:
-    """What ``d4cli check`` asks for: stat names, a DC, a base level and count, sources (C1-C8).
-
-    Attributes:
-        actor: the creature (N1).
-        attribute / proficiency / specialization: stat names, or None for none (C8).
-        dc: the DC (C2), or None.
-        advantage_level: the base Advantage Level (C3); disadvantage: the base count (C4).
-        advantage / disadvantage: sources named on the command line (R4).
-        rule_of_three: C7. note: free text kept in the journal.
-    """
-
-    actor: str
-    attribute: str | None = None
-    proficiency: str | None = None
-    specialization: str | None = None
-    dc: int | None = None
-    advantage_level: int = 0
-    disadvantage: int = 0
-    advantage: tuple[str, ...] = ()
-    disadvantage_sources: tuple[str, ...] = ()
-    rule_of_three: bool = False
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class CheckRecord:
-    """A check made from a creature's sheet (C1-C8).
-
-    Attributes:
-        stats: ``(kind, name, value)`` for each stat used (kind ``attribute`` ...).
-        sources: every source considered, in order (`Source`); counted: the distinct ones.
-        base_level / base_disadvantage: from ``--advantage`` / ``--disadvantage``.
-        grants_used: the pending Team Action grants the check used up (R11).
-    """
-
-    kind: ClassVar[str] = "check"
-
-    round: int
-    turn: str | None
-    actor: str
-    result: CheckResult
-    stats: tuple[tuple[str, str, int], ...]
-    sources: tuple[Source, ...]
-    counted: tuple[Source, ...]
-    base_level: int
-    base_disadvantage: int
-    grants_used: Pending
-    note: str = ""
-    load: int = 0
-
-    @property
-    def allowed(self) -> bool:
-        """False when impossible (C4): the store then writes nothing."""
-        return not self.result.impossible
-
-
-def check_sources(encounter: Encounter, creature: Creature, request: SheetCheckRequest) -> list[Source]:
-    """Every source of the check: command line, pending Team Action grants (R11), then `extra_sources`."""
-    sources = [Source(name, "advantage", "--adv") for name in request.advantage]
-    sources += [Source(name, "disadvantage", "--dis") for name in request.disadvantage_sources]
-    sources += [Source(name, "advantage", "team action") for name in creature.pending.advantage]
-    sources += [Source(name, "disadvantage", "team action") for name in creature.pending.disadvantage]
-    for hook in extra_sources:
-        sources += hook(encounter, creature)
-    return sources
-
-
-def count_sources(sources: list[Source]) -> tuple[Source, ...]:
-    """The distinct sources (R4, N1: first spelling kept, per grant)."""
-    seen: set[tuple[str, str]] = set()
-    counted: list[Source] = []
-    for source in sources:
-        key = (source.grant, fold_name(check_name(source.name, source.origin)))
-        if key not in seen:
-            seen.add(key)
-            counted.append(source)
-    return tuple(counted)
-
-
-def levels_from(base_level: int, base_disadvantage: int, counted: tuple[Source, ...]) -> tuple[int, int]:
-    """C8: ``(Advantage Level, Disadvantages)``: each Advantage source adds its level (capped at 5)."""
-    raised = base_level + sum(s.level for s in counted if s.grant == "advantage")
-    dis = base_disadvantage + sum(1 for s in counted if s.grant == "disadvantage")
-    return min(ADVANTAGE_LEVEL[1], raised), dis
-
-
-def sheet_check(encounter: Encounter, request: SheetCheckRequest, rng: DiceSource) -> tuple[Encounter, CheckRecord]:
-    """A check from a creature's sheet (C1-C8): stats by name, sources, roll, grants used up.
-
-    Never changes Load (C8). An impossible check (C4) rolls nothing and changes nothing.
-
-    Raises:
-        InputError: unknown creature; a stat it lacks (C8); a level outside 0..5 (C3).
-    """
-    from d4cli.check import CheckRequest, roll_check
-
-    check_range(request.advantage_level, "--advantage", ADVANTAGE_LEVEL)
-    check_range(request.disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
-    position = encounter.index(request.actor)
-    creature = encounter.creatures[position]
-    stats: list[tuple[str, str, int]] = []
-    values = {}
-    for kind, asked in (
-        ("attributes", request.attribute),
-        ("proficiencies", request.proficiency),
-        ("specializations", request.specialization),
-    ):
-        if asked is not None:
-            stat_name, value = stat(creature, kind, asked, "--" + STAT_KINDS[kind].lower())
-            stats.append((STAT_KINDS[kind].lower(), stat_name, value))
-            values[STAT_KINDS[kind].lower()] = value
-    sources = check_sources(encounter, creature, request)
-    counted = count_sources(sources)
-    level, dis = levels_from(request.advantage_level, request.disadvantage, counted)
-    check_request = CheckRequest(
-        attribute=values.get("attribute", 0),
-        proficiency=values.get("proficiency", 0),
-        specialization=values.get("specialization", 0),
-        dc=request.dc,
-        advantage_level=level,
-        disadvantage=dis,
-        rule_of_three=request.rule_of_three,
-    )
-    result = roll_check(check_request, rng)
-    record = CheckRecord(
-        round=encounter.round,
-        turn=encounter.current,
-        actor=creature.name,
-        result=result,
-        stats=tuple(stats),
-        sources=tuple(sources),
-        counted=counted,
-        base_level=request.advantage_level,
-        base_disadvantage=request.disadvantage,
-        grants_used=creature.pending if not result.impossible else Pending(),
-        note=request.note,
-        load=creature.load,
-    )
-    if result.impossible or not creature.pending:
-        return encounter, record
-    return encounter.with_creature(position, replace(creature, pending=Pending())), record

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from d4cli.actions import TeamRecord
     from d4cli.check import CheckResult
     from d4cli.pool import Gate, PoolPlan, PoolResult
-    from d4cli.sheets import CheckRecord
+    from d4cli.sheet_check import CheckRecord
 
 # Beyond this many dice a step shows the first ones and a count (JSON has all).
 SHOWN_DICE = 40

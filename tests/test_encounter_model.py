@@ -455,7 +455,7 @@ def test_status_json_shape():
         "headroom": {"Finesse": 5, "Might": 3},
         "pending": {"advantage": [], "disadvantage": []},
         "reset_value": -1,
-        **{"side": None, "attributes": {}, "proficiencies": {}, "specializations": {}, "actions": []},
+        "side": None, "attributes": {}, "proficiencies": {}, "specializations": {}, "actions": [],
     }
 
 

@@ -18,7 +18,7 @@ from d4cli.dice import ScriptedDice
 from d4cli.encounter import Creature, Encounter, Pending
 from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
 from d4cli.errors import FileError, InputError
-from d4cli.sheets import SheetCheckRequest, Source, extra_sources, sheet_check
+from d4cli.sheet_check import SheetCheckRequest, Source, extra_sources, sheet_check
 
 runner = CliRunner()
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d")
@@ -253,3 +253,19 @@ def test_check_and_sheet_output(sheet_file, snapshot):
     sheet = ok("status", "Aria").stdout
     log = TIME.sub("2026-01-01T00:00:00+00:00", ok("log", "--last", "2").stdout)
     assert check + sheet + log == snapshot
+
+
+def test_completion_offers_the_typed_creatures_sheet_names(sheet_file):
+    from types import SimpleNamespace
+
+    from d4cli.sheet_completion import (
+        complete_action,
+        complete_aspect_or_action,
+        complete_attribute,
+    )
+
+    ctx = SimpleNamespace(params={"name": "aldric"}, parent=None, command=None)
+    assert complete_attribute(ctx, "will") == ["Willpower"]
+    aria = SimpleNamespace(params={"name": "Aria"}, parent=None, command=None)
+    assert complete_action(aria, "") == ["dagger"]
+    assert complete_aspect_or_action(aria, "") == ["Finesse", "Might", "dagger"]

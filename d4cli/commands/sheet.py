@@ -1,6 +1,6 @@
 """``d4cli check`` and ``d4cli action add|remove``: checks and actions from a creature's sheet (docs/cli.md "Sheets").
 
-A thin skin over `d4cli.sheets`: parse, run the pure transition through the
+A thin skin over `d4cli.sheets` and `d4cli.sheet_check`: parse, run the pure transition through the
 store's one transaction, print the record (its JSON from `d4cli.serialize`).
 """
 
@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from d4cli.encounter import Encounter
-    from d4cli.sheets import ActionEvent, CheckRecord, SheetCheckRequest
+    from d4cli.sheet_check import CheckRecord, SheetCheckRequest
+    from d4cli.sheets import ActionEvent
 
 app = typer.Typer(help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True)
 
@@ -62,7 +63,7 @@ def check_command(
 
     Example: d4cli check Aldric --attribute Willpower --proficiency Discipline --dc hard
     """
-    from d4cli.sheets import sheet_check
+    from d4cli.sheet_check import sheet_check
     from d4cli.store import read_encounter, resolve_path
 
     with naming(name):
@@ -91,7 +92,7 @@ def _check_request(
 ) -> "SheetCheckRequest":
     from d4cli.check import parse_dc
     from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT
-    from d4cli.sheets import SheetCheckRequest
+    from d4cli.sheet_check import SheetCheckRequest
 
     return SheetCheckRequest(
         actor=name,

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from d4cli.encounter import Creature
-    from d4cli.sheets import CheckRecord
+    from d4cli.sheet_check import CheckRecord
 
 
 def check_record_table(record: CheckRecord) -> Table:
