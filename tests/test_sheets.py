@@ -269,3 +269,15 @@ def test_completion_offers_the_typed_creatures_sheet_names(sheet_file):
     aria = SimpleNamespace(params={"name": "Aria"}, parent=None, command=None)
     assert complete_action(aria, "") == ["dagger"]
     assert complete_aspect_or_action(aria, "") == ["Finesse", "Might", "dagger"]
+
+
+def test_action_remove_and_redo_of_a_check(sheet_file):
+    obj = ok_json("action", "remove", "Aria", "DAGGER")
+    assert obj["kind"] == "action-remove" and obj["action"] == {"name": "dagger", "aspect": "Finesse", "cost": 1, "extra": ["1d4"]}
+    assert ok_json("status", "Aria")["actions"] == []
+    ok("check", "Aldric", "--attribute", "Willpower", "--note", "resists the dread", "--seed", "2")
+    after = sheet_file.read_bytes()
+    ok("undo")
+    redone = ok_json("redo")["redone"]
+    assert redone["kind"] == "check" and redone["note"] == "resists the dread"
+    assert sheet_file.read_bytes() == after
