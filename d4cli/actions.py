@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
-from d4cli.effects import Effect, Ended, put_effect, sources_for, use_effects
+from d4cli.effects import Effect, Ended, put_effect, sources_for, team_grants, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
 
@@ -219,7 +219,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         return encounter, record
     new = encounter.with_creature(position, replace(actor, load=plan.load_after))
     new, ended = use_effects(new, actor.name, record.target)  # R11, R20
-    record = replace(record, effects_ended=ended, grants_used=_team_grants(ended))
+    record = replace(record, effects_ended=ended, grants_used=team_grants(ended))
     if target_position is not None and hp_before is not None:
         hp_after = max(0, hp_before - (result.damage or 0))
         hit = new.creatures[target_position]
@@ -227,14 +227,6 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         record = replace(record, hp_after=hp_after)
     return new, record
 
-
-def _team_grants(ended: tuple[Ended, ...]) -> Pending:
-    """The Team Action grants (R11) among the effects a roll used up, as before effects."""
-    team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
-    return Pending(
-        tuple(e.source for e in team_used if e.grant == "advantage"),
-        tuple(e.source for e in team_used if e.grant == "disadvantage"),
-    )
 
 
 @dataclass(frozen=True)

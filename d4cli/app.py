@@ -30,6 +30,8 @@ COMMANDS: dict[str, Spec] = {
     "act": "d4cli.commands.encounter:act_command",
     "team": "d4cli.commands.encounter:team_command",
     "effect": "d4cli.commands.effect:app",
+    "check": "d4cli.commands.sheet:check_command",
+    "action": "d4cli.commands.sheet:app",
     "exhaust": ("d4cli.commands.encounter:exhaust_command", NEGATIVE_OK),
     "move": "d4cli.commands.fight:move_command",
     "damage": ("d4cli.commands.fight:damage_command", NEGATIVE_OK),

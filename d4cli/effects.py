@@ -27,7 +27,7 @@ from d4cli.errors import InputError
 from d4cli.names import fold_name
 
 if TYPE_CHECKING:
-    from d4cli.encounter import Encounter
+    from d4cli.encounter import Encounter, Pending
     from d4cli.records import EffectEvent
 
 GRANTS: tuple[str, ...] = ("advantage", "disadvantage")
@@ -249,6 +249,17 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
             new = new.with_creature(position, replace(creature, effects=effects))
         ended += [Ended(creature.name, effect, "used up") for effect in gone]
     return new, tuple(ended)
+
+
+def team_grants(ended: tuple[Ended, ...]) -> Pending:
+    """The Team Action grants (R11) among the effects a roll used up (``grants_used`` of a roll)."""
+    from d4cli.encounter import Pending
+
+    team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
+    return Pending(
+        tuple(e.source for e in team_used if e.grant == "advantage"),
+        tuple(e.source for e in team_used if e.grant == "disadvantage"),
+    )
 
 
 def put_effect(effects: tuple[Effect, ...], effect: Effect, *, keep: bool = False) -> tuple[tuple[Effect, ...], Effect | None]:

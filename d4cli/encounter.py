@@ -58,6 +58,37 @@ class Pending:
         return {"advantage": list(self.advantage), "disadvantage": list(self.disadvantage)}
 
 
+Stats = tuple[tuple[str, int], ...]
+# The three kinds of stored stats of C8: file key -> how a message names one.
+STAT_KINDS: dict[str, str] = {
+    "attributes": "Attribute",
+    "proficiencies": "Proficiency",
+    "specializations": "Specialization",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A named action on a creature's sheet (`d4cli.sheets`): what ``act NAME ACTION`` rolls.
+
+    Attributes:
+        name: the action's name (N1), never the folded name of one of the creature's Aspects.
+        aspect: the Aspect it uses (one of the creature's, N1).
+        cost: its Cost (R3), >= 0.
+        extra: extra-dice notations (R6, L3), such as ``("1d4",)``.
+        dc: a default DC (R7), or None.
+        advantage / disadvantage: default source names (R4).
+    """
+
+    name: str
+    aspect: str
+    cost: int = 1
+    extra: tuple[str, ...] = ()
+    dc: int | None = None
+    advantage: tuple[str, ...] = ()
+    disadvantage: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Creature:
     """One creature of the encounter.
@@ -76,6 +107,9 @@ class Creature:
         effects: its lasting effects (R20), Team Action grants among them (R11).
         had_turn: it has had its turn this round (R19).
         max_hp: healing stops there (R18); None when it has no maximum.
+        attributes / proficiencies / specializations: stored stats ``(name, value)`` (C8, L1).
+        actions: named actions (`Action`), in the order given.
+        side: free text such as ``party`` or ``foes`` ("" when none).
     """
 
     name: str
@@ -90,6 +124,11 @@ class Creature:
     effects: tuple[Effect, ...] = ()
     had_turn: bool = False
     max_hp: int | None = None
+    attributes: Stats = ()
+    proficiencies: Stats = ()
+    specializations: Stats = ()
+    actions: tuple[Action, ...] = ()
+    side: str = ""
 
     def __post_init__(self) -> None:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.

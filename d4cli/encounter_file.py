@@ -27,7 +27,8 @@ ROUND = (0, 1_000_000)
 
 TOP_KEYS = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes", "pending", "effects")
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
+                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
@@ -298,6 +299,12 @@ def _creature(row: object, number: int, path: object, allowed: tuple[str, ...] =
     had_turn = row.get("had_turn", False)
     if not isinstance(had_turn, bool):
         where.fail("had_turn", had_turn, "must be true or false (R19)")
+    from d4cli.sheets import sheet_from_row
+
+    try:
+        sheet: dict[str, Any] = sheet_from_row(row, aspects)
+    except InputError as error:
+        where.fail(error.field, error.value, error.problem)
     return Creature(
         name=name,
         aspects=aspects,
@@ -310,6 +317,7 @@ def _creature(row: object, number: int, path: object, allowed: tuple[str, ...] =
         effects=effects_from_row(where, row, _pending(where, row.get("pending", {}))),  # R11 grants -> R20
         had_turn=had_turn,
         max_hp=max_hp,
+        **sheet,
     )
 
 
@@ -429,6 +437,9 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
         row["pending"] = creature.pending.as_dict()
     if creature.effects:
         row["effects"] = effects_document(creature.effects)
+    from d4cli.sheets import sheet_document
+
+    row.update(sheet_document(creature))
     return row
 
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.check import CheckResult
     from d4cli.dice import ExtraRoll
     from d4cli.effects import Effect, Ended
-    from d4cli.encounter import Encounter, Pending
+    from d4cli.encounter import Creature, Encounter, Pending
     from d4cli.pool import PoolResult
     from d4cli.records import (
         AddEvent,
@@ -35,9 +35,11 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
         TurnEndEvent,
         TurnStartEvent,
     )
+    from d4cli.sheet_check import CheckRecord
+    from d4cli.sheets import ActionEvent
 
     Event = AddEvent | MoveEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | DamageEvent | HealEvent | EffectEvent
-    Record = ActRecord | TeamRecord | Event
+    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent
 
 JsonObject = dict[str, Any]
 
@@ -111,6 +113,48 @@ def check_json(result: CheckResult) -> JsonObject:
         "outcome": result.outcome,
         "margin": result.margin,
         "rule_of_three": request.rule_of_three,
+    }
+
+
+def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObject:
+    """The ``check`` object: the ``roll check`` object plus who rolled, the stats' names and the sources (C8).
+
+    ``attribute_name`` / ``proficiency_name`` / ``specialization_name`` are None when not used;
+    ``sources`` lists every source as ``{name, grant, origin, level, counted}``.
+    """
+    names = {kind: name for kind, name, _ in record.stats}
+    counted = {id(source) for source in record.counted}
+    return {
+        **check_json(record.result),
+        "actor": record.actor,
+        "attribute_name": names.get("attribute"),
+        "proficiency_name": names.get("proficiency"),
+        "specialization_name": names.get("specialization"),
+        "base_advantage_level": record.base_level,
+        "base_disadvantage": record.base_disadvantage,
+        "sources": [
+            {**source._asdict(), "counted": id(source) in counted} for source in record.sources
+        ],
+        "grants_used": pending_json(record.grants_used),
+        "effects_ended": ended_json(record.effects_ended),
+        "round": record.round,
+        "turn": record.turn,
+        "load": record.load,
+        "note": record.note,
+        "dry_run": dry_run,
+    }
+
+
+def action_event_json(event: ActionEvent) -> JsonObject:
+    """The ``action add`` / ``action remove`` object: the creature and the action's table."""
+    from d4cli.sheets import action_document
+
+    return {
+        "kind": event.kind,
+        "round": event.round,
+        "turn": event.turn,
+        "actor": event.actor,
+        "action": action_document(event.action),
     }
 
 
@@ -332,9 +376,13 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli import actions
+    from d4cli import actions, sheet_check, sheets
     from d4cli import records as model
 
+    if isinstance(record, sheet_check.CheckRecord):
+        return sheet_check_json(record)
+    if isinstance(record, sheets.ActionEvent):
+        return action_event_json(record)
     if isinstance(record, actions.ActRecord):
         return act_json(record)
     if isinstance(record, actions.TeamRecord):
@@ -439,8 +487,20 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "had_turn": creature.had_turn,
                 "down": creature.down,
                 "max_hp": creature.max_hp,
+                **sheet_json(creature),
             }
             for creature in encounter.creatures
         ],
     }
 
+
+def sheet_json(creature: Creature) -> JsonObject:
+    """A creature's sheet in ``status --json``: side, stats and actions (C8)."""
+    from d4cli.encounter import STAT_KINDS
+    from d4cli.sheets import action_document
+
+    sheet: JsonObject = {"side": getattr(creature, "side", "") or None}
+    for kind in STAT_KINDS:
+        sheet[kind] = dict(getattr(creature, kind))
+    sheet["actions"] = [action_document(action) for action in creature.actions]
+    return sheet

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from d4cli.actions import TeamRecord
     from d4cli.check import CheckResult
     from d4cli.pool import Gate, PoolPlan, PoolResult
+    from d4cli.sheet_check import CheckRecord
 
 # Beyond this many dice a step shows the first ones and a count (JSON has all).
 SHOWN_DICE = 40
@@ -241,3 +242,30 @@ def team_steps(record: TeamRecord) -> list[Step]:
     steps.append(Step("Grant", grant, "R11"))
     steps.append(Step("Load after", f"{gate.load} + Cost {gate.cost} = {record.load_after}", "R8"))
     return steps
+
+
+def sheet_check_steps(record: CheckRecord) -> list[Step]:
+    """A check from a sheet (C8): where each modifier and Advantage level came from, then `check_steps`."""
+    steps = [
+        Step(kind.capitalize(), f"{name} {signed(value)} (from {record.actor}'s sheet)", "C8")
+        for kind, name, value in record.stats
+    ]
+    counted = {id(source) for source in record.counted}
+    result = record.result
+    parts = [f"--advantage {record.base_level}"] if record.base_level else []
+    for source in record.sources:
+        if source.grant != "advantage":
+            continue
+        how = f"+{source.level}" if id(source) in counted else "counted once"
+        parts.append(f"{source.name} ({source.origin}) {how}")
+    if len(parts) > (1 if record.base_level else 0):
+        detail = ", ".join(parts) + f" = Level {result.request.advantage_level}"
+        steps.append(Step("Advantage Level", detail, "C8"))
+    dis = [f"--disadvantage {record.base_disadvantage}"] if record.base_disadvantage else []
+    for source in record.sources:
+        if source.grant == "disadvantage":
+            how = "" if id(source) in counted else ", counted once"
+            dis.append(f"{source.name} ({source.origin}{how})")
+    if dis and (record.base_disadvantage == 0 or len(dis) > 1):
+        steps.append(Step("Disadvantages", ", ".join(dis) + f" = {result.request.disadvantage}", "C8"))
+    return steps + check_steps(result)

@@ -31,6 +31,7 @@ from d4cli.completion import complete_aspect, complete_creature, complete_exampl
 from d4cli.errors import InputError
 from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.names import check_text
+from d4cli.sheet_completion import complete_aspect_or_action
 
 FileOption = Annotated[
     str | None,
@@ -188,6 +189,10 @@ def add_command(
     max_hp: Annotated[str | None, typer.Option("--max-hp", metavar="N", help="Healing stops here (R18); hp starts here without --hp.")] = None,
     before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Add it just before OTHER (R13).")] = None,
     after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Add it just after OTHER (R13).")] = None,
+    attribute: Annotated[SourceList, typer.Option("--attribute", metavar="NAME=N", help="A stored Attribute (C8); repeatable.")] = None,
+    proficiency: Annotated[SourceList, typer.Option("--proficiency", metavar="NAME=N", help="A stored Proficiency (C8); repeatable.")] = None,
+    specialization: Annotated[SourceList, typer.Option("--specialization", metavar="NAME=N", help="A stored Specialization (C8); repeatable.")] = None,
+    side: Annotated[str | None, typer.Option("--side", metavar="TEXT", help="The creature's side, such as party or foes.")] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -208,6 +213,13 @@ def add_command(
         hp=None if hp is None else parse_whole(hp, "--hp", HP),
         max_hp=None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
     )
+    from d4cli.sheets import with_stats
+
+    stats = {"attributes": attribute, "proficiencies": proficiency, "specializations": specialization}
+    try:
+        creature = with_stats(creature, stats, side)
+    except InputError as error:
+        raise InputError(f"{name}: {error.field}", error.value, error.problem) from None
     apply_change(file, lambda encounter: add_creature(encounter, creature, before=before, after=after), json_, note)
 
 
@@ -226,8 +238,12 @@ def remove_command(
     apply_change(file, lambda encounter: remove_creature(encounter, name), json_, note)
 
 
-def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
-    """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2).
+def status_command(
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Show this creature's whole sheet.", autocompletion=complete_creature)] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.
 
     Past the terminal's height the table becomes one line per creature.
 
@@ -236,6 +252,11 @@ def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
     from d4cli.store import read_encounter, resolve_path
 
     encounter = read_encounter(resolve_path(file))
+    if name is not None:
+        from d4cli.commands.sheet import show_sheet
+
+        show_sheet(encounter, name, json_=json_)
+        return
     if json_:
         from d4cli.serialize import status_json
 
@@ -248,8 +269,8 @@ def status_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
 def act_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that acts.", autocompletion=complete_creature)],
-    aspect: Annotated[str, typer.Argument(metavar="ASPECT", help="The Aspect it uses.", autocompletion=complete_aspect)],
-    cost: Annotated[str, typer.Option("--cost", metavar="N", help="The action's Cost (R3).")] = "1",
+    aspect: Annotated[str, typer.Argument(metavar="ASPECT|ACTION", help="The Aspect it uses, or one of its named actions.", autocompletion=complete_aspect_or_action)],
+    cost: Annotated[str | None, typer.Option("--cost", metavar="N", help="The action's Cost (R3); default 1, or the named action's.")] = None,
     adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
     extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
@@ -280,7 +301,7 @@ def act_command(
     request = ActRequest(
         actor=name,
         aspect=aspect,
-        cost=parse_whole(cost, "--cost", COST),
+        cost=1 if cost is None else parse_whole(cost, "--cost", COST),
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
         extra=tuple(parse_extra(text) for text in extra or ()),
@@ -293,10 +314,14 @@ def act_command(
     check_note(note)
     rng = make_rng(seed)
     path = resolve_path(file)
+    from d4cli.sheets import apply_named_action
+
+    given = frozenset(key for key, value in (("cost", cost), ("extra", extra), ("dc", dc), ("adv", adv), ("dis", dis)) if value is not None)
     if dry_run:
-        _, record = act(read_encounter(path), request, rng)
+        encounter = read_encounter(path)
+        _, record = act(encounter, apply_named_action(encounter, request, given), rng)
     else:
-        record = change_noting_comments(path, lambda encounter: act(encounter, request, rng), note)
+        record = change_noting_comments(path, lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng), note)
     from d4cli.commands.output import show_act
 
     show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)

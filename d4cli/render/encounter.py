@@ -86,7 +86,7 @@ def status_table(encounter: Encounter) -> Table:
             hp = f"[red bold]{hp} down[/]"
         table.add_row(
             marker,
-            escape(creature.name),
+            escape(creature.name) + (f" [dim]({escape(creature.side)})[/]" if creature.side else ""),
             str(creature.load),
             str(creature.load_buffer),
             str(creature.exhaustion),
@@ -194,6 +194,10 @@ def _summary(entry: dict[str, Any]) -> str:
             f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
             f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
         )
+    if kind in ("check", "action-add", "action-remove"):
+        from d4cli.render.sheet import sheet_summary
+
+        return sheet_summary(entry)
     return escape(str(kind))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 # Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"); ``log``
 # also accepts any other kind its journal holds. A command that journals a new kind adds it here.
-LOG_KINDS: tuple[str, ...] = ("init", "add", "remove", "turn-start", "turn-end", "act", "team", "exhaust", "damage", "heal", "move", "effect", "check")
+LOG_KINDS: tuple[str, ...] = ("init", "add", "remove", "turn-start", "turn-end", "act", "team", "exhaust", "damage", "heal", "move", "effect", "check", "action-add", "action-remove")
 
 # Lines written per block: enough to keep writes few, small enough to stream.
 BLOCK = 256

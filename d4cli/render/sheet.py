@@ -1,0 +1,87 @@
+"""Rendering of creature sheets: a check's steps, one creature's whole sheet, log lines (C8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from d4cli.render import escape
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from d4cli.encounter import Creature
+    from d4cli.sheet_check import CheckRecord
+
+
+def check_record_table(record: CheckRecord) -> Table:
+    """The step table of ``d4cli check``: the sheet's modifiers and sources, then the Action Roll (C1-C8)."""
+    from d4cli.render.roll import steps_table
+    from d4cli.steps import sheet_check_steps
+
+    return steps_table(f"Check: {escape(record.actor)}", sheet_check_steps(record))
+
+
+def sheet_summary(entry: dict[str, Any]) -> str:
+    """One log line for a ``check``, ``action-add`` or ``action-remove`` entry (Rich markup)."""
+    actor = escape(str(entry.get("actor")))
+    kind = entry.get("kind")
+    if kind == "check":
+        names = [
+            escape(str(entry[key]))
+            for key in ("attribute_name", "proficiency_name", "specialization_name")
+            if entry.get(key) is not None
+        ]
+        text = f"{actor} check ({', '.join(names) or 'no stats'}): [bold]{entry.get('total')}[/]"
+        if entry.get("dc") is not None:
+            text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
+        if entry.get("note"):
+            text += f" - {escape(str(entry['note']))}"
+        return text + "; Load unchanged (C8)"
+    action = entry.get("action") or {}
+    verb = "added action" if kind == "action-add" else "removed action"
+    return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
+
+
+def sheet_table(creature: Creature) -> Table:
+    """``d4cli status NAME``: one creature's whole sheet (Aspects with headroom, stats, actions, notes)."""
+    from rich.table import Table
+
+    from d4cli.encounter import STAT_KINDS
+
+    title = escape(creature.name) + (f" ({escape(creature.side)})" if creature.side else "")
+    table = Table(title=title, title_justify="left", show_header=False)
+    table.add_column("Field", style="bold", no_wrap=True)
+    table.add_column("Value")
+    headroom = creature.headroom()
+    table.add_row(
+        "Aspects",
+        ", ".join(f"{escape(name)} {value} (headroom {headroom[name]})" for name, value in creature.aspects),
+    )
+    table.add_row(
+        "Load",
+        f"{creature.load} (Buffer {creature.load_buffer}, Exhaustion {creature.exhaustion}, "
+        f"resets to {creature.reset_value})",
+    )
+    table.add_row("Evasion", str(creature.evasion))
+    if creature.hp is not None:
+        table.add_row("HP", str(creature.hp))
+    for kind in STAT_KINDS:
+        stats = getattr(creature, kind)
+        if stats:
+            table.add_row(kind.capitalize(), ", ".join(f"{escape(name)} {value:+d}" for name, value in stats))
+    for action in creature.actions:
+        parts = [f"{escape(action.aspect)}, Cost {action.cost}"]
+        parts += [escape(text) for text in action.extra]
+        if action.dc is not None:
+            parts.append(f"DC {action.dc}")
+        parts += [f"adv {escape(name)}" for name in action.advantage]
+        parts += [f"dis {escape(name)}" for name in action.disadvantage]
+        table.add_row(f"Action {escape(action.name)}", ", ".join(parts))
+    pending = creature.pending
+    if pending:
+        grants = [f"adv {escape(name)}" for name in pending.advantage]
+        grants += [f"dis {escape(name)}" for name in pending.disadvantage]
+        table.add_row("Next roll", ", ".join(grants) + " (R11)")
+    if creature.notes:
+        table.add_row("Notes", escape(creature.notes))
+    return table
