@@ -136,6 +136,20 @@ class D4Group(LazyGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        sys.exit(self.run(args, prog_name=prog_name, complete_var=complete_var, **extra))
+
+    def run(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        **extra: Any,
+    ) -> int:
+        """Run one command line (*args*, default the process arguments) and return its exit code.
+
+        Never exits: errors become their one-line message and code as in `main`; the
+        interactive session (``d4cli play``) runs each line through this.
+        """
         _prepare_streams()
         if any(str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]):
             from d4cli.completion import use_d4_shells
@@ -182,7 +196,7 @@ class D4Group(LazyGroup):
         except OSError as error:
             _output_failed(error)
             code = EXIT_OUTPUT
-        sys.exit(code)
+        return code
 
 
 def _output_failed(error: OSError | UnicodeEncodeError) -> None:

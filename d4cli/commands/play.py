@@ -1,0 +1,26 @@
+"""``d4cli play [--file PATH]``: an interactive session, or a script of commands on stdin."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+FileOption = Annotated[
+    str | None,
+    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
+]
+
+
+def play_command(file: FileOption = None) -> None:
+    """Play a session: run commands at a prompt in one process (Tab completes, history kept).
+
+    Piped input runs its lines in order and stops at the first failure with its exit code.
+    Example: d4cli play; d4cli play < commands.txt
+    """
+    from d4cli.session import play
+
+    code = play(file)
+    if code:
+        raise typer.Exit(code)
