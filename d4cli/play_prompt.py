@@ -72,7 +72,7 @@ def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
         head = ""
         if incomplete.startswith("-") and "=" in incomplete:
             head = incomplete.partition("=")[0] + "="
-        complete = ShellComplete(root, {}, "d4cli", "_D4CLI_COMPLETE")
+        complete = _session_complete(ShellComplete)(root, {}, "d4cli", "_D4CLI_COMPLETE")
         out: list[tuple[str, str, str]] = []
         for item in complete.get_completions(words, incomplete):
             if getattr(item, "type", "plain") != "plain":
@@ -82,6 +82,25 @@ def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
         return out
     except Exception:  # noqa: BLE001 - completion never breaks the prompt
         return []
+
+
+def _session_complete(base: Any) -> Any:
+    """Click's completion class with the shell-facing parts (never used here) filled in."""
+
+    class SessionComplete(base):  # type: ignore[misc, valid-type]
+        name = "d4cli-play"
+        source_template = ""
+
+        def source_vars(self) -> dict[str, Any]:
+            return {}
+
+        def get_completion_args(self) -> tuple[list[str], str]:
+            return [], ""
+
+        def format_completion(self, item: Any) -> str:
+            return str(item.value)
+
+    return SessionComplete
 
 
 class SessionCompleter(Completer):
