@@ -226,3 +226,15 @@ def test_interactive_session_through_a_terminal(tmp_path: Path) -> None:
     log = _run(tmp_path, ["log", "--json"])
     assert len(json.loads(log.stdout)["entries"]) >= 5
     assert path.exists()
+
+
+@pytest.mark.parametrize("argv", [["roll", "pool", "4", "--json"], ["status"], ["--help"]])
+def test_other_commands_never_import_the_line_editor(tmp_path: Path, argv: list[str]) -> None:
+    _init(tmp_path)
+    code = (
+        "import sys\nfrom d4cli.main import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        "print([m for m in sys.modules if m.startswith(('prompt_toolkit', 'd4cli.session', 'd4cli.play'))], file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path))
+    assert done.stderr.strip().splitlines()[-1] == "[]"
