@@ -34,6 +34,13 @@ def say_error(message: str) -> None:
 
 def _usage_error(error: typer.TyperException) -> int:
     ctx = getattr(error, "ctx", None)
+    if ctx is not None and getattr(error, "option_name", None) and hasattr(error, "possibilities"):
+        # Click compares options with their dashes (`--quiet` "close" to `--file`) and
+        # by case (`--DC` near nothing): suggest this command's own closest options.
+        from d4cli.suggest import closest
+
+        known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
+        error.possibilities = closest(error.option_name, [opt for opt in known if opt.startswith("--")])
     if ctx is not None:
         sys.stderr.write(ctx.get_usage() + "\n")
         sys.stderr.write(f"Try '{ctx.command_path} --help' for help.\n")

@@ -73,7 +73,7 @@ def pool_command(
     from d4cli.dice import parse_extra
     from d4cli.pool import PoolRequest, plan_pool
 
-    _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args)
+    _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args, ctx)
     request = PoolRequest(
         aspect=parse_whole(aspect, "ASPECT", ASPECT),
         load=parse_whole(load, "--load", LOAD),
@@ -104,7 +104,7 @@ def pool_command(
     )
 
 
-def _refuse_unknown(words: list[str]) -> None:
+def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
     """Name the first word that is neither a number nor a known option of ``roll pool``.
 
     Raises:
@@ -113,7 +113,11 @@ def _refuse_unknown(words: list[str]) -> None:
     for word in words:
         if word.startswith("-") and not word[1:].isdigit():
             name = word.split("=", 1)[0]
-            raise InputError("option", name, "no such option (see 'd4cli roll pool --help')")
+            from d4cli.suggest import did_you_mean
+
+            known = [opt for param in ctx.command.params for opt in param.opts] if ctx is not None else []
+            hint = did_you_mean(name, [opt for opt in known if opt.startswith("--")])
+            raise InputError("option", name, "no such option (see 'd4cli roll pool --help')" + hint)
     if words[1:] or (words and not words[0].startswith("-")):
         raise InputError("ASPECT", " ".join(words), "unexpected extra argument")
 
