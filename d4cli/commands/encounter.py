@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from d4cli.check import parse_dc
 from d4cli.commands.common import (
     JsonOption,
     OddsOption,
@@ -24,9 +25,9 @@ from d4cli.commands.common import (
     emit_json,
     make_rng,
 )
-from d4cli.completion import complete_aspect, complete_creature, complete_example
+from d4cli.completion import complete_aspect, complete_creature, complete_dc_tier, complete_example
 from d4cli.errors import InputError, escape_control
-from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, LAST, parse_whole
+from d4cli.limits import ASPECT, BUFFER, COST, EVASION, EXHAUSTION, HP, LAST, parse_whole
 from d4cli.names import check_text
 
 FileOption = Annotated[
@@ -223,7 +224,7 @@ def act_command(
     adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
     extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="Succeed when the total meets it (R7).")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
     target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
     evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
@@ -247,7 +248,7 @@ def act_command(
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
         extra=tuple(parse_extra(text) for text in extra or ()),
-        dc=None if dc is None else parse_whole(dc, "--dc", DC),
+        dc=None if dc is None else parse_dc(dc),
         target=target,
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
     )

@@ -22,7 +22,6 @@ from d4cli.errors import InputError
 from d4cli.limits import (
     ASPECT,
     COST,
-    DC,
     DISADVANTAGE_COUNT,
     EVASION,
     LOAD,
@@ -56,7 +55,7 @@ def pool_command(
     adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
     extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="Succeed when the total meets it (R7).")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
     evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
     gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll: skip the gate (R9).")] = False,
     ignore_load: Annotated[bool, typer.Option("--ignore-load", help="Size the pool as if Load were 0 (R9).")] = False,
@@ -81,7 +80,7 @@ def pool_command(
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
         extra=tuple(parse_extra(text) for text in extra or ()),
-        dc=None if dc is None else parse_whole(dc, "--dc", DC),
+        dc=None if dc is None else _parse_dc(dc),
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         gm=gm,
         ignore_load=ignore_load,
@@ -266,3 +265,10 @@ def check_command(
         dc=request.dc,
         evasion=None,
     )
+
+
+def _parse_dc(text: str) -> int:
+    """``--dc`` as a whole number or a tier name (C2)."""
+    from d4cli.check import parse_dc
+
+    return parse_dc(text)
