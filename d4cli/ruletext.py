@@ -186,8 +186,8 @@ RULES: dict[str, Rule] = {
     'L3': Rule(
         'L3',
         'Notation and plain numbers',
-        'Extra dice are written `NdX`, `NdX+M` or `NdX-M`, with N at least 1, X from 1 to 1000 and M within L1. Any other spelling is bad input that quotes the value. A number is a plain whole number only, on the command line and in the encounter file alike: no decimal point, no digit separators, no surrounding space, no boolean.',
-        '`--extra 2d0`, `--extra 1d8+` and `--extra 0d8` exit 2 quoting the value; so do `--cost 3.0`, `--cost 3_000` and `--cost " 3"`. `--extra 1d8+2` is fine.',
+        'Extra dice are written `NdX`, `NdX+M` or `NdX-M` (`D` as well as `d`), with N at least 1, X from 1 to 1000 and M within L1. One `--extra` may also be a sum of dice groups and whole numbers (`1d4+1d6+2`): it is one source, its dice count once against L2, the numbers add up to one modifier (numbers may be subtracted, dice only added). Any other spelling is bad input that quotes the value. A number is a plain whole number only, on the command line and in the encounter file alike: no decimal point, no digit separators, no surrounding space, no boolean.',
+        '`--extra 2d0`, `--extra 1d8+` and `--extra 0d8` exit 2 quoting the value; so do `--cost 3.0`, `--cost 3_000` and `--cost " 3"`. `--extra 1d8+2` is fine, and so are `--extra 1D8` and `--extra 1d4+1d6+2`; `--extra 1d4-1d6` exits 2.',
     ),
     'L4': Rule(
         'L4',

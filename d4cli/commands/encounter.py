@@ -238,7 +238,7 @@ def act_command(
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
     from d4cli.actions import ActRequest, act
-    from d4cli.dice import parse_extra
+    from d4cli.dice import parse_extras
     from d4cli.store import read_encounter, resolve_path
 
     request = ActRequest(
@@ -247,7 +247,7 @@ def act_command(
         cost=parse_whole(cost, "--cost", COST),
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
-        extra=tuple(parse_extra(text) for text in extra or ()),
+        extra=parse_extras(extra or ()),
         dc=None if dc is None else parse_dc(dc),
         target=target,
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),

@@ -288,7 +288,7 @@ class _PoolRows:
         Raises:
             InputError: both --aspect and --pool, a bad value, or a roll too large.
         """
-        from d4cli.dice import parse_extra
+        from d4cli.dice import parse_extras
         from d4cli.errors import InputError
         from d4cli.limits import ASPECT, LOAD, MAX_DICE, MODIFIER, parse_whole
         from d4cli.odds import check_odds_size, dice_sum
@@ -298,7 +298,7 @@ class _PoolRows:
             raise InputError("--aspect/--pool", None, "give --aspect or --pool, not both")
         load_value = parse_whole(load, "--load", LOAD)
         net = parse_whole(net_advantage, "--net-advantage", MODIFIER)
-        extras = tuple(parse_extra(item) for item in extra or ())
+        extras = parse_extras(extra or ())
         if pool is not None:
             field, values = "--pool", parse_range(pool, "--pool", (1, MAX_DICE))
             largest = max(values)

@@ -69,7 +69,7 @@ def pool_command(
 
     Example: d4cli roll pool 4 --adv torch --adv advice --dis darkness
     """
-    from d4cli.dice import parse_extra
+    from d4cli.dice import parse_extras
     from d4cli.pool import PoolRequest, plan_pool
 
     _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args, ctx)
@@ -79,7 +79,7 @@ def pool_command(
         cost=parse_whole(cost, "--cost", COST),
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
-        extra=tuple(parse_extra(text) for text in extra or ()),
+        extra=parse_extras(extra or ()),
         dc=None if dc is None else _parse_dc(dc),
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         gm=gm,
