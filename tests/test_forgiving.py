@@ -1,0 +1,97 @@
+"""Forgiving input, never guessing (N1): help for a bare run, suggestions in errors, DC tiers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from d4cli.app import app
+from d4cli.suggest import closest, did_you_mean
+
+runner = CliRunner()
+
+
+def _run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+@pytest.fixture
+def skirmish(isolated_env):
+    assert _run("init", "--from", "skirmish").exit_code == 0
+    assert _run("add", "Sir Aldric", "--aspect", "Might=3", "--aspect", "Wits=2").exit_code == 0
+    assert _run("turn", "start").exit_code == 0
+    return isolated_env / "encounter.toml"
+
+
+def test_bare_d4cli_prints_the_help_and_exits_0():
+    result = _run()
+    assert result.exit_code == 0
+    assert "Usage: d4cli" in result.stdout
+    assert "play" in result.stdout and "roll" in result.stdout
+
+
+def test_a_bare_group_is_still_a_usage_error():
+    result = _run("roll")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggested"),
+    [
+        (["act", "Aria", "Finesse", "--DC", "8"], "--dc"),
+        (["act", "Aria", "Finesse", "--advantage", "x"], "--adv"),
+        (["roll", "pool", "4", "--tims", "3"], "--times"),
+        (["roll", "pool", "4", "--DC", "8"], "--dc"),
+    ],
+)
+def test_an_unknown_option_suggests_the_closest_of_that_command(skirmish, argv, suggested):
+    before = skirmish.read_bytes()
+    result = _run(*argv)
+    assert result.exit_code == 2
+    assert f"'{suggested}'" in result.stderr or f"Possible options: {suggested})" in result.stderr
+    assert skirmish.read_bytes() == before
+
+
+def test_an_option_with_no_close_match_suggests_nothing(skirmish):
+    result = _run("init", "--quiet")
+    assert result.exit_code == 2
+    assert "--file" not in result.stderr.splitlines()[-1]
+    assert "Possible" not in result.stderr and "did you mean" not in result.stderr
+
+
+def test_an_unknown_creature_or_aspect_suggests_but_refuses(skirmish):
+    before = skirmish.read_bytes()
+    result = _run("act", "Sir Aldrick", "Might")
+    assert result.exit_code == 2
+    assert "did you mean 'Sir Aldric'?" in result.stderr
+    result = _run("act", "Aria", "Migth")
+    assert result.exit_code == 2
+    assert "did you mean 'Might'?" in result.stderr
+    assert skirmish.read_bytes() == before  # N1: a suggestion never acts
+
+
+def test_suggestions_compare_without_dashes_and_case():
+    options = ["--file", "--cost", "--adv", "--dis", "--extra", "--target", "--dc", "--seed", "--json"]
+    assert closest("--quiet", options) == []
+    assert closest("--DC", options) == ["--dc"]
+    assert closest("Sir Aldrick", ["Sir Aldric", "Aria"]) == ["Sir Aldric"]
+    assert did_you_mean("Zzz", ["Aria"]) == ""
+
+
+def test_dc_tiers_work_on_roll_pool_and_act(skirmish):
+    pool = json.loads(_run("roll", "pool", "4", "--dc", "hard", "--json", "--seed", "1").stdout)
+    assert pool["dc"] == 18
+    act = json.loads(_run("act", "Aria", "Finesse", "--dc", "Easy", "--json", "--seed", "1").stdout)
+    assert act["dc"] == 6
+    bad = _run("roll", "pool", "4", "--dc", "hardest")
+    assert bad.exit_code == 2
+    assert "easy, medium, hard" in bad.stderr
+
+
+def test_extra_sum_is_one_source_on_the_command_line():
+    result = json.loads(_run("roll", "pool", "2", "--extra", "1D4+1d6+2", "--json", "--seed", "3").stdout)
+    assert [e["notation"] for e in result["extra"]] == ["1d4", "1d6+2"]
+    assert result["total"] == sum(result["dice"]) + sum(sum(e["dice"]) + e["modifier"] for e in result["extra"])
