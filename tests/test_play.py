@@ -238,3 +238,25 @@ def test_other_commands_never_import_the_line_editor(tmp_path: Path, argv: list[
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path))
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_completion_offers_option_values_and_not_the_actor_as_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _init(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("D4CLI_FILE", raising=False)
+    root = typer.main.get_command(app)
+
+    def values(line: str) -> list[str]:
+        return [display for _, display, _ in completions(root, line)]
+
+    assert values("act Aria Finesse --target ") == ["Borin", "Goblin Archer", "Goblin Brute"]
+    assert values("act Aria Finesse --dc n") == ["nearly-impossible"]
+    assert values("roll pool 3 --dc ch") == ["challenging"]
+    assert values("odds pool --pool 1..3 --dc 5 --format ") == ["table", "markdown", "csv", "json"]
+    assert values("init --mode r") == ["round"]
+
+
+def test_status_json_names_the_buffer_like_the_file(tmp_path: Path) -> None:
+    _init(tmp_path)
+    creature = json.loads(_run(tmp_path, ["status", "--json"]).stdout)["creatures"][0]
+    assert creature["load_buffer"] == creature["buffer"] == 1

@@ -25,7 +25,14 @@ from d4cli.commands.common import (
     emit_json,
     make_rng,
 )
-from d4cli.completion import complete_aspect, complete_creature, complete_dc_tier, complete_example
+from d4cli.completion import (
+    complete_aspect,
+    complete_creature,
+    complete_dc_tier,
+    complete_example,
+    complete_mode,
+    complete_other_creature,
+)
 from d4cli.errors import InputError, escape_control
 from d4cli.limits import ASPECT, BUFFER, COST, EVASION, EXHAUSTION, HP, LAST, parse_whole
 from d4cli.names import check_text
@@ -61,7 +68,7 @@ def apply_change(
 
 
 def init_command(
-    mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", help="When Loads reset (R12); default turn, or the template's.")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", autocompletion=complete_mode, help="When Loads reset (R12); default turn, or the template's.")] = None,
     from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel) or an encounter file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
     name: Annotated[str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")] = None,
@@ -225,7 +232,7 @@ def act_command(
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
     extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
     dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_other_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
     evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
     odds: OddsOption = False,

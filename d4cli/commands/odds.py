@@ -17,6 +17,8 @@ from typing import Annotated
 
 import typer
 
+from d4cli.completion import complete_format
+
 app = typer.Typer(
     help="Tables of exact odds for designers: P(success) and expected damage.",
     no_args_is_help=True,
@@ -54,7 +56,7 @@ ExtraOption = Annotated[
     typer.Option("--extra", metavar="NdX[+M]", help="Extra dice on every roll (R6); repeatable."),
 ]
 FormatOption = Annotated[
-    str, typer.Option("--format", metavar="FORMAT", help="table, markdown, csv or json.")
+    str, typer.Option("--format", metavar="FORMAT", autocompletion=complete_format, help="table, markdown, csv or json.")
 ]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (= --format json).")
