@@ -34,7 +34,9 @@ def say_error(message: str) -> None:
 
 def _usage_error(error: typer.TyperException) -> int:
     ctx = getattr(error, "ctx", None)
-    if ctx is not None and getattr(error, "option_name", None) and hasattr(error, "possibilities"):
+    from typer._click.exceptions import NoSuchOption
+
+    if ctx is not None and isinstance(error, NoSuchOption):
         # Click compares options with their dashes (`--quiet` "close" to `--file`) and
         # by case (`--DC` near nothing): suggest this command's own closest options.
         from d4cli.suggest import closest
