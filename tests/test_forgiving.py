@@ -95,3 +95,41 @@ def test_extra_sum_is_one_source_on_the_command_line():
     result = json.loads(_run("roll", "pool", "2", "--extra", "1D4+1d6+2", "--json", "--seed", "3").stdout)
     assert [e["notation"] for e in result["extra"]] == ["1d4", "1d6+2"]
     assert result["total"] == sum(result["dice"]) + sum(sum(e["dice"]) + e["modifier"] for e in result["extra"])
+
+
+# --- answers that fit --------------------------------------------------------------------------
+
+
+def test_times_lists_the_rolls_above_the_summary():
+    result = _run("roll", "pool", "4", "--times", "3", "--seed", "1")
+    lines = result.stdout.splitlines()
+    totals = [json.loads(line)["total"] for line in _run("roll", "pool", "4", "--times", "3", "--seed", "1", "--json").stdout.splitlines()]
+    assert lines[0] == "rolls: " + ", ".join(map(str, totals))
+    assert lines[1] == "3 rolls"
+    many = _run("roll", "pool", "1", "--times", "25", "--seed", "4").stdout.splitlines()[0]
+    assert many.startswith("rolls (the first 20): ") and many.count(",") == 19
+
+
+def test_rule_of_three_summary_counts_the_graded_outcomes():
+    argv = ["roll", "check", "--attribute", "2", "--dc", "12", "--rule-of-three", "--times", "16", "--seed", "1"]
+    outcomes = [json.loads(line)["outcome"] for line in _run(*argv, "--json").stdout.splitlines()]
+    last = _run(*argv).stdout.splitlines()[-1]
+    won, lost = outcomes.count("success-and"), outcomes.count("failure-but")
+    assert f"succeeds, and... {won} (" in last
+    assert f"fails, but... {lost} (" in last
+    assert "(C7)" in last
+    plain = _run("roll", "check", "--attribute", "2", "--dc", "12", "--times", "4", "--seed", "1").stdout
+    assert "succeeds, and" not in plain
+
+
+def test_shares_and_means_round_half_up():
+    # 16 rolls of 1d4: every share is a multiple of 1/16 = 6.25%; the mean a multiple of 1/16.
+    out = _run("roll", "pool", "1", "--times", "16", "--seed", "4").stdout
+    totals = [json.loads(line)["total"] for line in _run("roll", "pool", "1", "--times", "16", "--seed", "4", "--json").stdout.splitlines()]
+    assert sum(totals) == 37  # the seed gives a mean of exactly 2.3125
+    assert "mean total 2.313" in out
+    for share in ("6.3%", "18.8%", "31.3%", "43.8%"):
+        n = {"6.3%": 1, "18.8%": 3, "31.3%": 5, "43.8%": 7}[share]
+        if n in [totals.count(face) for face in range(1, 5)]:
+            assert share in out
+    assert "6.2%" not in out and "18.7%" not in out
