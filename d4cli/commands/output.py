@@ -158,12 +158,11 @@ class _Summary:
 
 
 def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None) -> None:
-    from d4cli.render import console
-    from d4cli.render.roll import summary_table
-
     from fractions import Fraction
 
+    from d4cli.render import console
     from d4cli.render.odds import percent
+    from d4cli.render.roll import summary_table
 
     def share(n: int) -> str:
         return percent(Fraction(n, count), 1)
