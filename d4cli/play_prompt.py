@@ -11,6 +11,7 @@ This is the only module that imports prompt_toolkit.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -148,4 +149,9 @@ def interact(session: Session) -> int:
             return 0
         if line.strip() in LEAVE_WORDS:
             return 0
-        session.run_line(line)
+        try:
+            session.run_line(line)
+        except KeyboardInterrupt:
+            # Ctrl-C while a command runs stops that command; a change is either
+            # wholly written by the store's transaction or not at all.
+            sys.stderr.write("d4cli: interrupted\n")

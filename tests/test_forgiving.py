@@ -133,3 +133,30 @@ def test_shares_and_means_round_half_up():
         if n in [totals.count(face) for face in range(1, 5)]:
             assert share in out
     assert "6.2%" not in out and "18.7%" not in out
+
+
+def _leaf_commands():
+    from d4cli.app import COMMANDS
+
+    for name, spec in COMMANDS.items():
+        target = spec if isinstance(spec, str) else spec[0]
+        if target.endswith(":app"):
+            import importlib
+
+            module = importlib.import_module(target.partition(":")[0])
+            for info in module.app.registered_commands:
+                yield [name, info.name or info.callback.__name__.replace("_command", "").replace("_", "-")]
+        else:
+            yield [name]
+
+
+@pytest.mark.parametrize("argv", list(_leaf_commands()), ids=" ".join)
+def test_help_examples_fit_on_one_line_at_80_columns(argv, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    result = runner.invoke(app, [*argv, "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    examples = [i for i, line in enumerate(lines) if line.strip().startswith("Example:")]
+    for i in examples:
+        # The example is not wrapped: the next line is blank or the start of a panel.
+        assert not lines[i + 1].strip() or lines[i + 1].lstrip().startswith("╭"), lines[i : i + 2]

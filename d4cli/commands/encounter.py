@@ -175,7 +175,7 @@ def add_command(
 ) -> None:
     """Add a creature at the end of the turn order; its Load starts at the reset value (R1, R13).
 
-    Example: d4cli add "Goblin Archer" --aspect Might=2 --aspect Finesse=3 --evasion 10 --hp 7
+    Example: d4cli add "Goblin Archer" --aspect Finesse=3 --evasion 10 --hp 7
     """
     from d4cli.encounter import new_creature
     from d4cli.turns import add_creature

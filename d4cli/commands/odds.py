@@ -76,7 +76,7 @@ def pool_command(
 ) -> None:
     """P(success) of a D4 pool by Aspect (or pool size) and DC (R5-R7).
 
-    Example: d4cli odds pool --aspect 1..8 --dc 4..20 --load 1 --format markdown
+    Example: d4cli odds pool --aspect 1..8 --dc 4..20 --format markdown
     """
     from d4cli.grids import pool_grid
 
@@ -138,7 +138,7 @@ def check_command(
 ) -> None:
     """P(success) of a d20 Action Roll by Advantage Level and Disadvantage x DC (C1-C6).
 
-    Example: d4cli odds check --advantage 0..3 --disadvantage 0..1 --dc 6..24/2 --modifier 3
+    Example: d4cli odds check --advantage 0..3 --dc 6..24/2 --modifier 3
     """
     from d4cli.grids import check_grid
     from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, MODIFIER, parse_whole

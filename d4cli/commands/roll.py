@@ -205,7 +205,7 @@ def check_command(
 ) -> None:
     """Make a d20 Action Roll: d20 + modifiers, Advantage, crits (C1-C7).
 
-    Example: d4cli roll check --attribute 3 --advantage 2 --dc hard --rule-of-three
+    Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """
     from d4cli.check import CheckRequest, CheckResult, apply_disadvantage, parse_dc, roll_check
     from d4cli.commands.output import ResultView, print_many, print_renderables
