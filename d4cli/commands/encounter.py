@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from d4cli.check import parse_dc
 from d4cli.commands.common import (
     JsonOption,
     OddsOption,
@@ -245,6 +244,7 @@ def act_command(
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
     from d4cli.actions import ActRequest, act
+    from d4cli.check import parse_dc
     from d4cli.dice import parse_extras
     from d4cli.store import read_encounter, resolve_path
 
