@@ -14,9 +14,10 @@ FileOption = Annotated[
 
 
 def play_command(file: FileOption = None) -> None:
-    """Play a session: run commands at a prompt in one process (Tab completes, history kept).
+    """Play a session: commands at a prompt in one process; Tab completes, history kept.
 
-    Piped input runs its lines in order and stops at the first failure with its exit code.
+    Piped input runs its lines in order and stops at the first failure (its exit code).
+
     Example: d4cli play; d4cli play < commands.txt
     """
     from d4cli.session import play
