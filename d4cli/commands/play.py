@@ -14,9 +14,10 @@ FileOption = Annotated[
 
 
 def play_command(file: FileOption = None) -> None:
-    """Play a session: commands at a prompt in one process; Tab completes, history kept.
+    """Play a session: many commands at one prompt, in one process.
 
-    Piped input runs its lines in order and stops at the first failure (its exit code).
+    Tab completes; history is kept. Piped, the lines run in order up to the
+    first failure, whose exit code ends the session.
 
     Example: d4cli play; d4cli play < commands.txt
     """
