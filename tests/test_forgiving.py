@@ -160,3 +160,20 @@ def test_help_examples_fit_on_one_line_at_80_columns(argv, monkeypatch):
     for i in examples:
         # The example is not wrapped: the next line is blank or the start of a panel.
         assert not lines[i + 1].strip() or lines[i + 1].lstrip().startswith("╭"), lines[i : i + 2]
+
+
+def test_grid_cells_round_half_up():
+    from fractions import Fraction
+
+    from d4cli.grids import EXPECTED_DAMAGE, P_SUCCESS
+    from d4cli.render.odds import cell_text, percent
+
+    class Damage:
+        quantity = EXPECTED_DAMAGE
+
+    class Success:
+        quantity = P_SUCCESS
+
+    assert cell_text(Damage, 0.125) == "0.13"
+    assert cell_text(Success, 0.0625) == "6.3%"
+    assert percent(Fraction(1, 16), 2) == "6.25%"
