@@ -121,7 +121,7 @@ def hyperfine_medians(commands: dict[str, str], runs: int, env: dict[str, str]) 
 
 
 def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f} ms"
+    return f"{seconds * 1000:.1f} ms" if seconds >= 0.001 else f"{seconds * 1000:.2f} ms"
 
 
 def ratio_line(label: str, timings: dict[str, Timing], cand: str, base: str, budget: float | None) -> str:
@@ -321,6 +321,60 @@ def scaling_figures(runs: int, cache: str, folder: Path, quick: bool) -> list[st
     )
 
 
+# Timed inside one `d4cli play` session (one child process); the same argv also run as
+# separate processes, round-robin. `act --cost 0` never changes Load, so every run acts.
+PLAY_CASES: tuple[tuple[str, str], ...] = (
+    ("roll pool 4 --json", "roll pool 4 --json"),
+    ("status", "status"),
+    ("act", "act Aria Finesse --cost 0 --target 'Goblin Archer' --json"),
+)
+
+_IN_SESSION = r"""
+import io, json, statistics, sys, time
+from d4cli.session import Session
+session = Session(sys.argv[1])
+runs = int(sys.argv[2])
+lines = json.loads(sys.argv[3])
+out = {}
+real = sys.stdout
+for line in lines:
+    session.run_line(line)  # warm: the command is built once per session
+    times = []
+    for _ in range(runs):
+        sys.stdout = io.StringIO()
+        start = time.perf_counter()
+        code = session.run_line(line)
+        times.append(time.perf_counter() - start)
+        sys.stdout = real
+        assert code == 0, (line, code)
+    out[line] = statistics.median(times)
+print(json.dumps(out))
+"""
+
+
+def play_figures(runs: int, cache: str, folder: Path) -> list[str]:
+    """Median latency of commands inside one `d4cli play` session beside separate processes."""
+    import shlex
+
+    path = write_encounter(folder)
+    env = bench_env(cache, NO_COLOR="1", COLUMNS="120", D4CLI_FILE=str(path))
+    d4 = d4cli_command()
+    subprocess.run(d4 + ["turn", "start"], env=env, stdout=subprocess.DEVNULL, check=True)
+    lines = [line for _, line in PLAY_CASES]
+    proc = subprocess.run(
+        [PYTHON, "-c", _IN_SESSION, str(path), str(runs), json.dumps(lines)],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    inside = json.loads(proc.stdout.strip().splitlines()[-1])
+    separate = side_by_side({label: (d4 + shlex.split(line), env) for label, line in PLAY_CASES}, runs)
+    out = ["d4cli play: median latency inside one session vs. a separate process per command"]
+    for label, line in PLAY_CASES:
+        alone = separate[label].wall
+        ratio = alone / inside[line] if inside[line] else float("inf")
+        out.append(f"  {label:<20} in session {ms(inside[line]):>10}   process {ms(alone):>10}   {ratio:>6.0f}x faster")
+    return out
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -342,7 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
     parser.add_argument(
         "--only",
-        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids", "scaling"),
+        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids", "scaling", "play"),
         action="append",
         help="Run only these sections (repeatable).",
     )
@@ -364,6 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "throughput": lambda: throughput(cache, args.quick),
             "grids": lambda: grid_figures(cache),
             "scaling": lambda: scaling_figures(runs, cache, folder, args.quick),
+            "play": lambda: play_figures(runs, cache, folder),
         }
         print(f"d4cli benchmark: {machine()}; {runs} runs per command")
         for name, section in sections.items():

@@ -40,6 +40,7 @@ COMMANDS: dict[str, Spec] = {
     "undo": "d4cli.commands.encounter:undo_command",
     "redo": "d4cli.commands.encounter:redo_command",
     "odds": "d4cli.commands.odds:app",
+    "play": "d4cli.commands.play:play_command",
     "help": "d4cli.commands.help:help_command",
 }
 

@@ -196,6 +196,22 @@ def complete_format(incomplete: str) -> list[str]:
     return _matching(FORMATS, incomplete)
 
 
+def complete_mode(incomplete: str) -> list[str]:
+    """The Load reset modes (turn, round; R12) that start with *incomplete*."""
+    return _matching(("turn", "round"), incomplete)
+
+
+def complete_other_creature(ctx: Any, incomplete: str) -> list[str]:
+    """`complete_creature` without the creature named earlier on the line (a target is someone else)."""
+    try:
+        creatures = _creatures(ctx)
+        actor = _named_creature(ctx, creatures)
+        names = (str(c.name) for c in creatures if actor is None or c is not actor)
+        return _matching(names, incomplete)
+    except Exception:  # noqa: BLE001
+        return []
+
+
 # --- Shell classes ---------------------------------------------------------------------------
 #
 # Typer's own bash class prints values unquoted, so "Goblin Archer" would become two words

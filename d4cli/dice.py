@@ -73,11 +73,12 @@ class ExtraRoll:
         return sum(self.dice) + self.extra.modifier
 
 
-_NOTATION = re.compile(r"([0-9]{1,6})d([0-9]{1,6})(?:([+-])([0-9]{1,6}))?")
+_NOTATION = re.compile(r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?")
+_TERM = re.compile(r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)")
 
 
 def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
-    """Parse extra-dice notation ``NdX``, ``NdX+M`` or ``NdX-M`` (R6, L3).
+    """Parse extra-dice notation ``NdX``, ``NdX+M`` or ``NdX-M``; ``D`` too (R6, L3).
 
     N >= 1, X within 1..1000, M within -1000..1000; at most 10,000 dice (L2).
 
@@ -100,6 +101,54 @@ def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
     if not MODIFIER[0] <= modifier <= MODIFIER[1]:
         raise InputError(field, text, f"the modifier must be within {MODIFIER[0]}..{MODIFIER[1]}")
     return ExtraDice(count, sides, modifier)
+
+
+def parse_extras(texts: Iterable[str], field: str = "--extra") -> tuple[ExtraDice, ...]:
+    """Parse each ``--extra`` value; a sum of groups (``1d4+1d6+2``) is one source (R6, L3).
+
+    A sum is dice groups and whole numbers joined by ``+`` (numbers also by ``-``);
+    it becomes one `ExtraDice` per dice group, the numbers added to the last
+    group's modifier. Its dice count once against L2 (at most 10,000 in the sum).
+
+    >>> [e.notation for e in parse_extras(["1D8", "1d4+1d6+2"])]
+    ['1d8', '1d4', '1d6+2']
+
+    Raises:
+        InputError: a value that is neither `parse_extra` notation nor such a sum.
+    """
+    out: list[ExtraDice] = []
+    for text in texts:
+        out.extend(_parse_sum(text, field))
+    return tuple(out)
+
+
+def _parse_sum(text: str, field: str) -> list[ExtraDice]:
+    if _NOTATION.fullmatch(text) or not text[:1].isdigit():
+        return [parse_extra(text, field)]
+    terms = [(match[1], match[2]) for match in _TERM.finditer(text)]
+    if "".join(sign + term for sign, term in terms) != text or terms[0][0]:
+        raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
+    groups: list[ExtraDice] = []
+    modifier = 0
+    for sign, term in terms:
+        if "d" in term.lower():
+            if sign == "-":
+                raise InputError(field, text, "dice can only be added (a number may be subtracted)")
+            try:
+                groups.append(parse_extra(term, field))
+            except InputError as error:
+                raise InputError(field, text, f"{term}: {error.problem}") from None
+        else:
+            modifier += -int(term) if sign == "-" else int(term)
+    if not groups:
+        raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
+    if sum(group.count for group in groups) > MAX_DICE:
+        raise InputError(field, text, f"a roll has at most {MAX_DICE:,} dice (L2)")
+    if not MODIFIER[0] <= modifier <= MODIFIER[1]:
+        raise InputError(field, text, f"the modifier must be within {MODIFIER[0]}..{MODIFIER[1]}")
+    last = groups[-1]
+    groups[-1] = ExtraDice(last.count, last.sides, modifier)
+    return groups
 
 
 def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:

@@ -174,7 +174,10 @@ class Creature:
             if fold_name(aspect_name) == key:
                 return aspect_name, value
         have = ", ".join(aspect_name for aspect_name, _ in self.aspects) or "none"
-        raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have})")
+        from d4cli.suggest import did_you_mean
+
+        hint = did_you_mean(name, (aspect_name for aspect_name, _ in self.aspects))
+        raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have}){hint}")
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,10 @@ class Encounter:
         for position, creature in enumerate(self.creatures):
             if fold_name(creature.name) == key:
                 return position
-        raise InputError(field_name, name, "no such creature in the encounter" + known_names(self))
+        from d4cli.suggest import did_you_mean
+
+        hint = did_you_mean(name, (creature.name for creature in self.creatures))
+        raise InputError(field_name, name, "no such creature in the encounter" + known_names(self) + hint)
 
     def find(self, name: str, field_name: str = "NAME") -> Creature:
         """The creature called *name* (N1); raises `InputError` naming *field_name* when unknown."""

@@ -29,12 +29,18 @@ Builder = Callable[[], "Command"]
 
 
 def _need_command(group: TyperGroup, ctx: Context, args: list[str]) -> None:
-    """A group run without a command is a usage error: a short plain message, exit 2.
+    """A sub-group run without a command is a usage error: a short plain message, exit 2.
+
+    Bare ``d4cli`` (the root, nothing typed at all) prints the help and exits 0.
 
     Click's ``no_args_is_help`` would print the whole help (boxes) on stdout and
     still exit 2; scripts rely on an empty stdout whenever the exit code is 2.
     """
     if not args and group.no_args_is_help and not ctx.resilient_parsing:
+        if ctx.parent is None:
+            # Bare `d4cli`: nothing was mistyped, so the help, exit 0.
+            typer.echo(ctx.get_help())
+            raise typer.Exit(0)
         names = ", ".join(group.list_commands(ctx))
         raise typer.BadParameter(f"missing; one of {names}", ctx=ctx, param_hint="COMMAND")
 

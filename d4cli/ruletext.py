@@ -132,7 +132,7 @@ RULES: dict[str, Rule] = {
     'C2': Rule(
         'C2',
         'DC',
-        'A DC is a whole number or one of the named tiers: easy 6, medium 12, hard 18, challenging 24, nearly-impossible 30. The roll succeeds when the Result is at least the DC.',
+        'A DC is a whole number or one of the named tiers: easy 6, medium 12, hard 18, challenging 24, nearly-impossible 30, wherever a DC is asked for (a check, a pool roll, an action, a grid). The roll succeeds when the Result is at least the DC.',
         'a Result of 18 against `--dc hard` succeeds; a Result of 17 fails.',
     ),
     'C3': Rule(
@@ -186,8 +186,8 @@ RULES: dict[str, Rule] = {
     'L3': Rule(
         'L3',
         'Notation and plain numbers',
-        'Extra dice are written `NdX`, `NdX+M` or `NdX-M`, with N at least 1, X from 1 to 1000 and M within L1. Any other spelling is bad input that quotes the value. A number is a plain whole number only, on the command line and in the encounter file alike: no decimal point, no digit separators, no surrounding space, no boolean.',
-        '`--extra 2d0`, `--extra 1d8+` and `--extra 0d8` exit 2 quoting the value; so do `--cost 3.0`, `--cost 3_000` and `--cost " 3"`. `--extra 1d8+2` is fine.',
+        'Extra dice are written `NdX`, `NdX+M` or `NdX-M` (`D` as well as `d`), with N at least 1, X from 1 to 1000 and M within L1. One `--extra` may also be a sum of dice groups and whole numbers (`1d4+1d6+2`): it is one source, its dice count once against L2, the numbers add up to one modifier (numbers may be subtracted, dice only added). Any other spelling is bad input that quotes the value. A number is a plain whole number only, on the command line and in the encounter file alike: no decimal point, no digit separators, no surrounding space, no boolean.',
+        '`--extra 2d0`, `--extra 1d8+` and `--extra 0d8` exit 2 quoting the value; so do `--cost 3.0`, `--cost 3_000` and `--cost " 3"`. `--extra 1d8+2` is fine, and so are `--extra 1D8` and `--extra 1d4+1d6+2`; `--extra 1d4-1d6` exits 2.',
     ),
     'L4': Rule(
         'L4',
@@ -198,7 +198,7 @@ RULES: dict[str, Rule] = {
     'N1': Rule(
         'N1',
         'Names',
-        'Names of creatures and Aspects are compared after Unicode NFC normalisation, case folding, and folding of leading, trailing and repeated white space. There is no matching by prefix. Two creatures whose names compare equal cannot both be in an encounter. Names are shown exactly as they were written, except that control characters are shown as escapes.',
-        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none. A name holding an escape character is shown as `\\x1b`, never sent to the terminal.',
+        'Names of creatures and Aspects are compared after Unicode NFC normalisation, case folding, and folding of leading, trailing and repeated white space. There is no matching by prefix, nor by likeness: a name that matches nothing is bad input, even when the error suggests the closest names. Two creatures whose names compare equal cannot both be in an encounter. Names are shown exactly as they were written, except that control characters are shown as escapes.',
+        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with "did you mean \'Sir Aldric\'?". A name holding an escape character is shown as `\\x1b`, never sent to the terminal.',
     ),
 }

@@ -477,6 +477,7 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "aspects": dict(creature.aspects),
                 "load": creature.load,
                 "buffer": creature.load_buffer,
+                "load_buffer": creature.load_buffer,
                 "exhaustion": creature.exhaustion,
                 "evasion": creature.evasion,
                 "hp": creature.hp,

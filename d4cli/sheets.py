@@ -267,7 +267,11 @@ def apply_named_action(encounter: Encounter, request: ActRequest, given: frozens
     if action is None:
         aspects = ", ".join(name for name, _ in actor.aspects) or "none"
         actions = ", ".join(a.name for a in actor.actions) or "none"
-        problem = f"{actor.name} has no such Aspect or action (Aspects: {aspects}; actions: {actions})"
+        from d4cli.suggest import did_you_mean
+
+        known = [name for name, _ in actor.aspects] + [a.name for a in actor.actions]
+        hint = did_you_mean(request.aspect, known)
+        problem = f"{actor.name} has no such Aspect or action (Aspects: {aspects}; actions: {actions}){hint}"
         raise InputError("ASPECT", request.aspect, problem)
     from d4cli.dice import parse_extra
 

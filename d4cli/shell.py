@@ -34,6 +34,15 @@ def say_error(message: str) -> None:
 
 def _usage_error(error: typer.TyperException) -> int:
     ctx = getattr(error, "ctx", None)
+    from typer._click.exceptions import NoSuchOption
+
+    if ctx is not None and isinstance(error, NoSuchOption):
+        # Click compares options with their dashes (`--quiet` "close" to `--file`) and
+        # by case (`--DC` near nothing): suggest this command's own closest options.
+        from d4cli.suggest import closest
+
+        known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
+        error.possibilities = closest(error.option_name, [opt for opt in known if opt.startswith("--")])
     if ctx is not None:
         sys.stderr.write(ctx.get_usage() + "\n")
         sys.stderr.write(f"Try '{ctx.command_path} --help' for help.\n")
@@ -136,6 +145,20 @@ class D4Group(LazyGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        sys.exit(self.run(args, prog_name=prog_name, complete_var=complete_var, **extra))
+
+    def run(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        **extra: Any,
+    ) -> int:
+        """Run one command line (*args*, default the process arguments) and return its exit code.
+
+        Never exits: errors become their one-line message and code as in `main`; the
+        interactive session (``d4cli play``) runs each line through this.
+        """
         _prepare_streams()
         if any(str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]):
             from d4cli.completion import use_d4_shells
@@ -182,7 +205,7 @@ class D4Group(LazyGroup):
         except OSError as error:
             _output_failed(error)
             code = EXIT_OUTPUT
-        sys.exit(code)
+        return code
 
 
 def _output_failed(error: OSError | UnicodeEncodeError) -> None:

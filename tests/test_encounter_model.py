@@ -456,6 +456,7 @@ def test_status_json_shape():
         "aspects": {"Finesse": 4, "Might": 2},
         "load": -1,
         "buffer": 1,
+        "load_buffer": 1,
         "exhaustion": 0,
         "evasion": 11,
         "hp": 12,

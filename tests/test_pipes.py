@@ -162,7 +162,6 @@ def test_ascii_only_json_keeps_the_name():
 @pytest.mark.parametrize(
     ("args", "names"),
     [
-        ((), "COMMAND"),
         (("roll",), "COMMAND"),
         (("roll", "pool"), "ASPECT"),
         (("roll", "pool", "4", "--load"), "--load"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -146,7 +148,7 @@ def test_extra_notation(text, expected):
 
 
 @pytest.mark.parametrize(
-    "text", ["0d8", "-2d8", "2d0", "1d8+", "1d8x", "d4", "4d", "1d1001", "10001d4", "1D8", " 1d8", ""]
+    "text", ["0d8", "-2d8", "2d0", "1d8+", "1d8x", "d4", "4d", "1d1001", "10001d4", " 1d8", ""]
 )
 def test_bad_extra_notation(text):
     with pytest.raises(InputError) as info:
@@ -193,3 +195,20 @@ def test_totals_within_bounds(aspect, load, cost, extras, seed):
     high = 4 * size + sum(e.count * e.sides + e.modifier for e in extra)
     assert low <= result.total <= high
     assert len(result.dice) == size
+
+
+def test_extra_accepts_capital_d_and_a_sum_of_groups_as_one_source():
+    from d4cli.dice import parse_extras
+
+    assert parse_extras(["1D8"]) == (parse_extra("1d8"),)
+    assert [e.notation for e in parse_extras(["1d4+1d6+2"])] == ["1d4", "1d6+2"]
+    assert [e.notation for e in parse_extras(["2d6+3-1+1d4"])] == ["2d6", "1d4+2"]
+    for bad, problem in (
+        ("1d4-1d6", "dice can only be added"),
+        ("1d4++2", "a sum such as"),
+        ("5000d4+5001d4", "at most 10,000 dice (L2)"),
+        ("1d8+2+1d0", "1d0: dice must have"),
+    ):
+        with pytest.raises(InputError, match=re.escape(problem)) as caught:
+            parse_extras([bad])
+        assert repr(bad) in str(caught.value)  # the whole value is quoted

@@ -34,7 +34,7 @@ def add_command(
 ) -> None:
     """Put a lasting effect on a creature; the same source again replaces its duration (R4, R20).
 
-    Example: d4cli effect add "Goblin Archer" blinded --dis --until-end-of "Goblin Archer"
+    Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """
     from d4cli.effects import add_effect, make_effect
     from d4cli.limits import parse_whole

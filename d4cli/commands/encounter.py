@@ -27,9 +27,16 @@ from d4cli.commands.common import (
     emit_json,
     make_rng,
 )
-from d4cli.completion import complete_aspect, complete_creature, complete_example
+from d4cli.completion import (
+    complete_aspect,
+    complete_creature,
+    complete_dc_tier,
+    complete_example,
+    complete_mode,
+    complete_other_creature,
+)
 from d4cli.errors import InputError
-from d4cli.limits import ASPECT, BUFFER, COST, DC, EVASION, EXHAUSTION, HP, parse_whole
+from d4cli.limits import ASPECT, BUFFER, COST, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.names import check_text
 from d4cli.sheet_completion import complete_aspect_or_action
 
@@ -70,7 +77,7 @@ def apply_change(
 
 
 def init_command(
-    mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", help="When Loads reset (R12); default turn, or the template's.")] = None,
+    mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", autocompletion=complete_mode, help="When Loads reset (R12); default turn, or the template's.")] = None,
     round_reset: Annotated[str | None, typer.Option("--round-reset", metavar="buffer|zero", help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).")] = None,
     from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel) or an encounter file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
@@ -199,7 +206,7 @@ def add_command(
 ) -> None:
     """Add a creature at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
 
-    Example: d4cli add "Goblin Archer" --aspect Might=2 --aspect Finesse=3 --evasion 10 --hp 7
+    Example: d4cli add "Goblin Archer" --aspect Finesse=3 --evasion 10 --hp 7
     """
     from d4cli.encounter import new_creature
     from d4cli.turns import add_creature
@@ -274,8 +281,8 @@ def act_command(
     adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
     extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="Succeed when the total meets it (R7).")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_other_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
     evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
     gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll for this creature: no gate, Load unchanged (R9).")] = False,
     ignore_load: Annotated[bool, typer.Option("--ignore-load", help="With --gm: size the pool as if Load were 0 (R9).")] = False,
@@ -295,7 +302,8 @@ def act_command(
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
     from d4cli.actions import ActRequest, act
-    from d4cli.dice import parse_extra
+    from d4cli.check import parse_dc
+    from d4cli.dice import parse_extras
     from d4cli.store import read_encounter, resolve_path
 
     request = ActRequest(
@@ -304,8 +312,8 @@ def act_command(
         cost=1 if cost is None else parse_whole(cost, "--cost", COST),
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
-        extra=tuple(parse_extra(text) for text in extra or ()),
-        dc=None if dc is None else parse_whole(dc, "--dc", DC),
+        extra=parse_extras(extra or ()),
+        dc=None if dc is None else parse_dc(dc),
         target=target,
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         gm=gm,

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
+from d4cli.completion import complete_format
+
 if TYPE_CHECKING:
     from d4cli.dice import ExtraDice
 
@@ -68,7 +70,7 @@ ExtraOption = Annotated[
     typer.Option("--extra", metavar="NdX[+M]", help="Extra dice on every roll (R6); repeatable."),
 ]
 FormatOption = Annotated[
-    str, typer.Option("--format", metavar="FORMAT", help="table, markdown, csv or json.")
+    str, typer.Option("--format", metavar="FORMAT", autocompletion=complete_format, help="table, markdown, csv or json.")
 ]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (= --format json).")
@@ -88,7 +90,7 @@ def pool_command(
 ) -> None:
     """P(success) of a D4 pool by Aspect (or pool size) and DC (R5-R7).
 
-    Example: d4cli odds pool --aspect 1..8 --dc 4..20 --load 1 --format markdown
+    Example: d4cli odds pool --aspect 1..8 --dc 4..20 --format markdown
     """
     from d4cli.grids import pool_grid
 
@@ -150,7 +152,7 @@ def check_command(
 ) -> None:
     """P(success) of a d20 Action Roll by Advantage Level and Disadvantage x DC (C1-C6).
 
-    Example: d4cli odds check --advantage 0..3 --disadvantage 0..1 --dc 6..24/2 --modifier 3
+    Example: d4cli odds check --advantage 0..3 --dc 6..24/2 --modifier 3
     """
     from d4cli.grids import check_grid
     from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, MODIFIER, parse_whole
@@ -302,7 +304,7 @@ class _PoolRows:
         Raises:
             InputError: both --aspect and --pool, a bad value, or a roll too large.
         """
-        from d4cli.dice import parse_extra
+        from d4cli.dice import parse_extras
         from d4cli.dice_sums import check_odds_size, dice_sum
         from d4cli.errors import InputError
         from d4cli.limits import ASPECT, LOAD, MAX_DICE, MODIFIER, parse_whole
@@ -312,7 +314,7 @@ class _PoolRows:
             raise InputError("--aspect/--pool", None, "give --aspect or --pool, not both")
         load_value = parse_whole(load, "--load", LOAD)
         net = parse_whole(net_advantage, "--net-advantage", MODIFIER)
-        extras = tuple(parse_extra(item) for item in extra or ())
+        extras = parse_extras(extra or ())
         if pool is not None:
             field, values = "--pool", parse_range(pool, "--pool", (1, MAX_DICE))
             largest = max(values)

@@ -111,6 +111,7 @@ def print_many(
             print(view.essential(result))
         else:
             summary.add(*view.tally(result))
+            summary.note(result, view.essential(result))
     if json_:
         refusal = view.refusal(result)
         if refusal is not None:
@@ -120,13 +121,33 @@ def print_many(
         _print_summary(summary, count, dc, evasion)
 
 
+# `--times` lists each roll's essential number above the summary up to this many rolls.
+SHOWN_ROLLS = 20
+
+
 class _Summary:
-    """Running tallies for --times: constant memory whatever the count."""
+    """Running tallies for --times: constant memory whatever the count.
+
+    Also keeps the first `SHOWN_ROLLS` essential numbers (shown above the
+    summary) and, for checks under the Rule of Three (C7), how many rolls
+    ended "succeeds, and..." and "fails, but...".
+    """
 
     def __init__(self) -> None:
         self.totals: Counter[int] = Counter()
         self.successes = 0
         self.damage = 0
+        self.shown: list[int | None] = []
+        self.rule_of_three = False
+        self.outcomes: Counter[str] = Counter()
+
+    def note(self, result: object, essential: int | None) -> None:
+        if len(self.shown) < SHOWN_ROLLS:
+            self.shown.append(essential)
+        request = getattr(result, "request", None)
+        if getattr(request, "rule_of_three", False):
+            self.rule_of_three = True
+            self.outcomes[str(getattr(result, "outcome", ""))] += 1
 
     def add(self, total: int | None, success: bool | None, damage: int | None) -> None:
         if total is None:
@@ -137,21 +158,39 @@ class _Summary:
 
 
 def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None) -> None:
+    from fractions import Fraction
+
     from d4cli.render import console
+    from d4cli.render.odds import percent
     from d4cli.render.roll import summary_table
 
-    rows = [
-        (total, n, f"{100 * n / count:.1f}%") for total, n in sorted(summary.totals.items())
-    ]
+    def share(n: int) -> str:
+        return percent(Fraction(n, count), 1)
+
+    rows = [(total, n, share(n)) for total, n in sorted(summary.totals.items())]
     out = console()
+    if summary.shown:
+        more = f" (the first {len(summary.shown)})" if count > len(summary.shown) else ""
+        listed = ", ".join("-" if value is None else str(value) for value in summary.shown)
+        out.print(f"rolls{more}: {listed}", highlight=False)
     out.print(summary_table(("Total", "Rolls", "Share"), rows, f"{count:,} rolls"))
-    mean = sum(total * n for total, n in summary.totals.items()) / count
-    line = f"mean total {mean:.3f}"
+    mean = _three_places(sum(total * n for total, n in summary.totals.items()), count)
+    line = f"mean total {mean}"
     if dc is not None:
-        line += f"; succeeded {summary.successes:,} of {count:,} ({100 * summary.successes / count:.1f}%) against DC {dc}"
+        line += f"; succeeded {summary.successes:,} of {count:,} ({share(summary.successes)}) against DC {dc}"
+        if summary.rule_of_three:
+            won, lost = summary.outcomes["success-and"], summary.outcomes["failure-but"]
+            line += f"; succeeds, and... {won:,} ({share(won)}); fails, but... {lost:,} ({share(lost)}) (C7)"
     if evasion is not None:
-        line += f"; mean damage {summary.damage / count:.3f} against Evasion {evasion}"
+        line += f"; mean damage {_three_places(summary.damage, count)} against Evasion {evasion}"
     out.print(line)
+
+
+def _three_places(numerator: int, denominator: int) -> str:
+    """``numerator / denominator`` to three decimals, rounded half up (37/16 is 2.313)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str((Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP))
 
 
 def print_renderables(*renderables: object) -> None:

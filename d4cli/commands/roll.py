@@ -24,7 +24,6 @@ from d4cli.errors import InputError
 from d4cli.limits import (
     ASPECT,
     COST,
-    DC,
     DISADVANTAGE_COUNT,
     EVASION,
     LOAD,
@@ -59,7 +58,7 @@ def pool_command(
     adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
     extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="Succeed when the total meets it (R7).")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
     evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
     gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll: skip the gate (R9).")] = False,
     ignore_load: Annotated[bool, typer.Option("--ignore-load", help="Size the pool as if Load were 0 (R9).")] = False,
@@ -74,18 +73,18 @@ def pool_command(
 
     Example: d4cli roll pool 4 --adv torch --adv advice --dis darkness
     """
-    from d4cli.dice import parse_extra
+    from d4cli.dice import parse_extras
     from d4cli.pool import PoolRequest, plan_pool
 
-    _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args)
+    _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args, ctx)
     request = PoolRequest(
         aspect=parse_whole(aspect, "ASPECT", ASPECT),
         load=parse_whole(load, "--load", LOAD),
         cost=parse_whole(cost, "--cost", COST),
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
-        extra=tuple(parse_extra(text) for text in extra or ()),
-        dc=None if dc is None else parse_whole(dc, "--dc", DC),
+        extra=parse_extras(extra or ()),
+        dc=None if dc is None else _parse_dc(dc),
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         gm=gm,
         ignore_load=ignore_load,
@@ -125,7 +124,7 @@ def pool_command(
     )
 
 
-def _refuse_unknown(words: list[str]) -> None:
+def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
     """Name the first word that is neither a number nor a known option of ``roll pool``.
 
     Raises:
@@ -134,7 +133,11 @@ def _refuse_unknown(words: list[str]) -> None:
     for word in words:
         if word.startswith("-") and not word[1:].isdigit():
             name = word.split("=", 1)[0]
-            raise InputError("option", name, "no such option (see 'd4cli roll pool --help')")
+            from d4cli.suggest import did_you_mean
+
+            known = [opt for param in ctx.command.params for opt in param.opts] if ctx is not None else []
+            hint = did_you_mean(name, [opt for opt in known if opt.startswith("--")])
+            raise InputError("option", name, "no such option (see 'd4cli roll pool --help')" + hint)
     if words[1:] or (words and not words[0].startswith("-")):
         raise InputError("ASPECT", " ".join(words), "unexpected extra argument")
 
@@ -233,7 +236,7 @@ def check_command(
 ) -> None:
     """Make a d20 Action Roll: d20 + modifiers, Advantage, crits (C1-C7).
 
-    Example: d4cli roll check --attribute 3 --advantage 2 --dc hard --rule-of-three
+    Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """
     from d4cli.check import CheckRequest, CheckResult, apply_disadvantage, parse_dc, roll_check
     from d4cli.commands.output import ResultView, print_many, print_renderables
@@ -301,3 +304,10 @@ def check_command(
         dc=request.dc,
         evasion=None,
     )
+
+
+def _parse_dc(text: str) -> int:
+    """``--dc`` as a whole number or a tier name (C2)."""
+    from d4cli.check import parse_dc
+
+    return parse_dc(text)

@@ -61,7 +61,7 @@ def check_command(
 ) -> None:
     """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
 
-    Example: d4cli check Aldric --attribute Willpower --proficiency Discipline --dc hard
+    Example: d4cli check Aldric --attribute Willpower --dc hard
     """
     from d4cli.sheet_check import sheet_check
     from d4cli.store import read_encounter, resolve_path

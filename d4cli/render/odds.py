@@ -251,7 +251,10 @@ def render_check_odds(odds: CheckOdds, request: Any = None) -> Group:
 def cell_text(grid: Grid, value: float) -> str:
     """A grid value for people: a percentage, or an expected damage to 2 decimals."""
     if grid.quantity == EXPECTED_DAMAGE:
-        return f"{value:.2f}"
+        # Half up on the value's exact decimal expansion: 0.125 is 0.13, never 0.12.
+        from decimal import ROUND_HALF_UP, Decimal
+
+        return str(Decimal(value).quantize(Decimal("0.01"), ROUND_HALF_UP))
     return percent(value, 1)
 
 
