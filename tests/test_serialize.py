@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from d4cli.app import app
 
 PACKAGE = Path(__file__).resolve().parent.parent / "d4cli"
-SERIALIZER = PACKAGE / "serialize.py"
+SERIALIZER = PACKAGE / "serialize"  # the package: every module in it may build one
 
 # The odds tables (`odds.odds_json`, `grids.grid_json`) keep their own builders next to
 # the distributions they describe; the store wraps the serializer's object in the
@@ -50,7 +50,7 @@ def _contract_dicts(path: Path) -> list[str]:
 def test_no_module_but_the_serializer_builds_a_contract_json_object():
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path == SERIALIZER or path in ELSEWHERE:
+        if path.is_relative_to(SERIALIZER) or path in ELSEWHERE:
             continue
         offenders += _contract_dicts(path)
     assert offenders == []
@@ -60,7 +60,9 @@ def test_the_grep_would_find_a_stray_builder(tmp_path):
     stray = tmp_path / "stray.py"
     stray.write_text('emit_json({"kind": "act", "total": 3})\n')
     assert len(_contract_dicts(stray)) == 2
-    assert _contract_dicts(SERIALIZER)  # the serializer does build them
+    # the serializer's modules do build them: rolls, acts, the event head, views
+    built = {path.stem for path in SERIALIZER.glob("*.py") if _contract_dicts(path)}
+    assert {"rolls", "acts", "base", "views"} <= built
 
 
 def test_no_record_serializes_itself():
