@@ -3,7 +3,7 @@
 Pure. `effects_from_row` validates a creature's ``effects`` array (and turns a
 ``pending`` table of a file written before effects into one-roll Team Action
 effects, R11); `effects_document` writes them. *where* is the file reader's
-place helper (`d4cli.encounter_file._Where`): it raises the `FileError`.
+place helper (`d4cli.creature_file.Where`): it raises the `FileError`.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
+from d4cli.suggest import unknown_key
 
 EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin")
 COUNT = (1, 1_000_000)
@@ -37,7 +38,7 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         where.fail(field, item, "must be a table")
     for key in item:
         if key not in EFFECT_KEYS:
-            where.fail(f"{field}.{key}", None, "unknown key; known keys: " + ", ".join(EFFECT_KEYS))
+            where.fail(f"{field}.{key}", None, unknown_key(key, EFFECT_KEYS))
     if "source" not in item:
         where.fail(f"{field}.source", None, "missing")
     source = where.name(f"{field}.source", item["source"])

@@ -14,11 +14,11 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
 
-from d4cli.effects_file import effects_document, effects_from_row
-from d4cli.encounter import MODES, ROUND_RESETS, Creature, Encounter, Pending
-from d4cli.errors import FileError, InputError
-from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
-from d4cli.names import escape_name, fold_name, name_problem
+from d4cli.creature_file import CREATURE_KEYS, Where, creature_from_row, turn_name
+from d4cli.effects_file import effects_document
+from d4cli.encounter import MODES, ROUND_RESETS, Creature, Encounter
+from d4cli.errors import FileError
+from d4cli.names import fold_name
 
 SCHEMA_VERSION = 2
 # Schema 1 (`d4cli.schema1`) is read as it is and written as schema 2 by the first change.
@@ -27,13 +27,6 @@ ROUND = (0, 1_000_000)
 
 TOP_KEYS = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions")
-CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
-PENDING_KEYS = ("advantage", "disadvantage")
-
-# Free text of a creature's notes: at most this many characters.
-MAX_NOTES = 10_000
 # Bounds of the shape pre-scan (`check_shape`): the schema needs depth 2 and no dotted key at all.
 MAX_DEPTH = 16
 MAX_DOTS = 16
@@ -72,58 +65,6 @@ HEADER = (
     "# d4cli encounter file (schema 2). Hand edits are welcome: every d4cli command checks this\n"
     "# file first. Turn order is the order of the [[creature]] tables below (R13).\n\n"
 )
-
-
-class _Where:
-    """Builds the FileError for one place of the file: ``path: creature 'X': field``."""
-
-    def __init__(self, path: object, creature: str = "") -> None:
-        self.path = path
-        self.creature = creature
-
-    def field(self, name: str) -> str:
-        return f"{self.creature}: {name}" if self.creature else name
-
-    def fail(self, name: str, value: object, problem: str) -> NoReturn:
-        raise FileError(self.path, self.field(name), value, problem)
-
-    def whole(self, name: str, value: object, bounds: tuple[int, int]) -> int:
-        try:
-            return check_whole(value, name, bounds)
-        except InputError as error:
-            raise FileError(self.path, self.field(name), error.value, error.problem) from None
-
-    def name(self, name: str, value: object) -> str:
-        """A name from the file (N1: `d4cli.names.name_problem`), else a FileError shown escaped."""
-        if not isinstance(value, str):
-            self.fail(name, value, "must be text (in quotes)")
-        problem = name_problem(value)
-        if problem is not None:
-            self.fail(name, escape_name(value), problem)
-        return value
-
-    def text(self, name: str, value: object, *, allow_empty: bool = False) -> str:
-        if not isinstance(value, str):
-            self.fail(name, value, "must be text (in quotes)")
-        if not allow_empty and not fold_name(value):
-            self.fail(name, value, "cannot be empty")
-        return value
-
-    def keys(self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
-        for key in table:
-            if key not in allowed:
-                self.fail(key, None, "unknown key" + _suggest(key, allowed))
-        for key in required:
-            if key not in table:
-                self.fail(key, None, "missing")
-
-
-def _suggest(key: str, allowed: tuple[str, ...]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"{hint}; known keys: {', '.join(allowed)}"
 
 
 def parse_encounter(text: str, path: object) -> Encounter:
@@ -220,7 +161,7 @@ def _refuse_shape(text: str, path: object, find: Any, problem: str) -> NoReturn:
 
 def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     """Validate a parsed TOML document (see `parse_encounter`); schema 1 documents are upgraded (`d4cli.schema1`)."""
-    top = _Where(path)
+    top = Where(path)
     version = top.whole("schema_version", data.get("schema_version"), (0, 1_000_000)) if "schema_version" in data else None
     old = version == OLD_SCHEMA_VERSION
     if old:
@@ -242,18 +183,18 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     creatures: list[Creature] = []
     seen: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
-        creature = _creature(row, number, path, OLD_CREATURE_KEYS if old else CREATURE_KEYS)
+        creature = creature_from_row(row, number, path, OLD_CREATURE_KEYS if old else CREATURE_KEYS)
         key = fold_name(creature.name)
         if key in seen:
-            _Where(path, f"creature #{number}").fail(
+            Where(path, f"creature #{number}").fail(
                 "name", creature.name, f"the same name as {seen[key]!r} (N1): names must differ"
             )
         seen[key] = creature.name
         creatures.append(creature)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
-    current = _turn_name(top, "current", data.get("current"), encounter)
+    current = turn_name(top, "current", data.get("current"), encounter)
     last_key = "next_turn" if old else "last_turn"
-    last_turn = _turn_name(top, last_key, data.get(last_key), encounter)
+    last_turn = turn_name(top, last_key, data.get(last_key), encounter)
     if round_number == 0 and (current or last_turn):
         top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
     if round_number == 0 and any(creature.had_turn for creature in creatures):
@@ -264,94 +205,6 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
 
         return upgrade_turns(encounter, last_turn)
     return encounter
-
-
-def _turn_name(where: _Where, key: str, value: object, encounter: Encounter) -> str | None:
-    if value is None:
-        return None
-    text = where.text(key, value, allow_empty=True)
-    if not fold_name(text):
-        return None
-    for creature in encounter.creatures:
-        if fold_name(creature.name) == fold_name(text):
-            return creature.name
-    where.fail(key, text, "names no creature of this encounter")
-
-
-def _creature(row: object, number: int, path: object, allowed: tuple[str, ...] = CREATURE_KEYS) -> Creature:
-    where = _Where(path, f"creature #{number}")
-    if not isinstance(row, dict):
-        where.fail("creature", row, "must be a table ([[creature]])")
-    if "name" in row:
-        name = where.name("name", row["name"])
-        where = _Where(path, f"creature {name!r}")
-    where.keys(row, allowed, CREATURE_REQUIRED)
-    name = where.name("name", row["name"])
-    notes = where.text("notes", row.get("notes", ""), allow_empty=True)
-    if len(notes) > MAX_NOTES:
-        where.fail("notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}")
-    aspects = _aspects(where, row["aspects"])
-    hp, max_hp = (None if row.get(key) is None else where.whole(key, row[key], HP) for key in ("hp", "max_hp"))
-    if max_hp is not None and hp is None:
-        where.fail("max_hp", max_hp, "needs hp too (R16)")
-    if max_hp is not None and hp is not None and hp > max_hp:
-        where.fail("hp", hp, f"is above max_hp {max_hp} (R18)")
-    had_turn = row.get("had_turn", False)
-    if not isinstance(had_turn, bool):
-        where.fail("had_turn", had_turn, "must be true or false (R19)")
-    from d4cli.sheets import sheet_from_row
-
-    try:
-        sheet: dict[str, Any] = sheet_from_row(row, aspects)
-    except InputError as error:
-        where.fail(error.field, error.value, error.problem)
-    return Creature(
-        name=name,
-        aspects=aspects,
-        load_buffer=where.whole("load_buffer", row["load_buffer"], BUFFER),
-        exhaustion=where.whole("exhaustion", row["exhaustion"], EXHAUSTION),
-        load=where.whole("load", row["load"], LOAD),
-        evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
-        hp=hp,
-        notes=notes,
-        effects=effects_from_row(where, row, _pending(where, row.get("pending", {}))),  # R11 grants -> R20
-        had_turn=had_turn,
-        max_hp=max_hp,
-        **sheet,
-    )
-
-
-def _aspects(where: _Where, table: object) -> tuple[tuple[str, int], ...]:
-    if not isinstance(table, dict):
-        where.fail("aspects", table, "must be a table of Aspect = number")
-    if not table:
-        where.fail("aspects", None, "needs at least one Aspect (Aspect = number)")
-    aspects: list[tuple[str, int]] = []
-    seen: dict[str, str] = {}
-    for name, value in table.items():
-        field = f"aspects.{escape_name(name)}"
-        where.name(field, name)
-        key = fold_name(name)
-        if key in seen:
-            where.fail(field, name, f"the same Aspect as {seen[key]!r} (N1)")
-        seen[key] = name
-        aspects.append((name, where.whole(field, value, ASPECT)))
-    return tuple(aspects)
-
-
-def _pending(where: _Where, table: object) -> Pending:
-    if not isinstance(table, dict):
-        where.fail("pending", table, "must be a table with advantage and disadvantage lists")
-    for key in table:
-        if key not in PENDING_KEYS:
-            where.fail(f"pending.{key}", None, "unknown key" + _suggest(key, PENDING_KEYS))
-    lists: dict[str, tuple[str, ...]] = {}
-    for key in PENDING_KEYS:
-        names = table.get(key, [])
-        if not isinstance(names, list):
-            where.fail(f"pending.{key}", names, "must be a list of source names")
-        lists[key] = tuple(where.name(f"pending.{key}", name) for name in names)
-    return Pending(**lists)
 
 
 def dump_encounter(encounter: Encounter) -> str:

@@ -64,8 +64,9 @@ def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
         from typer._click.shell_completion import ShellComplete
 
         from d4cli import completion
+        from d4cli.completion.words import split_line
 
-        words, typed = completion.split_line(text)
+        words, typed = split_line(text)
         if words and words[0] == "d4cli":
             words = words[1:]
         completion._typed_words[:] = words

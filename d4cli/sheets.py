@@ -23,6 +23,7 @@ from d4cli.limits import (
     check_whole,
 )
 from d4cli.names import check_name, escape_name, fold_name, name_problem
+from d4cli.suggest import unknown_key
 
 if TYPE_CHECKING:
     from d4cli.actions import ActRequest
@@ -33,14 +34,6 @@ MAX_SIDE = 200
 # The option of ``action add`` that sets each field of an action.
 OPTION_OF = {"name": "ACTION", "aspect": "--aspect", "cost": "--cost", "extra": "--extra", "dc": "--dc",
              "advantage": "--adv", "disadvantage": "--dis"}
-
-
-def _suggest(key: str, allowed: tuple[str, ...]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"{hint}; known keys: {', '.join(allowed)}"
 
 
 # --- stats ----------------------------------------------------------------------------------
@@ -143,7 +136,7 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
     name = check_name(raw_name, f"{where}.name")
     for key in row:
         if key not in ACTION_KEYS:
-            raise InputError(f"{where}.{key}", None, "unknown key" + _suggest(key, ACTION_KEYS))
+            raise InputError(f"{where}.{key}", None, unknown_key(key, ACTION_KEYS))
     aspect = row.get("aspect")
     if not isinstance(aspect, str):
         raise InputError(f"{where}.aspect", aspect, "missing or not text")

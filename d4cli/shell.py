@@ -132,7 +132,7 @@ class D4Group(LazyGroup):
             complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
         if os.environ.get(complete_var):
             # Our shell classes quote names for the shell (d4cli.completion).
-            from d4cli.completion import use_d4_shells
+            from d4cli.completion.shells import use_d4_shells
 
             use_d4_shells()
         super()._main_shell_completion(ctx_args, prog_name, complete_var)
@@ -161,7 +161,7 @@ class D4Group(LazyGroup):
         """
         _prepare_streams()
         if any(str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]):
-            from d4cli.completion import use_d4_shells
+            from d4cli.completion.shells import use_d4_shells
 
             use_d4_shells()
         try:

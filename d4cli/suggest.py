@@ -39,8 +39,10 @@ def closest(typed: str, known: Iterable[str], limit: int = 3, cutoff: float = CU
         ratio = difflib.SequenceMatcher(None, wanted, other).ratio()
         if other == wanted:
             ratio = 2.0
-        elif min(len(other), len(wanted)) >= 3 and (other.startswith(wanted) or wanted.startswith(other)):
-            ratio = max(ratio, 1.0)
+        elif min(len(other), len(wanted)) >= 3 and other.startswith(wanted):
+            ratio = max(ratio, 1.0)  # an abbreviation: ``--adv`` for ``--advantage``
+        elif min(len(other), len(wanted)) >= 3 and wanted.startswith(other):
+            ratio = max(ratio, cutoff)  # close, but never above a closer spelling (``load`` for ``load_bufer``)
         if ratio >= cutoff:
             scored.append((ratio, word))
     scored.sort(key=lambda pair: -pair[0])
@@ -53,3 +55,10 @@ def did_you_mean(typed: str, known: Iterable[str]) -> str:
     if not found:
         return ""
     return "; did you mean " + " or ".join(f"'{word}'" for word in found) + "?"
+
+
+def unknown_key(key: str, allowed: tuple[str, ...]) -> str:
+    """The problem of an unknown key of a file's table: ``unknown key (did you mean 'x'?); known keys: ...``."""
+    found = closest(key, allowed, limit=1)
+    hint = f" (did you mean {found[0]!r}?)" if found else ""
+    return f"unknown key{hint}; known keys: {', '.join(allowed)}"

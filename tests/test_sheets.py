@@ -270,7 +270,7 @@ def test_check_and_sheet_output(sheet_file, snapshot):
 def test_completion_offers_the_typed_creatures_sheet_names(sheet_file):
     from types import SimpleNamespace
 
-    from d4cli.sheet_completion import (
+    from d4cli.completion.sheets import (
         complete_action,
         complete_aspect_or_action,
         complete_attribute,

@@ -35,10 +35,10 @@ from d4cli.completion import (
     complete_mode,
     complete_other_creature,
 )
+from d4cli.completion.sheets import complete_aspect_or_action
 from d4cli.errors import InputError
 from d4cli.limits import ASPECT, BUFFER, COST, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.names import check_text
-from d4cli.sheet_completion import complete_aspect_or_action
 
 FileOption = Annotated[
     str | None,

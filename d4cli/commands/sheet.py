@@ -21,15 +21,15 @@ from d4cli.commands.common import (
 )
 from d4cli.commands.encounter import FileOption, SourceList
 from d4cli.completion import complete_aspect, complete_creature, complete_dc_tier
-from d4cli.errors import InputError
-from d4cli.limits import COST, parse_whole
-from d4cli.names import check_text
-from d4cli.sheet_completion import (
+from d4cli.completion.sheets import (
     complete_action,
     complete_attribute,
     complete_proficiency,
     complete_specialization,
 )
+from d4cli.errors import InputError
+from d4cli.limits import COST, parse_whole
+from d4cli.names import check_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
