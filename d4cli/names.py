@@ -156,3 +156,28 @@ def distinct_sources(
             seen.add(key)
             counted.append(name)
     return tuple(counted), tuple(repeats)
+
+
+def parse_named_number(text: str, option: str, bounds: tuple[int, int], *, noun: str, example: str) -> tuple[str, int]:
+    """One ``NAME=N`` of a repeatable option (``--aspect Might=3``, ``--attribute Strength=2``): L1, L3.
+
+    Returns ``(name as typed, value)``; the name's own N1 checks are the caller's.
+
+    Raises:
+        InputError: not UTF-8 text, no ``=``, no name, several in one option
+            (a name holding ``=`` or a ``,``), or a value that is not a whole
+            number within *bounds*.
+    """
+    from d4cli.limits import parse_whole
+
+    name, sign, value = check_text(text, option).rpartition("=")
+    if not sign:
+        raise InputError(option, text, f"must be {noun}=N, such as {example}")
+    if not name.strip():
+        raise InputError(option, text, f"needs a name before '=', such as {example}")
+    if "=" in name or "," in text:
+        raise InputError(option, text, f"one {noun}=N per {option}: repeat the option, as in {option} {example} {option} ...")
+    try:
+        return name, parse_whole(value, option, bounds)
+    except InputError as error:
+        raise InputError(option, text, f"the value {error.problem}") from None

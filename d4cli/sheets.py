@@ -22,7 +22,7 @@ from d4cli.limits import (
     MODIFIER,
     check_whole,
 )
-from d4cli.names import check_name, escape_name, fold_name, name_problem
+from d4cli.names import check_name, escape_name, fold_name, name_problem, parse_named_number
 from d4cli.suggest import unknown_key
 
 if TYPE_CHECKING:
@@ -65,18 +65,11 @@ def parse_stat(text: str, option: str) -> tuple[str, int]:
     """``--attribute NAME=N`` (and ``--proficiency``, ``--specialization``): L1, L3, N1.
 
     Raises:
-        InputError: no ``=``, no name, or a value that is not a whole number within L1.
+        InputError: a bad ``NAME=N`` (`d4cli.names.parse_named_number`), or a bad name (N1).
     """
-    from d4cli.limits import parse_whole
-
-    name, sign, value = text.rpartition("=")
-    if not sign or not name.strip():
-        raise InputError(option, text, "must be NAME=N, such as Strength=2")
+    name, value = parse_named_number(text, option, MODIFIER, noun="NAME", example="Strength=2")
     check_name(name, option)
-    try:
-        return name, parse_whole(value, option, MODIFIER)
-    except InputError as error:
-        raise InputError(option, text, f"the value {error.problem}") from None
+    return name, value
 
 
 def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side: str | None) -> Creature:

@@ -1,10 +1,10 @@
-"""The encounter commands: init, add, remove, status, act, team, exhaust, undo, redo (docs/cli.md "Encounter").
+"""The encounter commands: init, add, remove, status, exhaust, undo, redo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
 transition of `d4cli.encounter` through `d4cli.store.change` (lock, journal,
 atomic write), print the record: its JSON from `d4cli.serialize` (the same
-object the journal keeps), or one line. ``turn start|end`` live in `commands.turn`,
-``log`` in `commands.log`.
+object the journal keeps), or one line. ``act`` and ``team`` live in `commands.act`,
+``turn start|end`` in `commands.turn`, ``log`` in `commands.log`.
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
@@ -19,26 +19,17 @@ import typer
 from d4cli.commands.common import (
     JsonOption,
     NoteOption,
-    OddsOption,
-    QuietOption,
-    SeedOption,
     change_noting_comments,
-    check_note,
     emit_json,
-    make_rng,
 )
 from d4cli.completion import (
-    complete_aspect,
     complete_creature,
-    complete_dc_tier,
     complete_example,
     complete_mode,
-    complete_other_creature,
 )
-from d4cli.completion.sheets import complete_aspect_or_action
 from d4cli.errors import InputError
-from d4cli.limits import ASPECT, BUFFER, COST, EVASION, EXHAUSTION, HP, parse_whole
-from d4cli.names import check_text
+from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_whole
+from d4cli.names import check_text, parse_named_number
 
 FileOption = Annotated[
     str | None,
@@ -166,24 +157,13 @@ def _template(value: str) -> Path:
 
 
 def parse_aspect(text: str) -> tuple[str, int]:
-    """Parse ``--aspect NAME=N`` (L1, L3).
+    """Parse ``--aspect NAME=N`` (L1, L3; `d4cli.names.parse_named_number`).
 
     Raises:
-        InputError: not UTF-8 text, no ``=``, no name, a name holding ``=`` or
-            ``,`` (several Aspects in one option), or a value that is not a
-            whole number in range.
+        InputError: not UTF-8 text, no ``=``, no name, several Aspects in one
+            option, or a value that is not a whole number in range.
     """
-    aspect, sign, value = check_text(text, "--aspect").rpartition("=")
-    if not sign:
-        raise InputError("--aspect", text, "must be ASPECT=N, such as Might=3")
-    if not aspect.strip():
-        raise InputError("--aspect", text, "needs an Aspect name before '=', such as Might=3")
-    if "=" in aspect or "," in text:
-        raise InputError("--aspect", text, "one Aspect per --aspect: repeat it, as in --aspect Might=2 --aspect Wits=1")
-    try:
-        return aspect, parse_whole(value, "--aspect", ASPECT)
-    except InputError as error:
-        raise InputError("--aspect", text, f"the value {error.problem}") from None
+    return parse_named_number(text, "--aspect", ASPECT, noun="ASPECT", example="Might=3")
 
 
 def add_command(
@@ -272,104 +252,6 @@ def status_command(
     from d4cli.render.encounter import print_status
 
     print_status(encounter)
-
-
-def act_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that acts.", autocompletion=complete_creature)],
-    aspect: Annotated[str, typer.Argument(metavar="ASPECT|ACTION", help="The Aspect it uses, or one of its named actions.", autocompletion=complete_aspect_or_action)],
-    cost: Annotated[str | None, typer.Option("--cost", metavar="N", help="The action's Cost (R3); default 1, or the named action's.")] = None,
-    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
-    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
-    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_other_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
-    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
-    gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll for this creature: no gate, Load unchanged (R9).")] = False,
-    ignore_load: Annotated[bool, typer.Option("--ignore-load", help="With --gm: size the pool as if Load were 0 (R9).")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
-    odds: OddsOption = False,
-    seed: SeedOption = None,
-    note: NoteOption = None,
-    file: FileOption = None,
-    json_: JsonOption = False,
-    quiet: QuietOption = False,
-    short: Annotated[bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")] = False,
-) -> None:
-    """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
-
-    With ``--gm`` it is a GM-called roll for the creature: no gate, Load unchanged (R9).
-
-    Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
-    """
-    from d4cli.actions import ActRequest, act
-    from d4cli.check import parse_dc
-    from d4cli.dice import parse_extras
-    from d4cli.store import read_encounter, resolve_path
-
-    request = ActRequest(
-        actor=name,
-        aspect=aspect,
-        cost=1 if cost is None else parse_whole(cost, "--cost", COST),
-        advantage=tuple(adv or ()),
-        disadvantage=tuple(dis or ()),
-        extra=parse_extras(extra or ()),
-        dc=None if dc is None else parse_dc(dc),
-        target=target,
-        evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
-        gm=gm,
-        ignore_load=ignore_load,
-    )
-    check_note(note)
-    rng = make_rng(seed)
-    path = resolve_path(file)
-    from d4cli.sheets import apply_named_action
-
-    given = frozenset(key for key, value in (("cost", cost), ("extra", extra), ("dc", dc), ("adv", adv), ("dis", dis)) if value is not None)
-    if dry_run:
-        encounter = read_encounter(path)
-        _, record = act(encounter, apply_named_action(encounter, request, given), rng)
-    else:
-        record = change_noting_comments(path, lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng), note)
-    from d4cli.commands.output import show_act
-
-    show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
-
-
-def team_command(
-    actor: Annotated[str, typer.Argument(metavar="ACTOR", help="The creature that pays the Team Action.", autocompletion=complete_creature)],
-    target: Annotated[str, typer.Argument(metavar="TARGET", help="The creature whose next roll gets the grant.", autocompletion=complete_creature)],
-    adv: Annotated[bool, typer.Option("--adv", help="Grant Advantage.")] = False,
-    dis: Annotated[bool, typer.Option("--dis", help="Grant Disadvantage.")] = False,
-    aspect: Annotated[str | None, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect that pays (needed unless ACTOR has one).")] = None,
-    cost: Annotated[str, typer.Option("--cost", metavar="N", help="The Cost (R3).")] = "1",
-    source: Annotated[str | None, typer.Option("--source", metavar="NAME", help="The grant's source name (default 'team action').")] = None,
-    note: NoteOption = None,
-    file: FileOption = None,
-    json_: JsonOption = False,
-) -> None:
-    """A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
-
-    Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
-    """
-    from d4cli.actions import TeamRequest, team
-    from d4cli.encounter import TEAM_SOURCE
-    from d4cli.records import GrantKind
-    from d4cli.store import resolve_path
-
-    if adv == dis:
-        raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
-    request = TeamRequest(
-        actor=actor,
-        target=target,
-        grant=GrantKind.ADVANTAGE if adv else GrantKind.DISADVANTAGE,
-        aspect=aspect,
-        cost=parse_whole(cost, "--cost", COST),
-        source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
-    )
-    from d4cli.commands.output import print_one, team_view
-
-    record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
-    print_one(record, team_view(), json_=json_)
 
 
 def exhaust_command(
