@@ -156,14 +156,16 @@ TOPICS: dict[str, Topic] = {
     ),
     "check": Topic(
         "The d20 Action Roll",
-        "C1 C2 C3 C4 C5 C6",
+        "C1 C2 C3 C4 C5 C6 C8",
         "Result = natural d20 + Attribute + Proficiency + Specialization, plus the Advantage "
         "bonus, minus a Disadvantage die, plus a critical d6 (C1). It succeeds when it meets "
         "the DC: a number, or easy 6, medium 12, hard 18, challenging 24, nearly-impossible "
         "30 (C2). Advantage Level L (1 to 5) rolls L d6 and adds the highest, +1 for each six "
         "beyond the first (C3). One Disadvantage lowers the Level by 1, or at Level 0 "
         "subtracts 1d6; two or more make the action impossible (C4, exit 3). A natural 20 "
-        "adds an extra d6 but does not succeed by itself (C5); a natural 1 always fails (C6).",
+        "adds an extra d6 but does not succeed by itself (C5); a natural 1 always fails (C6). "
+        "For a creature of the encounter, `d4cli check NAME --attribute Agility` takes the "
+        "values from its sheet and counts its lasting effects (C8): see `d4cli help sheets`.",
         "Level 2 Advantage rolls 4 and 6: +6. Rolls 6 and 6: +7.\n"
         "  d4cli roll check --attribute 3 --advantage 2 --dc hard",
     ),
@@ -196,6 +198,48 @@ TOPICS: dict[str, Topic] = {
         "d4cli init --from skirmish -f fight.toml --force\n"
         "  d4cli turn start -f fight.toml\n"
         "  d4cli act Aria Finesse --extra 1d4 --target 'Goblin Archer' -f fight.toml",
+    ),
+    "sheets": Topic(
+        "Creature sheets: stored checks and named actions",
+        "C8 C1 R3 R6 R20",
+        "A creature may carry a sheet in the encounter file: a `side`, stored stats "
+        "(`attributes`, `proficiencies`, `specializations`: name = value) and named actions. "
+        "`check NAME --attribute A [--proficiency P] [--specialization S]` makes the d20 Action "
+        "Roll with the values from NAME's sheet; a stat it lacks is bad input, never 0 (C8). A "
+        "check counts NAME's lasting effects as sources of Advantage or Disadvantage (R20), is "
+        "logged (kind `check`) and leaves the Load as it was. `action add NAME ACTION --aspect A "
+        "[--cost N] [--extra NdX]...` stores a named action; `act NAME ACTION` uses its Aspect, "
+        "Cost (R3), extra dice (R6), DC and sources, and an option typed on the line replaces "
+        "that part. `add NAME ... --attribute A=N --side party` gives a new creature a sheet; "
+        "`status NAME` shows one creature's whole sheet.",
+        "Aria's sheet has Agility 3 and Stealth 2: her check adds +5 to the d20.\n"
+        "  d4cli init --from skirmish -f sheet.toml --force\n"
+        "  d4cli check Aria --attribute Agility --proficiency Stealth --dc 12 -f sheet.toml\n"
+        "  d4cli action add Aria lunge --aspect Finesse --cost 2 --extra 1d6 -f sheet.toml\n"
+        "  d4cli act Aria lunge --target 'Goblin Archer' -f sheet.toml\n"
+        "  d4cli status Aria -f sheet.toml",
+    ),
+    "tracker": Topic(
+        "Down creatures and one turn per round",
+        "R18 R19 R13 R16",
+        "At 0 hp a creature is down (R18): the default `turn start` passes it by and says so, "
+        "it can neither act nor give a Team Action (refused, exit 3), and `status` marks it "
+        "down. Rolls may still target it; `heal NAME N` above 0 puts it back into the order. "
+        "When every creature is down, `turn start` is refused (exit 2): heal one, or name whose "
+        "turn starts. Every creature not down has one turn per round (R19): `turn start NAME` "
+        "out of order gives NAME its turn now, and the default next turn goes to the next "
+        "creature after the one that went last that has neither had its turn this round nor "
+        "is down; when all have, the next `turn start` opens the following round. The file "
+        "keeps `had_turn` for each creature and `last_turn`.",
+        "Borin goes first; then Goblin Brute (the Archer is down), Aria, and round 2.\n"
+        "  d4cli init --from skirmish -f down.toml --force\n"
+        "  d4cli damage 'Goblin Archer' 7 -f down.toml\n"
+        "  d4cli turn start Borin -f down.toml\n"
+        "  d4cli turn start -f down.toml\n"
+        "  d4cli turn start -f down.toml\n"
+        "  d4cli turn start -f down.toml\n"
+        "  d4cli act 'Goblin Archer' Finesse -f down.toml   (exit 3: down)\n"
+        "  d4cli heal 'Goblin Archer' 3 -f down.toml",
     ),
     "odds": Topic(
         "Exact odds",

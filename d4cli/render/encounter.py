@@ -98,6 +98,11 @@ def status_table(encounter: Encounter) -> Table:
         )
     if not encounter.creatures:
         table.caption = "No creatures yet: d4cli add NAME --aspect ASPECT=N"
+    elif all(creature.down for creature in encounter.creatures):
+        table.caption = (
+            "Every creature is down (R18): 'd4cli turn start' is refused (exit 2); "
+            "heal one, or 'd4cli turn start NAME' starts NAME's turn anyway"
+        )
     elif encounter.current is None:
         table.caption = "No turn running; 'd4cli turn start' begins " + (
             f"{escape(encounter.next_turn)}'s turn" if encounter.next_turn else f"round {encounter.round + 1}"
