@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from d4cli import kinds
 from d4cli.effects import Effect, Ended, put_effect, sources_for, team_grants, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
@@ -37,9 +38,10 @@ class ActRecord:
         hp_before / hp_after: the target's hit points around the damage (R16), None without hp.
         actor_down: the actor is down (R18): refused, nothing rolled.
         target_down: the target was already down before the attack (R18).
+        action: the named action used (as written on the sheet), None when an Aspect was named.
     """
 
-    kind: ClassVar[str] = "act"
+    kind: ClassVar[str] = kinds.ACT
 
     round: int
     turn: str | None
@@ -57,6 +59,7 @@ class ActRecord:
     effects_ended: tuple[Ended, ...] = ()  # R20
     actor_down: bool = False
     target_down: bool = False
+    action: str | None = None  # the named action used, None when an Aspect was named
 
     @property
     def allowed(self) -> bool:
@@ -93,7 +96,7 @@ class TeamRecord:
         actor_down: the actor is down (R18): refused, nothing changed.
     """
 
-    kind: ClassVar[str] = "team"
+    kind: ClassVar[str] = kinds.TEAM
 
     round: int
     turn: str | None
@@ -126,6 +129,7 @@ class ActRequest:
             (and hp, R16) is used, or a bare Evasion (R7).
         gm / ignore_load: a GM-called roll for the creature: no gate, its Load
             unchanged, the pool sized as if Load were 0 with *ignore_load* (R9).
+        action: the named action that filled this request, None when an Aspect was named.
     """
 
     actor: str
@@ -139,6 +143,7 @@ class ActRequest:
     evasion: int | None = None
     gm: bool = False
     ignore_load: bool = False
+    action: str | None = None  # the named action used (C8 sheets, `d4cli.sheets.apply_named_action`)
 
 
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
@@ -214,6 +219,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         sources=tuple(sources),
         actor_down=actor.down,
         target_down=target is not None and target.down,
+        action=request.action,
     )
     if not allowed:
         return encounter, record

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
+from d4cli import kinds
+
 if TYPE_CHECKING:
     from d4cli.effects import Effect, Ended
 
@@ -65,7 +67,7 @@ class _Change:
 class AddEvent(_Change):
     """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
 
-    kind: ClassVar[str] = "add"
+    kind: ClassVar[str] = kinds.ADD
 
     aspects: tuple[tuple[str, int], ...]
     load_buffer: int
@@ -88,7 +90,7 @@ class MoveEvent(_Change):
         next: whose turn a plain ``turn start`` begins now (R19).
     """
 
-    kind: ClassVar[str] = "move"
+    kind: ClassVar[str] = kinds.MOVE
 
     position_before: int
     position_after: int
@@ -105,7 +107,7 @@ class RemoveEvent(_Change):
         next: whose turn a plain ``turn start`` begins now.
     """
 
-    kind: ClassVar[str] = "remove"
+    kind: ClassVar[str] = kinds.REMOVE
 
     ended_turn: bool
     next: str | None
@@ -138,7 +140,7 @@ class TurnStartEvent(_Change):
         down: the creature whose turn starts is down (R18): it cannot act.
     """
 
-    kind: ClassVar[str] = "turn-start"
+    kind: ClassVar[str] = kinds.TURN_START
 
     ended: str | None
     new_round: bool
@@ -155,7 +157,7 @@ class TurnStartEvent(_Change):
 class TurnEndEvent(_Change):
     """The running turn ended; its Load stays (R14)."""
 
-    kind: ClassVar[str] = "turn-end"
+    kind: ClassVar[str] = kinds.TURN_END
 
     load_after: int
     next: str | None
@@ -167,7 +169,7 @@ class TurnEndEvent(_Change):
 class ExhaustEvent(_Change):
     """A creature's Exhaustion level changed (R15): only its reset value moves."""
 
-    kind: ClassVar[str] = "exhaust"
+    kind: ClassVar[str] = kinds.EXHAUST
 
     exhaustion_before: int
     exhaustion_after: int
@@ -184,7 +186,7 @@ class EffectEvent(_Change):
         replaced: the effect of the same source (R4) that an add replaced, if any.
     """
 
-    kind: ClassVar[str] = "effect"
+    kind: ClassVar[str] = kinds.EFFECT
 
     action: str
     effect: Effect
@@ -214,11 +216,11 @@ class _HitPoints(_Change):
 class DamageEvent(_HitPoints):
     """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
 
-    kind: ClassVar[str] = "damage"
+    kind: ClassVar[str] = kinds.DAMAGE
 
 
 @dataclass(frozen=True)
 class HealEvent(_HitPoints):
     """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order."""
 
-    kind: ClassVar[str] = "heal"
+    kind: ClassVar[str] = kinds.HEAL

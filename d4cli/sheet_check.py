@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
+from d4cli import kinds
 from d4cli.encounter import STAT_KINDS, Creature, Encounter, Pending
 from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 from d4cli.names import check_name, fold_name
@@ -80,7 +81,7 @@ class CheckRecord:
         effects_ended: the effects the check used up (R20: a ``--uses`` count, a grant).
     """
 
-    kind: ClassVar[str] = "check"
+    kind: ClassVar[str] = kinds.CHECK
 
     round: int
     turn: str | None

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from d4cli import kinds
 from d4cli.encounter import STAT_KINDS, Action, Creature, Encounter, Stats
 from d4cli.errors import InputError
 from d4cli.limits import (
@@ -261,7 +262,7 @@ def apply_named_action(encounter: Encounter, request: ActRequest, given: frozens
         raise InputError("ASPECT", request.aspect, problem)
     from d4cli.dice import parse_extra
 
-    changes: dict[str, object] = {"aspect": action.aspect}
+    changes: dict[str, object] = {"aspect": action.aspect, "action": action.name}
     if "cost" not in given:
         changes["cost"] = action.cost
     if "extra" not in given:
@@ -303,7 +304,7 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
         raise InputError(f"{creature.name}: {option}", error.value, error.problem) from None
     kept = tuple(a for a in creature.actions if fold_name(a.name) != fold_name(action.name))
     new = encounter.with_creature(position, replace(creature, actions=kept + (action,)))
-    return new, ActionEvent("action-add", encounter.round, encounter.current, creature.name, action)
+    return new, ActionEvent(kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action)
 
 
 def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[Encounter, ActionEvent]:
@@ -320,4 +321,4 @@ def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[En
         raise InputError("ACTION", action_name, f"{creature.name} has no such action (it has: {have})")
     kept = tuple(a for a in creature.actions if a is not action)
     new = encounter.with_creature(position, replace(creature, actions=kept))
-    return new, ActionEvent("action-remove", encounter.round, encounter.current, creature.name, action)
+    return new, ActionEvent(kinds.ACTION_REMOVE, encounter.round, encounter.current, creature.name, action)

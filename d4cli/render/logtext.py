@@ -14,9 +14,11 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-# Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"); ``log``
-# also accepts any other kind its journal holds. A command that journals a new kind adds it here.
-LOG_KINDS: tuple[str, ...] = ("init", "add", "remove", "turn-start", "turn-end", "act", "team", "exhaust", "damage", "heal", "move", "effect", "check", "action-add", "action-remove")
+from d4cli import kinds
+
+# Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"): `d4cli.kinds`,
+# where the records take theirs. ``log`` also accepts any other kind its journal holds.
+LOG_KINDS = kinds.LOG_KINDS
 
 # Lines written per block: enough to keep writes few, small enough to stream.
 BLOCK = 256

@@ -18,7 +18,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
     """The ``act`` object: the ``roll pool`` object plus what the action did (R2-R11, R16).
 
     ``aspect`` stays the Aspect's value (as in ``roll pool``); ``aspect_name``
-    is its name. The journal entry of the act is this object with ``kind`` =
+    is its name; ``action`` the named action used (None when an Aspect was named). The journal entry of the act is this object with ``kind`` =
     "act" (`journal_json`); *dry_run* says nothing was written. A down actor
     (R18) is refused: ``allowed`` false, ``actor_down`` true, nothing rolled.
     """
@@ -35,6 +35,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "hp_after": record.hp_after,
         "hp_zero": record.hp_zero,
         "aspect_name": record.aspect,
+        "action": record.action,
         "aspect_value": record.result.plan.request.aspect,
         "round": record.round,
         "turn": record.turn,

@@ -95,7 +95,7 @@ def status_json(encounter: Encounter) -> JsonObject:
 
 
 def sheet_json(creature: Creature) -> JsonObject:
-    """A creature's sheet in ``status --json``: side, stats and actions (C8)."""
+    """A creature's sheet in ``status --json``: side, stats, actions (C8) and notes."""
     from d4cli.encounter import STAT_KINDS
     from d4cli.sheets import action_document
 
@@ -103,4 +103,5 @@ def sheet_json(creature: Creature) -> JsonObject:
     for kind in STAT_KINDS:
         sheet[kind] = dict(getattr(creature, kind))
     sheet["actions"] = [action_document(action) for action in creature.actions]
+    sheet["notes"] = creature.notes
     return sheet
