@@ -78,6 +78,10 @@ class AddEvent(_Change):
     max_hp: int | None = None
     position: int | None = None
     next: str | None = None
+    side: str | None = None  # the sheet it came with (C8): side and stats, as ``(name, value)``
+    attributes: tuple[tuple[str, int], ...] = ()
+    proficiencies: tuple[tuple[str, int], ...] = ()
+    specializations: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

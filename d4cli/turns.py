@@ -72,6 +72,10 @@ def add_creature(
         max_hp=creature.max_hp,
         position=position + 1,
         next=new.next_turn,
+        side=creature.side or None,
+        attributes=creature.attributes,
+        proficiencies=creature.proficiencies,
+        specializations=creature.specializations,
     )
     return new, event
 

@@ -110,6 +110,15 @@ def status_table(encounter: Encounter) -> Table:
     return table
 
 
+def _sheet(entry: dict[str, Any]) -> str:
+    """``; side party; Attributes Willpower 2; ...`` of an ``add`` entry (C8); "" without a sheet."""
+    parts = [f"side {escape(str(entry['side']))}"] if entry.get("side") else []
+    for key, title in (("attributes", "Attributes"), ("proficiencies", "Proficiencies"), ("specializations", "Specializations")):
+        if entry.get(key):
+            parts.append(f"{title} {_aspects(entry[key])}")
+    return "".join(f"; {part}" for part in parts)
+
+
 def _aspects(aspects: dict[str, Any]) -> str:
     return ", ".join(f"{escape(name)} {value}" for name, value in aspects.items())
 
@@ -146,7 +155,7 @@ def _summary(entry: dict[str, Any]) -> str:
         return (
             f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
             f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
-            f"Evasion {entry.get('evasion')}{hp}"
+            f"Evasion {entry.get('evasion')}{hp}{_sheet(entry)}"
         )
     if kind == "remove":
         text = f"removed {actor}"

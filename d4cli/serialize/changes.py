@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
 
 
 def add_json(event: AddEvent) -> JsonObject:
-    """An ``add`` (R1, R13): the new creature's sheet and starting Load."""
+    """An ``add`` (R1, R13): the new creature's Aspects, starting Load, side and stats (C8)."""
     return {
         **event_head(event),
         "aspects": dict(event.aspects),
@@ -40,6 +40,10 @@ def add_json(event: AddEvent) -> JsonObject:
         "max_hp": event.max_hp,
         "position": event.position,
         "next": event.next,
+        "side": event.side,
+        "attributes": dict(event.attributes),
+        "proficiencies": dict(event.proficiencies),
+        "specializations": dict(event.specializations),
     }
 
 
