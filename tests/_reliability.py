@@ -247,6 +247,23 @@ def replay(start: dict, entries: list[dict]) -> dict:
             creatures[actor]["hp"] = entry["hp_after"]
         elif kind == "move":
             pass  # only the order changes
+        elif kind == "check":  # no Load change (C8); the Team Action grants it counted are used up
+            me = creatures[actor]
+            for grant, names in entry["grants_used"].items():
+                pending = me["pending"][grant]
+                for name in names:
+                    assert fold(name) in {fold(n) for n in pending}, f"grants mismatch at {where}: pending {me['pending']}"
+                    pending[:] = [n for n in pending if fold(n) != fold(name)]
+        elif kind == "effect":  # only a Team Action grant shows as pending (R11)
+            effect = entry["effect"]
+            if effect["origin"] == "team-action":
+                names = creatures[actor]["pending"][effect["grant"]]
+                if entry["action"] == "add":
+                    names.append(effect["source"])
+                else:
+                    names[:] = [n for n in names if fold(n) != fold(effect["source"])]
+        elif kind in ("action-add", "action-remove"):
+            pass  # only the sheet changes
         elif kind == "add":
             creatures[actor] = {
                 "load": entry["load_after"], "hp": entry["hp_after"], "exhaustion": entry["exhaustion"],
