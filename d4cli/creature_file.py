@@ -165,3 +165,18 @@ def _pending(where: Where, table: object) -> Pending:
             where.fail(f"pending.{key}", names, "must be a list of source names")
         lists[key] = tuple(where.name(f"pending.{key}", name) for name in names)
     return Pending(**lists)
+
+
+def check_effect_creatures(path: object, creatures: list[Creature]) -> None:
+    """Every lasting effect that ends on a creature's turn names a creature of the file (R20).
+
+    Raises:
+        FileError: naming the creature holding the effect and ``effects #N.creature``.
+    """
+    names = {fold_name(creature.name) for creature in creatures}
+    for creature in creatures:
+        for number, effect in enumerate(creature.effects, start=1):
+            if effect.creature is not None and fold_name(effect.creature) not in names:
+                Where(path, f"creature {creature.name!r}").fail(
+                    f"effects #{number}.creature", escape_name(effect.creature), "names no creature of this encounter (R20)"
+                )

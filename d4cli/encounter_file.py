@@ -14,7 +14,13 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
 
-from d4cli.creature_file import CREATURE_KEYS, Where, creature_from_row, turn_name
+from d4cli.creature_file import (
+    CREATURE_KEYS,
+    Where,
+    check_effect_creatures,
+    creature_from_row,
+    turn_name,
+)
 from d4cli.effects_file import effects_document
 from d4cli.encounter import MODES, ROUND_RESETS, Creature, Encounter
 from d4cli.errors import FileError
@@ -191,6 +197,7 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
             )
         seen[key] = creature.name
         creatures.append(creature)
+    check_effect_creatures(path, creatures)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
     current = turn_name(top, "current", data.get("current"), encounter)
     last_key = "next_turn" if old else "last_turn"

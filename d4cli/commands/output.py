@@ -35,9 +35,10 @@ class ResultView(Generic[R]):
         show: print it for people (Rich steps table and whatever follows).
         tally: ``(total, success, damage)`` for the ``--times`` summary.
         refusal: why the rules refused it (the message after ``d4cli:``), or None.
+        label: what the roll is for (``--label``), shown in the ``--times`` summary too.
     """
 
-    __slots__ = ("to_json", "essential", "show", "tally", "refusal")
+    __slots__ = ("to_json", "essential", "show", "tally", "refusal", "label")
 
     def __init__(
         self,
@@ -47,12 +48,14 @@ class ResultView(Generic[R]):
         show: Callable[[R], None],
         tally: Callable[[R], Tally],
         refusal: Callable[[R], str | None],
+        label: str | None = None,
     ) -> None:
         self.to_json = to_json
         self.essential = essential
         self.show = show
         self.tally = tally
         self.refusal = refusal
+        self.label = label
 
 
 def print_one(result: R, view: ResultView[R], *, json_: bool, quiet: bool = False) -> None:
@@ -118,7 +121,7 @@ def print_many(
             raise RefusedError(refusal, result)
         return
     if not quiet:
-        _print_summary(summary, count, dc, evasion)
+        _print_summary(summary, count, dc, evasion, view.label)
 
 
 # `--times` lists each roll's essential number above the summary up to this many rolls.
@@ -157,10 +160,10 @@ class _Summary:
         self.damage += damage or 0
 
 
-def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None) -> None:
+def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None, label: str | None) -> None:
     from fractions import Fraction
 
-    from d4cli.render import console
+    from d4cli.render import console, escape
     from d4cli.render.odds import percent
     from d4cli.render.roll import summary_table
 
@@ -173,7 +176,8 @@ def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int |
         more = f" (the first {len(summary.shown)})" if count > len(summary.shown) else ""
         listed = ", ".join("-" if value is None else str(value) for value in summary.shown)
         out.print(f"rolls{more}: {listed}", highlight=False)
-    out.print(summary_table(("Total", "Rolls", "Share"), rows, f"{count:,} rolls"))
+    title = f"{count:,} rolls" if label is None else f"{count:,} rolls: {escape(label)}"
+    out.print(summary_table(("Total", "Rolls", "Share"), rows, title))
     mean = _three_places(sum(total * n for total, n in summary.totals.items()), count)
     line = f"mean total {mean}"
     if dc is not None:

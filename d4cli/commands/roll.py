@@ -207,6 +207,7 @@ def pool_view(
         show=show,
         tally=_pool_tally,
         refusal=lambda _: refusal,
+        label=label,
     )
 
 
@@ -294,6 +295,7 @@ def check_command(
         show=show,
         tally=lambda r: (r.total, r.success, None),
         refusal=lambda _: refusal,
+        label=label_text,
     )
     print_many(
         lambda: roll_check(request, rng),
