@@ -225,11 +225,12 @@ def test_odds_pool_by_pool_size_with_load_and_extra_csv():
     )
     assert result.exit_code == 0
     rows = list(csv.reader(io.StringIO(result.stdout)))
-    assert rows[0] == ["label", "pool_size", "dc=5", "dc=9"]
+    assert rows[0] == ["label", "pool_size", "dc=5", "dc=9", "dc=5 exact", "dc=9 exact"]
     assert [row[1] for row in rows[1:]] == ["1", "2", "3"]
     assert rows[1][0] == "1d4+1d8"
-    # 1d4 + 1d8 >= 9: 10 of 32.
+    # 1d4 + 1d8 >= 9: 10 of 32, exactly 5/16.
     assert float(rows[1][3]) == 10 / 32
+    assert rows[1][5] == "5/16"
 
 
 def test_odds_pool_load_and_net_advantage_size_the_rows():

@@ -70,7 +70,7 @@ ExtraOption = Annotated[
     typer.Option("--extra", metavar="NdX[+M]", help="Extra dice on every roll (R6); repeatable."),
 ]
 FormatOption = Annotated[
-    str, typer.Option("--format", metavar="FORMAT", autocompletion=complete_format, help="table, markdown, csv or json.")
+    str, typer.Option("--format", metavar="FORMAT", autocompletion=complete_format, help="table, markdown, csv or json; csv adds each column exact, as a fraction, where the grid is exact.")
 ]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (= --format json).")

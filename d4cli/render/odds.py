@@ -312,20 +312,27 @@ def grid_markdown(grid: Grid) -> str:
 
 
 def grid_csv(grid: Grid) -> str:
-    """A grid as CSV: ``label``, the row keys, then one column per DC or Evasion (full floats)."""
+    """A grid as CSV: ``label``, the row keys, one column per DC or Evasion (full floats),
+    then the same columns exact (``dc=12 exact``: a fraction such as ``667/1024``; empty
+    where the grid is not exact, `d4cli.grid_exact`)."""
+    from d4cli.distribution import fraction_text
+    from d4cli.grid_exact import grid_fractions
+
     keys: list[str] = []
     for row in grid.rows:
         keys += [key for key, _ in row.keys if key not in keys]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["label", *keys, *(f"{grid.column_key}={column}" for column in grid.columns)])
-    for row in grid.rows:
+    columns = [f"{grid.column_key}={column}" for column in grid.columns]
+    writer.writerow(["label", *keys, *columns, *(f"{column} exact" for column in columns)])
+    for row, exact in zip(grid.rows, grid_fractions(grid)):
         known = dict(row.keys)
         writer.writerow(
             [
                 row.label,
                 *(known.get(key, "") for key in keys),
                 *(repr(value) for value in row.values),
+                *(fraction_text(value) or "" for value in exact),
             ]
         )
     return out.getvalue()
