@@ -71,14 +71,6 @@ class Where:
                 self.fail(key, None, "missing")
 
 
-def _suggest(key: str, allowed: tuple[str, ...]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"{hint}; known keys: {', '.join(allowed)}"
-
-
 def turn_name(where: Where, key: str, value: object, encounter: Encounter) -> str | None:
     if value is None:
         return None

@@ -8,14 +8,16 @@ cannot act or give Team Actions, and healing above 0 brings it back.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from d4cli.encounter import Encounter
+from d4cli.encounter import Creature, Encounter
 from d4cli.errors import InputError
 from d4cli.limits import HP
 
 if TYPE_CHECKING:
     from d4cli.records import DamageEvent, HealEvent
+
+E = TypeVar("E", "DamageEvent", "HealEvent")
 
 
 def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, DamageEvent]:
@@ -32,23 +34,10 @@ def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Dam
     position = encounter.index(name)
     creature = encounter.creatures[position]
     new = encounter
-    hp_after = creature.hp
     if creature.hp is not None:
         hp_after = max(0, creature.hp - amount)
         new = encounter.with_creature(position, replace(creature, hp=hp_after))
-    changed = new.creatures[position]
-    event = DamageEvent(
-        new.round,
-        new.current,
-        creature.name,
-        amount=amount,
-        hp_before=creature.hp,
-        hp_after=hp_after,
-        max_hp=creature.max_hp,
-        down_before=creature.down,
-        down_after=changed.down,
-    )
-    return new, event
+    return new, _event(DamageEvent, new, creature, new.creatures[position], amount)
 
 
 def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealEvent]:
@@ -73,20 +62,23 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
         hp_after = min(hp_after, max(creature.max_hp, creature.hp))
     if hp_after > HP[1]:
         raise InputError("N", amount, f"would take {creature.name}'s hp past {HP[1]:,} (L1)")
-    changed = replace(creature, hp=hp_after)
-    new = encounter.with_creature(position, changed)
-    event = HealEvent(
+    new = encounter.with_creature(position, replace(creature, hp=hp_after))
+    return new, _event(HealEvent, new, creature, new.creatures[position], amount)
+
+
+def _event(kind: type[E], new: Encounter, before: Creature, after: Creature, amount: int) -> E:
+    """The `DamageEvent` or `HealEvent` of a change of *before* into *after* (R16, R18)."""
+    return kind(
         new.round,
         new.current,
-        creature.name,
+        before.name,
         amount=amount,
-        hp_before=creature.hp,
-        hp_after=hp_after,
-        max_hp=creature.max_hp,
-        down_before=creature.down,
-        down_after=changed.down,
+        hp_before=before.hp,
+        hp_after=after.hp,
+        max_hp=before.max_hp,
+        down_before=before.down,
+        down_after=after.down,
     )
-    return new, event
 
 
 def _check_amount(amount: int) -> None:

@@ -118,14 +118,18 @@ def escape(text: str) -> str:
     """
     from d4cli.errors import escape_control
 
-    text = escape_control(text)
+    return markup_escape(for_stdout(escape_control(text)))
+
+
+def for_stdout(text: str) -> str:
+    """*text* with each character stdout's encoding cannot hold written as an escape (``Zo\\xeb``)."""
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     if not text.isascii() and not encoding.lower().replace("-", "").startswith("utf"):
         try:
             text = text.encode(encoding, "backslashreplace").decode(encoding)
         except LookupError:
             pass
-    return markup_escape(text)
+    return text
 
 
 _ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")

@@ -111,12 +111,7 @@ def write_log(entries: Iterable[Entry], *, empty: str = "Nothing in the log yet.
 def _write(lines: list[str]) -> None:
     if not lines:
         return
-    text = "\n".join(lines) + "\n"
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    if not text.isascii() and not encoding.lower().replace("-", "").startswith("utf"):
-        try:
-            text = text.encode(encoding, "backslashreplace").decode(encoding)
-        except LookupError:
-            pass
-    sys.stdout.write(text)
+    from d4cli.render import for_stdout
+
+    sys.stdout.write(for_stdout("\n".join(lines) + "\n"))
     sys.stdout.flush()
