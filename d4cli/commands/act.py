@@ -12,16 +12,17 @@ from typing import Annotated
 import typer
 
 from d4cli.commands.common import (
+    FileOption,
     JsonOption,
     NoteOption,
     OddsOption,
     QuietOption,
     SeedOption,
+    SourceList,
     change_noting_comments,
     check_note,
     make_rng,
 )
-from d4cli.commands.encounter import FileOption, SourceList
 from d4cli.completion import (
     complete_aspect,
     complete_creature,

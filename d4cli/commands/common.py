@@ -41,6 +41,11 @@ LabelOption = Annotated[
     str | None,
     typer.Option("--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."),
 ]
+FileOption = Annotated[
+    str | None,
+    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
+]
+SourceList = list[str] | None
 
 # The longest --note / --label: one line of a log, not a document.
 NOTE_MAX = 200

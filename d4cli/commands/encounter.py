@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from d4cli.commands.common import (
+    FileOption,
     JsonOption,
     NoteOption,
+    SourceList,
     change_noting_comments,
     emit_json,
 )
@@ -30,12 +32,6 @@ from d4cli.completion import (
 from d4cli.errors import InputError
 from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.names import check_text, parse_named_number
-
-FileOption = Annotated[
-    str | None,
-    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
-]
-SourceList = list[str] | None
 
 if TYPE_CHECKING:
     from d4cli.encounter import Encounter
