@@ -123,13 +123,29 @@ class Child:
     max_rss_mb: float
 
 
+# The child reports its own peak RSS (VmHWM of its own memory map) at exit: ``ru_maxrss`` from
+# wait4 would also count the pages it shared with this test process when it was forked, so it
+# grows with everything the test session has loaded before (Linux keeps that peak across exec).
+_REPORT_PEAK = """
+import atexit, os, runpy, sys
+def _peak():
+    with open("/proc/self/status") as status, open(os.environ["PEAK_REPORT_FILE"], "w") as out:
+        out.write(next((line.split()[1] for line in status if line.startswith("VmHWM:")), ""))
+atexit.register(_peak)
+sys.argv[0] = "d4cli"
+runpy.run_module("d4cli", run_name="__main__", alter_sys=True)
+"""
+
+
 def _run_child(argv: list[str], cwd: Path, timeout: float = 20, memory_mb: int = 1024) -> Child:
-    """Run ``python -m d4cli ARGV`` capped at *memory_mb* of address space; measure time and peak RSS."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    """Run ``python -m d4cli ARGV`` capped at *memory_mb* of address space; measure time and peak RSS
+    (the child's own, from /proc when it can report it, else ``ru_maxrss``)."""
+    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        peak_file = Path(scratch) / "peak_kb"
         started = time.monotonic()
         process = subprocess.Popen(
-            [sys.executable, "-m", "d4cli", *argv], stdout=out, stderr=err, cwd=cwd,
-            env=subprocess_env(PYTHONPATH=str(REPO)),
+            [sys.executable, "-c", _REPORT_PEAK, *argv], stdout=out, stderr=err, cwd=cwd,
+            env=subprocess_env(PYTHONPATH=str(REPO), PEAK_REPORT_FILE=str(peak_file)),
             preexec_fn=lambda: _memory_cap(memory_mb),  # noqa: PLW1509 - the tests start no threads
         )
         while True:
@@ -145,8 +161,10 @@ def _run_child(argv: list[str], cwd: Path, timeout: float = 20, memory_mb: int =
         seconds = time.monotonic() - started
         out.seek(0)
         err.seek(0)
+        reported = peak_file.read_text().strip() if peak_file.exists() else ""
+        peak_mb = int(reported) / 1024 if reported.isdigit() else usage.ru_maxrss / 1024
         return Child(process.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
-                     seconds, usage.ru_maxrss / 1024)
+                     seconds, peak_mb)
 
 
 def _memory_cap(megabytes: int) -> None:
