@@ -20,10 +20,11 @@ rolls and origin ``team``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from d4cli.errors import InputError
+from d4cli.frozen import replace
 from d4cli.names import fold_name
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ ROUND = (0, 1_000_000)
 TOP_KEYS = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
 TOP_REQUIRED = ("schema_version", "mode", "round")
 CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions")
+                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from d4cli.errors import InputError
 
 
+@lru_cache(maxsize=4096)
 def fold_name(name: str) -> str:
     """Return the key under which *name* matches other names (N1, R4).
 
