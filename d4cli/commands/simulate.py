@@ -97,8 +97,6 @@ def _sweep(text: str) -> tuple[str, list[int]]:
 
 
 def _load(file: str | None, from_: str | None) -> Any:
-    from pathlib import Path
-
     from d4cli.store import read_encounter, resolve_path
 
     if from_ is not None:
@@ -107,7 +105,7 @@ def _load(file: str | None, from_: str | None) -> Any:
         from d4cli.commands.encounter import _template
 
         return read_encounter(_template(from_))
-    return read_encounter(resolve_path(None if file is None else Path(file)))
+    return read_encounter(resolve_path(file))
 
 
 def _report(name: str, sides: tuple[str, ...], runs: int, seed: int, max_rounds: int, key: str | None,
