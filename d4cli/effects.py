@@ -188,6 +188,8 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
 
 def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encounter, tuple[Ended, ...]]:
     """End every effect of every creature that *boundaries* end, in order (R20)."""
+    if not any(creature.effects for creature in encounter.creatures):
+        return encounter, ()
     ended: list[Ended] = []
     creatures = []
     for creature in encounter.creatures:
@@ -245,6 +247,8 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
             continue
         position = new.index(name)
         creature = new.creatures[position]
+        if not creature.effects:
+            continue
         effects, gone = ended_at(creature.effects, Used(role))
         if gone or effects != creature.effects:
             new = new.with_creature(position, replace(creature, effects=effects))

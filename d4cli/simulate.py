@@ -184,7 +184,7 @@ def run_seed(seed: int, mode: str, index: int) -> str:
     return f"{seed}/{mode}/{index}"
 
 
-def play(setup: Setup, rng: random.Random) -> tuple[int | None, list[int], dict[int, int]]:
+def play(setup: Setup, rng: BatchedDice) -> tuple[int | None, list[int], dict[int, int]]:
     """Play one fight to the end (R18) or to ``max_rounds`` (a draw).
 
     Returns:
@@ -259,11 +259,35 @@ def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
     )
 
 
+class BatchedDice:
+    """A `DiceSource` over ``random.Random`` that draws each kind of die in small batches.
+
+    ``randint(1, sides)`` gives uniform dice as ``rng.randint`` does, fewer calls
+    apart; ``randrange`` (the ``random`` target rule) goes to *rng* itself.
+    """
+
+    BATCH = 64
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.randrange = rng.randrange
+        self._left: dict[int, list[int]] = {}
+
+    def randint(self, a: int, b: int) -> int:
+        if a != 1:
+            return self.rng.randint(a, b)
+        left = self._left.get(b)
+        if not left:
+            left = self._left[b] = self.rng.choices(range(1, b + 1), k=self.BATCH)
+        return left.pop()
+
+
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
     tally = Tally(len(setup.sides))
     for index in range(start, stop):
-        winner, figures, loads = play(setup, random.Random(run_seed(seed, mode, index)))
+        dice = BatchedDice(random.Random(run_seed(seed, mode, index)))
+        winner, figures, loads = play(setup, dice)
         tally.add_run(winner, figures, loads)
     return tally
 
