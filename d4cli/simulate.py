@@ -331,7 +331,8 @@ def run_all(
     if pool is None:
         import multiprocessing
 
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_ignore_interrupts)
     try:
         futures = {pool.submit(run_chunk, setup, seed, mode, start, stop): (label, stop - start)
                    for label, mode, setup, start, stop in tasks}
@@ -340,7 +341,21 @@ def run_all(
             tallies[label].merge(future.result())
             if progress is not None:
                 progress(size)
+    except BaseException:
+        # Ctrl-C (or a failure): stop the workers now rather than after their pieces.
+        if executor is None:
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.terminate()
+        raise
     finally:
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
     return tallies
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the workers itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
