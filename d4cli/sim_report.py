@@ -191,3 +191,14 @@ def csv_table(header: list[str], rows: list[list[str]]) -> str:
     writer.writerow(header)
     writer.writerows(rows)
     return buffer.getvalue().rstrip("\n")
+
+
+def simulation_json(name: str, sides: tuple[str, ...], runs: int, seed: int, max_rounds: int, key: str | None,
+            values: list[Any], grid: list[tuple[Any, str, str]], tallies: dict[str, Any]) -> dict[str, Any]:
+    """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode."""
+    head: dict[str, Any] = {"encounter": name, "runs": runs, "seed": seed, "max_rounds": max_rounds, "sides": list(sides)}
+    if key is None:
+        return {**head, "modes": [mode_report(mode, tallies[label], sides) for _, mode, label in grid]}
+    rows = [{"value": value, "modes": [mode_report(mode, tallies[label], sides) for v, mode, label in grid if v == value]}
+            for value in values]
+    return {**head, "sweep": {"key": key, "values": values}, "rows": rows}

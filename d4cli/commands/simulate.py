@@ -73,8 +73,13 @@ def simulate_command(
         tallies = run_all(setups, count, number, workers, progress)
     finally:
         progress.close()
-    report = _report(encounter.name, setups[0][2].sides, count, number, rounds_limit, key, values, grid, tallies)
-    _print(report, json_=json_, format_=format_)
+    from d4cli.sim_report import simulation_json
+
+    head = (encounter.name, setups[0][2].sides, count, number, rounds_limit)
+    if json_:
+        emit_json(simulation_json(*head, key, values, grid, tallies))
+        return
+    _print(simulation_json(*head, key, values, grid, tallies), format_=format_)
 
 
 def _sweep(text: str) -> tuple[str, list[int]]:
@@ -108,22 +113,7 @@ def _load(file: str | None, from_: str | None) -> Any:
     return read_encounter(resolve_path(file))
 
 
-def _report(name: str, sides: tuple[str, ...], runs: int, seed: int, max_rounds: int, key: str | None,
-            values: list[Any], grid: list[tuple[Any, str, str]], tallies: dict[str, Any]) -> dict[str, Any]:
-    from d4cli.sim_report import mode_report
-
-    head: dict[str, Any] = {"encounter": name, "runs": runs, "seed": seed, "max_rounds": max_rounds, "sides": list(sides)}
-    if key is None:
-        return {**head, "modes": [mode_report(mode, tallies[label], sides) for _, mode, label in grid]}
-    rows = [{"value": value, "modes": [mode_report(mode, tallies[label], sides) for v, mode, label in grid if v == value]}
-            for value in values]
-    return {**head, "sweep": {"key": key, "values": values}, "rows": rows}
-
-
-def _print(report: dict[str, Any], *, json_: bool, format_: str) -> None:
-    if json_:
-        emit_json(report)
-        return
+def _print(report: dict[str, Any], *, format_: str) -> None:
     if format_ == "table":
         from d4cli.render.simulate import print_report, print_sweep
 
