@@ -127,6 +127,7 @@ def test_same_seed_same_json_for_any_jobs():
     two = run(*args, "--jobs", "2")
     assert one.exit_code == 0, one.stderr
     assert one.stdout == two.stdout
+    assert one.stderr == "" and two.stderr == ""  # no progress bar off a terminal
     report = json.loads(one.stdout)
     assert [m["mode"] for m in report["modes"]] == ["turn", "round", "round-zero"]
     turn = report["modes"][0]
