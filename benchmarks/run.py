@@ -390,13 +390,18 @@ def machine() -> str:
     )
 
 
+def simulate_figures(quick: bool) -> list[str]:
+    """Simulated actions per second beside a minimal loop (benchmarks/simulate.py)."""
+    return bench_module("simulate").report(500 if quick else 2000)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="Fewer runs (a smoke test, noisier).")
     parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
     parser.add_argument(
         "--only",
-        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids", "scaling", "play"),
+        choices=("startup", "tab", "encounter", "journal", "odds", "throughput", "grids", "scaling", "play", "simulate"),
         action="append",
         help="Run only these sections (repeatable).",
     )
@@ -419,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "grids": lambda: grid_figures(cache),
             "scaling": lambda: scaling_figures(runs, cache, folder, args.quick),
             "play": lambda: play_figures(runs, cache, folder),
+            "simulate": lambda: simulate_figures(args.quick),
         }
         print(f"d4cli benchmark: {machine()}; {runs} runs per command")
         for name, section in sections.items():

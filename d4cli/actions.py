@@ -6,13 +6,14 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli import kinds
 from d4cli.effects import Effect, Ended, put_effect, sources_for, team_grants, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
+from d4cli.frozen import replace
 
 if TYPE_CHECKING:
     from d4cli.dice import DiceSource, ExtraDice

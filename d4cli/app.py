@@ -41,6 +41,7 @@ COMMANDS: dict[str, Spec] = {
     "redo": "d4cli.commands.encounter:redo_command",
     "odds": "d4cli.commands.odds:app",
     "play": "d4cli.commands.play:play_command",
+    "simulate": "d4cli.commands.simulate:simulate_command",
     "help": "d4cli.commands.help:help_command",
 }
 

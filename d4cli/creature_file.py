@@ -19,7 +19,7 @@ from d4cli.names import escape_name, fold_name, name_problem
 from d4cli.suggest import unknown_key
 
 CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions")
+                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 

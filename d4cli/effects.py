@@ -20,10 +20,11 @@ rolls and origin ``team``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from d4cli.errors import InputError
+from d4cli.frozen import replace
 from d4cli.names import fold_name
 
 if TYPE_CHECKING:
@@ -187,6 +188,8 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
 
 def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encounter, tuple[Ended, ...]]:
     """End every effect of every creature that *boundaries* end, in order (R20)."""
+    if not any(creature.effects for creature in encounter.creatures):
+        return encounter, ()
     ended: list[Ended] = []
     creatures = []
     for creature in encounter.creatures:
@@ -244,6 +247,8 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
             continue
         position = new.index(name)
         creature = new.creatures[position]
+        if not creature.effects:
+            continue
         effects, gone = ended_at(creature.effects, Used(role))
         if gone or effects != creature.effects:
             new = new.with_creature(position, replace(creature, effects=effects))

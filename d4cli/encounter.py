@@ -20,10 +20,11 @@ over (or not started), so that the next turn starts round + 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from d4cli.effects import Effect
 from d4cli.errors import InputError
+from d4cli.frozen import replace
 from d4cli.names import check_text, fold_name
 
 # The values of `d4cli.records.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
@@ -110,6 +111,7 @@ class Creature:
         attributes / proficiencies / specializations: stored stats ``(name, value)`` (C8, L1).
         actions: named actions (`Action`), in the order given.
         side: free text such as ``party`` or ``foes`` ("" when none).
+        policy: ``(key, value)`` pairs of its ``policy`` table for ``d4cli simulate``.
     """
 
     name: str
@@ -129,6 +131,7 @@ class Creature:
     specializations: Stats = ()
     actions: tuple[Action, ...] = ()
     side: str = ""
+    policy: tuple[tuple[str, str | int], ...] = ()  # the simulator's policy table (d4cli.policy)
 
     def __post_init__(self) -> None:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.

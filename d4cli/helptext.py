@@ -241,6 +241,31 @@ TOPICS: dict[str, Topic] = {
         "  d4cli act 'Goblin Archer' Finesse -f down.toml   (exit 3: down)\n"
         "  d4cli heal 'Goblin Archer' 3 -f down.toml",
     ),
+    "simulate": Topic(
+        "Playtesting: the simulator and its policy",
+        "R2 R11 R12 R18 R19",
+        "`d4cli simulate` plays the encounter file to the end N times per mode (turn; round "
+        "resetting to the buffer; round resetting to 0, R12), in memory, through the same "
+        "rules as the commands; nothing is written. Turns follow R19; a fight ends when a "
+        "side has no creature with hp up (R18), or is a draw after --max-rounds. Every "
+        "creature needs a side, a side needs a creature with hp, and each creature a named "
+        "action it could afford. The policy: on its turn a creature picks a target among "
+        "the enemies with hp that are up: lowest-hp (fewest hp, the first in turn order on "
+        "a tie) or random; it takes the named action with the highest exact expected "
+        "damage against that target's Evasion among those the gate allows (R2) leaving at "
+        "least `reserve` headroom (Aspect - Load - Cost >= reserve), the first listed on a "
+        "tie; it repeats, choosing again each time, until none qualifies, no enemy is up or "
+        "20 actions. When an enemy attacks a creature of a side, the first creature of that "
+        "side in turn order, up and with `reaction` not none, whose gate allows a Team Action "
+        "of Cost 1 imposes Disadvantage on the attacker (R11); it pays with the Aspect "
+        "`reaction` names, or with `best` (the default) its highest Aspect. A reaction may "
+        "spend the reserve. A creature's `policy = { target = \"random\", reserve = 1, reaction "
+        "= \"Wits\" }` sets its own; --target-rule and --reserve set everyone's. Win rates carry "
+        "Wilson 95% intervals, other figures normal 95% intervals; no figure shows more "
+        "digits than its interval supports. The same --seed gives the same report for any --jobs.",
+        "d4cli simulate --from duel --runs 200 --seed 1 --jobs 1\n"
+        "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1",
+    ),
     "odds": Topic(
         "Exact odds",
         "R5 R7 C1-C7 L4",

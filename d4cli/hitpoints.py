@@ -7,11 +7,11 @@ cannot act or give Team Actions, and healing above 0 brings it back.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from d4cli.encounter import Creature, Encounter
 from d4cli.errors import InputError
+from d4cli.frozen import replace
 from d4cli.limits import HP
 
 if TYPE_CHECKING:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from d4cli.errors import InputError
 
@@ -12,9 +13,19 @@ def fold_name(name: str) -> str:
 
     Unicode NFC normalisation, case folding, surrounding white space dropped and
     inner runs of white space folded to one space: ``"Watch  My Back "`` and
-    ``"watch my back"`` give the same key. There is no prefix matching.
+    ``"watch my back"`` give the same key. There is no prefix matching. Keys of
+    short names are cached (the simulator folds the same few names millions of times).
     """
+    if len(name) <= 100:
+        return _fold_short(name)
+    return _fold(name)
+
+
+def _fold(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+_fold_short = lru_cache(maxsize=1024)(_fold)
 
 
 # Code points that draw nothing although Unicode does not class them as controls or

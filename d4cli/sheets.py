@@ -29,7 +29,7 @@ from d4cli.suggest import unknown_key
 if TYPE_CHECKING:
     from d4cli.actions import ActRequest
 
-SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side")
+SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side", "policy")
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
 MAX_SIDE = 200
 # The option of ``action add`` that sets each field of an action.
@@ -211,6 +211,10 @@ def sheet_from_row(row: Mapping[str, object], aspects: Stats) -> dict[str, objec
         if not isinstance(side, str) or len(side) > MAX_SIDE or name_problem(side) is not None:
             raise InputError("side", side, f"must be a name of at most {MAX_SIDE} characters (N1)")
         sheet["side"] = side
+    if "policy" in row:
+        from d4cli.policy import check_policy
+
+        sheet["policy"] = check_policy(row["policy"], aspects)
     return sheet
 
 
@@ -225,6 +229,8 @@ def sheet_document(creature: Creature) -> dict[str, object]:
             row[kind] = dict(stats)
     if creature.actions:
         row["actions"] = [action_document(action) for action in creature.actions]
+    if creature.policy:
+        row["policy"] = dict(creature.policy)
     return row
 
 

@@ -9,12 +9,12 @@ begins) lives in the helpers `_choose_turn`, `_begin_round`, `_reset_loads` and
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from d4cli.effects import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.errors import InputError
+from d4cli.frozen import replace
 
 if TYPE_CHECKING:
     from d4cli.records import (

@@ -77,9 +77,12 @@ def test_the_checks_would_catch_an_undocumented_name():
 
 
 def _reserved_section() -> str:
-    start = CLI_MD.index("## Spellings reserved for coming commands")
-    end = CLI_MD.index("\n## ", start + 1)
-    return CLI_MD[start:end]
+    """The section of spellings reserved for commands still to come ("" when none are)."""
+    start = CLI_MD.find("## Spellings reserved for coming commands")
+    if start < 0:
+        return ""
+    end = CLI_MD.find("\n## ", start + 1)
+    return CLI_MD[start:] if end < 0 else CLI_MD[start:end]
 
 
 def test_no_existing_command_is_still_reserved():

@@ -1,0 +1,132 @@
+"""``d4cli simulate``: play an encounter many times in memory and compare the reset modes (R12, R18)."""
+
+# No `from __future__ import annotations`: Typer reads the annotations on every run
+# (see d4cli/commands/roll.py).
+from typing import Annotated, Any
+
+import typer
+
+from d4cli.commands.common import JsonOption, emit_json
+from d4cli.errors import InputError
+
+SWEEP_KEYS = ("reserve", "buffer")
+FORMATS = ("table", "markdown", "csv")
+
+
+def simulate_command(
+    file: Annotated[str | None, typer.Argument(metavar="[FILE]", help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel) or another file instead.")] = None,
+    runs: Annotated[str, typer.Option("--runs", metavar="N", help="Fights per mode (1..10,000,000).")] = "1000",
+    modes: Annotated[str, typer.Option("--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12).")] = "turn,round,round-zero",
+    seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", metavar="N", help="A fight still running after N rounds is a draw.")] = "100",
+    jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores.")] = None,
+    target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
+    reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
+    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2, one row per setting.")] = None,
+    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv", help="Output for people, a handbook or a spreadsheet.")] = "table",
+    json_: JsonOption = False,
+) -> None:
+    """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
+
+    The policy of every creature is stated by `d4cli help simulate`. Nothing is written.
+
+    Example: d4cli simulate --from skirmish --runs 10000
+    """
+    import os
+
+    from d4cli.limits import parse_whole
+    from d4cli.simulate import MAX_RUNS, MODES, prepare, run_all
+
+    count = parse_whole(runs, "--runs", (1, MAX_RUNS))
+    chosen = [mode.strip() for mode in modes.split(",")]
+    for mode in chosen:
+        if mode not in MODES:
+            raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
+    if len(set(chosen)) != len(chosen):
+        raise InputError("--modes", modes, "names a mode twice")
+    rounds_limit = parse_whole(max_rounds, "--max-rounds", (1, 100_000))
+    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else (os.cpu_count() or 1)
+    if format_ not in FORMATS:
+        raise InputError("--format", format_, "must be table, markdown or csv")
+    from d4cli.policy import check_target
+
+    target = None if target_rule is None else check_target(target_rule)
+    reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
+    key, values = _sweep(sweep) if sweep is not None else (None, [None])
+    number = int.from_bytes(os.urandom(4), "big") if seed is None else parse_whole(seed, "--seed", (0, 2**63 - 1))
+    encounter = _load(file, from_)
+    grid: list[tuple[Any, str, str]] = []
+    setups = []
+    for value in values:
+        for mode in chosen:
+            options: dict[str, Any] = {"max_rounds": rounds_limit, "target": target, "reserve": reserve_all}
+            if key is not None:
+                options[key] = value
+            label = f"{value}/{mode}"
+            setups.append((label, mode, prepare(encounter, mode, **options)))
+            grid.append((value, mode, label))
+    from d4cli.render.simulate import Progress
+
+    progress = Progress(count * len(setups))
+    try:
+        tallies = run_all(setups, count, number, workers, progress)
+    finally:
+        progress.close()
+    from d4cli.sim_report import simulation_json
+
+    head = (encounter.name, setups[0][2].sides, count, number, rounds_limit)
+    if json_:
+        emit_json(simulation_json(*head, key, values, grid, tallies))
+        return
+    _print(simulation_json(*head, key, values, grid, tallies), format_=format_)
+
+
+def _sweep(text: str) -> tuple[str, list[int]]:
+    """``reserve=0..3`` -> ("reserve", [0, 1, 2, 3]).
+
+    Raises:
+        InputError: an unknown key, or not ``KEY=A..B`` with 0 <= A <= B <= 1000.
+    """
+    from d4cli.limits import parse_whole
+
+    key, sign, span = text.partition("=")
+    if key not in SWEEP_KEYS:
+        raise InputError("--sweep", text, "unknown key; one of " + ", ".join(SWEEP_KEYS) + " (such as reserve=0..3)")
+    low, dots, high = span.partition("..")
+    if not sign or not dots:
+        raise InputError("--sweep", text, "must be KEY=A..B, such as reserve=0..3")
+    first = parse_whole(low, "--sweep", (0, 1000))
+    last = parse_whole(high, "--sweep", (first, min(1000, first + 50)))
+    return key, list(range(first, last + 1))
+
+
+def _load(file: str | None, from_: str | None) -> Any:
+    from d4cli.store import read_encounter, resolve_path
+
+    if from_ is not None:
+        if file is not None:
+            raise InputError("--from", from_, "give FILE or --from, not both")
+        from d4cli.commands.encounter import _template
+
+        return read_encounter(_template(from_))
+    return read_encounter(resolve_path(file))
+
+
+def _print(report: dict[str, Any], *, format_: str) -> None:
+    if format_ == "table":
+        from d4cli.render.simulate import print_report, print_sweep
+
+        (print_sweep if "sweep" in report else print_report)(report)
+        return
+    from d4cli.sim_report import csv_table, figure_rows, markdown_table, sweep_rows
+
+    sides = tuple(report["sides"])
+    if "sweep" in report:
+        header, rows = sweep_rows(report["sweep"]["key"], [(r["value"], r["modes"]) for r in report["rows"]], sides)
+    else:
+        header = ["figure"] + [m["mode"] for m in report["modes"]]
+        rows = figure_rows(report["modes"], sides)
+    text = markdown_table(header, rows) if format_ == "markdown" else csv_table(header, rows)
+    print(f"{report['runs']} runs per mode, seed {report['seed']}" if format_ == "markdown" else "", end="\n\n" if format_ == "markdown" else "")
+    print(text)

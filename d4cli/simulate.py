@@ -1,0 +1,361 @@
+"""The playtest simulator: play an encounter to the end many times, in memory (R1, R2, R11, R12, R16, R18, R19).
+
+Every fight goes through the same pure transitions as the commands
+(`d4cli.turns.start_turn` / `end_turn`, `d4cli.actions.act` / `team`), with the
+choices of `d4cli.policy`; nothing touches the store or a file. A fight ends
+when one side has no creature with hp left up (R18) or, as a draw, when
+``max_rounds`` rounds have been played. Each run's dice come from its own seed,
+derived from ``(seed, mode, run index)``, and every figure is an integer sum
+(`Tally`), so splitting the runs over processes never changes the result.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from d4cli.errors import InputError
+from d4cli.policy import (
+    MAX_ACTIONS,
+    Move,
+    Policy,
+    best_move,
+    can_act,
+    make_policy,
+    pick_target,
+    reaction_aspect,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from concurrent.futures import Executor
+
+    from d4cli.encounter import Encounter
+
+# The modes a fight can be played in: name -> (mode, round_reset) (R12).
+MODES: dict[str, tuple[str, str]] = {
+    "turn": ("turn", "buffer"),
+    "round": ("round", "buffer"),
+    "round-zero": ("round", "zero"),
+}
+MAX_RUNS = 10_000_000
+# The per-run figures, in `Tally.sums` / `Tally.products` order; damage per side follows.
+FIGURES: tuple[str, ...] = ("rounds", "turns", "actions", "reactions", "stuck")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One encounter ready to play in one mode: the start state and each creature's plan.
+
+    Attributes:
+        encounter: the start state, with the mode set (R12).
+        sides: side names in order of first appearance.
+        side_of: each creature's side index, in turn order.
+        moves: each creature's named actions as `Move`s.
+        policies: each creature's `Policy`.
+        max_rounds: a fight still running after this many rounds is a draw.
+    """
+
+    encounter: Encounter
+    sides: tuple[str, ...]
+    side_of: tuple[int, ...]
+    moves: tuple[tuple[Move, ...], ...]
+    policies: tuple[Policy, ...]
+    max_rounds: int
+
+
+@dataclass
+class Tally:
+    """Integer sums over runs of one mode; `merge` adds two (order never matters).
+
+    Attributes:
+        runs / wins (per side) / draws.
+        rounds: runs by number of rounds played.
+        loads: turns by the Load at their start (after the reset).
+        sums / products: per-run figures (`FIGURES`, then damage dealt per side)
+            summed, and their pairwise products summed (for the intervals).
+    """
+
+    sides: int
+    runs: int = 0
+    draws: int = 0
+    wins: list[int] = field(default_factory=list)
+    rounds: dict[int, int] = field(default_factory=dict)
+    loads: dict[int, int] = field(default_factory=dict)
+    sums: list[int] = field(default_factory=list)
+    products: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        width = len(FIGURES) + self.sides
+        self.wins = self.wins or [0] * self.sides
+        self.sums = self.sums or [0] * width
+        self.products = self.products or [0] * (width * width)
+
+    def add_run(self, winner: int | None, figures: list[int], loads: dict[int, int]) -> None:
+        self.runs += 1
+        if winner is None:
+            self.draws += 1
+        else:
+            self.wins[winner] += 1
+        self.rounds[figures[0]] = self.rounds.get(figures[0], 0) + 1
+        for load, count in loads.items():
+            self.loads[load] = self.loads.get(load, 0) + count
+        width = len(figures)
+        sums, products = self.sums, self.products
+        for i, a in enumerate(figures):
+            sums[i] += a
+            if a:
+                row = i * width
+                for j, b in enumerate(figures):
+                    products[row + j] += a * b
+
+    def merge(self, other: Tally) -> Tally:
+        self.runs += other.runs
+        self.draws += other.draws
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        for mine, theirs in ((self.rounds, other.rounds), (self.loads, other.loads)):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
+        self.sums = [a + b for a, b in zip(self.sums, other.sums)]
+        self.products = [a + b for a, b in zip(self.products, other.products)]
+        return self
+
+
+def prepare(
+    encounter: Encounter,
+    mode: str,
+    *,
+    max_rounds: int = 100,
+    target: str | None = None,
+    reserve: int | None = None,
+    buffer: int | None = None,
+) -> Setup:
+    """Check *encounter* for simulation and set it up for *mode* (`MODES`).
+
+    *target* / *reserve* override every creature's policy; *buffer* sets every
+    Load Buffer (R1).
+
+    Raises:
+        InputError: an unknown mode; fewer than two sides; a creature without a
+            side; a side without a creature that has hp; a creature with no named
+            action it could ever afford (R2).
+    """
+    from d4cli.dice import parse_extra
+
+    if mode not in MODES:
+        raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
+    kind, reset = MODES[mode]
+    creatures = encounter.creatures
+    if buffer is not None:
+        creatures = tuple(replace(c, load_buffer=buffer) for c in creatures)
+    sides: list[str] = []
+    side_of: list[int] = []
+    for creature in creatures:
+        if not creature.side:
+            raise InputError("side", creature.name, "has no side: the simulator needs every creature on one")
+        if creature.side not in sides:
+            sides.append(creature.side)
+        side_of.append(sides.index(creature.side))
+    if len(sides) < 2:
+        raise InputError("side", ", ".join(sides) or None, "the simulator needs at least two sides")
+    for number, side in enumerate(sides):
+        if not any(c.hp is not None for c, s in zip(creatures, side_of) if s == number):
+            raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
+    all_moves = []
+    for creature in creatures:
+        values = dict(creature.aspects)
+        moves = tuple(
+            Move(a.name, a.aspect, values[a.aspect], a.cost, tuple(parse_extra(t) for t in a.extra),
+                 len(a.advantage) - len(a.disadvantage))
+            for a in creature.actions
+        )
+        best_load = min(0 if reset == "zero" else creature.reset_value, creature.load)
+        if not can_act(moves, best_load):
+            raise InputError("actions", creature.name, "has no named action it could ever afford (R2)")
+        all_moves.append(moves)
+    policies = tuple(make_policy(c.policy, target=target, reserve=reserve) for c in creatures)
+    start = replace(encounter, mode=kind, round_reset=reset, creatures=creatures)
+    return Setup(start, tuple(sides), tuple(side_of), tuple(all_moves), policies, max_rounds)
+
+
+def run_seed(seed: int, mode: str, index: int) -> str:
+    """The seed of run *index* of *mode*: the same whichever process plays it."""
+    return f"{seed}/{mode}/{index}"
+
+
+def play(setup: Setup, rng: BatchedDice) -> tuple[int | None, list[int], dict[int, int]]:
+    """Play one fight to the end (R18) or to ``max_rounds`` (a draw).
+
+    Returns:
+        ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
+        damage each side dealt; loads counts turns by their starting Load.
+    """
+    from d4cli.actions import ActRequest, TeamRequest, act, team
+    from d4cli.turns import end_turn, start_turn
+
+    encounter = setup.encounter
+    side_of, moves, policies = setup.side_of, setup.moves, setup.policies
+    names = [c.name for c in encounter.creatures]
+    position_of = {name: i for i, name in enumerate(names)}
+    count = len(names)
+    damage = [0] * len(setup.sides)
+    loads: dict[int, int] = {}
+    rounds = turns = actions = reactions = stuck = 0
+    winner: int | None = None
+    while True:
+        if encounter.next_position() is None:
+            if rounds >= setup.max_rounds:
+                break
+            rounds += 1
+        encounter, _ = start_turn(encounter)
+        me = position_of[encounter.current]  # type: ignore[index]
+        creature = encounter.creatures[me]
+        turns += 1
+        loads[creature.load] = loads.get(creature.load, 0) + 1
+        mine, policy, side = moves[me], policies[me], side_of[me]
+        if not can_act(mine, creature.load):
+            stuck += 1
+        for _ in range(MAX_ACTIONS):
+            creatures = encounter.creatures
+            candidates = [(i, c.hp) for i, c in enumerate(creatures)
+                          if side_of[i] != side and c.hp is not None and c.hp > 0]
+            if not candidates:
+                break
+            target = pick_target(policy.target, candidates, rng)
+            load = creatures[me].load
+            move = best_move(mine, load, creatures[target].evasion, policy.reserve)
+            if move is None:
+                break
+            defended = side_of[target]
+            for ally in range(count):
+                other = creatures[ally]
+                if side_of[ally] != defended or other.down:
+                    continue
+                aspect = reaction_aspect(policies[ally], other.aspects, other.load)
+                if aspect is not None:
+                    help_request = TeamRequest(other.name, names[me], "disadvantage", aspect=aspect)  # type: ignore[arg-type]
+                    encounter, _ = team(encounter, help_request)
+                    reactions += 1
+                    break
+            request = ActRequest(names[me], move.aspect, cost=move.cost, extra=move.extra, target=names[target])
+            encounter, record = act(encounter, request, rng)
+            actions += 1
+            damage[side] += (record.hp_before or 0) - (record.hp_after or 0)
+            if record.hp_after == 0 and _beaten(encounter, side_of, defended):
+                winner = side
+                break
+        if winner is not None:
+            break
+        encounter, _ = end_turn(encounter)
+    return winner, [rounds, turns, actions, reactions, stuck, *damage], loads
+
+
+
+def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
+    """No creature of *side* that has hp is up (R18)."""
+    return not any(
+        s == side and c.hp is not None and c.hp > 0 for c, s in zip(encounter.creatures, side_of)
+    )
+
+
+class BatchedDice:
+    """A `DiceSource` over ``random.Random`` that draws each kind of die in small batches.
+
+    ``randint(1, sides)`` gives uniform dice as ``rng.randint`` does, fewer calls
+    apart; ``randrange`` (the ``random`` target rule) goes to *rng* itself.
+    """
+
+    BATCH = 64
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.randrange = rng.randrange
+        self._left: dict[int, list[int]] = {}
+
+    def randint(self, a: int, b: int) -> int:
+        if a != 1:
+            return self.rng.randint(a, b)
+        left = self._left.get(b)
+        if not left:
+            left = self._left[b] = self.rng.choices(range(1, b + 1), k=self.BATCH)
+        return left.pop()
+
+
+def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
+    """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
+    tally = Tally(len(setup.sides))
+    for index in range(start, stop):
+        dice = BatchedDice(random.Random(run_seed(seed, mode, index)))
+        winner, figures, loads = play(setup, dice)
+        tally.add_run(winner, figures, loads)
+    return tally
+
+
+def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
+    """Split ``range(runs)`` into pieces: about four per job, at most 20,000 runs each."""
+    pieces = max(1, min(runs, max(jobs * 4, runs // 20_000)))
+    size = -(-runs // pieces)
+    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+def run_all(
+    setups: list[tuple[str, str, Setup]],
+    runs: int,
+    seed: int,
+    jobs: int,
+    progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
+) -> dict[str, Tally]:
+    """Play *runs* fights of every ``(label, mode, setup)``, split over *jobs* processes.
+
+    *executor* (any `concurrent.futures.Executor`) replaces the local process
+    pool; *progress* is called with the runs each finished piece played. The
+    result does not depend on *jobs*: every run has its own seed (`run_seed`).
+
+    Returns:
+        The merged `Tally` of each label.
+    """
+    tallies = {label: Tally(len(setup.sides)) for label, _, setup in setups}
+    tasks = [(label, mode, setup, start, stop) for label, mode, setup in setups
+             for start, stop in chunks(runs, jobs)]
+    if executor is None and jobs <= 1:
+        for label, mode, setup, start, stop in tasks:
+            tallies[label].merge(run_chunk(setup, seed, mode, start, stop))
+            if progress is not None:
+                progress(stop - start)
+        return tallies
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = executor
+    if pool is None:
+        import multiprocessing
+
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_ignore_interrupts)
+    try:
+        futures = {pool.submit(run_chunk, setup, seed, mode, start, stop): (label, stop - start)
+                   for label, mode, setup, start, stop in tasks}
+        for future in as_completed(futures):
+            label, size = futures[future]
+            tallies[label].merge(future.result())
+            if progress is not None:
+                progress(size)
+    except BaseException:
+        # Ctrl-C (or a failure): stop the workers now rather than after their pieces.
+        if executor is None:
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.terminate()
+        raise
+    finally:
+        if executor is None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    return tallies
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the workers itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
