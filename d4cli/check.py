@@ -6,11 +6,11 @@ returns a `CheckResult` that carries every step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from d4cli.dice import DiceSource, roll_dice
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import ADVANTAGE_LEVEL, DC, DISADVANTAGE_COUNT, check_range, parse_whole
 
 # C2: the named Difficulty Classes.
@@ -48,7 +48,7 @@ FAILURE_BUT = Outcome.FAILURE_BUT
 IMPOSSIBLE = Outcome.IMPOSSIBLE
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckRequest:
     """What an Action Roll asks for (C1-C4, C7).
 
@@ -73,7 +73,7 @@ class CheckRequest:
         return self.attribute + self.proficiency + self.specialization
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Levels:
     """Advantage after Disadvantage (C4).
 
@@ -137,7 +137,7 @@ def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> Outc
     return FAILURE_BUT if rule_of_three and margin >= -2 else FAILURE
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckResult:
     """A rolled (or impossible) Action Roll (C1-C7).
 

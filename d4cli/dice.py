@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import FACES, MAX_DICE, MODIFIER
 
 
@@ -46,7 +46,7 @@ class ScriptedDice:
         return len(self._results) - self.used
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ExtraDice:
     """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``."""
 
@@ -61,7 +61,7 @@ class ExtraDice:
         return f"{self.count}d{self.sides}{mod}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ExtraRoll:
     """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
 

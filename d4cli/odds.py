@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
@@ -39,13 +39,14 @@ from d4cli.dice import ExtraDice
 from d4cli.dice_sums import DiceSum, check_odds_size, dice_sum, sum_distribution
 from d4cli.distribution import Distribution, fraction_text
 from d4cli.errors import InputError, RefusedError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.pool import PoolPlan
 
 # ---------------------------------------------------------------------------
 # Pool odds
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PoolOdds:
     """The odds of a pool roll (R5-R7, L4).
 
@@ -185,7 +186,7 @@ def expected_pool_damage(pool_size: int, evasion: int, extra: Iterable[ExtraDice
 # Check odds
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckOdds:
     """The exact odds of a d20 Action Roll (C1-C7).
 
