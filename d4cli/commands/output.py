@@ -218,7 +218,6 @@ def show_act(
     """
     from d4cli.commands.roll import pool_view
     from d4cli.serialize import act_json
-    from d4cli.steps import act_steps
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
@@ -246,9 +245,16 @@ def show_act(
         to_json=lambda _: act_json(record, dry_run=dry_run),
         title=title,
         after=lambda _: _print_act_effects(record, dry_run),
-        steps=lambda result: act_steps(result, record.sources),
+        steps=lambda result: _act_steps(result, record),
     )
     print_one(result, view, json_=json_, quiet=quiet)
+
+
+def _act_steps(result: Any, record: ActRecord) -> Any:
+    """The steps of an act's table (`d4cli.steps`, loaded only for a table)."""
+    from d4cli.steps import act_steps
+
+    return act_steps(result, record.sources)
 
 
 def down_refusal(actor: str) -> str:
