@@ -34,7 +34,7 @@ print(json.dumps({"modules": sorted(sys.modules), "built": built}), file=sys.std
 ACT_MODULES = {
     "d4cli", "d4cli.main", "d4cli.app", "d4cli.lazy", "d4cli.shell", "d4cli.errors", "d4cli.environment",
     "d4cli.commands", "d4cli.commands.common", "d4cli.commands.encounter", "d4cli.commands.output",
-    "d4cli.commands.roll", "d4cli.completion", "d4cli.sheet_completion", "d4cli.names", "d4cli.limits",
+    "d4cli.commands.pool_view", "d4cli.completion", "d4cli.sheet_completion", "d4cli.names", "d4cli.limits",
     "d4cli.lazy_dataclass", "d4cli.actions", "d4cli.effects", "d4cli.effects_file", "d4cli.encounter", "d4cli.dc",
     "d4cli.encounter_file", "d4cli.dice", "d4cli.pool", "d4cli.sheets", "d4cli.sheet_check",
     "d4cli.records", "d4cli.serialize", "d4cli.store", "d4cli.store.files", "d4cli.store.journal",
@@ -43,7 +43,7 @@ ACT_MODULES = {
 # Never on this path: Rich, the OpenSSL hash binding, exact arithmetic, the table steps, other commands.
 ACT_NEVER = {
     "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit",
-    "d4cli.steps", "d4cli.check", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
+    "d4cli.steps", "d4cli.check", "d4cli.commands.roll", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
     "d4cli.suggest", "d4cli.store.history",
 }
 # The model classes an act builds (`frozen_dataclass`): the others stay plain classes.

@@ -216,7 +216,7 @@ def show_act(
     Raises:
         RefusedError: the gate refused (R2), after the JSON or the steps were printed.
     """
-    from d4cli.commands.roll import pool_view
+    from d4cli.commands.pool_view import pool_view
     from d4cli.serialize import act_json
 
     if record.actor_down:
@@ -314,7 +314,7 @@ def _team_json(record: TeamRecord) -> dict[str, object]:
 
 
 def _team_refusal(record: TeamRecord) -> str | None:
-    from d4cli.commands.roll import gate_refusal
+    from d4cli.commands.pool_view import gate_refusal
 
     if record.actor_down:
         return down_refusal(record.actor)
