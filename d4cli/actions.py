@@ -6,7 +6,6 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli import kinds
@@ -14,6 +13,7 @@ from d4cli.effects import Effect, Ended, put_effect, sources_for, team_grants, u
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
 from d4cli.frozen import replace
+from d4cli.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
     from d4cli.dice import DiceSource, ExtraDice
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from d4cli.records import ActOutcome, GrantKind
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ActRecord:
     """An action of a creature of the encounter (R2-R11, R16).
 
@@ -86,7 +86,7 @@ class ActRecord:
         return None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TeamRecord:
     """A Team Action (R11): the actor pays through the gate, the target gets a named grant.
 
@@ -117,7 +117,7 @@ class TeamRecord:
         return self.gate.allowed and not self.actor_down
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ActRequest:
     """What ``d4cli act`` asks for.
 
@@ -236,7 +236,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
 
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TeamRequest:
     """What ``d4cli team`` asks for (R11).
 

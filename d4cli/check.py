@@ -6,22 +6,14 @@ returns a `CheckResult` that carries every step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
+# The DC tiers (C2) and their parser live in `d4cli.dc` (light: `act` needs only them).
+from d4cli.dc import DC_TIERS as DC_TIERS
+from d4cli.dc import parse_dc as parse_dc
 from d4cli.dice import DiceSource, roll_dice
-from d4cli.errors import InputError
-from d4cli.limits import ADVANTAGE_LEVEL, DC, DISADVANTAGE_COUNT, check_range, parse_whole
-
-# C2: the named Difficulty Classes.
-DC_TIERS: dict[str, int] = {
-    "easy": 6,
-    "medium": 12,
-    "hard": 18,
-    "challenging": 24,
-    "nearly-impossible": 30,
-}
-
+from d4cli.lazy_dataclass import frozen_dataclass
+from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 
 
 class Outcome(StrEnum):
@@ -48,7 +40,7 @@ FAILURE_BUT = Outcome.FAILURE_BUT
 IMPOSSIBLE = Outcome.IMPOSSIBLE
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckRequest:
     """What an Action Roll asks for (C1-C4, C7).
 
@@ -73,7 +65,7 @@ class CheckRequest:
         return self.attribute + self.proficiency + self.specialization
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Levels:
     """Advantage after Disadvantage (C4).
 
@@ -137,7 +129,7 @@ def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> Outc
     return FAILURE_BUT if rule_of_three and margin >= -2 else FAILURE
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckResult:
     """A rolled (or impossible) Action Roll (C1-C7).
 
@@ -221,20 +213,3 @@ def roll_check(request: CheckRequest, rng: DiceSource) -> CheckResult:
         request, levels, natural, advantage_dice, disadvantage_die, crit_die, total, outcome
     )
 
-
-def parse_dc(text: str, field: str = "--dc") -> int:
-    """Read a DC given as a whole number or a tier name (C2, L1).
-
-    >>> parse_dc("hard"), parse_dc("15")
-    (18, 15)
-
-    Raises:
-        InputError: neither a whole number within L1 nor a known tier.
-    """
-    tier = DC_TIERS.get(text.lower())
-    if tier is not None:
-        return tier
-    if text[:1].isascii() and (text[:1].isdigit() or text[:1] == "-"):
-        return parse_whole(text, field, DC)
-    names = ", ".join(DC_TIERS)
-    raise InputError(field, text, f"must be a whole number or one of {names} (C2)")

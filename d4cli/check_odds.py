@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
@@ -32,9 +32,10 @@ from d4cli.check import (
 )
 from d4cli.distribution import Distribution
 from d4cli.errors import RefusedError
+from d4cli.lazy_dataclass import frozen_dataclass
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckOdds:
     """The exact odds of a d20 Action Roll (C1-C7).
 

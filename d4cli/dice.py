@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import FACES, MAX_DICE, MODIFIER
 
 
@@ -46,7 +46,7 @@ class ScriptedDice:
         return len(self._results) - self.used
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ExtraDice:
     """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``."""
 
@@ -61,7 +61,7 @@ class ExtraDice:
         return f"{self.count}d{self.sides}{mod}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ExtraRoll:
     """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
 
@@ -73,8 +73,9 @@ class ExtraRoll:
         return sum(self.dice) + self.extra.modifier
 
 
-_NOTATION = re.compile(r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?")
-_TERM = re.compile(r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)")
+# Patterns compiled on first use (`re`'s cache): most runs parse no dice notation.
+_NOTATION = r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?"
+_TERM = r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)"
 
 
 def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
@@ -85,7 +86,7 @@ def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
     Raises:
         InputError: anything else (``0d8``, ``-2d8``, ``2d0``, ``1d8+``, ``1d8x``, ``d4``).
     """
-    match = _NOTATION.fullmatch(text)
+    match = re.fullmatch(_NOTATION, text)
     if not match:
         raise InputError(field, text, "must be dice like 1d8, 2d6+1 or 1d4-1")
     count, sides = int(match[1]), int(match[2])
@@ -123,9 +124,9 @@ def parse_extras(texts: Iterable[str], field: str = "--extra") -> tuple[ExtraDic
 
 
 def _parse_sum(text: str, field: str) -> list[ExtraDice]:
-    if _NOTATION.fullmatch(text) or not text[:1].isdigit():
+    if re.fullmatch(_NOTATION, text) or not text[:1].isdigit():
         return [parse_extra(text, field)]
-    terms = [(match[1], match[2]) for match in _TERM.finditer(text)]
+    terms = [(match[1], match[2]) for match in re.finditer(_TERM, text)]
     if "".join(sign + term for sign, term in terms) != text or terms[0][0]:
         raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
     groups: list[ExtraDice] = []

@@ -55,7 +55,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from d4cli.dice import ExtraDice
@@ -68,6 +67,7 @@ from d4cli.distribution import (
     Distribution,
 )
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import MAX_TOTALS, check_dice
 
 
@@ -226,7 +226,7 @@ def kronecker(a: Sequence[int], b: Sequence[int], slot_bits: int) -> list[int]:
     return [int.from_bytes(raw[i : i + size], "little") for i in range(0, count * size, size)]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DiceSum:
     """A sum of uniform dice plus a constant (R5-R7): what a pool total is made of.
 

@@ -8,10 +8,12 @@ builds them for sums of dice and `d4cli.odds` reads them for ``--odds``. See
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING
+
+from d4cli.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
     from d4cli.dice_sums import DiceSum
@@ -68,7 +70,7 @@ def fraction_text(value: Fraction | None) -> str | None:
 # Distributions
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Distribution:
     """The probability of every possible total from `low` to `high`.
 

@@ -20,11 +20,12 @@ over (or not started), so that the next turn starts round + 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from d4cli.effects import Effect
 from d4cli.errors import InputError
 from d4cli.frozen import replace
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.names import check_text, fold_name
 
 # The values of `d4cli.records.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
@@ -35,7 +36,7 @@ TEAM_SOURCE = "team action"
 GRANT_KINDS: tuple[str, ...] = ("advantage", "disadvantage")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Pending:
     """Team Action grants waiting for a creature's next roll (R11): source names."""
 
@@ -68,7 +69,7 @@ STAT_KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Action:
     """A named action on a creature's sheet (`d4cli.sheets`): what ``act NAME ACTION`` rolls.
 
@@ -90,7 +91,7 @@ class Action:
     disadvantage: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Creature:
     """One creature of the encounter.
 
@@ -183,7 +184,7 @@ class Creature:
         raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have}){hint}")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Encounter:
     """The state of an encounter (R12, R13).
 

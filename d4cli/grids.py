@@ -8,12 +8,12 @@ is in `d4cli.render.odds`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from d4cli.check import apply_disadvantage
 from d4cli.dice import ExtraDice
 from d4cli.distribution import Distribution
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.odds import p_check_success
 from d4cli.pool import pool_size as rules_pool_size
 from d4cli.pool_chain import pool_values
@@ -25,7 +25,7 @@ MAX_CELLS = 10_000
 Key = tuple[str, int | str]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class GridRow:
     """One row of a grid.
 
@@ -40,7 +40,7 @@ class GridRow:
     values: tuple[float, ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Grid:
     """A table of odds: rows of rolls by columns of DCs or Evasions.
 

@@ -10,12 +10,13 @@ test keeps the two equal.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from d4cli.lazy_dataclass import frozen_dataclass
 
 RULE_ID = re.compile(r"^(R|C|L|N)([0-9]+)$")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Rule:
     """One rule of docs/rules.md: its id (``R14``), title, statement and worked example."""
 
@@ -59,7 +60,7 @@ def parse_rules(markdown: str) -> dict[str, Rule]:
     return rules
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Topic:
     """One help topic: a title, its rule ids, the explanation and a worked example."""
 

@@ -12,7 +12,6 @@ The check odds (C1-C7, their method) live in `d4cli.check_odds`, re-exported her
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -27,13 +26,14 @@ from d4cli.dice import ExtraDice
 from d4cli.dice_sums import DiceSum, check_odds_size, dice_sum, sum_distribution
 from d4cli.distribution import Distribution, fraction_text
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.pool import PoolPlan
 
 # ---------------------------------------------------------------------------
 # Pool odds
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PoolOdds:
     """The odds of a pool roll (R5-R7, L4).
 

@@ -8,10 +8,11 @@ happened and which rule decided it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from d4cli.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import check_dice
 from d4cli.names import distinct_sources
 
@@ -25,7 +26,7 @@ def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
     return exhaustion - load_buffer
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Gate:
     """The "can I act?" gate (R2, R3, R9): ``Aspect - Load >= Cost``.
 
@@ -57,7 +58,7 @@ def check_gate(aspect: int, load: int, cost: int, *, gm: bool = False) -> Gate:
     return Gate(aspect, load, cost, headroom, gm or headroom >= cost, skipped=gm)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PoolSize:
     """How the pool size came about (R5, R9).
 
@@ -88,7 +89,7 @@ def pool_size(aspect: int, load: int, net_advantage: int, *, ignore_load: bool =
     return PoolSize(base, net_advantage, max(1, raw), raw < 1)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PoolRequest:
     """What a pool roll asks for (docs/cli.md ``roll pool``).
 
@@ -116,7 +117,7 @@ class PoolRequest:
     ignore_load: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PoolPlan:
     """Everything about a pool roll that is known before the dice (R2, R4, R5, R6).
 
@@ -179,7 +180,7 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     return plan
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PoolResult:
     """A rolled (or refused) pool action (R2-R8).
 

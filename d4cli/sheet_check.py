@@ -8,11 +8,12 @@ lasting effects (R20), Team Action grants among them (R11).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from d4cli import kinds
 from d4cli.encounter import STAT_KINDS, Creature, Encounter, Pending
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 from d4cli.names import check_name, fold_name
 from d4cli.sheets import stat
@@ -43,7 +44,7 @@ class Source(NamedTuple):
     level: int = 1
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SheetCheckRequest:
     """What ``d4cli check`` asks for: stat names, a DC, a base level and count, sources (C1-C8).
 
@@ -69,7 +70,7 @@ class SheetCheckRequest:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckRecord:
     """A check made from a creature's sheet (C1-C8).
 

@@ -11,12 +11,13 @@ Checks made from the stats live in `d4cli.sheet_check`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli import kinds
 from d4cli.encounter import STAT_KINDS, Action, Creature, Encounter, Stats
 from d4cli.errors import InputError
+from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.limits import (
     COST,
     DC,
@@ -282,7 +283,7 @@ def apply_named_action(encounter: Encounter, request: ActRequest, given: frozens
     return replace(request, **changes)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ActionEvent:
     """A named action added to or removed from a creature's sheet."""
 

@@ -151,7 +151,7 @@ def test_a_run_imports_only_what_its_command_needs():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert json.loads(result.stdout)["pool_size"] == 4
-    assert result.stderr.strip() == "['d4cli.commands', 'd4cli.commands.common', 'd4cli.commands.output', 'd4cli.commands.roll']"
+    assert result.stderr.strip() == "['d4cli.commands', 'd4cli.commands.common', 'd4cli.commands.output', 'd4cli.commands.pool_view', 'd4cli.commands.roll']"
 
 
 def test_a_group_builds_only_the_sub_command_it_runs():

@@ -63,7 +63,7 @@ def act_command(
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
     from d4cli.actions import ActRequest, act
-    from d4cli.check import parse_dc
+    from d4cli.dc import parse_dc
     from d4cli.dice import parse_extras
     from d4cli.store import read_encounter, resolve_path
 

@@ -220,9 +220,8 @@ def show_act(
     Raises:
         RefusedError: the gate refused (R2), after the JSON or the steps were printed.
     """
-    from d4cli.commands.roll import pool_view
+    from d4cli.commands.pool_view import pool_view
     from d4cli.serialize import act_json
-    from d4cli.steps import act_steps
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
@@ -250,9 +249,16 @@ def show_act(
         to_json=lambda _: act_json(record, dry_run=dry_run),
         title=title,
         after=lambda _: _print_act_effects(record, dry_run),
-        steps=lambda result: act_steps(result, record.sources),
+        steps=lambda result: _act_steps(result, record),
     )
     print_one(result, view, json_=json_, quiet=quiet)
+
+
+def _act_steps(result: Any, record: ActRecord) -> Any:
+    """The steps of an act's table (`d4cli.steps`, loaded only for a table)."""
+    from d4cli.steps import act_steps
+
+    return act_steps(result, record.sources)
 
 
 def down_refusal(actor: str) -> str:
@@ -312,7 +318,7 @@ def _team_json(record: TeamRecord) -> dict[str, object]:
 
 
 def _team_refusal(record: TeamRecord) -> str | None:
-    from d4cli.commands.roll import gate_refusal
+    from d4cli.commands.pool_view import gate_refusal
 
     if record.actor_down:
         return down_refusal(record.actor)

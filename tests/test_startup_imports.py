@@ -1,0 +1,161 @@
+"""Start-up cost pinned: what ``act --json`` loads and which model classes it builds; `frozen_dataclass`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from d4cli.lazy_dataclass import frozen_dataclass, realize
+
+PROBE = r"""
+import json, sys
+from d4cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+built = sorted(
+    f"{name}.{cls.__qualname__}"
+    for name, module in list(sys.modules.items()) if name.startswith("d4cli")
+    for cls in list(vars(module).values())
+    if isinstance(cls, type) and cls.__module__ == name
+    and isinstance(vars(cls).get("__dataclass_fields__"), dict)
+)
+print(json.dumps({"modules": sorted(sys.modules), "built": built}), file=sys.stderr)
+"""
+
+# Every d4cli module `act --json` may load; a new one on this path must be added here on purpose.
+ACT_MODULES = {
+    "d4cli", "d4cli.main", "d4cli.app", "d4cli.lazy", "d4cli.shell", "d4cli.errors", "d4cli.environment",
+    "d4cli.commands", "d4cli.commands.act", "d4cli.commands.common", "d4cli.commands.output",
+    "d4cli.commands.pool_view", "d4cli.completion", "d4cli.completion.sheets", "d4cli.names", "d4cli.limits",
+    "d4cli.creature_file", "d4cli.frozen", "d4cli.kinds", "d4cli.suggest",
+    "d4cli.lazy_dataclass", "d4cli.actions", "d4cli.effects", "d4cli.effects_file", "d4cli.encounter", "d4cli.dc",
+    "d4cli.encounter_file", "d4cli.dice", "d4cli.pool", "d4cli.sheets", "d4cli.sheet_check",
+    "d4cli.records", "d4cli.serialize", "d4cli.serialize.acts", "d4cli.serialize.base", "d4cli.serialize.changes",
+    "d4cli.serialize.effects", "d4cli.serialize.rolls", "d4cli.serialize.views", "d4cli.store", "d4cli.store.files", "d4cli.store.journal",
+    "d4cli.store.lock", "d4cli.store.transaction",
+}
+# Never on this path: Rich, the OpenSSL hash binding, exact arithmetic, the table steps, other commands.
+ACT_NEVER = {
+    "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit",
+    "d4cli.steps", "d4cli.check", "d4cli.commands.roll", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
+    "d4cli.store.history",
+}
+# The model classes an act builds (`frozen_dataclass`): the others stay plain classes.
+ACT_BUILT = [
+    "d4cli.actions.ActRecord", "d4cli.actions.ActRequest", "d4cli.dice.ExtraDice", "d4cli.encounter.Action",
+    "d4cli.encounter.Creature", "d4cli.encounter.Encounter", "d4cli.encounter.Pending", "d4cli.pool.Gate",
+    "d4cli.pool.PoolPlan", "d4cli.pool.PoolRequest", "d4cli.pool.PoolResult", "d4cli.pool.PoolSize",
+]
+
+
+def _probe(tmp_path: Path, *args: str) -> dict[str, list[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args, "-f", str(tmp_path / "e.toml")],
+        capture_output=True, text=True, cwd=tmp_path, timeout=60, check=False,
+    )
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_act_json_loads_only_what_it_needs_and_builds_few_classes(tmp_path: Path) -> None:
+    _probe(tmp_path, "init", "--from", "skirmish", "--json")
+    before = (tmp_path / "e.toml").read_bytes()
+    seen = _probe(tmp_path, "act", "Aria", "Finesse", "--dc", "5", "--seed", "1", "--json")
+    assert (tmp_path / "e.toml").read_bytes() != before  # a real write, journal and all
+    loaded = set(seen["modules"])
+    assert {m for m in loaded if m.startswith("d4cli")} <= ACT_MODULES
+    assert not {m for m in loaded if m.split(".")[0] in ACT_NEVER or m in ACT_NEVER}
+    assert not any(m.startswith("d4cli.render") for m in loaded)
+    assert seen["built"] == ACT_BUILT
+
+
+def test_status_json_builds_only_the_encounter(tmp_path: Path) -> None:
+    _probe(tmp_path, "init", "--from", "skirmish", "--json")
+    seen = _probe(tmp_path, "status", "--json")
+    assert seen["built"] == ["d4cli.dice.ExtraDice", "d4cli.encounter.Action", "d4cli.encounter.Creature", "d4cli.encounter.Encounter", "d4cli.encounter.Pending"]
+    assert not {"rich", "_hashlib", "tomli_w", "d4cli.records", "d4cli.actions"} & set(seen["modules"])
+
+
+# --- frozen_dataclass -------------------------------------------------------------------------
+
+
+@frozen_dataclass
+class _Base:
+    kind: ClassVar[str] = "base"
+    x: int
+    tags: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "double", self.x * 2)
+
+
+@frozen_dataclass
+class _Child(_Base):
+    y: int = 0
+
+
+def test_frozen_dataclass_waits_until_first_use() -> None:
+    @frozen_dataclass
+    class Waiting:
+        a: int
+
+    assert "__dataclass_fields__" not in vars(Waiting) or not isinstance(vars(Waiting)["__dataclass_fields__"], dict)
+    assert Waiting(3) == Waiting(3) and repr(Waiting(3)).endswith("<locals>.Waiting(a=3)")
+    assert isinstance(vars(Waiting)["__dataclass_fields__"], dict)
+
+
+def test_frozen_dataclass_behaves_as_a_frozen_dataclass() -> None:
+    child = _Child(1, ("a",), "n", 5)
+    assert child == _Child(1, ("a",), "other note", 5)  # compare=False is kept
+    assert child != _Child(2, ("a",), "n", 5)
+    assert hash(child) == hash(_Child(1, ("a",), "x", 5))
+    assert repr(child) == "_Child(x=1, tags=('a',), y=5)"
+    assert child.double == 2  # __post_init__ ran
+    assert dataclasses.replace(child, y=7) == _Child(1, ("a",), "n", 7)
+    assert _Base(4).tags == () and _Base(4).kind == "base"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        child.x = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        _Base()  # type: ignore[call-arg]
+    assert [f.name for f in dataclasses.fields(_Child)] == ["x", "tags", "note", "y"]
+    assert _Child.__match_args__ == ("x", "tags", "note", "y")
+
+
+def test_fields_and_plain_dataclass_subclasses_build_the_class_first() -> None:
+    @frozen_dataclass
+    class Lazy:
+        a: int
+
+    assert dataclasses.is_dataclass(Lazy)  # looking at the fields builds it
+    assert [f.name for f in dataclasses.fields(Lazy)] == ["a"]
+
+    @frozen_dataclass
+    class Base:
+        a: int
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain(Base):
+        b: int = 2
+
+    assert Plain(1) == Plain(1, 2) and repr(Plain(1)) == "test_fields_and_plain_dataclass_subclasses_build_the_class_first.<locals>.Plain(a=1, b=2)"
+    realize(Base)  # a second time does nothing
+    assert Base(1) != Plain(1)
+
+
+def test_frozen_dataclass_refuses_its_own_init() -> None:
+    with pytest.raises(TypeError, match="writes __init__"):
+
+        @frozen_dataclass
+        class Own:
+            a: int
+
+            def __init__(self) -> None:
+                pass
