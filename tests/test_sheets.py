@@ -293,3 +293,16 @@ def test_action_remove_and_redo_of_a_check(sheet_file):
     redone = ok_json("redo")["redone"]
     assert redone["kind"] == "check" and redone["note"] == "resists the dread"
     assert sheet_file.read_bytes() == after
+
+
+def test_status_name_shows_hp_down_turn_and_lasting_effects(isolated_env):
+    ok("init", "--from", "skirmish", "--force")
+    ok("turn", "start")
+    ok("effect", "add", "Borin", "blessed", "--adv", "--rounds", "2")
+    sheet = ok("status", "Borin").stdout
+    assert "16/16" in sheet and "not yet this round (R19)" in sheet
+    assert "blessed +1d4, 2 rounds left (until the end of round 2)" in sheet
+    ok("damage", "Goblin Archer", "20")
+    downed = ok("status", "Goblin Archer").stdout
+    assert "0/7: down, cannot act (R18)" in downed
+    assert "had its turn this round (R19)" in ok("status", "Aria").stdout

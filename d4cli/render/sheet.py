@@ -42,8 +42,10 @@ def sheet_summary(entry: dict[str, Any]) -> str:
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
 
 
-def sheet_table(creature: Creature) -> Table:
-    """``d4cli status NAME``: one creature's whole sheet (Aspects with headroom, stats, actions, notes)."""
+def sheet_table(creature: Creature, round_number: int = 0) -> Table:
+    """``d4cli status NAME``: one creature's whole sheet: Aspects with headroom, Load, hp and
+    whether it is down (R18), its turn this round (R19), stats, actions, lasting effects with
+    what is left of each (R20, as of round *round_number*) and notes."""
     from rich.table import Table
 
     from d4cli.encounter import STAT_KINDS
@@ -64,7 +66,9 @@ def sheet_table(creature: Creature) -> Table:
     )
     table.add_row("Evasion", str(creature.evasion))
     if creature.hp is not None:
-        table.add_row("HP", str(creature.hp))
+        hp = str(creature.hp) if creature.max_hp is None else f"{creature.hp}/{creature.max_hp}"
+        table.add_row("HP", hp + (": down, cannot act (R18)" if creature.down else ""))
+    table.add_row("Turn", "had its turn this round (R19)" if creature.had_turn else "not yet this round (R19)")
     for kind in STAT_KINDS:
         stats = getattr(creature, kind)
         if stats:
@@ -77,11 +81,10 @@ def sheet_table(creature: Creature) -> Table:
         parts += [f"adv {escape(name)}" for name in action.advantage]
         parts += [f"dis {escape(name)}" for name in action.disadvantage]
         table.add_row(f"Action {escape(action.name)}", ", ".join(parts))
-    pending = creature.pending
-    if pending:
-        grants = [f"adv {escape(name)}" for name in pending.advantage]
-        grants += [f"dis {escape(name)}" for name in pending.disadvantage]
-        table.add_row("Next roll", ", ".join(grants) + " (R11)")
+    if creature.effects:
+        from d4cli.effects import describe
+
+        table.add_row("Effects", "\n".join(escape(describe(effect, round_number)) for effect in creature.effects))
     if creature.notes:
         table.add_row("Notes", escape(creature.notes))
     return table
