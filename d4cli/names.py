@@ -2,9 +2,49 @@
 
 from __future__ import annotations
 
+import os
 import unicodedata
 
 from d4cli.errors import InputError
+
+# Options whose value is a file path: kept as the operating system gave it, since
+# the bytes of a path, not their reading as text, name the file.
+_PATH_OPTIONS = ("--file", "-f", "--from")
+
+
+def recover_utf8(value: str) -> str:
+    """*value* read as UTF-8 when a non-UTF-8 locale decoded it byte by byte (N1).
+
+    Under a C/POSIX locale Python hands every non-ASCII byte of argv over as a
+    lone surrogate (``'Zo\\udcc3\\udcab'``); when those bytes are UTF-8 they are
+    the text the user typed (``'Zoë'``). Bytes that are not UTF-8 stay as they
+    are, for `check_text` to refuse.
+    """
+    if value.isascii():
+        return value
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
+def recover_args(args: list[str]) -> list[str]:
+    """The command line with every text argument and option read as UTF-8 (`recover_utf8`).
+
+    The one place where argv text enters: names, sources, labels and notes all
+    pass here. File paths (``--file``/``-f``/``--from`` values) stay as given.
+    """
+    out: list[str] = []
+    path_next = False
+    for arg in args:
+        if path_next or arg.startswith(tuple(f"{option}=" for option in _PATH_OPTIONS)) or (
+            arg.startswith("-f") and not arg.startswith("--")
+        ):
+            out.append(arg)
+        else:
+            out.append(recover_utf8(arg))
+        path_next = arg in _PATH_OPTIONS
+    return out
 
 
 def fold_name(name: str) -> str:
@@ -121,7 +161,8 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(field, value, "is not valid UTF-8 text (is the terminal set to UTF-8?)") from None
+        shown = "".join(f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else char for char in value)
+        raise InputError(field, shown, "holds bytes that are not UTF-8 text") from None
     if name:
         problem = name_problem(value)
         if problem is not None:

@@ -182,6 +182,8 @@ class EffectEvent(_Change):
     Attributes:
         effect: the effect added or removed.
         replaced: the effect of the same source (R4) that an add replaced, if any.
+        counts_from: the round the effect's rounds are counted from (R20: the next
+            round when the round is over), for "N rounds left"; None: ``round``.
     """
 
     kind: ClassVar[str] = "effect"
@@ -189,6 +191,7 @@ class EffectEvent(_Change):
     action: str
     effect: Effect
     replaced: Effect | None = None
+    counts_from: int | None = None
 
 
 @dataclass(frozen=True)

@@ -164,9 +164,11 @@ class D4Group(LazyGroup):
             from d4cli.completion import use_d4_shells
 
             use_d4_shells()
+        from d4cli.names import recover_args
+
         try:
             code = super().main(
-                args=args,
+                args=recover_args([str(arg) for arg in (sys.argv[1:] if args is None else args)]),
                 prog_name=prog_name or "d4cli",
                 complete_var=complete_var,
                 standalone_mode=False,

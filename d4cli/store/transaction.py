@@ -207,7 +207,7 @@ def _write_redo(path: Path, records: list[dict[str, Any]] | None, mode: int) -> 
         except FileNotFoundError:
             pass
         return
-    files.replace_file(target, b"".join(journal.encode_entry(item) for item in records), mode)
+    files.replace_file(target, b"".join(journal.encode_entry(item) for item in records), mode, owner=path)
 
 
 def change(
