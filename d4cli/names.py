@@ -7,6 +7,9 @@ import unicodedata
 
 from d4cli.errors import InputError
 
+# The longest name (N1), in characters: a creature, Aspect, source, effect, stat, action or side.
+MAX_NAME_LENGTH = 200
+
 # Options whose value is a file path: kept as the operating system gave it, since
 # the bytes of a path, not their reading as text, name the file.
 _PATH_OPTIONS = ("--file", "-f", "--from")
@@ -96,11 +99,13 @@ def invisible_char(value: str) -> str | None:
 def name_problem(value: str) -> str | None:
     """Why *value* cannot be a name (N1), or None when it can: the one rule for every name.
 
-    A name (of a creature, an Aspect, an Advantage source, an effect, a stat)
-    must be valid UTF-8 text, hold no character `invisible_char` refuses, and
-    hold at least one visible character: something other than spaces and
-    combining marks.
+    A name (of a creature, an Aspect, an Advantage source, an effect, a stat,
+    an action, a side) must be valid UTF-8 text of at most `MAX_NAME_LENGTH`
+    (200) characters, hold no character `invisible_char` refuses, and hold at
+    least one visible character: something other than spaces and combining marks.
     """
+    if len(value) > MAX_NAME_LENGTH:
+        return f"is {len(value)} characters long: a name has at most {MAX_NAME_LENGTH} (N1)"
     bad = invisible_char(value)
     if bad is not None:
         code = f"U+{ord(bad):04X}"
@@ -116,8 +121,11 @@ def escape_name(value: str) -> str:
     """*value* with every character a name may not hold spelt as an escape (``A\\u200bria``).
 
     For messages about a refused name, so the fault shows: ``\\xNN`` for
-    controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest.
+    controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest. A name
+    longer than `MAX_NAME_LENGTH` shows its first 40 characters and ``...``.
     """
+    if len(value) > MAX_NAME_LENGTH:
+        return escape_name(value[:40]) + "..."
     out = []
     for char in value:
         code = ord(char)

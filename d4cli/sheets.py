@@ -22,14 +22,14 @@ from d4cli.limits import (
     MODIFIER,
     check_whole,
 )
-from d4cli.names import check_name, escape_name, fold_name, name_problem
+from d4cli.names import MAX_NAME_LENGTH, check_name, escape_name, fold_name, name_problem
 
 if TYPE_CHECKING:
     from d4cli.actions import ActRequest
 
 SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side")
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
-MAX_SIDE = 200
+MAX_SIDE = MAX_NAME_LENGTH
 # The option of ``action add`` that sets each field of an action.
 OPTION_OF = {"name": "ACTION", "aspect": "--aspect", "cost": "--cost", "extra": "--extra", "dc": "--dc",
              "advantage": "--adv", "disadvantage": "--dis"}
@@ -158,6 +158,14 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
     for text in extra:
         parse_extra(text, f"{where}.extra")
     dc = row.get("dc")
+    if isinstance(dc, str):
+        # A tier name is a DC wherever a DC is asked for (C2): ``dc = "hard"`` is 18.
+        from d4cli.check import DC_TIERS
+
+        tier = DC_TIERS.get(fold_name(dc))
+        if tier is None:
+            raise InputError(f"{where}.dc", dc, f"must be a whole number or one of {', '.join(DC_TIERS)} (C2)")
+        dc = tier
     sources = {}
     for key in ("advantage", "disadvantage"):
         names = row.get(key, [])

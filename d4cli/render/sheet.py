@@ -42,8 +42,11 @@ def sheet_summary(entry: dict[str, Any]) -> str:
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
 
 
-def sheet_table(creature: Creature) -> Table:
-    """``d4cli status NAME``: one creature's whole sheet (Aspects with headroom, stats, actions, notes)."""
+def sheet_table(creature: Creature, reset_to: int | None = None) -> Table:
+    """``d4cli status NAME``: one creature's whole sheet (Aspects with headroom, stats, actions, notes).
+
+    *reset_to*: the Load it resets to in its encounter (`Encounter.reset_to`, R12); default its R1 value.
+    """
     from rich.table import Table
 
     from d4cli.encounter import STAT_KINDS
@@ -60,7 +63,7 @@ def sheet_table(creature: Creature) -> Table:
     table.add_row(
         "Load",
         f"{creature.load} (Buffer {creature.load_buffer}, Exhaustion {creature.exhaustion}, "
-        f"resets to {creature.reset_value})",
+        f"resets to {creature.reset_value if reset_to is None else reset_to})",
     )
     table.add_row("Evasion", str(creature.evasion))
     if creature.hp is not None:

@@ -217,6 +217,7 @@ def change(
     facts: Callable[[R], dict[str, Any]],
     clock: Clock = local_now,
     timeout: float | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> tuple[Encounter, R]:
     """Apply *transition* to the encounter at *path* under its lock, and record it.
 
@@ -231,6 +232,8 @@ def change(
         clock: the time recorded in the entry.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
         facts: the record's facts for the journal entry (``kind`` first; `d4cli.serialize.journal_json`).
+        warn: told, after the change, when its entry went after a damaged newest
+            journal line (kept; RELIABILITY.md promise 9): ``PATH.journal: line N is damaged ...``.
 
     Returns:
         The new encounter (the old one when refused) and the record.
@@ -261,6 +264,11 @@ def change(
             **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
         t.commit(new_data, line=journal.encode_entry(entry))
+        damaged = t.tail.damaged
+        if warn is not None and damaged is not None and t.handle is not None:
+            problem = journal.damage(t.handle, damaged, t.tail.file_newer)
+            warn(f"{journal_path(path)}: {problem}: this change was recorded after it; "
+                 "'log' skips it and 'undo' cannot go back past it")
     return new_encounter, record
 
 
