@@ -106,7 +106,7 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
         try:
             changes["side"] = sheet_from_row({"side": side}, ())["side"]
         except InputError as error:
-            raise InputError("--side", side, error.problem) from None
+            raise InputError("--side", error.value, error.problem) from None
     return replace(creature, **changes)  # type: ignore[arg-type]
 
 
@@ -229,8 +229,11 @@ def sheet_from_row(row: Mapping[str, object], aspects: Stats) -> dict[str, objec
         sheet["actions"] = check_actions(row["actions"], aspects)
     if "side" in row:
         side = row["side"]
-        if not isinstance(side, str) or len(side) > MAX_SIDE or name_problem(side) is not None:
+        if not isinstance(side, str):
             raise InputError("side", side, f"must be a name of at most {MAX_SIDE} characters (N1)")
+        problem = name_problem(side)
+        if problem is not None:
+            raise InputError("side", escape_name(side), problem)
         sheet["side"] = side
     return sheet
 
