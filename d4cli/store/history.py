@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from d4cli.errors import FileError
 from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path
 

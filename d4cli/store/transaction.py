@@ -229,11 +229,9 @@ def change(
     Args:
         path: the encounter file; a symlink is followed (`real_path`).
         transition: a pure function of `d4cli.encounter` (dice already bound).
-        clock: the time recorded in the entry.
+        clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
         facts: the record's facts for the journal entry (``kind`` first; `d4cli.serialize.journal_json`).
-        warn: told, after the change, when its entry went after a damaged newest
-            journal line (kept; RELIABILITY.md promise 9): ``PATH.journal: line N is damaged ...``.
 
     Returns:
         The new encounter (the old one when refused) and the record.
@@ -264,11 +262,8 @@ def change(
             **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
         t.commit(new_data, line=journal.encode_entry(entry))
-        damaged = t.tail.damaged
-        if warn is not None and damaged is not None and t.handle is not None:
-            problem = journal.damage(t.handle, damaged, t.tail.file_newer)
-            warn(f"{journal_path(path)}: {problem}: this change was recorded after it; "
-                 "'log' skips it and 'undo' cannot go back past it")
+        if warn is not None and t.tail.damaged is not None and t.handle is not None:
+            warn(journal.after_damage(t.handle, t.tail, journal_path(path)))
     return new_encounter, record
 
 
