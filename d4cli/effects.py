@@ -329,7 +329,11 @@ def make_effect(
 
 def lasts(effect: Effect, round_number: int) -> str:
     """What is left of *effect*, in words: ``until removed``, ``2 rounds left``,
-    ``until the start of Aria's turn``, ``1 roll left``."""
+    ``until the start of Aria's turn``, ``1 roll left``.
+
+    *round_number* is the round counted first (`applied_round`: the next one
+    once the round is over), so ``--rounds 1`` always reads ``1 round left``.
+    """
     if effect.ends == "start":
         return f"until the start of {effect.creature}'s turn"
     if effect.ends == "end":
@@ -368,7 +372,10 @@ def add_effect(encounter: Encounter, name: str, effect: Effect) -> tuple[Encount
     creature = encounter.creatures[position]
     effects, replaced = put_effect(creature.effects, effect)
     new = encounter.with_creature(position, replace(creature, effects=effects))
-    return new, EffectEvent(new.round, new.current, creature.name, action="add", effect=effect, replaced=replaced)
+    return new, EffectEvent(
+        new.round, new.current, creature.name, action="add", effect=effect, replaced=replaced,
+        counts_from=applied_round(new),
+    )
 
 
 def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encounter, EffectEvent]:

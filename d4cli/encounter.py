@@ -234,6 +234,13 @@ class Encounter:
         position = self.next_position()
         return None if position is None else self.creatures[position].name
 
+    def reset_to(self, creature: Creature) -> int:
+        """The Load *creature* resets to here (R1, R12): 0 in round mode with ``round_reset = "zero"``,
+        else its `Creature.reset_value` (``Exhaustion - Load Buffer``)."""
+        if self.mode == "round" and self.round_reset == "zero":
+            return 0
+        return creature.reset_value
+
     def index(self, name: str, field_name: str = "NAME") -> int:
         """Position of the creature called *name* (N1).
 

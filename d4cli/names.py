@@ -2,10 +2,53 @@
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from functools import lru_cache
 
 from d4cli.errors import InputError
+
+# The longest name (N1), in characters: a creature, Aspect, source, effect, stat, action or side.
+MAX_NAME_LENGTH = 200
+
+# Options whose value is a file path: kept as the operating system gave it, since
+# the bytes of a path, not their reading as text, name the file.
+_PATH_OPTIONS = ("--file", "-f", "--from")
+
+
+def recover_utf8(value: str) -> str:
+    """*value* read as UTF-8 when a non-UTF-8 locale decoded it byte by byte (N1).
+
+    Under a C/POSIX locale Python hands every non-ASCII byte of argv over as a
+    lone surrogate (``'Zo\\udcc3\\udcab'``); when those bytes are UTF-8 they are
+    the text the user typed (``'Zoë'``). Bytes that are not UTF-8 stay as they
+    are, for `check_text` to refuse.
+    """
+    if value.isascii():
+        return value
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
+def recover_args(args: list[str]) -> list[str]:
+    """The command line with every text argument and option read as UTF-8 (`recover_utf8`).
+
+    The one place where argv text enters: names, sources, labels and notes all
+    pass here. File paths (``--file``/``-f``/``--from`` values) stay as given.
+    """
+    out: list[str] = []
+    path_next = False
+    for arg in args:
+        if path_next or arg.startswith(tuple(f"{option}=" for option in _PATH_OPTIONS)) or (
+            arg.startswith("-f") and not arg.startswith("--")
+        ):
+            out.append(arg)
+        else:
+            out.append(recover_utf8(arg))
+        path_next = arg in _PATH_OPTIONS
+    return out
 
 
 def fold_name(name: str) -> str:
@@ -67,11 +110,13 @@ def invisible_char(value: str) -> str | None:
 def name_problem(value: str) -> str | None:
     """Why *value* cannot be a name (N1), or None when it can: the one rule for every name.
 
-    A name (of a creature, an Aspect, an Advantage source, an effect, a stat)
-    must be valid UTF-8 text, hold no character `invisible_char` refuses, and
-    hold at least one visible character: something other than spaces and
-    combining marks.
+    A name (of a creature, an Aspect, an Advantage source, an effect, a stat,
+    an action, a side) must be valid UTF-8 text of at most `MAX_NAME_LENGTH`
+    (200) characters, hold no character `invisible_char` refuses, and hold at
+    least one visible character: something other than spaces and combining marks.
     """
+    if len(value) > MAX_NAME_LENGTH:
+        return f"is {len(value)} characters long: a name has at most {MAX_NAME_LENGTH} (N1)"
     bad = invisible_char(value)
     if bad is not None:
         code = f"U+{ord(bad):04X}"
@@ -87,8 +132,11 @@ def escape_name(value: str) -> str:
     """*value* with every character a name may not hold spelt as an escape (``A\\u200bria``).
 
     For messages about a refused name, so the fault shows: ``\\xNN`` for
-    controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest.
+    controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest. A name
+    longer than `MAX_NAME_LENGTH` shows its first 40 characters and ``...``.
     """
+    if len(value) > MAX_NAME_LENGTH:
+        return escape_name(value[:40]) + "..."
     out = []
     for char in value:
         code = ord(char)
@@ -132,7 +180,8 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(field, value, "is not valid UTF-8 text (is the terminal set to UTF-8?)") from None
+        shown = "".join(f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else char for char in value)
+        raise InputError(field, shown, "holds bytes that are not UTF-8 text") from None
     if name:
         problem = name_problem(value)
         if problem is not None:

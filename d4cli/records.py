@@ -188,6 +188,8 @@ class EffectEvent(_Change):
     Attributes:
         effect: the effect added or removed.
         replaced: the effect of the same source (R4) that an add replaced, if any.
+        counts_from: the round the effect's rounds are counted from (R20: the next
+            round when the round is over), for "N rounds left"; None: ``round``.
     """
 
     kind: ClassVar[str] = kinds.EFFECT
@@ -195,6 +197,7 @@ class EffectEvent(_Change):
     action: str
     effect: Effect
     replaced: Effect | None = None
+    counts_from: int | None = None
 
 
 @frozen_dataclass

@@ -132,7 +132,7 @@ RULES: dict[str, Rule] = {
     'C2': Rule(
         'C2',
         'DC',
-        'A DC is a whole number or one of the named tiers: easy 6, medium 12, hard 18, challenging 24, nearly-impossible 30, wherever a DC is asked for (a check, a pool roll, an action, a grid). The roll succeeds when the Result is at least the DC.',
+        'A DC is a whole number or one of the named tiers: easy 6, medium 12, hard 18, challenging 24, nearly-impossible 30, wherever a DC is asked for (a check, a pool roll, an action, a grid), on the command line and in the encounter file (`dc = "hard"` in an action); a tier is kept as its number. The roll succeeds when the Result is at least the DC.',
         'a Result of 18 against `--dc hard` succeeds; a Result of 17 fails.',
     ),
     'C3': Rule(
@@ -199,6 +199,6 @@ RULES: dict[str, Rule] = {
         'N1',
         'Names',
         'Names of creatures and Aspects are compared after Unicode NFC normalisation, case folding, and folding of leading, trailing and repeated white space. There is no matching by prefix, nor by likeness: a name that matches nothing is bad input, even when the error suggests the closest names. Two creatures whose names compare equal cannot both be in an encounter. Names are shown exactly as they were written, except that control characters are shown as escapes.',
-        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with "did you mean \'Sir Aldric\'?". A name holding an escape character is shown as `\\x1b`, never sent to the terminal.',
+        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with "did you mean \'Sir Aldric\'?". A name holding an escape character is shown as `\\x1b`, never sent to the terminal.\n\nEvery name (of a creature, an Aspect, an Advantage source, an effect, a stat, an action or a side) has at most 200 characters, on the command line and in the file alike; a longer one is bad input.',
     ),
 }

@@ -24,7 +24,7 @@ from d4cli.limits import (
     MODIFIER,
     check_whole,
 )
-from d4cli.names import check_name, escape_name, fold_name, name_problem, parse_named_number
+from d4cli.names import MAX_NAME_LENGTH, check_name, escape_name, fold_name, name_problem, parse_named_number
 from d4cli.suggest import unknown_key
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side", "policy")
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
-MAX_SIDE = 200
+MAX_SIDE = MAX_NAME_LENGTH
 # The option of ``action add`` that sets each field of an action.
 OPTION_OF = {"name": "ACTION", "aspect": "--aspect", "cost": "--cost", "extra": "--extra", "dc": "--dc",
              "advantage": "--adv", "disadvantage": "--dis"}
@@ -94,7 +94,7 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
         try:
             changes["side"] = sheet_from_row({"side": side}, ())["side"]
         except InputError as error:
-            raise InputError("--side", side, error.problem) from None
+            raise InputError("--side", error.value, error.problem) from None
     return replace(creature, **changes)  # type: ignore[arg-type]
 
 
@@ -146,6 +146,14 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
     for text in extra:
         parse_extra(text, f"{where}.extra")
     dc = row.get("dc")
+    if isinstance(dc, str):
+        # A tier name is a DC wherever a DC is asked for (C2): ``dc = "hard"`` is 18.
+        from d4cli.check import DC_TIERS
+
+        tier = DC_TIERS.get(fold_name(dc))
+        if tier is None:
+            raise InputError(f"{where}.dc", dc, f"must be a whole number or one of {', '.join(DC_TIERS)} (C2)")
+        dc = tier
     sources = {}
     for key in ("advantage", "disadvantage"):
         names = row.get(key, [])
@@ -209,8 +217,11 @@ def sheet_from_row(row: Mapping[str, object], aspects: Stats) -> dict[str, objec
         sheet["actions"] = check_actions(row["actions"], aspects)
     if "side" in row:
         side = row["side"]
-        if not isinstance(side, str) or len(side) > MAX_SIDE or name_problem(side) is not None:
+        if not isinstance(side, str):
             raise InputError("side", side, f"must be a name of at most {MAX_SIDE} characters (N1)")
+        problem = name_problem(side)
+        if problem is not None:
+            raise InputError("side", escape_name(side), problem)
         sheet["side"] = side
     if "policy" in row:
         from d4cli.policy import check_policy

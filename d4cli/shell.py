@@ -164,9 +164,15 @@ class D4Group(LazyGroup):
             from d4cli.completion.shells import use_d4_shells
 
             use_d4_shells()
+        argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
+        if not all(arg.isascii() for arg in argv):
+            # Text arguments are UTF-8 whatever the locale (N1): the one place they enter.
+            from d4cli.names import recover_args
+
+            argv = recover_args(argv)
         try:
             code = super().main(
-                args=args,
+                args=argv,
                 prog_name=prog_name or "d4cli",
                 complete_var=complete_var,
                 standalone_mode=False,

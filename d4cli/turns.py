@@ -275,7 +275,7 @@ def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[
     resets: list[Reset] = []
     for index in positions:
         creature = creatures[index]
-        value = 0 if encounter.mode == "round" and encounter.round_reset == "zero" else creature.reset_value
+        value = encounter.reset_to(creature)
         resets.append(Reset(creature.name, creature.load, value))
         creatures[index] = replace(creature, load=value)
     return replace(encounter, creatures=tuple(creatures)), tuple(resets)
@@ -307,6 +307,6 @@ def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encount
         exhaustion_before=creature.exhaustion,
         exhaustion_after=level,
         load_after=creature.load,
-        reset_value=changed.reset_value,
+        reset_value=new.reset_to(changed),
     )
     return new, event

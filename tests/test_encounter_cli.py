@@ -427,7 +427,7 @@ def test_a_change_that_would_overflow_the_round_writes_nothing(encounter_file):
 def test_a_change_that_would_pass_1_mb_writes_nothing(encounter_file, monkeypatch):
     import d4cli.store.files
 
-    monkeypatch.setattr(d4cli.store.files, "MAX_FILE_BYTES", 4096)
-    line = fails_with(2, encounter_file, "add", "N" * 5000, "--aspect", "Might=1")
+    monkeypatch.setattr(d4cli.store.files, "MAX_FILE_BYTES", len(encounter_file.read_bytes()) + 100)
+    line = fails_with(2, encounter_file, "add", "N" * 200, "--aspect", "Might=1")  # a name has <= 200 (N1)
     assert "larger than 1 MB" in line and "nothing was written" in line
     ok("status")

@@ -332,8 +332,8 @@ def test_side_files_are_never_more_readable_than_the_file(tmp_path, mode, monkey
         seen = []
         real = files.replace_file
 
-        def spy(path, data, file_mode=None):
-            real(path, data, file_mode)
+        def spy(path, data, file_mode=None, owner=None):
+            real(path, data, file_mode, owner)
             seen.append(stat.S_IMODE(os.stat(path).st_mode))
 
         monkeypatch.setattr(files, "replace_file", spy)

@@ -131,7 +131,11 @@ def change_noting_comments(
             obj["note"] = checked
         return obj
 
-    _, record = change(path, transition, facts=facts, timeout=lock_timeout())
+    def warn(message: str) -> None:
+        line = f"d4cli: warning: {message}\n"
+        sys.stderr.write(line.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
+
+    _, record = change(path, transition, facts=facts, timeout=lock_timeout(), warn=warn)
     if "#" in before:
         try:
             count = dropped_comments(before, read_text(path))

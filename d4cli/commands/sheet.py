@@ -238,4 +238,4 @@ def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
     from d4cli.render import console
     from d4cli.render.sheet import sheet_table
 
-    console().print(sheet_table(creature, encounter.round))
+    console().print(sheet_table(creature, encounter.round, reset_to=encounter.reset_to(creature)))

@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.table import Table
 
-from d4cli.effects import Effect, describe
+from d4cli.effects import Effect, applied_round, describe
 from d4cli.encounter import Encounter
 from d4cli.render import escape
 
@@ -31,7 +31,7 @@ def effect_from_json(obj: dict[str, Any]) -> Effect:
 def effect_summary(entry: dict[str, Any]) -> str:
     """``Aria: blinded -1d4, until the end of Goblin Archer's turn (R20)``; says what an add replaced."""
     actor = "[bold]" + escape(str(entry.get("actor"))) + "[/]"
-    round_number = int(entry.get("round") or 0)
+    round_number = int(entry.get("counts_from") or entry.get("round") or 0)
     effect = describe(effect_from_json(entry.get("effect") or {}), round_number)
     if entry.get("action") == "remove":
         return f"{actor}: removed {escape(effect)} (R20)"
@@ -53,7 +53,7 @@ def effects_table(encounter: Encounter, only: str | None = None) -> Table:
         if only is not None and fold_name(only) != fold_name(creature.name):
             continue
         for effect in creature.effects:
-            table.add_row(escape(creature.name), escape(describe(effect, encounter.round)))
+            table.add_row(escape(creature.name), escape(describe(effect, applied_round(encounter))))
     if not table.rows:
         table.caption = "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis"
     return table

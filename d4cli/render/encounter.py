@@ -42,7 +42,14 @@ def _can_act_cell(creature: Creature) -> str:
     return "[red]no[/]"
 
 
+def _counting_round(encounter: Encounter) -> int:
+    from d4cli.effects import applied_round
+
+    return applied_round(encounter)
+
+
 def _effects_cell(creature: Creature, round_number: int) -> str:
+    """The effects of *creature*; *round_number* is the round counted first (`applied_round`)."""
     from d4cli.effects import describe
 
     return "\n".join(escape(describe(effect, round_number)) for effect in creature.effects)
@@ -94,7 +101,7 @@ def status_table(encounter: Encounter) -> Table:
             hp,
             _headroom_cell(creature),
             _can_act_cell(creature),
-            _effects_cell(creature, encounter.round),
+            _effects_cell(creature, _counting_round(encounter)),
         )
     if not encounter.creatures:
         table.caption = "No creatures yet: d4cli add NAME --aspect ASPECT=N"

@@ -42,10 +42,13 @@ def sheet_summary(entry: dict[str, Any]) -> str:
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
 
 
-def sheet_table(creature: Creature, round_number: int = 0) -> Table:
+def sheet_table(creature: Creature, round_number: int = 0, reset_to: int | None = None) -> Table:
     """``d4cli status NAME``: one creature's whole sheet: Aspects with headroom, Load, hp and
     whether it is down (R18), its turn this round (R19), stats, actions, lasting effects with
-    what is left of each (R20, as of round *round_number*) and notes."""
+    what is left of each (R20, as of round *round_number*) and notes.
+
+    *reset_to*: the Load it resets to in its encounter (`Encounter.reset_to`, R12); default its R1 value.
+    """
     from rich.table import Table
 
     from d4cli.encounter import STAT_KINDS
@@ -62,7 +65,7 @@ def sheet_table(creature: Creature, round_number: int = 0) -> Table:
     table.add_row(
         "Load",
         f"{creature.load} (Buffer {creature.load_buffer}, Exhaustion {creature.exhaustion}, "
-        f"resets to {creature.reset_value})",
+        f"resets to {creature.reset_value if reset_to is None else reset_to})",
     )
     table.add_row("Evasion", str(creature.evasion))
     if creature.hp is not None:

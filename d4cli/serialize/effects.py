@@ -49,4 +49,5 @@ def effect_event_json(event: EffectEvent) -> JsonObject:
         "action": event.action,
         "effect": effect_json(event.effect),
         "replaced": None if event.replaced is None else effect_json(event.replaced),
+        **({"counts_from": event.counts_from} if event.counts_from is not None else {}),
     }

@@ -83,7 +83,7 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "headroom": creature.headroom(),
                 "pending": pending_json(creature.grants),
                 "effects": [effect_json(effect) for effect in creature.effects],
-                "reset_value": creature.reset_value,
+                "reset_value": encounter.reset_to(creature),
                 "had_turn": creature.had_turn,
                 "down": creature.down,
                 "max_hp": creature.max_hp,

@@ -239,10 +239,49 @@ def check_writable(path: Path, *, new: bool = False) -> None:
             continue  # check_file and the lock name a missing target
         if not info.st_mode & stat.S_IWUSR or not os.access(target, os.W_OK):
             where = path if what == "file" else folder
+            if info.st_mode & stat.S_IWUSR and info.st_uid != os.geteuid():
+                # Not a missing write bit but another owner: chmod is theirs to run, not ours.
+                owner = owner_name(info.st_uid)
+                raise FileError(
+                    where, "", None,
+                    f"the {what} is read-only for this user: it belongs to {owner}; nothing was changed "
+                    f"(run d4cli as {owner}, or ask them to give it back with chown)",
+                )
             raise FileError(
                 where, "", None,
                 f"the {what} is read-only; nothing was changed (allow writing with chmod u+w)",
             )
+
+
+def owner_name(uid: int) -> str:
+    """The login name of *uid* (``root``), or ``uid 1000`` when it has none."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"uid {uid}"
+
+
+def keep_owner(target: Path | int, like: Path) -> None:
+    """Give *target* (a path or an open fd) the owner and group of *like*, the encounter file.
+
+    A change made by another user (root) must not leave the file, its journal
+    or its side files owned by that user, locking the owner out. Only root may
+    give a file away; for anyone else this does nothing. Best effort.
+    """
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    try:
+        info = os.stat(like)
+        current = os.fstat(target) if isinstance(target, int) else os.stat(target)
+        if (current.st_uid, current.st_gid) != (info.st_uid, info.st_gid):
+            if isinstance(target, int):
+                os.fchown(target, info.st_uid, info.st_gid)
+            else:
+                os.chown(target, info.st_uid, info.st_gid)
+    except OSError:
+        pass
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -303,12 +342,14 @@ def _is_temp_name(name: str, prefix: str) -> bool:
     return bool(middle) and _TEMP_CHARS.issuperset(middle)
 
 
-def replace_file(path: Path, data: bytes, mode: int | None = None) -> None:
+def replace_file(path: Path, data: bytes, mode: int | None = None, owner: Path | None = None) -> None:
     """Write *data* to a temp file in *path*'s folder, fsync it, and ``os.replace`` it over *path*.
 
     The temp file is made 0600 (``mkstemp``) and gets *mode* (default: the
     old file's permissions, or the umask's for a new file) just before the
-    rename. On any error the temp file is removed and *path* is untouched.
+    rename, and the owner and group of *owner* (default: of the old file), when
+    root writes it (`keep_owner`). On any error the temp file is removed and
+    *path* is untouched.
 
     Raises:
         OSError: the disk is full, the folder read-only, ...
@@ -316,6 +357,7 @@ def replace_file(path: Path, data: bytes, mode: int | None = None) -> None:
     import tempfile
 
     folder = path.parent
+    existed = path.exists()
     if mode is None:
         try:
             mode = stat.S_IMODE(os.stat(path).st_mode)
@@ -326,6 +368,8 @@ def replace_file(path: Path, data: bytes, mode: int | None = None) -> None:
         try:
             write_all(fd, data)
             os.fsync(fd)
+            if existed or owner is not None:
+                keep_owner(fd, owner or path)  # before the chmod: chown may clear setuid/setgid bits
         finally:
             os.close(fd)
         os.chmod(temp, mode)
@@ -350,6 +394,7 @@ class JournalWriter:
         self.fd = os.open(journal, os.O_RDWR | os.O_CREAT, mode)
         if self.created:
             os.fchmod(self.fd, mode)  # the umask must not make it looser or tighter than the file
+            keep_owner(self.fd, journal.with_name(journal.name.removesuffix(".journal")))
         if os.fstat(self.fd).st_size != size:
             os.close(self.fd)
             problem = "changed while locked (is another program writing it?)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from d4cli.errors import FileError
 from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path
 
@@ -23,11 +22,9 @@ class History(NamedTuple):
 def standing_entries(path: Path, file_digest: str | None, last: int | None = None) -> History:
     """Entries that stand, oldest first, back to the newest ``init`` (at most *last* of them).
 
-    A damaged newest line is left out and named in the warning; the entries
-    before it are shown.
-
-    Raises:
-        FileError: a damaged line further back, when the entries reach it.
+    A damaged line is left out and named in the warning (the newest one, and
+    the first one further back that the entries reach); the entries before it
+    are shown, back to the newest ``init``.
     """
     journal_file = journal_path(path)
     handle, size = files.open_journal(journal_file)
@@ -36,20 +33,24 @@ def standing_entries(path: Path, file_digest: str | None, last: int | None = Non
     with handle:  # type: ignore[attr-defined]
         split = journal.standing(journal.lines_backward(handle, size), file_digest, size)  # type: ignore[arg-type]
         entries: list[dict[str, Any]] = []
+        skipped: list[str] = []
         for line in split.lines:
             if last is not None and len(entries) >= last:
                 break
             if line.entry is None:
-                shown = f"; 'log --last {len(entries)}' shows the newer entries" if entries else ""
-                problem = journal.damage(handle, line, False) + ": the log cannot go past it" + shown  # type: ignore[arg-type]
-                raise FileError(journal_file, "", None, problem)
+                if not skipped:
+                    problem = journal.damage(handle, line, False)  # type: ignore[arg-type]
+                    skipped.append(f"{journal_file}: {problem}: skipped; 'undo' cannot go back past it")
+                continue
             entries.append(line.entry)
             if line.entry["kind"] == "init":
                 break
-        warning = None
+        warnings = []
         if split.damaged is not None:
             problem = journal.damage(handle, split.damaged, split.file_newer)  # type: ignore[arg-type]
-            warning = f"{journal_file}: {problem}: the change it held is not shown"
+            warnings.append(f"{journal_file}: {problem}: the change it held is not shown")
+        warnings += skipped
+        warning = "; ".join(warnings) or None
     entries.reverse()
     return History(entries, warning)
 

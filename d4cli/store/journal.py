@@ -187,6 +187,14 @@ def damage(handle: BinaryIO, line: Line, file_newer: bool) -> str:
     return f"line {number} is damaged (not a journal entry)"
 
 
+def after_damage(handle: BinaryIO, tail: Tail, journal: object) -> str:
+    """What a change appended after *tail*'s damaged newest line says (the line is kept):
+    ``PATH.journal: line N is damaged ...: this change was recorded after it; ...``."""
+    assert tail.damaged is not None
+    problem = damage(handle, tail.damaged, tail.file_newer)
+    return f"{journal}: {problem}: this change was recorded after it; 'log' skips it and 'undo' cannot go back past it"
+
+
 def next_seq(tail: Tail) -> int:
     """The newest entry's ``seq`` + 1; after a damaged line that still shows its own, that one's + 1."""
     if tail.damaged is not None:

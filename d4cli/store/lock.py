@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from d4cli.errors import FileError, LockTimeout
-from d4cli.store.files import lock_path, mode_of, tighten
+from d4cli.store.files import keep_owner, lock_path, mode_of, tighten
 
 DEFAULT_LOCK_TIMEOUT = 5.0
 
@@ -87,6 +87,7 @@ def _open_lock_file(lock: Path, mode: int) -> int:
             reason += " (is the folder read-only?)"
         raise FileError(lock, "", None, f"cannot create the lock file: {reason}") from None
     tighten(lock, mode)
+    keep_owner(fd, lock.with_name(lock.name.removesuffix(".lock")))
     return fd
 
 

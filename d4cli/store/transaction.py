@@ -207,7 +207,7 @@ def _write_redo(path: Path, records: list[dict[str, Any]] | None, mode: int) -> 
         except FileNotFoundError:
             pass
         return
-    files.replace_file(target, b"".join(journal.encode_entry(item) for item in records), mode)
+    files.replace_file(target, b"".join(journal.encode_entry(item) for item in records), mode, owner=path)
 
 
 def change(
@@ -217,6 +217,7 @@ def change(
     facts: Callable[[R], dict[str, Any]],
     clock: Clock = local_now,
     timeout: float | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> tuple[Encounter, R]:
     """Apply *transition* to the encounter at *path* under its lock, and record it.
 
@@ -228,7 +229,7 @@ def change(
     Args:
         path: the encounter file; a symlink is followed (`real_path`).
         transition: a pure function of `d4cli.encounter` (dice already bound).
-        clock: the time recorded in the entry.
+        clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
         facts: the record's facts for the journal entry (``kind`` first; `d4cli.serialize.journal_json`).
 
@@ -261,6 +262,8 @@ def change(
             **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
         t.commit(new_data, line=journal.encode_entry(entry))
+        if warn is not None and t.tail.damaged is not None and t.handle is not None:
+            warn(journal.after_damage(t.handle, t.tail, journal_path(path)))
     return new_encounter, record
 
 
