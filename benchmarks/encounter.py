@@ -36,8 +36,8 @@ ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
 
 def fresh_encounter(path: Path) -> None:
-    """An encounter of three creatures, made through the store: init and adds."""
-    store.create(path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"})
+    """An encounter of three creatures, made through the store: init (anew) and adds."""
+    store.create(path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"}, force=True)
     for name, aspects in (
         ("Bench", (("Might", 1000),)),
         ("Aria", (("Finesse", 4), ("Might", 2))),
