@@ -24,7 +24,14 @@ from d4cli.limits import (
     MODIFIER,
     check_whole,
 )
-from d4cli.names import MAX_NAME_LENGTH, check_name, escape_name, fold_name, name_problem, parse_named_number
+from d4cli.names import (
+    MAX_NAME_LENGTH,
+    check_name,
+    escape_name,
+    fold_name,
+    name_problem,
+    parse_named_number,
+)
 from d4cli.suggest import unknown_key
 
 if TYPE_CHECKING:
