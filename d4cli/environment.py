@@ -21,9 +21,12 @@ def resolve_path(option_value: str | None) -> Path:
     """The encounter file: the ``--file`` option, else ``D4CLI_FILE``, else ``./encounter.toml``.
 
     Raises:
+        InputError: an empty ``--file`` value.
         FileError: a name with a byte that is not UTF-8 (a lone surrogate in argv
             or the environment): d4cli could not show it, nor take it as a name.
     """
+    if option_value == "":
+        raise InputError("--file", "", "must name an encounter file")
     text = option_value if option_value is not None else os.environ.get(FILE_ENV) or DEFAULT_FILE
     path = Path(text)
     try:

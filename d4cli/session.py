@@ -152,8 +152,13 @@ def check_file(path: str | None) -> None:
 
 
 def run_piped(session: Session, lines: Iterable[str]) -> int:
-    """Run *lines* in order; the first non-zero exit code ends the run; else 0."""
+    """Run *lines* in order; the first non-zero exit code ends the run; else 0.
+
+    A line ``exit`` or ``quit`` ends the run with 0, as on a terminal.
+    """
     for line in lines:
+        if line.strip() in LEAVE_WORDS:
+            return 0
         code = session.run_line(line)
         if code != 0:
             return code

@@ -272,6 +272,18 @@ def test_team_grant_used_by_the_next_act(encounter_file):
     assert ok_json("status")["creatures"][0]["pending"] == {"advantage": [], "disadvantage": []}
 
 
+def test_team_dry_run_shows_the_grant_and_writes_nothing(encounter_file):
+    before = snapshot(encounter_file)
+    obj = ok_json("team", "Goblin Archer", "Aria", "--adv", "--dry-run")
+    assert (obj["kind"], obj["grant"], obj["load_after"], obj["dry_run"]) == ("team", "advantage", 0, True)
+    assert "(dry run: nothing was written)" in ok("team", "Goblin Archer", "Aria", "--adv", "--dry-run").stdout
+    assert snapshot(encounter_file) == before
+    assert ok_json("status")["creatures"][0]["pending"] == {"advantage": [], "disadvantage": []}
+    result = run("team", "Goblin Archer", "Aria", "--dis", "--cost", "5", "--dry-run")
+    assert result.exit_code == 3 and "short by 1" in result.stderr
+    assert snapshot(encounter_file) == before
+
+
 def test_team_errors_and_refusal(encounter_file):
     assert "not the actor itself" in fails_with(2, encounter_file, "team", "Aria", "aria", "--adv", "--aspect", "Might")
     assert "--adv" in fails_with(2, encounter_file, "team", "Aria", "Goblin Archer")

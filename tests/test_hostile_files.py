@@ -112,6 +112,11 @@ def test_a_directory_is_refused(tmp_path, argv):
     assert_refused(argv + ["--file", str(folder)], tmp_path, says="is a directory")
 
 
+@pytest.mark.parametrize("argv", READS + CHANGES + [["init"]], ids=" ".join)
+def test_an_empty_file_option_is_refused_by_name(tmp_path, argv):
+    assert_refused(argv + ["--file", ""], tmp_path, says="--file: '': must name an encounter file")
+
+
 @dataclass
 class Child:
     """A finished d4cli child process: exit code, output, seconds taken, peak memory (MB)."""

@@ -76,6 +76,16 @@ def test_piped_script_stops_at_the_first_failure_with_its_code(tmp_path: Path) -
     assert (tmp_path / "encounter.toml").read_bytes() == before  # `turn start` never ran
 
 
+@pytest.mark.parametrize("word", ["exit", "quit", "  quit  "])
+def test_piped_exit_or_quit_ends_the_run_with_0(tmp_path: Path, word: str) -> None:
+    _init(tmp_path)
+    before = (tmp_path / "encounter.toml").read_bytes()
+    done = _run(tmp_path, ["play"], f"status --json\n{word}\nturn start\n")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["round"] == 0
+    assert (tmp_path / "encounter.toml").read_bytes() == before  # `turn start` never ran
+
+
 def test_piped_refusal_exits_3(tmp_path: Path) -> None:
     _init(tmp_path)
     done = _run(tmp_path, ["play"], "turn start\nact Aria Might --cost 9\nturn end\n")

@@ -93,6 +93,14 @@ def test_check_with_a_disadvantage_source_lowers_the_level_and_undo_removes_it(s
     assert ok_json("log")["entries"][-1]["kind"] == "team"
 
 
+def test_check_quiet_prints_only_the_total(sheet_file):
+    args = ("check", "Aldric", "--attribute", "Willpower", "--dc", "hard", "--seed", "3", "--dry-run")
+    total = ok_json(*args)["total"]
+    quiet = ok(*args, "--quiet")
+    assert quiet.stdout == f"{total}\n"
+    assert ok(*args, "-q").stdout == f"{total}\n"
+
+
 def test_a_lasting_effect_counts_on_a_check_and_a_second_disadvantage_makes_it_impossible(sheet_file):
     ok("effect", "add", "Aldric", "shaken", "--dis")
     obj = ok_json("check", "Aldric", "--attribute", "Willpower", "--proficiency", "Discipline",

@@ -383,6 +383,19 @@ def test_a_read_only_file_is_refused_before_anything_is_written(encounter, argv)
     _refused(encounter, argv, "file")
 
 
+def test_a_refused_read_only_file_leaves_the_lock_file_writable(encounter):
+    lock = encounter.with_name(encounter.name + ".lock")
+    if lock.exists():
+        lock.unlink()
+    os.chmod(encounter, 0o444)
+    result = cli("turn", "start")
+    assert result.exit_code == 2
+    os.chmod(encounter, 0o644)
+    if lock.exists():
+        assert stat.S_IMODE(lock.stat().st_mode) & stat.S_IWUSR  # not 0444
+    assert cli("turn", "start").exit_code == 0
+
+
 @pytest.mark.parametrize("argv", CHANGING, ids=" ".join)
 def test_a_read_only_folder_is_refused_before_anything_is_written(encounter, argv):
     assert cli("turn", "end").exit_code == 0

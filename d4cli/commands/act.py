@@ -7,7 +7,7 @@ transition through the store's one transaction, print the record (`commands.outp
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/commands/roll.py).
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -33,6 +33,9 @@ from d4cli.completion.sheets import complete_aspect_or_action
 from d4cli.errors import InputError
 from d4cli.limits import COST, EVASION, parse_whole
 from d4cli.names import check_text
+
+if TYPE_CHECKING:
+    from d4cli.actions import TeamRecord
 
 
 def act_command(
@@ -105,6 +108,7 @@ def team_command(
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="The Cost (R3).")] = "1",
     source: Annotated[str | None, typer.Option("--source", metavar="NAME", help="The grant's source name (default 'team action').")] = None,
     note: NoteOption = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -129,5 +133,20 @@ def team_command(
     )
     from d4cli.commands.output import print_one, team_view
 
-    record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
-    print_one(record, team_view(), json_=json_)
+    view = team_view()
+    if dry_run:
+        from d4cli.store import read_encounter
+
+        check_note(note)
+        _, record = team(read_encounter(resolve_path(file)), request)
+        to_json, show = view.to_json, view.show
+
+        def show_dry(item: "TeamRecord") -> None:
+            show(item)
+            print("(dry run: nothing was written)")
+
+        view.to_json = lambda item: {**to_json(item), "dry_run": True}
+        view.show = show_dry
+    else:
+        record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
+    print_one(record, view, json_=json_)

@@ -14,6 +14,7 @@ import typer
 from d4cli.commands.common import (
     JsonOption,
     OddsOption,
+    QuietOption,
     SeedOption,
     change_noting_comments,
     emit_json,
@@ -58,6 +59,7 @@ def check_command(
     seed: SeedOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
 
@@ -74,7 +76,7 @@ def check_command(
         _, record = sheet_check(read_encounter(path), request, rng)
     else:
         record = change_noting_comments(path, lambda encounter: sheet_check(encounter, request, rng))
-    _show_check(record, json_=json_, odds=odds, dry_run=dry_run)
+    _show_check(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet)
 
 
 @contextmanager
@@ -109,8 +111,8 @@ def _check_request(
     )
 
 
-def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool) -> None:
-    """Print a check (JSON or steps, with exact odds on ``--odds``); exit 3 when impossible (C4)."""
+def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False) -> None:
+    """Print a check (JSON, the total with *quiet*, or steps with exact odds on ``--odds``); exit 3 when impossible (C4)."""
     from d4cli.commands.output import ResultView, print_one, print_renderables
     from d4cli.serialize import sheet_check_json, with_odds
 
@@ -149,7 +151,7 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
         tally=lambda item: (item.result.total, item.result.success, None),
         refusal=lambda _: refusal,
     )
-    print_one(record, view, json_=json_)
+    print_one(record, view, json_=json_, quiet=quiet)
 
 
 def _print_event(event: "ActionEvent", json_: bool) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,7 +51,7 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     """
     seconds = DEFAULT_LOCK_TIMEOUT if timeout is None else timeout
     lock = lock_path(path)
-    fd = _open_lock_file(lock, mode_of(path))
+    fd = _open_lock_file(lock, mode_of(path) | stat.S_IWUSR)  # holds no data: writable, whatever the file
     try:
         release = _acquire(fd, lock, seconds)
         if release is None:
