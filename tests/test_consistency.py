@@ -8,31 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from d4cli.app import app
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def ok_json(*args: str) -> dict:
-    return json.loads(ok(*args, "--json").stdout)
-
+from _cli import ok, ok_json, run
 
 # --- journal kinds: one place ------------------------------------------------------------------
 

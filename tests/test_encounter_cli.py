@@ -13,12 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok, ok_json, run
 
-from d4cli.app import app
 from d4cli.encounter_file import bundled_examples
-
-runner = CliRunner()
 
 POOL_KEYS = {
     "kind", "aspect", "load", "cost", "allowed", "headroom", "advantage", "disadvantage",
@@ -26,20 +23,6 @@ POOL_KEYS = {
 }
 ACT_KEYS = POOL_KEYS | {"actor", "target", "load_before", "load_after", "off_turn", "hp_after"}
 CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "hp", "headroom", "pending", "effects"}
-
-
-def run(*args: str, env: dict[str, str] | None = None):
-    return runner.invoke(app, list(args), env=env)
-
-
-def ok(*args: str):
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    return result
-
-
-def ok_json(*args: str):
-    return json.loads(ok(*args, "--json").stdout)
 
 
 @pytest.fixture

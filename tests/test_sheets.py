@@ -11,48 +11,14 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import fails, files, ok, ok_json, run
 
-from d4cli.app import app
 from d4cli.dice import ScriptedDice
 from d4cli.effects import add_effect, make_effect
 from d4cli.encounter import Creature, Encounter, Pending
 from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
 from d4cli.errors import FileError, InputError
 from d4cli.sheet_check import SheetCheckRequest, Source, sheet_check
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    return result
-
-
-def ok_json(*args: str):
-    return json.loads(ok(*args, "--json").stdout)
-
-
-def files(path: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.is_file() and not p.name.endswith(".lock")}
-
-
-def fails(code: int, path: Path, *args: str) -> str:
-    """Run a command that must fail with *code* and change no file; its one stderr line."""
-    before = files(path)
-    result = run(*args)
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert files(path) == before
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    if code == 2:
-        assert result.stdout == "" and len(lines) == 1
-    return lines[-1]
 
 
 @pytest.fixture
@@ -109,7 +75,7 @@ def test_a_lasting_effect_counts_on_a_check_and_a_second_disadvantage_makes_it_i
     assert (obj["attribute"], obj["proficiency"]) == (2, 1)
     assert obj["sources"] == [{"name": "shaken", "grant": "disadvantage", "origin": "effect", "level": 1, "counted": True}]
     before = sheet_file.read_bytes()
-    refused = runner.invoke(app, ["check", "Aldric", "--attribute", "Willpower", "--dis", "dread", "--json"])
+    refused = run("check", "Aldric", "--attribute", "Willpower", "--dis", "dread", "--json")
     assert refused.exit_code == 3 and json.loads(refused.stdout)["impossible"] is True
     assert sheet_file.read_bytes() == before
 

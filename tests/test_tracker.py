@@ -8,45 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import fails, files, ok, ok_json, run
 
-from d4cli.app import app
 from d4cli.encounter import Encounter, new_creature
 from d4cli.encounter_file import dump_encounter, parse_encounter
 from d4cli.hitpoints import damage, heal
 from d4cli.turns import add_creature, end_turn, move_creature, start_turn
-
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = run(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return result
-
-
-def ok_json(*args: str):
-    return json.loads(ok(*args, "--json").stdout)
-
-
-def files(path: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.is_file() and not p.name.endswith(".lock")}
-
-
-def fails(code: int, path: Path, *args: str) -> str:
-    """Run a command that must fail with *code* leaving the file and journal as they were; its one stderr line."""
-    before = files(path)
-    result = run(*args)
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert files(path) == before
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    return lines[0]
 
 
 @pytest.fixture
