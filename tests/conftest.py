@@ -74,3 +74,17 @@ def journaled_records(monkeypatch):
         return change(path, transition, *args, **kwargs)
 
     monkeypatch.setattr(store, "change", change_records)
+
+
+@pytest.fixture
+def encounter_file(isolated_env):
+    """A fresh encounter file (D4CLI_FILE) with Aria and a Goblin Archer, both with hp."""
+    from pathlib import Path
+
+    from _cli import ok
+
+    path = Path(_os.environ["D4CLI_FILE"])
+    ok("init", "--name", "Test")
+    ok("add", "Aria", "--aspect", "Finesse=4", "--aspect", "Might=2", "--evasion", "11", "--hp", "12")
+    ok("add", "Goblin Archer", "--aspect", "Finesse=3", "--evasion", "10", "--hp", "7")
+    return path

@@ -25,15 +25,6 @@ ACT_KEYS = POOL_KEYS | {"actor", "target", "load_before", "load_after", "off_tur
 CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "hp", "headroom", "pending", "effects"}
 
 
-@pytest.fixture
-def encounter_file(isolated_env) -> Path:
-    path = Path(os.environ["D4CLI_FILE"])
-    ok("init", "--name", "Test")
-    ok("add", "Aria", "--aspect", "Finesse=4", "--aspect", "Might=2", "--evasion", "11", "--hp", "12")
-    ok("add", "Goblin Archer", "--aspect", "Finesse=3", "--evasion", "10", "--hp", "7")
-    return path
-
-
 def snapshot(path: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.is_file() and not p.name.endswith(".lock")}
 

@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from test_encounter_cli import fails_with, ok, ok_json, run
-
-
-@pytest.fixture
-def encounter_file(isolated_env) -> Path:
-    path = Path(os.environ["D4CLI_FILE"])
-    ok("init", "--name", "Test")
-    ok("add", "Aria", "--aspect", "Finesse=4", "--aspect", "Might=2", "--evasion", "11", "--hp", "12")
-    ok("add", "Goblin Archer", "--aspect", "Finesse=3", "--evasion", "10", "--hp", "7")
-    return path
 
 
 def log_lines(*args: str) -> list[str]:
