@@ -52,6 +52,8 @@ class Effect:
         last_round: the round at whose end it ends (``rounds``), else None.
         uses: rolls left (``uses``), else None.
         origin: ``effect`` (``d4cli effect add``) or ``team`` (a Team Action grant, R11).
+        level: how much an Advantage effect raises a check's Advantage Level (C8,
+            1..5, default 1); a pool roll counts it once whatever its level (R4).
     """
 
     source: str
@@ -62,6 +64,7 @@ class Effect:
     last_round: int | None = None
     uses: int | None = None
     origin: str = "effect"
+    level: int = 1
 
     @property
     def key(self) -> str:
@@ -83,9 +86,10 @@ class TurnEnd(NamedTuple):
 
 
 class RoundEnd(NamedTuple):
-    """The end of round *round*."""
+    """The end of round *round*; *skipped*: the creatures down at its end that had no turn in it (R18)."""
 
     round: int
+    skipped: tuple[str, ...] = ()
 
 
 class Used(NamedTuple):
@@ -110,12 +114,15 @@ def _same(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and fold_name(a) == fold_name(b)
 
 
-def reason(boundary: Boundary) -> str:
-    """The words for *boundary*: ``start of Goblin Archer's turn``, ``end of round 2``."""
+def reason(boundary: Boundary, effect: Effect | None = None) -> str:
+    """The words for *boundary*: ``start of Goblin Archer's turn``, ``end of round 2``;
+    ``end of round 2, Bram is down and his turn was skipped (R18)`` for *effect* timed to a skipped turn."""
     if isinstance(boundary, TurnStart):
         return f"start of {boundary.name}'s turn"
     if isinstance(boundary, TurnEnd):
         return f"end of {boundary.name}'s turn"
+    if effect is not None and effect.ends in ("start", "end"):
+        return f"end of round {boundary.round}, {effect.creature} is down and its turn was skipped (R18)"
     return f"end of round {boundary.round}"
 
 
@@ -125,6 +132,8 @@ def ends_at(effect: Effect, boundary: Boundary) -> bool:
         return effect.ends == "start" and _same(effect.creature, boundary.name)
     if isinstance(boundary, TurnEnd):
         return effect.ends == "end" and _same(effect.creature, boundary.name)
+    if effect.ends in ("start", "end"):  # its creature's turn was skipped (R18): it ends with the round
+        return any(_same(effect.creature, name) for name in boundary.skipped)
     return effect.ends == "rounds" and effect.last_round is not None and effect.last_round <= boundary.round
 
 
@@ -196,9 +205,14 @@ def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encou
         effects = creature.effects
         for boundary in boundaries:
             effects, gone = ended_at(effects, boundary)
-            ended += [Ended(creature.name, effect, reason(boundary)) for effect in gone]
+            ended += [Ended(creature.name, effect, reason(boundary, effect)) for effect in gone]
         creatures.append(creature if effects == creature.effects else replace(creature, effects=effects))
     return replace(encounter, creatures=tuple(creatures)), tuple(ended)
+
+
+def skipped_down(encounter: Encounter) -> tuple[str, ...]:
+    """The creatures down (R18) that have had no turn this round: their turn was skipped (R20)."""
+    return tuple(c.name for c in encounter.creatures if c.down and not c.had_turn)
 
 
 def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
@@ -208,7 +222,7 @@ def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tup
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))
     if after.round > before.round and before.round > 0:
-        boundaries.append(RoundEnd(before.round))
+        boundaries.append(RoundEnd(before.round, skipped_down(before)))
     if after.current is not None:
         boundaries.append(TurnStart(after.current, after.round))
     return end_effects(after, boundaries)
@@ -220,7 +234,7 @@ def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))
     if after.current is None and after.next_turn is None and after.round > 0:
-        boundaries.append(RoundEnd(after.round))
+        boundaries.append(RoundEnd(after.round, skipped_down(after)))
     return end_effects(after, boundaries)
 
 
@@ -298,8 +312,11 @@ def make_effect(
     end_of: str | None = None,
     rounds: int | None = None,
     uses: int | None = None,
+    level: int = 1,
 ) -> Effect:
     """An `Effect` from ``effect add``'s options; creature names as written in the file.
+
+    *level* (``--level``, 1..5, checked by the caller) is its Advantage level on checks (C8).
 
     Raises:
         InputError: two durations, a duration of 0 or less, an unknown creature,
@@ -313,18 +330,18 @@ def make_effect(
         raise InputError("/".join(given), None, "give at most one duration")
     on = "against" if against else "own"
     if start_of is not None:
-        return Effect(source, grant, on, "start", creature=encounter.find(start_of, "--until-start-of").name)
+        return Effect(source, grant, on, "start", creature=encounter.find(start_of, "--until-start-of").name, level=level)
     if end_of is not None:
-        return Effect(source, grant, on, "end", creature=encounter.find(end_of, "--until-end-of").name)
+        return Effect(source, grant, on, "end", creature=encounter.find(end_of, "--until-end-of").name, level=level)
     if rounds is not None:
         if rounds < 1:
             raise InputError("--rounds", rounds, "must be 1 or more")
-        return Effect(source, grant, on, "rounds", last_round=applied_round(encounter) + rounds - 1)
+        return Effect(source, grant, on, "rounds", last_round=applied_round(encounter) + rounds - 1, level=level)
     if uses is not None:
         if uses < 1:
             raise InputError("--uses", uses, "must be 1 or more")
-        return Effect(source, grant, on, "uses", uses=uses)
-    return Effect(source, grant, on)
+        return Effect(source, grant, on, "uses", uses=uses, level=level)
+    return Effect(source, grant, on, level=level)
 
 
 def lasts(effect: Effect, round_number: int) -> str:
@@ -350,11 +367,13 @@ def lasts(effect: Effect, round_number: int) -> str:
 
 
 def describe(effect: Effect, round_number: int) -> str:
-    """``darkness -1d4, until removed``; ``prone, attacks against it +1d4, until ...`` (R20)."""
+    """``darkness -1d4, until removed``; ``prone, attacks against it +1d4, until ...`` (R20);
+    a level other than 1 is named: ``blessed +1d4, Advantage level 2 on checks (C8), until removed``."""
     sign = "+1d4" if effect.grant == "advantage" else "-1d4"
     where = f", attacks against it {sign}" if effect.on == "against" else f" {sign}"
     team = " (Team Action)" if effect.origin == "team" else ""
-    return f"{effect.source}{where}{team}, {lasts(effect, round_number)}"
+    level = f", Advantage level {effect.level} on checks (C8)" if effect.level != 1 else ""
+    return f"{effect.source}{where}{team}{level}, {lasts(effect, round_number)}"
 
 
 # --- transitions -------------------------------------------------------------------------------

@@ -13,8 +13,9 @@ from typing import Any
 from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
 from d4cli.suggest import unknown_key
 
-EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin")
+EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level")
 COUNT = (1, 1_000_000)
+LEVEL = (1, 5)  # an Advantage effect's level on checks (C8, C3)
 
 
 def effects_from_row(where: Any, row: dict[str, Any], pending: Any) -> tuple[Effect, ...]:
@@ -57,7 +58,12 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         last_round = where.whole(f"{field}.last_round", item.get("last_round"), COUNT)
     if ends == "uses":
         uses = where.whole(f"{field}.uses", item.get("uses"), COUNT)
-    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"])
+    level = 1
+    if "level" in item:
+        level = where.whole(f"{field}.level", item["level"], LEVEL)
+        if values["grant"] != "advantage":
+            where.fail(f"{field}.level", item["level"], "only an Advantage effect has a level (C8)")
+    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level)
 
 
 def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
@@ -73,5 +79,7 @@ def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
             row["uses"] = effect.uses
         if effect.origin != "effect":
             row["origin"] = effect.origin
+        if effect.level != 1:
+            row["level"] = effect.level
         rows.append(row)
     return rows

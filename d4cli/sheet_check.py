@@ -105,25 +105,27 @@ class CheckRecord:
 
 
 def check_sources(encounter: Encounter, creature: Creature, request: SheetCheckRequest) -> list[Source]:
-    """Every source of the check: command line, then its own lasting effects and grants (C8, R11, R20)."""
-    from d4cli.effects import sources_for
-
+    """Every source of the check: command line, then its own lasting effects and grants (C8, R11, R20),
+    each effect with its level (C8)."""
     sources = [Source(name, "advantage", "--adv") for name in request.advantage]
     sources += [Source(name, "disadvantage", "--dis") for name in request.disadvantage_sources]
     origins = {"team": "team action", "effect": "effect"}
-    sources += [Source(name, grant, origins[origin]) for name, grant, origin in sources_for(encounter, creature.name)]
+    sources += [Source(e.source, e.grant, origins[e.origin], e.level) for e in creature.effects if e.on == "own"]  # C8: its level
     return sources
 
 
 def count_sources(sources: list[Source]) -> tuple[Source, ...]:
-    """The distinct sources (R4, N1: first spelling kept, per grant)."""
-    seen: set[tuple[str, str]] = set()
+    """The distinct sources (R4, N1: first spelling kept, per grant); a source named twice
+    counts once, as the one of them with the highest level (C8)."""
+    seen: dict[tuple[str, str], int] = {}
     counted: list[Source] = []
     for source in sources:
         key = (source.grant, fold_name(check_name(source.name, source.origin)))
         if key not in seen:
-            seen.add(key)
+            seen[key] = len(counted)
             counted.append(source)
+        elif source.level > counted[seen[key]].level:
+            counted[seen[key]] = source
     return tuple(counted)
 
 

@@ -28,11 +28,14 @@ def add_command(
     end_of: Annotated[str | None, typer.Option("--until-end-of", metavar="NAME", autocompletion=complete_creature, help="End at the end of NAME's turn (the running one, else the next).")] = None,
     rounds: Annotated[str | None, typer.Option("--rounds", metavar="N", help="End when the Nth round from this one ends.")] = None,
     uses: Annotated[str | None, typer.Option("--uses", metavar="N", help="End after N rolls it applied to.")] = None,
+    level: Annotated[str | None, typer.Option("--level", metavar="L", help="An Advantage effect's level on checks, 1-5 (C8; default 1). Pool rolls count it once (R4).")] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Put a lasting effect on a creature; the same source again replaces its duration (R4, R20).
+
+    ``--level L`` (1-5, --adv only) raises a check's Advantage Level by L (C8).
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """
@@ -44,11 +47,14 @@ def add_command(
     count = (1, 1_000_000)
     rounds_n = None if rounds is None else parse_whole(rounds, "--rounds", count)
     uses_n = None if uses is None else parse_whole(uses, "--uses", count)
+    if level is not None and dis:
+        raise InputError("--level", level, "only an Advantage effect (--adv) has a level (C8)")
+    level_n = 1 if level is None else parse_whole(level, "--level", (1, 5))
     grant = "advantage" if adv else "disadvantage"
 
     def transition(encounter):  # type: ignore[no-untyped-def]
         effect = make_effect(
-            encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n
+            encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n, level=level_n
         )
         return add_effect(encounter, name, effect)
 
@@ -97,5 +103,6 @@ def list_command(
     from d4cli.render import console
     from d4cli.render.effects import effects_table
 
-    console().print(effects_table(encounter, name))
+    table = effects_table(encounter, name)
+    console().print(table if table.rows else table.caption)  # no effects: the message alone
 

@@ -247,6 +247,8 @@ def parse_range(
             tier = DC_TIERS.get(part.lower())
             if tier is not None:
                 return tier
+            if not (part[:1].isascii() and (part[:1].isdigit() or part[:1] == "-")):  # as `d4cli.dc.parse_dc` says it
+                raise InputError(field, part, "must be a whole number or one of " + ", ".join(DC_TIERS) + " (C2)")
         return parse_whole(part, field, bounds)
 
     if not text:

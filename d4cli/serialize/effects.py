@@ -14,13 +14,15 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
 
 
 def effect_json(effect: Effect) -> JsonObject:
-    """A lasting effect (R20): ``{source, grant, on, ends: {kind, creature, last_round, uses}, origin}``."""
+    """A lasting effect (R20): ``{source, grant, on, ends: {kind, creature, last_round, uses}, origin, level}``
+    (``level``: its Advantage level on checks, C8; 1 unless the effect says otherwise)."""
     return {
         "source": effect.source,
         "grant": effect.grant,
         "on": effect.on,
         "ends": {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses},
         "origin": ORIGIN_NAMES[effect.origin],
+        "level": effect.level,
     }
 
 

@@ -1,4 +1,4 @@
-"""Reading the history: ``log``'s entries, and the text an entry goes back to (``undo``)."""
+"""Reading the history: ``log``'s entries, the text an entry goes back to (``undo``), why ``redo`` has nothing."""
 
 from __future__ import annotations
 
@@ -131,3 +131,25 @@ def _rebuild(t: _Transaction, end: int) -> str | None:
         if text is None:
             return None
     return text
+
+
+def redo_refusal(t: _Transaction) -> str:
+    """Why ``redo`` has nothing to put back: the file was edited by hand since the undo
+    (the newest undone change is due but no longer fits the file), or plainly nothing."""
+    import json
+
+    from d4cli.store.files import redo_path
+
+    try:
+        with open(redo_path(t.path), "rb") as handle:
+            records = [json.loads(line) for line in handle.read(64 * files.MAX_FILE_BYTES).splitlines()]
+    except (OSError, ValueError):
+        return "nothing to redo"
+    due = journal.next_seq(t.tail)
+    newest = [item for item in records if isinstance(item, dict) and item.get("seq") == due]
+    if newest and newest[-1].get("before") not in (None, t.digest):
+        return (
+            "the encounter file was edited by hand since the undo, so the undone change cannot be redone"
+            " (revert the hand edit to redo it)"
+        )
+    return "nothing to redo"

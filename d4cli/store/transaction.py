@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
 from d4cli.encounter import Encounter
 from d4cli.errors import FileError, InputError
-from d4cli.store import files, journal
+from d4cli.store import files, history, journal
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
@@ -427,7 +427,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
     with _Transaction(path, timeout) as t:
         stack = t.redo_stack()
         if not stack:
-            raise InputError("redo", None, "nothing to redo")
+            raise InputError("redo", None, history.redo_refusal(t))
         record = stack.pop()
         text = t.text
         patch = record.get("patch")
