@@ -273,7 +273,7 @@ def test_adding_the_same_folded_source_replaces_its_duration_and_says_so(fight):
     effects = json.loads(ok("status", "--json").stdout)["creatures"][0]["effects"]
     assert effects == [{"source": "BLESSED", "grant": "advantage", "on": "own",
                         "ends": {"kind": "removed", "creature": None, "last_round": None, "uses": None},
-                        "origin": "effect"}]
+                        "origin": "effect", "level": 1}]
 
 
 def test_act_counts_an_effect_and_the_command_line_source_once(fight):

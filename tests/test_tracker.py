@@ -189,11 +189,12 @@ def test_r18_damage_and_heal_stop_at_0_and_max_hp(skirmish):
     assert status_creatures()["Ogre"]["hp"] == 20
     down = ok_json("damage", "Ogre", "25")
     assert (down["hp_after"], down["down_after"]) == (0, True)
-    assert "already down" in ok("damage", "Ogre", "1").stdout
+    again = ok("damage", "Ogre", "1").stdout  # changes nothing: not logged
+    assert "already down" in again and "nothing changed: nothing written or logged" in again
     assert "Ogre heals 99: HP 0 -> 20 of 20 (back in the turn order, R18)" in ok("heal", "Ogre", "99").stdout
     log = ok_json("log")["entries"]
-    assert [(e["kind"], e["amount"]) for e in log if e["kind"] in ("damage", "heal")][-3:] == [
-        ("damage", 25), ("damage", 1), ("heal", 99),
+    assert [(e["kind"], e["amount"]) for e in log if e["kind"] in ("damage", "heal")] == [
+        ("damage", 8), ("heal", 100), ("damage", 25), ("heal", 99),
     ]
     path = Path(os.environ["D4CLI_FILE"])
     after_heal = files(path)["encounter.toml"]

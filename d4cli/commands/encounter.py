@@ -49,17 +49,24 @@ def apply_change(
     """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON).
 
     *note* (``--note``) is kept in the journal entry (`change_noting_comments`).
+    A change that changes nothing is reported and writes nothing (`d4cli.commands.unchanged`).
     """
-    from d4cli.serialize import journal_json, record_json
+    from d4cli.commands.unchanged import NOTHING_CHANGED, Unchanged, or_unchanged
+    from d4cli.serialize import journal_json, record_json, unchanged_json
     from d4cli.store import resolve_path
 
-    record = change_noting_comments(resolve_path(file), transition, note)
+    changed = True
+    try:
+        record = change_noting_comments(resolve_path(file), or_unchanged(transition), note)
+    except Unchanged as same:
+        record, changed = same.record, False
     if json_:
-        emit_json(record_json(record))
+        obj = record_json(record) if changed else unchanged_json(record_json(record))
+        emit_json(obj)
     else:
         from d4cli.render.encounter import print_lines, summary
 
-        print_lines([summary(journal_json(record))])
+        print_lines([summary(journal_json(record)) + ("" if changed else f"; {NOTHING_CHANGED}")])
     return record
 
 

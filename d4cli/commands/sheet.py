@@ -154,17 +154,18 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
     print_one(record, view, json_=json_, quiet=quiet)
 
 
-def _print_event(event: "ActionEvent", json_: bool) -> None:
-    from d4cli.serialize import action_event_json
+def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True) -> None:
+    from d4cli.commands.unchanged import NOTHING_CHANGED
+    from d4cli.serialize import action_event_json, unchanged_json
 
-    obj = action_event_json(event)
+    obj = action_event_json(event) if changed else unchanged_json(action_event_json(event))
     if json_:
         emit_json(obj)
         return
     from d4cli.render.encounter import print_lines
     from d4cli.render.sheet import sheet_summary
 
-    print_lines([sheet_summary(obj)])
+    print_lines([sheet_summary(obj) + ("" if changed else f"; {NOTHING_CHANGED}")])
 
 
 @app.command("add")
@@ -189,7 +190,13 @@ def action_add_command(
 
     with naming(name):
         row = _action_row(action, aspect, cost, extra, dc, adv, dis)
-    event = change_noting_comments(resolve_path(file), lambda encounter: add_action(encounter, name, row))
+    from d4cli.commands.unchanged import Unchanged, or_unchanged
+
+    try:
+        event = change_noting_comments(resolve_path(file), or_unchanged(lambda encounter: add_action(encounter, name, row)))
+    except Unchanged as same:  # the very action it has: nothing written or logged
+        _print_event(same.record, json_, changed=False)
+        return
     _print_event(event, json_)
 
 

@@ -31,6 +31,7 @@ from d4cli.serialize.changes import (
     remove_json,
     turn_end_json,
     turn_start_json,
+    unchanged_json,
 )
 from d4cli.serialize.effects import effect_event_json, effect_json, effects_list_json, ended_json
 from d4cli.serialize.rolls import check_json, extra_json, pool_json, with_odds
@@ -78,6 +79,7 @@ __all__ = [
     "status_json",
     "team_json",
     "turn_end_json",
+    "unchanged_json",
     "turn_start_json",
     "undo_json",
     "with_odds",

@@ -163,3 +163,9 @@ def journal_json(record: Record) -> JsonObject:
     obj = record_json(record)
     obj["kind"] = record.kind
     return obj
+
+
+def unchanged_json(obj: JsonObject) -> JsonObject:
+    """A change's object (*obj*, from `record_json` or `action_event_json`) for a change that
+    changed nothing: ``changed`` false, nothing written or logged."""
+    return {**obj, "changed": False}
