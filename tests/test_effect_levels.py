@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from _cli import fails, files, ok, ok_json, run
+from _cli import fails, ok, ok_json, run
 
 from d4cli.check import CheckResult
 from d4cli.dice import ScriptedDice
@@ -15,8 +15,8 @@ from d4cli.effects_file import effects_document
 from d4cli.encounter import Encounter, new_creature
 from d4cli.encounter_file import dump_encounter, parse_encounter
 from d4cli.errors import FileError
-from d4cli.sheet_check import Source, SheetCheckRequest, count_sources, levels_from, sheet_check
-from d4cli.turns import add_creature, start_turn
+from d4cli.sheet_check import SheetCheckRequest, Source, count_sources, levels_from, sheet_check
+from d4cli.turns import add_creature
 
 
 def _sheet() -> Encounter:

@@ -25,7 +25,7 @@ def effect_from_json(obj: dict[str, Any]) -> Effect:
         ends.get("last_round"),
         ends.get("uses"),
         _ORIGINS.get(str(obj.get("origin")), "effect"),
-        obj.get("level") if isinstance(obj.get("level"), int) else 1,
+        int(obj.get("level") or 1),
     )
 
 
