@@ -114,7 +114,7 @@ TOPICS: dict[str, Topic] = {
     ),
     "effects": Topic(
         "Lasting effects and when they end",
-        "R4 R11 R17 R20",
+        "R4 R11 R17 R18 R20 C8",
         "`d4cli effect add CREATURE SOURCE --adv|--dis` puts a named source on a creature: on "
         "its own rolls, or with `--against` on the rolls that target it (`act ... --target`). "
         "Every `act` counts it as a source under R4, once, even when the same name is also "
@@ -124,7 +124,10 @@ TOPICS: dict[str, Topic] = {
         "first round), `--uses N` (after N rolls it applied to), or none (until `effect "
         "remove`). The turn start, turn end or roll that ends it says so and `undo` brings "
         "it back. A Team Action grant is a one-roll effect (R11). Removing a creature takes "
-        "its effects; effects timed to its turn end at the end of the round (R17, R20).",
+        "its effects; effects timed to its turn end at the end of the round (R17, R20), and so "
+        "do effects timed to the turn of a creature that is down and missed its turn that "
+        "round (R18, R20). `--level L` (1-5, with `--adv`) raises a check's Advantage Level by "
+        "L (C8); a pool roll still counts the source once.",
         "The skirmish example, order Aria, Borin, Goblin Archer, Goblin Brute:\n"
         "  d4cli init --from skirmish --force\n"
         "Before the first round:\n"
