@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
 from d4cli.encounter import Encounter
 from d4cli.errors import FileError, InputError
-from d4cli.store import files, history, journal
+from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
@@ -427,7 +427,8 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
     with _Transaction(path, timeout) as t:
         stack = t.redo_stack()
         if not stack:
-            raise InputError("redo", None, history.redo_refusal(t))
+            from d4cli.store.history import redo_refusal  # only when there is nothing to redo
+            raise InputError("redo", None, redo_refusal(t))
         record = stack.pop()
         text = t.text
         patch = record.get("patch")
@@ -436,8 +437,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
             new_text = journal.apply_patch(text, patch) if isinstance(patch, list) else None
         new_data = None if new_text is None else new_text.encode("utf-8")
         if new_data is None or files.digest(new_data) != record.get("after"):
-            problem = "damaged: the change it holds does not match its hash"
-            raise FileError(redo_path(path), f"entry {record.get('seq')}", None, problem)
+            raise FileError(redo_path(path), f"entry {record.get('seq')}", None, "damaged: the change it holds does not match its hash")
         assert new_text is not None
         facts = {k: v for k, v in record.items() if k not in journal.PRIVATE_KEYS}
         entry = {
