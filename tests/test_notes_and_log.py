@@ -41,8 +41,17 @@ def test_every_changing_command_takes_note(encounter_file):
     ok("turn", "start", "--note", "n3")
     ok("turn", "end", "--note", "n4")
     ok("remove", "Orc", "--note", "n5")
+    ok("add", "Troll", "--aspect", "Might=3", "--hp", "9", "--note", "n6")
+    ok("damage", "Troll", "4", "--note", "n7")
+    ok("heal", "Troll", "2", "--note", "n8")
+    ok("move", "Troll", "--first", "--note", "n9")
+    ok("exhaust", "Troll", "+1", "--note", "n10")
+    ok("effect", "add", "Troll", "blessed", "--adv", "--note", "n11")
+    ok("effect", "remove", "Troll", "blessed", "--note", "n12")
+    ok("action", "add", "Troll", "club", "--aspect", "Might", "--note", "n13")
+    ok("action", "remove", "Troll", "club", "--note", "n14")
     notes = [entry.get("note") for entry in ok_json("log")["entries"]]
-    assert notes[-5:] == ["n1", "n2", "n3", "n4", "n5"]
+    assert notes[-14:] == [f"n{number}" for number in range(1, 15)]
 
 
 # --- log ------------------------------------------------------------------------------------

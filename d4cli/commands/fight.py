@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.commands.common import JsonOption
+from d4cli.commands.common import JsonOption, NoteOption
 from d4cli.commands.encounter import FileOption, apply_change
 from d4cli.completion import complete_creature
 from d4cli.errors import InputError
@@ -29,6 +29,7 @@ def move_command(
     after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Just after OTHER.")] = None,
     first: Annotated[bool, typer.Option("--first", help="First in the turn order.")] = False,
     last: Annotated[bool, typer.Option("--last", help="Last in the turn order.")] = False,
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -47,7 +48,7 @@ def move_command(
     if len(given) != 1:
         raise InputError("--before/--after/--first/--last", None, "give exactly one of them")
     place, other = given[0]
-    apply_change(file, lambda encounter: move_creature(encounter, name, place, other), json_)
+    apply_change(file, lambda encounter: move_creature(encounter, name, place, other), json_, note)
 
 
 def _amount(text: str | None) -> int:
@@ -57,7 +58,9 @@ def _amount(text: str | None) -> int:
     return parse_whole(text, "N", HP)
 
 
-def damage_command(name: Name, amount: Amount = None, file: FileOption = None, json_: JsonOption = False) -> None:
+def damage_command(
+    name: Name, amount: Amount = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
     """Take N hit points off a creature, never below 0; at 0 it is down (R16, R18).
 
     Example: d4cli damage "Goblin Archer" 4
@@ -65,10 +68,12 @@ def damage_command(name: Name, amount: Amount = None, file: FileOption = None, j
     from d4cli.hitpoints import damage
 
     value = _amount(amount)
-    apply_change(file, lambda encounter: damage(encounter, name, value), json_)
+    apply_change(file, lambda encounter: damage(encounter, name, value), json_, note)
 
 
-def heal_command(name: Name, amount: Amount = None, file: FileOption = None, json_: JsonOption = False) -> None:
+def heal_command(
+    name: Name, amount: Amount = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
     """Give a creature N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
 
     Example: d4cli heal Borin 5
@@ -76,4 +81,4 @@ def heal_command(name: Name, amount: Amount = None, file: FileOption = None, jso
     from d4cli.hitpoints import heal
 
     value = _amount(amount)
-    apply_change(file, lambda encounter: heal(encounter, name, value), json_)
+    apply_change(file, lambda encounter: heal(encounter, name, value), json_, note)

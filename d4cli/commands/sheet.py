@@ -13,6 +13,7 @@ import typer
 
 from d4cli.commands.common import (
     JsonOption,
+    NoteOption,
     OddsOption,
     QuietOption,
     SeedOption,
@@ -178,6 +179,7 @@ def action_add_command(
     dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="A default DC (R7).")] = None,
     adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A default Advantage source (R4); repeatable.")] = None,
     dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A default Disadvantage source (R4); repeatable.")] = None,
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -193,7 +195,7 @@ def action_add_command(
     from d4cli.commands.unchanged import Unchanged, or_unchanged
 
     try:
-        event = change_noting_comments(resolve_path(file), or_unchanged(lambda encounter: add_action(encounter, name, row)))
+        event = change_noting_comments(resolve_path(file), or_unchanged(lambda encounter: add_action(encounter, name, row)), note)
     except Unchanged as same:  # the very action it has: nothing written or logged
         _print_event(same.record, json_, changed=False)
         return
@@ -221,6 +223,7 @@ def _action_row(
 def action_remove_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
     action: Annotated[str, typer.Argument(metavar="ACTION", help="The action to remove.", autocompletion=complete_action)],
+    note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -231,7 +234,7 @@ def action_remove_command(
     from d4cli.sheets import remove_action
     from d4cli.store import resolve_path
 
-    event = change_noting_comments(resolve_path(file), lambda encounter: remove_action(encounter, name, action))
+    event = change_noting_comments(resolve_path(file), lambda encounter: remove_action(encounter, name, action), note)
     _print_event(event, json_)
 
 
