@@ -24,7 +24,7 @@ def simulate_command(
     jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores.")] = None,
     target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
     reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
-    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2 (A <= B, at most 51 settings), one row per setting.")] = None,
+    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2, one row per setting.")] = None,
     format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv", help="Output for people, a handbook or a spreadsheet.")] = "table",
     json_: JsonOption = False,
 ) -> None:
