@@ -11,6 +11,7 @@ from d4cli.errors import InputError
 
 SWEEP_KEYS = ("reserve", "buffer")
 FORMATS = ("table", "markdown", "csv")
+MAX_SETTINGS = 51  # settings of one --sweep
 
 
 def simulate_command(
@@ -49,11 +50,15 @@ def simulate_command(
     workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else (os.cpu_count() or 1)
     if format_ not in FORMATS:
         raise InputError("--format", format_, "must be table, markdown or csv")
+    if json_ and format_ != "table":
+        raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
     from d4cli.policy import check_target
 
     target = None if target_rule is None else check_target(target_rule)
     reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
     key, values = _sweep(sweep) if sweep is not None else (None, [None])
+    if key == "reserve" and reserve_all is not None:
+        raise InputError("--reserve", None, f"give --reserve or --sweep {sweep}, not both: the sweep sets every reserve")
     number = int.from_bytes(os.urandom(4), "big") if seed is None else parse_whole(seed, "--seed", (0, 2**63 - 1))
     encounter = _load(file, from_)
     grid: list[tuple[Any, str, str]] = []
@@ -86,7 +91,8 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     """``reserve=0..3`` -> ("reserve", [0, 1, 2, 3]).
 
     Raises:
-        InputError: an unknown key, or not ``KEY=A..B`` with 0 <= A <= B <= 1000.
+        InputError: an unknown key, or not ``KEY=A..B`` with 0 <= A <= B <= 1000
+            and at most `MAX_SETTINGS` settings.
     """
     from d4cli.limits import parse_whole
 
@@ -97,7 +103,11 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     if not sign or not dots:
         raise InputError("--sweep", text, "must be KEY=A..B, such as reserve=0..3")
     first = parse_whole(low, "--sweep", (0, 1000))
-    last = parse_whole(high, "--sweep", (first, min(1000, first + 50)))
+    last = parse_whole(high, "--sweep", (0, 1000))
+    if last < first:
+        raise InputError("--sweep", text, f"a range goes low..high, such as {key}={last}..{first}")
+    if last - first >= MAX_SETTINGS:
+        raise InputError("--sweep", text, f"at most {MAX_SETTINGS} settings, such as {key}={first}..{first + MAX_SETTINGS - 1}")
     return key, list(range(first, last + 1))
 
 
@@ -119,14 +129,6 @@ def _print(report: dict[str, Any], *, format_: str) -> None:
 
         (print_sweep if "sweep" in report else print_report)(report)
         return
-    from d4cli.sim_report import csv_table, figure_rows, markdown_table, sweep_rows
+    from d4cli.render.simtext import csv_report, markdown_report
 
-    sides = tuple(report["sides"])
-    if "sweep" in report:
-        header, rows = sweep_rows(report["sweep"]["key"], [(r["value"], r["modes"]) for r in report["rows"]], sides)
-    else:
-        header = ["figure"] + [m["mode"] for m in report["modes"]]
-        rows = figure_rows(report["modes"], sides)
-    text = markdown_table(header, rows) if format_ == "markdown" else csv_table(header, rows)
-    print(f"{report['runs']} runs per mode, seed {report['seed']}" if format_ == "markdown" else "", end="\n\n" if format_ == "markdown" else "")
-    print(text)
+    print(markdown_report(report) if format_ == "markdown" else csv_report(report))

@@ -5,64 +5,82 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from d4cli.render import console
+from d4cli.render import console, escape
 
 BAR = 40
 
 
 def print_report(report: dict[str, Any]) -> None:
-    """The figures of each mode side by side, then a bar chart of rounds-to-finish per mode."""
+    """The figures of each mode side by side, then a bar chart of rounds-to-finish per mode (draws apart)."""
     from rich.table import Table
 
-    from d4cli.sim_report import figure_rows
+    from d4cli.render.simtext import NOTE
+    from d4cli.sim_report import few_runs, figure_rows, heading
 
     out = console()
     sides = tuple(report["sides"])
     modes = report["modes"]
-    table = Table(title=_title(report), title_justify="left")
+    table = Table(title=escape(heading(report)), title_justify="left")
     table.add_column("figure (95% interval)")
     for mode in modes:
         table.add_column(mode["mode"], justify="right")
     for row in figure_rows(modes, sides):
-        table.add_row(*row)
+        table.add_row(*(escape(cell) for cell in row))
     out.print(table)
+    out.print(NOTE, markup=False)
+    if few_runs(report["runs"]):
+        out.print(f"{few_runs(report['runs'])}.", markup=False)
     for mode in modes:
-        out.print(f"\nrounds to finish, {mode['mode']} ({mode['runs']:,} runs):")
-        for line in rounds_chart(mode["rounds"]["histogram"], report["max_rounds"]):
+        finished = mode["rounds"]["finished"]
+        out.print(f"\nrounds to finish, {mode['mode']} ({finished:,} of {mode['runs']:,} finished):", markup=False)
+        for line in rounds_chart(mode, report["max_rounds"]):
             out.print(line, markup=False)
 
 
 def print_sweep(report: dict[str, Any]) -> None:
-    """One row per setting and mode of a sweep."""
+    """One row per setting of a sweep, the modes side by side: each row holds every figure of the report."""
     from rich.table import Table
 
-    from d4cli.sim_report import sweep_rows
+    from d4cli.sim_report import few_runs, figure_rows, heading
 
-    header, rows = sweep_rows(report["sweep"]["key"], [(r["value"], r["modes"]) for r in report["rows"]], tuple(report["sides"]))
-    table = Table(title=_title(report), title_justify="left")
-    for name in header:
-        table.add_column(name, justify="left" if name in ("mode",) else "right")
-    for row in rows:
-        table.add_row(*row)
-    console().print(table)
+    out = console()
+    sides = tuple(report["sides"])
+    table = Table(title=escape(heading(report)), title_justify="left", show_lines=True)
+    table.add_column(escape(report["sweep"]["key"]), justify="right")
+    table.add_column("figure (95% interval)")
+    for mode in report["rows"][0]["modes"]:
+        table.add_column(escape(mode["mode"]), justify="right")
+    for row in report["rows"]:
+        figures = figure_rows(row["modes"], sides)
+        columns = ["\n".join(escape(figure[n]) for figure in figures) for n in range(len(figures[0]))]
+        table.add_row(str(row["value"]), *columns)
+    out.print(table)
+    from d4cli.render.simtext import NOTE
+
+    out.print(NOTE + " --format markdown or csv adds the rounds-to-finish distributions.", markup=False)
+    if few_runs(report["runs"]):
+        out.print(f"{few_runs(report['runs'])}.", markup=False)
 
 
-def _title(report: dict[str, Any]) -> str:
-    return (f"{report['encounter'] or 'encounter'}: {report['runs']:,} runs per mode, seed {report['seed']}, "
-            f"draw after {report['max_rounds']} rounds")
+def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
+    """``  3 ######## 41%``: one bar per number of rounds of the finished fights, then the draws apart.
 
+    Shares are of all runs, to the digits the runs support; the draws' line is labelled.
+    """
+    from d4cli.sim_report import plural, rounds_shares, share_places
 
-def rounds_chart(histogram: dict[str, int], max_rounds: int) -> list[str]:
-    """``  3 ######## 41.2%``: one bar per number of rounds (the last is the draws' bound)."""
-    total = sum(histogram.values())
-    if not total:
+    shares = rounds_shares(mode)
+    if not shares:
         return []
-    peak = max(histogram.values())
-    width = max(len(key) for key in histogram)
+    peak = max(share for _, share in shares)
+    places = share_places(mode["runs"])
+    draw = f"draw (stopped after {plural(max_rounds, 'round')})"
+    width = max(len(key if key != "draw" else draw) for key, _ in shares)
     lines = []
-    for key, count in histogram.items():
-        bar = "#" * max(1 if count else 0, round(BAR * count / peak))
-        lines.append(f"  {key:>{width}} {bar:<{BAR}} {100 * count / total:5.1f}%")
+    for key, share in shares:
+        bar = "#" * max(1 if share else 0, round(BAR * share / peak))
+        label = key if key != "draw" else draw
+        lines.append(f"  {label:>{width}} {bar:<{BAR}} {100 * share:.{places}f}%")
     return lines
 
 
