@@ -263,7 +263,8 @@ TOPICS: dict[str, Topic] = {
         "spend the reserve. A creature's `policy = { target = \"random\", reserve = 1, reaction "
         "= \"Wits\" }` sets its own; --target-rule and --reserve set everyone's. Win rates carry "
         "Wilson 95% intervals, other figures normal 95% intervals; no figure shows more "
-        "digits than its interval supports. The same --seed gives the same report for any --jobs.",
+        "digits than its interval supports. The same --seed gives the same report for any --jobs, "
+        "and with --scheduler ADDRESS (an existing Dask cluster; pip install 'd4cli[cluster]').",
         "d4cli simulate --from duel --runs 200 --seed 1 --jobs 1\n"
         "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1",
     ),

@@ -16,6 +16,7 @@ The class must not define ``__init__`` (the dataclass writes it) nor ``__slots__
 
 from __future__ import annotations
 
+import _thread
 import dataclasses
 from typing import Any, TypeVar, dataclass_transform
 
@@ -31,7 +32,18 @@ _PENDING: set[type] = set()
 _OWN_METHODS = ("__repr__", "__eq__", "__hash__")
 
 
+# One class is built at a time: a thread that needs a class another thread is
+# building waits for it (Dask workers play simulator pieces on several threads).
+_BUILDING = _thread.RLock()
+
+
 def realize(cls: type) -> None:
+    """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first; thread-safe."""
+    with _BUILDING:
+        _realize(cls)
+
+
+def _realize(cls: type) -> None:
     """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first.
 
     `dataclasses.dataclass` compiles ``__init__`` (run on every instance) and the
