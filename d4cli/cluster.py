@@ -12,15 +12,14 @@ same d4cli installed (the pieces name its functions, they do not carry them).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from d4cli.errors import EXIT_INTERNAL, D4Error, InputError
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
 
 FIELD = "--scheduler"
 # Seconds to reach the scheduler (and to close the connection) before giving up.
@@ -95,7 +94,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
     try:
         threads = _reach(distributed, address, text, seconds)
         client = distributed.Client(address, timeout=seconds, set_as_default=False)
-        executor = client.get_executor(pure=False)
+        executor = _Warming(client.get_executor(pure=False))
         try:
             yield Cluster(executor, threads)
         except ImportError as error:
@@ -110,6 +109,45 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
                 pass
     finally:
         logging.disable(was_disabled)
+
+
+class _Warming(Executor):
+    """An executor whose pieces warm their worker process up first (`warmed`)."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self.inner.submit(warmed, fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait=wait)
+
+
+_FIRST = threading.Lock()
+_warm = False
+
+
+def warmed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` on a worker; the first call of its process plays alone.
+
+    A Dask worker plays pieces on several threads of a fresh process, while d4cli
+    builds its model classes on first use (`d4cli.lazy_dataclass`): the first
+    piece runs alone and then every class still waiting is built, so the threads
+    never build one at the same time.
+    """
+    global _warm
+    if not _warm:
+        with _FIRST:
+            if not _warm:
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    from d4cli.lazy_dataclass import realize_all
+
+                    realize_all()
+                    _warm = True
+    return fn(*args, **kwargs)
 
 
 def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
@@ -130,5 +168,5 @@ def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
 
     try:
         return asyncio.run(threads())
-    except (OSError, asyncio.TimeoutError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError):  # TimeoutError is an OSError
         raise InputError(FIELD, text, f"no Dask scheduler answered within {seconds:g} s") from None

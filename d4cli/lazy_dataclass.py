@@ -32,15 +32,23 @@ _PENDING: set[type] = set()
 _OWN_METHODS = ("__repr__", "__eq__", "__hash__")
 
 
-# One class is built at a time: a thread that needs a class another thread is
-# building waits for it (Dask workers play simulator pieces on several threads).
+# One class is built at a time: a thread that reads the fields of a class another
+# thread is building waits for it. (A first instance made while another thread builds
+# the class can still fail: threads that play pieces call `realize_all` first.)
 _BUILDING = _thread.RLock()
 
 
 def realize(cls: type) -> None:
-    """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first; thread-safe."""
+    """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first."""
     with _BUILDING:
         _realize(cls)
+
+
+def realize_all() -> None:
+    """Build every class still waiting, now: before several threads use the model at once."""
+    with _BUILDING:
+        for cls in list(_PENDING):
+            _realize(cls)
 
 
 def _realize(cls: type) -> None:

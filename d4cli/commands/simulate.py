@@ -21,7 +21,7 @@ def simulate_command(
     seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
     max_rounds: Annotated[str, typer.Option("--max-rounds", metavar="N", help="A fight still running after N rounds is a draw.")] = "100",
     jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores (with --scheduler: pieces at once, default the cluster's worker threads).")] = None,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Play on an existing Dask cluster (tcp://host:8786); needs pip install 'd4cli[cluster]'.")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli.")] = None,
     target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
     reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
     sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2, one row per setting.")] = None,
