@@ -83,7 +83,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
     """
     address = check_address(text)
     try:
-        import distributed
+        import distributed  # type: ignore[import-not-found, unused-ignore]  # the optional extra
     except ImportError:
         raise InputError(FIELD, None, INSTALL) from None
     import logging
