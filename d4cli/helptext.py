@@ -275,7 +275,8 @@ TOPICS: dict[str, Topic] = {
         "draws apart; per-turn and per-round figures count every round played, draws "
         "included, with normal 95% intervals. No figure shows more digits than its interval "
         "supports; one without an interval (a single run) or whose runs all agree shows 2 "
-        "significant digits. The same --seed gives the same report for any --jobs.",
+        "significant digits. The same --seed gives the same report for any --jobs, and with "
+        "--scheduler ADDRESS (an existing Dask cluster; pip install 'd4cli[cluster]').",
         "A duel played 200 times per mode; then a sweep of the reserve, as Markdown.\n"
         "  d4cli simulate --from duel --runs 200 --seed 1 --jobs 1\n"
         "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1",

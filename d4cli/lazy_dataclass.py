@@ -16,6 +16,7 @@ The class must not define ``__init__`` (the dataclass writes it) nor ``__slots__
 
 from __future__ import annotations
 
+import _thread
 import dataclasses
 from typing import Any, TypeVar, dataclass_transform
 
@@ -31,7 +32,26 @@ _PENDING: set[type] = set()
 _OWN_METHODS = ("__repr__", "__eq__", "__hash__")
 
 
+# One class is built at a time: a thread that reads the fields of a class another
+# thread is building waits for it. (A first instance made while another thread builds
+# the class can still fail: threads that play pieces call `realize_all` first.)
+_BUILDING = _thread.RLock()
+
+
 def realize(cls: type) -> None:
+    """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first."""
+    with _BUILDING:
+        _realize(cls)
+
+
+def realize_all() -> None:
+    """Build every class still waiting, now: before several threads use the model at once."""
+    with _BUILDING:
+        for cls in list(_PENDING):
+            _realize(cls)
+
+
+def _realize(cls: type) -> None:
     """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first.
 
     `dataclasses.dataclass` compiles ``__init__`` (run on every instance) and the

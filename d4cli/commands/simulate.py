@@ -21,7 +21,8 @@ def simulate_command(
     modes: Annotated[str, typer.Option("--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12).")] = "turn,round,round-zero",
     seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
     max_rounds: Annotated[str, typer.Option("--max-rounds", metavar="N", help="A fight still running after N rounds is a draw.")] = "100",
-    jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores.")] = None,
+    jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores (with --scheduler: pieces at once, default the cluster's worker threads).")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli.")] = None,
     target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
     reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
     sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2, one row per setting.")] = None,
@@ -47,7 +48,11 @@ def simulate_command(
     if len(set(chosen)) != len(chosen):
         raise InputError("--modes", modes, "names a mode twice")
     rounds_limit = parse_whole(max_rounds, "--max-rounds", (1, 100_000))
-    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else (os.cpu_count() or 1)
+    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else None
+    if scheduler is not None:
+        from d4cli.cluster import check_address
+
+        check_address(scheduler)
     if format_ not in FORMATS:
         raise InputError("--format", format_, "must be table, markdown or csv")
     if json_ and format_ != "table":
@@ -75,7 +80,14 @@ def simulate_command(
 
     progress = Progress(count * len(setups))
     try:
-        tallies = run_all(setups, count, number, workers, progress)
+        if scheduler is None:
+            tallies = run_all(setups, count, number, workers or os.cpu_count() or 1, progress)
+        else:
+            from d4cli.cluster import connect
+
+            with connect(scheduler) as cluster:
+                pieces = workers or max(1, cluster.threads)
+                tallies = run_all(setups, count, number, pieces, progress, executor=cluster.executor)
     finally:
         progress.close()
     from d4cli.sim_report import simulation_json

@@ -1,0 +1,266 @@
+"""`d4cli simulate --scheduler`: the same runs on a Dask cluster, the same report; bad addresses (issue: cluster extra)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from _cli import fails, ok, run
+
+from d4cli import cluster
+from d4cli.errors import InputError
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = Path(sys.executable).parent / "d4cli"
+SKIRMISH = ("simulate", "--from", "skirmish", "--runs", "60", "--seed", "5", "--json")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_readme_and_ci_install_and_test_the_same_way():
+    """README's second command is what `.ci/run` does: the same extras, the same test command."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    commands = re.findall(r"^python3 -m venv .*$", readme, flags=re.MULTILINE)
+    install, test = commands[1].rsplit(" && ", 1)
+    assert install in ci
+    assert test == ".venv/bin/python -m pytest" and test in ci
+    assert "'.[test,cluster]'" in install  # the cluster tests run in CI, not skipped
+
+
+@pytest.mark.parametrize(
+    ("text", "full"),
+    [
+        ("127.0.0.1:8786", "tcp://127.0.0.1:8786"),
+        ("tcp://scheduler.example:8786", "tcp://scheduler.example:8786"),
+        ("TLS://h-1:443", "tls://h-1:443"),
+        ("[::1]:8786", "tcp://[::1]:8786"),
+        ("ws://10.0.0.2:08786", "ws://10.0.0.2:8786"),
+    ],
+)
+def test_addresses_are_read_as_dask_writes_them(text, full):
+    assert cluster.check_address(text) == full
+
+
+@pytest.mark.parametrize(
+    ("address", "words"),
+    [
+        ("foo", "tcp://host:8786"),
+        ("tcp://127.0.0.1", "tcp://host:8786"),
+        ("127.0.0.1:", "tcp://host:8786"),
+        ("http://127.0.0.1:8786", "unknown scheme 'http'"),
+        ("tcp://127.0.0.1:99999", "1..65535"),
+        ("tcp://127.0.0.1:0", "1..65535"),
+        ("", "tcp://host:8786"),
+        ("tcp://a b:1", "tcp://host:8786"),
+    ],
+)
+def test_a_malformed_address_is_one_line_exit_2(isolated_env, address, words):
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert line.startswith("d4cli: ") or "--scheduler" in line
+    assert "--scheduler" in line and repr(address) in line and words in line
+
+
+def test_without_the_extra_the_line_says_how_to_install_it(isolated_env, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", "127.0.0.1:8786")
+    assert "--scheduler" in line and "pip install 'd4cli[cluster]'" in line
+
+
+def test_bad_input_is_reported_before_connecting(isolated_env):
+    """A bad --runs with a good-looking address: the --runs line at once, no connection tried."""
+    start = time.monotonic()
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "0", "--scheduler", f"127.0.0.1:{_free_port()}")
+    assert "--runs" in line and time.monotonic() - start < 2
+
+
+def test_no_scheduler_there_is_one_line_exit_2_within_the_timeout(isolated_env, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    start = time.monotonic()
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert time.monotonic() - start < 4
+    assert line == f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered within 1 s"
+
+
+def test_something_that_is_not_a_scheduler_does_not_hang_and_dask_stays_quiet():
+    """A port that accepts and never answers (not Dask): the deadline holds; stderr is the one line."""
+    pytest.importorskip("distributed")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        start = time.monotonic()
+        done = subprocess.run(
+            [str(SCRIPT), "simulate", "--from", "duel", "--runs", "10", "--scheduler", address],
+            capture_output=True, timeout=60, check=False,
+        )
+        elapsed = time.monotonic() - start
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().splitlines() == [
+        f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered within {cluster.CONNECT_TIMEOUT:g} s"]
+    assert elapsed < cluster.CONNECT_TIMEOUT + 10
+
+
+def test_the_help_names_the_option():
+    text = " ".join(run("simulate", "--help", env={"COLUMNS": "300"}).stdout.split())
+    assert "--scheduler ADDRESS Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli." in text
+
+
+# --- On a real (local) cluster ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """A local Dask cluster of one worker process with two threads, over TCP, for this module.
+
+    A worker process of its own, as on a real cluster: it imports d4cli afresh and
+    plays two pieces at once. Shut down at the end of the module, threads and all.
+    """
+    distributed = pytest.importorskip("distributed")
+    before = set(threading.enumerate())
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1", protocol="tcp",
+        dashboard_address=":0", silence_logs=50,
+    ) as local:
+        yield local.scheduler_address
+    deadline = time.monotonic() + 10
+    while [t for t in threading.enumerate() if t not in before and not t.daemon] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [t.name for t in threading.enumerate() if t not in before and not t.daemon] == []
+
+
+def test_the_cluster_gives_the_report_of_jobs_1(scheduler):
+    local = json.loads(ok(*SKIRMISH, "--jobs", "1").stdout)
+    remote = json.loads(ok(*SKIRMISH, "--scheduler", scheduler).stdout)
+    assert remote == local
+    assert [m["runs"] for m in remote["modes"]] == [60, 60, 60]
+    # --jobs cuts the runs into other pieces (about four per job): still the same report.
+    many = json.loads(ok(*SKIRMISH, "--scheduler", scheduler.removeprefix("tcp://"), "--jobs", "5").stdout)
+    assert many == local
+
+
+def test_the_cluster_plays_a_sweep_as_locally(scheduler):
+    args = ("simulate", "--from", "duel", "--runs", "30", "--seed", "2", "--sweep", "reserve=0..1", "--modes", "round", "--json")
+    assert json.loads(ok(*args, "--scheduler", scheduler).stdout) == json.loads(ok(*args, "--jobs", "1").stdout)
+
+
+def test_a_bad_encounter_is_reported_without_the_cluster(scheduler):
+    result = run("simulate", "--from", "missing-example", "--runs", "10", "--scheduler", scheduler)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "missing-example" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler):
+    process = subprocess.Popen(
+        [str(SCRIPT), "simulate", "--from", "skirmish", "--runs", "300000", "--jobs", "100", "--seed", "1",
+         "--scheduler", scheduler],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3)
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    assert process.returncode == 130
+    assert out == b"" and b"Traceback" not in err and err.strip() == b""
+    # The pieces it left are cancelled: the cluster is free again at once.
+    import distributed
+
+    with distributed.Client(scheduler, set_as_default=False, timeout=10) as client:
+        deadline = time.monotonic() + 20
+        while sum(len(v) for v in client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(client.processing().values())
+
+
+def test_the_rules_never_import_dask():
+    import tomllib
+
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    rules = [c for c in contracts if c["type"] == "forbidden" and "d4cli.simulate" in c["source_modules"]]
+    assert rules and {"distributed", "dask"} <= set(rules[0]["forbidden_modules"])
+
+
+PROBE = """
+import json, sys
+from d4cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", [["simulate", "--help"], ["simulate", "--from", "duel", "--runs", "5", "--jobs", "1"]])
+def test_without_scheduler_simulate_never_imports_dask(args):
+    """Start-up: Dask (a second or more to import) loads only when --scheduler is given."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60, check=False)
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert "d4cli.app" in modules
+    assert ("d4cli.simulate" in modules) == ("--runs" in args)
+    assert [m for m in modules if m.split(".")[0] in ("distributed", "dask") or m == "d4cli.cluster"] == []
+
+
+def test_check_address_is_pure_and_raises_input_error():
+    with pytest.raises(InputError, match="--scheduler"):
+        cluster.check_address("nowhere")
+
+
+def test_worker_threads_never_build_a_model_class_at_once(monkeypatch):
+    """A Dask worker plays pieces on several threads of a fresh process, while the model
+    classes are built on first use (`d4cli.lazy_dataclass`): unguarded, threads making the
+    first instances at once fail ("Record() takes no arguments", seen on a real cluster and
+    with ``piece()`` in place of ``warmed(piece)`` here); through `cluster.warmed` the first
+    piece plays alone and every class is built after it."""
+    from d4cli.lazy_dataclass import frozen_dataclass
+
+    monkeypatch.setattr(cluster, "_warm", False)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    failures: list[BaseException] = []
+    try:
+        for _ in range(30):
+            namespace: dict = {"__annotations__": {f"f{i}": "int" for i in range(12)}}
+            namespace.update({f"f{i}": 0 for i in range(12)})
+            record = frozen_dataclass(type("Record", (), namespace))
+            later = frozen_dataclass(type("Later", (), dict(namespace)))
+            gate = threading.Barrier(6)
+
+            def piece(record=record, later=later):
+                assert record(f0=1).f0 == 1 and later(f1=2).f1 == 2
+
+            def play(gate=gate, piece=piece):
+                gate.wait()
+                try:
+                    cluster.warmed(piece)
+                except BaseException as error:  # noqa: BLE001 - collected and asserted below
+                    failures.append(error)
+
+            monkeypatch.setattr(cluster, "_warm", False)
+            workers = [threading.Thread(target=play) for _ in range(6)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
