@@ -192,8 +192,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             aspect=aspect_value,
             load=actor.load,
             cost=request.cost,
-            advantage=tuple(source for source, grant, _ in sources if grant == "advantage"),
-            disadvantage=tuple(source for source, grant, _ in sources if grant == "disadvantage"),
+            advantage=tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else (),
+            disadvantage=tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else (),
             extra=request.extra,
             dc=request.dc,
             evasion=evasion,
@@ -201,37 +201,39 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             ignore_load=request.ignore_load,
         )
     )
-    result = PoolResult(plan) if actor.down else roll_pool(plan, rng)
-    allowed = result.allowed and not actor.down
+    down = actor.down
+    result = PoolResult(plan) if down else roll_pool(plan, rng)
+    allowed = result.allowed and not down
     hp_before = None if target is None else target.hp
+    target_name = None if target is None else target.name
+    new, hp_after = encounter, hp_before
+    ended: tuple[Ended, ...] = ()
+    if allowed:  # a refused action changes nothing (R2, R18)
+        new = encounter.with_creature(position, replace(actor, load=plan.load_after))
+        new, ended = use_effects(new, actor.name, target_name)  # R11, R20
+        if target_position is not None and hp_before is not None:
+            hp_after = max(0, hp_before - (result.damage or 0))
+            hit = new.creatures[target_position]
+            new = new.with_creature(target_position, replace(hit, hp=hp_after))
     record = ActRecord(
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
         aspect=aspect_name,
         result=result,
-        target=None if target is None else target.name,
+        target=target_name,
         load_before=actor.load,
         load_after=plan.load_after if allowed else actor.load,
         off_turn=not same_name(encounter.current, actor.name),
-        grants_used=Pending(),
+        grants_used=team_grants(ended),
         hp_before=hp_before,
-        hp_after=hp_before,
+        hp_after=hp_after,
         sources=tuple(sources),
-        actor_down=actor.down,
+        effects_ended=ended,
+        actor_down=down,
         target_down=target is not None and target.down,
         action=request.action,
     )
-    if not allowed:
-        return encounter, record
-    new = encounter.with_creature(position, replace(actor, load=plan.load_after))
-    new, ended = use_effects(new, actor.name, record.target)  # R11, R20
-    record = replace(record, effects_ended=ended, grants_used=team_grants(ended))
-    if target_position is not None and hp_before is not None:
-        hp_after = max(0, hp_before - (result.damage or 0))
-        hit = new.creatures[target_position]
-        new = new.with_creature(target_position, replace(hit, hp=hp_after))
-        record = replace(record, hp_after=hp_after)
     return new, record
 
 

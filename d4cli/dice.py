@@ -159,7 +159,8 @@ def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
 
 def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
     """Roll *count* dice of *sides* faces with *rng*."""
-    return tuple(rng.randint(1, sides) for _ in range(count))
+    randint = rng.randint
+    return tuple([randint(1, sides) for _ in range(count)])
 
 
 class BatchedD4:

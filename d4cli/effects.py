@@ -180,9 +180,12 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
     Raises:
         InputError: an unknown actor or target.
     """
-    found = [(e.source, e.grant, e.origin) for e in encounter.find(actor).effects if e.on == "own"]
+    effects = encounter.find(actor).effects
+    found = [(e.source, e.grant, e.origin) for e in effects if e.on == "own"] if effects else []
     if target is not None:
-        found += [(e.source, e.grant, e.origin) for e in encounter.find(target, "--target").effects if e.on == "against"]
+        effects = encounter.find(target, "--target").effects
+        if effects:
+            found += [(e.source, e.grant, e.origin) for e in effects if e.on == "against"]
     return found
 
 
@@ -260,6 +263,8 @@ def team_grants(ended: tuple[Ended, ...]) -> Pending:
     """The Team Action grants (R11) among the effects a roll used up (``grants_used`` of a roll)."""
     from d4cli.encounter import Pending
 
+    if not ended:
+        return Pending()
     team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
     return Pending(
         tuple(e.source for e in team_used if e.grant == "advantage"),
