@@ -207,6 +207,8 @@ def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encou
 def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn start ends: the end of the turn that ran (R14), the end of the round
     when a new one begins, the start of the new turn (R20)."""
+    if not any(creature.effects for creature in after.creatures):
+        return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))
@@ -219,6 +221,8 @@ def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tup
 
 def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn end ends: the end of that turn, and of the round when it is over (R20)."""
+    if not any(creature.effects for creature in after.creatures):
+        return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))

@@ -193,7 +193,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     base = _begin_round(encounter) if new_round else encounter
     position, skipped = _choose_turn(base, name)
     who = base.creatures[position]
-    default = base.next_position()
+    default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
     base, resets = _reset_loads(base, position, new_round)
     new = _mark_turn(base, position)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
@@ -229,8 +229,9 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     who = encounter.find(encounter.current, "current")
     new = replace(encounter, current=None)
     new, effects_ended = turn_end_ends(encounter, new)  # R20
+    following = new.next_turn
     event = TurnEndEvent(
-        new.round, who.name, who.name, load_after=who.load, next=new.next_turn, round_over=new.next_turn is None,
+        new.round, who.name, who.name, load_after=who.load, next=following, round_over=following is None,
         effects_ended=effects_ended,
     )
     return new, event
@@ -284,8 +285,9 @@ def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[
 def _mark_turn(encounter: Encounter, position: int) -> Encounter:
     """The creature at *position* has its turn: current, last to go, had its turn this round (R19)."""
     who = encounter.creatures[position]
-    new = encounter.with_creature(position, replace(who, had_turn=True))
-    return replace(new, current=who.name, last_turn=who.name)
+    creatures = list(encounter.creatures)
+    creatures[position] = replace(who, had_turn=True)
+    return replace(encounter, creatures=tuple(creatures), current=who.name, last_turn=who.name)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
