@@ -147,6 +147,12 @@ class ActRequest:
     action: str | None = None  # the named action used (C8 sheets, `d4cli.sheets.apply_named_action`)
 
 
+# Pool plans by the values that make them (`act`): a plan is a frozen value, pure in its key.
+# The key holds the extra dice by identity; the plan holds them, so the identity stays theirs.
+_PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
+_MAX_PLANS = 4096
+
+
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
@@ -169,7 +175,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
-    from d4cli.pool import PoolRequest, PoolResult, plan_pool, roll_pool
+    from d4cli.pool import PoolPlan, PoolRequest, PoolResult, plan_pool, roll_pool
 
     choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
     given = [option for option, value in choices if value is not None]
@@ -187,20 +193,30 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     sources = [(s, "advantage", "command") for s in request.advantage]
     sources += [(s, "disadvantage", "command") for s in request.disadvantage]
     sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
-    plan = plan_pool(
-        PoolRequest(
-            aspect=aspect_value,
-            load=actor.load,
-            cost=request.cost,
-            advantage=tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else (),
-            disadvantage=tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else (),
-            extra=request.extra,
-            dc=request.dc,
-            evasion=evasion,
-            gm=request.gm,
-            ignore_load=request.ignore_load,
+    advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
+    disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
+    # The plan is pure in these values: made once, then looked up (`_PLANS`).
+    key = (aspect_value, actor.load, request.cost, advantage, disadvantage, id(request.extra),
+           request.dc, evasion, request.gm, request.ignore_load)
+    plan = _PLANS.get(key)
+    if not isinstance(plan, PoolPlan) or plan.request.extra is not request.extra:
+        plan = plan_pool(
+            PoolRequest(
+                aspect=aspect_value,
+                load=actor.load,
+                cost=request.cost,
+                advantage=advantage,
+                disadvantage=disadvantage,
+                extra=request.extra,
+                dc=request.dc,
+                evasion=evasion,
+                gm=request.gm,
+                ignore_load=request.ignore_load,
+            )
         )
-    )
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = plan
     down = actor.down
     result = PoolResult(plan) if down else roll_pool(plan, rng)
     allowed = result.allowed and not down
@@ -209,12 +225,16 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     new, hp_after = encounter, hp_before
     ended: tuple[Ended, ...] = ()
     if allowed:  # a refused action changes nothing (R2, R18)
-        new = encounter.with_creature(position, replace(actor, load=plan.load_after))
-        new, ended = use_effects(new, actor.name, target_name)  # R11, R20
+        base = encounter
+        creatures = list(encounter.creatures)
+        creatures[position] = replace(actor, load=plan.load_after)
+        if actor.effects or (target is not None and target.effects):  # else no use to count down (R20)
+            base, ended = use_effects(replace(encounter, creatures=tuple(creatures)), actor.name, target_name)  # R11, R20
+            creatures = list(base.creatures)
         if target_position is not None and hp_before is not None:
             hp_after = max(0, hp_before - (result.damage or 0))
-            hit = new.creatures[target_position]
-            new = new.with_creature(target_position, replace(hit, hp=hp_after))
+            creatures[target_position] = replace(creatures[target_position], hp=hp_after)
+        new = replace(base, creatures=tuple(creatures))
     record = ActRecord(
         round=encounter.round,
         turn=encounter.current,

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from concurrent.futures import Executor
 
+    from d4cli.actions import ActRequest, TeamRequest
     from d4cli.encounter import Encounter
 
 # The modes a fight can be played in: name -> (mode, round_reset) (R12).
@@ -184,21 +185,26 @@ def run_seed(seed: int, mode: str, index: int) -> str:
     return f"{seed}/{mode}/{index}"
 
 
-def play(setup: Setup, rng: BatchedDice) -> tuple[int | None, list[int], dict[int, int]]:
+def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int | None, list[int], dict[int, int]]:
     """Play one fight to the end (R18) or to ``max_rounds`` (a draw).
+
+    *memo* (one dict per *setup*, shared by its runs) keeps the policy's pure
+    choices and the requests built from them, so that a repeated situation
+    (same creature, Load and target) is looked up rather than decided again.
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
         damage each side dealt; loads counts turns by their starting Load.
     """
-    from d4cli.actions import ActRequest, TeamRequest, act, team
+    from d4cli.actions import act, team
     from d4cli.turns import end_turn, start_turn
 
+    if memo is None:
+        memo = {}
     encounter = setup.encounter
-    side_of, moves, policies = setup.side_of, setup.moves, setup.policies
-    names = [c.name for c in encounter.creatures]
-    position_of = {name: i for i, name in enumerate(names)}
-    count = len(names)
+    side_of, moves = setup.side_of, setup.moves
+    position_of = {c.name: i for i, c in enumerate(encounter.creatures)}
+    foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))]
     damage = [0] * len(setup.sides)
     loads: dict[int, int] = {}
     rounds = turns = actions = reactions = stuck = 0
@@ -210,35 +216,38 @@ def play(setup: Setup, rng: BatchedDice) -> tuple[int | None, list[int], dict[in
             rounds += 1
         encounter, _ = start_turn(encounter)
         me = position_of[encounter.current]  # type: ignore[index]
-        creature = encounter.creatures[me]
+        load = encounter.creatures[me].load
         turns += 1
-        loads[creature.load] = loads.get(creature.load, 0) + 1
-        mine, policy, side = moves[me], policies[me], side_of[me]
-        if not can_act(mine, creature.load):
+        loads[load] = loads.get(load, 0) + 1
+        side = side_of[me]
+        if not can_act(moves[me], load):
             stuck += 1
+        targets, rule = foes[side], setup.policies[me].target
         for _ in range(MAX_ACTIONS):
             creatures = encounter.creatures
-            candidates = [(i, c.hp) for i, c in enumerate(creatures)
-                          if side_of[i] != side and c.hp is not None and c.hp > 0]
+            candidates = [(i, hp) for i in targets if (hp := creatures[i].hp) is not None and hp > 0]
             if not candidates:
                 break
-            target = pick_target(policy.target, candidates, rng)
-            load = creatures[me].load
-            move = best_move(mine, load, creatures[target].evasion, policy.reserve)
-            if move is None:
+            target = pick_target(rule, candidates, rng)
+            key = (me, creatures[me].load, target, creatures[target].evasion)
+            request = memo.get(key, _UNKNOWN)
+            if request is _UNKNOWN:
+                request = memo[key] = _act_request(setup, *key)
+            if request is None:
                 break
             defended = side_of[target]
-            for ally in range(count):
+            for ally in foes[side]:
                 other = creatures[ally]
                 if side_of[ally] != defended or other.down:
                     continue
-                aspect = reaction_aspect(policies[ally], other.aspects, other.load)
-                if aspect is not None:
-                    help_request = TeamRequest(other.name, names[me], "disadvantage", aspect=aspect)  # type: ignore[arg-type]
+                key = (ally, other.load, me)
+                help_request = memo.get(key, _UNKNOWN)
+                if help_request is _UNKNOWN:
+                    help_request = memo[key] = _team_request(setup, *key)
+                if help_request is not None:
                     encounter, _ = team(encounter, help_request)
                     reactions += 1
                     break
-            request = ActRequest(names[me], move.aspect, cost=move.cost, extra=move.extra, target=names[target])
             encounter, record = act(encounter, request, rng)
             actions += 1
             damage[side] += (record.hp_before or 0) - (record.hp_after or 0)
@@ -250,6 +259,32 @@ def play(setup: Setup, rng: BatchedDice) -> tuple[int | None, list[int], dict[in
         encounter, _ = end_turn(encounter)
     return winner, [rounds, turns, actions, reactions, stuck, *damage], loads
 
+
+# A memo entry not looked up yet (None is a decided "no").
+_UNKNOWN = object()
+
+
+def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) -> ActRequest | None:
+    """The action *me* takes at *load* against *target* (`best_move`), or None: none qualifies."""
+    from d4cli.actions import ActRequest
+
+    move = best_move(setup.moves[me], load, evasion, setup.policies[me].reserve)
+    if move is None:
+        return None
+    names = setup.encounter.creatures
+    return ActRequest(names[me].name, move.aspect, cost=move.cost, extra=move.extra, target=names[target].name)
+
+
+def _team_request(setup: Setup, ally: int, load: int, attacker: int) -> TeamRequest | None:
+    """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed or none set."""
+    from d4cli.actions import TeamRequest
+
+    creature = setup.encounter.creatures[ally]
+    aspect = reaction_aspect(setup.policies[ally], creature.aspects, load)
+    if aspect is None:
+        return None
+    attacker_name = setup.encounter.creatures[attacker].name
+    return TeamRequest(creature.name, attacker_name, "disadvantage", aspect=aspect)  # type: ignore[arg-type]
 
 
 def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
@@ -285,9 +320,10 @@ class BatchedDice:
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
     tally = Tally(len(setup.sides))
+    memo: dict = {}
     for index in range(start, stop):
         dice = BatchedDice(random.Random(run_seed(seed, mode, index)))
-        winner, figures, loads = play(setup, dice)
+        winner, figures, loads = play(setup, dice, memo)
         tally.add_run(winner, figures, loads)
     return tally
 
