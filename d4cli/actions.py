@@ -151,6 +151,8 @@ class ActRequest:
 # The key holds the extra dice by identity; the plan holds them, so the identity stays theirs.
 _PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
 _MAX_PLANS = 4096
+# Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
+_GATES: dict[tuple[object, ...], object] = {}
 
 
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
@@ -289,7 +291,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         InputError: unknown actor, target or Aspect; the actor granting itself;
             several Aspects and no ``--aspect``; an empty source name.
     """
-    from d4cli.pool import check_gate
+    from d4cli.pool import Gate, check_gate
     from d4cli.records import GrantKind
 
     if request.grant not in GRANT_KINDS:
@@ -313,7 +315,12 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         names = ", ".join(name for name, _ in actor.aspects) or "none"
         problem = f"{actor.name} has several Aspects ({names}): say which one pays"
         raise InputError("--aspect", None, problem)
-    gate = check_gate(aspect_value, actor.load, request.cost)
+    key = (aspect_value, actor.load, request.cost)
+    gate = _GATES.get(key)  # a frozen value, pure in its key: made once
+    if not isinstance(gate, Gate):
+        if len(_GATES) >= _MAX_PLANS:
+            _GATES.clear()
+        gate = _GATES[key] = check_gate(aspect_value, actor.load, request.cost)
     allowed = gate.allowed and not actor.down
     load_after = actor.load + request.cost if allowed else actor.load
     record = TeamRecord(
@@ -332,8 +339,12 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     )
     if not allowed:
         return encounter, record
-    new = encounter.with_creature(position, replace(actor, load=load_after))
-    grant = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
+    key = (request.source, str(request.grant))
+    grant = _GATES.get(key)  # the grant: a frozen value, the same for the same source and kind
+    if not isinstance(grant, Effect):
+        grant = _GATES[key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
     effects, _ = put_effect(target.effects, grant, keep=True)
-    new = new.with_creature(target_position, replace(target, effects=effects))
-    return new, record
+    creatures = list(encounter.creatures)
+    creatures[position] = replace(actor, load=load_after)
+    creatures[target_position] = replace(target, effects=effects)
+    return replace(encounter, creatures=tuple(creatures)), record

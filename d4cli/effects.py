@@ -263,12 +263,17 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
     return new, tuple(ended)
 
 
+_NO_GRANTS: list[Pending] = []  # `team_grants` of no effect
+
+
 def team_grants(ended: tuple[Ended, ...]) -> Pending:
     """The Team Action grants (R11) among the effects a roll used up (``grants_used`` of a roll)."""
     from d4cli.encounter import Pending
 
-    if not ended:
-        return Pending()
+    if not ended:  # no grant used: the one empty value, made once
+        if not _NO_GRANTS:
+            _NO_GRANTS.append(Pending())
+        return _NO_GRANTS[0]
     team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
     return Pending(
         tuple(e.source for e in team_used if e.grant == "advantage"),
