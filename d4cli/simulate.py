@@ -316,6 +316,17 @@ class BatchedDice:
             left = self._left[b] = self.rng.choices(range(1, b + 1), k=self.BATCH)
         return left.pop()
 
+    def roll_many(self, count: int, sides: int) -> tuple[int, ...]:
+        """*count* dice of *sides*: the very dice of *count* ``randint(1, sides)`` calls (`d4cli.dice.roll_dice`)."""
+        left = self._left.get(sides)
+        if left is not None and 0 < count <= len(left):
+            taken = left[-count:]  # randint pops from the end: the last die first
+            del left[-count:]
+            taken.reverse()
+            return tuple(taken)
+        randint = self.randint
+        return tuple([randint(1, sides) for _ in range(count)])
+
 
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
