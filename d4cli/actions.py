@@ -179,9 +179,9 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     """
     from d4cli.pool import PoolPlan, PoolRequest, PoolResult, plan_pool, roll_pool
 
-    choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
-    given = [option for option, value in choices if value is not None]
-    if len(given) > 1:
+    if (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1:
+        choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
+        given = [option for option, value in choices if value is not None]
         raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
     position = encounter.index(request.actor)
     actor = encounter.creatures[position]
@@ -228,11 +228,10 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     ended: tuple[Ended, ...] = ()
     if allowed:  # a refused action changes nothing (R2, R18)
         base = encounter
-        creatures = list(encounter.creatures)
-        creatures[position] = replace(actor, load=plan.load_after)
         if actor.effects or (target is not None and target.effects):  # else no use to count down (R20)
-            base, ended = use_effects(replace(encounter, creatures=tuple(creatures)), actor.name, target_name)  # R11, R20
-            creatures = list(base.creatures)
+            base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
+        creatures = list(base.creatures)
+        creatures[position] = replace(creatures[position], load=plan.load_after)
         if target_position is not None and hp_before is not None:
             hp_after = max(0, hp_before - (result.damage or 0))
             creatures[target_position] = replace(creatures[target_position], hp=hp_after)

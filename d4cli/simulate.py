@@ -190,7 +190,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
 
     *memo* (one dict per *setup*, shared by its runs) keeps the policy's pure
     choices and the requests built from them, so that a repeated situation
-    (same creature, Load and target) is looked up rather than decided again.
+    (same creature, Load and target) is looked up rather than decided again:
+    keys ``(creature, load)`` say whether it can act at all, ``(ally, load,
+    attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action.
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
@@ -205,6 +207,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     side_of, moves = setup.side_of, setup.moves
     position_of = {c.name: i for i, c in enumerate(encounter.creatures)}
     foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))]
+    members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))]
     damage = [0] * len(setup.sides)
     loads: dict[int, int] = {}
     rounds = turns = actions = reactions = stuck = 0
@@ -220,7 +223,11 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         turns += 1
         loads[load] = loads.get(load, 0) + 1
         side = side_of[me]
-        if not can_act(moves[me], load):
+        key = (me, load)
+        able = memo.get(key)
+        if able is None:
+            able = memo[key] = can_act(moves[me], load)
+        if not able:
             stuck += 1
         targets, rule = foes[side], setup.policies[me].target
         for _ in range(MAX_ACTIONS):
@@ -236,9 +243,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             if request is None:
                 break
             defended = side_of[target]
-            for ally in foes[side]:
+            for ally in members[defended]:
                 other = creatures[ally]
-                if side_of[ally] != defended or other.down:
+                if other.down:
                     continue
                 key = (ally, other.load, me)
                 help_request = memo.get(key, _UNKNOWN)
