@@ -248,19 +248,21 @@ def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, .
 def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[Encounter, tuple[Ended, ...]]:
     """A roll by *actor* (against *target*) was made: count down the uses of the effects that applied (R20)."""
     ended: list[Ended] = []
-    new = encounter
+    creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
+    changed = False
     for name, role in ((actor, "own"), (target, "against")):
         if name is None:
             continue
-        position = new.index(name)
-        creature = new.creatures[position]
+        position = encounter.index(name)
+        creature = creatures[position]
         if not creature.effects:
             continue
         effects, gone = ended_at(creature.effects, Used(role))
         if gone or effects != creature.effects:
-            new = new.with_creature(position, replace(creature, effects=effects))
+            creatures[position] = replace(creature, effects=effects)
+            changed = True
         ended += [Ended(creature.name, effect, "used up") for effect in gone]
-    return new, tuple(ended)
+    return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
 
 
 _NO_GRANTS: list[Pending] = []  # `team_grants` of no effect

@@ -236,8 +236,10 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
     if not plan.gate.allowed:
         return PoolResult(plan)
     dice = roll_dice(plan.size.size, 4, rng)
-    extra = tuple([roll_extra(item, rng) for item in plan.request.extra])
     total = sum(dice)
-    for roll in extra:
+    rolls = []
+    for item in plan.request.extra:  # then each extra dice group, in order
+        roll = roll_extra(item, rng)
         total += roll.subtotal
-    return PoolResult(plan, dice, extra, total)
+        rolls.append(roll)
+    return PoolResult(plan, dice, tuple(rolls), total)
