@@ -270,14 +270,14 @@ _NO_GRANTS: list[Pending] = []  # `team_grants` of no effect
 
 def team_grants(ended: tuple[Ended, ...]) -> Pending:
     """The Team Action grants (R11) among the effects a roll used up (``grants_used`` of a roll)."""
-    from d4cli.encounter import Pending
+    import d4cli.encounter as model  # a plain module import costs less per call than a from-import
 
     if not ended:  # no grant used: the one empty value, made once
         if not _NO_GRANTS:
-            _NO_GRANTS.append(Pending())
+            _NO_GRANTS.append(model.Pending())
         return _NO_GRANTS[0]
     team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
-    return Pending(
+    return model.Pending(
         tuple(e.source for e in team_used if e.grant == "advantage"),
         tuple(e.source for e in team_used if e.grant == "disadvantage"),
     )
