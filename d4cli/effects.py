@@ -107,7 +107,7 @@ class Ended(NamedTuple):
 
 
 def _same(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and fold_name(a) == fold_name(b)
+    return a is not None and b is not None and (a == b or fold_name(a) == fold_name(b))
 
 
 def reason(boundary: Boundary) -> str:
@@ -270,16 +270,17 @@ _NO_GRANTS: list[Pending] = []  # `team_grants` of no effect
 
 def team_grants(ended: tuple[Ended, ...]) -> Pending:
     """The Team Action grants (R11) among the effects a roll used up (``grants_used`` of a roll)."""
+    if not ended and _NO_GRANTS:  # no grant used: the one empty value, made once
+        return _NO_GRANTS[0]
     import d4cli.encounter as model  # a plain module import costs less per call than a from-import
 
-    if not ended:  # no grant used: the one empty value, made once
-        if not _NO_GRANTS:
-            _NO_GRANTS.append(model.Pending())
+    if not ended:
+        _NO_GRANTS.append(model.Pending())
         return _NO_GRANTS[0]
     team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
     return model.Pending(
-        tuple(e.source for e in team_used if e.grant == "advantage"),
-        tuple(e.source for e in team_used if e.grant == "disadvantage"),
+        tuple([e.source for e in team_used if e.grant == "advantage"]),
+        tuple([e.source for e in team_used if e.grant == "disadvantage"]),
     )
 
 

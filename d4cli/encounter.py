@@ -298,7 +298,7 @@ def known_names(encounter: Encounter) -> str:
 
 
 def same_name(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and fold_name(a) == fold_name(b)
+    return a is not None and b is not None and (a == b or fold_name(a) == fold_name(b))
 
 
 # --- new creatures ---------------------------------------------------------------------------

@@ -108,8 +108,7 @@ class Tally:
             sums[i] += a
             if a:
                 row = i * width
-                for j, b in enumerate(figures):
-                    products[row + j] += a * b
+                products[row:row + width] = [p + a * b for p, b in zip(products[row:row + width], figures)]
 
     def merge(self, other: Tally) -> Tally:
         self.runs += other.runs
@@ -192,7 +191,8 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     choices and the requests built from them, so that a repeated situation
     (same creature, Load and target) is looked up rather than decided again:
     keys ``(creature, load)`` say whether it can act at all, ``(ally, load,
-    attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action.
+    attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action,
+    ``"positions"`` each side's creatures.
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
@@ -205,15 +205,20 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         memo = {}
     encounter = setup.encounter
     side_of, moves = setup.side_of, setup.moves
-    position_of = {c.name: i for i, c in enumerate(encounter.creatures)}
-    foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))]
-    members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))]
+    fixed = memo.get("positions")
+    if fixed is None:
+        position_of = {c.name: i for i, c in enumerate(encounter.creatures)}
+        foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))]
+        members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))]
+        fixed = memo["positions"] = (position_of, foes, members)
+    position_of, foes, members = fixed
     damage = [0] * len(setup.sides)
     loads: dict[int, int] = {}
     rounds = turns = actions = reactions = stuck = 0
     winner: int | None = None
+    round_over = encounter.next_position() is None  # then as each turn end says (R19)
     while True:
-        if encounter.next_position() is None:
+        if round_over:
             if rounds >= setup.max_rounds:
                 break
             rounds += 1
@@ -263,7 +268,8 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
                 break
         if winner is not None:
             break
-        encounter, _ = end_turn(encounter)
+        encounter, turn_end = end_turn(encounter)
+        round_over = turn_end.round_over
     return winner, [rounds, turns, actions, reactions, stuck, *damage], loads
 
 
