@@ -192,8 +192,9 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         target_position = encounter.index(request.target, "--target")
         target = encounter.creatures[target_position]
     evasion = target.evasion if target is not None else request.evasion
-    sources = [(s, "advantage", "command") for s in request.advantage]
-    sources += [(s, "disadvantage", "command") for s in request.disadvantage]
+    sources = [(s, "advantage", "command") for s in request.advantage] if request.advantage else []
+    if request.disadvantage:
+        sources += [(s, "disadvantage", "command") for s in request.disadvantage]
     sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
     advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
     disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
@@ -305,7 +306,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             request.target,
             "a Team Action helps or hinders another creature, not the actor itself (R11)",
         )
-    check_new_name(request.source, "--source")
+    if request.source != TEAM_SOURCE:  # the default name is a legal one
+        check_new_name(request.source, "--source")
     if request.aspect is not None:
         aspect_name, aspect_value = actor.aspect(request.aspect, "--aspect")
     elif len(actor.aspects) == 1:
