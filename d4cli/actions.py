@@ -340,10 +340,10 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     )
     if not allowed:
         return encounter, record
-    key = (request.source, str(request.grant))
-    grant = _GATES.get(key)  # the grant: a frozen value, the same for the same source and kind
+    grant_key = (request.source, str(request.grant))
+    grant = _GATES.get(grant_key)  # the grant: a frozen value, the same for the same source and kind
     if not isinstance(grant, Effect):
-        grant = _GATES[key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
+        grant = _GATES[grant_key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
     effects, _ = put_effect(target.effects, grant, keep=True)
     creatures = list(encounter.creatures)
     creatures[position] = replace(actor, load=load_after)

@@ -222,8 +222,8 @@ class Encounter:
         start = 0
         last_turn = self.last_turn
         if last_turn is not None:
-            start = self._position(last_turn)
-            start = 0 if start is None else start + 1
+            found = self._position(last_turn)
+            start = 0 if found is None else found + 1
         creatures = self.creatures
         for step in range(count):
             position = (start + step) % count
