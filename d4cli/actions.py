@@ -343,6 +343,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     grant_key = (request.source, str(request.grant))
     grant = _GATES.get(grant_key)  # the grant: a frozen value, the same for the same source and kind
     if not isinstance(grant, Effect):
+        if len(_GATES) >= _MAX_PLANS:
+            _GATES.clear()
         grant = _GATES[grant_key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
     effects, _ = put_effect(target.effects, grant, keep=True)
     creatures = list(encounter.creatures)

@@ -204,7 +204,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     (same creature, Load and target) is looked up rather than decided again:
     keys ``(creature, load)`` say whether it can act at all, ``(ally, load,
     attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action,
-    ``"positions"`` each side's creatures.
+    ``"positions"`` each side's creatures (a memo given another setup starts afresh).
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
@@ -213,8 +213,10 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     from d4cli.actions import act, team
     from d4cli.turns import end_turn, start_turn
 
-    if memo is None:
-        memo = {}
+    if memo is None or memo.get("setup") is not setup:  # a memo serves one setup only
+        memo = {} if memo is None else memo
+        memo.clear()
+        memo["setup"] = setup
     encounter = setup.encounter
     side_of, moves = setup.side_of, setup.moves
     fixed = memo.get("positions")

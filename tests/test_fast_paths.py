@@ -145,3 +145,18 @@ def test_every_printable_ascii_pair_is_a_name():
     for a, b in product(printable, repeat=2):
         value = a + b
         assert (name_problem(value) is None) == bool(value.strip(" "))
+
+
+def test_a_memo_serves_one_setup_and_gives_what_a_fresh_play_gives():
+    from d4cli.encounter_file import bundled_examples, parse_encounter
+    from d4cli.simulate import play, prepare, run_seed
+
+    skirmish = parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish")
+    turn, zero = prepare(skirmish, "turn"), prepare(skirmish, "round-zero", reserve=1)
+    memo: dict = {}
+    for index in range(30):
+        for setup, mode in ((turn, "turn"), (zero, "round-zero")):
+            fresh = play(setup, BatchedDice(random.Random(run_seed(3, mode, index))))
+            shared = play(setup, BatchedDice(random.Random(run_seed(3, mode, index))), memo)
+            assert shared == fresh
+            assert memo["setup"] is setup
