@@ -195,7 +195,10 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     sources = [(s, "advantage", "command") for s in request.advantage] if request.advantage else []
     if request.disadvantage:
         sources += [(s, "disadvantage", "command") for s in request.disadvantage]
-    sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
+    # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
+    with_effects = bool(actor.effects or (target is not None and target.effects))
+    if with_effects:
+        sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
     advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
     disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
     # The plan is pure in these values: made once, then looked up (`_PLANS`).
@@ -229,7 +232,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     ended: tuple[Ended, ...] = ()
     if allowed:  # a refused action changes nothing (R2, R18)
         base = encounter
-        if actor.effects or (target is not None and target.effects):  # else no use to count down (R20)
+        if with_effects:
             base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
         creatures = list(base.creatures)
         creatures[position] = replace(creatures[position], load=plan.load_after)

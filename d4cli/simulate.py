@@ -345,10 +345,9 @@ class BatchedDice:
         """*count* dice of *sides*: the very dice of *count* ``randint(1, sides)`` calls (`d4cli.dice.roll_dice`)."""
         left = self._left.get(sides)
         if left is not None and 0 < count <= len(left):
-            taken = left[-count:]  # randint pops from the end: the last die first
+            taken = tuple(left[:-count - 1:-1])  # randint pops from the end: the last die first
             del left[-count:]
-            taken.reverse()
-            return tuple(taken)
+            return taken
         randint = self.randint
         return tuple([randint(1, sides) for _ in range(count)])
 
