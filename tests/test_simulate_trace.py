@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests._sim_trace import FIGHTS_PER_SETUP, load_fixture, setups, trace_fight
+from _sim_trace import FIGHTS_PER_SETUP, load_fixture, setups, trace_fight
 
 FIXTURE = load_fixture()
 SETUPS = setups()
