@@ -9,7 +9,6 @@ Any fast path in those transitions or in `play` must reproduce them exactly.
 from __future__ import annotations
 
 import pytest
-
 from _sim_trace import FIGHTS_PER_SETUP, load_fixture, setups, trace_fight
 
 FIXTURE = load_fixture()
