@@ -147,6 +147,14 @@ class ActRequest:
     action: str | None = None  # the named action used (C8 sheets, `d4cli.sheets.apply_named_action`)
 
 
+# Pool plans by the values that make them (`act`): a plan is a frozen value, pure in its key.
+# The key holds the extra dice by identity; the plan holds them, so the identity stays theirs.
+_PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
+_MAX_PLANS = 4096
+# Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
+_GATES: dict[tuple[object, ...], object] = {}
+
+
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
@@ -169,11 +177,11 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
-    from d4cli.pool import PoolRequest, PoolResult, plan_pool, roll_pool
+    import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
-    choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
-    given = [option for option, value in choices if value is not None]
-    if len(given) > 1:
+    if (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1:
+        choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
+        given = [option for option, value in choices if value is not None]
         raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
     position = encounter.index(request.actor)
     actor = encounter.creatures[position]
@@ -184,54 +192,73 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         target_position = encounter.index(request.target, "--target")
         target = encounter.creatures[target_position]
     evasion = target.evasion if target is not None else request.evasion
-    sources = [(s, "advantage", "command") for s in request.advantage]
-    sources += [(s, "disadvantage", "command") for s in request.disadvantage]
-    sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
-    plan = plan_pool(
-        PoolRequest(
-            aspect=aspect_value,
-            load=actor.load,
-            cost=request.cost,
-            advantage=tuple(source for source, grant, _ in sources if grant == "advantage"),
-            disadvantage=tuple(source for source, grant, _ in sources if grant == "disadvantage"),
-            extra=request.extra,
-            dc=request.dc,
-            evasion=evasion,
-            gm=request.gm,
-            ignore_load=request.ignore_load,
+    sources = [(s, "advantage", "command") for s in request.advantage] if request.advantage else []
+    if request.disadvantage:
+        sources += [(s, "disadvantage", "command") for s in request.disadvantage]
+    # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
+    with_effects = bool(actor.effects or (target is not None and target.effects))
+    if with_effects:
+        sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
+    advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
+    disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
+    # The plan is pure in these values: made once, then looked up (`_PLANS`).
+    key = (aspect_value, actor.load, request.cost, advantage, disadvantage, id(request.extra),
+           request.dc, evasion, request.gm, request.ignore_load)
+    plan = _PLANS.get(key)
+    if not isinstance(plan, pool.PoolPlan) or plan.request.extra is not request.extra:
+        plan = pool.plan_pool(
+            pool.PoolRequest(
+                aspect=aspect_value,
+                load=actor.load,
+                cost=request.cost,
+                advantage=advantage,
+                disadvantage=disadvantage,
+                extra=request.extra,
+                dc=request.dc,
+                evasion=evasion,
+                gm=request.gm,
+                ignore_load=request.ignore_load,
+            )
         )
-    )
-    result = PoolResult(plan) if actor.down else roll_pool(plan, rng)
-    allowed = result.allowed and not actor.down
+        if len(_PLANS) >= _MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = plan
+    down = actor.down
+    result = pool.PoolResult(plan) if down else pool.roll_pool(plan, rng)
+    allowed = result.allowed and not down
     hp_before = None if target is None else target.hp
+    target_name = None if target is None else target.name
+    new, hp_after = encounter, hp_before
+    ended: tuple[Ended, ...] = ()
+    if allowed:  # a refused action changes nothing (R2, R18)
+        base = encounter
+        if with_effects:
+            base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
+        creatures = list(base.creatures)
+        creatures[position] = replace(creatures[position], load=plan.load_after)
+        if target_position is not None and hp_before is not None:
+            hp_after = max(0, hp_before - (result.damage or 0))
+            creatures[target_position] = replace(creatures[target_position], hp=hp_after)
+        new = replace(base, creatures=tuple(creatures))
     record = ActRecord(
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
         aspect=aspect_name,
         result=result,
-        target=None if target is None else target.name,
+        target=target_name,
         load_before=actor.load,
         load_after=plan.load_after if allowed else actor.load,
         off_turn=not same_name(encounter.current, actor.name),
-        grants_used=Pending(),
+        grants_used=team_grants(ended),
         hp_before=hp_before,
-        hp_after=hp_before,
+        hp_after=hp_after,
         sources=tuple(sources),
-        actor_down=actor.down,
+        effects_ended=ended,
+        actor_down=down,
         target_down=target is not None and target.down,
         action=request.action,
     )
-    if not allowed:
-        return encounter, record
-    new = encounter.with_creature(position, replace(actor, load=plan.load_after))
-    new, ended = use_effects(new, actor.name, record.target)  # R11, R20
-    record = replace(record, effects_ended=ended, grants_used=team_grants(ended))
-    if target_position is not None and hp_before is not None:
-        hp_after = max(0, hp_before - (result.damage or 0))
-        hit = new.creatures[target_position]
-        new = new.with_creature(target_position, replace(hit, hp=hp_after))
-        record = replace(record, hp_after=hp_after)
     return new, record
 
 
@@ -267,8 +294,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         InputError: unknown actor, target or Aspect; the actor granting itself;
             several Aspects and no ``--aspect``; an empty source name.
     """
-    from d4cli.pool import check_gate
-    from d4cli.records import GrantKind
+    import d4cli.pool as pool  # a plain module import costs less per call than a from-import
+    import d4cli.records as records
 
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
@@ -282,7 +309,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             request.target,
             "a Team Action helps or hinders another creature, not the actor itself (R11)",
         )
-    check_new_name(request.source, "--source")
+    if request.source != TEAM_SOURCE:  # the default name is a legal one
+        check_new_name(request.source, "--source")
     if request.aspect is not None:
         aspect_name, aspect_value = actor.aspect(request.aspect, "--aspect")
     elif len(actor.aspects) == 1:
@@ -291,7 +319,12 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         names = ", ".join(name for name, _ in actor.aspects) or "none"
         problem = f"{actor.name} has several Aspects ({names}): say which one pays"
         raise InputError("--aspect", None, problem)
-    gate = check_gate(aspect_value, actor.load, request.cost)
+    key = (aspect_value, actor.load, request.cost)
+    gate = _GATES.get(key)  # a frozen value, pure in its key: made once
+    if not isinstance(gate, pool.Gate):
+        if len(_GATES) >= _MAX_PLANS:
+            _GATES.clear()
+        gate = _GATES[key] = pool.check_gate(aspect_value, actor.load, request.cost)
     allowed = gate.allowed and not actor.down
     load_after = actor.load + request.cost if allowed else actor.load
     record = TeamRecord(
@@ -301,7 +334,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=GrantKind(request.grant),
+        grant=records.GrantKind(request.grant),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,
@@ -310,8 +343,14 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     )
     if not allowed:
         return encounter, record
-    new = encounter.with_creature(position, replace(actor, load=load_after))
-    grant = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
+    grant_key = (request.source, str(request.grant))
+    grant = _GATES.get(grant_key)  # the grant: a frozen value, the same for the same source and kind
+    if not isinstance(grant, Effect):
+        if len(_GATES) >= _MAX_PLANS:
+            _GATES.clear()
+        grant = _GATES[grant_key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
     effects, _ = put_effect(target.effects, grant, keep=True)
-    new = new.with_creature(target_position, replace(target, effects=effects))
-    return new, record
+    creatures = list(encounter.creatures)
+    creatures[position] = replace(actor, load=load_after)
+    creatures[target_position] = replace(target, effects=effects)
+    return replace(encounter, creatures=tuple(creatures)), record

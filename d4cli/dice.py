@@ -158,8 +158,16 @@ def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
 
 
 def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
-    """Roll *count* dice of *sides* faces with *rng*."""
-    return tuple(rng.randint(1, sides) for _ in range(count))
+    """Roll *count* dice of *sides* faces with *rng*.
+
+    A source with a ``roll_many(count, sides)`` method (`d4cli.simulate.BatchedDice`)
+    hands the same dice as *count* ``randint(1, sides)`` calls in one call.
+    """
+    many = getattr(rng, "roll_many", None)
+    if many is not None:
+        return many(count, sides)  # type: ignore[no-any-return]
+    randint = rng.randint
+    return tuple([randint(1, sides) for _ in range(count)])
 
 
 class BatchedD4:

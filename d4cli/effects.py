@@ -111,7 +111,7 @@ class Ended(NamedTuple):
 
 
 def _same(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and fold_name(a) == fold_name(b)
+    return a is not None and b is not None and (a == b or fold_name(a) == fold_name(b))
 
 
 def reason(boundary: Boundary, effect: Effect | None = None) -> str:
@@ -189,9 +189,12 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
     Raises:
         InputError: an unknown actor or target.
     """
-    found = [(e.source, e.grant, e.origin) for e in encounter.find(actor).effects if e.on == "own"]
+    effects = encounter.find(actor).effects
+    found = [(e.source, e.grant, e.origin) for e in effects if e.on == "own"] if effects else []
     if target is not None:
-        found += [(e.source, e.grant, e.origin) for e in encounter.find(target, "--target").effects if e.on == "against"]
+        effects = encounter.find(target, "--target").effects
+        if effects:
+            found += [(e.source, e.grant, e.origin) for e in effects if e.on == "against"]
     return found
 
 
@@ -218,6 +221,8 @@ def skipped_down(encounter: Encounter) -> tuple[str, ...]:
 def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn start ends: the end of the turn that ran (R14), the end of the round
     when a new one begins, the start of the new turn (R20)."""
+    if not any(creature.effects for creature in after.creatures):
+        return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))
@@ -230,6 +235,8 @@ def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tup
 
 def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn end ends: the end of that turn, and of the round when it is over (R20)."""
+    if not any(creature.effects for creature in after.creatures):
+        return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))
@@ -255,29 +262,39 @@ def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, .
 def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[Encounter, tuple[Ended, ...]]:
     """A roll by *actor* (against *target*) was made: count down the uses of the effects that applied (R20)."""
     ended: list[Ended] = []
-    new = encounter
+    creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
+    changed = False
     for name, role in ((actor, "own"), (target, "against")):
         if name is None:
             continue
-        position = new.index(name)
-        creature = new.creatures[position]
+        position = encounter.index(name)
+        creature = creatures[position]
         if not creature.effects:
             continue
         effects, gone = ended_at(creature.effects, Used(role))
         if gone or effects != creature.effects:
-            new = new.with_creature(position, replace(creature, effects=effects))
+            creatures[position] = replace(creature, effects=effects)
+            changed = True
         ended += [Ended(creature.name, effect, "used up") for effect in gone]
-    return new, tuple(ended)
+    return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
+
+
+_NO_GRANTS: list[Pending] = []  # `team_grants` of no effect
 
 
 def team_grants(ended: tuple[Ended, ...]) -> Pending:
     """The Team Action grants (R11) among the effects a roll used up (``grants_used`` of a roll)."""
-    from d4cli.encounter import Pending
+    if not ended and _NO_GRANTS:  # no grant used: the one empty value, made once
+        return _NO_GRANTS[0]
+    import d4cli.encounter as model  # a plain module import costs less per call than a from-import
 
+    if not ended:
+        _NO_GRANTS.append(model.Pending())
+        return _NO_GRANTS[0]
     team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
-    return Pending(
-        tuple(e.source for e in team_used if e.grant == "advantage"),
-        tuple(e.source for e in team_used if e.grant == "disadvantage"),
+    return model.Pending(
+        tuple([e.source for e in team_used if e.grant == "advantage"]),
+        tuple([e.source for e in team_used if e.grant == "disadvantage"]),
     )
 
 

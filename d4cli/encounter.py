@@ -136,7 +136,8 @@ class Creature:
 
     def __post_init__(self) -> None:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.
-        if self.pending:
+        pending = self.pending
+        if pending.advantage or pending.disadvantage:
             from d4cli.effects import team_grant_effects
 
             object.__setattr__(self, "effects", team_grant_effects(self.effects, self.pending))
@@ -159,9 +160,9 @@ class Creature:
     @property
     def reset_value(self) -> int:
         """The Load this creature resets to (R1): ``Exhaustion - Load Buffer``."""
-        from d4cli.pool import reset_load
+        import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
-        return reset_load(self.load_buffer, self.exhaustion)
+        return pool.reset_load(self.load_buffer, self.exhaustion)
 
     def headroom(self) -> dict[str, int]:
         """``Aspect - Load`` for each Aspect (R2), in the order given."""
@@ -173,6 +174,9 @@ class Creature:
         Raises:
             InputError: the creature has no such Aspect.
         """
+        for aspect_name, value in self.aspects:
+            if aspect_name == name:  # as written: the same Aspect N1 would find (names differ folded)
+                return aspect_name, value
         key = fold_name(name)
         for aspect_name, value in self.aspects:
             if fold_name(aspect_name) == key:
@@ -216,16 +220,31 @@ class Encounter:
             return None
         count = len(self.creatures)
         start = 0
-        if self.last_turn is not None:
-            key = fold_name(self.last_turn)
-            for position, creature in enumerate(self.creatures):
-                if fold_name(creature.name) == key:
-                    start = position + 1
-                    break
+        last_turn = self.last_turn
+        if last_turn is not None:
+            found = self._position(last_turn)
+            start = 0 if found is None else found + 1
+        creatures = self.creatures
         for step in range(count):
-            creature = self.creatures[(start + step) % count]
+            position = (start + step) % count
+            creature = creatures[position]
             if not creature.had_turn and not creature.down:
-                return (start + step) % count
+                return position
+        return None
+
+    def _position(self, name: str) -> int | None:
+        """Position of the creature called *name* (N1), None when nobody is.
+
+        Names of one encounter differ folded (N1), so a name as written finds the
+        same creature as its folded key: it is tried first, without folding.
+        """
+        for position, creature in enumerate(self.creatures):
+            if creature.name == name:
+                return position
+        key = fold_name(name)
+        for position, creature in enumerate(self.creatures):
+            if fold_name(creature.name) == key:
+                return position
         return None
 
     @property
@@ -247,10 +266,12 @@ class Encounter:
         Raises:
             InputError: nobody of that name.
         """
-        key = fold_name(name)
         for position, creature in enumerate(self.creatures):
-            if fold_name(creature.name) == key:
+            if creature.name == name:  # as written: `_position`'s first try, inline for speed
                 return position
+        found = self._position(name)
+        if found is not None:
+            return found
         from d4cli.suggest import did_you_mean
 
         hint = did_you_mean(name, (creature.name for creature in self.creatures))
@@ -280,7 +301,7 @@ def known_names(encounter: Encounter) -> str:
 
 
 def same_name(a: str | None, b: str | None) -> bool:
-    return a is not None and b is not None and fold_name(a) == fold_name(b)
+    return a is not None and b is not None and (a == b or fold_name(a) == fold_name(b))
 
 
 # --- new creatures ---------------------------------------------------------------------------

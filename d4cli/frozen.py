@@ -33,10 +33,10 @@ def replace(obj: T, /, **changes: Any) -> T:
     if not names.issuperset(changes):
         unknown = sorted(set(changes) - names)
         raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    new = object.__new__(cls)
-    state = new.__dict__
-    state.update(obj.__dict__)
+    state = obj.__dict__.copy()
     state.update(changes)
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", state)  # the frozen class's own __setattr__ refuses
     if post_init is not None:
         post_init(new)
     return new

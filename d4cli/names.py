@@ -177,6 +177,10 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
     Raises:
         InputError: not valid UTF-8 text; or, with *name*, not a legal name.
     """
+    if value.isascii() and value.isprintable() and len(value) <= MAX_NAME_LENGTH and value.strip(" "):
+        # Fast path, the same verdict: printable ASCII is UTF-8 text with no character
+        # `invisible_char` refuses, and something besides spaces is visible (`name_problem`).
+        return value
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

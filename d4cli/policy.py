@@ -176,4 +176,8 @@ def pick_target(rule: str, candidates: list[tuple[int, int]], rng: object) -> in
     """The position chosen among *candidates* ``(position, hp)``: fewest hp (first on ties) or random."""
     if rule == "random":
         return candidates[rng.randrange(len(candidates))][0]  # type: ignore[attr-defined]
-    return min(candidates, key=lambda pair: pair[1])[0]
+    return min(candidates, key=_hp)[0]
+
+
+def _hp(candidate: tuple[int, int]) -> int:
+    return candidate[1]

@@ -176,7 +176,10 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     plan = PoolPlan(
         request, gate, advantage, disadvantage, advantage_repeats, disadvantage_repeats, size
     )
-    check_dice(plan.size.size, plan.dice_count - plan.size.size)
+    extra_dice = 0
+    for extra in request.extra:
+        extra_dice += extra.count
+    check_dice(size.size, extra_dice)  # plan.dice_count - the pool
     return plan
 
 
@@ -233,6 +236,10 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
     if not plan.gate.allowed:
         return PoolResult(plan)
     dice = roll_dice(plan.size.size, 4, rng)
-    extra = tuple(roll_extra(item, rng) for item in plan.request.extra)
-    total = sum(dice) + sum(roll.subtotal for roll in extra)
-    return PoolResult(plan, dice, extra, total)
+    total = sum(dice)
+    rolls = []
+    for item in plan.request.extra:  # then each extra dice group, in order
+        roll = roll_extra(item, rng)
+        total += roll.subtotal
+        rolls.append(roll)
+    return PoolResult(plan, dice, tuple(rolls), total)

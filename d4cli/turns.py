@@ -185,7 +185,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         InputError: no creatures; no creature called *name*; no *name* while
             every creature is down.
     """
-    from d4cli.records import TurnStartEvent
+    import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
@@ -193,11 +193,11 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     base = _begin_round(encounter) if new_round else encounter
     position, skipped = _choose_turn(base, name)
     who = base.creatures[position]
-    default = base.next_position()
+    default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
     base, resets = _reset_loads(base, position, new_round)
     new = _mark_turn(base, position)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    event = TurnStartEvent(
+    event = records.TurnStartEvent(
         new.round,
         new.current,
         who.name,
@@ -222,15 +222,16 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     Raises:
         InputError: no turn is running.
     """
-    from d4cli.records import TurnEndEvent
+    import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if encounter.current is None:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
     new = replace(encounter, current=None)
     new, effects_ended = turn_end_ends(encounter, new)  # R20
-    event = TurnEndEvent(
-        new.round, who.name, who.name, load_after=who.load, next=new.next_turn, round_over=new.next_turn is None,
+    following = new.next_turn
+    event = records.TurnEndEvent(
+        new.round, who.name, who.name, load_after=who.load, next=following, round_over=following is None,
         effects_ended=effects_ended,
     )
     return new, event
@@ -265,7 +266,7 @@ def _choose_turn(encounter: Encounter, name: str | None) -> tuple[int, tuple[str
 
 def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
     """The Load resets of a turn start: the creature in ``turn`` mode (R1); everyone at a new round in ``round`` mode (R12)."""
-    from d4cli.records import Reset
+    import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if encounter.mode == "round":
         positions = range(len(encounter.creatures)) if new_round else range(0)
@@ -276,7 +277,7 @@ def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[
     for index in positions:
         creature = creatures[index]
         value = encounter.reset_to(creature)
-        resets.append(Reset(creature.name, creature.load, value))
+        resets.append(records.Reset(creature.name, creature.load, value))
         creatures[index] = replace(creature, load=value)
     return replace(encounter, creatures=tuple(creatures)), tuple(resets)
 
@@ -284,8 +285,9 @@ def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[
 def _mark_turn(encounter: Encounter, position: int) -> Encounter:
     """The creature at *position* has its turn: current, last to go, had its turn this round (R19)."""
     who = encounter.creatures[position]
-    new = encounter.with_creature(position, replace(who, had_turn=True))
-    return replace(new, current=who.name, last_turn=who.name)
+    creatures = list(encounter.creatures)
+    creatures[position] = replace(who, had_turn=True)
+    return replace(encounter, creatures=tuple(creatures), current=who.name, last_turn=who.name)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:

@@ -1,0 +1,157 @@
+"""A recorded trace of seeded simulated fights: every record of every transition, as JSON.
+
+`trace_fight` plays one fight as `d4cli.simulate.play` does (same policy, same
+dice source, same seed) but through the public transitions by name, and keeps
+the JSON object (`d4cli.serialize.record_json`) of every record, the encounter
+after each transition (`dataclasses.asdict`), and what `play` returned. The
+fixture ``tests/fixtures/sim_trace.json.gz`` was written by `write_fixture`
+from the reference implementation of the transitions; tests compare the code
+against it, so a faster transition must give the very same records and states.
+Never rewrite the fixture to make a test pass: a difference is a change of
+behaviour.
+
+The fights: the bundled skirmish and duel in every mode, the skirmish with
+lasting effects of every duration (R20), and the skirmish with ``random``
+targets and a reserve of 1, with a Load Buffer of 0, and cut short to a draw.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import asdict
+from pathlib import Path
+
+FIXTURE = Path(__file__).parent / "fixtures" / "sim_trace.json.gz"
+FIGHTS_PER_SETUP = 20
+
+
+def setups() -> list[tuple[str, str, object]]:
+    """``(label, mode, Setup)`` of every traced setup."""
+    from d4cli.effects import Effect
+    from d4cli.encounter_file import bundled_examples, parse_encounter
+    from d4cli.frozen import replace
+    from d4cli.simulate import prepare
+
+    def example(name: str):
+        return parse_encounter(bundled_examples()[name].read_text(), name)
+
+    skirmish, duel = example("skirmish"), example("duel")
+    effects = {
+        "Aria": (Effect("cursed", "disadvantage", "own", "uses", uses=3),
+                 Effect("winded", "disadvantage", "own", "rounds", last_round=2),
+                 Effect("hidden", "advantage", "own", "end", creature="Aria")),
+        "Borin": (Effect("shaken", "disadvantage", "own", "start", creature="Borin"),
+                  Effect("exposed", "advantage", "against", "end", creature="Goblin Brute")),
+        "Goblin Archer": (Effect("keen eye", "advantage", "own"),
+                          Effect("rage", "advantage", "own", "rounds", last_round=3)),
+        "Goblin Brute": (Effect("prone", "advantage", "against", "rounds", last_round=1),
+                         Effect("Team Action", "advantage", "own", "uses", uses=1, origin="team")),
+    }
+    with_effects = replace(skirmish, creatures=tuple(
+        replace(c, effects=effects.get(c.name, ())) for c in skirmish.creatures))
+    out = []
+    for mode in ("turn", "round", "round-zero"):
+        out.append((f"skirmish/{mode}", mode, prepare(skirmish, mode)))
+        out.append((f"duel/{mode}", mode, prepare(duel, mode)))
+        out.append((f"effects/{mode}", mode, prepare(with_effects, mode)))
+    out.append(("random-reserve/turn", "turn", prepare(skirmish, "turn", target="random", reserve=1)))
+    out.append(("buffer-0/round", "round", prepare(skirmish, "round", buffer=0, max_rounds=6)))
+    out.append(("draw/round-zero", "round-zero", prepare(skirmish, "round-zero", max_rounds=1)))
+    return out
+
+
+def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
+    """One fight: ``{"records": [...], "states": [...], "play": [winner, figures, loads]}``."""
+    from d4cli.actions import ActRequest, TeamRequest, act, team
+    from d4cli.policy import MAX_ACTIONS, best_move, can_act, pick_target, reaction_aspect
+    from d4cli.serialize import record_json
+    from d4cli.simulate import BatchedDice, play, run_seed
+
+    records: list[dict] = []
+    states: list[dict] = []
+
+    def keep(pair):
+        encounter, record = pair
+        records.append(record_json(record))
+        states.append(asdict(encounter))
+        return encounter, record
+
+    rng = BatchedDice(random.Random(run_seed(seed, mode, index)))
+    encounter = setup.encounter
+    side_of, moves, policies = setup.side_of, setup.moves, setup.policies
+    names = [c.name for c in encounter.creatures]
+    rounds = 0
+    done = False
+    while not done:
+        if encounter.next_position() is None:
+            if rounds >= setup.max_rounds:
+                break
+            rounds += 1
+        encounter, _ = keep(start_turn_(encounter))
+        me = names.index(encounter.current)
+        mine, policy, side = moves[me], policies[me], side_of[me]
+        can_act(mine, encounter.creatures[me].load)
+        for _ in range(MAX_ACTIONS):
+            creatures = encounter.creatures
+            candidates = [(i, c.hp) for i, c in enumerate(creatures)
+                          if side_of[i] != side and c.hp is not None and c.hp > 0]
+            if not candidates:
+                break
+            target = pick_target(policy.target, candidates, rng)
+            move = best_move(mine, creatures[me].load, creatures[target].evasion, policy.reserve)
+            if move is None:
+                break
+            defended = side_of[target]
+            for ally, other in enumerate(creatures):
+                if side_of[ally] != defended or other.down:
+                    continue
+                aspect = reaction_aspect(policies[ally], other.aspects, other.load)
+                if aspect is not None:
+                    encounter, _ = keep(team(encounter, TeamRequest(other.name, names[me], "disadvantage", aspect=aspect)))
+                    break
+            request = ActRequest(names[me], move.aspect, cost=move.cost, extra=move.extra, target=names[target])
+            encounter, record = keep(act(encounter, request, rng))
+            if record.hp_after == 0 and not any(
+                    s == defended and c.hp is not None and c.hp > 0 for c, s in zip(encounter.creatures, side_of)):
+                done = True
+                break
+        if not done:
+            encounter, _ = keep(end_turn_(encounter))
+    winner, figures, loads = play(setup, BatchedDice(random.Random(run_seed(seed, mode, index))))
+    fight = {"records": records, "states": states, "play": [winner, figures, sorted(loads.items())]}
+    return json.loads(json.dumps(fight))  # as the fixture reads back: lists, string keys
+
+
+def start_turn_(encounter):
+    from d4cli.turns import start_turn
+
+    return start_turn(encounter)
+
+
+def end_turn_(encounter):
+    from d4cli.turns import end_turn
+
+    return end_turn(encounter)
+
+
+def trace_all() -> dict[str, list[dict]]:
+    """Every traced fight by setup label (seed 7, runs 0..FIGHTS_PER_SETUP - 1)."""
+    return {label: [trace_fight(setup, 7, mode, index) for index in range(FIGHTS_PER_SETUP)]
+            for label, mode, setup in setups()}
+
+
+def load_fixture() -> dict[str, list[dict]]:
+    return json.loads(gzip.decompress(FIXTURE.read_bytes()))
+
+
+def write_fixture() -> None:
+    """Record the fixture (only from the reference implementation: see the module docstring)."""
+    FIXTURE.parent.mkdir(exist_ok=True)
+    text = json.dumps(trace_all(), sort_keys=True, separators=(",", ":"))
+    FIXTURE.write_bytes(gzip.compress(text.encode(), mtime=0))
+
+
+if __name__ == "__main__":
+    write_fixture()
