@@ -152,12 +152,12 @@ def _frozen_methods(klass: type, names: tuple[str, ...]) -> dict[str, Any]:
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is klass or name in names:
             raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(klass, self).__setattr__(name, value)  # type: ignore[misc]
+        super(klass, self).__setattr__(name, value)  # type: ignore[arg-type]
 
     def __delattr__(self: Any, name: str) -> None:
         if type(self) is klass or name in names:
             raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-        super(klass, self).__delattr__(name)  # type: ignore[misc]
+        super(klass, self).__delattr__(name)  # type: ignore[arg-type]
 
     return {"__setattr__": __setattr__, "__delattr__": __delattr__}
 
