@@ -82,7 +82,7 @@ def test_act_as_a_table_loads_neither_the_d20_rules_nor_the_sheet_checks(tmp_pat
     seen = _probe(tmp_path, "act", "Aria", "Finesse", "--dc", "5", "--seed", "1")
     loaded = set(seen["modules"])
     assert {"rich.table", "d4cli.steps", "d4cli.render.roll"} <= loaded  # a table was printed
-    assert not {"tempfile", "d4cli.check", "d4cli.sheet_check", "d4cli.commands.roll", "hashlib"} & loaded
+    assert not {"tempfile", "d4cli.check", "d4cli.sheet_check", "d4cli.commands.roll", "hashlib", "d4cli.render.encounter"} & loaded
 
 
 def test_status_json_builds_only_the_encounter(tmp_path: Path) -> None:
