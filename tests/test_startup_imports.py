@@ -34,7 +34,7 @@ print(json.dumps({"modules": sorted(sys.modules), "built": built}), file=sys.std
 ACT_MODULES = {
     "d4cli", "d4cli.main", "d4cli.app", "d4cli.lazy", "d4cli.shell", "d4cli.errors", "d4cli.environment",
     "d4cli.commands", "d4cli.commands.act", "d4cli.commands.common", "d4cli.commands.output",
-    "d4cli.commands.pool_view", "d4cli.completion", "d4cli.completion.sheets", "d4cli.names", "d4cli.limits",
+    "d4cli.commands.pool_view", "d4cli.names", "d4cli.limits",
     "d4cli.creature_file", "d4cli.frozen", "d4cli.kinds",
     "d4cli.lazy_dataclass", "d4cli.actions", "d4cli.effects", "d4cli.effects_file", "d4cli.encounter", "d4cli.dc",
     "d4cli.encounter_file", "d4cli.dice", "d4cli.pool", "d4cli.sheets",
@@ -45,7 +45,7 @@ ACT_MODULES = {
 # Never on this path: Rich, the OpenSSL hash binding, exact arithmetic, the table steps, other commands.
 ACT_NEVER = {
     "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit", "tempfile",
-    "d4cli.sheet_check", "d4cli.completion.shells", "d4cli.completion.words", "d4cli.suggest", "d4cli.serialize.views",
+    "d4cli.sheet_check", "d4cli.completion", "d4cli.suggest", "d4cli.serialize.views",
     "d4cli.steps", "d4cli.check", "d4cli.commands.roll", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
     "d4cli.store.history",
 }
