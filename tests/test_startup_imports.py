@@ -45,7 +45,7 @@ ACT_MODULES = {
 # Never on this path: Rich, the OpenSSL hash binding, exact arithmetic, the table steps, other commands.
 ACT_NEVER = {
     "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit", "tempfile",
-    "d4cli.sheet_check", "d4cli.completion", "d4cli.suggest", "d4cli.serialize.views",
+    "d4cli.sheet_check", "d4cli.completion", "d4cli.completion.sheets", "d4cli.suggest", "d4cli.serialize.views",
     "d4cli.steps", "d4cli.check", "d4cli.commands.roll", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
     "d4cli.store.history",
 }
