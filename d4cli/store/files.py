@@ -25,6 +25,7 @@ import errno
 import importlib
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -157,13 +158,20 @@ def digest(data: bytes) -> str:
 
 
 def _builtin_sha256() -> Any:
-    """The interpreter's own SHA-256 constructor, or None when it was built without it."""
-    for name in ("_sha2", "_sha256"):
-        try:
-            return importlib.import_module(name).sha256
-        except (ImportError, AttributeError):
-            continue
-    return None
+    """The interpreter's own SHA-256 constructor, or None; looked up once (a failed import searches sys.path)."""
+    global _SHA256
+    if _SHA256 is False:
+        _SHA256 = None
+        for name in ("_sha2", "_sha256") if sys.version_info >= (3, 12) else ("_sha256", "_sha2"):
+            try:
+                _SHA256 = importlib.import_module(name).sha256
+                break
+            except (ImportError, AttributeError):
+                continue
+    return _SHA256
+
+
+_SHA256: Any = False  # not looked up yet; this Python's module name is tried first
 
 
 def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:
