@@ -182,10 +182,20 @@ def start_collecting() -> None:
     """Turn the garbage collector back on when `d4cli.main` paused it for start-up.
 
     What start-up loaded is frozen first: later collections never scan it again.
-    (Under CliRunner the collector was never paused, and nothing changes.)
+    The youngest generation is collected every `YOUNG_THRESHOLD` allocations
+    instead of 700: a command that imports Rich for its table (thousands of
+    long-lived objects) would otherwise pay a dozen collections, about 2 ms;
+    cycles are still collected, later. (Under CliRunner the collector was never
+    paused, and nothing changes.)
     """
     import gc
 
     if not gc.isenabled():
         gc.freeze()
+        _, middle, old = gc.get_threshold()
+        gc.set_threshold(YOUNG_THRESHOLD, middle, old)
         gc.enable()
+
+
+# Allocations between two collections of the youngest generation while a command runs.
+YOUNG_THRESHOLD = 20_000

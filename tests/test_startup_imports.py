@@ -11,6 +11,7 @@ from typing import ClassVar
 
 import pytest
 
+from d4cli.lazy import YOUNG_THRESHOLD
 from d4cli.lazy_dataclass import frozen_dataclass, realize
 
 PROBE = r"""
@@ -27,7 +28,8 @@ built = sorted(
     if isinstance(cls, type) and cls.__module__ == name
     and isinstance(vars(cls).get("__dataclass_fields__"), dict)
 )
-print(json.dumps({"modules": sorted(sys.modules), "built": built}), file=sys.stderr)
+import gc
+print(json.dumps({"modules": sorted(sys.modules), "built": built, "young": gc.get_threshold()[0]}), file=sys.stderr)
 """
 
 # Every d4cli module `act --json` may load; a new one on this path must be added here on purpose.
@@ -83,6 +85,8 @@ def test_act_as_a_table_loads_neither_the_d20_rules_nor_the_sheet_checks(tmp_pat
     loaded = set(seen["modules"])
     assert {"rich.table", "d4cli.steps", "d4cli.render.roll"} <= loaded  # a table was printed
     assert not {"tempfile", "d4cli.check", "d4cli.sheet_check", "d4cli.commands.roll", "hashlib", "d4cli.render.encounter"} & loaded
+    # Rich is imported while the command runs: the collector, back on, seldom interrupts it.
+    assert seen["young"] == YOUNG_THRESHOLD
 
 
 def test_status_json_builds_only_the_encounter(tmp_path: Path) -> None:
