@@ -37,7 +37,8 @@ def realize(cls: type) -> None:
     `dataclasses.dataclass` compiles ``__init__`` (run on every instance) and the
     frozen ``__setattr__``/``__delattr__``; ``__repr__``, ``__eq__`` and ``__hash__``,
     rarely called on most records, are the same methods written once here over the
-    fields (`_object_methods`), which saves half the compiling.
+    fields (`_object_methods`), which saves half the compiling. A plain class
+    (`_build_plain`) compiles its ``__init__`` only.
     """
     for klass in reversed(cls.__mro__):
         if klass in _PENDING:
