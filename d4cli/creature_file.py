@@ -16,7 +16,6 @@ from d4cli.encounter import Creature, Encounter, Pending
 from d4cli.errors import FileError, InputError
 from d4cli.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
 from d4cli.names import escape_name, fold_name, name_problem
-from d4cli.suggest import unknown_key
 
 CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
                  "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
@@ -65,6 +64,8 @@ class Where:
     def keys(self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
         for key in table:
             if key not in allowed:
+                from d4cli.suggest import unknown_key  # only to name a fault (start-up)
+
                 self.fail(key, None, unknown_key(key, allowed))
         for key in required:
             if key not in table:
@@ -149,6 +150,8 @@ def _pending(where: Where, table: object) -> Pending:
         where.fail("pending", table, "must be a table with advantage and disadvantage lists")
     for key in table:
         if key not in PENDING_KEYS:
+            from d4cli.suggest import unknown_key  # only to name a fault (start-up)
+
             where.fail(f"pending.{key}", None, unknown_key(key, PENDING_KEYS))
     lists: dict[str, tuple[str, ...]] = {}
     for key in PENDING_KEYS:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
-from d4cli.suggest import unknown_key
 
 EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level")
 COUNT = (1, 1_000_000)
@@ -39,6 +38,8 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         where.fail(field, item, "must be a table")
     for key in item:
         if key not in EFFECT_KEYS:
+            from d4cli.suggest import unknown_key  # only to name a fault (start-up)
+
             where.fail(f"{field}.{key}", None, unknown_key(key, EFFECT_KEYS))
     if "source" not in item:
         where.fail(f"{field}.source", None, "missing")

@@ -61,11 +61,10 @@ _LONG_DOTTED_KEY = rf"(?<![A-Za-z0-9_\-. \t])(?:[A-Za-z0-9_\- \t]*+\.){{{MAX_DOT
 # only the plain spelling, in the file as on the command line. Dates (1979-05-27)
 # and floats are left to the type checks. A bare key (`1_2 = 3`, `{ 0x10 = 1 }`) is a
 # name, not a number: a match followed by `=` is never refused.
-_FANCY_INTEGER = re.compile(
-    r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])(?![ \t]*=)"
-)
-# A comment line of a TOML file: its first non-blank character is `#`.
-_COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.MULTILINE)
+# Compiled when first needed (`_may_be_fancy`): most files hold none of its marks.
+_FANCY_INTEGER = r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])(?![ \t]*=)"
+# What every match of `_FANCY_INTEGER` holds one of: a sign, a base prefix, a digit before `_`.
+_FANCY_MARKS = ("+", "0x", "0o", "0b") + tuple(f"{digit}_" for digit in range(10))
 
 HEADER = (
     "# d4cli encounter file (schema 2). Hand edits are welcome: every d4cli command checks this\n"
@@ -127,14 +126,14 @@ def check_shape(text: str, path: object) -> None:
     if code.count(".") > MAX_DOTS and _long_key(code) is not None:
         problem = f"a key with more than {MAX_DOTS} dots (the schema needs none)"
         _refuse_shape(text, path, _long_key, problem)
-    fancy = _FANCY_INTEGER.search(code)
+    fancy = re.search(_FANCY_INTEGER, code) if any(mark in code for mark in _FANCY_MARKS) else None
     if fancy is not None:
         problem = f"{fancy.group()}: a whole number is written plainly, without _, +, 0x, 0o or 0b (L3)"
         _refuse_shape(text, path, _fancy_at, problem)
 
 
 def _fancy_at(code: str) -> int | None:
-    found = _FANCY_INTEGER.search(code)
+    found = re.search(_FANCY_INTEGER, code)
     return None if found is None else found.start()
 
 

@@ -32,7 +32,6 @@ from d4cli.names import (
     name_problem,
     parse_named_number,
 )
-from d4cli.suggest import unknown_key
 
 if TYPE_CHECKING:
     from d4cli.actions import ActRequest
@@ -138,6 +137,8 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
     name = check_name(raw_name, f"{where}.name")
     for key in row:
         if key not in ACTION_KEYS:
+            from d4cli.suggest import unknown_key  # only to name a fault (start-up)
+
             raise InputError(f"{where}.{key}", None, unknown_key(key, ACTION_KEYS))
     aspect = row.get("aspect")
     if not isinstance(aspect, str):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from d4cli.check import DC_TIERS, Outcome
+from d4cli.dc import DC_TIERS
 
 if TYPE_CHECKING:
     from d4cli.actions import TeamRecord
@@ -173,17 +173,20 @@ def dc_label(dc: int) -> str:
     return f"DC {dc} ({names[0]})" if names else f"DC {dc}"
 
 
-# How each outcome of an Action Roll reads: (words, tone, what follows them).
-OUTCOME_WORDS: dict[Outcome, tuple[str, Tone, str]] = {
-    Outcome.SUCCESS: ("succeeds", "good", ""),
-    Outcome.FAILURE: ("fails", "bad", ""),
-    Outcome.SUCCESS_AND: ("succeeds, and...", "great", " (Rule of Three)"),
-    Outcome.FAILURE_BUT: ("fails, but...", "warn", " (Rule of Three)"),
+# How each outcome of an Action Roll (`d4cli.check.Outcome`, a StrEnum: its values are the keys)
+# reads: (words, tone, what follows them). Plain keys: a pool table never loads the d20 rules.
+OUTCOME_WORDS: dict[str, tuple[str, Tone, str]] = {
+    "success": ("succeeds", "good", ""),
+    "failure": ("fails", "bad", ""),
+    "success-and": ("succeeds, and...", "great", " (Rule of Three)"),
+    "failure-but": ("fails, but...", "warn", " (Rule of Three)"),
 }
 
 
 def check_steps(result: CheckResult) -> list[Step]:
     """Every step of an Action Roll (C1-C7)."""
+    from d4cli.check import Outcome
+
     request = result.request
     levels = result.levels
     if levels.impossible:

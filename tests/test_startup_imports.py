@@ -11,6 +11,7 @@ from typing import ClassVar
 
 import pytest
 
+from d4cli.lazy import YOUNG_THRESHOLD
 from d4cli.lazy_dataclass import frozen_dataclass, realize
 
 PROBE = r"""
@@ -27,24 +28,26 @@ built = sorted(
     if isinstance(cls, type) and cls.__module__ == name
     and isinstance(vars(cls).get("__dataclass_fields__"), dict)
 )
-print(json.dumps({"modules": sorted(sys.modules), "built": built}), file=sys.stderr)
+import gc
+print(json.dumps({"modules": sorted(sys.modules), "built": built, "young": gc.get_threshold()[0]}), file=sys.stderr)
 """
 
 # Every d4cli module `act --json` may load; a new one on this path must be added here on purpose.
 ACT_MODULES = {
     "d4cli", "d4cli.main", "d4cli.app", "d4cli.lazy", "d4cli.shell", "d4cli.errors", "d4cli.environment",
     "d4cli.commands", "d4cli.commands.act", "d4cli.commands.common", "d4cli.commands.output",
-    "d4cli.commands.pool_view", "d4cli.completion", "d4cli.completion.sheets", "d4cli.names", "d4cli.limits",
-    "d4cli.creature_file", "d4cli.frozen", "d4cli.kinds", "d4cli.suggest",
+    "d4cli.commands.pool_view", "d4cli.names", "d4cli.limits",
+    "d4cli.creature_file", "d4cli.frozen", "d4cli.kinds",
     "d4cli.lazy_dataclass", "d4cli.actions", "d4cli.effects", "d4cli.effects_file", "d4cli.encounter", "d4cli.dc",
-    "d4cli.encounter_file", "d4cli.dice", "d4cli.pool", "d4cli.sheets", "d4cli.sheet_check",
+    "d4cli.encounter_file", "d4cli.dice", "d4cli.pool", "d4cli.sheets",
     "d4cli.records", "d4cli.serialize", "d4cli.serialize.acts", "d4cli.serialize.base", "d4cli.serialize.changes",
-    "d4cli.serialize.effects", "d4cli.serialize.rolls", "d4cli.serialize.views", "d4cli.store", "d4cli.store.files", "d4cli.store.journal",
-    "d4cli.store.lock", "d4cli.store.transaction",
+    "d4cli.serialize.effects", "d4cli.serialize.rolls", "d4cli.store", "d4cli.store.files", "d4cli.store.journal",
+    "d4cli.store.lock", "d4cli.store.temp", "d4cli.store.transaction",
 }
 # Never on this path: Rich, the OpenSSL hash binding, exact arithmetic, the table steps, other commands.
 ACT_NEVER = {
-    "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit",
+    "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit", "tempfile",
+    "d4cli.sheet_check", "d4cli.completion", "d4cli.completion.sheets", "d4cli.suggest", "d4cli.serialize.views",
     "d4cli.steps", "d4cli.check", "d4cli.commands.roll", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
     "d4cli.store.history",
 }
@@ -74,6 +77,16 @@ def test_act_json_loads_only_what_it_needs_and_builds_few_classes(tmp_path: Path
     assert not {m for m in loaded if m.split(".")[0] in ACT_NEVER or m in ACT_NEVER}
     assert not any(m.startswith("d4cli.render") for m in loaded)
     assert seen["built"] == ACT_BUILT
+
+
+def test_act_as_a_table_loads_neither_the_d20_rules_nor_the_sheet_checks(tmp_path: Path) -> None:
+    _probe(tmp_path, "init", "--from", "skirmish", "--json")
+    seen = _probe(tmp_path, "act", "Aria", "Finesse", "--dc", "5", "--seed", "1")
+    loaded = set(seen["modules"])
+    assert {"rich.table", "d4cli.steps", "d4cli.render.roll"} <= loaded  # a table was printed
+    assert not {"tempfile", "d4cli.check", "d4cli.sheet_check", "d4cli.commands.roll", "hashlib", "d4cli.render.encounter"} & loaded
+    # Rich is imported while the command runs: the collector, back on, seldom interrupts it.
+    assert seen["young"] == YOUNG_THRESHOLD
 
 
 def test_status_json_builds_only_the_encounter(tmp_path: Path) -> None:
@@ -159,3 +172,81 @@ def test_frozen_dataclass_refuses_its_own_init() -> None:
 
             def __init__(self) -> None:
                 pass
+
+
+@frozen_dataclass
+class _Plain:
+    """A plain model class (a docstring, plain fields): built compiling only ``__init__``."""
+
+    kind: ClassVar[str] = "plain"
+    x: int
+    tags: list[str] = dataclasses.field(default_factory=list)
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "double", self.x * 2)
+
+
+@frozen_dataclass
+class _PlainChild(_Plain):
+    """A subclass: its base is built first, its own fields follow."""
+
+    y: int = 0
+
+
+def test_a_plain_class_is_the_same_frozen_dataclass_compiling_only_its_init() -> None:
+    import inspect
+
+    import d4cli.lazy_dataclass
+
+    child = _PlainChild(1, ["a"], "n", 5)
+    assert child == _PlainChild(1, ["a"], "other note", 5) and child != _PlainChild(1, ["a"], "n", 6)
+    assert repr(child) == "_PlainChild(x=1, tags=['a'], y=5)" and child.double == 2
+    assert _Plain(1).tags == [] and _Plain(1).tags is not _Plain(1).tags  # a factory per instance
+    assert dataclasses.replace(child, y=7) == _PlainChild(1, ["a"], "n", 7)
+    assert _PlainChild.__match_args__ == ("x", "tags", "note", "y")
+    assert list(inspect.signature(_PlainChild).parameters) == ["x", "tags", "note", "y"]
+    params = _PlainChild.__dataclass_params__  # type: ignore[attr-defined]
+    assert params.frozen and params.init and params.eq and params.repr
+    for attempt in (lambda: setattr(child, "x", 3), lambda: setattr(child, "new", 1), lambda: delattr(child, "x")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            attempt()
+    with pytest.raises(TypeError):
+        _Plain()  # type: ignore[call-arg]
+    # One method compiled per class; the frozen checks are closures of this module.
+    assert _PlainChild.__init__.__code__.co_filename == "<string>"
+    assert _PlainChild.__setattr__.__code__.co_filename == d4cli.lazy_dataclass.__file__
+    assert _PlainChild.__delattr__.__code__.co_filename == d4cli.lazy_dataclass.__file__
+
+    @dataclasses.dataclass(frozen=True)
+    class Strict(_Plain):
+        z: int = 1
+
+    assert Strict(2).z == 1 and Strict(2).double == 4
+    with pytest.raises(TypeError, match="non-frozen dataclass from a frozen one"):
+
+        @dataclasses.dataclass
+        class Loose(_Plain):
+            pass
+
+
+def test_a_plain_class_with_a_field_out_of_order_is_refused_as_dataclasses_does() -> None:
+    @frozen_dataclass
+    class Wrong:
+        """A field without a default after one with."""
+
+        a: int = 0
+        b: int  # type: ignore[misc]
+
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
+        Wrong()
+
+
+def test_the_model_classes_an_act_builds_compile_only_their_init() -> None:
+    from d4cli.actions import ActRecord
+    from d4cli.encounter import Creature, Encounter
+
+    for cls in (ActRecord, Creature, Encounter):
+        realize(cls)
+        assert cls.__init__.__code__.co_filename == "<string>", cls
+        assert cls.__setattr__.__code__.co_filename.endswith("lazy_dataclass.py"), cls

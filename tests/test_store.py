@@ -323,12 +323,10 @@ def test_unchanged_when_the_journal_write_fails_half_way(path, monkeypatch):
 
 
 def test_unchanged_in_a_read_only_folder(path, monkeypatch):
-    import tempfile
-
     def denied(*_args, **_kwargs):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    monkeypatch.setattr(files, "make_temp", denied)
     before = snapshot(path)
     with pytest.raises(FileError, match="read-only"):
         store.change(path, attack())

@@ -23,19 +23,20 @@ from d4cli.commands.common import (
     check_note,
     make_rng,
 )
-from d4cli.completion import (
-    complete_aspect,
-    complete_creature,
-    complete_dc_tier,
-    complete_other_creature,
-)
-from d4cli.completion.sheets import complete_aspect_or_action
 from d4cli.errors import InputError
+from d4cli.lazy import completer
 from d4cli.limits import COST, EVASION, parse_whole
 from d4cli.names import check_text
 
 if TYPE_CHECKING:
     from d4cli.actions import TeamRecord
+
+# The completers, loaded only when Tab is pressed (`d4cli.completion`).
+complete_aspect = completer("d4cli.completion:complete_aspect")
+complete_creature = completer("d4cli.completion:complete_creature")
+complete_dc_tier = completer("d4cli.completion:complete_dc_tier", ctx=False)
+complete_other_creature = completer("d4cli.completion:complete_other_creature")
+complete_aspect_or_action = completer("d4cli.completion.sheets:complete_aspect_or_action")
 
 
 def act_command(

@@ -113,7 +113,7 @@ def change_noting_comments(
     The file is rewritten from its values (`d4cli.encounter_file.dump_encounter`),
     so hand-written comments do not survive a change; ``undo`` brings them back.
     """
-    from d4cli.encounter_file import dropped_comments
+    from d4cli.encounter_file import HEADER, dropped_comments
     from d4cli.environment import lock_timeout
     from d4cli.errors import FileError
     from d4cli.serialize import journal_json
@@ -136,7 +136,7 @@ def change_noting_comments(
         sys.stderr.write(line.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
 
     _, record = change(path, transition, facts=facts, timeout=lock_timeout(), warn=warn)
-    if "#" in before:
+    if "#" in before.removeprefix(HEADER):  # the header d4cli writes is never dropped
         try:
             count = dropped_comments(before, read_text(path))
         except (FileError, OSError):

@@ -284,7 +284,6 @@ def _refuse_down(record: ActRecord, *, json_: bool) -> None:
 def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
     from d4cli.render import escape
-    from d4cli.render.encounter import print_lines
 
     lines = []
     used = [f"+{escape(n)}" for n in record.grants_used.advantage]
@@ -302,7 +301,10 @@ def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
             lines.append(f"[red bold]{escape(record.target)} is at 0 HP: down[/] (R16, R18)")
     if dry_run:
         lines.append("Dry run: nothing was written.")
-    print_lines(lines)
+    if lines:  # most acts have none: no second console, no encounter renderers
+        from d4cli.render.encounter import print_lines
+
+        print_lines(lines)
 
 
 def _show_team(record: TeamRecord) -> None:

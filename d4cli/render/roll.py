@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from d4cli.check import CheckResult
 from d4cli.pool import PoolResult
 from d4cli.render import escape
 from d4cli.steps import Step, Tone, check_steps, pool_steps
+
+if TYPE_CHECKING:
+    from d4cli.check import CheckResult
 
 # The Rich style of each tone.
 TONE_STYLE: dict[Tone, str] = {

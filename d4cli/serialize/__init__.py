@@ -17,7 +17,7 @@ No Rich, no Typer: importing this package is cheap (``--json`` paths).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d4cli.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
 from d4cli.serialize.base import ORIGIN_NAMES, JsonObject, pending_json
@@ -35,19 +35,30 @@ from d4cli.serialize.changes import (
 )
 from d4cli.serialize.effects import effect_event_json, effect_json, effects_list_json, ended_json
 from d4cli.serialize.rolls import check_json, extra_json, pool_json, with_odds
-from d4cli.serialize.views import (
-    help_json,
-    init_json,
-    init_output_json,
-    log_json,
-    redo_json,
-    sheet_json,
-    status_json,
-    undo_json,
-)
 
 if TYPE_CHECKING:  # the union of every record, for annotations only
     from d4cli.serialize.changes import Record as Record
+    from d4cli.serialize.views import (
+        help_json,
+        init_json,
+        init_output_json,
+        log_json,
+        redo_json,
+        sheet_json,
+        status_json,
+        undo_json,
+    )
+
+# The views' serializers (status, log, init, ...), loaded when first asked for: a change never needs them.
+_VIEWS = ("help_json", "init_json", "init_output_json", "log_json", "redo_json", "sheet_json", "status_json", "undo_json")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _VIEWS:
+        from d4cli.serialize import views
+
+        return getattr(views, name)
+    raise AttributeError(f"module 'd4cli.serialize' has no attribute {name!r}")
 
 __all__ = [
     "ORIGIN_NAMES",

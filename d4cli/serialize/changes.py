@@ -126,15 +126,17 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli import actions, sheet_check, sheets
+    from d4cli import actions
+
+    if isinstance(record, actions.ActRecord):
+        return act_json(record)  # first: an act loads neither the checks nor the sheets' records
     from d4cli import records as model
+    from d4cli import sheet_check, sheets
 
     if isinstance(record, sheet_check.CheckRecord):
         return sheet_check_json(record)
     if isinstance(record, sheets.ActionEvent):
         return action_event_json(record)
-    if isinstance(record, actions.ActRecord):
-        return act_json(record)
     if isinstance(record, actions.TeamRecord):
         return team_json(record)
     if isinstance(record, model.AddEvent):

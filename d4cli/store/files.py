@@ -25,10 +25,12 @@ import errno
 import importlib
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
 from d4cli.errors import FileError
+from d4cli.store.temp import make_temp
 
 MAX_FILE_BYTES = 1024 * 1024
 JOURNAL_SUFFIX = ".journal"
@@ -156,13 +158,20 @@ def digest(data: bytes) -> str:
 
 
 def _builtin_sha256() -> Any:
-    """The interpreter's own SHA-256 constructor, or None when it was built without it."""
-    for name in ("_sha2", "_sha256"):
-        try:
-            return importlib.import_module(name).sha256
-        except (ImportError, AttributeError):
-            continue
-    return None
+    """The interpreter's own SHA-256 constructor, or None; looked up once (a failed import searches sys.path)."""
+    global _SHA256
+    if _SHA256 is False:
+        _SHA256 = None
+        for name in ("_sha2", "_sha256") if sys.version_info >= (3, 12) else ("_sha256", "_sha2"):
+            try:
+                _SHA256 = importlib.import_module(name).sha256
+                break
+            except (ImportError, AttributeError):
+                continue
+    return _SHA256
+
+
+_SHA256: Any = False  # not looked up yet; this Python's module name is tried first
 
 
 def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:
@@ -345,7 +354,7 @@ def _is_temp_name(name: str, prefix: str) -> bool:
 def replace_file(path: Path, data: bytes, mode: int | None = None, owner: Path | None = None) -> None:
     """Write *data* to a temp file in *path*'s folder, fsync it, and ``os.replace`` it over *path*.
 
-    The temp file is made 0600 (``mkstemp``) and gets *mode* (default: the
+    The temp file is made 0600 (`make_temp`) and gets *mode* (default: the
     old file's permissions, or the umask's for a new file) just before the
     rename, and the owner and group of *owner* (default: of the old file), when
     root writes it (`keep_owner`). On any error the temp file is removed and
@@ -354,8 +363,6 @@ def replace_file(path: Path, data: bytes, mode: int | None = None, owner: Path |
     Raises:
         OSError: the disk is full, the folder read-only, ...
     """
-    import tempfile
-
     folder = path.parent
     existed = path.exists()
     if mode is None:
@@ -363,7 +370,7 @@ def replace_file(path: Path, data: bytes, mode: int | None = None, owner: Path |
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             mode = new_file_mode()
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    fd, temp = make_temp(folder, f".{path.name}.", ".tmp")
     try:
         try:
             write_all(fd, data)
