@@ -33,8 +33,9 @@ _OWN_METHODS = ("__repr__", "__eq__", "__hash__")
 
 
 # One class is built at a time: a thread that reads the fields of a class another
-# thread is building waits for it. (A first instance made while another thread builds
-# the class can still fail: threads that play pieces call `realize_all` first.)
+# thread is building, or makes a first instance of a plain class, waits for it. (A first
+# instance of a class with methods of its own made while another thread builds it can
+# still fail: threads that play pieces call `realize_all` first.)
 _BUILDING = _thread.RLock()
 
 
@@ -63,12 +64,16 @@ def _realize(cls: type) -> None:
     for klass in reversed(cls.__mro__):
         if klass in _PENDING:
             _PENDING.discard(klass)
-            del klass.__init__  # type: ignore[misc]  # the stand-in; the dataclass writes the real one
             delattr(klass, _FIELDS)
-            if any(name in klass.__dict__ for name in _OWN_METHODS):
-                dataclasses.dataclass(frozen=True)(klass)
-                continue
-            if not _build_plain(klass):
+            own_methods = any(name in klass.__dict__ for name in _OWN_METHODS)
+            # A plain class swaps its stand-in __init__ for the real one in one step, so a
+            # thread making an instance meanwhile waits in the stand-in; dataclasses writes
+            # __init__ only where there is none, so the other ways remove the stand-in first.
+            if own_methods or not _build_plain(klass):
+                del klass.__init__  # type: ignore[misc]
+                if own_methods:
+                    dataclasses.dataclass(frozen=True)(klass)
+                    continue
                 dataclasses.dataclass(frozen=True, repr=False, eq=False)(klass)
             for name, method in _object_methods(klass).items():
                 method.__qualname__ = f"{klass.__qualname__}.{name}"
