@@ -44,7 +44,8 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
     """Add *amount* (>= 0) to a creature's hp, never past its ``max_hp`` (R18).
 
     Healing a down creature above 0 brings it back into the turn order (R18);
-    it has its turn this round unless it already had it (R19).
+    it has its turn this round unless it already had it, or the turn end that
+    ended the round skipped it (then its turn comes in the next round, R19).
 
     Raises:
         InputError: no such creature; a negative *amount*; a creature without

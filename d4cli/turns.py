@@ -3,8 +3,8 @@
 Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the event
 (`d4cli.records`) says what happened, and `d4cli.serialize` makes its JSON.
 The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
-begins) lives in the helpers `_choose_turn`, `_begin_round`, `_reset_loads` and
-`_mark_turn`, so `start_turn` and `end_turn` read as the rule does.
+begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_round`,
+`_reset_loads`, `_mark_turn` and `_close_round`, so `start_turn` and `end_turn` read as the rule does.
 """
 
 from __future__ import annotations
