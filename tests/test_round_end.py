@@ -53,7 +53,10 @@ def test_r19_a_creature_healed_after_the_round_is_over_waits_for_the_next_round(
     assert _had_turn() == {"Aria": True, "Borin": True, "Goblin Archer": True, BRUTE: True}  # skipped: marked
     assert 'had_turn = true' in skirmish.read_text().split('name = "Goblin Brute"')[1].split("[[creature]]")[0]
     healed = ok_json("heal", BRUTE, "5")
-    assert (healed["hp_after"], healed["down_after"]) == (5, False)
+    assert (healed["hp_after"], healed["down_after"], healed["next_round"]) == (5, False, True)
+    assert ok("log", "--last", "1").stdout.rstrip().endswith(
+        "Goblin Brute heals 5: HP 0 -> 5 of 10 (back in the turn order, R18); round 1 is done for it: "
+        "its next turn is in round 2 (R19)")
     assert ok_json("status")["next"] is None  # the round stays over
     started = ok_json("turn", "start")
     assert (started["round"], started["new_round"], started["actor"], started["effects_ended"]) == (2, True, "Aria", [])
@@ -66,7 +69,8 @@ def test_r19_a_creature_healed_before_the_round_ends_has_its_turn_in_it(skirmish
     ok("damage", BRUTE, "10")
     ok("turn", "start")
     ok("turn", "start")  # the Archer's turn: the Brute's turn is not over yet
-    ok("heal", BRUTE, "5")
+    assert ok_json("heal", BRUTE, "5")["next_round"] is False
+    assert ok("heal", BRUTE, "1").stdout.strip() == "Goblin Brute heals 1: HP 5 -> 6 of 10 (R18)"
     ended = ok_json("turn", "end")
     assert (ended["next"], ended["round_over"]) == (BRUTE, False)
     started = ok_json("turn", "start")
