@@ -17,6 +17,7 @@ from d4cli.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
     from d4cli.dice import DiceSource, ExtraDice
+    from d4cli.encounter import Creature
     from d4cli.pool import Gate, PoolResult
     from d4cli.records import ActOutcome, GrantKind
 
@@ -283,6 +284,18 @@ class TeamRequest:
     source: str = TEAM_SOURCE
 
 
+def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
+    """Refuse a grant named as one of *target*'s lasting effects of the same kind: it would count once (R4, R11)."""
+    from d4cli.names import fold_name
+
+    key = fold_name(source)
+    for effect in target.effects:
+        if effect.origin == "effect" and effect.grant == grant and effect.key == key:
+            problem = (f"{target.name} already has the lasting effect {effect.source!r} ({grant}); a grant of the same name "
+                       "would count once (R4) and add nothing: name the grant otherwise with --source")
+            raise InputError("--source", source, problem)
+
+
 def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRecord]:
     """A Team Action (R11): the actor pays through its gate; the target's next roll gets a grant.
 
@@ -292,7 +305,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
     Raises:
         InputError: unknown actor, target or Aspect; the actor granting itself;
-            several Aspects and no ``--aspect``; an empty source name.
+            several Aspects and no ``--aspect``; an empty source name; a source
+            named (R4) as a lasting effect of the same kind the target has (R11).
     """
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
     import d4cli.records as records
@@ -311,6 +325,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         )
     if request.source != TEAM_SOURCE:  # the default name is a legal one
         check_new_name(request.source, "--source")
+    if target.effects:
+        _check_grant_adds(target, request.source, str(request.grant))
     if request.aspect is not None:
         aspect_name, aspect_value = actor.aspect(request.aspect, "--aspect")
     elif len(actor.aspects) == 1:

@@ -54,6 +54,8 @@ class Effect:
         origin: ``effect`` (``d4cli effect add``) or ``team`` (a Team Action grant, R11).
         level: how much an Advantage effect raises a check's Advantage Level (C8,
             1..5, default 1); a pool roll counts it once whatever its level (R4).
+        from_round: for ``start``/``end`` added after a round was over, the round it
+            counts from: a round that ends before it never ends it (R20); else None.
     """
 
     source: str
@@ -65,6 +67,7 @@ class Effect:
     uses: int | None = None
     origin: str = "effect"
     level: int = 1
+    from_round: int | None = None
 
     @property
     def key(self) -> str:
@@ -132,8 +135,8 @@ def ends_at(effect: Effect, boundary: Boundary) -> bool:
         return effect.ends == "start" and _same(effect.creature, boundary.name)
     if isinstance(boundary, TurnEnd):
         return effect.ends == "end" and _same(effect.creature, boundary.name)
-    if effect.ends in ("start", "end"):  # its creature's turn was skipped (R18): it ends with the round
-        return any(_same(effect.creature, name) for name in boundary.skipped)
+    if effect.ends in ("start", "end"):  # its creature's turn was skipped (R18) in a round it was in force
+        return (effect.from_round or 0) <= boundary.round and any(_same(effect.creature, n) for n in boundary.skipped)
     return effect.ends == "rounds" and effect.last_round is not None and effect.last_round <= boundary.round
 
 
@@ -252,7 +255,7 @@ def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, .
     creatures = []
     for creature in encounter.creatures:
         effects = tuple(
-            replace(e, ends="rounds", creature=None, last_round=last) if e.ends in ("start", "end") and _same(e.creature, gone) else e
+            replace(e, ends="rounds", creature=None, last_round=max(last, e.from_round or 1), from_round=None) if e.ends in ("start", "end") and _same(e.creature, gone) else e
             for e in creature.effects
         )
         creatures.append(creature if effects == creature.effects else replace(creature, effects=effects))
@@ -346,14 +349,16 @@ def make_effect(
     if len(given) > 1:
         raise InputError("/".join(given), None, "give at most one duration")
     on = "against" if against else "own"
+    first = applied_round(encounter)
+    since = first if encounter.round and first > encounter.round else None  # added after the round was over (R20)
     if start_of is not None:
-        return Effect(source, grant, on, "start", creature=encounter.find(start_of, "--until-start-of").name, level=level)
+        return Effect(source, grant, on, "start", creature=encounter.find(start_of, "--until-start-of").name, level=level, from_round=since)
     if end_of is not None:
-        return Effect(source, grant, on, "end", creature=encounter.find(end_of, "--until-end-of").name, level=level)
+        return Effect(source, grant, on, "end", creature=encounter.find(end_of, "--until-end-of").name, level=level, from_round=since)
     if rounds is not None:
         if rounds < 1:
             raise InputError("--rounds", rounds, "must be 1 or more")
-        return Effect(source, grant, on, "rounds", last_round=applied_round(encounter) + rounds - 1, level=level)
+        return Effect(source, grant, on, "rounds", last_round=first + rounds - 1, level=level)
     if uses is not None:
         if uses < 1:
             raise InputError("--uses", uses, "must be 1 or more")

@@ -12,7 +12,7 @@ from typing import Any
 
 from d4cli.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
 
-EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level")
+EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level", "from_round")
 COUNT = (1, 1_000_000)
 LEVEL = (1, 5)  # an Advantage effect's level on checks (C8, C3)
 
@@ -52,9 +52,11 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         values[key] = value
     ends = values["ends"]
     creature = None
-    last_round = uses = None
+    last_round = uses = from_round = None
     if ends in ("start", "end"):
         creature = where.name(f"{field}.creature", item.get("creature"))
+        if "from_round" in item:  # added after a round was over: the round it counts from (R20)
+            from_round = where.whole(f"{field}.from_round", item["from_round"], COUNT)
     if ends == "rounds":
         last_round = where.whole(f"{field}.last_round", item.get("last_round"), COUNT)
     if ends == "uses":
@@ -64,7 +66,9 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         level = where.whole(f"{field}.level", item["level"], LEVEL)
         if values["grant"] != "advantage":
             where.fail(f"{field}.level", item["level"], "only an Advantage effect has a level (C8)")
-    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level)
+        if values["on"] == "against":
+            where.fail(f"{field}.level", item["level"], "an 'against' effect has no level: it never counts on checks (C8)")
+    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level, from_round)
 
 
 def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
@@ -82,5 +86,7 @@ def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
             row["origin"] = effect.origin
         if effect.level != 1:
             row["level"] = effect.level
+        if effect.from_round is not None:
+            row["from_round"] = effect.from_round
         rows.append(row)
     return rows

@@ -107,7 +107,7 @@ class Creature:
             ``pending`` table is read into ``effects`` (empty here once loaded).
         notes: free text kept with the creature in the file ("" when none).
         effects: its lasting effects (R20), Team Action grants among them (R11).
-        had_turn: it has had its turn this round (R19).
+        had_turn: it has had its turn this round, or was down and skipped by the turn end that ended it (R19).
         max_hp: healing stops there (R18); None when it has no maximum.
         attributes / proficiencies / specializations: stored stats ``(name, value)`` (C8, L1).
         actions: named actions (`Action`), in the order given.

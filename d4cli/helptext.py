@@ -228,7 +228,8 @@ TOPICS: dict[str, Topic] = {
         "R18 R19 R13 R16",
         "At 0 hp a creature is down (R18): the default `turn start` passes it by and says so, "
         "it can neither act nor give a Team Action (refused, exit 3), and `status` marks it "
-        "down. Rolls may still target it; `heal NAME N` above 0 puts it back into the order. "
+        "down. Rolls may still target it; `heal NAME N` above 0 puts it back into the order "
+        "(once a `turn end` has ended the round, from the next round: that end is final). "
         "When every creature is down, `turn start` is refused (exit 2): heal one, or name whose "
         "turn starts. Every creature not down has one turn per round (R19): `turn start NAME` "
         "out of order gives NAME its turn now, and the default next turn goes to the next "

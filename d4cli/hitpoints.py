@@ -44,7 +44,8 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
     """Add *amount* (>= 0) to a creature's hp, never past its ``max_hp`` (R18).
 
     Healing a down creature above 0 brings it back into the turn order (R18);
-    it has its turn this round unless it already had it (R19).
+    it has its turn this round unless it already had it, or the turn end that
+    ended the round skipped it (then its turn comes in the next round, R19).
 
     Raises:
         InputError: no such creature; a negative *amount*; a creature without
@@ -63,7 +64,10 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
     if hp_after > HP[1]:
         raise InputError("N", amount, f"would take {creature.name}'s hp past {HP[1]:,} (L1)")
     new = encounter.with_creature(position, replace(creature, hp=hp_after))
-    return new, _event(HealEvent, new, creature, new.creatures[position], amount)
+    event = _event(HealEvent, new, creature, new.creatures[position], amount)
+    if creature.down and hp_after > 0 and creature.had_turn:  # its next turn is in the next round (R19)
+        event = replace(event, next_round=True)
+    return new, event
 
 
 def _event(kind: type[E], new: Encounter, before: Creature, after: Creature, amount: int) -> E:

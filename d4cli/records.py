@@ -228,6 +228,11 @@ class DamageEvent(_HitPoints):
 
 @frozen_dataclass
 class HealEvent(_HitPoints):
-    """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order."""
+    """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order.
+
+    ``next_round``: it is back, but has had its turn this round (or the turn end that
+    ended the round skipped it), so its next turn is in the next round (R19).
+    """
 
     kind: ClassVar[str] = kinds.HEAL
+    next_round: bool = False

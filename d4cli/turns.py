@@ -3,8 +3,8 @@
 Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the event
 (`d4cli.records`) says what happened, and `d4cli.serialize` makes its JSON.
 The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
-begins) lives in the helpers `_choose_turn`, `_begin_round`, `_reset_loads` and
-`_mark_turn`, so `start_turn` and `end_turn` read as the rule does.
+begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_round`,
+`_reset_loads`, `_mark_turn` and `_close_round`, so `start_turn` and `end_turn` read as the rule does.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def add_creature(
     """Add *creature* at the end of the turn order, or just before or after another (R13).
 
     Nothing else moves (R13: never sorted). A creature added during a round
-    has not had its turn yet, so it has one in this round (R19).
+    has not had its turn yet, so it has one in this round (R19); one added
+    after the round is over (no turn running, nobody left to go) waits for the next.
 
     Raises:
         InputError: a creature whose name matches it already exists (N1); both
@@ -52,6 +53,8 @@ def add_creature(
             raise InputError("NAME", creature.name, problem)
     if before is not None and after is not None:
         raise InputError("--before/--after", None, "give at most one of --before and --after")
+    if encounter.round and encounter.current is None and encounter.next_position() is None:
+        creature = replace(creature, had_turn=True)  # the round is over: it waits for the next (R19)
     position = len(encounter.creatures)
     if before is not None:
         position = encounter.index(before, "--before")
@@ -218,6 +221,9 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     """End the running turn; the Load stays where it is (R14).
 
     The round is over when every creature that is not down has had its turn (R19).
+    That end is final: the down creatures whose turn it skipped are marked as
+    having had it (``had_turn``), so healing one later gives it its turn in the
+    next round, not in this one (R19, R20: this round's endings have happened).
 
     Raises:
         InputError: no turn is running.
@@ -230,6 +236,8 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     new = replace(encounter, current=None)
     new, effects_ended = turn_end_ends(encounter, new)  # R20
     following = new.next_turn
+    if following is None:
+        new = _close_round(new)  # R19: the round is over for good
     event = records.TurnEndEvent(
         new.round, who.name, who.name, load_after=who.load, next=following, round_over=following is None,
         effects_ended=effects_ended,
@@ -244,6 +252,14 @@ def _begin_round(encounter: Encounter) -> Encounter:
     """Round + 1: nobody has had a turn, and the default order starts at the first creature (R19)."""
     creatures = tuple(replace(c, had_turn=False) if c.had_turn else c for c in encounter.creatures)
     return replace(encounter, round=encounter.round + 1, last_turn=None, creatures=creatures)
+
+
+def _close_round(encounter: Encounter) -> Encounter:
+    """The round is over (R19): the down creatures it skipped count as having had their turn."""
+    if not any(c.down and not c.had_turn for c in encounter.creatures):
+        return encounter
+    creatures = tuple(replace(c, had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures)
+    return replace(encounter, creatures=creatures)
 
 
 def _choose_turn(encounter: Encounter, name: str | None) -> tuple[int, tuple[str, ...]]:

@@ -57,10 +57,9 @@ run turn end
 run turn start
 run act "Goblin Archer" Finesse --target Aria --seed 31
 run act Aria Finesse --target "Goblin Archer" --seed 32
-run turn end                      # the Brute is down, so everyone else has had a turn (R19)
-
 refused act "Goblin Brute" Might --target Borin --seed 41            # down: it cannot act (R18)
-run heal "Goblin Brute" 4             # a shaman's draught: back in the order, its turn still to come
+run heal "Goblin Brute" 4             # a shaman's draught before the round is over: its turn still to come
+run turn end                          # next: the Goblin Brute (R19)
 run status
 
 # The Goblin Brute (Exhaustion 1, Buffer 0) starts at Load 1: Might 3 leaves headroom 2.

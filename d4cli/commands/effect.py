@@ -35,7 +35,7 @@ def add_command(
 ) -> None:
     """Put a lasting effect on a creature; the same source again replaces its duration (R4, R20).
 
-    ``--level L`` (1-5, --adv only) raises a check's Advantage Level by L (C8).
+    ``--level L`` (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """
@@ -49,6 +49,8 @@ def add_command(
     uses_n = None if uses is None else parse_whole(uses, "--uses", count)
     if level is not None and dis:
         raise InputError("--level", level, "only an Advantage effect (--adv) has a level (C8)")
+    if level is not None and against:
+        raise InputError("--level", level, "an --against effect has no level: it counts on pool rolls only, never on checks (C8)")
     level_n = 1 if level is None else parse_whole(level, "--level", (1, 5))
     grant = "advantage" if adv else "disadvantage"
 

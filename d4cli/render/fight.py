@@ -42,6 +42,9 @@ def fight_summary(entry: dict[str, Any]) -> str:
             return text + " [red bold](down: its turns are skipped, R18)[/]"
         return text + " (R16)"
     if entry.get("down_before") and not entry.get("down_after"):
+        if entry.get("next_round"):
+            later = f"; round {entry.get('round')} is done for it: its next turn is in round {(entry.get('round') or 0) + 1} (R19)"
+            return text + f" [green](back in the turn order, R18)[/]{later}"
         return text + " [green](back in the turn order, R18)[/]"
     if entry.get("max_hp") is not None and after == entry["max_hp"] and (before or 0) + (amount or 0) > after:
         return text + " (stops at max_hp, R18)"

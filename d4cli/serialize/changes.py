@@ -59,8 +59,9 @@ def move_json(event: MoveEvent) -> JsonObject:
 
 
 def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
-    """A ``damage`` or ``heal`` (R16, R18): the amount, hp before and after, down before and after."""
-    return {
+    """A ``damage`` or ``heal`` (R16, R18): the amount, hp before and after, down before and after;
+    a ``heal`` also ``next_round`` (back, but its next turn is in the next round, R19)."""
+    found = {
         **event_head(event),
         "amount": event.amount,
         "hp_before": event.hp_before,
@@ -69,6 +70,9 @@ def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
         "down_before": event.down_before,
         "down_after": event.down_after,
     }
+    if event.kind == "heal":
+        found["next_round"] = getattr(event, "next_round", False)
+    return found
 
 
 def remove_json(event: RemoveEvent) -> JsonObject:
