@@ -27,6 +27,7 @@ from d4cli.limits import (
 from d4cli.names import (
     MAX_NAME_LENGTH,
     check_name,
+    check_text,
     escape_name,
     fold_name,
     name_problem,
@@ -99,7 +100,7 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
         changes[kind] = tuple(pairs)
     if side is not None:
         try:
-            changes["side"] = sheet_from_row({"side": side}, ())["side"]
+            changes["side"] = sheet_from_row({"side": check_text(side, "--side")}, ())["side"]
         except InputError as error:
             raise InputError("--side", error.value, error.problem) from None
     return replace(creature, **changes)  # type: ignore[arg-type]
