@@ -18,6 +18,7 @@ from d4cli.commands.common import (
     QuietOption,
     SeedOption,
     change_noting_comments,
+    check_note,
     emit_json,
     make_rng,
 )
@@ -108,7 +109,7 @@ def _check_request(
         advantage=tuple(check_text(text, "--adv", name=True) for text in adv or ()),
         disadvantage_sources=tuple(check_text(text, "--dis", name=True) for text in dis or ()),
         rule_of_three=rule_of_three,
-        note="" if note is None else check_text(note, "--note"),
+        note=check_note(note) or "",  # one line, as every --note
     )
 
 
