@@ -19,11 +19,18 @@ class D4Error(ValueError):
     exit_code = EXIT_INPUT
 
 
+# The problem of any text argument holding bytes that are not UTF-8 (docs/cli.md, N1).
+NOT_UTF8 = "holds bytes that are not UTF-8 text"
+
+
 class InputError(D4Error):
     """Bad input: a value that the rules or the limits (L1-L4) do not accept.
 
     The message always names the field (an option such as ``--load``, or a
-    field of the encounter file) and quotes the offending value.
+    field of the encounter file) and quotes the offending value. A text value
+    holding bytes of argv that are not UTF-8 (lone surrogates U+DC80..U+DCFF) is
+    always refused as such (`NOT_UTF8`, the bytes shown as ``\\xNN``), whichever
+    command or lookup found it: one message for every text argument.
 
     Args:
         field: the option, argument or file field at fault.
@@ -32,6 +39,8 @@ class InputError(D4Error):
     """
 
     def __init__(self, field: str, value: object, problem: str) -> None:
+        if isinstance(value, str) and not value.isascii() and any(0xDC80 <= ord(ch) <= 0xDCFF for ch in value):
+            problem = NOT_UTF8  # bytes of argv that are not UTF-8 (N1): the fault, whatever else was looked for
         self.field = field
         self.value = value
         self.problem = problem
@@ -117,6 +126,8 @@ def escape_control(text: str) -> str:
         code = ord(ch)
         if code < 0x20 or 0x7F <= code < 0xA0:
             out.append(f"\\x{code:02x}")
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte of argv that is not UTF-8: shown as the byte
+            out.append(f"\\x{code - 0xDC00:02x}")
         elif code in _BIDI or 0xD800 <= code < 0xE000:
             out.append(f"\\u{code:04x}")
         else:

@@ -6,7 +6,7 @@ import os
 import unicodedata
 from functools import lru_cache
 
-from d4cli.errors import InputError
+from d4cli.errors import NOT_UTF8, InputError
 
 # The longest name (N1), in characters: a creature, Aspect, source, effect, stat, action or side.
 MAX_NAME_LENGTH = 200
@@ -107,16 +107,23 @@ def invisible_char(value: str) -> str | None:
     return None
 
 
+def name_length(value: str) -> int:
+    """How many characters *value* has once NFC-normalised (N1 compares names after NFC), so
+    ``e`` plus a combining acute accent is one character, as the precomposed ``é`` is."""
+    return len(value) if value.isascii() else len(unicodedata.normalize("NFC", value))
+
+
 def name_problem(value: str) -> str | None:
     """Why *value* cannot be a name (N1), or None when it can: the one rule for every name.
 
     A name (of a creature, an Aspect, an Advantage source, an effect, a stat,
     an action, a side) must be valid UTF-8 text of at most `MAX_NAME_LENGTH`
-    (200) characters, hold no character `invisible_char` refuses, and hold at
+    (200) characters (`name_length`: counted after NFC, as names are compared), hold no character `invisible_char` refuses, and hold at
     least one visible character: something other than spaces and combining marks.
     """
-    if len(value) > MAX_NAME_LENGTH:
-        return f"is {len(value)} characters long: a name has at most {MAX_NAME_LENGTH} (N1)"
+    length = name_length(value)
+    if length > MAX_NAME_LENGTH:
+        return f"is {length} characters long (after NFC normalisation): a name has at most {MAX_NAME_LENGTH} (N1)"
     bad = invisible_char(value)
     if bad is not None:
         code = f"U+{ord(bad):04X}"
@@ -135,7 +142,7 @@ def escape_name(value: str) -> str:
     controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest. A name
     longer than `MAX_NAME_LENGTH` shows its first 40 characters and ``...``.
     """
-    if len(value) > MAX_NAME_LENGTH:
+    if name_length(value) > MAX_NAME_LENGTH:
         return escape_name(value[:40]) + "..."
     out = []
     for char in value:
@@ -184,8 +191,7 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        shown = "".join(f"\\x{ord(char) - 0xDC00:02x}" if 0xDC80 <= ord(char) <= 0xDCFF else char for char in value)
-        raise InputError(field, shown, "holds bytes that are not UTF-8 text") from None
+        raise InputError(field, value, NOT_UTF8) from None  # the bytes shown as \\xNN (`InputError`)
     if name:
         problem = name_problem(value)
         if problem is not None:

@@ -199,6 +199,6 @@ RULES: dict[str, Rule] = {
         'N1',
         'Names',
         'Names of creatures and Aspects are compared after Unicode NFC normalisation, case folding, and folding of leading, trailing and repeated white space. There is no matching by prefix, nor by likeness: a name that matches nothing is bad input, even when the error suggests the closest names. Two creatures whose names compare equal cannot both be in an encounter. Names are shown exactly as they were written, except that control characters are shown as escapes.',
-        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with "did you mean \'Sir Aldric\'?". A name holding an escape character is shown as `\\x1b`, never sent to the terminal.\n\nEvery name (of a creature, an Aspect, an Advantage source, an effect, a stat, an action or a side) has at most 200 characters, on the command line and in the file alike; a longer one is bad input.',
+        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with "did you mean \'Sir Aldric\'?". A name holding an escape character is shown as `\\x1b`, never sent to the terminal.\n\nEvery name (of a creature, an Aspect, an Advantage source, an effect, a stat, an action or a side) has at most 200 characters, counted after NFC normalisation as names are compared, on the command line and in the file alike; a longer one is bad input.',
     ),
 }

@@ -99,6 +99,11 @@ class CheckRecord:
     effects_ended: tuple[Ended, ...] = ()
 
     @property
+    def raised_level(self) -> int:
+        """The Advantage Level before the cap at 5 (C3): the base plus each counted source's level (C8)."""
+        return raised_level(self.base_level, self.counted)
+
+    @property
     def allowed(self) -> bool:
         """False when impossible (C4): the store then writes nothing."""
         return not self.result.impossible
@@ -129,9 +134,14 @@ def count_sources(sources: list[Source]) -> tuple[Source, ...]:
     return tuple(counted)
 
 
+def raised_level(base_level: int, counted: tuple[Source, ...]) -> int:
+    """C8: *base_level* plus the level of each counted Advantage source, before the cap at 5 (C3)."""
+    return base_level + sum(s.level for s in counted if s.grant == "advantage")
+
+
 def levels_from(base_level: int, base_disadvantage: int, counted: tuple[Source, ...]) -> tuple[int, int]:
     """C8: ``(Advantage Level, Disadvantages)``: each Advantage source adds its level (capped at 5)."""
-    raised = base_level + sum(s.level for s in counted if s.grant == "advantage")
+    raised = raised_level(base_level, counted)
     dis = base_disadvantage + sum(1 for s in counted if s.grant == "disadvantage")
     return min(ADVANTAGE_LEVEL[1], raised), dis
 

@@ -27,6 +27,7 @@ from d4cli.limits import (
 from d4cli.names import (
     MAX_NAME_LENGTH,
     check_name,
+    check_text,
     escape_name,
     fold_name,
     name_problem,
@@ -98,7 +99,7 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
         changes[kind] = tuple(pairs)
     if side is not None:
         try:
-            changes["side"] = sheet_from_row({"side": side}, ())["side"]
+            changes["side"] = sheet_from_row({"side": check_text(side, "--side")}, ())["side"]
         except InputError as error:
             raise InputError("--side", error.value, error.problem) from None
     return replace(creature, **changes)  # type: ignore[arg-type]
@@ -316,7 +317,8 @@ class ActionEvent:
 
 
 def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tuple[Encounter, ActionEvent]:
-    """Add (or replace, same name by N1) a named action on a creature's sheet.
+    """Add a named action at the end of a creature's sheet, or replace the one of the same name
+    (N1) where it stands, so the order of the actions is kept (and the very action it has changes nothing).
 
     Raises:
         InputError: unknown creature; the action's problems as `check_action`.
@@ -328,8 +330,11 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
     except InputError as error:
         option = OPTION_OF.get(error.field.rpartition(".")[2], error.field)
         raise InputError(f"{creature.name}: {option}", error.value, error.problem) from None
-    kept = tuple(a for a in creature.actions if fold_name(a.name) != fold_name(action.name))
-    new = encounter.with_creature(position, replace(creature, actions=kept + (action,)))
+    key = fold_name(action.name)
+    actions = tuple(action if fold_name(a.name) == key else a for a in creature.actions)  # in place: order kept
+    if find_action(creature, action.name) is None:
+        actions += (action,)
+    new = encounter.with_creature(position, replace(creature, actions=actions))
     return new, ActionEvent(kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action)
 
 

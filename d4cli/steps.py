@@ -262,7 +262,9 @@ def sheet_check_steps(record: CheckRecord) -> list[Step]:
         how = f"+{source.level}" if id(source) in counted else "counted once"
         parts.append(f"{source.name} ({source.origin}) {how}")
     if len(parts) > (1 if record.base_level else 0):
-        detail = ", ".join(parts) + f" = Level {result.request.advantage_level}"
+        level = result.request.advantage_level
+        capped = f"{record.raised_level}, capped at Level {level} (C3)" if record.raised_level > level else f"Level {level}"
+        detail = ", ".join(parts) + f" = {capped}"
         steps.append(Step("Advantage Level", detail, "C8"))
     dis = [f"--disadvantage {record.base_disadvantage}"] if record.base_disadvantage else []
     for source in record.sources:

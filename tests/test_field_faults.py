@@ -236,7 +236,7 @@ def test_a_name_longer_than_the_limit_is_refused_everywhere(argv, field, tmp_pat
     before = snapshot(tmp_path)
     out = d4(*argv)
     assert (out.code, out.stdout) == (2, "")
-    assert f"is {MAX_NAME_LENGTH + 1} characters long: a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr
+    assert f"is {MAX_NAME_LENGTH + 1} characters long (after NFC normalisation): a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr
     assert LONG not in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
     assert field in out.stderr
     assert snapshot(tmp_path) == before

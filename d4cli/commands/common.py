@@ -61,14 +61,14 @@ def check_note(text: str | None, field: str = "--note") -> str | None:
     if text is None:
         return None
     from d4cli.errors import InputError, escape_control
-    from d4cli.names import check_text
+    from d4cli.names import check_text, name_length
 
     check_text(text, field)
     if escape_control(text) != text:
         raise InputError(field, escape_control(text), "must be one line without control characters")
     if not text.strip():
         raise InputError(field, text, "must not be blank")
-    if len(text) > NOTE_MAX:
+    if name_length(text) > NOTE_MAX:  # characters after NFC, as a name's (N1)
         raise InputError(field, text[:20] + "...", f"is longer than {NOTE_MAX} characters")
     return text
 

@@ -51,7 +51,7 @@ def apply_change(
     *note* (``--note``) is kept in the journal entry (`change_noting_comments`).
     A change that changes nothing is reported and writes nothing (`d4cli.commands.unchanged`).
     """
-    from d4cli.commands.unchanged import NOTHING_CHANGED, Unchanged, or_unchanged
+    from d4cli.commands.unchanged import Unchanged, or_unchanged, unchanged_line
     from d4cli.serialize import journal_json, record_json, unchanged_json
     from d4cli.store import resolve_path
 
@@ -66,7 +66,10 @@ def apply_change(
     else:
         from d4cli.render.encounter import print_lines, summary
 
-        print_lines([summary(journal_json(record)) + ("" if changed else f"; {NOTHING_CHANGED}")])
+        if changed:
+            print_lines([summary(journal_json(record))])
+        else:
+            print_lines([unchanged_line(summary(unchanged_json(journal_json(record))), note)])
     return record
 
 

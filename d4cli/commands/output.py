@@ -281,18 +281,25 @@ def _refuse_down(record: ActRecord, *, json_: bool) -> None:
     raise RefusedError(down_refusal(record.actor), record)
 
 
+def used_up_lines(record: Any) -> list[str]:
+    """What a roll (an act or a check: *record* with ``grants_used`` and ``effects_ended``) used up:
+    its Team Action grants (R11), then the lasting effects it ended (R20), one line each (Rich markup)."""
+    from d4cli.render import escape
+
+    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
+    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
+    lines = [f"Team Action grants used up: {', '.join(used)} (R11)"] if used else []
+    for gone in record.effects_ended:
+        if gone.effect.origin != "team":
+            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
+    return lines
+
+
 def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
     """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
     from d4cli.render import escape
 
-    lines = []
-    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
-    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
-    if used:
-        lines.append(f"Team Action grants used up: {', '.join(used)} (R11)")
-    for gone in record.effects_ended:
-        if gone.effect.origin != "team":
-            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
+    lines = used_up_lines(record)
     if record.target_down and record.target is not None:
         lines.append(f"{escape(record.target)} is already down (R18): hp stays 0")
     elif record.hp_after is not None and record.target is not None:

@@ -18,6 +18,7 @@ from d4cli.commands.common import (
     QuietOption,
     SeedOption,
     change_noting_comments,
+    check_note,
     emit_json,
     make_rng,
 )
@@ -108,7 +109,7 @@ def _check_request(
         advantage=tuple(check_text(text, "--adv", name=True) for text in adv or ()),
         disadvantage_sources=tuple(check_text(text, "--dis", name=True) for text in dis or ()),
         rule_of_three=rule_of_three,
-        note="" if note is None else check_text(note, "--note"),
+        note=check_note(note) or "",  # one line, as every --note
     )
 
 
@@ -129,9 +130,10 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
         return with_odds(obj, odds_record) if odds else obj
 
     def show(item: "CheckRecord") -> None:
+        from d4cli.commands.output import used_up_lines
         from d4cli.render.sheet import check_record_table
 
-        renderables: list[object] = [check_record_table(item)]
+        renderables: list[object] = [check_record_table(item), *used_up_lines(item)]
         if odds_record is not None:
             from d4cli.render.odds import render_check_odds
 
@@ -155,8 +157,8 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
     print_one(record, view, json_=json_, quiet=quiet)
 
 
-def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True) -> None:
-    from d4cli.commands.unchanged import NOTHING_CHANGED
+def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None) -> None:
+    from d4cli.commands.unchanged import unchanged_line
     from d4cli.serialize import action_event_json, unchanged_json
 
     obj = action_event_json(event) if changed else unchanged_json(action_event_json(event))
@@ -166,7 +168,7 @@ def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True) -> 
     from d4cli.render.encounter import print_lines
     from d4cli.render.sheet import sheet_summary
 
-    print_lines([sheet_summary(obj) + ("" if changed else f"; {NOTHING_CHANGED}")])
+    print_lines([sheet_summary(obj) if changed else unchanged_line(sheet_summary(obj), note)])
 
 
 @app.command("add")
@@ -197,7 +199,7 @@ def action_add_command(
     try:
         event = change_noting_comments(resolve_path(file), or_unchanged(lambda encounter: add_action(encounter, name, row)), note)
     except Unchanged as same:  # the very action it has: nothing written or logged
-        _print_event(same.record, json_, changed=False)
+        _print_event(same.record, json_, changed=False, note=note)
         return
     _print_event(event, json_)
 

@@ -22,6 +22,12 @@ R = TypeVar("R")
 NOTHING_CHANGED = "nothing changed: nothing written or logged"
 
 
+def unchanged_line(line: str, note: str | None) -> str:
+    """The human line of a change that changed nothing: *line* (what the command found, from
+    its ``changed: false`` object) and `NOTHING_CHANGED`, saying that a ``--note`` was not kept."""
+    return f"{line}; {NOTHING_CHANGED}" + ("; the --note was not kept" if note is not None else "")
+
+
 class Unchanged(Exception):
     """Raised by `or_unchanged`: the transition's *record*, which changed nothing."""
 

@@ -30,12 +30,15 @@ def effect_from_json(obj: dict[str, Any]) -> Effect:
 
 
 def effect_summary(entry: dict[str, Any]) -> str:
-    """``Aria: blinded -1d4, until the end of Goblin Archer's turn (R20)``; says what an add replaced."""
+    """``Aria: blinded -1d4, until the end of Goblin Archer's turn (R20)``; says what an add replaced
+    (``Aria already has blinded ...`` for an add that changed nothing)."""
     actor = "[bold]" + escape(str(entry.get("actor"))) + "[/]"
     round_number = int(entry.get("counts_from") or entry.get("round") or 0)
     effect = describe(effect_from_json(entry.get("effect") or {}), round_number)
     if entry.get("action") == "remove":
         return f"{actor}: removed {escape(effect)} (R20)"
+    if entry.get("changed") is False:  # an add of the very effect it has
+        return f"{actor} already has {escape(effect)} (R20)"
     text = f"{actor}: {escape(effect)} (R20)"
     if entry.get("replaced"):
         was = describe(effect_from_json(entry["replaced"]), round_number)

@@ -34,11 +34,11 @@ def sheet_summary(entry: dict[str, Any]) -> str:
         text = f"{actor} check ({', '.join(names) or 'no stats'}): [bold]{entry.get('total')}[/]"
         if entry.get("dc") is not None:
             text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
-        if entry.get("note"):
-            text += f" - {escape(str(entry['note']))}"
-        return text + "; Load unchanged (C8)"
+        return text + "; Load unchanged (C8)"  # its note: after the line, as every entry's (log)
     action = entry.get("action") or {}
     verb = "added action" if kind == "action-add" else "removed action"
+    if entry.get("changed") is False:  # an add of the very action it has
+        return f"{actor} already has action {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
 
 

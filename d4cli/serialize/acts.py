@@ -76,7 +76,8 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
     """The ``check`` object: the ``roll check`` object plus who rolled, the stats' names and the sources (C8).
 
     ``attribute_name`` / ``proficiency_name`` / ``specialization_name`` are None when not used;
-    ``sources`` lists every source as ``{name, grant, origin, level, counted}``.
+    ``sources`` lists every source as ``{name, grant, origin, level, counted}``;
+    ``uncapped_advantage_level`` is the Advantage Level before the cap at 5 (C3, C8).
     """
     names = {kind: name for kind, name, _ in record.stats}
     counted = {id(source) for source in record.counted}
@@ -87,6 +88,7 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
         "proficiency_name": names.get("proficiency"),
         "specialization_name": names.get("specialization"),
         "base_advantage_level": record.base_level,
+        "uncapped_advantage_level": record.raised_level,
         "base_disadvantage": record.base_disadvantage,
         "sources": [
             {**source._asdict(), "counted": id(source) in counted} for source in record.sources

@@ -173,5 +173,6 @@ def journal_json(record: Record) -> JsonObject:
 
 def unchanged_json(obj: JsonObject) -> JsonObject:
     """A change's object (*obj*, from `record_json` or `action_event_json`) for a change that
-    changed nothing: ``changed`` false, nothing written or logged."""
-    return {**obj, "changed": False}
+    changed nothing: ``changed`` false, nothing written or logged; an effect's ``replaced`` null
+    (the effect it has stays as it was)."""
+    return {**obj, **({"replaced": None} if "replaced" in obj else {}), "changed": False}

@@ -445,6 +445,8 @@ class JournalWriter:
 
 def write_failed(path: Path, error: OSError) -> FileError:
     reason = error.strerror or str(error)
-    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-        reason += " (is the folder read-only?)"
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):  # the file itself read-only (a journal), else its folder
+        exists = os.path.lexists(path)
+        read_only = exists and (not os.lstat(path).st_mode & stat.S_IWUSR or not os.access(path, os.W_OK, follow_symlinks=False))
+        reason += f" (the file {path.name} is read-only: allow writing with chmod u+w)" if read_only else " (is the folder read-only?)"
     return FileError(path, "", None, f"cannot write, nothing was changed: {reason}")
