@@ -31,7 +31,6 @@ WORKERS_WAIT = 2.0
 # Seconds between two looks at the cluster's workers while pieces are pending.
 POLL = 0.5
 SCHEMES = ("tcp", "tls", "ws", "wss")
-_SAME = f"install d4cli {__version__}, the same version, on every worker"
 INSTALL = "needs Dask's distributed, the cluster extra: pip install 'd4cli[cluster]'"
 _ADDRESS = re.compile(
     r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
@@ -119,7 +118,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
         try:
             yield Cluster(executor, threads)
         except ImportError as error:
-            raise InputError(FIELD, text, f"a worker cannot import d4cli ({error}): {_SAME}") from None
+            raise InputError(FIELD, text, f"a worker cannot import d4cli ({error}): {_same()}") from None
         except (OSError, distributed.CancelledError, distributed.KilledWorker) as error:
             raise ClusterError(f"{FIELD}: {text!r}: the cluster failed during the run ({type(error).__name__})") from None
         finally:
@@ -314,6 +313,10 @@ def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
         raise InputError(FIELD, text, _no_scheduler(error, 0.0, seconds)) from None
 
 
+def _same() -> str:
+    return f"install d4cli {__version__}, the same version, on every worker"
+
+
 def _check_versions(versions: dict[str, Any], text: str) -> None:
     """Every worker's probe outcome is this d4cli's version.
 
@@ -323,6 +326,6 @@ def _check_versions(versions: dict[str, Any], text: str) -> None:
     for worker, found in sorted(versions.items()):
         if isinstance(found, BaseException):
             problem = " ".join(str(found).split()) or type(found).__name__
-            raise InputError(FIELD, text, f"a worker cannot import d4cli ({worker}: {problem}): {_SAME}")
+            raise InputError(FIELD, text, f"a worker cannot import d4cli ({worker}: {problem}): {_same()}")
         if found != __version__:
-            raise InputError(FIELD, text, f"a worker has d4cli {found} ({worker}), this is d4cli {__version__}: {_SAME}")
+            raise InputError(FIELD, text, f"a worker has d4cli {found} ({worker}), this is d4cli {__version__}: {_same()}")
