@@ -175,7 +175,10 @@ class _Watched(Executor):
             self.pending.discard(outer)
             if outer.done():
                 return
-            if inner.cancelled():
+            if inner.cancelled() and self.stopped.is_set():
+                outer.cancel()  # by `shutdown`: the run is being left already
+                outer.set_running_or_notify_cancel()
+            elif inner.cancelled():
                 # Not by d4cli: the client lost its scheduler and cancelled what it had.
                 outer.set_exception(self.failure("the scheduler went away"))
             elif inner.exception() is not None:
@@ -192,7 +195,7 @@ class _Watched(Executor):
                     continue
             try:
                 threads = sum(self.client.nthreads(callback_timeout=max(POLL, self.grace)).values())
-                why = f"it has had no workers for {self.grace:g} s"
+                why = f"it has had no workers for {self.grace:g} s (every worker needs d4cli {__version__})"
             except Exception:  # noqa: BLE001 - any failure to ask is a scheduler that does not answer
                 threads, why = 0, f"its scheduler has not answered for {self.grace:g} s"
             if threads:
@@ -201,7 +204,7 @@ class _Watched(Executor):
             now = time.monotonic()
             lost_since = now if lost_since is None else lost_since
             if now - lost_since >= self.grace:
-                error = self.failure(why + f" (every worker needs d4cli {__version__})")
+                error = self.failure(why)
                 with self.lock:
                     for outer in self.pending:
                         outer.set_exception(error)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -437,3 +438,69 @@ def test_worker_threads_never_build_a_model_class_at_once(monkeypatch):
     finally:
         sys.setswitchinterval(interval)
     assert failures == []
+
+
+class _StuckClient:
+    """A stand-in for Dask's client whose pieces never finish and whose scheduler reports *answer*."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.futures: list = []
+
+    def get_executor(self, pure):
+        client = self
+
+        class Stuck:
+            def submit(self, fn, *args, **kwargs):
+                client.futures.append(Future())
+                return client.futures[-1]
+
+            def shutdown(self, wait=True):
+                for future in client.futures:
+                    future.cancel()
+
+        return Stuck()
+
+    def nthreads(self, callback_timeout=None):
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [({}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
+     ({"tcp://127.0.0.1:1": 0}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
+     (OSError("gone"), "its scheduler has not answered for 0.3 s")],
+)
+def test_the_watch_fails_pending_pieces_once_the_cluster_is_gone(monkeypatch, answer, why):
+    """run_all waits on its futures with no time limit: the executor's watch is what ends the wait."""
+    from concurrent.futures import wait
+
+    monkeypatch.setattr(cluster, "POLL", 0.05)
+    executor = cluster._Watched(_StuckClient(answer), "127.0.0.1:8786", grace=0.3)
+    try:
+        futures = [executor.submit(print, n) for n in range(3)]
+        start = time.monotonic()
+        done, pending = wait(futures, timeout=10)
+        assert pending == set() and 0.3 <= time.monotonic() - start < 5
+        for future in futures:
+            with pytest.raises(cluster.ClusterError) as caught:
+                future.result()
+            assert str(caught.value) == f"--scheduler: '127.0.0.1:8786': the cluster failed during the run: {why}"
+    finally:
+        executor.shutdown(wait=False)
+
+
+def test_the_watch_lets_a_cluster_with_workers_be(monkeypatch):
+    monkeypatch.setattr(cluster, "POLL", 0.05)
+    client = _StuckClient({"tcp://127.0.0.1:1": 2})
+    executor = cluster._Watched(client, "127.0.0.1:8786", grace=0.2)
+    try:
+        future = executor.submit(print, 1)
+        time.sleep(0.6)
+        assert not future.done()
+        client.futures[0].set_result(7)
+        assert future.result(timeout=5) == 7
+    finally:
+        executor.shutdown(wait=False)
