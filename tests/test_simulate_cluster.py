@@ -11,11 +11,13 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 from _cli import fails, ok, run
 
+from d4cli import __version__ as VERSION
 from d4cli import cluster
 from d4cli.errors import InputError
 
@@ -116,6 +118,90 @@ def test_something_that_is_not_a_scheduler_does_not_hang_and_dask_stays_quiet():
     assert elapsed < cluster.CONNECT_TIMEOUT + 10
 
 
+@pytest.fixture
+def junk_peer():
+    """A TCP listener that answers every connection with bytes that are not Dask's and closes it."""
+    import socketserver
+
+    class Junk(socketserver.BaseRequestHandler):
+        def handle(self):
+            self.request.sendall(b"\0" * 64 + b"junk junk\r\n")
+
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Junk)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def web_server():
+    """A plain HTTP server (not Dask) on a free local port."""
+    import http.server
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_peer_that_sends_junk_is_not_a_scheduler_exit_2_at_once(isolated_env, junk_peer):
+    pytest.importorskip("distributed")
+    address = f"127.0.0.1:{junk_peer}"
+    start = time.monotonic()
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert time.monotonic() - start < cluster.CONNECT_TIMEOUT  # a handshake failure, not a timeout
+    assert line.startswith(f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered "
+                           "(something there did not answer as a Dask scheduler: struct.error: unpack_from")
+
+
+def test_websocket_to_a_web_server_is_not_a_scheduler_exit_2(isolated_env, web_server):
+    pytest.importorskip("distributed")
+    address = f"ws://127.0.0.1:{web_server}"
+    start = time.monotonic()
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert time.monotonic() - start < cluster.CONNECT_TIMEOUT
+    assert line == (f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered "
+                    "(something there did not answer as a Dask scheduler: WebSocketError: Non-websocket response)")
+
+
+@pytest.mark.parametrize("scheme", ["tls", "wss"])
+def test_tls_without_dask_tls_settings_says_so_and_tries_nothing(isolated_env, web_server, scheme):
+    pytest.importorskip("distributed")
+    import dask
+
+    address = f"{scheme}://127.0.0.1:{web_server}"
+    with dask.config.set({"distributed.comm.tls.ca-file": None, "distributed.comm.tls.client.cert": None,
+                          "distributed.comm.tls.client.key": None}):
+        line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert line == (f"d4cli: error: --scheduler: {address!r}: {scheme}:// needs TLS settings in Dask's configuration "
+                    "(distributed.comm.tls), and none are set")
+
+
+def test_any_failure_while_connecting_is_the_address_fault_exit_2(isolated_env, monkeypatch):
+    """Whatever the connection raises (here a made-up error), it is bad input, never an internal error."""
+    distributed = pytest.importorskip("distributed")
+
+    class Strange(Exception):
+        pass
+
+    def refuse(*args, **kwargs):
+        raise Strange("the peer said something odd")
+
+    monkeypatch.setattr(distributed, "Client", refuse)
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", "127.0.0.1:8786")
+    assert line == ("d4cli: error: --scheduler: '127.0.0.1:8786': no Dask scheduler answered "
+                    "(something there did not answer as a Dask scheduler: Strange: the peer said something odd)")
+
+
 def test_the_help_names_the_option():
     text = " ".join(run("simulate", "--help", env={"COLUMNS": "300"}).stdout.split())
     assert "--scheduler ADDRESS Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli." in text
@@ -191,6 +277,94 @@ def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler)
         assert not any(client.processing().values())
 
 
+def test_the_workers_version_of_d4cli_must_be_this_one(scheduler, isolated_env, monkeypatch):
+    """Every worker is asked for its d4cli before a piece is sent; another version is refused."""
+    monkeypatch.setattr(cluster, "__version__", "0.0.1")
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", scheduler)
+    assert re.fullmatch(
+        rf"d4cli: error: --scheduler: {re.escape(repr(scheduler))}: a worker has d4cli {re.escape(VERSION)} "
+        r"\(tcp://127\.0\.0\.1:\d+\), this is d4cli 0\.0\.1: install d4cli 0\.0\.1, the same version, on every worker",
+        line,
+    ), line
+
+
+@pytest.fixture
+def empty_scheduler():
+    """A local Dask scheduler with no worker of its own, for one test."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, host="127.0.0.1", protocol="tcp",
+                                  dashboard_address=":0", silence_logs=50) as local:
+        yield local.scheduler_address
+
+
+def test_a_cluster_without_workers_is_one_line_exit_2(empty_scheduler, isolated_env, monkeypatch):
+    monkeypatch.setattr(cluster, "WORKERS_WAIT", 0.5)
+    start = time.monotonic()
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--jobs", "2",
+                 "--scheduler", empty_scheduler)
+    assert time.monotonic() - start < 4
+    assert line == (f"d4cli: error: --scheduler: {empty_scheduler!r}: the cluster has no workers: start some "
+                    f"(dask worker {empty_scheduler}) with d4cli {VERSION} installed")
+
+
+# A worker process whose Python cannot import d4cli (as on a machine without it).
+WITHOUT_D4CLI = """
+import sys
+sys.modules["d4cli"] = None
+from distributed.cli.dask_worker import main
+sys.argv = ["dask-worker", sys.argv[1], "--nthreads", "1", "--no-nanny", "--no-dashboard"]
+main()
+"""
+
+
+@pytest.fixture
+def worker_without_d4cli(empty_scheduler, tmp_path):
+    """The scheduler's address, once a worker that cannot import d4cli has joined it; and that worker."""
+    import distributed
+
+    process = subprocess.Popen([sys.executable, "-c", WITHOUT_D4CLI, empty_scheduler], cwd=tmp_path,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with distributed.Client(empty_scheduler, set_as_default=False, timeout=10) as client:
+            client.wait_for_workers(1, timeout=60)
+        yield empty_scheduler, process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_a_worker_that_cannot_import_d4cli_is_found_before_playing(worker_without_d4cli, isolated_env):
+    address, process = worker_without_d4cli
+    start = time.monotonic()
+    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert time.monotonic() - start < cluster.CONNECT_TIMEOUT
+    assert re.fullmatch(
+        rf"d4cli: error: --scheduler: {re.escape(repr(address))}: a worker cannot import d4cli "
+        r"\(tcp://127\.0\.0\.1:\d+: import of d4cli halted; None in sys\.modules\): "
+        rf"install d4cli {re.escape(VERSION)}, the same version, on every worker",
+        line,
+    ), line
+    assert process.poll() is None  # asked, not sent a piece: the worker is still there
+
+
+def test_a_cluster_that_loses_every_worker_during_the_run_ends_it_exit_1(worker_without_d4cli, isolated_env, monkeypatch):
+    """Past the check (skipped here), the worker ends on unpacking its first piece and the
+    scheduler has none left: the watch ends the run after the grace time, one line, exit 1."""
+    address, process = worker_without_d4cli
+    monkeypatch.setattr(cluster, "_check_versions", lambda versions, text: None)
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2.0)
+    start = time.monotonic()
+    line = fails(1, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    assert time.monotonic() - start < 15
+    assert line == (f"d4cli: error: --scheduler: {address!r}: the cluster failed during the run: "
+                    f"it has had no workers for 2 s (every worker needs d4cli {VERSION})")
+    assert process.wait(timeout=10) is not None  # that worker ended, as Dask ends it
+
+
 def test_the_rules_never_import_dask():
     import tomllib
 
@@ -264,3 +438,69 @@ def test_worker_threads_never_build_a_model_class_at_once(monkeypatch):
     finally:
         sys.setswitchinterval(interval)
     assert failures == []
+
+
+class _StuckClient:
+    """A stand-in for Dask's client whose pieces never finish and whose scheduler reports *answer*."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.futures: list = []
+
+    def get_executor(self, pure):
+        client = self
+
+        class Stuck:
+            def submit(self, fn, *args, **kwargs):
+                client.futures.append(Future())
+                return client.futures[-1]
+
+            def shutdown(self, wait=True):
+                for future in client.futures:
+                    future.cancel()
+
+        return Stuck()
+
+    def nthreads(self, callback_timeout=None):
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [({}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
+     ({"tcp://127.0.0.1:1": 0}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
+     (OSError("gone"), "its scheduler has not answered for 0.3 s")],
+)
+def test_the_watch_fails_pending_pieces_once_the_cluster_is_gone(monkeypatch, answer, why):
+    """run_all waits on its futures with no time limit: the executor's watch is what ends the wait."""
+    from concurrent.futures import wait
+
+    monkeypatch.setattr(cluster, "POLL", 0.05)
+    executor = cluster._Watched(_StuckClient(answer), "127.0.0.1:8786", grace=0.3)
+    try:
+        futures = [executor.submit(print, n) for n in range(3)]
+        start = time.monotonic()
+        done, pending = wait(futures, timeout=10)
+        assert pending == set() and 0.3 <= time.monotonic() - start < 5
+        for future in futures:
+            with pytest.raises(cluster.ClusterError) as caught:
+                future.result()
+            assert str(caught.value) == f"--scheduler: '127.0.0.1:8786': the cluster failed during the run: {why}"
+    finally:
+        executor.shutdown(wait=False)
+
+
+def test_the_watch_lets_a_cluster_with_workers_be(monkeypatch):
+    monkeypatch.setattr(cluster, "POLL", 0.05)
+    client = _StuckClient({"tcp://127.0.0.1:1": 2})
+    executor = cluster._Watched(client, "127.0.0.1:8786", grace=0.2)
+    try:
+        future = executor.submit(print, 1)
+        time.sleep(0.6)
+        assert not future.done()
+        client.futures[0].set_result(7)
+        assert future.result(timeout=5) == 7
+    finally:
+        executor.shutdown(wait=False)
