@@ -69,10 +69,10 @@ from d4cli.store.files import (
     read_text,
     real_path,
     redo_path,
-    remove_stale_temp_files,
     replace_file,
 )
 from d4cli.store.journal import PRIVATE_KEYS, encode_entry, public_entry
+from d4cli.store.temp import remove_stale_temp_files
 
 __all__ = [
     "JOURNAL_SUFFIX", "LOCK_SUFFIX", "MAX_FILE_BYTES", "PRIVATE_KEYS", "REDO_SUFFIX", "History",

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
 from d4cli.encounter import Encounter
 from d4cli.errors import FileError, InputError
-from d4cli.store import files, journal
+from d4cli.store import files, journal, temp
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
@@ -135,8 +135,8 @@ class _Transaction:
         """
         path = self.path
         tail = self.tail
-        files.remove_stale_temp_files(path)
-        files.remove_stale_temp_files(redo_path(path))
+        temp.remove_stale_temp_files(path)
+        temp.remove_stale_temp_files(redo_path(path))
         files.tighten(journal_path(path), self.mode)
         files.tighten(redo_path(path), self.mode)
         try:
