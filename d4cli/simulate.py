@@ -150,11 +150,11 @@ def prepare(
 
     Raises:
         InputError: an unknown mode; fewer than two sides; a creature without a
-            side; a side without a creature that has hp; a creature with no named
-            action it could ever afford (R2).
+            side; a side without a creature that has hp, or with every such
+            creature down (R18: the fight is over); a creature with no named
+            action it could ever afford (R2), or with only actions that have a
+            DC (a check, not an attack: the policy never takes them, R7).
     """
-    from d4cli.dice import parse_extra
-
     if mode not in MODES:
         raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
     kind, reset = MODES[mode]
@@ -174,21 +174,49 @@ def prepare(
     for number, side in enumerate(sides):
         if not any(c.hp is not None for c, s in zip(creatures, side_of) if s == number):
             raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
+        if not any(c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number):
+            raise InputError("side", side, "has every creature with hp down: the fight is already over (R18)")
     all_moves = []
-    for creature in creatures:
+    for creature, side in zip(creatures, side_of):
         values = dict(creature.aspects)
-        moves = tuple(
-            Move(a.name, a.aspect, values[a.aspect], a.cost, tuple(parse_extra(t) for t in a.extra),
-                 len(a.advantage) - len(a.disadvantage))
-            for a in creature.actions
-        )
+        foe = next(c.name for c, s in zip(creatures, side_of) if s != side)
+        attacks = [a for a in creature.actions if a.dc is None]  # an action with a DC is a check (R7)
+        if creature.actions and not attacks:
+            raise InputError("actions", creature.name, "has only actions with a DC: the simulator needs one that attacks (R7)")
+        moves = tuple(_move(named_request(encounter, creature.name, a.name, foe), values) for a in attacks)
         best_load = min(0 if reset == "zero" else creature.reset_value, creature.load)
         if not can_act(moves, best_load):
             raise InputError("actions", creature.name, "has no named action it could ever afford (R2)")
         all_moves.append(moves)
     policies = tuple(make_policy(c.policy, target=target, reserve=reserve) for c in creatures)
     start = replace(encounter, mode=kind, round_reset=reset, creatures=creatures)
+    if start.current is not None and start.find(start.current).down:  # a down creature's turn only ends
+        from d4cli.turns import end_turn
+
+        start, _ = end_turn(start)
     return Setup(start, tuple(sides), tuple(side_of), tuple(all_moves), policies, max_rounds)
+
+
+def named_request(encounter: Encounter, actor: str, action: str, target: str) -> ActRequest:
+    """The request of ``d4cli act ACTOR ACTION --target TARGET``: the very function the command uses.
+
+    Its named action fills the Aspect, Cost, extra dice and Advantage /
+    Disadvantage sources (R3, R4, R6); `act` adds the effects and Team Action
+    grants to those sources and counts each name once, as for the command.
+    """
+    from d4cli.actions import ActRequest
+    from d4cli.sheets import apply_named_action
+
+    return apply_named_action(encounter, ActRequest(actor, action, target=target), frozenset())
+
+
+def _move(request: ActRequest, values: dict[str, int]) -> Move:
+    """The policy's view of a named action's request: its net sources counted as `act` counts them (R4)."""
+    from d4cli.names import distinct_sources
+
+    net = len(distinct_sources(request.advantage)[0]) - len(distinct_sources(request.disadvantage)[0])
+    return Move(request.action or request.aspect, request.aspect, values[request.aspect], request.cost,
+                request.extra, net)
 
 
 def run_seed(seed: int, mode: str, index: int) -> str:
@@ -228,15 +256,22 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     position_of, foes, members = fixed
     damage = [0] * len(setup.sides)
     loads: dict[int, int] = {}
-    rounds = turns = actions = reactions = stuck = 0
+    turns = actions = reactions = stuck = 0
     winner: int | None = None
-    round_over = encounter.next_position() is None  # then as each turn end says (R19)
+    standing = len(setup.sides)  # sides with a creature up (`prepare`: every one at the start)
+    # A file saved mid-turn goes on with that turn; a round running counts as round 1.
+    running = encounter.current is not None
+    round_over = not running and encounter.next_position() is None  # then as each turn end says (R19)
+    rounds = 0 if round_over else 1
     while True:
         if round_over:
             if rounds >= setup.max_rounds:
                 break
             rounds += 1
-        encounter, _ = start_turn(encounter)
+        if running:
+            running = False
+        else:
+            encounter, _ = start_turn(encounter)
         me = position_of[encounter.current]  # type: ignore[index]
         load = encounter.creatures[me].load
         turns += 1
@@ -276,8 +311,10 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             actions += 1
             damage[side] += (record.hp_before or 0) - (record.hp_after or 0)
             if record.hp_after == 0 and _beaten(encounter, side_of, defended):
-                winner = side
-                break
+                standing -= 1
+                if standing == 1:  # the last side with a creature up wins (R18)
+                    winner = side
+                    break
         if winner is not None:
             break
         encounter, turn_end = end_turn(encounter)
@@ -290,14 +327,17 @@ _UNKNOWN = object()
 
 
 def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) -> ActRequest | None:
-    """The action *me* takes at *load* against *target* (`best_move`), or None: none qualifies."""
-    from d4cli.actions import ActRequest
+    """The action *me* takes at *load* against *target* (`best_move`), or None: none qualifies.
 
+    The request is the command's (`named_request`); its extra dice are the
+    move's own (equal values), so the pool plans of one move are shared.
+    """
     move = best_move(setup.moves[me], load, evasion, setup.policies[me].reserve)
     if move is None:
         return None
     names = setup.encounter.creatures
-    return ActRequest(names[me].name, move.aspect, cost=move.cost, extra=move.extra, target=names[target].name)
+    request = named_request(setup.encounter, names[me].name, move.name, names[target].name)
+    return replace(request, extra=move.extra) if request.extra == move.extra else request
 
 
 def _team_request(setup: Setup, ally: int, load: int, attacker: int) -> TeamRequest | None:
@@ -396,37 +436,6 @@ def run_all(
             if progress is not None:
                 progress(stop - start)
         return tallies
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from d4cli.sim_pool import run_pieces
 
-    pool = executor
-    if pool is None:
-        import multiprocessing
-
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_ignore_interrupts)
-    try:
-        futures = {pool.submit(run_chunk, setup, seed, mode, start, stop): (label, stop - start)
-                   for label, mode, setup, start, stop in tasks}
-        for future in as_completed(futures):
-            label, size = futures[future]
-            tallies[label].merge(future.result())
-            if progress is not None:
-                progress(size)
-    except BaseException:
-        # Ctrl-C (or a failure): stop the workers now rather than after their pieces.
-        if executor is None:
-            processes = getattr(pool, "_processes", None) or {}
-            for process in list(processes.values()):
-                process.terminate()
-        raise
-    finally:
-        if executor is None:
-            pool.shutdown(wait=False, cancel_futures=True)
-    return tallies
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the workers itself."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return run_pieces(tasks, tallies, seed, jobs, progress, executor)

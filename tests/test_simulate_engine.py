@@ -1,0 +1,80 @@
+"""The simulator's play engine: named actions as the command plays them, the start state, sides, the pool (R4, R18, R19)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _cli import fails, ok
+
+from d4cli.encounter_file import bundled_examples, parse_encounter
+from d4cli.errors import InputError
+from d4cli.simulate import BatchedDice, play, prepare, run_all, run_seed
+
+
+def example(name: str, change: str = "", into: str = "") -> str:
+    text = bundled_examples()[name].read_text()
+    if change:
+        assert change in text
+        text = text.replace(change, into, 1)
+    return text
+
+
+def duel_with(sources: str) -> str:
+    """The bundled duel with *sources* added to Sera's rapier."""
+    return example("duel", 'extra = ["1d6"]\n', 'extra = ["1d6"]\n' + sources)
+
+
+def wins(text: str, runs: int = 200, mode: str = "turn", **options: object) -> list[int]:
+    setup = prepare(parse_encounter(text, "duel.toml"), mode, **options)  # type: ignore[arg-type]
+    return run_all([(mode, mode, setup)], runs, 9, 1)[mode].wins
+
+
+def test_an_actions_own_advantage_and_disadvantage_change_the_fight():
+    plain = wins(duel_with(""))
+    advantage = wins(duel_with('advantage = ["high ground", "flank", "blessing"]\n'))
+    disadvantage = wins(duel_with('disadvantage = ["blinded", "prone", "cursed"]\n'))
+    assert plain == [178, 22]
+    assert advantage == [200, 0]
+    assert disadvantage == [0, 200]
+
+
+def test_a_source_named_twice_counts_once_as_in_the_command():
+    once = wins(duel_with('disadvantage = ["prone"]\n'))
+    twice = wins(duel_with('disadvantage = ["prone", "Prone"]\n'))
+    assert once == twice != wins(duel_with(""))
+    setup = prepare(parse_encounter(duel_with('advantage = ["flank", "FLANK"]\ndisadvantage = ["prone"]\n'), "d"), "turn")
+    assert setup.moves[0][0].net == 0
+
+
+def test_the_simulators_request_is_the_commands_request(tmp_path, monkeypatch):
+    import d4cli.actions
+    from d4cli.simulate import _act_request
+
+    path = tmp_path / "encounter.toml"
+    path.write_text(duel_with('advantage = ["high ground", "flank"]\ndisadvantage = ["prone"]\n'))
+    seen = []
+    real = d4cli.actions.act
+
+    def spy(encounter, request, rng):
+        seen.append(request)
+        return real(encounter, request, rng)
+
+    monkeypatch.setattr(d4cli.actions, "act", spy)
+    ok("act", "Sera", "rapier", "--target", "The Masked Blade", "--dry-run", "-f", str(path))
+    setup = prepare(parse_encounter(path.read_text(), str(path)), "turn")
+    ours = _act_request(setup, 0, -1, 1, 11)
+    assert seen == [ours]
+    assert ours.advantage == ("high ground", "flank") and ours.disadvantage == ("prone",)
+    assert ours.action == "rapier" and ours.aspect == "Finesse" and ours.dc is None
+    _, record = real(setup.encounter, ours, BatchedDice(random.Random(1)))
+    assert [s[:2] for s in record.sources] == [("high ground", "advantage"), ("flank", "advantage"), ("prone", "disadvantage")]
+    assert record.result.plan.size.size == 6 == 5 + setup.moves[0][0].net  # Finesse 5, net +1: as the policy counts (R4, R5)
+
+
+def test_an_action_with_a_dc_is_a_check_the_policy_never_takes():
+    setup = prepare(parse_encounter(example("skirmish"), "s"), "turn")
+    assert [m.name for m in setup.moves[0]] == ["dagger"]  # "sneak" has dc = 10
+    only_checks = example("duel", 'extra = ["1d6"]\n', 'extra = ["1d6"]\ndc = 9\n')
+    with pytest.raises(InputError, match="'Sera': has only actions with a DC"):
+        prepare(parse_encounter(only_checks, "d"), "turn")
