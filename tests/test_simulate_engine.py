@@ -78,3 +78,44 @@ def test_an_action_with_a_dc_is_a_check_the_policy_never_takes():
     only_checks = example("duel", 'extra = ["1d6"]\n', 'extra = ["1d6"]\ndc = 9\n')
     with pytest.raises(InputError, match="'Sera': has only actions with a DC"):
         prepare(parse_encounter(only_checks, "d"), "turn")
+
+
+DOWN_SIDE = ("hp = 14\nmax_hp = 14\naspects = { Finesse = 4", "hp = 0\nmax_hp = 14\naspects = { Finesse = 4")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_side_already_down_is_refused_before_play(tmp_path, jobs):
+    path = tmp_path / "encounter.toml"
+    path.write_text(example("duel", *DOWN_SIDE))
+    line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--jobs", jobs)
+    assert line == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R18)"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_every_creature_down_is_refused_naming_a_side(tmp_path, jobs):
+    path = tmp_path / "encounter.toml"
+    path.write_text(example("duel").replace("hp = 14\n", "hp = 0\n"))
+    line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--modes", "turn", "--jobs", jobs)
+    assert line == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18)"
+
+
+def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
+    import d4cli.simulate
+    from d4cli.errors import RefusedError
+
+    setup = prepare(parse_encounter(example("duel"), "d"), "turn")
+
+    def failing(*args):
+        raise InputError("turn start", None, "every creature is down (R18)")
+
+    monkeypatch.setattr(d4cli.simulate, "run_chunk", failing)  # the forked workers inherit it
+    with pytest.raises(InputError) as raised:
+        run_all([("turn", "turn", setup)], 8, 1, 2)
+    assert str(raised.value) == "turn start: every creature is down (R18)" and raised.value.field == "turn start"
+
+    def refusing(*args):
+        raise RefusedError("refused (R2)")
+
+    monkeypatch.setattr(d4cli.simulate, "run_chunk", refusing)
+    with pytest.raises(RefusedError, match=r"^refused \(R2\)$"):
+        run_all([("turn", "turn", setup)], 8, 1, 2)
