@@ -3,10 +3,12 @@
 Every fight goes through the same pure transitions as the commands
 (`d4cli.turns.start_turn` / `end_turn`, `d4cli.actions.act` / `team`), with the
 choices of `d4cli.policy`; nothing touches the store or a file. A fight ends
-when one side has no creature with hp left up (R18) or, as a draw, when
-``max_rounds`` rounds have been played. Each run's dice come from its own seed,
-derived from ``(seed, mode, run index)``, and every figure is an integer sum
-(`Tally`), so splitting the runs over processes never changes the result.
+when one side is left with a creature with hp up (R18) or, as a draw, when
+``max_rounds`` rounds have been played (counted from the file's state: its
+running turn goes on, its running round is round 1). Each run's dice come
+from its own seed, derived from ``(seed, mode, run index)``, and every figure
+is an integer sum (`Tally`), so splitting the runs over processes never
+changes the result.
 
 Speed without a second rules engine: `play` looks up (per setup, in its
 ``memo``) the policy's pure choices and the requests built from them, and
@@ -225,7 +227,12 @@ def run_seed(seed: int, mode: str, index: int) -> str:
 
 
 def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int | None, list[int], dict[int, int]]:
-    """Play one fight to the end (R18) or to ``max_rounds`` (a draw).
+    """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
+
+    A turn running in the state goes on first (its creature takes the actions
+    it still can), then the order goes on (R19); a round running counts as
+    round 1, and a state before round 1 starts it. With three sides or more
+    the fight goes on until one side is left with a creature up: it wins.
 
     *memo* (one dict per *setup*, shared by its runs) keeps the policy's pure
     choices and the requests built from them, so that a repeated situation
@@ -236,7 +243,8 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
-        damage each side dealt; loads counts turns by their starting Load.
+        damage each side dealt; loads counts turns by their starting Load
+        (the running turn of the state has none).
     """
     from d4cli.actions import act, team
     from d4cli.turns import end_turn, start_turn
@@ -268,14 +276,16 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             if rounds >= setup.max_rounds:
                 break
             rounds += 1
-        if running:
+        if running:  # the turn of the file goes on: a turn, but its start Load is not known here
             running = False
+            me = position_of[encounter.current]  # type: ignore[index]
+            load = encounter.creatures[me].load
         else:
             encounter, _ = start_turn(encounter)
-        me = position_of[encounter.current]  # type: ignore[index]
-        load = encounter.creatures[me].load
+            me = position_of[encounter.current]  # type: ignore[index]
+            load = encounter.creatures[me].load
+            loads[load] = loads.get(load, 0) + 1
         turns += 1
-        loads[load] = loads.get(load, 0) + 1
         side = side_of[me]
         able = memo.get((me, load))
         if able is None:

@@ -119,3 +119,107 @@ def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
     monkeypatch.setattr(d4cli.simulate, "run_chunk", refusing)
     with pytest.raises(RefusedError, match=r"^refused \(R2\)$"):
         run_all([("turn", "turn", setup)], 8, 1, 2)
+
+
+def mid_turn(tmp_path, *acts: str):
+    """The skirmish saved during Aria's turn of round 1, after *acts* (each a target of her dagger)."""
+    path = tmp_path / "encounter.toml"
+    ok("init", "--from", "skirmish", "-f", str(path))
+    ok("turn", "start", "-f", str(path))
+    for target in acts:
+        ok("act", "Aria", "dagger", "--target", target, "--seed", "3", "-f", str(path))
+    return parse_encounter(path.read_text(), str(path))
+
+
+def traced_play(setup, monkeypatch, index: int = 0):
+    """Play one fight, logging each turn start and each action's actor."""
+    import d4cli.actions
+    import d4cli.turns
+
+    log: list[str] = []
+    real_act, real_start = d4cli.actions.act, d4cli.turns.start_turn
+
+    def act(encounter, request, rng):
+        log.append(request.actor)
+        return real_act(encounter, request, rng)
+
+    def start_turn(encounter, name=None):
+        encounter, event = real_start(encounter, name)
+        log.append(f"start {encounter.current}")
+        return encounter, event
+
+    monkeypatch.setattr(d4cli.actions, "act", act)
+    monkeypatch.setattr(d4cli.turns, "start_turn", start_turn)
+    outcome = play(setup, BatchedDice(random.Random(run_seed(1, "turn", index))))
+    return log, outcome
+
+
+def test_a_file_saved_mid_turn_goes_on_with_that_turn(tmp_path, monkeypatch):
+    encounter = mid_turn(tmp_path, "Goblin Archer")
+    assert (encounter.round, encounter.current, encounter.creatures[0].load) == (1, "Aria", 0)
+    log, (winner, figures, loads) = traced_play(prepare(encounter, "turn"), monkeypatch)
+    # Finesse 4 from Load 0: four more daggers (Load 0, 1, 2, 3) before anyone else's turn (R2).
+    assert log[:5] == ["Aria"] * 4 + ["start Borin"]
+    assert figures[0] >= 1 and figures[1] == sum(loads.values()) + 1  # her turn counts; its start Load is not known
+
+
+def test_the_running_round_is_round_one(tmp_path):
+    encounter = mid_turn(tmp_path, "Goblin Archer")
+    tally = run_all([("turn", "turn", prepare(encounter, "turn"))], 50, 1, 1)["turn"]
+    assert min(tally.rounds) == 1 and sum(tally.rounds.values()) == 50
+    cut = run_all([("turn", "turn", prepare(encounter, "turn", max_rounds=1))], 50, 1, 1)["turn"]
+    assert cut.rounds == {1: 50}  # never a second round: the running one is the first
+
+
+def test_a_file_before_round_one_starts_it(monkeypatch):
+    setup = prepare(parse_encounter(example("skirmish"), "s"), "turn")
+    assert setup.encounter.round == 0
+    log, (winner, figures, loads) = traced_play(setup, monkeypatch)
+    assert log[0] == "start Aria" and figures[0] >= 1 and figures[1] == sum(loads.values())
+
+
+def test_a_running_turn_of_a_down_creature_just_ends(tmp_path, monkeypatch):
+    text = mid_turn(tmp_path)
+    from d4cli.frozen import replace
+
+    encounter = replace(text, creatures=(replace(text.creatures[0], hp=0),) + text.creatures[1:])
+    setup = prepare(encounter, "turn")
+    assert setup.encounter.current is None and setup.encounter.round == 1
+    log, _ = traced_play(setup, monkeypatch)
+    assert log[0] == "start Borin"
+
+
+TROLL = """
+[[creature]]
+name = "Troll"
+load_buffer = 1
+exhaustion = 0
+load = -1
+evasion = 8
+hp = 60
+max_hp = 60
+aspects = { Might = 5 }
+side = "wild"
+actions = [{ name = "claws", aspect = "Might", cost = 1, extra = ["1d8"] }]
+"""
+
+
+def test_with_three_sides_the_last_side_standing_wins():
+    encounter = parse_encounter(example("skirmish") + TROLL, "three.toml")
+    setup = prepare(encounter, "turn")
+    assert setup.sides == ("party", "foes", "wild")
+    hp = {side: sum(c.hp for c, s in zip(encounter.creatures, setup.side_of) if s == number)
+          for number, side in enumerate(setup.sides)}
+    memo: dict = {}
+    winners = []
+    for index in range(60):
+        winner, figures, _ = play(setup, BatchedDice(random.Random(run_seed(1, "turn", index))), memo)
+        winners.append(winner)
+        assert winner is not None
+        # Every creature of both other sides went down: the damage dealt covers their hp (R16, R18).
+        beaten = sum(hp[side] for number, side in enumerate(setup.sides) if number != winner)
+        assert sum(figures[5:]) >= beaten
+    assert set(winners) == {0, 2}  # the party or the troll, never the goblins
+    tally = run_all([("turn", "turn", setup)], 60, 1, 1)["turn"]
+    assert tally.wins[1] == 0 and sum(tally.wins) + tally.draws == 60
+    assert min(tally.rounds) >= 2  # the troll is still up after the goblins fall
