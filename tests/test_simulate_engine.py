@@ -223,3 +223,51 @@ def test_with_three_sides_the_last_side_standing_wins():
     tally = run_all([("turn", "turn", setup)], 60, 1, 1)["turn"]
     assert tally.wins[1] == 0 and sum(tally.wins) + tally.draws == 60
     assert min(tally.rounds) >= 2  # the troll is still up after the goblins fall
+
+
+def test_no_more_workers_than_pieces(monkeypatch):
+    import concurrent.futures
+
+    made: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def counting(max_workers, **options):
+        made.append(max_workers)
+        return real(max_workers, **options)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
+    setup = prepare(parse_encounter(example("duel"), "d"), "turn")
+    one = run_all([("turn", "turn", setup)], 1, 1, 32)
+    assert made == [1] and one["turn"].runs == 1
+    run_all([("turn", "turn", setup), ("round", "round", prepare(parse_encounter(example("duel"), "d"), "round"))], 3, 1, 32)
+    assert made == [1, 6]  # 3 pieces of one run per mode
+    assert run_all([("turn", "turn", setup)], 40, 1, 2)["turn"].wins == run_all([("turn", "turn", setup)], 40, 1, 1)["turn"].wins
+    assert made[2] == 2
+
+
+def test_no_traceback_at_exit_from_the_process_pool(tmp_path):
+    import subprocess
+    import sys
+
+    for _ in range(30):
+        done = subprocess.run([sys.executable, "-m", "d4cli", "simulate", "--from", "duel", "--runs", "10", "--json",
+                               "--jobs", "2", "--modes", "turn"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert (done.returncode, done.stderr) == (0, "")
+        assert '"runs": 10' in done.stdout
+
+
+def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    for _ in range(3):
+        process = subprocess.Popen([sys.executable, "-m", "d4cli", "simulate", "--from", "skirmish", "--runs", "200000",
+                                    "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=tmp_path, start_new_session=True)
+        time.sleep(1.5)
+        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the parent and its workers
+        out, err = process.communicate(timeout=60)
+        assert (process.returncode, out, err) == (130, "", "")
