@@ -5,8 +5,9 @@ The policy (stated by ``d4cli help simulate``):
 
 * On its turn a creature picks a target among the enemies that have hp and are
   not down: ``lowest-hp`` (fewest hp left, ties to the first in turn order) or
-  ``random``. It takes the named action with the highest expected damage
-  against that target's Evasion (exact odds, R5-R7; ties to the first listed)
+  ``random``. It takes the named action (one without a DC: that is a check)
+  with the highest expected damage against that target's Evasion (exact odds,
+  its pool counting the action's own net Advantage, R4-R7; ties to the first listed)
   among those the gate allows (R2) that leave at least ``reserve`` headroom
   (``Aspect - Load - Cost >= reserve``). It repeats, picking a target each time,
   until no action qualifies, no enemy is up, or `MAX_ACTIONS` actions.
