@@ -179,9 +179,9 @@ def prepare(
         if not any(c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number):
             raise InputError("side", side, "has every creature with hp down: the fight is already over (R18)")
     all_moves = []
-    for creature, side in zip(creatures, side_of):
+    for creature, own in zip(creatures, side_of):
         values = dict(creature.aspects)
-        foe = next(c.name for c, s in zip(creatures, side_of) if s != side)
+        foe = next(c.name for c, s in zip(creatures, side_of) if s != own)
         attacks = [a for a in creature.actions if a.dc is None]  # an action with a DC is a check (R7)
         if creature.actions and not attacks:
             raise InputError("actions", creature.name, "has only actions with a DC: the simulator needs one that attacks (R7)")
