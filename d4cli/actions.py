@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli import kinds
-from d4cli.effects import Effect, Ended, put_effect, sources_for, team_grants, use_effects
+from d4cli.effects import Effect, Ended, put_effect, team_grants, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
 from d4cli.frozen import replace
@@ -153,6 +153,7 @@ _PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
 _MAX_PLANS = 4096
 # Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
 _GATES: dict[tuple[object, ...], object] = {}
+_KINDS: dict[str, GrantKind] = {}  # `GrantKind` members by value: a dict look-up, not an enum call
 
 
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
@@ -177,6 +178,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
+    import d4cli.frozen as frozen
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
     if (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1:
@@ -198,7 +200,9 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
     if with_effects:
-        sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
+        import d4cli.effects as lasting
+
+        sources += lasting.roll_sources(actor, target)  # R20: `sources_for` of the creatures found above
     advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
     disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
     # The plan is pure in these values: made once, then looked up (`_PLANS`).
@@ -230,17 +234,42 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     target_name = None if target is None else target.name
     new, hp_after = encounter, hp_before
     ended: tuple[Ended, ...] = ()
-    if allowed:  # a refused action changes nothing (R2, R18)
+    if allowed and target_position == position:  # a creature targeting itself: one change after the other
         base = encounter
         if with_effects:
             base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
         creatures = list(base.creatures)
         creatures[position] = replace(creatures[position], load=plan.load_after)
-        if target_position is not None and hp_before is not None:
+        if hp_before is not None:
             hp_after = max(0, hp_before - (result.damage or 0))
-            creatures[target_position] = replace(creatures[target_position], hp=hp_after)
+            creatures[position] = replace(creatures[position], hp=hp_after)
         new = replace(base, creatures=tuple(creatures))
-    record = ActRecord(
+    elif allowed:  # a refused action changes nothing (R2, R18); each creature changes once
+        creatures = list(encounter.creatures)
+        changes: dict[str, object] = {"load": plan.load_after}
+        target_changes: dict[str, object] = {}
+        if with_effects:  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
+            import d4cli.effects as lasting
+
+            gone: list[Ended] = []
+            effects = lasting.roll_used(actor, "own", gone)
+            if effects is not None:
+                changes["effects"] = effects
+            if target is not None:
+                effects = lasting.roll_used(target, "against", gone)
+                if effects is not None:
+                    target_changes["effects"] = effects
+            ended = tuple(gone)
+        creatures[position] = replace(actor, **changes)
+        if target_position is not None:
+            if hp_before is not None:
+                hp_after = max(0, hp_before - (result.damage or 0))
+                target_changes["hp"] = hp_after
+            if target_changes:
+                creatures[target_position] = replace(target, **target_changes)  # type: ignore[arg-type,assignment]
+        new = replace(encounter, creatures=tuple(creatures))
+    record = frozen.build(  # one dict, not a frozen __init__ of 17 fields
+        ActRecord,
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
@@ -294,6 +323,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         InputError: unknown actor, target or Aspect; the actor granting itself;
             several Aspects and no ``--aspect``; an empty source name.
     """
+    import d4cli.frozen as frozen
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
     import d4cli.records as records
 
@@ -327,14 +357,15 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         gate = _GATES[key] = pool.check_gate(aspect_value, actor.load, request.cost)
     allowed = gate.allowed and not actor.down
     load_after = actor.load + request.cost if allowed else actor.load
-    record = TeamRecord(
+    record = frozen.build(
+        TeamRecord,
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=records.GrantKind(request.grant),
+        grant=_KINDS.get(request.grant) or _KINDS.setdefault(request.grant, records.GrantKind(request.grant)),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,

@@ -28,7 +28,7 @@ from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.names import fold_name
 
 if TYPE_CHECKING:
-    from d4cli.encounter import Encounter, Pending
+    from d4cli.encounter import Creature, Encounter, Pending
     from d4cli.records import EffectEvent
 
 GRANTS: tuple[str, ...] = ("advantage", "disadvantage")
@@ -189,10 +189,16 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
     Raises:
         InputError: an unknown actor or target.
     """
-    effects = encounter.find(actor).effects
+    found = encounter.find(actor)
+    return roll_sources(found, None if target is None else encounter.find(target, "--target"))
+
+
+def roll_sources(actor: Creature, target: Creature | None) -> list[tuple[str, str, str]]:
+    """`sources_for` of the creatures themselves: *actor*'s ``own`` effects, then *target*'s ``against`` ones."""
+    effects = actor.effects
     found = [(e.source, e.grant, e.origin) for e in effects if e.on == "own"] if effects else []
     if target is not None:
-        effects = encounter.find(target, "--target").effects
+        effects = target.effects
         if effects:
             found += [(e.source, e.grant, e.origin) for e in effects if e.on == "against"]
     return found
@@ -269,14 +275,22 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
             continue
         position = encounter.index(name)
         creature = creatures[position]
-        if not creature.effects:
-            continue
-        effects, gone = ended_at(creature.effects, Used(role))
-        if gone or effects != creature.effects:
+        effects = roll_used(creature, role, ended)
+        if effects is not None:
             creatures[position] = replace(creature, effects=effects)
             changed = True
-        ended += [Ended(creature.name, effect, "used up") for effect in gone]
     return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
+
+
+def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect, ...] | None:
+    """A roll applied *creature*'s *role* effects (`use_effects`): its effects now, None when
+    they stay as they are; the effects used up are added to *ended* (R11, R20)."""
+    if not creature.effects:
+        return None
+    effects, gone = ended_at(creature.effects, Used(role))
+    if gone:
+        ended += [Ended(creature.name, effect, "used up") for effect in gone]
+    return effects if gone or effects != creature.effects else None
 
 
 _NO_GRANTS: list[Pending] = []  # `team_grants` of no effect

@@ -185,6 +185,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         InputError: no creatures; no creature called *name*; no *name* while
             every creature is down.
     """
+    import d4cli.frozen as frozen
     import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if not encounter.creatures:
@@ -197,10 +198,11 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     base, resets = _reset_loads(base, position, new_round)
     new = _mark_turn(base, position)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    event = records.TurnStartEvent(
-        new.round,
-        new.current,
-        who.name,
+    event = frozen.build(  # one dict, not a frozen __init__ of 12 fields
+        records.TurnStartEvent,
+        round=new.round,
+        turn=new.current,
+        actor=who.name,
         ended=encounter.current,
         new_round=new_round,
         out_of_order=name is not None and position != default,
@@ -222,6 +224,7 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     Raises:
         InputError: no turn is running.
     """
+    import d4cli.frozen as frozen
     import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if encounter.current is None:
@@ -230,9 +233,9 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     new = replace(encounter, current=None)
     new, effects_ended = turn_end_ends(encounter, new)  # R20
     following = new.next_turn
-    event = records.TurnEndEvent(
-        new.round, who.name, who.name, load_after=who.load, next=following, round_over=following is None,
-        effects_ended=effects_ended,
+    event = frozen.build(
+        records.TurnEndEvent, round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
+        round_over=following is None, effects_ended=effects_ended,
     )
     return new, event
 
