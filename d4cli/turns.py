@@ -3,8 +3,8 @@
 Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the event
 (`d4cli.records`) says what happened, and `d4cli.serialize` makes its JSON.
 The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
-begins) lives in the helpers `_choose_turn`, `_begin_round`, `_reset_loads` and
-`_mark_turn`, so `start_turn` and `end_turn` read as the rule does.
+begins) lives in the helpers `_choose_turn`, `_begin_round` and
+`_reset_and_mark`, so `start_turn` and `end_turn` read as the rule does.
 """
 
 from __future__ import annotations
@@ -195,8 +195,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     position, skipped = _choose_turn(base, name)
     who = base.creatures[position]
     default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
-    base, resets = _reset_loads(base, position, new_round)
-    new = _mark_turn(base, position)
+    new, resets = _reset_and_mark(base, position, new_round)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
     event = frozen.build(  # one dict, not a frozen __init__ of 12 fields
         records.TurnStartEvent,
@@ -267,8 +266,11 @@ def _choose_turn(encounter: Encounter, name: str | None) -> tuple[int, tuple[str
     return position, tuple(c.name for c in passed if c.down and not c.had_turn)
 
 
-def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
-    """The Load resets of a turn start: the creature in ``turn`` mode (R1); everyone at a new round in ``round`` mode (R12)."""
+def _reset_and_mark(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
+    """A turn starts at *position*: the Load resets, the creature in ``turn`` mode (R1), everyone at
+    a new round in ``round`` mode (R12); and that creature has its turn: current, last to go, had
+    its turn this round (R19). Each creature changes once, the encounter once.
+    """
     import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if encounter.mode == "round":
@@ -281,16 +283,14 @@ def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[
         creature = creatures[index]
         value = encounter.reset_to(creature)
         resets.append(records.Reset(creature.name, creature.load, value))
-        creatures[index] = replace(creature, load=value)
-    return replace(encounter, creatures=tuple(creatures)), tuple(resets)
-
-
-def _mark_turn(encounter: Encounter, position: int) -> Encounter:
-    """The creature at *position* has its turn: current, last to go, had its turn this round (R19)."""
-    who = encounter.creatures[position]
-    creatures = list(encounter.creatures)
-    creatures[position] = replace(who, had_turn=True)
-    return replace(encounter, creatures=tuple(creatures), current=who.name, last_turn=who.name)
+        if index == position:
+            creatures[index] = replace(creature, load=value, had_turn=True)
+        else:
+            creatures[index] = replace(creature, load=value)
+    if position not in positions:
+        creatures[position] = replace(creatures[position], had_turn=True)
+    name = creatures[position].name
+    return replace(encounter, creatures=tuple(creatures), current=name, last_turn=name), tuple(resets)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
