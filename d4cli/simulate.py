@@ -37,7 +37,6 @@ from d4cli.policy import (
     best_move,
     can_act,
     make_policy,
-    pick_target,
     reaction_aspect,
 )
 from d4cli.sim_dice import BatchedDice as BatchedDice  # the dice of every run, re-exported
@@ -119,11 +118,12 @@ class Tally:
             self.loads[load] = self.loads.get(load, 0) + count
         width = len(figures)
         sums, products = self.sums, self.products
-        for i, a in enumerate(figures):
+        nonzero = [(i, a) for i, a in enumerate(figures) if a]
+        for i, a in nonzero:
             sums[i] += a
-            if a:
-                row = i * width
-                products[row:row + width] = [p + a * b for p, b in zip(products[row:row + width], figures)]
+            row = i * width
+            for j, b in nonzero:
+                products[row + j] += a * b
 
     def merge(self, other: Tally) -> Tally:
         self.runs += other.runs
@@ -248,6 +248,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         (the running turn of the state has none).
     """
     from d4cli.actions import act, team
+    from d4cli.policy import choose_target
     from d4cli.turns import end_turn, start_turn
 
     if memo is None or memo.get("setup") is not setup:  # a memo serves one setup only
@@ -296,10 +297,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         targets, rule = foes[side], setup.policies[me].target
         for _ in range(MAX_ACTIONS):
             creatures = encounter.creatures
-            candidates = [(i, hp) for i in targets if (hp := creatures[i].hp) is not None and hp > 0]
-            if not candidates:
+            target = choose_target(rule, targets, creatures, rng)
+            if target is None:
                 break
-            target = pick_target(rule, candidates, rng)
             now, evasion = creatures[me].load, creatures[target].evasion
             request = memo.get((me, now, target, evasion), _UNKNOWN)
             if request is _UNKNOWN:

@@ -190,9 +190,10 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
 
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
-    new_round = encounter.next_position() is None
+    following = encounter.next_position()
+    new_round = following is None
     base = _begin_round(encounter) if new_round else encounter
-    position, skipped = _choose_turn(base, name)
+    position, skipped = _choose_turn(base, name, None if new_round else following)
     who = base.creatures[position]
     default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
     new, resets = _reset_and_mark(base, position, new_round)
@@ -248,15 +249,17 @@ def _begin_round(encounter: Encounter) -> Encounter:
     return replace(encounter, round=encounter.round + 1, last_turn=None, creatures=creatures)
 
 
-def _choose_turn(encounter: Encounter, name: str | None) -> tuple[int, tuple[str, ...]]:
+def _choose_turn(encounter: Encounter, name: str | None, known: int | None = None) -> tuple[int, tuple[str, ...]]:
     """Whose turn starts: *name*'s, or the default next one (R19); and the down creatures passed over (R18).
+
+    *known*: the encounter's `Encounter.next_position`, when the caller has it already.
 
     Raises:
         InputError: an unknown *name*; no *name* and every creature is down.
     """
     if name is not None:
         return encounter.index(name), ()
-    position = encounter.next_position()
+    position = encounter.next_position() if known is None else known
     if position is None:
         problem = "every creature is down (R18): heal one, or name whose turn starts"
         raise InputError("turn start", None, problem)
