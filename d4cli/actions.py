@@ -181,7 +181,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     import d4cli.frozen as frozen
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
-    if (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1:
+    if (request.dc is not None or request.evasion is not None) and (
+            (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1):
         choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
         given = [option for option, value in choices if value is not None]
         raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")

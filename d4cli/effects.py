@@ -227,7 +227,10 @@ def skipped_down(encounter: Encounter) -> tuple[str, ...]:
 def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn start ends: the end of the turn that ran (R14), the end of the round
     when a new one begins, the start of the new turn (R20)."""
-    if not any(creature.effects for creature in after.creatures):
+    for creature in after.creatures:
+        if creature.effects:
+            break
+    else:
         return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
@@ -241,7 +244,10 @@ def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tup
 
 def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn end ends: the end of that turn, and of the round when it is over (R20)."""
-    if not any(creature.effects for creature in after.creatures):
+    for creature in after.creatures:
+        if creature.effects:
+            break
+    else:
         return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
@@ -287,7 +293,7 @@ def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect
     they stay as they are; the effects used up are added to *ended* (R11, R20)."""
     if not creature.effects:
         return None
-    effects, gone = ended_at(creature.effects, Used(role))
+    effects, gone = used(creature.effects, role)  # `ended_at` of ``Used(role)``
     if gone:
         ended += [Ended(creature.name, effect, "used up") for effect in gone]
     return effects if gone or effects != creature.effects else None
@@ -305,11 +311,13 @@ def team_grants(ended: tuple[Ended, ...]) -> Pending:
     if not ended:
         _NO_GRANTS.append(model.Pending())
         return _NO_GRANTS[0]
-    team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
-    return model.Pending(
-        tuple([e.source for e in team_used if e.grant == "advantage"]),
-        tuple([e.source for e in team_used if e.grant == "disadvantage"]),
-    )
+    advantage: list[str] = []
+    disadvantage: list[str] = []
+    for gone in ended:
+        effect = gone.effect
+        if effect.origin == "team":
+            (advantage if effect.grant == "advantage" else disadvantage).append(effect.source)
+    return model.Pending(tuple(advantage), tuple(disadvantage))
 
 
 def put_effect(effects: tuple[Effect, ...], effect: Effect, *, keep: bool = False) -> tuple[tuple[Effect, ...], Effect | None]:

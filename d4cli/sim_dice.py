@@ -22,6 +22,12 @@ class BatchedDice:
         self.randrange = rng.randrange
         self._left: dict[int, list[int]] = {}
 
+    def reseed(self, seed: str) -> BatchedDice:
+        """Start afresh from *seed*: the very dice of ``BatchedDice(random.Random(seed))``, without making them."""
+        self.rng.seed(seed)
+        self._left.clear()
+        return self
+
     def randint(self, a: int, b: int) -> int:
         if a != 1:
             return self.rng.randint(a, b)

@@ -374,9 +374,9 @@ def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tall
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
     tally = Tally(len(setup.sides))
     memo: dict = {}
+    dice = BatchedDice(random.Random())
     for index in range(start, stop):
-        dice = BatchedDice(random.Random(run_seed(seed, mode, index)))
-        winner, figures, loads = play(setup, dice, memo)
+        winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo)
         tally.add_run(winner, figures, loads)
     return tally
 

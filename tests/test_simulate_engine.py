@@ -271,3 +271,32 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
         os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the parent and its workers
         out, err = process.communicate(timeout=60)
         assert (process.returncode, out, err) == (130, "", "")
+
+
+def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
+    from d4cli.simulate import Tally, run_chunk
+
+    for mode, rule in (("turn", "random"), ("round-zero", None)):
+        setup = prepare(parse_encounter(example("skirmish"), "s"), mode, target=rule)
+        fresh = Tally(2)
+        for index in range(60):
+            fresh.add_run(*play(setup, BatchedDice(random.Random(run_seed(5, mode, index)))))
+        assert run_chunk(setup, 5, mode, 0, 60) == fresh
+
+
+def test_choose_target_agrees_with_pick_target():
+    from d4cli.policy import choose_target, pick_target
+
+    class Foe:
+        def __init__(self, hp):
+            self.hp = hp
+
+    creatures = [Foe(5), Foe(None), Foe(3), Foe(0), Foe(3), Foe(9)]
+    positions = (0, 1, 2, 3, 4, 5)
+    candidates = [(0, 5), (2, 3), (4, 3), (5, 9)]
+    assert choose_target("lowest-hp", positions, creatures, None) == pick_target("lowest-hp", candidates, None) == 2
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert choose_target("random", positions, creatures, ours) == pick_target("random", candidates, theirs)
+    assert choose_target("lowest-hp", (1, 3), creatures, None) is None
+    assert choose_target("random", (1, 3), creatures, random.Random(1)) is None
