@@ -326,7 +326,6 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     """
     import d4cli.frozen as frozen
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
-    import d4cli.records as records
 
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
@@ -366,7 +365,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=_KINDS.get(request.grant) or _KINDS.setdefault(request.grant, records.GrantKind(request.grant)),
+        grant=_KINDS.get(request.grant) or _grant_kind(request.grant),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,
@@ -386,3 +385,10 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     creatures[position] = replace(actor, load=load_after)
     creatures[target_position] = replace(target, effects=effects)
     return replace(encounter, creatures=tuple(creatures)), record
+
+
+def _grant_kind(grant: str) -> GrantKind:
+    """The `GrantKind` of *grant*, kept in ``_KINDS``."""
+    import d4cli.records as records
+
+    return _KINDS.setdefault(grant, records.GrantKind(grant))

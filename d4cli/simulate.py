@@ -264,6 +264,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))]
         fixed = memo["positions"] = (position_of, foes, members)
     position_of, foes, members = fixed
+    recall = memo.get
     damage = [0] * len(setup.sides)
     loads: dict[int, int] = {}
     turns = actions = reactions = stuck = 0
@@ -289,7 +290,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             loads[load] = loads.get(load, 0) + 1
         turns += 1
         side = side_of[me]
-        able = memo.get((me, load))
+        able = recall((me, load))
         if able is None:
             able = memo[(me, load)] = can_act(moves[me], load)
         if not able:
@@ -301,7 +302,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             if target is None:
                 break
             now, evasion = creatures[me].load, creatures[target].evasion
-            request = memo.get((me, now, target, evasion), _UNKNOWN)
+            request = recall((me, now, target, evasion), _UNKNOWN)
             if request is _UNKNOWN:
                 request = memo[(me, now, target, evasion)] = _act_request(setup, me, now, target, evasion)
             if request is None:
@@ -311,7 +312,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
                 other = creatures[ally]
                 if other.down:
                     continue
-                help_request = memo.get((ally, other.load, me), _UNKNOWN)
+                help_request = recall((ally, other.load, me), _UNKNOWN)
                 if help_request is _UNKNOWN:
                     help_request = memo[(ally, other.load, me)] = _team_request(setup, ally, other.load, me)
                 if help_request is not None:

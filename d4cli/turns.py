@@ -265,7 +265,10 @@ def _choose_turn(encounter: Encounter, name: str | None, known: int | None = Non
         raise InputError("turn start", None, problem)
     start = 0 if encounter.last_turn is None else encounter.index(encounter.last_turn, "last_turn") + 1
     count = len(encounter.creatures)
-    passed = [encounter.creatures[(start + step) % count] for step in range((position - start) % count)]
+    steps = (position - start) % count
+    if not steps:  # the very next creature: none passed over
+        return position, ()
+    passed = [encounter.creatures[(start + step) % count] for step in range(steps)]
     return position, tuple(c.name for c in passed if c.down and not c.had_turn)
 
 
