@@ -265,7 +265,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         if target_position is not None:
             if hp_before is not None:
                 hp_after = max(0, hp_before - (result.damage or 0))
-                target_changes["hp"] = hp_after
+                if hp_after != hp_before:  # no damage: the creature stays as it is
+                    target_changes["hp"] = hp_after
             if target_changes:
                 creatures[target_position] = replace(target, **target_changes)  # type: ignore[arg-type,assignment]
         new = replace(encounter, creatures=tuple(creatures))
