@@ -229,6 +229,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             _PLANS.clear()
         _PLANS[key] = plan
     down = actor.down
+    load_after = plan.load_after
     result = pool.PoolResult(plan) if down else pool.roll_pool(plan, rng)
     allowed = result.allowed and not down
     hp_before = None if target is None else target.hp
@@ -240,14 +241,14 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         if with_effects:
             base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
         creatures = list(base.creatures)
-        creatures[position] = replace(creatures[position], load=plan.load_after)
+        creatures[position] = replace(creatures[position], load=load_after)
         if hp_before is not None:
             hp_after = max(0, hp_before - (result.damage or 0))
             creatures[position] = replace(creatures[position], hp=hp_after)
         new = replace(base, creatures=tuple(creatures))
     elif allowed:  # a refused action changes nothing (R2, R18); each creature changes once
         creatures = list(encounter.creatures)
-        changes: dict[str, object] = {"load": plan.load_after}
+        changes: dict[str, object] = {"load": load_after}
         target_changes: dict[str, object] = {}
         if with_effects:  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
             import d4cli.effects as lasting
@@ -279,7 +280,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         result=result,
         target=target_name,
         load_before=actor.load,
-        load_after=plan.load_after if allowed else actor.load,
+        load_after=load_after if allowed else actor.load,
         off_turn=not same_name(encounter.current, actor.name),
         grants_used=team_grants(ended),
         hp_before=hp_before,
@@ -356,7 +357,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         if len(_GATES) >= _MAX_PLANS:
             _GATES.clear()
         gate = _GATES[key] = pool.check_gate(aspect_value, actor.load, request.cost)
-    allowed = gate.allowed and not actor.down
+    down = actor.down
+    allowed = gate.allowed and not down
     load_after = actor.load + request.cost if allowed else actor.load
     record = frozen.build(
         TeamRecord,
@@ -371,7 +373,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         load_before=actor.load,
         load_after=load_after,
         off_turn=not same_name(encounter.current, actor.name),
-        actor_down=actor.down,
+        actor_down=down,
     )
     if not allowed:
         return encounter, record
