@@ -189,18 +189,14 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
     Raises:
         InputError: an unknown actor or target.
     """
-    found = encounter.find(actor)
-    return roll_sources(found, None if target is None else encounter.find(target, "--target"))
+    return roll_sources(encounter.find(actor), None if target is None else encounter.find(target, "--target"))
 
 
 def roll_sources(actor: Creature, target: Creature | None) -> list[tuple[str, str, str]]:
     """`sources_for` of the creatures themselves: *actor*'s ``own`` effects, then *target*'s ``against`` ones."""
-    effects = actor.effects
-    found = [(e.source, e.grant, e.origin) for e in effects if e.on == "own"] if effects else []
-    if target is not None:
-        effects = target.effects
-        if effects:
-            found += [(e.source, e.grant, e.origin) for e in effects if e.on == "against"]
+    found = [(e.source, e.grant, e.origin) for e in actor.effects if e.on == "own"] if actor.effects else []
+    if target is not None and target.effects:
+        found += [(e.source, e.grant, e.origin) for e in target.effects if e.on == "against"]
     return found
 
 
@@ -227,10 +223,7 @@ def skipped_down(encounter: Encounter) -> tuple[str, ...]:
 def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn start ends: the end of the turn that ran (R14), the end of the round
     when a new one begins, the start of the new turn (R20)."""
-    for creature in after.creatures:
-        if creature.effects:
-            break
-    else:
+    if not any(creature.effects for creature in after.creatures):
         return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
@@ -244,10 +237,7 @@ def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tup
 
 def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn end ends: the end of that turn, and of the round when it is over (R20)."""
-    for creature in after.creatures:
-        if creature.effects:
-            break
-    else:
+    if not any(creature.effects for creature in after.creatures):
         return after, ()  # nothing to end (as `end_effects` finds)
     boundaries: list[Boundary] = []
     if before.current is not None:
@@ -277,13 +267,10 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
     creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
     changed = False
     for name, role in ((actor, "own"), (target, "against")):
-        if name is None:
-            continue
-        position = encounter.index(name)
-        creature = creatures[position]
-        effects = roll_used(creature, role, ended)
-        if effects is not None:
-            creatures[position] = replace(creature, effects=effects)
+        position = None if name is None else encounter.index(name)
+        effects = None if position is None else roll_used(creatures[position], role, ended)
+        if position is not None and effects is not None:
+            creatures[position] = replace(creatures[position], effects=effects)
             changed = True
     return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
 
@@ -294,8 +281,7 @@ def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect
     if not creature.effects:
         return None
     effects, gone = used(creature.effects, role)  # `ended_at` of ``Used(role)``
-    if gone:
-        ended += [Ended(creature.name, effect, "used up") for effect in gone]
+    ended += [Ended(creature.name, effect, "used up") for effect in gone]
     return effects if gone or effects != creature.effects else None
 
 
