@@ -12,7 +12,7 @@ from d4cli import kinds
 from d4cli.effects import Effect, Ended, put_effect, team_grants, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
-from d4cli.frozen import replace
+from d4cli.frozen import build, replace
 from d4cli.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
@@ -178,7 +178,6 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
-    import d4cli.frozen as frozen
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
     if (request.dc is not None or request.evasion is not None) and (
@@ -271,7 +270,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             if target_changes:
                 creatures[target_position] = replace(target, **target_changes)  # type: ignore[arg-type,assignment]
         new = replace(encounter, creatures=tuple(creatures))
-    record = frozen.build(  # one dict, not a frozen __init__ of 17 fields
+    record = build(  # one dict, not a frozen __init__ of 17 fields
         ActRecord,
         round=encounter.round,
         turn=encounter.current,
@@ -326,7 +325,6 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         InputError: unknown actor, target or Aspect; the actor granting itself;
             several Aspects and no ``--aspect``; an empty source name.
     """
-    import d4cli.frozen as frozen
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
     if request.grant not in GRANT_KINDS:
@@ -360,7 +358,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     down = actor.down
     allowed = gate.allowed and not down
     load_after = actor.load + request.cost if allowed else actor.load
-    record = frozen.build(
+    record = build(
         TeamRecord,
         round=encounter.round,
         turn=encounter.current,

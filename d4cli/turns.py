@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from d4cli.effects import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.errors import InputError
-from d4cli.frozen import replace
+from d4cli.frozen import build, replace
 
 if TYPE_CHECKING:
     from d4cli.records import (
@@ -185,7 +185,6 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         InputError: no creatures; no creature called *name*; no *name* while
             every creature is down.
     """
-    import d4cli.frozen as frozen
     import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if not encounter.creatures:
@@ -198,7 +197,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
     new, resets = _reset_and_mark(base, position, new_round)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    event = frozen.build(  # one dict, not a frozen __init__ of 12 fields
+    event = build(  # one dict, not a frozen __init__ of 12 fields
         records.TurnStartEvent,
         round=new.round,
         turn=new.current,
@@ -224,7 +223,6 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     Raises:
         InputError: no turn is running.
     """
-    import d4cli.frozen as frozen
     import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if encounter.current is None:
@@ -233,7 +231,7 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     new = replace(encounter, current=None)
     new, effects_ended = turn_end_ends(encounter, new)  # R20
     following = new.next_turn
-    event = frozen.build(
+    event = build(
         records.TurnEndEvent, round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
         round_over=following is None, effects_ended=effects_ended,
     )
