@@ -200,7 +200,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
     if with_effects:
-        import d4cli.effects as lasting
+        import d4cli.effects as lasting  # also for the uses below (`roll_used`)
 
         sources += lasting.roll_sources(actor, target)  # R20: `sources_for` of the creatures found above
     advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
@@ -250,8 +250,6 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         changes: dict[str, object] = {"load": load_after}
         target_changes: dict[str, object] = {}
         if with_effects:  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
-            import d4cli.effects as lasting
-
             gone: list[Ended] = []
             effects = lasting.roll_used(actor, "own", gone)
             if effects is not None:
@@ -280,7 +278,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         target=target_name,
         load_before=actor.load,
         load_after=load_after if allowed else actor.load,
-        off_turn=not same_name(encounter.current, actor.name),
+        off_turn=encounter.current != actor.name and not same_name(encounter.current, actor.name),
         grants_used=team_grants(ended),
         hp_before=hp_before,
         hp_after=hp_after,
