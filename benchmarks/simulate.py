@@ -3,10 +3,10 @@
 Beside d4cli's simulator (every action through the real pure transitions and
 their records), the same fight coded as a minimal loop: plain lists, dice from
 ``random.choices``, no records, the same policy (lowest hp target, the best
-expected damage, repeat while the gate allows, one Team Action reaction per
-attack). Both run in this process, turn mode, taking turns ``REPEATS`` times;
-the report gives the best actions per second of each (the machine may be shared)
-and the ratio. Run ``python benchmarks/simulate.py [RUNS]``.
+expected damage with the action's own net Advantage, repeat while the gate
+allows, one Team Action reaction per attack). Both run in this process, turn
+mode, taking turns ``REPEATS`` times; the report gives the best actions per
+second of each (the machine may be shared) and the ratio. Run ``python benchmarks/simulate.py [RUNS]``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def minimal_rate(runs: int) -> tuple[float, int]:
     setup = prepare(parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish"), "turn")
     start_state = setup.encounter.creatures
     sides = setup.side_of
-    plans = [[(m.value, m.cost, [(e.count, e.sides, e.modifier) for e in m.extra], m.extra) for m in moves]
+    plans = [[(m.value, m.cost, [(e.count, e.sides, e.modifier) for e in m.extra], m.extra, m.net) for m in moves]
              for moves in setup.moves]
     best_aspect = [max(v for _, v in c.aspects) for c in start_state]
     rng = random.Random(1)
@@ -69,7 +69,7 @@ def minimal_rate(runs: int) -> tuple[float, int]:
                     best, value = None, -1.0
                     for plan in plans[me]:
                         if plan[0] - load[me] >= plan[1]:
-                            ev = expected_damage(max(1, plan[0] - max(0, load[me])), plan[3], evasion[target])
+                            ev = expected_damage(max(1, plan[0] - max(0, load[me]) + plan[4]), plan[3], evasion[target])
                             if ev > value:
                                 best, value = plan, ev
                     if best is None:
@@ -79,7 +79,7 @@ def minimal_rate(runs: int) -> tuple[float, int]:
                             load[ally] += 1
                             grant[me] = True
                             break
-                    pool = max(1, best[0] - max(0, load[me]) - (1 if grant[me] else 0))
+                    pool = max(1, best[0] - max(0, load[me]) + best[4] - (1 if grant[me] else 0))
                     grant[me] = False
                     total = sum(choices(FACES[4], k=pool))
                     for count, sides_, modifier in best[2]:

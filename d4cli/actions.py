@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli import kinds
-from d4cli.effects import Effect, Ended, put_effect, sources_for, team_grants, use_effects
+from d4cli.effects import Effect, Ended, put_effect, team_grants, use_effects
 from d4cli.encounter import GRANT_KINDS, TEAM_SOURCE, Encounter, Pending, check_new_name, same_name
 from d4cli.errors import InputError
-from d4cli.frozen import replace
+from d4cli.frozen import build, replace
 from d4cli.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
@@ -154,6 +154,7 @@ _PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
 _MAX_PLANS = 4096
 # Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
 _GATES: dict[tuple[object, ...], object] = {}
+_KINDS: dict[str, GrantKind] = {}  # `GrantKind` members by value: a dict look-up, not an enum call
 
 
 def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
@@ -180,7 +181,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     """
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
 
-    if (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1:
+    if (request.dc is not None or request.evasion is not None) and (
+            (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1):
         choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
         given = [option for option, value in choices if value is not None]
         raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
@@ -199,7 +201,9 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
     if with_effects:
-        sources += sources_for(encounter, actor.name, None if target is None else target.name)  # R20
+        import d4cli.effects as lasting  # also for the uses below (`roll_used`)
+
+        sources += lasting.roll_sources(actor, target)  # R20: `sources_for` of the creatures found above
     advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
     disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
     # The plan is pure in these values: made once, then looked up (`_PLANS`).
@@ -225,23 +229,48 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
             _PLANS.clear()
         _PLANS[key] = plan
     down = actor.down
+    load_after = plan.load_after
     result = pool.PoolResult(plan) if down else pool.roll_pool(plan, rng)
     allowed = result.allowed and not down
     hp_before = None if target is None else target.hp
     target_name = None if target is None else target.name
     new, hp_after = encounter, hp_before
     ended: tuple[Ended, ...] = ()
-    if allowed:  # a refused action changes nothing (R2, R18)
+    if allowed and target_position == position:  # a creature targeting itself: one change after the other
         base = encounter
         if with_effects:
             base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
         creatures = list(base.creatures)
-        creatures[position] = replace(creatures[position], load=plan.load_after)
-        if target_position is not None and hp_before is not None:
+        creatures[position] = replace(creatures[position], load=load_after)
+        if hp_before is not None:
             hp_after = max(0, hp_before - (result.damage or 0))
-            creatures[target_position] = replace(creatures[target_position], hp=hp_after)
+            creatures[position] = replace(creatures[position], hp=hp_after)
         new = replace(base, creatures=tuple(creatures))
-    record = ActRecord(
+    elif allowed:  # a refused action changes nothing (R2, R18); each creature changes once
+        creatures = list(encounter.creatures)
+        changes: dict[str, object] = {"load": load_after}
+        target_changes: dict[str, object] = {}
+        if with_effects:  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
+            gone: list[Ended] = []
+            effects = lasting.roll_used(actor, "own", gone)
+            if effects is not None:
+                changes["effects"] = effects
+            if target is not None:
+                effects = lasting.roll_used(target, "against", gone)
+                if effects is not None:
+                    target_changes["effects"] = effects
+            ended = tuple(gone)
+        creatures[position] = replace(actor, **changes)
+        if target_position is not None:
+            if hp_before is not None:
+                hp_after = max(0, hp_before - (result.damage or 0))
+                if hp_after != hp_before:  # no damage: the creature stays as it is
+                    target_changes["hp"] = hp_after
+            if target_changes:
+                creatures[target_position] = replace(target, **target_changes)  # type: ignore[arg-type,assignment]
+        new = replace(encounter, creatures=tuple(creatures))
+    record = build(  # one dict, not a frozen __init__ of 17 fields
+        ActRecord,
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
@@ -249,8 +278,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         result=result,
         target=target_name,
         load_before=actor.load,
-        load_after=plan.load_after if allowed else actor.load,
-        off_turn=not same_name(encounter.current, actor.name),
+        load_after=load_after if allowed else actor.load,
+        off_turn=encounter.current != actor.name and not same_name(encounter.current, actor.name),
         grants_used=team_grants(ended),
         hp_before=hp_before,
         hp_after=hp_after,
@@ -309,7 +338,6 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             named (R4) as a lasting effect of the same kind the target has (R11).
     """
     import d4cli.pool as pool  # a plain module import costs less per call than a from-import
-    import d4cli.records as records
 
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
@@ -341,21 +369,23 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         if len(_GATES) >= _MAX_PLANS:
             _GATES.clear()
         gate = _GATES[key] = pool.check_gate(aspect_value, actor.load, request.cost)
-    allowed = gate.allowed and not actor.down
+    down = actor.down
+    allowed = gate.allowed and not down
     load_after = actor.load + request.cost if allowed else actor.load
-    record = TeamRecord(
+    record = build(
+        TeamRecord,
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=records.GrantKind(request.grant),
+        grant=_KINDS.get(request.grant) or _grant_kind(request.grant),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,
         off_turn=not same_name(encounter.current, actor.name),
-        actor_down=actor.down,
+        actor_down=down,
     )
     if not allowed:
         return encounter, record
@@ -370,3 +400,10 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     creatures[position] = replace(actor, load=load_after)
     creatures[target_position] = replace(target, effects=effects)
     return replace(encounter, creatures=tuple(creatures)), record
+
+
+def _grant_kind(grant: str) -> GrantKind:
+    """The `GrantKind` of *grant*, kept in ``_KINDS``."""
+    import d4cli.records as records
+
+    return _KINDS.setdefault(grant, records.GrantKind(grant))

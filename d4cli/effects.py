@@ -28,7 +28,7 @@ from d4cli.lazy_dataclass import frozen_dataclass
 from d4cli.names import fold_name
 
 if TYPE_CHECKING:
-    from d4cli.encounter import Encounter, Pending
+    from d4cli.encounter import Creature, Encounter, Pending
     from d4cli.records import EffectEvent
 
 GRANTS: tuple[str, ...] = ("advantage", "disadvantage")
@@ -192,12 +192,14 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
     Raises:
         InputError: an unknown actor or target.
     """
-    effects = encounter.find(actor).effects
-    found = [(e.source, e.grant, e.origin) for e in effects if e.on == "own"] if effects else []
-    if target is not None:
-        effects = encounter.find(target, "--target").effects
-        if effects:
-            found += [(e.source, e.grant, e.origin) for e in effects if e.on == "against"]
+    return roll_sources(encounter.find(actor), None if target is None else encounter.find(target, "--target"))
+
+
+def roll_sources(actor: Creature, target: Creature | None) -> list[tuple[str, str, str]]:
+    """`sources_for` of the creatures themselves: *actor*'s ``own`` effects, then *target*'s ``against`` ones."""
+    found = [(e.source, e.grant, e.origin) for e in actor.effects if e.on == "own"] if actor.effects else []
+    if target is not None and target.effects:
+        found += [(e.source, e.grant, e.origin) for e in target.effects if e.on == "against"]
     return found
 
 
@@ -268,18 +270,22 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
     creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
     changed = False
     for name, role in ((actor, "own"), (target, "against")):
-        if name is None:
-            continue
-        position = encounter.index(name)
-        creature = creatures[position]
-        if not creature.effects:
-            continue
-        effects, gone = ended_at(creature.effects, Used(role))
-        if gone or effects != creature.effects:
-            creatures[position] = replace(creature, effects=effects)
+        position = None if name is None else encounter.index(name)
+        effects = None if position is None else roll_used(creatures[position], role, ended)
+        if position is not None and effects is not None:
+            creatures[position] = replace(creatures[position], effects=effects)
             changed = True
-        ended += [Ended(creature.name, effect, "used up") for effect in gone]
     return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
+
+
+def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect, ...] | None:
+    """A roll applied *creature*'s *role* effects (`use_effects`): its effects now, None when
+    they stay as they are; the effects used up are added to *ended* (R11, R20)."""
+    if not creature.effects:
+        return None
+    effects, gone = used(creature.effects, role)  # `ended_at` of ``Used(role)``
+    ended += [Ended(creature.name, effect, "used up") for effect in gone]
+    return effects if gone or effects != creature.effects else None
 
 
 _NO_GRANTS: list[Pending] = []  # `team_grants` of no effect
@@ -294,11 +300,13 @@ def team_grants(ended: tuple[Ended, ...]) -> Pending:
     if not ended:
         _NO_GRANTS.append(model.Pending())
         return _NO_GRANTS[0]
-    team_used = [gone.effect for gone in ended if gone.effect.origin == "team"]
-    return model.Pending(
-        tuple([e.source for e in team_used if e.grant == "advantage"]),
-        tuple([e.source for e in team_used if e.grant == "disadvantage"]),
-    )
+    advantage: list[str] = []
+    disadvantage: list[str] = []
+    for gone in ended:
+        effect = gone.effect
+        if effect.origin == "team":
+            (advantage if effect.grant == "advantage" else disadvantage).append(effect.source)
+    return model.Pending(tuple(advantage), tuple(disadvantage))
 
 
 def put_effect(effects: tuple[Effect, ...], effect: Effect, *, keep: bool = False) -> tuple[tuple[Effect, ...], Effect | None]:

@@ -228,7 +228,7 @@ class Encounter:
         for step in range(count):
             position = (start + step) % count
             creature = creatures[position]
-            if not creature.had_turn and not creature.down:
+            if not creature.had_turn and not ((hp := creature.hp) is not None and hp <= 0):  # not `down`
                 return position
         return None
 

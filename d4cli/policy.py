@@ -5,8 +5,9 @@ The policy (stated by ``d4cli help simulate``):
 
 * On its turn a creature picks a target among the enemies that have hp and are
   not down: ``lowest-hp`` (fewest hp left, ties to the first in turn order) or
-  ``random``. It takes the named action with the highest expected damage
-  against that target's Evasion (exact odds, R5-R7; ties to the first listed)
+  ``random``. It takes the named action (one without a DC: that is a check)
+  with the highest expected damage against that target's Evasion (exact odds,
+  its pool counting the action's own net Advantage, R4-R7; ties to the first listed)
   among those the gate allows (R2) that leave at least ``reserve`` headroom
   (``Aspect - Load - Cost >= reserve``). It repeats, picking a target each time,
   until no action qualifies, no enemy is up, or `MAX_ACTIONS` actions.
@@ -23,10 +24,10 @@ sets its own; `check_policy` validates it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from d4cli.errors import InputError
 from d4cli.limits import COST, check_whole
@@ -177,6 +178,23 @@ def pick_target(rule: str, candidates: list[tuple[int, int]], rng: object) -> in
     if rule == "random":
         return candidates[rng.randrange(len(candidates))][0]  # type: ignore[attr-defined]
     return min(candidates, key=_hp)[0]
+
+
+def choose_target(rule: str, positions: tuple[int, ...], creatures: Sequence[Any], rng: object) -> int | None:
+    """`pick_target` among the *creatures* at *positions* (anything with an ``hp``) whose hp is above 0; None: none is.
+
+    ``lowest-hp`` is one pass, without building the candidates; ``random`` draws as `pick_target` does.
+    """
+    if rule == "random":
+        candidates = [(i, hp) for i in positions if (hp := creatures[i].hp) is not None and hp > 0]
+        return pick_target(rule, candidates, rng) if candidates else None
+    best: int | None = None
+    lowest = 0
+    for i in positions:
+        hp = creatures[i].hp
+        if hp is not None and hp > 0 and (best is None or hp < lowest):
+            best, lowest = i, hp
+    return best
 
 
 def _hp(candidate: tuple[int, int]) -> int:

@@ -235,6 +235,16 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
     plan = request if isinstance(request, PoolPlan) else plan_pool(request)
     if not plan.gate.allowed:
         return PoolResult(plan)
+    many = getattr(rng, "roll_many", None)
+    if many is not None:  # a batched source (`roll_dice`): the same dice, each group in one call
+        dice = many(plan.size.size, 4)
+        total = sum(dice)
+        rolls = []
+        for item in plan.request.extra:  # then each extra dice group, in order (`roll_extra`)
+            got = many(item.count, item.sides)
+            total += sum(got) + item.modifier  # `ExtraRoll.subtotal`
+            rolls.append(ExtraRoll(item, got))
+        return PoolResult(plan, dice, tuple(rolls), total)
     dice = roll_dice(plan.size.size, 4, rng)
     total = sum(dice)
     rolls = []

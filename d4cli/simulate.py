@@ -3,18 +3,22 @@
 Every fight goes through the same pure transitions as the commands
 (`d4cli.turns.start_turn` / `end_turn`, `d4cli.actions.act` / `team`), with the
 choices of `d4cli.policy`; nothing touches the store or a file. A fight ends
-when one side has no creature with hp left up (R18) or, as a draw, when
-``max_rounds`` rounds have been played. Each run's dice come from its own seed,
-derived from ``(seed, mode, run index)``, and every figure is an integer sum
-(`Tally`), so splitting the runs over processes never changes the result.
+when one side is left with a creature with hp up (R18) or, as a draw, when
+``max_rounds`` rounds have been played (counted from the file's state: its
+running turn goes on, its running round is round 1). Each run's dice come
+from its own seed, derived from ``(seed, mode, run index)``, and every figure
+is an integer sum (`Tally`), so splitting the runs over processes never
+changes the result.
 
 Speed without a second rules engine: `play` looks up (per setup, in its
 ``memo``) the policy's pure choices and the requests built from them, and
 follows the rounds through each turn end's record; the transitions themselves
 find names as written before folding them, plan a pool and check a gate once
-per key, skip the effect bookkeeping when no creature has effects, and copy
-the encounter once per change; `BatchedDice` hands a pool's dice in one call.
-Their records stay complete and identical (a recorded trace of seeded fights
+per key, skip the effect bookkeeping when no creature has effects, change
+each creature once and copy the encounter once per change, and build their
+records of many fields in one dict (`d4cli.frozen.build`); `BatchedDice`
+hands a pool's dice in one call and is reseeded for each run. Their records
+stay complete and identical (a recorded trace of seeded fights
 checks it). There is no lean record mode: building every record of the four
 transitions was measured at under a tenth of the time (skipping them all made
 the skirmish only about 7% faster), so a mode that skipped them would not
@@ -35,9 +39,9 @@ from d4cli.policy import (
     best_move,
     can_act,
     make_policy,
-    pick_target,
     reaction_aspect,
 )
+from d4cli.sim_dice import BatchedDice as BatchedDice  # the dice of every run, re-exported
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -116,11 +120,12 @@ class Tally:
             self.loads[load] = self.loads.get(load, 0) + count
         width = len(figures)
         sums, products = self.sums, self.products
-        for i, a in enumerate(figures):
+        nonzero = [(i, a) for i, a in enumerate(figures) if a]
+        for i, a in nonzero:
             sums[i] += a
-            if a:
-                row = i * width
-                products[row:row + width] = [p + a * b for p, b in zip(products[row:row + width], figures)]
+            row = i * width
+            for j, b in nonzero:
+                products[row + j] += a * b
 
     def merge(self, other: Tally) -> Tally:
         self.runs += other.runs
@@ -150,11 +155,11 @@ def prepare(
 
     Raises:
         InputError: an unknown mode; fewer than two sides; a creature without a
-            side; a side without a creature that has hp; a creature with no named
-            action it could ever afford (R2).
+            side; a side without a creature that has hp, or with every such
+            creature down (R18: the fight is over); a creature with no named
+            action it could ever afford (R2), or with only actions that have a
+            DC (a check, not an attack: the policy never takes them, R7).
     """
-    from d4cli.dice import parse_extra
-
     if mode not in MODES:
         raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
     kind, reset = MODES[mode]
@@ -174,21 +179,49 @@ def prepare(
     for number, side in enumerate(sides):
         if not any(c.hp is not None for c, s in zip(creatures, side_of) if s == number):
             raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
+        if not any(c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number):
+            raise InputError("side", side, "has every creature with hp down: the fight is already over (R18)")
     all_moves = []
-    for creature in creatures:
+    for creature, own in zip(creatures, side_of):
         values = dict(creature.aspects)
-        moves = tuple(
-            Move(a.name, a.aspect, values[a.aspect], a.cost, tuple(parse_extra(t) for t in a.extra),
-                 len(a.advantage) - len(a.disadvantage))
-            for a in creature.actions
-        )
+        foe = next(c.name for c, s in zip(creatures, side_of) if s != own)
+        attacks = [a for a in creature.actions if a.dc is None]  # an action with a DC is a check (R7)
+        if creature.actions and not attacks:
+            raise InputError("actions", creature.name, "has only actions with a DC: the simulator needs one that attacks (R7)")
+        moves = tuple(_move(named_request(encounter, creature.name, a.name, foe), values) for a in attacks)
         best_load = min(0 if reset == "zero" else creature.reset_value, creature.load)
         if not can_act(moves, best_load):
             raise InputError("actions", creature.name, "has no named action it could ever afford (R2)")
         all_moves.append(moves)
     policies = tuple(make_policy(c.policy, target=target, reserve=reserve) for c in creatures)
     start = replace(encounter, mode=kind, round_reset=reset, creatures=creatures)
+    if start.current is not None and start.find(start.current).down:  # a down creature's turn only ends
+        from d4cli.turns import end_turn
+
+        start, _ = end_turn(start)
     return Setup(start, tuple(sides), tuple(side_of), tuple(all_moves), policies, max_rounds)
+
+
+def named_request(encounter: Encounter, actor: str, action: str, target: str) -> ActRequest:
+    """The request of ``d4cli act ACTOR ACTION --target TARGET``: the very function the command uses.
+
+    Its named action fills the Aspect, Cost, extra dice and Advantage /
+    Disadvantage sources (R3, R4, R6); `act` adds the effects and Team Action
+    grants to those sources and counts each name once, as for the command.
+    """
+    from d4cli.actions import ActRequest
+    from d4cli.sheets import apply_named_action
+
+    return apply_named_action(encounter, ActRequest(actor, action, target=target), frozenset())
+
+
+def _move(request: ActRequest, values: dict[str, int]) -> Move:
+    """The policy's view of a named action's request: its net sources counted as `act` counts them (R4)."""
+    from d4cli.names import distinct_sources
+
+    net = len(distinct_sources(request.advantage)[0]) - len(distinct_sources(request.disadvantage)[0])
+    return Move(request.action or request.aspect, request.aspect, values[request.aspect], request.cost,
+                request.extra, net)
 
 
 def run_seed(seed: int, mode: str, index: int) -> str:
@@ -197,7 +230,12 @@ def run_seed(seed: int, mode: str, index: int) -> str:
 
 
 def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int | None, list[int], dict[int, int]]:
-    """Play one fight to the end (R18) or to ``max_rounds`` (a draw).
+    """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
+
+    A turn running in the state goes on first (its creature takes the actions
+    it still can), then the order goes on (R19); a round running counts as
+    round 1, and a state before round 1 starts it. With three sides or more
+    the fight goes on until one side is left with a creature up: it wins.
 
     *memo* (one dict per *setup*, shared by its runs) keeps the policy's pure
     choices and the requests built from them, so that a repeated situation
@@ -208,9 +246,11 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
-        damage each side dealt; loads counts turns by their starting Load.
+        damage each side dealt; loads counts turns by their starting Load
+        (the running turn of the state has none).
     """
     from d4cli.actions import act, team
+    from d4cli.policy import choose_target
     from d4cli.turns import end_turn, start_turn
 
     if memo is None or memo.get("setup") is not setup:  # a memo serves one setup only
@@ -226,23 +266,33 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))]
         fixed = memo["positions"] = (position_of, foes, members)
     position_of, foes, members = fixed
+    recall = memo.get
     damage = [0] * len(setup.sides)
     loads: dict[int, int] = {}
-    rounds = turns = actions = reactions = stuck = 0
+    turns = actions = reactions = stuck = 0
     winner: int | None = None
-    round_over = encounter.next_position() is None  # then as each turn end says (R19)
+    standing = len(setup.sides)  # sides with a creature up (`prepare`: every one at the start)
+    # A file saved mid-turn goes on with that turn; a round running counts as round 1.
+    running = encounter.current is not None
+    round_over = not running and encounter.next_position() is None  # then as each turn end says (R19)
+    rounds = 0 if round_over else 1
     while True:
         if round_over:
             if rounds >= setup.max_rounds:
                 break
             rounds += 1
-        encounter, _ = start_turn(encounter)
-        me = position_of[encounter.current]  # type: ignore[index]
-        load = encounter.creatures[me].load
+        if running:  # the turn of the file goes on: a turn, but its start Load is not known here
+            running = False
+            me = position_of[encounter.current]  # type: ignore[index]
+            load = encounter.creatures[me].load
+        else:
+            encounter, _ = start_turn(encounter)
+            me = position_of[encounter.current]  # type: ignore[index]
+            load = encounter.creatures[me].load
+            loads[load] = loads.get(load, 0) + 1
         turns += 1
-        loads[load] = loads.get(load, 0) + 1
         side = side_of[me]
-        able = memo.get((me, load))
+        able = recall((me, load))
         if able is None:
             able = memo[(me, load)] = can_act(moves[me], load)
         if not able:
@@ -250,12 +300,11 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
         targets, rule = foes[side], setup.policies[me].target
         for _ in range(MAX_ACTIONS):
             creatures = encounter.creatures
-            candidates = [(i, hp) for i in targets if (hp := creatures[i].hp) is not None and hp > 0]
-            if not candidates:
+            target = choose_target(rule, targets, creatures, rng)
+            if target is None:
                 break
-            target = pick_target(rule, candidates, rng)
             now, evasion = creatures[me].load, creatures[target].evasion
-            request = memo.get((me, now, target, evasion), _UNKNOWN)
+            request = recall((me, now, target, evasion), _UNKNOWN)
             if request is _UNKNOWN:
                 request = memo[(me, now, target, evasion)] = _act_request(setup, me, now, target, evasion)
             if request is None:
@@ -265,7 +314,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
                 other = creatures[ally]
                 if other.down:
                     continue
-                help_request = memo.get((ally, other.load, me), _UNKNOWN)
+                help_request = recall((ally, other.load, me), _UNKNOWN)
                 if help_request is _UNKNOWN:
                     help_request = memo[(ally, other.load, me)] = _team_request(setup, ally, other.load, me)
                 if help_request is not None:
@@ -276,8 +325,10 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             actions += 1
             damage[side] += (record.hp_before or 0) - (record.hp_after or 0)
             if record.hp_after == 0 and _beaten(encounter, side_of, defended):
-                winner = side
-                break
+                standing -= 1
+                if standing == 1:  # the last side with a creature up wins (R18)
+                    winner = side
+                    break
         if winner is not None:
             break
         encounter, turn_end = end_turn(encounter)
@@ -290,14 +341,17 @@ _UNKNOWN = object()
 
 
 def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) -> ActRequest | None:
-    """The action *me* takes at *load* against *target* (`best_move`), or None: none qualifies."""
-    from d4cli.actions import ActRequest
+    """The action *me* takes at *load* against *target* (`best_move`), or None: none qualifies.
 
+    The request is the command's (`named_request`); its extra dice are the
+    move's own (equal values), so the pool plans of one move are shared.
+    """
     move = best_move(setup.moves[me], load, evasion, setup.policies[me].reserve)
     if move is None:
         return None
     names = setup.encounter.creatures
-    return ActRequest(names[me].name, move.aspect, cost=move.cost, extra=move.extra, target=names[target].name)
+    request = named_request(setup.encounter, names[me].name, move.name, names[target].name)
+    return replace(request, extra=move.extra) if request.extra == move.extra else request
 
 
 def _team_request(setup: Setup, ally: int, load: int, attacker: int) -> TeamRequest | None:
@@ -319,46 +373,13 @@ def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
     )
 
 
-class BatchedDice:
-    """A `DiceSource` over ``random.Random`` that draws each kind of die in small batches.
-
-    ``randint(1, sides)`` gives uniform dice as ``rng.randint`` does, fewer calls
-    apart; ``randrange`` (the ``random`` target rule) goes to *rng* itself.
-    """
-
-    BATCH = 64
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.randrange = rng.randrange
-        self._left: dict[int, list[int]] = {}
-
-    def randint(self, a: int, b: int) -> int:
-        if a != 1:
-            return self.rng.randint(a, b)
-        left = self._left.get(b)
-        if not left:
-            left = self._left[b] = self.rng.choices(range(1, b + 1), k=self.BATCH)
-        return left.pop()
-
-    def roll_many(self, count: int, sides: int) -> tuple[int, ...]:
-        """*count* dice of *sides*: the very dice of *count* ``randint(1, sides)`` calls (`d4cli.dice.roll_dice`)."""
-        left = self._left.get(sides)
-        if left is not None and 0 < count <= len(left):
-            taken = tuple(left[:-count - 1:-1])  # randint pops from the end: the last die first
-            del left[-count:]
-            return taken
-        randint = self.randint
-        return tuple([randint(1, sides) for _ in range(count)])
-
-
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
     tally = Tally(len(setup.sides))
     memo: dict = {}
+    dice = BatchedDice(random.Random())
     for index in range(start, stop):
-        dice = BatchedDice(random.Random(run_seed(seed, mode, index)))
-        winner, figures, loads = play(setup, dice, memo)
+        winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo)
         tally.add_run(winner, figures, loads)
     return tally
 
@@ -396,37 +417,6 @@ def run_all(
             if progress is not None:
                 progress(stop - start)
         return tallies
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from d4cli.sim_pool import run_pieces
 
-    pool = executor
-    if pool is None:
-        import multiprocessing
-
-        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_ignore_interrupts)
-    try:
-        futures = {pool.submit(run_chunk, setup, seed, mode, start, stop): (label, stop - start)
-                   for label, mode, setup, start, stop in tasks}
-        for future in as_completed(futures):
-            label, size = futures[future]
-            tallies[label].merge(future.result())
-            if progress is not None:
-                progress(size)
-    except BaseException:
-        # Ctrl-C (or a failure): stop the workers now rather than after their pieces.
-        if executor is None:
-            processes = getattr(pool, "_processes", None) or {}
-            for process in list(processes.values()):
-                process.terminate()
-        raise
-    finally:
-        if executor is None:
-            pool.shutdown(wait=False, cancel_futures=True)
-    return tallies
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: leave Ctrl-C to the parent, which stops the workers itself."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return run_pieces(tasks, tallies, seed, jobs, progress, executor)

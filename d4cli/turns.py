@@ -4,7 +4,7 @@ Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the even
 (`d4cli.records`) says what happened, and `d4cli.serialize` makes its JSON.
 The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
 begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_round`,
-`_reset_loads`, `_mark_turn` and `_close_round`, so `start_turn` and `end_turn` read as the rule does.
+`_reset_and_mark` and `_close_round`, so `start_turn` and `end_turn` read as the rule does.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from d4cli.effects import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.errors import InputError
-from d4cli.frozen import replace
+from d4cli.frozen import build, replace
 
 if TYPE_CHECKING:
     from d4cli.records import (
@@ -192,18 +192,19 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
 
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
-    new_round = encounter.next_position() is None
+    following = encounter.next_position()
+    new_round = following is None
     base = _begin_round(encounter) if new_round else encounter
-    position, skipped = _choose_turn(base, name)
+    position, skipped = _choose_turn(base, name, None if new_round else following)
     who = base.creatures[position]
     default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
-    base, resets = _reset_loads(base, position, new_round)
-    new = _mark_turn(base, position)
+    new, resets = _reset_and_mark(base, position, new_round)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    event = records.TurnStartEvent(
-        new.round,
-        new.current,
-        who.name,
+    event = build(  # one dict, not a frozen __init__ of 12 fields
+        records.TurnStartEvent,
+        round=new.round,
+        turn=new.current,
+        actor=who.name,
         ended=encounter.current,
         new_round=new_round,
         out_of_order=name is not None and position != default,
@@ -238,9 +239,9 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     following = new.next_turn
     if following is None:
         new = _close_round(new)  # R19: the round is over for good
-    event = records.TurnEndEvent(
-        new.round, who.name, who.name, load_after=who.load, next=following, round_over=following is None,
-        effects_ended=effects_ended,
+    event = build(
+        records.TurnEndEvent, round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
+        round_over=following is None, effects_ended=effects_ended,
     )
     return new, event
 
@@ -262,26 +263,34 @@ def _close_round(encounter: Encounter) -> Encounter:
     return replace(encounter, creatures=creatures)
 
 
-def _choose_turn(encounter: Encounter, name: str | None) -> tuple[int, tuple[str, ...]]:
+def _choose_turn(encounter: Encounter, name: str | None, known: int | None = None) -> tuple[int, tuple[str, ...]]:
     """Whose turn starts: *name*'s, or the default next one (R19); and the down creatures passed over (R18).
+
+    *known*: the encounter's `Encounter.next_position`, when the caller has it already.
 
     Raises:
         InputError: an unknown *name*; no *name* and every creature is down.
     """
     if name is not None:
         return encounter.index(name), ()
-    position = encounter.next_position()
+    position = encounter.next_position() if known is None else known
     if position is None:
         problem = "every creature is down (R18): heal one, or name whose turn starts"
         raise InputError("turn start", None, problem)
     start = 0 if encounter.last_turn is None else encounter.index(encounter.last_turn, "last_turn") + 1
     count = len(encounter.creatures)
-    passed = [encounter.creatures[(start + step) % count] for step in range((position - start) % count)]
+    steps = (position - start) % count
+    if not steps:  # the very next creature: none passed over
+        return position, ()
+    passed = [encounter.creatures[(start + step) % count] for step in range(steps)]
     return position, tuple(c.name for c in passed if c.down and not c.had_turn)
 
 
-def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
-    """The Load resets of a turn start: the creature in ``turn`` mode (R1); everyone at a new round in ``round`` mode (R12)."""
+def _reset_and_mark(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
+    """A turn starts at *position*: the Load resets, the creature in ``turn`` mode (R1), everyone at
+    a new round in ``round`` mode (R12); and that creature has its turn: current, last to go, had
+    its turn this round (R19). Each creature changes once, the encounter once.
+    """
     import d4cli.records as records  # a plain module import costs less per call than a from-import
 
     if encounter.mode == "round":
@@ -294,16 +303,14 @@ def _reset_loads(encounter: Encounter, position: int, new_round: bool) -> tuple[
         creature = creatures[index]
         value = encounter.reset_to(creature)
         resets.append(records.Reset(creature.name, creature.load, value))
-        creatures[index] = replace(creature, load=value)
-    return replace(encounter, creatures=tuple(creatures)), tuple(resets)
-
-
-def _mark_turn(encounter: Encounter, position: int) -> Encounter:
-    """The creature at *position* has its turn: current, last to go, had its turn this round (R19)."""
-    who = encounter.creatures[position]
-    creatures = list(encounter.creatures)
-    creatures[position] = replace(who, had_turn=True)
-    return replace(encounter, creatures=tuple(creatures), current=who.name, last_turn=who.name)
+        if index == position:
+            creatures[index] = replace(creature, load=value, had_turn=True)
+        else:
+            creatures[index] = replace(creature, load=value)
+    if position not in positions:
+        creatures[position] = replace(creatures[position], had_turn=True)
+    name = creatures[position].name
+    return replace(encounter, creatures=tuple(creatures), current=name, last_turn=name), tuple(resets)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
