@@ -314,14 +314,22 @@ class TeamRequest:
 
 
 def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
-    """Refuse a grant named as one of *target*'s lasting effects of the same kind: it would count once (R4, R11)."""
+    """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20).
+
+    On its own rolls it would count once; an ``against`` effect of that name holds
+    the name on the creature (one effect per source name), so the grant could not be kept.
+    """
     from d4cli.names import fold_name
 
     key = fold_name(source)
     for effect in target.effects:
         if effect.origin == "effect" and effect.grant == grant and effect.key == key:
-            problem = (f"{target.name} already has the lasting effect {effect.source!r} ({grant}); a grant of the same name "
-                       "would count once (R4) and add nothing: name the grant otherwise with --source")
+            if effect.on == "own":
+                why = "a grant of the same name would count once (R4) and add nothing"
+            else:
+                why = "a creature holds one effect per source name (R20), so the grant could not be kept"
+            problem = (f"{target.name} already has the lasting effect {effect.source!r} ({grant}"
+                       f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with --source")
             raise InputError("--source", source, problem)
 
 

@@ -173,8 +173,8 @@ def used(effects: tuple[Effect, ...], role: str) -> tuple[tuple[Effect, ...], tu
 
 def applied_round(encounter: Encounter) -> int:
     """The round an effect applied now counts from: round 1 before the first round, the
-    next round between rounds (the round is over), else the running round (R20)."""
-    if encounter.current is None and encounter.next_turn is None:
+    next round when the round is over (`Encounter.round_over`), else the running round (R20)."""
+    if encounter.round_over:
         return encounter.round + 1
     return max(encounter.round, 1)
 

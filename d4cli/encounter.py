@@ -248,6 +248,16 @@ class Encounter:
         return None
 
     @property
+    def round_over(self) -> bool:
+        """No creature can still have a turn in the running round (R19): every one has had
+        its turn, or was down and skipped by the turn end that ended the round.
+
+        Damage that leaves nobody to go does not end the round (a creature healed before
+        the next turn start still has its turn in it); the next turn start ends it.
+        """
+        return self.round > 0 and self.current is None and all(c.had_turn for c in self.creatures)
+
+    @property
     def next_turn(self) -> str | None:
         """Whose turn a plain ``turn start`` begins this round (R19); None: it starts round + 1."""
         position = self.next_position()

@@ -180,7 +180,8 @@ def prepare(
         if not any(c.hp is not None for c, s in zip(creatures, side_of) if s == number):
             raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
         if not any(c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number):
-            raise InputError("side", side, "has every creature with hp down: the fight is already over (R18)")
+            over = "the fight is already over" if len(sides) == 2 else "it is out before the fight starts"
+            raise InputError("side", side, f"has every creature with hp down: {over} (R18); heal one to simulate")
     all_moves = []
     for creature, own in zip(creatures, side_of):
         values = dict(creature.aspects)

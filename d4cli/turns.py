@@ -53,7 +53,7 @@ def add_creature(
             raise InputError("NAME", creature.name, problem)
     if before is not None and after is not None:
         raise InputError("--before/--after", None, "give at most one of --before and --after")
-    if encounter.round and encounter.current is None and encounter.next_position() is None:
+    if encounter.round_over:
         creature = replace(creature, had_turn=True)  # the round is over: it waits for the next (R19)
     position = len(encounter.creatures)
     if before is not None:

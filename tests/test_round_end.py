@@ -189,20 +189,33 @@ def test_r20_an_effect_added_after_the_round_is_over_ends_at_the_turn_when_the_c
     assert _ended(ok_json("turn", "end")) == [("Aria", "marked", "end of Goblin Brute's turn")]
 
 
-def test_r20_added_between_turns_before_the_round_is_closed_it_keeps_the_round_it_counts_from(skirmish):
+def test_r19_r20_damage_that_leaves_nobody_to_go_leaves_the_round_running_for_every_command(skirmish):
     ok("turn", "start")
     ok("turn", "start")
     ok("turn", "end")
-    ok("damage", BRUTE, "10")  # round 1 is over; the next turn start closes it
+    ok("damage", BRUTE, "10")  # nobody left to go, but no turn end ended round 1: the next turn start does
     added = ok_json("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
-    assert added["counts_from"] == 2
-    assert 'creature = "Goblin Brute"\nfrom_round = 2\n' in skirmish.read_text()
+    assert added["counts_from"] == 1
+    assert "from_round" not in skirmish.read_text()
+    assert ok_json("effect", "add", "Aria", "brief", "--adv", "--rounds", "1")["counts_from"] == 1
+    assert ok_json("add", "Wolf", "--aspect", "Might=2", "--hp", "4")["next"] == "Wolf"  # a turn this round, as a heal gives
+    assert ok_json("turn", "start")["round"] == 1  # Wolf's turn
+    ended = ok_json("turn", "end")  # the last to go: it ends round 1, the Brute skipped
+    skipped = "end of round 1, Goblin Brute is down and its turn was skipped (R18)"
+    assert ended["round_over"] is True
+    assert sorted(_ended(ended)) == [("Aria", "brief", "end of round 1"), ("Aria", "marked", skipped)]
+
+
+def test_r19_r20_without_an_addition_the_next_turn_start_ends_the_round_and_its_effects(skirmish):
+    ok("turn", "start")
+    ok("turn", "start")
+    ok("turn", "end")
+    ok("damage", BRUTE, "10")
+    ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
     started = ok_json("turn", "start")
-    assert (started["round"], started["effects_ended"]) == (2, [])
-    for _ in range(2):
-        ok("turn", "start")
-    skipped = "end of round 2, Goblin Brute is down and its turn was skipped (R18)"
-    assert _ended(ok_json("turn", "end")) == [("Aria", "marked", skipped)]
+    skipped = "end of round 1, Goblin Brute is down and its turn was skipped (R18)"
+    assert started["round"] == 2
+    assert _ended(started) == [("Aria", "marked", skipped)]
 
 
 def test_r20_an_effect_added_during_the_round_still_ends_with_it():
@@ -279,6 +292,18 @@ def test_r11_a_grant_of_another_name_or_kind_is_still_given(skirmish):
     assert (given["load_after"], given["source"]) == (-1, "blessed")
     ok_json("team", "Borin", "Aria", "--adv", "--aspect", "Might")  # `team action` Advantage: another kind
     assert ok_json("status")["creatures"][0]["pending"] == {"advantage": ["team action"], "disadvantage": ["blessed"]}
+
+
+def test_r11_a_grant_named_as_an_against_effect_is_refused_with_its_own_reason(skirmish):
+    ok("effect", "add", "Aria", "Prone", "--adv", "--against")
+    before = files(skirmish)
+    line = fails(2, skirmish, "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "prone")
+    assert line == (
+        "d4cli: error: --source: 'prone': Aria already has the lasting effect 'Prone' (advantage, against); a "
+        "creature holds one effect per source name (R20), so the grant could not be kept: name the grant "
+        "otherwise with --source"
+    )
+    assert files(skirmish) == before  # Borin paid nothing, no grant was dropped
 
 
 def test_r11_two_grants_of_one_name_still_count_once_and_both_are_paid(skirmish):

@@ -88,7 +88,7 @@ def test_a_side_already_down_is_refused_before_play(tmp_path, jobs):
     path = tmp_path / "encounter.toml"
     path.write_text(example("duel", *DOWN_SIDE))
     line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--jobs", jobs)
-    assert line == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R18)"
+    assert line == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R18); heal one to simulate"
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -96,7 +96,7 @@ def test_every_creature_down_is_refused_naming_a_side(tmp_path, jobs):
     path = tmp_path / "encounter.toml"
     path.write_text(example("duel").replace("hp = 14\n", "hp = 0\n"))
     line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--modes", "turn", "--jobs", jobs)
-    assert line == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18)"
+    assert line == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18); heal one to simulate"
 
 
 def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):

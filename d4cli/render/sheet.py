@@ -71,7 +71,7 @@ def sheet_table(creature: Creature, round_number: int = 0, reset_to: int | None 
     if creature.hp is not None:
         hp = str(creature.hp) if creature.max_hp is None else f"{creature.hp}/{creature.max_hp}"
         table.add_row("HP", hp + (": down, cannot act (R18)" if creature.down else ""))
-    done = "no turn left this round: down (R18, R19)" if creature.down else "had its turn this round (R19)"
+    done = "no turn left this round: down (R18, R19)" if creature.down else "no turn left this round (R19)"
     table.add_row("Turn", done if creature.had_turn else "not yet this round (R19)")
     for kind in STAT_KINDS:
         stats = getattr(creature, kind)
