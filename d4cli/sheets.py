@@ -305,7 +305,11 @@ def apply_named_action(encounter: Encounter, request: ActRequest, given: frozens
 
 @frozen_dataclass
 class ActionEvent:
-    """A named action added to or removed from a creature's sheet."""
+    """A named action added to or removed from a creature's sheet.
+
+    Attributes:
+        replaced: for an add, the action of that name (N1) it replaced where it stood, else None.
+    """
 
     allowed: ClassVar[bool] = True
 
@@ -314,6 +318,7 @@ class ActionEvent:
     turn: str | None
     actor: str
     action: Action
+    replaced: Action | None = None
 
 
 def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tuple[Encounter, ActionEvent]:
@@ -332,10 +337,11 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
         raise InputError(f"{creature.name}: {option}", error.value, error.problem) from None
     key = fold_name(action.name)
     actions = tuple(action if fold_name(a.name) == key else a for a in creature.actions)  # in place: order kept
-    if find_action(creature, action.name) is None:
+    replaced = find_action(creature, action.name)
+    if replaced is None:
         actions += (action,)
     new = encounter.with_creature(position, replace(creature, actions=actions))
-    return new, ActionEvent(kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action)
+    return new, ActionEvent(kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action, replaced)
 
 
 def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[Encounter, ActionEvent]:

@@ -167,3 +167,14 @@ def test_a_read_only_file_refuses_even_a_change_that_would_change_nothing(skirmi
     finally:
         skirmish.chmod(0o644)
     assert files(skirmish) == before
+
+
+def test_action_add_of_a_changed_action_says_replaced_and_its_json_names_the_old_one(skirmish):
+    """An action of a name the creature has is replaced where it stands; the line and JSON say so."""
+    added = ok_json("action", "add", "Aria", "kick", "--aspect", "Might")
+    assert added["replaced"] is None
+    changed = ok_json("action", "add", "Aria", "KICK", "--aspect", "Might", "--cost", "2")
+    assert (changed["replaced"]["name"], changed["replaced"]["cost"], changed["action"]["cost"]) == ("kick", 1, 2)
+    line = ok("action", "add", "Aria", "kick", "--aspect", "Might", "--cost", "3").stdout
+    assert line.startswith("Aria: replaced action kick (Might, Cost 3)"), line
+    assert "replaced" not in ok_json("action", "remove", "Aria", "kick")

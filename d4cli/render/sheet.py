@@ -36,7 +36,7 @@ def sheet_summary(entry: dict[str, Any]) -> str:
             text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
         return text + "; Load unchanged (C8)"  # its note: after the line, as every entry's (log)
     action = entry.get("action") or {}
-    verb = "added action" if kind == "action-add" else "removed action"
+    verb = "removed action" if kind != "action-add" else "replaced action" if entry.get("replaced") else "added action"
     if entry.get("changed") is False:  # an add of the very action it has
         return f"{actor} already has action {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from d4cli import kinds
 from d4cli.serialize.base import ORIGIN_NAMES, JsonObject, pending_json
 from d4cli.serialize.effects import ended_json
 from d4cli.serialize.rolls import check_json, pool_json
@@ -104,13 +105,17 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
 
 
 def action_event_json(event: ActionEvent) -> JsonObject:
-    """The ``action add`` / ``action remove`` object: the creature and the action's table."""
+    """The ``action add`` / ``action remove`` object: the creature and the action's table;
+    an add also has ``replaced`` (the table of the action it replaced, or null)."""
     from d4cli.sheets import action_document
 
-    return {
+    obj: JsonObject = {
         "kind": event.kind,
         "round": event.round,
         "turn": event.turn,
         "actor": event.actor,
         "action": action_document(event.action),
     }
+    if event.kind == kinds.ACTION_ADD:
+        obj["replaced"] = None if event.replaced is None else action_document(event.replaced)
+    return obj
