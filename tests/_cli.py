@@ -49,3 +49,27 @@ def fails(code: int, path: Path, *args: str) -> str:
         assert result.stdout == ""
     assert len(lines) == 1, lines
     return lines[0]
+
+
+def interrupted(args: list[str], after: float, cwd: Path | None = None) -> tuple[int, bytes, bytes]:
+    """``d4cli ARGS`` as its own process group, Ctrl-C'd as a terminal does (SIGINT to the
+    whole group: the command and its workers) after *after* seconds; ``(exit code, stdout, stderr)``."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = Path(sys.executable).parent / "d4cli"
+    process = subprocess.Popen(
+        [str(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    return process.returncode, out, err

@@ -271,24 +271,8 @@ def test_max_rounds_draws():
 
 
 def test_ctrl_c_stops_cleanly_with_exit_130():
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
+    from _cli import interrupted
 
-    script = Path(sys.executable).parent / "d4cli"
-    process = subprocess.Popen(
-        [str(script), "simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(2.5)
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        out, err = process.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise
-    assert process.returncode == 130
+    code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"], 2.5)
+    assert code == 130
     assert out == b"" and b"Traceback" not in err

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -252,20 +250,11 @@ def test_a_bad_encounter_is_reported_without_the_cluster(scheduler):
 
 
 def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler):
-    process = subprocess.Popen(
-        [str(SCRIPT), "simulate", "--from", "skirmish", "--runs", "300000", "--jobs", "100", "--seed", "1",
-         "--scheduler", scheduler],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(3)
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        out, err = process.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise
-    assert process.returncode == 130
+    from _cli import interrupted
+
+    code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "300000", "--jobs", "100", "--seed", "1",
+                                  "--scheduler", scheduler], 3)
+    assert code == 130
     assert out == b"" and b"Traceback" not in err and err.strip() == b""
     # The pieces it left are cancelled: the cluster is free again at once.
     import distributed

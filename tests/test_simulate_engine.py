@@ -257,20 +257,11 @@ def test_no_traceback_at_exit_from_the_process_pool(tmp_path):
 
 
 def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
+    from _cli import interrupted
 
     for _ in range(3):
-        process = subprocess.Popen([sys.executable, "-m", "d4cli", "simulate", "--from", "skirmish", "--runs", "200000",
-                                    "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   cwd=tmp_path, start_new_session=True)
-        time.sleep(1.5)
-        os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the parent and its workers
-        out, err = process.communicate(timeout=60)
-        assert (process.returncode, out, err) == (130, "", "")
+        code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path)
+        assert (code, out, err) == (130, b"", b"")
 
 
 def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
