@@ -132,8 +132,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
 
 
 class _Watched(Executor):
-    """The client's executor, with pieces that warm their worker up first (`warmed`)
-    and a watch that fails the pending ones once the cluster is gone.
+    """The client's executor, with a watch that fails the pending pieces once the cluster is gone.
 
     `d4cli.simulate.run_all` waits on the futures with no time limit; while some
     are pending, a thread asks the scheduler for its workers every `POLL`
@@ -158,7 +157,7 @@ class _Watched(Executor):
             if self.watch is None:
                 self.watch = threading.Thread(target=self._watch, name="d4cli-cluster-watch", daemon=True)
                 self.watch.start()
-        self.inner.submit(warmed, fn, *args, **kwargs).add_done_callback(lambda inner: self._settle(outer, inner))
+        self.inner.submit(fn, *args, **kwargs).add_done_callback(lambda inner: self._settle(outer, inner))
         return outer
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -210,32 +209,6 @@ class _Watched(Executor):
                         outer.set_exception(error)
                     self.pending.clear()
                 return
-
-
-_FIRST = threading.Lock()
-_warm = False
-
-
-def warmed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)`` on a worker; the first call of its process plays alone.
-
-    A Dask worker plays pieces on several threads of a fresh process, while d4cli
-    builds its model classes on first use (`d4cli.lazy_dataclass`): the first
-    piece runs alone and then every class still waiting is built, so the threads
-    never build one at the same time.
-    """
-    global _warm
-    if not _warm:
-        with _FIRST:
-            if not _warm:
-                try:
-                    return fn(*args, **kwargs)
-                finally:
-                    from d4cli.lazy_dataclass import realize_all
-
-                    realize_all()
-                    _warm = True
-    return fn(*args, **kwargs)
 
 
 def _check_tls(distributed: Any, address: str, text: str) -> None:

@@ -9,7 +9,10 @@ and ``frozen=True``, the first time it is needed: its first instance, or the fir
 look at its ``__dataclass_fields__`` (`dataclasses.fields`, `dataclasses.is_dataclass`,
 a dataclass subclass being built). So every instance is of a complete dataclass, and
 ``==``, ``hash``, ``repr``, immutability, `dataclasses.replace` and ``__post_init__``
-behave exactly as with ``@dataclass(frozen=True)``.
+behave exactly as with ``@dataclass(frozen=True)``. Only a class of plain fields
+waits (`_plain`: every model class); any other is built at once by `dataclasses`.
+A waiting class swaps its stand-in ``__init__`` for the real one in one step, under
+a lock, so threads making its first instances at once are safe.
 
 The class must not define ``__init__`` (the dataclass writes it) nor ``__slots__``.
 """
@@ -32,10 +35,9 @@ _PENDING: set[type] = set()
 _OWN_METHODS = ("__repr__", "__eq__", "__hash__")
 
 
-# One class is built at a time: a thread that reads the fields of a class another
-# thread is building, or makes a first instance of a plain class, waits for it. (A first
-# instance of a class with methods of its own made while another thread builds it can
-# still fail: threads that play pieces call `realize_all` first.)
+# One class is built at a time: a thread that reads the fields of a class another thread
+# is building, or makes one of its first instances, waits for it (the stand-in ``__init__``
+# is swapped for the real one in one step).
 _BUILDING = _thread.RLock()
 
 
@@ -45,71 +47,59 @@ def realize(cls: type) -> None:
         _realize(cls)
 
 
-def realize_all() -> None:
-    """Build every class still waiting, now: before several threads use the model at once."""
-    with _BUILDING:
-        for cls in list(_PENDING):
-            _realize(cls)
-
-
 def _realize(cls: type) -> None:
     """Make every waiting class of *cls*'s MRO a frozen dataclass, bases first.
 
-    `dataclasses.dataclass` compiles ``__init__`` (run on every instance) and the
-    frozen ``__setattr__``/``__delattr__``; ``__repr__``, ``__eq__`` and ``__hash__``,
-    rarely called on most records, are the same methods written once here over the
-    fields (`_object_methods`), which saves half the compiling. A plain class
-    (`_build_plain`) compiles its ``__init__`` only.
+    Only plain classes wait (`frozen_dataclass`): each compiles its ``__init__``
+    alone (`_build_plain`); ``__repr__``, ``__eq__`` and ``__hash__``, rarely called
+    on most records, are the same methods written once here over the fields
+    (`_object_methods`).
     """
     for klass in reversed(cls.__mro__):
         if klass in _PENDING:
             _PENDING.discard(klass)
             delattr(klass, _FIELDS)
-            own_methods = any(name in klass.__dict__ for name in _OWN_METHODS)
-            # A plain class swaps its stand-in __init__ for the real one in one step, so a
-            # thread making an instance meanwhile waits in the stand-in; dataclasses writes
-            # __init__ only where there is none, so the other ways remove the stand-in first.
-            if own_methods or not _build_plain(klass):
-                del klass.__init__  # type: ignore[misc]
-                if own_methods:
-                    dataclasses.dataclass(frozen=True)(klass)
-                    continue
-                dataclasses.dataclass(frozen=True, repr=False, eq=False)(klass)
+            _build_plain(klass)
             for name, method in _object_methods(klass).items():
                 method.__qualname__ = f"{klass.__qualname__}.{name}"
                 setattr(klass, name, method)
-            params = getattr(klass, "__dataclass_params__", None)
-            try:
-                params.repr = params.eq = True  # type: ignore[union-attr]  # as @dataclass(frozen=True) says
-            except AttributeError:
-                pass
+            params = klass.__dict__["__dataclass_params__"]
+            params.repr = params.eq = True  # as @dataclass(frozen=True) says
 
 
-def _build_plain(klass: type) -> bool:
-    """Make *klass* a frozen dataclass compiling one method, ``__init__``; False when it cannot.
+def _plain(klass: type) -> bool:
+    """Whether *klass* is a class of plain fields that `_build_plain` can build.
 
-    `dataclasses.dataclass` collects the fields (``init=False, frozen=False``:
-    it compiles nothing); ``__init__`` is then written as the frozen dataclass
-    writes it (every field set past the frozen ``__setattr__``, defaults, default
-    factories, ``__post_init__``), and the frozen ``__setattr__``/``__delattr__`` are the
-    same checks as closures, not compiled per class; the class's parameters
-    then say ``frozen`` and ``init``, as ``@dataclass(frozen=True)`` sets them.
-    Only classes of plain fields take this way: no ``InitVar``, ``KW_ONLY``,
-    ``kw_only`` or ``init=False`` field, no ``__setattr__``/``__delattr__`` of
-    their own, a docstring (else dataclasses writes one from the signature).
+    No ``__repr__``/``__eq__``/``__hash__``/``__setattr__``/``__delattr__`` of its own,
+    a docstring (else dataclasses writes one from the signature), no ``InitVar``,
+    ``KW_ONLY``, ``kw_only`` or ``init=False`` field, its own or a built base's.
     """
     own = klass.__dict__
-    if "__setattr__" in own or "__delattr__" in own or not own.get("__doc__") or "self" in own.get("__annotations__", {}):
+    if any(name in own for name in (*_OWN_METHODS, "__setattr__", "__delattr__")):
+        return False
+    if not own.get("__doc__") or "self" in own.get("__annotations__", {}):
         return False
     if any("InitVar" in str(kind) or "KW_ONLY" in str(kind) for kind in own.get("__annotations__", {}).values()):
         return False
-    inherited = [
+    inherited = [  # a waiting base holds plain fields; reading its stand-in would build it
         field for base in klass.__mro__[1:]
         if isinstance(known := base.__dict__.get(_FIELDS), dict) for field in known.values()
     ]
     declared = [value for value in own.values() if isinstance(value, dataclasses.Field)]
-    if any(field.init is False or field.kw_only is True for field in inherited + declared):
-        return False
+    return not any(field.init is False or field.kw_only is True for field in inherited + declared)
+
+
+def _build_plain(klass: type) -> None:
+    """Make the plain class *klass* (`_plain`) a frozen dataclass compiling one method, ``__init__``.
+
+    `dataclasses.dataclass` collects the fields (``init=False, frozen=False``:
+    it compiles nothing); ``__init__`` is then written as the frozen dataclass
+    writes it (every field set past the frozen ``__setattr__``, defaults, default
+    factories, ``__post_init__``) and replaces the stand-in in one step, and the
+    frozen ``__setattr__``/``__delattr__`` are the same checks as closures, not
+    compiled per class; the class's parameters then say ``frozen`` and ``init``,
+    as ``@dataclass(frozen=True)`` sets them.
+    """
     frozen_bases = [
         params for base in klass.__mro__[1:]
         if (params := base.__dict__.get("__dataclass_params__")) is not None and params.frozen
@@ -138,7 +128,6 @@ def _build_plain(klass: type) -> bool:
         setattr(klass, name, method)
     params = klass.__dict__["__dataclass_params__"]
     params.frozen = params.init = True
-    return True
 
 
 # The marker of a field whose default factory runs (dataclasses has its own, private).
@@ -246,6 +235,8 @@ def frozen_dataclass(cls: type[T]) -> type[T]:
     """
     if "__init__" in cls.__dict__ or "__slots__" in cls.__dict__:
         raise TypeError(f"{cls.__name__}: frozen_dataclass writes __init__ and uses no slots")
+    if not _plain(cls):  # built now by dataclasses itself: only plain classes wait
+        return dataclasses.dataclass(frozen=True)(cls)
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         realize(cls)

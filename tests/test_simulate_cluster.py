@@ -388,47 +388,6 @@ def test_check_address_is_pure_and_raises_input_error():
         cluster.check_address("nowhere")
 
 
-def test_worker_threads_never_build_a_model_class_at_once(monkeypatch):
-    """A Dask worker plays pieces on several threads of a fresh process, while the model
-    classes are built on first use (`d4cli.lazy_dataclass`): unguarded, threads making the
-    first instances at once fail ("Record() takes no arguments", seen on a real cluster and
-    with ``piece()`` in place of ``warmed(piece)`` here); through `cluster.warmed` the first
-    piece plays alone and every class is built after it."""
-    from d4cli.lazy_dataclass import frozen_dataclass
-
-    monkeypatch.setattr(cluster, "_warm", False)
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    failures: list[BaseException] = []
-    try:
-        for _ in range(30):
-            namespace: dict = {"__annotations__": {f"f{i}": "int" for i in range(12)}}
-            namespace.update({f"f{i}": 0 for i in range(12)})
-            record = frozen_dataclass(type("Record", (), namespace))
-            later = frozen_dataclass(type("Later", (), dict(namespace)))
-            gate = threading.Barrier(6)
-
-            def piece(record=record, later=later):
-                assert record(f0=1).f0 == 1 and later(f1=2).f1 == 2
-
-            def play(gate=gate, piece=piece):
-                gate.wait()
-                try:
-                    cluster.warmed(piece)
-                except BaseException as error:  # noqa: BLE001 - collected and asserted below
-                    failures.append(error)
-
-            monkeypatch.setattr(cluster, "_warm", False)
-            workers = [threading.Thread(target=play) for _ in range(6)]
-            for worker in workers:
-                worker.start()
-            for worker in workers:
-                worker.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert failures == []
-
-
 class _StuckClient:
     """A stand-in for Dask's client whose pieces never finish and whose scheduler reports *answer*."""
 

@@ -118,11 +118,29 @@ class _Child(_Base):
 def test_frozen_dataclass_waits_until_first_use() -> None:
     @frozen_dataclass
     class Waiting:
+        """A plain class: it waits."""
+
         a: int
 
     assert "__dataclass_fields__" not in vars(Waiting) or not isinstance(vars(Waiting)["__dataclass_fields__"], dict)
     assert Waiting(3) == Waiting(3) and repr(Waiting(3)).endswith("<locals>.Waiting(a=3)")
     assert isinstance(vars(Waiting)["__dataclass_fields__"], dict)
+
+
+def test_a_class_that_is_not_plain_is_built_at_once_by_dataclasses() -> None:
+    @frozen_dataclass
+    class Own:
+        """With a repr of its own."""
+
+        a: int
+
+        def __repr__(self) -> str:
+            return "own"
+
+    assert isinstance(vars(Own)["__dataclass_fields__"], dict)  # no stand-in, nothing waits
+    assert repr(Own(1)) == "own" and Own(1) == Own(1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Own(1).a = 2  # type: ignore[misc]
 
 
 def test_frozen_dataclass_behaves_as_a_frozen_dataclass() -> None:
