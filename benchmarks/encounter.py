@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 
 from d4cli import store
-from d4cli.actions import ActRequest, act
-from d4cli.dice import ScriptedDice
-from d4cli.encounter import Encounter, new_creature
-from d4cli.encounter_file import dump_encounter
-from d4cli.serialize import journal_json
+from d4cli.fight.actions import ActRequest, act
+from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.turns import add_creature, start_turn
+from d4cli.fileformat.encounter_toml import dump_encounter
+from d4cli.output.serialize import journal_json
+from d4cli.rules.dice import ScriptedDice
 from d4cli.store.journal import going_back
-from d4cli.turns import add_creature, start_turn
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 

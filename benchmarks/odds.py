@@ -1,4 +1,4 @@
-"""Odds benchmark: d4cli.odds against icepool on the same questions.
+"""Odds benchmark: d4cli.odds.roll_odds against icepool on the same questions.
 
 Run ``python benchmarks/odds.py`` (``--quick`` for fewer repeats, ``--timeout S``
 for the longest icepool run allowed). Importable: ``run()`` returns the rows,
@@ -62,9 +62,9 @@ CASES = (
 
 
 def d4cli_answer(case: Case) -> float:
-    """The case's P(success) by d4cli.odds, computed from cold caches."""
-    from d4cli import odds
-    from d4cli.dice import ExtraDice
+    """The case's P(success) by d4cli.odds.roll_odds, computed from cold caches."""
+    from d4cli.odds.roll_odds import roll_odds as odds
+    from d4cli.rules.dice import ExtraDice
 
     odds.clear_caches()
     if case.kind == "pool":
@@ -85,7 +85,7 @@ def icepool_answer(case: Case) -> float:
         if count:
             die = die + count @ icepool.d(faces)
         return float(die.probability(">=", dc))
-    from d4cli.check import advantage_bonus
+    from d4cli.rules.action_roll import advantage_bonus
 
     modifier, level, dc = case.args
     if level:

@@ -289,7 +289,7 @@ def throughput(cache: str, quick: bool) -> list[str]:
 
 
 def grid_figures(cache: str) -> list[str]:
-    """Wall time of the largest grids of pools inside the bound of work (``d4cli.pool_chain.MAX_GRID_WORK``).
+    """Wall time of the largest grids of pools inside the bound of work (``d4cli.odds.pool_chain.MAX_GRID_WORK``).
 
     Run once each (a grid takes seconds), as JSON to a pipe; also the time to refuse
     a grid just past the bound, which must be at once.
@@ -331,7 +331,7 @@ PLAY_CASES: tuple[tuple[str, str], ...] = (
 
 _IN_SESSION = r"""
 import io, json, statistics, sys, time
-from d4cli.session import Session
+from d4cli.cli.play_session import Session
 session = Session(sys.argv[1])
 runs = int(sys.argv[2])
 lines = json.loads(sys.argv[3])

@@ -19,16 +19,16 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from d4cli.encounter_file import bundled_examples, parse_encounter
-from d4cli.policy import expected_damage
-from d4cli.simulate import prepare, run_chunk
+from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+from d4cli.sim.engine import prepare, run_chunk
+from d4cli.sim.policy import expected_damage
 
 FACES = {n: range(1, n + 1) for n in (4, 6, 8, 10, 12, 20)}
 REPEATS = 3
 
 
 def engine_rate(runs: int) -> tuple[float, int]:
-    """Actions per second of `d4cli.simulate` on the skirmish (turn mode), and the actions played."""
+    """Actions per second of `d4cli.sim.engine` on the skirmish (turn mode), and the actions played."""
     setup = prepare(parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish"), "turn")
     run_chunk(setup, 0, "turn", 0, 20)  # warm the odds cache
     start = time.perf_counter()

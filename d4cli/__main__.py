@@ -1,3 +1,3 @@
-from d4cli.main import main
+from d4cli.cli.main import main
 
 main()

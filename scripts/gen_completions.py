@@ -5,7 +5,7 @@
 
 The scripts are the ones ``d4cli --install-completion`` installs (and
 ``_D4CLI_COMPLETE=source_bash d4cli`` prints): d4cli's own shell classes in
-`d4cli.completion`, which quote names for the shell.
+`d4cli.cli.completion`, which quote names for the shell.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ FILES: dict[str, str] = {"bash": "d4cli.bash", "zsh": "_d4cli", "fish": "d4cli.f
 
 def generate() -> dict[str, str]:
     """File name -> content of every completion script."""
-    from d4cli.completion import completion_script
+    from d4cli.cli.completion import completion_script
 
     return {name: completion_script(shell) + "\n" for shell, name in FILES.items()}
 

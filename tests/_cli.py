@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from d4cli.app import app
+from d4cli.cli.app import app
 
 runner = CliRunner()
 

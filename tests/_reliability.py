@@ -20,11 +20,11 @@ from unittest import mock
 import typer.main
 from typer.testing import CliRunner
 
-from d4cli.app import app
+from d4cli.cli.app import app
 
 FUZZ_LONG = os.environ.get("D4CLI_FUZZ", "") == "long"
 REPO = Path(__file__).resolve().parent.parent
-EXAMPLES = sorted(path.stem for path in (REPO / "d4cli" / "examples").glob("*.toml"))
+EXAMPLES = sorted(path.stem for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml"))
 
 
 @functools.cache
@@ -33,7 +33,7 @@ def _command(typer_app: object) -> object:
 
 
 class FastRunner(CliRunner):
-    """typer's CliRunner on ``d4cli.app.app``, its Click command built once instead of per call.
+    """typer's CliRunner on ``d4cli.cli.app.app``, its Click command built once instead of per call.
 
     Building the command tree is 90 % of an in-process call that fails on a bad
     option (8 ms against 0.6 ms, measured); caching it is what lets the fuzz
@@ -185,7 +185,7 @@ def count(figures: dict[str, int], name: str, n: int = 1) -> None:
 
 
 def fold(name: str) -> str:
-    from d4cli.names import fold_name
+    from d4cli.rules.names import fold_name
 
     return fold_name(name)
 

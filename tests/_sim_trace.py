@@ -1,8 +1,8 @@
 """A recorded trace of seeded simulated fights: every record of every transition, as JSON.
 
-`trace_fight` plays one fight as `d4cli.simulate.play` does (same policy, same
+`trace_fight` plays one fight as `d4cli.sim.engine.play` does (same policy, same
 dice source, same seed) but through the public transitions by name, and keeps
-the JSON object (`d4cli.serialize.record_json`) of every record, the encounter
+the JSON object (`d4cli.output.serialize.record_json`) of every record, the encounter
 after each transition (`dataclasses.asdict`), and what `play` returned. The
 fixture ``tests/fixtures/sim_trace.json.gz`` was written by `write_fixture`
 from the reference implementation of the transitions; tests compare the code
@@ -29,10 +29,10 @@ FIGHTS_PER_SETUP = 20
 
 def setups() -> list[tuple[str, str, object]]:
     """``(label, mode, Setup)`` of every traced setup."""
-    from d4cli.effects import Effect
-    from d4cli.encounter_file import bundled_examples, parse_encounter
-    from d4cli.frozen import replace
-    from d4cli.simulate import prepare
+    from d4cli.fight.effects import Effect
+    from d4cli.fight.frozen import replace
+    from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+    from d4cli.sim.engine import prepare
 
     def example(name: str):
         return parse_encounter(bundled_examples()[name].read_text(), name)
@@ -64,10 +64,10 @@ def setups() -> list[tuple[str, str, object]]:
 
 def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     """One fight: ``{"records": [...], "states": [...], "play": [winner, figures, loads]}``."""
-    from d4cli.actions import ActRequest, TeamRequest, act, team
-    from d4cli.policy import MAX_ACTIONS, best_move, can_act, pick_target, reaction_aspect
-    from d4cli.serialize import record_json
-    from d4cli.simulate import BatchedDice, play, run_seed
+    from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+    from d4cli.output.serialize import record_json
+    from d4cli.sim.engine import BatchedDice, play, run_seed
+    from d4cli.sim.policy import MAX_ACTIONS, best_move, can_act, pick_target, reaction_aspect
 
     records: list[dict] = []
     states: list[dict] = []
@@ -125,13 +125,13 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
 
 
 def start_turn_(encounter):
-    from d4cli.turns import start_turn
+    from d4cli.fight.turns import start_turn
 
     return start_turn(encounter)
 
 
 def end_turn_(encounter):
-    from d4cli.turns import end_turn
+    from d4cli.fight.turns import end_turn
 
     return end_turn(encounter)
 

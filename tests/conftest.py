@@ -63,9 +63,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 @pytest.fixture(autouse=True)
 def journaled_records(monkeypatch):
-    """Hand the store what the commands hand it: the record's `d4cli.serialize.journal_json` facts."""
+    """Hand the store what the commands hand it: the record's `d4cli.output.serialize.journal_json` facts."""
     from d4cli import store
-    from d4cli.serialize import journal_json
+    from d4cli.output.serialize import journal_json
 
     change = store.change
 

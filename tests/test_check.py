@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from d4cli.check import (
+from d4cli.rules.action_roll import (
     CheckRequest,
     advantage_bonus,
     apply_disadvantage,
@@ -14,8 +14,8 @@ from d4cli.check import (
     parse_dc,
     roll_check,
 )
-from d4cli.dice import ScriptedDice
-from d4cli.errors import InputError
+from d4cli.rules.dice import ScriptedDice
+from d4cli.rules.errors import InputError
 
 
 def test_c3_worked_examples():

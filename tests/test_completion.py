@@ -26,8 +26,8 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.completion import (
+from d4cli.cli.app import app
+from d4cli.cli.completion import (
     bash_quote,
     complete_aspect,
     complete_creature,
@@ -85,7 +85,7 @@ def test_static_completers():
 
 
 def test_examples_are_the_bundled_files():
-    stems = sorted(path.stem for path in (REPO / "d4cli" / "examples").glob("*.toml"))
+    stems = sorted(path.stem for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml"))
     assert stems, "no bundled examples"
     assert complete_example("") == stems
     assert complete_example(stems[0][:2].upper()) == [s for s in stems if s.startswith(stems[0][:2])]
@@ -128,7 +128,7 @@ def test_aspects_of_the_creature_named_earlier(encounter: Path):
 def test_aspects_of_the_actor_when_click_dropped_the_params(encounter: Path, monkeypatch):
     """`team ACTOR TARGET --aspect <Tab>`: Click stops at the option waiting for its value, so
     ctx.params holds no ACTOR; the words typed on the line name it (the first creature named)."""
-    from d4cli import completion
+    from d4cli.cli import completion
 
     monkeypatch.setattr(completion, "_typed_words", ["team", "Orc: Chief", "Zoë Mirth", "--adv", "--aspect"])
     assert complete_aspect(ctx_with(file=str(encounter)), "") == ["Might"]

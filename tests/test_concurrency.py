@@ -10,7 +10,7 @@ import time
 
 from typer.testing import CliRunner
 
-from d4cli.app import app
+from d4cli.cli.app import app
 
 ACTS_PER_PROCESS = 50
 
@@ -18,7 +18,7 @@ ACTS_PER_PROCESS = 50
 # (in-process calls of the CLI's main, so the test is not dominated by interpreter start-up).
 WORKER = """
 import os, sys
-from d4cli.main import main
+from d4cli.cli.main import main
 devnull = open(os.devnull, "w")
 sys.stdout = devnull
 for i in range(int(sys.argv[1])):

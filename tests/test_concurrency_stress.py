@@ -55,12 +55,12 @@ evasion = 3
 aspects = { Might = 900, Wits = 900 }
 """
 
-# Each worker imports d4cli once and calls d4cli.main.main per command (like a shell loop of
+# Each worker imports d4cli once and calls d4cli.cli.main.main per command (like a shell loop of
 # `d4cli ...` without paying interpreter start-up each time); it records argv, exit code, the
 # JSON it printed and its error line.
 WORKER = r"""
 import io, json, os, random, sys, time
-from d4cli.main import main
+from d4cli.cli.main import main
 out_path, seed, n, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 while not os.path.exists(go):  # all start together, once every worker has imported d4cli
     time.sleep(0.005)

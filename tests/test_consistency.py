@@ -18,8 +18,9 @@ from _cli import ok, ok_json, run
 
 
 def test_every_record_takes_its_kind_from_the_one_list():
-    from d4cli import actions, kinds, records, sheet_check
-    from d4cli.render.logtext import LOG_KINDS
+    from d4cli.fight import actions, kinds, sheet_check
+    from d4cli.fight import events as records
+    from d4cli.output.render.logtext import LOG_KINDS
 
     classes = [
         records.AddEvent, records.MoveEvent, records.RemoveEvent, records.TurnStartEvent,
@@ -36,7 +37,7 @@ def test_log_kind_lists_every_kind_the_journal_can_hold():
     ok("init", "--from", "skirmish")
     result = run("log", "--kind", "nonsense")
     assert result.exit_code == 2
-    from d4cli.kinds import LOG_KINDS
+    from d4cli.fight.kinds import LOG_KINDS
 
     assert "the kinds are " + ", ".join(LOG_KINDS) in result.stderr
 
@@ -152,7 +153,7 @@ def test_csv_grid_exact_columns_agree_with_the_floats():
 
 
 def test_csv_grid_leaves_exact_cells_empty_beyond_the_exact_path():
-    from d4cli.dice_sums import EXACT_BITS, dice_sum
+    from d4cli.odds.dice_sums import EXACT_BITS, dice_sum
 
     size = 3000
     spec = dice_sum(size, ())
@@ -187,7 +188,7 @@ def test_aspects_and_stats_share_one_name_value_parser(option, text, problem):
 
 
 def test_one_suggestion_engine_for_unknown_file_keys():
-    from d4cli.suggest import unknown_key
+    from d4cli.rules.suggest import unknown_key
 
     assert unknown_key("load_bufer", ("load", "load_buffer")) == (
         "unknown key (did you mean 'load_buffer'?); known keys: load, load_buffer"

@@ -6,7 +6,7 @@ equals the Costs of the standing ``act`` entries, and a serial replay of the
 log gives the state the file holds.
 
 Two ways to kill: (1) a forked copy of this process (d4cli already imported)
-runs changes in a loop through ``d4cli.main.main`` and is SIGKILLed after a
+runs changes in a loop through ``d4cli.cli.main.main`` and is SIGKILLed after a
 random delay, which lands kills all over a change: while the journal entry
 is being written, between the entry and the file, inside ``os.replace``'s
 neighbourhood, during the fsyncs; (2) real ``python -m d4cli act`` processes
@@ -125,7 +125,7 @@ def _worker(path: Path, commands: list[list[str]], seed: int) -> None:
             os.dup2(devnull.fileno(), 1)
             os.dup2(devnull.fileno(), 2)
             os.environ["D4CLI_FILE"] = str(path)
-            from d4cli.main import main
+            from d4cli.cli.main import main
 
             rng = random.Random(seed)
             for number in range(100_000):

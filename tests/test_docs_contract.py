@@ -1,6 +1,6 @@
 """docs/cli.md names every command and every option that exists; README lists the commands.
 
-The command tree is walked from the app itself (`d4cli.app.COMMANDS` and the
+The command tree is walked from the app itself (`d4cli.cli.app.COMMANDS` and the
 groups' subcommands), so a new command or option fails here until it is
 documented. Reserved spellings (docs/cli.md "Spellings reserved for coming
 commands") are only for commands that do not exist yet.
@@ -17,7 +17,7 @@ import pytest
 import typer.main
 from typer._click.core import Context  # the Click that Typer vendors and d4cli's groups use
 
-from d4cli.app import COMMANDS, app
+from d4cli.cli.app import COMMANDS, app
 
 REPO = Path(__file__).resolve().parent.parent
 CLI_MD = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")

@@ -8,15 +8,21 @@ from pathlib import Path
 import pytest
 from _cli import fails, ok, ok_json, run
 
-from d4cli.check import CheckResult
-from d4cli.dice import ScriptedDice
-from d4cli.effects import Effect, make_effect
-from d4cli.effects_file import effects_document
-from d4cli.encounter import Encounter, new_creature
-from d4cli.encounter_file import dump_encounter, parse_encounter
-from d4cli.errors import FileError
-from d4cli.sheet_check import SheetCheckRequest, Source, count_sources, levels_from, sheet_check
-from d4cli.turns import add_creature
+from d4cli.fight.effects import Effect, make_effect
+from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.sheet_check import (
+    SheetCheckRequest,
+    Source,
+    count_sources,
+    levels_from,
+    sheet_check,
+)
+from d4cli.fight.turns import add_creature
+from d4cli.fileformat.effects_toml import effects_document
+from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
+from d4cli.rules.action_roll import CheckResult
+from d4cli.rules.dice import ScriptedDice
+from d4cli.rules.errors import FileError
 
 
 def _sheet() -> Encounter:
@@ -47,7 +53,7 @@ def test_c8_a_source_named_twice_counts_once_at_its_highest_level():
 
 def test_c8_a_check_applies_an_effects_level():
     encounter = _sheet()
-    from d4cli.effects import add_effect
+    from d4cli.fight.effects import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "blessed", "advantage", level=3))
     dice = ScriptedDice([10, 1, 2, 3, 4])  # the d20, then Level 4: four d6 (C3)
@@ -64,7 +70,7 @@ def test_effect_level_round_trips_the_file_and_level_1_is_not_written():
         {"source": "b", "grant": "advantage", "on": "own", "ends": "removed", "level": 2},
     ]
     encounter = _sheet()
-    from d4cli.effects import add_effect
+    from d4cli.fight.effects import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", Effect("b", level=2))
     text = dump_encounter(encounter)
@@ -83,7 +89,7 @@ def test_effect_level_round_trips_the_file_and_level_1_is_not_written():
 )
 def test_a_bad_level_in_the_file_names_the_field(grant, level, problem):
     encounter = _sheet()
-    from d4cli.effects import add_effect
+    from d4cli.fight.effects import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", Effect("b"))
     text = dump_encounter(encounter).replace('grant = "advantage"', f'grant = "{grant}"')

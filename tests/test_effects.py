@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.actions import ActRequest, TeamRequest, act, team
-from d4cli.app import app
-from d4cli.effects import (
+from d4cli.cli.app import app
+from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.effects import (
     Effect,
     RoundEnd,
     TurnEnd,
@@ -23,9 +23,9 @@ from d4cli.effects import (
     make_effect,
     sources_for,
 )
-from d4cli.encounter import Encounter, new_creature
-from d4cli.encounter_file import dump_encounter, parse_encounter
-from d4cli.turns import add_creature, end_turn, remove_creature, start_turn
+from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
+from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
 
 runner = CliRunner()
 
@@ -319,7 +319,7 @@ def test_status_lists_effects_with_what_is_left(fight):
 def test_completion_of_effect_sources_and_duration_names(fight):
     from types import SimpleNamespace
 
-    from d4cli.completion import complete_creature, complete_effect_source
+    from d4cli.cli.completion import complete_creature, complete_effect_source
 
     ok("effect", "add", "Goblin Archer", "Blinded", "--dis")
     ok("effect", "add", "Goblin Archer", "bless", "--adv")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from _cli import ok, ok_json, run
 
-from d4cli.encounter_file import bundled_examples
+from d4cli.fileformat.encounter_toml import bundled_examples
 
 POOL_KEYS = {
     "kind", "aspect", "load", "cost", "allowed", "headroom", "advantage", "disadvantage",

@@ -1,4 +1,4 @@
-"""The pure encounter model (d4cli.encounter): every ruling R1-R17 and N1 with a worked example.
+"""The pure encounter model (d4cli.fight.encounter): every ruling R1-R17 and N1 with a worked example.
 
 Dice are scripted (`ScriptedDice`): a test that rolls more dice than it expects fails.
 """
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from d4cli.actions import ActRequest, TeamRequest, act, team
-from d4cli.dice import ExtraDice, ScriptedDice
-from d4cli.encounter import Creature, Encounter, Pending, new_creature
-from d4cli.errors import InputError
-from d4cli.serialize import journal_json, status_json
-from d4cli.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
+from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.encounter import Creature, Encounter, Pending, new_creature
+from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
+from d4cli.output.serialize import journal_json, status_json
+from d4cli.rules.dice import ExtraDice, ScriptedDice
+from d4cli.rules.errors import InputError
 
 
 def creature(name: str, *, load: int = 0, buffer: int = 1, exhaustion: int = 0, evasion: int = 0,

@@ -12,12 +12,12 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.dice import parse_extra
-from d4cli.dice_sums import dice_sum, exact_tail, sum_distribution
-from d4cli.distribution import edge_safe
-from d4cli.odds import odds_json, pool_distribution
-from d4cli.render.odds import percent
+from d4cli.cli.app import app
+from d4cli.odds.dice_sums import dice_sum, exact_tail, sum_distribution
+from d4cli.odds.distribution import edge_safe
+from d4cli.odds.roll_odds import odds_json, pool_distribution
+from d4cli.output.render.odds import percent
+from d4cli.rules.dice import parse_extra
 
 runner = CliRunner()
 
@@ -196,6 +196,6 @@ def test_a_check_lists_only_possible_results():
 
 
 def odds_json_of(pool: int) -> dict:
-    from d4cli.odds import PoolOdds
+    from d4cli.odds.roll_odds import PoolOdds
 
     return odds_json(PoolOdds(pool_distribution(pool), pool, (), None, None))

@@ -2,7 +2,7 @@
 
 Each shortcut taken for speed (a name found as written before folding, printable
 ASCII names accepted at once, pool plans and gates made once per key, a pool's
-dice handed in one call, the dict copy of `d4cli.frozen.replace`) is checked
+dice handed in one call, the dict copy of `d4cli.fight.frozen.replace`) is checked
 against the path it short-cuts.
 """
 
@@ -14,16 +14,16 @@ from itertools import product
 
 import pytest
 
-from d4cli import actions
-from d4cli.actions import ActRequest, TeamRequest, act, team
-from d4cli.dice import ExtraDice, ScriptedDice, roll_dice
-from d4cli.effects import Effect
-from d4cli.encounter import Creature, Encounter, Pending
-from d4cli.errors import InputError
-from d4cli.frozen import replace
-from d4cli.names import MAX_NAME_LENGTH, check_text, fold_name, name_problem
-from d4cli.pool import PoolRequest, plan_pool
-from d4cli.simulate import BatchedDice
+from d4cli.fight import actions
+from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.effects import Effect
+from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.frozen import replace
+from d4cli.rules.dice import ExtraDice, ScriptedDice, roll_dice
+from d4cli.rules.errors import InputError
+from d4cli.rules.names import MAX_NAME_LENGTH, check_text, fold_name, name_problem
+from d4cli.rules.pool import PoolRequest, plan_pool
+from d4cli.sim.engine import BatchedDice
 
 
 def encounter() -> Encounter:
@@ -148,8 +148,8 @@ def test_every_printable_ascii_pair_is_a_name():
 
 
 def test_a_memo_serves_one_setup_and_gives_what_a_fresh_play_gives():
-    from d4cli.encounter_file import bundled_examples, parse_encounter
-    from d4cli.simulate import play, prepare, run_seed
+    from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+    from d4cli.sim.engine import play, prepare, run_seed
 
     skirmish = parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish")
     turn, zero = prepare(skirmish, "turn"), prepare(skirmish, "round-zero", reserve=1)

@@ -15,7 +15,7 @@ import pytest
 from _reliability import d4, ok, snapshot, subprocess_env
 
 from d4cli import store
-from d4cli.names import MAX_NAME_LENGTH, recover_args, recover_utf8
+from d4cli.rules.names import MAX_NAME_LENGTH, recover_args, recover_utf8
 
 # --- UTF-8 arguments under a C/POSIX locale (N1) ----------------------------------------------
 
@@ -97,9 +97,9 @@ def test_a_change_made_by_root_keeps_the_owner_of_the_file_and_its_side_files(tm
 UNPRIVILEGED = """
 import os, sys
 import difflib, hashlib, json, re, tempfile, tomllib, tomli_w, pwd
-import d4cli.app, d4cli.commands.encounter, d4cli.commands.turn, d4cli.encounter_file
-import d4cli.environment, d4cli.render.encounter, d4cli.store.history, d4cli.store.transaction
-from d4cli.main import main
+import d4cli.cli.app, d4cli.cli.commands.encounter, d4cli.cli.commands.turn, d4cli.fileformat.encounter_toml
+import d4cli.cli.settings, d4cli.output.render.encounter, d4cli.store.history, d4cli.store.transaction
+from d4cli.cli.main import main
 os.setgid(65534); os.setuid(65534)
 sys.argv = ["d4cli"] + sys.argv[1:]
 main()

@@ -7,8 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.suggest import closest, did_you_mean
+from d4cli.cli.app import app
+from d4cli.rules.suggest import closest, did_you_mean
 
 runner = CliRunner()
 
@@ -136,7 +136,7 @@ def test_shares_and_means_round_half_up():
 
 
 def _leaf_commands():
-    from d4cli.app import COMMANDS
+    from d4cli.cli.app import COMMANDS
 
     for name, spec in COMMANDS.items():
         target = spec if isinstance(spec, str) else spec[0]
@@ -165,8 +165,8 @@ def test_help_examples_fit_on_one_line_at_80_columns(argv, monkeypatch):
 def test_grid_cells_round_half_up():
     from fractions import Fraction
 
-    from d4cli.grids import EXPECTED_DAMAGE, P_SUCCESS
-    from d4cli.render.odds import cell_text, percent
+    from d4cli.odds.grids import EXPECTED_DAMAGE, P_SUCCESS
+    from d4cli.output.render.odds import cell_text, percent
 
     class Damage:
         quantity = EXPECTED_DAMAGE

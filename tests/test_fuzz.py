@@ -383,7 +383,7 @@ def test_fuzz_encounter_arguments(command, reliability_figures):
 # Damaged encounter files: random mutations of the bundled templates and of a played file
 # ---------------------------------------------------------------------------------------------
 
-TEMPLATE_TEXTS = {path.stem: path.read_text("utf-8") for path in (REPO / "d4cli" / "examples").glob("*.toml")}
+TEMPLATE_TEXTS = {path.stem: path.read_text("utf-8") for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml")}
 PLAYED = "skirmish-mid-round"  # the played file the mutations also start from
 
 TOML_VALUES = st.one_of(

@@ -11,12 +11,12 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.dice import parse_extra
-from d4cli.errors import InputError
-from d4cli.limits import MAX_ROLLED_DICE, check_rolled_dice
-from d4cli.odds import pool_distribution
-from d4cli.pool_chain import MAX_GRID_WORK, _PoolChain, check_grid_work, grid_work, pool_values
+from d4cli.cli.app import app
+from d4cli.odds.pool_chain import MAX_GRID_WORK, _PoolChain, check_grid_work, grid_work, pool_values
+from d4cli.odds.roll_odds import pool_distribution
+from d4cli.rules.dice import parse_extra
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import MAX_ROLLED_DICE, check_rolled_dice
 
 runner = CliRunner()
 

@@ -208,7 +208,7 @@ def test_a_fifo_as_the_journal_is_refused_and_never_hangs(duel):
 
 def test_a_50_mb_encounter_file_is_refused_quickly(tmp_path):
     path = tmp_path / "encounter.toml"
-    template = (REPO / "d4cli" / "examples" / "duel.toml").read_text()
+    template = (REPO / "d4cli" / "fileformat" / "examples" / "duel.toml").read_text()
     with open(path, "w") as handle:  # a valid encounter padded with 50 MB of comments
         handle.write(template)
         line = "# " + "x" * 1022 + "\n"

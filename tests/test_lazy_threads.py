@@ -1,4 +1,4 @@
-"""Model classes built on first use (`d4cli.lazy_dataclass`) under threads making first instances at once."""
+"""Model classes built on first use (`d4cli.rules.lazy_dataclass`) under threads making first instances at once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from d4cli.lazy_dataclass import frozen_dataclass
+from d4cli.rules.lazy_dataclass import frozen_dataclass
 
 
 def _first_instances_at_once(doc: str | None) -> list[BaseException]:

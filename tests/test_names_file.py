@@ -10,10 +10,10 @@ from dataclasses import replace
 import pytest
 from _reliability import d4, ok
 
-from d4cli.encounter import Creature, Encounter, Pending
-from d4cli.encounter_file import dropped_comments, dump_encounter, parse_encounter
-from d4cli.errors import FileError, InputError, escape_control
-from d4cli.names import check_name, name_problem
+from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fileformat.encounter_toml import dropped_comments, dump_encounter, parse_encounter
+from d4cli.rules.errors import FileError, InputError, escape_control
+from d4cli.rules.names import check_name, name_problem
 
 # One character of every kind a name may not hold: each category that is a control or
 # invisible, and the characters that draw nothing though classed otherwise.

@@ -102,8 +102,8 @@ def test_log_lines_stay_one_per_entry_at_80_columns(encounter_file):
 
 
 def test_log_on_a_file_without_journal_says_nothing_yet(isolated_env, tmp_path):
-    from d4cli.encounter import Encounter
-    from d4cli.encounter_file import dump_encounter
+    from d4cli.fight.encounter import Encounter
+    from d4cli.fileformat.encounter_toml import dump_encounter
 
     path = tmp_path / "bare.toml"
     path.write_text(dump_encounter(Encounter(name="Bare")))  # written by hand: no journal

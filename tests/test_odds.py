@@ -1,4 +1,4 @@
-"""Exact odds (d4cli.odds): brute force over every die, pinned values, both paths, properties."""
+"""Exact odds (d4cli.odds.roll_odds): brute force over every die, pinned values, both paths, properties."""
 
 from __future__ import annotations
 
@@ -12,11 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d4cli.check import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
-from d4cli.dice import ExtraDice, ScriptedDice
-from d4cli.dice_sums import DiceSum, dice_sum, kronecker, sum_distribution, uniform_counts
-from d4cli.errors import InputError, RefusedError
-from d4cli.grids import (
+from d4cli.odds.dice_sums import DiceSum, dice_sum, kronecker, sum_distribution, uniform_counts
+from d4cli.odds.grids import (
     EXPECTED_DAMAGE,
     P_SUCCESS,
     check_grid,
@@ -25,7 +22,7 @@ from d4cli.grids import (
     grid_json,
     pool_grid,
 )
-from d4cli.odds import (
+from d4cli.odds.roll_odds import (
     CheckOdds,
     PoolOdds,
     check_odds,
@@ -36,7 +33,10 @@ from d4cli.odds import (
     pool_distribution,
     pool_odds,
 )
-from d4cli.pool import PoolRequest, plan_pool, roll_pool
+from d4cli.rules.action_roll import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
+from d4cli.rules.dice import ExtraDice, ScriptedDice
+from d4cli.rules.errors import InputError, RefusedError
+from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 
 # ---------------------------------------------------------------------------
 # Brute force: every combination of dice through the real rollers.
@@ -317,7 +317,7 @@ def test_advantage_bonus_distribution_over_every_roll(level):
     expected = Counter(advantage_bonus(dice) for dice in product(range(1, 7), repeat=level))
     odds = check_odds(CheckRequest(advantage_level=level))
     # Natural 10 carries exactly the bonus distribution, shifted by 10.
-    from d4cli.odds import _advantage_ways
+    from d4cli.odds.roll_odds import _advantage_ways
 
     assert dict(_advantage_ways(level)) == dict(expected)
     assert odds.distribution.mean_exact == Fraction(21, 2) + Fraction(

@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.commands.odds import parse_range
-from d4cli.errors import InputError
+from d4cli.cli.app import app
+from d4cli.cli.commands.odds import parse_range
+from d4cli.rules.errors import InputError
 
 runner = CliRunner()
 

@@ -12,11 +12,11 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.dice import ExtraDice, ScriptedDice
-from d4cli.pool import PoolRequest, plan_pool, roll_pool
-from d4cli.render.text import steps_markdown, steps_text
-from d4cli.steps import pool_steps
+from d4cli.cli.app import app
+from d4cli.output.render.text import steps_markdown, steps_text
+from d4cli.output.steps import pool_steps
+from d4cli.rules.dice import ExtraDice, ScriptedDice
+from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 
 runner = CliRunner()
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d")

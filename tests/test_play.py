@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import typer
 
-from d4cli.app import app
-from d4cli.play_prompt import completions, current_word_start, quote_value
-from d4cli.session import Session, history_path, split
+from d4cli.cli.app import app
+from d4cli.cli.play_prompt import completions, current_word_start, quote_value
+from d4cli.cli.play_session import Session, history_path, split
 
 D4 = [sys.executable, "-m", "d4cli"]
 
@@ -242,9 +242,9 @@ def test_interactive_session_through_a_terminal(tmp_path: Path) -> None:
 def test_other_commands_never_import_the_line_editor(tmp_path: Path, argv: list[str]) -> None:
     _init(tmp_path)
     code = (
-        "import sys\nfrom d4cli.main import main\n"
+        "import sys\nfrom d4cli.cli.main import main\n"
         f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
-        "print([m for m in sys.modules if m.startswith(('prompt_toolkit', 'd4cli.session', 'd4cli.play'))], file=sys.stderr)\n"
+        "print([m for m in sys.modules if m.startswith(('prompt_toolkit', 'd4cli.cli.play_session', 'd4cli.play'))], file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path))
     assert done.stderr.strip().splitlines()[-1] == "[]"

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from d4cli.dice import ExtraDice, ScriptedDice, parse_extra
-from d4cli.errors import InputError
-from d4cli.pool import PoolRequest, check_gate, plan_pool, pool_size, reset_load, roll_pool
+from d4cli.rules.dice import ExtraDice, ScriptedDice, parse_extra
+from d4cli.rules.errors import InputError
+from d4cli.rules.pool import PoolRequest, check_gate, plan_pool, pool_size, reset_load, roll_pool
 
 
 def test_r1_reset_examples():
@@ -198,7 +198,7 @@ def test_totals_within_bounds(aspect, load, cost, extras, seed):
 
 
 def test_extra_accepts_capital_d_and_a_sum_of_groups_as_one_source():
-    from d4cli.dice import parse_extras
+    from d4cli.rules.dice import parse_extras
 
     assert parse_extras(["1D8"]) == (parse_extra("1d8"),)
     assert [e.notation for e in parse_extras(["1d4+1d6+2"])] == ["1d4", "1d6+2"]

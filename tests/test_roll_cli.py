@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
+from d4cli.cli.app import app
 
 runner = CliRunner()
 
@@ -197,7 +197,7 @@ def test_bad_seed_from_environment():
 
 
 def test_help_lists_topics_and_each_topic_renders():
-    from d4cli.helptext import TOPICS
+    from d4cli.output.helptext import TOPICS
 
     index = run("help")
     assert index.exit_code == 0
@@ -221,7 +221,7 @@ def test_help_examples_run_as_written():
     import re
     import shlex
 
-    from d4cli.helptext import TOPICS
+    from d4cli.output.helptext import TOPICS
 
     ran = 0
     for topic in TOPICS.values():

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json
 
-from d4cli.effects import Effect, RoundEnd, ends_at, make_effect, retime_removed
-from d4cli.encounter import Encounter, new_creature
-from d4cli.encounter_file import dump_encounter, parse_encounter
-from d4cli.errors import FileError
-from d4cli.hitpoints import damage, heal
-from d4cli.turns import add_creature, end_turn, start_turn
+from d4cli.fight.effects import Effect, RoundEnd, ends_at, make_effect, retime_removed
+from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.hitpoints import damage, heal
+from d4cli.fight.turns import add_creature, end_turn, start_turn
+from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
+from d4cli.rules.errors import FileError
 
 BRUTE = "Goblin Brute"
 
@@ -241,7 +241,7 @@ def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_ti
 
 
 def test_r20_removing_the_creature_retimes_a_late_effect_to_the_round_it_counts_from():
-    from d4cli.frozen import replace
+    from d4cli.fight.frozen import replace
 
     late = Effect("marked", "disadvantage", "own", "end", creature="Bram", from_round=3)
     on_time = Effect("hexed", "disadvantage", "own", "start", creature="Bram")
@@ -258,7 +258,7 @@ def test_the_file_keeps_from_round_and_refuses_a_bad_one():
         encounter, _ = start_turn(encounter)
     encounter, _ = end_turn(encounter)
     late = make_effect(encounter, "marked", "disadvantage", end_of="Bram")
-    from d4cli.effects import add_effect
+    from d4cli.fight.effects import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", late)
     text = dump_encounter(encounter)
@@ -325,7 +325,7 @@ def test_c8_level_on_an_against_effect_is_refused(skirmish):
 
 
 def test_c8_the_file_refuses_a_level_on_an_against_effect():
-    from d4cli.effects import add_effect
+    from d4cli.fight.effects import add_effect
 
     encounter, _ = add_effect(_three(), "Aria", Effect("prone", on="against"))
     text = dump_encounter(encounter).replace('on = "against"\n', 'on = "against"\nlevel = 2\n')

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import COMMANDS, app
-from d4cli.helptext import parse_rules, rule_key
-from d4cli.ruletext import RULES
+from d4cli.cli.app import COMMANDS, app
+from d4cli.output.helptext import parse_rules, rule_key
+from d4cli.output.ruletext import RULES
 
 REPO = Path(__file__).resolve().parent.parent
 RULES_MD = REPO / "docs" / "rules.md"
@@ -144,19 +144,19 @@ def test_every_listed_command_is_in_the_help_in_order():
 def test_a_run_imports_only_what_its_command_needs():
     code = (
         "import sys\n"
-        "from d4cli.main import main\n"
+        "from d4cli.cli.main import main\n"
         "try:\n    main(['roll', 'pool', '4', '--json', '--seed', '1'])\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('d4cli.commands', 'rich', 'tomli_w', 'filelock'))), file=sys.stderr)\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('d4cli.cli.commands', 'rich', 'tomli_w', 'filelock'))), file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert json.loads(result.stdout)["pool_size"] == 4
-    assert result.stderr.strip() == "['d4cli.commands', 'd4cli.commands.common', 'd4cli.commands.output', 'd4cli.commands.pool_view', 'd4cli.commands.roll']"
+    assert result.stderr.strip() == "['d4cli.cli.commands', 'd4cli.cli.commands.common', 'd4cli.cli.commands.output', 'd4cli.cli.commands.pool_view', 'd4cli.cli.commands.roll']"
 
 
 def test_a_group_builds_only_the_sub_command_it_runs():
-    from d4cli.commands.roll import app as roll_app
-    from d4cli.lazy import build
+    from d4cli.cli.commands.roll import app as roll_app
+    from d4cli.cli.lazy import build
 
     registered = list(roll_app.registered_commands)
     group = build("roll", COMMANDS["roll"])
@@ -168,8 +168,8 @@ def test_a_group_builds_only_the_sub_command_it_runs():
 
 
 def test_a_command_is_one_spec():
-    from d4cli.lazy import build
+    from d4cli.cli.lazy import build
 
-    command = build("explain", "d4cli.commands.help:help_command")
+    command = build("explain", "d4cli.cli.commands.help:help_command")
     assert command.name == "explain"
     assert [param.name for param in command.params] == ["topic", "json_"]

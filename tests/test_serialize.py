@@ -1,7 +1,7 @@
 """One record, one JSON object: the serializer module is the only place that builds one.
 
 `act --json` and the `log --json` entry of the same act carry the same facts
-under the same keys and types; every command's JSON comes from `d4cli.serialize`.
+under the same keys and types; every command's JSON comes from `d4cli.output.serialize`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from d4cli.app import app
+from d4cli.cli.app import app
 
 PACKAGE = Path(__file__).resolve().parent.parent / "d4cli"
-SERIALIZER = PACKAGE / "serialize"  # the package: every module in it may build one
+SERIALIZER = PACKAGE / "output" / "serialize"  # the package: every module in it may build one
 
 # The odds tables (`odds.odds_json`, `grids.grid_json`) keep their own builders next to
 # the distributions they describe; the store wraps the serializer's object in the
 # journal's bookkeeping (``seq``, ``time``, digests, and the ``init`` entry's kind).
-ELSEWHERE = {PACKAGE / "odds.py", PACKAGE / "grids.py", PACKAGE / "store" / "transaction.py"}
+ELSEWHERE = {PACKAGE / "odds" / "roll_odds.py", PACKAGE / "odds" / "grids.py", PACKAGE / "store" / "transaction.py"}
 
 runner = CliRunner()
 
@@ -66,7 +66,8 @@ def test_the_grep_would_find_a_stray_builder(tmp_path):
 
 
 def test_no_record_serializes_itself():
-    from d4cli import actions, records
+    from d4cli.fight import actions
+    from d4cli.fight import events as records
 
     for name in ("ActRecord", "TeamRecord"):
         assert not hasattr(getattr(actions, name), "log"), name
@@ -114,9 +115,9 @@ def test_change_json_is_its_log_entry():
 
 
 def test_closed_sets_print_as_their_values():
-    from d4cli.check import Critical, Outcome
-    from d4cli.encounter import GRANT_KINDS, MODES
-    from d4cli.records import ActOutcome, GrantKind, Mode
+    from d4cli.fight.encounter import GRANT_KINDS, MODES
+    from d4cli.fight.events import ActOutcome, GrantKind, Mode
+    from d4cli.rules.action_roll import Critical, Outcome
 
     assert (tuple(Mode), tuple(GrantKind)) == (MODES, GRANT_KINDS)
 
@@ -139,4 +140,4 @@ def test_json_and_quiet_paths_never_import_rich(tmp_path):
     modules("init", "--from", "skirmish", "--json")
     for args in (("act", "Aria", "Finesse", "--json", "--dry-run"), ("act", "Aria", "Finesse", "--cost", "9", "--json")):
         loaded = modules(*args)
-        assert "d4cli.serialize" in loaded and "rich" not in loaded, args
+        assert "d4cli.output.serialize" in loaded and "rich" not in loaded, args

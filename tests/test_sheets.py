@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json, run
 
-from d4cli.dice import ScriptedDice
-from d4cli.effects import add_effect, make_effect
-from d4cli.encounter import Creature, Encounter, Pending
-from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
-from d4cli.errors import FileError, InputError
-from d4cli.sheet_check import SheetCheckRequest, Source, sheet_check
+from d4cli.fight.effects import add_effect, make_effect
+from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.sheet_check import SheetCheckRequest, Source, sheet_check
+from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
+from d4cli.rules.dice import ScriptedDice
+from d4cli.rules.errors import FileError, InputError
 
 
 @pytest.fixture
@@ -244,7 +244,7 @@ def test_check_and_sheet_output(sheet_file, snapshot):
 def test_completion_offers_the_typed_creatures_sheet_names(sheet_file):
     from types import SimpleNamespace
 
-    from d4cli.completion.sheets import (
+    from d4cli.cli.completion.sheets import (
         complete_action,
         complete_aspect_or_action,
         complete_attribute,

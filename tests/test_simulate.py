@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from d4cli.app import app
-from d4cli.encounter_file import bundled_examples, parse_encounter
-from d4cli.errors import InputError
-from d4cli.odds import pool_distribution
-from d4cli.policy import Policy, best_move, check_policy, reaction_aspect
-from d4cli.sim_report import Z999, decimals, shown, wilson
-from d4cli.simulate import Tally, chunks, prepare, run_all, run_chunk
+from d4cli.cli.app import app
+from d4cli.fight.policy_table import check_policy
+from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+from d4cli.odds.roll_odds import pool_distribution
+from d4cli.rules.errors import InputError
+from d4cli.sim.engine import Tally, chunks, prepare, run_all, run_chunk
+from d4cli.sim.policy import Policy, best_move, reaction_aspect
+from d4cli.sim.report import Z999, decimals, shown, wilson
 
 runner = CliRunner()
 
@@ -60,7 +61,7 @@ def duel():
 
 def _turn_damage(aspect: int, reset: int, cost: int, extra, evasion: int) -> dict[int, float]:
     """The damage distribution of one whole turn: every action the gate allows from *reset* (R2, R5, R7)."""
-    from d4cli.dice import parse_extra
+    from d4cli.rules.dice import parse_extra
 
     total = {0: 1.0}
     load = reset
@@ -219,7 +220,7 @@ def test_bad_encounters_exit_2_and_stay_unchanged(tmp_path, old, new, word):
 def test_policy_table_round_trips_and_is_validated():
     encounter = duel()
     assert encounter.creatures[0].policy == (("reaction", "none"),)
-    from d4cli.encounter_file import dump_encounter
+    from d4cli.fileformat.encounter_toml import dump_encounter
 
     again = parse_encounter(dump_encounter(encounter), "again.toml")
     assert again.creatures[0].policy == (("reaction", "none"),)

@@ -16,8 +16,8 @@ import pytest
 from _cli import fails, ok, run
 
 from d4cli import __version__ as VERSION
-from d4cli import cluster
-from d4cli.errors import InputError
+from d4cli.rules.errors import InputError
+from d4cli.sim import cluster
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "d4cli"
@@ -358,13 +358,13 @@ def test_the_rules_never_import_dask():
     import tomllib
 
     contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    rules = [c for c in contracts if c["type"] == "forbidden" and "d4cli.simulate" in c["source_modules"]]
+    rules = [c for c in contracts if c["type"] == "forbidden" and "d4cli.sim.engine" in c["source_modules"]]
     assert rules and {"distributed", "dask"} <= set(rules[0]["forbidden_modules"])
 
 
 PROBE = """
 import json, sys
-from d4cli.main import main
+from d4cli.cli.main import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -378,9 +378,9 @@ def test_without_scheduler_simulate_never_imports_dask(args):
     """Start-up: Dask (a second or more to import) loads only when --scheduler is given."""
     done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60, check=False)
     modules = json.loads(done.stderr.strip().splitlines()[-1])
-    assert "d4cli.app" in modules
-    assert ("d4cli.simulate" in modules) == ("--runs" in args)
-    assert [m for m in modules if m.split(".")[0] in ("distributed", "dask") or m == "d4cli.cluster"] == []
+    assert "d4cli.cli.app" in modules
+    assert ("d4cli.sim.engine" in modules) == ("--runs" in args)
+    assert [m for m in modules if m.split(".")[0] in ("distributed", "dask") or m == "d4cli.sim.cluster"] == []
 
 
 def test_check_address_is_pure_and_raises_input_error():

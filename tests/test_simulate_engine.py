@@ -7,9 +7,9 @@ import random
 import pytest
 from _cli import fails, ok
 
-from d4cli.encounter_file import bundled_examples, parse_encounter
-from d4cli.errors import InputError
-from d4cli.simulate import BatchedDice, play, prepare, run_all, run_seed
+from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+from d4cli.rules.errors import InputError
+from d4cli.sim.engine import BatchedDice, play, prepare, run_all, run_seed
 
 
 def example(name: str, change: str = "", into: str = "") -> str:
@@ -48,19 +48,19 @@ def test_a_source_named_twice_counts_once_as_in_the_command():
 
 
 def test_the_simulators_request_is_the_commands_request(tmp_path, monkeypatch):
-    import d4cli.actions
-    from d4cli.simulate import _act_request
+    import d4cli.fight.actions
+    from d4cli.sim.engine import _act_request
 
     path = tmp_path / "encounter.toml"
     path.write_text(duel_with('advantage = ["high ground", "flank"]\ndisadvantage = ["prone"]\n'))
     seen = []
-    real = d4cli.actions.act
+    real = d4cli.fight.actions.act
 
     def spy(encounter, request, rng):
         seen.append(request)
         return real(encounter, request, rng)
 
-    monkeypatch.setattr(d4cli.actions, "act", spy)
+    monkeypatch.setattr(d4cli.fight.actions, "act", spy)
     ok("act", "Sera", "rapier", "--target", "The Masked Blade", "--dry-run", "-f", str(path))
     setup = prepare(parse_encounter(path.read_text(), str(path)), "turn")
     ours = _act_request(setup, 0, -1, 1, 11)
@@ -100,15 +100,15 @@ def test_every_creature_down_is_refused_naming_a_side(tmp_path, jobs):
 
 
 def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
-    import d4cli.simulate
-    from d4cli.errors import RefusedError
+    import d4cli.sim.engine
+    from d4cli.rules.errors import RefusedError
 
     setup = prepare(parse_encounter(example("duel"), "d"), "turn")
 
     def failing(*args):
         raise InputError("turn start", None, "every creature is down (R18)")
 
-    monkeypatch.setattr(d4cli.simulate, "run_chunk", failing)  # the forked workers inherit it
+    monkeypatch.setattr(d4cli.sim.engine, "run_chunk", failing)  # the forked workers inherit it
     with pytest.raises(InputError) as raised:
         run_all([("turn", "turn", setup)], 8, 1, 2)
     assert str(raised.value) == "turn start: every creature is down (R18)" and raised.value.field == "turn start"
@@ -116,7 +116,7 @@ def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
     def refusing(*args):
         raise RefusedError("refused (R2)")
 
-    monkeypatch.setattr(d4cli.simulate, "run_chunk", refusing)
+    monkeypatch.setattr(d4cli.sim.engine, "run_chunk", refusing)
     with pytest.raises(RefusedError, match=r"^refused \(R2\)$"):
         run_all([("turn", "turn", setup)], 8, 1, 2)
 
@@ -133,11 +133,11 @@ def mid_turn(tmp_path, *acts: str):
 
 def traced_play(setup, monkeypatch, index: int = 0):
     """Play one fight, logging each turn start and each action's actor."""
-    import d4cli.actions
-    import d4cli.turns
+    import d4cli.fight.actions
+    import d4cli.fight.turns
 
     log: list[str] = []
-    real_act, real_start = d4cli.actions.act, d4cli.turns.start_turn
+    real_act, real_start = d4cli.fight.actions.act, d4cli.fight.turns.start_turn
 
     def act(encounter, request, rng):
         log.append(request.actor)
@@ -148,8 +148,8 @@ def traced_play(setup, monkeypatch, index: int = 0):
         log.append(f"start {encounter.current}")
         return encounter, event
 
-    monkeypatch.setattr(d4cli.actions, "act", act)
-    monkeypatch.setattr(d4cli.turns, "start_turn", start_turn)
+    monkeypatch.setattr(d4cli.fight.actions, "act", act)
+    monkeypatch.setattr(d4cli.fight.turns, "start_turn", start_turn)
     outcome = play(setup, BatchedDice(random.Random(run_seed(1, "turn", index))))
     return log, outcome
 
@@ -180,7 +180,7 @@ def test_a_file_before_round_one_starts_it(monkeypatch):
 
 def test_a_running_turn_of_a_down_creature_just_ends(tmp_path, monkeypatch):
     text = mid_turn(tmp_path)
-    from d4cli.frozen import replace
+    from d4cli.fight.frozen import replace
 
     encounter = replace(text, creatures=(replace(text.creatures[0], hp=0),) + text.creatures[1:])
     setup = prepare(encounter, "turn")
@@ -265,7 +265,7 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
 
 
 def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
-    from d4cli.simulate import Tally, run_chunk
+    from d4cli.sim.engine import Tally, run_chunk
 
     for mode, rule in (("turn", "random"), ("round-zero", None)):
         setup = prepare(parse_encounter(example("skirmish"), "s"), mode, target=rule)
@@ -276,7 +276,7 @@ def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
 
 
 def test_choose_target_agrees_with_pick_target():
-    from d4cli.policy import choose_target, pick_target
+    from d4cli.sim.policy import choose_target, pick_target
 
     class Foe:
         def __init__(self, hp):

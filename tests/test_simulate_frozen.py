@@ -1,4 +1,4 @@
-"""`d4cli.frozen.build`: a record made as its class makes it, cheaper (the simulator's hot records)."""
+"""`d4cli.fight.frozen.build`: a record made as its class makes it, cheaper (the simulator's hot records)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from d4cli.frozen import build, replace
-from d4cli.records import Reset, TurnEndEvent
+from d4cli.fight.events import Reset, TurnEndEvent
+from d4cli.fight.frozen import build, replace
 
 
 def test_build_gives_the_instance_the_class_gives():

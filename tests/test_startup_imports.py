@@ -11,12 +11,12 @@ from typing import ClassVar
 
 import pytest
 
-from d4cli.lazy import YOUNG_THRESHOLD
-from d4cli.lazy_dataclass import frozen_dataclass, realize
+from d4cli.cli.lazy import YOUNG_THRESHOLD
+from d4cli.rules.lazy_dataclass import frozen_dataclass, realize
 
 PROBE = r"""
 import json, sys
-from d4cli.main import main
+from d4cli.cli.main import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -34,28 +34,28 @@ print(json.dumps({"modules": sorted(sys.modules), "built": built, "young": gc.ge
 
 # Every d4cli module `act --json` may load; a new one on this path must be added here on purpose.
 ACT_MODULES = {
-    "d4cli", "d4cli.main", "d4cli.app", "d4cli.lazy", "d4cli.shell", "d4cli.errors", "d4cli.environment",
-    "d4cli.commands", "d4cli.commands.act", "d4cli.commands.common", "d4cli.commands.output",
-    "d4cli.commands.pool_view", "d4cli.names", "d4cli.limits",
-    "d4cli.creature_file", "d4cli.frozen", "d4cli.kinds",
-    "d4cli.lazy_dataclass", "d4cli.actions", "d4cli.effects", "d4cli.effects_file", "d4cli.encounter", "d4cli.dc",
-    "d4cli.encounter_file", "d4cli.dice", "d4cli.pool", "d4cli.sheets",
-    "d4cli.records", "d4cli.serialize", "d4cli.serialize.acts", "d4cli.serialize.base", "d4cli.serialize.changes",
-    "d4cli.serialize.effects", "d4cli.serialize.rolls", "d4cli.store", "d4cli.store.files", "d4cli.store.journal",
+    "d4cli", "d4cli.cli.main", "d4cli.cli.app", "d4cli.cli.lazy", "d4cli.cli.root", "d4cli.rules.errors", "d4cli.cli.settings",
+    "d4cli.cli.commands", "d4cli.cli.commands.act", "d4cli.cli.commands.common", "d4cli.cli.commands.output",
+    "d4cli.cli.commands.pool_view", "d4cli.rules.names", "d4cli.rules.limits",
+    "d4cli.fileformat.creature_toml", "d4cli.fight.frozen", "d4cli.fight.kinds",
+    "d4cli.rules.lazy_dataclass", "d4cli.fight.actions", "d4cli.fight.effects", "d4cli.fileformat.effects_toml", "d4cli.fight.encounter", "d4cli.rules.dc",
+    "d4cli.fileformat.encounter_toml", "d4cli.rules.dice", "d4cli.rules.pool", "d4cli.fight.sheets",
+    "d4cli.fight.events", "d4cli.output.serialize", "d4cli.output.serialize.acts", "d4cli.output.serialize.base", "d4cli.output.serialize.changes",
+    "d4cli.output.serialize.effects", "d4cli.output.serialize.rolls", "d4cli.store", "d4cli.store.files", "d4cli.store.journal",
     "d4cli.store.lock", "d4cli.store.temp", "d4cli.store.transaction",
 }
 # Never on this path: Rich, the OpenSSL hash binding, exact arithmetic, the table steps, other commands.
 ACT_NEVER = {
     "rich", "hashlib", "_hashlib", "filelock", "decimal", "fractions", "prompt_toolkit", "tempfile",
-    "d4cli.sheet_check", "d4cli.completion", "d4cli.completion.sheets", "d4cli.suggest", "d4cli.serialize.views",
-    "d4cli.steps", "d4cli.check", "d4cli.commands.roll", "d4cli.render", "d4cli.odds", "d4cli.turns", "d4cli.hitpoints", "d4cli.session",
+    "d4cli.fight.sheet_check", "d4cli.cli.completion", "d4cli.cli.completion.sheets", "d4cli.rules.suggest", "d4cli.output.serialize.views",
+    "d4cli.output.steps", "d4cli.rules.action_roll", "d4cli.cli.commands.roll", "d4cli.output.render", "d4cli.odds.roll_odds", "d4cli.fight.turns", "d4cli.fight.hitpoints", "d4cli.cli.play_session",
     "d4cli.store.history",
 }
 # The model classes an act builds (`frozen_dataclass`): the others stay plain classes.
 ACT_BUILT = [
-    "d4cli.actions.ActRecord", "d4cli.actions.ActRequest", "d4cli.dice.ExtraDice", "d4cli.encounter.Action",
-    "d4cli.encounter.Creature", "d4cli.encounter.Encounter", "d4cli.encounter.Pending", "d4cli.pool.Gate",
-    "d4cli.pool.PoolPlan", "d4cli.pool.PoolRequest", "d4cli.pool.PoolResult", "d4cli.pool.PoolSize",
+    "d4cli.fight.actions.ActRecord", "d4cli.fight.actions.ActRequest", "d4cli.rules.dice.ExtraDice", "d4cli.fight.encounter.Action",
+    "d4cli.fight.encounter.Creature", "d4cli.fight.encounter.Encounter", "d4cli.fight.encounter.Pending", "d4cli.rules.pool.Gate",
+    "d4cli.rules.pool.PoolPlan", "d4cli.rules.pool.PoolRequest", "d4cli.rules.pool.PoolResult", "d4cli.rules.pool.PoolSize",
 ]
 
 
@@ -75,7 +75,7 @@ def test_act_json_loads_only_what_it_needs_and_builds_few_classes(tmp_path: Path
     loaded = set(seen["modules"])
     assert {m for m in loaded if m.startswith("d4cli")} <= ACT_MODULES
     assert not {m for m in loaded if m.split(".")[0] in ACT_NEVER or m in ACT_NEVER}
-    assert not any(m.startswith("d4cli.render") for m in loaded)
+    assert not any(m.startswith("d4cli.output.render") for m in loaded)
     assert seen["built"] == ACT_BUILT
 
 
@@ -83,8 +83,8 @@ def test_act_as_a_table_loads_neither_the_d20_rules_nor_the_sheet_checks(tmp_pat
     _probe(tmp_path, "init", "--from", "skirmish", "--json")
     seen = _probe(tmp_path, "act", "Aria", "Finesse", "--dc", "5", "--seed", "1")
     loaded = set(seen["modules"])
-    assert {"rich.table", "d4cli.steps", "d4cli.render.roll"} <= loaded  # a table was printed
-    assert not {"tempfile", "d4cli.check", "d4cli.sheet_check", "d4cli.commands.roll", "hashlib", "d4cli.render.encounter"} & loaded
+    assert {"rich.table", "d4cli.output.steps", "d4cli.output.render.roll"} <= loaded  # a table was printed
+    assert not {"tempfile", "d4cli.rules.action_roll", "d4cli.fight.sheet_check", "d4cli.cli.commands.roll", "hashlib", "d4cli.output.render.encounter"} & loaded
     # Rich is imported while the command runs: the collector, back on, seldom interrupts it.
     assert seen["young"] == YOUNG_THRESHOLD
 
@@ -92,8 +92,8 @@ def test_act_as_a_table_loads_neither_the_d20_rules_nor_the_sheet_checks(tmp_pat
 def test_status_json_builds_only_the_encounter(tmp_path: Path) -> None:
     _probe(tmp_path, "init", "--from", "skirmish", "--json")
     seen = _probe(tmp_path, "status", "--json")
-    assert seen["built"] == ["d4cli.dice.ExtraDice", "d4cli.encounter.Action", "d4cli.encounter.Creature", "d4cli.encounter.Encounter", "d4cli.encounter.Pending"]
-    assert not {"rich", "_hashlib", "tomli_w", "d4cli.records", "d4cli.actions"} & set(seen["modules"])
+    assert seen["built"] == ["d4cli.rules.dice.ExtraDice", "d4cli.fight.encounter.Action", "d4cli.fight.encounter.Creature", "d4cli.fight.encounter.Encounter", "d4cli.fight.encounter.Pending"]
+    assert not {"rich", "_hashlib", "tomli_w", "d4cli.fight.events", "d4cli.fight.actions"} & set(seen["modules"])
 
 
 # --- frozen_dataclass -------------------------------------------------------------------------
@@ -215,7 +215,7 @@ class _PlainChild(_Plain):
 def test_a_plain_class_is_the_same_frozen_dataclass_compiling_only_its_init() -> None:
     import inspect
 
-    import d4cli.lazy_dataclass
+    import d4cli.rules.lazy_dataclass
 
     child = _PlainChild(1, ["a"], "n", 5)
     assert child == _PlainChild(1, ["a"], "other note", 5) and child != _PlainChild(1, ["a"], "n", 6)
@@ -233,8 +233,8 @@ def test_a_plain_class_is_the_same_frozen_dataclass_compiling_only_its_init() ->
         _Plain()  # type: ignore[call-arg]
     # One method compiled per class; the frozen checks are closures of this module.
     assert _PlainChild.__init__.__code__.co_filename == "<string>"
-    assert _PlainChild.__setattr__.__code__.co_filename == d4cli.lazy_dataclass.__file__
-    assert _PlainChild.__delattr__.__code__.co_filename == d4cli.lazy_dataclass.__file__
+    assert _PlainChild.__setattr__.__code__.co_filename == d4cli.rules.lazy_dataclass.__file__
+    assert _PlainChild.__delattr__.__code__.co_filename == d4cli.rules.lazy_dataclass.__file__
 
     @dataclasses.dataclass(frozen=True)
     class Strict(_Plain):
@@ -261,8 +261,8 @@ def test_a_plain_class_with_a_field_out_of_order_is_refused_as_dataclasses_does(
 
 
 def test_the_model_classes_an_act_builds_compile_only_their_init() -> None:
-    from d4cli.actions import ActRecord
-    from d4cli.encounter import Creature, Encounter
+    from d4cli.fight.actions import ActRecord
+    from d4cli.fight.encounter import Creature, Encounter
 
     for cls in (ActRecord, Creature, Encounter):
         realize(cls)

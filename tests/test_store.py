@@ -1,4 +1,4 @@
-"""The encounter file and its journal (d4cli.encounter_file, d4cli.store).
+"""The encounter file and its journal (d4cli.fileformat.encounter_toml, d4cli.store).
 
 Validation messages name the file, the creature and the field; every error
 leaves the file and the journal byte-for-byte unchanged; undo restores bytes
@@ -21,14 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli import store
-from d4cli.actions import ActRequest, act
-from d4cli.dice import ScriptedDice
-from d4cli.encounter import Creature, Encounter, Pending, new_creature
-from d4cli.encounter_file import bundled_examples, dump_encounter, parse_encounter
-from d4cli.errors import FileError, InputError, LockTimeout
-from d4cli.names import name_problem
+from d4cli.fight.actions import ActRequest, act
+from d4cli.fight.encounter import Creature, Encounter, Pending, new_creature
+from d4cli.fight.turns import add_creature, end_turn, start_turn
+from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
+from d4cli.rules.dice import ScriptedDice
+from d4cli.rules.errors import FileError, InputError, LockTimeout
+from d4cli.rules.names import name_problem
 from d4cli.store import files, journal
-from d4cli.turns import add_creature, end_turn, start_turn
 
 VALID = """\
 schema_version = 1
@@ -142,14 +142,14 @@ def test_the_shape_scan_ignores_strings_and_comments(tmp_path):
     path.write_text(text)
     encounter = store.read_encounter(path)
     assert encounter.creatures[0].name == name and encounter.current == name
-    from d4cli.encounter_file import check_shape
+    from d4cli.fileformat.encounter_toml import check_shape
 
     check_shape("x = " + "[" * 16 + "]" * 16 + "\n" + "a" + ".a" * 16 + " = 1\n", "f")  # at the bounds
 
 
 def test_the_shape_scan_is_fast_on_a_megabyte():
     """Read on every Tab press, and on files up to the 1 MB limit: linear, no backtracking."""
-    from d4cli.encounter_file import check_shape
+    from d4cli.fileformat.encounter_toml import check_shape
 
     samples = [
         "a = " + "[]," * 300_000,

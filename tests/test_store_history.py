@@ -17,14 +17,14 @@ import pytest
 from typer.testing import CliRunner
 
 from d4cli import store
-from d4cli.actions import ActRequest, act
-from d4cli.app import app
-from d4cli.dice import ScriptedDice
-from d4cli.encounter import Encounter, new_creature
-from d4cli.encounter_file import dump_encounter
-from d4cli.errors import FileError, InputError
+from d4cli.cli.app import app
+from d4cli.fight.actions import ActRequest, act
+from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.turns import add_creature, end_turn, start_turn
+from d4cli.fileformat.encounter_toml import dump_encounter
+from d4cli.rules.dice import ScriptedDice
+from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, transaction
-from d4cli.turns import add_creature, end_turn, start_turn
 
 runner = CliRunner()
 H1, H2, H3 = "1" * 64, "2" * 64, "3" * 64
@@ -413,9 +413,9 @@ import os, sys
 # Everything the command needs is imported first: the interpreter's own files
 # may not be readable by the unprivileged user.
 import difflib, hashlib, json, re, tempfile, tomllib, tomli_w
-import d4cli.app, d4cli.commands.encounter, d4cli.commands.turn, d4cli.encounter_file
-import d4cli.environment, d4cli.render.encounter, d4cli.store.history, d4cli.store.transaction
-from d4cli.main import main
+import d4cli.cli.app, d4cli.cli.commands.encounter, d4cli.cli.commands.turn, d4cli.fileformat.encounter_toml
+import d4cli.cli.settings, d4cli.output.render.encounter, d4cli.store.history, d4cli.store.transaction
+from d4cli.cli.main import main
 os.setgid(65534); os.setuid(65534)
 sys.argv = ["d4cli"] + sys.argv[1:]
 main()

@@ -6,7 +6,7 @@ of the journal's tail), `files` (reads, permissions, atomic replacement),
 goes back to), `transaction` (the one transaction `change`, `create`,
 `undo` and `redo` share). The store never reads the environment nor imports
 Typer or Rich: the shell passes the path and the lock timeout in
-(`d4cli.environment`).
+(`d4cli.cli.settings`).
 
 **Journal.** Each change appends one entry: what happened (``kind``, round,
 turn, actor, ... ``time``) plus ``before`` and ``after``, the SHA-256 of the
@@ -54,7 +54,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from d4cli.encounter import Encounter
+from d4cli.fight.encounter import Encounter
 from d4cli.store.files import (
     JOURNAL_SUFFIX,
     LOCK_SUFFIX,
@@ -98,9 +98,9 @@ def read_encounter(path: Path) -> Encounter:
     """Read and validate the encounter at *path* (no lock: files are only ever replaced whole).
 
     Raises:
-        FileError: unreadable, or invalid (see `d4cli.encounter_file.parse_encounter`).
+        FileError: unreadable, or invalid (see `d4cli.fileformat.encounter_toml.parse_encounter`).
     """
-    from d4cli.encounter_file import parse_encounter
+    from d4cli.fileformat.encounter_toml import parse_encounter
 
     return parse_encounter(read_text(path), path)
 
@@ -112,5 +112,5 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(f"d4cli.store.{_LAZY[name]}"), name)
     if name in _SHELL:
-        return getattr(importlib.import_module("d4cli.environment"), name)
+        return getattr(importlib.import_module("d4cli.cli.settings"), name)
     raise AttributeError(f"module 'd4cli.store' has no attribute {name!r}")

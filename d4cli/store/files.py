@@ -2,7 +2,7 @@
 
 Files beside each other (for an encounter ``PATH``)::
 
-    PATH          the current state (TOML; d4cli.encounter_file)
+    PATH          the current state (TOML; d4cli.fileformat.encounter_toml)
     PATH.journal  the history (d4cli.store.journal)
     PATH.redo     what ``undo`` took back and ``redo`` can put again (only after an undo)
     PATH.lock     the lock every change holds (d4cli.store.lock)
@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from d4cli.errors import FileError
+from d4cli.rules.errors import FileError
 from d4cli.store.temp import make_temp
 
 MAX_FILE_BYTES = 1024 * 1024

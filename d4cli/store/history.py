@@ -67,7 +67,7 @@ def read_history(path: Path, last: int | None = None) -> History:
         FileError: the encounter file is unreadable or invalid, or a damaged journal
             line that the entries reach (not the newest).
     """
-    from d4cli.encounter_file import parse_encounter
+    from d4cli.fileformat.encounter_toml import parse_encounter
 
     path = real_path(path)
     data = files.read_bytes(path)

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from d4cli.errors import FileError, LockTimeout
+from d4cli.rules.errors import FileError, LockTimeout
 from d4cli.store.files import keep_owner, lock_path, mode_of, tighten
 
 DEFAULT_LOCK_TIMEOUT = 5.0

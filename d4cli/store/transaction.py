@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
-from d4cli.encounter import Encounter
-from d4cli.errors import FileError, InputError
+from d4cli.fight.encounter import Encounter
+from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, temp
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
@@ -26,7 +26,7 @@ R = TypeVar("R", bound="Record")
 
 
 class Record(Protocol):
-    """What a transition of `d4cli.encounter` returns beside the new encounter."""
+    """What a transition of `d4cli.fight.encounter` returns beside the new encounter."""
 
     @property
     def allowed(self) -> bool: ...
@@ -228,10 +228,10 @@ def change(
 
     Args:
         path: the encounter file; a symlink is followed (`real_path`).
-        transition: a pure function of `d4cli.encounter` (dice already bound).
+        transition: a pure function of `d4cli.fight.encounter` (dice already bound).
         clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
-        facts: the record's facts for the journal entry (``kind`` first; `d4cli.serialize.journal_json`).
+        facts: the record's facts for the journal entry (``kind`` first; `d4cli.output.serialize.journal_json`).
 
     Returns:
         The new encounter (the old one when refused) and the record.
@@ -241,7 +241,7 @@ def change(
         LockTimeout: the lock was not had in time.
         InputError: whatever *transition* raises.
     """
-    from d4cli.encounter_file import parse_encounter
+    from d4cli.fileformat.encounter_toml import parse_encounter
 
     path = real_path(path)
     files.check_file(path)
@@ -278,7 +278,7 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
     Raises:
         FileError: the new file would be too large or invalid; nothing is written.
     """
-    from d4cli.encounter_file import (
+    from d4cli.fileformat.encounter_toml import (
         HEADER,
         check_shape,
         encounter_document,

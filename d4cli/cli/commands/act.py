@@ -1,0 +1,153 @@
+"""A creature acts: ``act`` (the D4 pool, or one of its named actions) and ``team`` (docs/cli.md "Encounter").
+
+A thin skin like `commands.encounter`: parse the options, run the pure `d4cli.fight.actions`
+transition through the store's one transaction, print the record (`commands.output`).
+"""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from d4cli.cli.commands.common import (
+    FileOption,
+    JsonOption,
+    NoteOption,
+    OddsOption,
+    QuietOption,
+    SeedOption,
+    SourceList,
+    change_noting_comments,
+    check_note,
+    make_rng,
+)
+from d4cli.cli.lazy import completer
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import COST, EVASION, parse_whole
+from d4cli.rules.names import check_text
+
+if TYPE_CHECKING:
+    from d4cli.fight.actions import TeamRecord
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_aspect = completer("d4cli.cli.completion:complete_aspect")
+complete_creature = completer("d4cli.cli.completion:complete_creature")
+complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
+complete_other_creature = completer("d4cli.cli.completion:complete_other_creature")
+complete_aspect_or_action = completer("d4cli.cli.completion.sheets:complete_aspect_or_action")
+
+
+def act_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that acts.", autocompletion=complete_creature)],
+    aspect: Annotated[str, typer.Argument(metavar="ASPECT|ACTION", help="The Aspect it uses, or one of its named actions.", autocompletion=complete_aspect_or_action)],
+    cost: Annotated[str | None, typer.Option("--cost", metavar="N", help="The action's Cost (R3); default 1, or the named action's.")] = None,
+    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
+    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
+    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_other_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
+    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
+    gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll for this creature: no gate, Load unchanged (R9).")] = False,
+    ignore_load: Annotated[bool, typer.Option("--ignore-load", help="With --gm: size the pool as if Load were 0 (R9).")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    odds: OddsOption = False,
+    seed: SeedOption = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+    quiet: QuietOption = False,
+    short: Annotated[bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")] = False,
+) -> None:
+    """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
+
+    With ``--gm`` it is a GM-called roll for the creature: no gate, Load unchanged (R9).
+
+    Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
+    """
+    from d4cli.fight.actions import ActRequest, act
+    from d4cli.rules.dc import parse_dc
+    from d4cli.rules.dice import parse_extras
+    from d4cli.store import read_encounter, resolve_path
+
+    request = ActRequest(
+        actor=name,
+        aspect=aspect,
+        cost=1 if cost is None else parse_whole(cost, "--cost", COST),
+        advantage=tuple(adv or ()),
+        disadvantage=tuple(dis or ()),
+        extra=parse_extras(extra or ()),
+        dc=None if dc is None else parse_dc(dc),
+        target=target,
+        evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
+        gm=gm,
+        ignore_load=ignore_load,
+    )
+    check_note(note)
+    rng = make_rng(seed)
+    path = resolve_path(file)
+    from d4cli.fight.sheets import apply_named_action
+
+    given = frozenset(key for key, value in (("cost", cost), ("extra", extra), ("dc", dc), ("adv", adv), ("dis", dis)) if value is not None)
+    if dry_run:
+        encounter = read_encounter(path)
+        _, record = act(encounter, apply_named_action(encounter, request, given), rng)
+    else:
+        record = change_noting_comments(path, lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng), note)
+    from d4cli.cli.commands.output import show_act
+
+    show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
+
+
+def team_command(
+    actor: Annotated[str, typer.Argument(metavar="ACTOR", help="The creature that pays the Team Action.", autocompletion=complete_creature)],
+    target: Annotated[str, typer.Argument(metavar="TARGET", help="The creature whose next roll gets the grant.", autocompletion=complete_creature)],
+    adv: Annotated[bool, typer.Option("--adv", help="Grant Advantage.")] = False,
+    dis: Annotated[bool, typer.Option("--dis", help="Grant Disadvantage.")] = False,
+    aspect: Annotated[str | None, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect that pays (needed unless ACTOR has one).")] = None,
+    cost: Annotated[str, typer.Option("--cost", metavar="N", help="The Cost (R3).")] = "1",
+    source: Annotated[str | None, typer.Option("--source", metavar="NAME", help="The grant's source name (default 'team action').")] = None,
+    note: NoteOption = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
+
+    Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
+    """
+    from d4cli.fight.actions import TeamRequest, team
+    from d4cli.fight.encounter import TEAM_SOURCE
+    from d4cli.fight.events import GrantKind
+    from d4cli.store import resolve_path
+
+    if adv == dis:
+        raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
+    request = TeamRequest(
+        actor=actor,
+        target=target,
+        grant=GrantKind.ADVANTAGE if adv else GrantKind.DISADVANTAGE,
+        aspect=aspect,
+        cost=parse_whole(cost, "--cost", COST),
+        source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
+    )
+    from d4cli.cli.commands.output import print_one, team_view
+
+    view = team_view()
+    if dry_run:
+        from d4cli.store import read_encounter
+
+        check_note(note)
+        _, record = team(read_encounter(resolve_path(file)), request)
+        to_json, show = view.to_json, view.show
+
+        def show_dry(item: "TeamRecord") -> None:
+            show(item)
+            print("(dry run: nothing was written)")
+
+        view.to_json = lambda item: {**to_json(item), "dry_run": True}
+        view.show = show_dry
+    else:
+        record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
+    print_one(record, view, json_=json_)

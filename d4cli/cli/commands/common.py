@@ -1,0 +1,149 @@
+"""Options and helpers shared by the command modules (docs/cli.md "Everywhere")."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from d4cli.rules.limits import SEED, TIMES, parse_whole
+
+if TYPE_CHECKING:
+    from d4cli.fight.encounter import Encounter
+    from d4cli.store.transaction import Record
+
+R = TypeVar("R", bound="Record")
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SeedOption = Annotated[
+    str | None,
+    typer.Option("--seed", metavar="N", help="Seed the dice (0..2**63-1); else D4CLI_SEED."),
+]
+TimesOption = Annotated[
+    str | None, typer.Option("--times", metavar="N", help="Roll N times (1..1,000,000).")
+]
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Print only the essential number (total or damage).")
+]
+OddsOption = Annotated[
+    bool, typer.Option("--odds", help="Add the exact odds of this roll (L4).")
+]
+NoteOption = Annotated[
+    str | None,
+    typer.Option("--note", metavar="TEXT", help="A note kept with this change in the log."),
+]
+LabelOption = Annotated[
+    str | None,
+    typer.Option("--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."),
+]
+FileOption = Annotated[
+    str | None,
+    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
+]
+SourceList = list[str] | None
+
+# The longest --note / --label: one line of a log, not a document.
+NOTE_MAX = 200
+
+
+def check_note(text: str | None, field: str = "--note") -> str | None:
+    """A ``--note`` or ``--label`` once it is safe to keep and print, else None when not given.
+
+    Raises:
+        InputError: not UTF-8 text, a control character (a line break, ...),
+            blank, or longer than `NOTE_MAX` characters.
+    """
+    if text is None:
+        return None
+    from d4cli.rules.errors import InputError, escape_control
+    from d4cli.rules.names import check_text, name_length
+
+    check_text(text, field)
+    if escape_control(text) != text:
+        raise InputError(field, escape_control(text), "must be one line without control characters")
+    if not text.strip():
+        raise InputError(field, text, "must not be blank")
+    if name_length(text) > NOTE_MAX:  # characters after NFC, as a name's (N1)
+        raise InputError(field, text[:20] + "...", f"is longer than {NOTE_MAX} characters")
+    return text
+
+
+def make_rng(seed: str | None) -> Any:
+    """Return the dice source: seeded from --seed, else D4CLI_SEED, else from the OS.
+
+    Raises:
+        InputError: a seed that is not a whole number within 0..2**63-1.
+    """
+    import random
+
+    if seed is None:
+        env = os.environ.get("D4CLI_SEED")
+        if env is None or env == "":
+            return random.Random()
+        return random.Random(parse_whole(env, "D4CLI_SEED", SEED))
+    return random.Random(parse_whole(seed, "--seed", SEED))
+
+
+def parse_times(times: str | None) -> int:
+    """The --times count (1 when not given)."""
+    return 1 if times is None else parse_whole(times, "--times", TIMES)
+
+
+def emit_json(obj: dict[str, Any]) -> None:
+    """Write one JSON object as one line on stdout and flush it (JSON Lines)."""
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def change_noting_comments(
+    path: Path, transition: Callable[[Encounter], tuple[Encounter, R]], note: str | None = None
+) -> R:
+    """`d4cli.store.change` journaling `d4cli.output.serialize.journal_json`; its record.
+
+    *note* (``--note``, checked by `check_note`) joins the journal entry as
+    ``note``: the one place where a note meets the facts, so every command
+    that changes the encounter passes its ``--note`` here. Then says once on
+    stderr if the rewrite dropped comment lines.
+
+    The file is rewritten from its values (`d4cli.fileformat.encounter_toml.dump_encounter`),
+    so hand-written comments do not survive a change; ``undo`` brings them back.
+    """
+    from d4cli.cli.settings import lock_timeout
+    from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
+    from d4cli.output.serialize import journal_json
+    from d4cli.rules.errors import FileError
+    from d4cli.store import change, read_text
+
+    try:
+        before = read_text(path)
+    except FileError:
+        before = ""  # change() reports the fault itself
+    checked = check_note(note)
+
+    def facts(record: Any) -> dict[str, Any]:
+        obj = journal_json(record)
+        if checked is not None:
+            obj["note"] = checked
+        return obj
+
+    def warn(message: str) -> None:
+        line = f"d4cli: warning: {message}\n"
+        sys.stderr.write(line.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
+
+    _, record = change(path, transition, facts=facts, timeout=lock_timeout(), warn=warn)
+    if "#" in before.removeprefix(HEADER):  # the header d4cli writes is never dropped
+        try:
+            count = dropped_comments(before, read_text(path))
+        except (FileError, OSError):
+            count = 0
+        if count:
+            lines = "line" if count == 1 else "lines"
+            note = f"d4cli: note: this change dropped {count} comment {lines} from {path}; `d4cli undo` brings them back\n"
+            sys.stderr.write(note.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
+            sys.stderr.flush()
+    return record

@@ -1,0 +1,110 @@
+"""``d4cli effect add|remove|list``: lasting Advantage and Disadvantage sources (R4, R20)."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.commands.common import JsonOption, NoteOption, emit_json
+from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.completion import complete_creature, complete_effect_source
+from d4cli.rules.errors import InputError
+
+app = typer.Typer(help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).", no_args_is_help=True)
+
+CreatureArgument = Annotated[str, typer.Argument(metavar="CREATURE", help="The creature the effect is on.", autocompletion=complete_creature)]
+
+
+@app.command("add")
+def add_command(
+    name: CreatureArgument,
+    source: Annotated[str, typer.Argument(metavar="SOURCE", help="The source's name (R4): 'darkness', 'prone'.")],
+    adv: Annotated[bool, typer.Option("--adv", help="A source of Advantage.")] = False,
+    dis: Annotated[bool, typer.Option("--dis", help="A source of Disadvantage.")] = False,
+    against: Annotated[bool, typer.Option("--against", help="Apply to rolls that target the creature, not to its own.")] = False,
+    start_of: Annotated[str | None, typer.Option("--until-start-of", metavar="NAME", autocompletion=complete_creature, help="End at the start of NAME's next turn.")] = None,
+    end_of: Annotated[str | None, typer.Option("--until-end-of", metavar="NAME", autocompletion=complete_creature, help="End at the end of NAME's turn (the running one, else the next).")] = None,
+    rounds: Annotated[str | None, typer.Option("--rounds", metavar="N", help="End when the Nth round from this one ends.")] = None,
+    uses: Annotated[str | None, typer.Option("--uses", metavar="N", help="End after N rolls it applied to.")] = None,
+    level: Annotated[str | None, typer.Option("--level", metavar="L", help="An Advantage effect's level on checks, 1-5 (C8; default 1). Pool rolls count it once (R4).")] = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Put a lasting effect on a creature; the same source again replaces its duration (R4, R20).
+
+    ``--level L`` (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
+
+    Example: d4cli effect add Aria blinded --dis --until-end-of Aria
+    """
+    from d4cli.fight.effects import add_effect, make_effect
+    from d4cli.rules.limits import parse_whole
+
+    if adv == dis:
+        raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
+    count = (1, 1_000_000)
+    rounds_n = None if rounds is None else parse_whole(rounds, "--rounds", count)
+    uses_n = None if uses is None else parse_whole(uses, "--uses", count)
+    if level is not None and dis:
+        raise InputError("--level", level, "only an Advantage effect (--adv) has a level (C8)")
+    if level is not None and against:
+        raise InputError("--level", level, "an --against effect has no level: it counts on pool rolls only, never on checks (C8)")
+    level_n = 1 if level is None else parse_whole(level, "--level", (1, 5))
+    grant = "advantage" if adv else "disadvantage"
+
+    def transition(encounter):  # type: ignore[no-untyped-def]
+        effect = make_effect(
+            encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n, level=level_n
+        )
+        return add_effect(encounter, name, effect)
+
+    apply_change(file, transition, json_, note)
+
+
+@app.command("remove")
+def remove_command(
+    name: CreatureArgument,
+    source: Annotated[str, typer.Argument(metavar="SOURCE", help="The effect's source.", autocompletion=complete_effect_source)],
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Take a lasting effect off a creature (R20).
+
+    Example: d4cli effect remove Aria darkness
+    """
+    from d4cli.fight.effects import remove_effect
+    from d4cli.rules.names import check_text
+
+    check_text(source, "SOURCE", name=True)
+    apply_change(file, lambda encounter: remove_effect(encounter, name, source), json_, note)
+
+
+@app.command("list")
+def list_command(
+    name: Annotated[str | None, typer.Argument(metavar="[CREATURE]", help="Only this creature's effects.", autocompletion=complete_creature)] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """List the lasting effects and what is left of each (R20).
+
+    Example: d4cli effect list Aria --json
+    """
+    from d4cli.store import read_encounter, resolve_path
+
+    encounter = read_encounter(resolve_path(file))
+    if name is not None:
+        encounter.find(name, "CREATURE")
+    if json_:
+        from d4cli.output.serialize import effects_list_json
+
+        emit_json(effects_list_json(encounter, name))
+        return
+    from d4cli.output.render import console
+    from d4cli.output.render.effects import effects_table
+
+    table = effects_table(encounter, name)
+    console().print(table if table.rows else table.caption)  # no effects: the message alone
+

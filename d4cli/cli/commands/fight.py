@@ -1,0 +1,84 @@
+"""The fight's commands: ``move``, ``damage``, ``heal`` (docs/cli.md "The encounter"; R13, R16, R18, R19).
+
+A thin skin like `d4cli.cli.commands.encounter`: parse, call a pure transition
+(`d4cli.fight.turns.move_creature`, `d4cli.fight.hitpoints.damage` / `heal`) through the
+store's one transaction, print the record (one line, or its JSON).
+"""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.commands.common import JsonOption, NoteOption
+from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.completion import complete_creature
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import HP, parse_whole
+
+# Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
+Amount = Annotated[str | None, typer.Argument(metavar="N", help="A whole number, 0 or more.", show_default=False)]
+Name = Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)]
+
+
+def move_command(
+    name: Name,
+    before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Just before OTHER.")] = None,
+    after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Just after OTHER.")] = None,
+    first: Annotated[bool, typer.Option("--first", help="First in the turn order.")] = False,
+    last: Annotated[bool, typer.Option("--last", help="Last in the turn order.")] = False,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Move a creature in the turn order; nothing else is ever reordered (R13, R19).
+
+    Example: d4cli move "Goblin Brute" --before Aria
+    """
+    from d4cli.fight.turns import move_creature
+
+    given = [(place, other) for place, other, on in (
+        ("before", before, before is not None),
+        ("after", after, after is not None),
+        ("first", None, first),
+        ("last", None, last),
+    ) if on]
+    if len(given) != 1:
+        raise InputError("--before/--after/--first/--last", None, "give exactly one of them")
+    place, other = given[0]
+    apply_change(file, lambda encounter: move_creature(encounter, name, place, other), json_, note)
+
+
+def _amount(text: str | None) -> int:
+    """N of ``damage``/``heal``: a plain whole number 0..100,000 (L1, L3)."""
+    if text is None:
+        raise InputError("N", None, "missing: give the amount, a whole number 0 or more")
+    return parse_whole(text, "N", HP)
+
+
+def damage_command(
+    name: Name, amount: Amount = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
+    """Take N hit points off a creature, never below 0; at 0 it is down (R16, R18).
+
+    Example: d4cli damage "Goblin Archer" 4
+    """
+    from d4cli.fight.hitpoints import damage
+
+    value = _amount(amount)
+    apply_change(file, lambda encounter: damage(encounter, name, value), json_, note)
+
+
+def heal_command(
+    name: Name, amount: Amount = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
+    """Give a creature N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
+
+    Example: d4cli heal Borin 5
+    """
+    from d4cli.fight.hitpoints import heal
+
+    value = _amount(amount)
+    apply_change(file, lambda encounter: heal(encounter, name, value), json_, note)

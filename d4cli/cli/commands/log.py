@@ -1,0 +1,55 @@
+"""``d4cli log``: the changes that stand, one plain line each, or JSON; filtered (docs/cli.md "Encounter")."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+import sys
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.commands.common import JsonOption, emit_json
+from d4cli.cli.commands.encounter import FileOption, SourceList
+from d4cli.cli.completion import complete_creature
+from d4cli.rules.errors import escape_control
+from d4cli.rules.limits import LAST, parse_whole
+from d4cli.rules.names import check_text
+
+
+def log_command(
+    last: Annotated[str | None, typer.Option("--last", metavar="N", help="Only the newest N changes (before the filters).")] = None,
+    round_: Annotated[str | None, typer.Option("--round", metavar="N", help="Only the changes made in round N.")] = None,
+    creature: Annotated[str | None, typer.Option("--creature", metavar="NAME", autocompletion=complete_creature, help="Only the changes whose actor or target is NAME (N1).")] = None,
+    kind: Annotated[SourceList, typer.Option("--kind", metavar="KIND", help="Only changes of this kind (act, turn-start, ...); repeatable.")] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Show the changes that stand, oldest first, one line each: rolls, Loads, damage, turns, notes.
+
+    Example: d4cli log --round 2 --creature Aria --kind act
+    """
+    from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
+    from d4cli.rules.limits import ROUND
+    from d4cli.store import read_history, resolve_path
+
+    count = None if last is None else parse_whole(last, "--last", LAST)
+    round_number = None if round_ is None else parse_whole(round_, "--round", ROUND)
+    name = None if creature is None else check_text(creature, "--creature")
+    history = read_history(resolve_path(file), count)
+    seen = {entry.get("kind") for entry in history.entries} - set(LOG_KINDS)
+    known = LOG_KINDS + tuple(sorted(kind for kind in seen if isinstance(kind, str)))
+    keep = entry_filter(round_number, name, check_kinds(kind or (), known))
+    entries = history.entries if keep is None else [entry for entry in history.entries if keep(entry)]
+    if json_:
+        from d4cli.output.serialize import log_json
+
+        emit_json(log_json(entries))
+    else:
+        from d4cli.output.render.logtext import write_log
+
+        write_log(entries, empty="Nothing in the log yet." if keep is None else "No change matches.")
+    if history.warning is not None:
+        # A damaged newest journal line: the readable entries are shown, the damage named.
+        sys.stdout.flush()
+        sys.stderr.write(f"d4cli: warning: {escape_control(history.warning)}\n")
+        sys.stderr.flush()

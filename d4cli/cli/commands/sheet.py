@@ -1,0 +1,255 @@
+"""``d4cli check`` and ``d4cli action add|remove``: checks and actions from a creature's sheet (docs/cli.md "Sheets").
+
+A thin skin over `d4cli.fight.sheets` and `d4cli.fight.sheet_check`: parse, run the pure transition through the
+store's one transaction, print the record (its JSON from `d4cli.output.serialize`).
+"""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from d4cli.cli.commands.common import (
+    JsonOption,
+    NoteOption,
+    OddsOption,
+    QuietOption,
+    SeedOption,
+    change_noting_comments,
+    check_note,
+    emit_json,
+    make_rng,
+)
+from d4cli.cli.commands.encounter import FileOption, SourceList
+from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
+from d4cli.cli.completion.sheets import (
+    complete_action,
+    complete_attribute,
+    complete_proficiency,
+    complete_specialization,
+)
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import COST, parse_whole
+from d4cli.rules.names import check_text
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from d4cli.fight.encounter import Encounter
+    from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
+    from d4cli.fight.sheets import ActionEvent
+
+app = typer.Typer(help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True)
+
+
+def check_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that makes the check.", autocompletion=complete_creature)],
+    attribute: Annotated[str | None, typer.Option("--attribute", metavar="NAME", autocompletion=complete_attribute, help="A stored Attribute (C1, C8).")] = None,
+    proficiency: Annotated[str | None, typer.Option("--proficiency", metavar="NAME", autocompletion=complete_proficiency, help="A stored Proficiency (C1, C8).")] = None,
+    specialization: Annotated[str | None, typer.Option("--specialization", metavar="NAME", autocompletion=complete_specialization, help="A stored Specialization (C1, C8).")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="A number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
+    advantage: Annotated[str, typer.Option("--advantage", metavar="L", help="Base Advantage Level 0..5 (C3).")] = "0",
+    disadvantage: Annotated[str, typer.Option("--disadvantage", metavar="N", help="Base count of Disadvantages (C4).")] = "0",
+    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage: +1 level (C8); repeatable.")] = None,
+    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (C8); repeatable.")] = None,
+    rule_of_three: Annotated[bool, typer.Option("--rule-of-three", help="Grade results 'and...' / 'but...' (C7).")] = False,
+    note: Annotated[str | None, typer.Option("--note", metavar="TEXT", help="Kept with the check in the log.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    odds: OddsOption = False,
+    seed: SeedOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+    quiet: QuietOption = False,
+) -> None:
+    """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
+
+    Example: d4cli check Aldric --attribute Willpower --dc hard
+    """
+    from d4cli.fight.sheet_check import sheet_check
+    from d4cli.store import read_encounter, resolve_path
+
+    with naming(name):
+        request = _check_request(name, attribute, proficiency, specialization, dc, advantage, disadvantage, adv, dis, rule_of_three, note)
+    rng = make_rng(seed)
+    path = resolve_path(file)
+    if dry_run:
+        _, record = sheet_check(read_encounter(path), request, rng)
+    else:
+        record = change_noting_comments(path, lambda encounter: sheet_check(encounter, request, rng))
+    _show_check(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet)
+
+
+@contextmanager
+def naming(creature: str) -> "Iterator[None]":
+    """Re-raise an `InputError` with the creature named before its field."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(f"{creature}: {error.field}", error.value, error.problem) from None
+
+
+def _check_request(
+    name: str, attribute: str | None, proficiency: str | None, specialization: str | None, dc: str | None,
+    advantage: str, disadvantage: str, adv: SourceList, dis: SourceList, rule_of_three: bool, note: str | None,
+) -> "SheetCheckRequest":
+    from d4cli.fight.sheet_check import SheetCheckRequest
+    from d4cli.rules.action_roll import parse_dc
+    from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT
+
+    return SheetCheckRequest(
+        actor=name,
+        attribute=None if attribute is None else check_text(attribute, "--attribute"),
+        proficiency=None if proficiency is None else check_text(proficiency, "--proficiency"),
+        specialization=None if specialization is None else check_text(specialization, "--specialization"),
+        dc=None if dc is None else parse_dc(dc),
+        advantage_level=parse_whole(advantage, "--advantage", ADVANTAGE_LEVEL),
+        disadvantage=parse_whole(disadvantage, "--disadvantage", DISADVANTAGE_COUNT),
+        advantage=tuple(check_text(text, "--adv", name=True) for text in adv or ()),
+        disadvantage_sources=tuple(check_text(text, "--dis", name=True) for text in dis or ()),
+        rule_of_three=rule_of_three,
+        note=check_note(note) or "",  # one line, as every --note
+    )
+
+
+def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False) -> None:
+    """Print a check (JSON, the total with *quiet*, or steps with exact odds on ``--odds``); exit 3 when impossible (C4)."""
+    from d4cli.cli.commands.output import ResultView, print_one, print_renderables
+    from d4cli.output.serialize import sheet_check_json, with_odds
+
+    result = record.result
+    odds_record = None
+    if odds and not result.impossible:
+        from d4cli.odds.roll_odds import check_odds
+
+        odds_record = check_odds(result.request)
+
+    def as_json(item: "CheckRecord") -> dict[str, Any]:
+        obj = sheet_check_json(item, dry_run=dry_run)
+        return with_odds(obj, odds_record) if odds else obj
+
+    def show(item: "CheckRecord") -> None:
+        from d4cli.cli.commands.output import used_up_lines
+        from d4cli.output.render.sheet import check_record_table
+
+        renderables: list[object] = [check_record_table(item), *used_up_lines(item)]
+        if odds_record is not None:
+            from d4cli.output.render.odds import render_check_odds
+
+            renderables.append(render_check_odds(odds_record, result.request))
+        print_renderables(*renderables)
+        if dry_run:
+            print("(dry run: nothing was written)")
+
+    refusal = (
+        f"impossible (C4): {result.request.disadvantage} Disadvantages; nothing was rolled or changed"
+        if result.impossible
+        else None
+    )
+    view: ResultView[CheckRecord] = ResultView(
+        to_json=as_json,
+        essential=lambda item: item.result.total,
+        show=show,
+        tally=lambda item: (item.result.total, item.result.success, None),
+        refusal=lambda _: refusal,
+    )
+    print_one(record, view, json_=json_, quiet=quiet)
+
+
+def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None) -> None:
+    from d4cli.cli.commands.unchanged import unchanged_line
+    from d4cli.output.serialize import action_event_json, unchanged_json
+
+    obj = action_event_json(event) if changed else unchanged_json(action_event_json(event))
+    if json_:
+        emit_json(obj)
+        return
+    from d4cli.output.render.encounter import print_lines
+    from d4cli.output.render.sheet import sheet_summary
+
+    print_lines([sheet_summary(obj) if changed else unchanged_line(sheet_summary(obj), note)])
+
+
+@app.command("add")
+def action_add_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
+    action: Annotated[str, typer.Argument(metavar="ACTION", help="The action's name (not an Aspect's, N1).")],
+    aspect: Annotated[str, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect it uses.")],
+    cost: Annotated[str, typer.Option("--cost", metavar="N", help="Its Cost (R3).")] = "1",
+    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice (R6); repeatable.")] = None,
+    dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="A default DC (R7).")] = None,
+    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A default Advantage source (R4); repeatable.")] = None,
+    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A default Disadvantage source (R4); repeatable.")] = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Add (or replace) a named action on a creature's sheet; `act NAME ACTION` then uses it.
+
+    Example: d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4
+    """
+    from d4cli.fight.sheets import add_action
+    from d4cli.store import resolve_path
+
+    with naming(name):
+        row = _action_row(action, aspect, cost, extra, dc, adv, dis)
+    from d4cli.cli.commands.unchanged import Unchanged, or_unchanged
+
+    try:
+        event = change_noting_comments(resolve_path(file), or_unchanged(lambda encounter: add_action(encounter, name, row)), note)
+    except Unchanged as same:  # the very action it has: nothing written or logged
+        _print_event(same.record, json_, changed=False, note=note)
+        return
+    _print_event(event, json_)
+
+
+def _action_row(
+    action: str, aspect: str, cost: str, extra: SourceList, dc: str | None, adv: SourceList, dis: SourceList
+) -> dict[str, object]:
+    from d4cli.rules.action_roll import parse_dc
+    from d4cli.rules.dice import parse_extra
+
+    return {
+        "name": check_text(action, "ACTION", name=True),
+        "aspect": check_text(aspect, "--aspect"),
+        "cost": parse_whole(cost, "--cost", COST),
+        "extra": [text for text in extra or () if parse_extra(text)],
+        "dc": None if dc is None else parse_dc(dc),
+        "advantage": [check_text(text, "--adv", name=True) for text in adv or ()],
+        "disadvantage": [check_text(text, "--dis", name=True) for text in dis or ()],
+    }
+
+
+@app.command("remove")
+def action_remove_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
+    action: Annotated[str, typer.Argument(metavar="ACTION", help="The action to remove.", autocompletion=complete_action)],
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Remove a named action from a creature's sheet.
+
+    Example: d4cli action remove Aria dagger
+    """
+    from d4cli.fight.sheets import remove_action
+    from d4cli.store import resolve_path
+
+    event = change_noting_comments(resolve_path(file), lambda encounter: remove_action(encounter, name, action), note)
+    _print_event(event, json_)
+
+
+def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
+    """``d4cli status NAME``: one creature's whole sheet (JSON: its ``status --json`` entry)."""
+    creature = encounter.find(name)
+    if json_:
+        from d4cli.output.serialize import status_json
+
+        entries = status_json(encounter)["creatures"]
+        emit_json(next(entry for entry in entries if entry["name"] == creature.name))
+        return
+    from d4cli.output.render import console
+    from d4cli.output.render.sheet import sheet_table
+
+    console().print(sheet_table(creature, encounter.round, reset_to=encounter.reset_to(creature)))

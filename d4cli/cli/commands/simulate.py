@@ -1,0 +1,146 @@
+"""``d4cli simulate``: play an encounter many times in memory and compare the reset modes (R12, R18)."""
+
+# No `from __future__ import annotations`: Typer reads the annotations on every run
+# (see d4cli/cli/commands/roll.py).
+from typing import Annotated, Any
+
+import typer
+
+from d4cli.cli.commands.common import JsonOption, emit_json
+from d4cli.rules.errors import InputError
+
+SWEEP_KEYS = ("reserve", "buffer")
+FORMATS = ("table", "markdown", "csv")
+MAX_SETTINGS = 51  # settings of one --sweep
+
+
+def simulate_command(
+    file: Annotated[str | None, typer.Argument(metavar="[FILE]", help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel) or another file instead.")] = None,
+    runs: Annotated[str, typer.Option("--runs", metavar="N", help="Fights per mode (1..10,000,000).")] = "1000",
+    modes: Annotated[str, typer.Option("--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12).")] = "turn,round,round-zero",
+    seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
+    max_rounds: Annotated[str, typer.Option("--max-rounds", metavar="N", help="A fight still running after N rounds is a draw.")] = "100",
+    jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores (with --scheduler: pieces at once, default the cluster's worker threads).")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli.")] = None,
+    target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
+    reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
+    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2, one row per setting.")] = None,
+    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv", help="Output for people, a handbook or a spreadsheet.")] = "table",
+    json_: JsonOption = False,
+) -> None:
+    """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
+
+    The policy of every creature is stated by `d4cli help simulate`. Nothing is written.
+
+    Example: d4cli simulate --from skirmish --runs 10000
+    """
+    import os
+
+    from d4cli.rules.limits import parse_whole
+    from d4cli.sim.engine import MAX_RUNS, MODES, prepare, run_all
+
+    count = parse_whole(runs, "--runs", (1, MAX_RUNS))
+    chosen = [mode.strip() for mode in modes.split(",")]
+    for mode in chosen:
+        if mode not in MODES:
+            raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
+    if len(set(chosen)) != len(chosen):
+        raise InputError("--modes", modes, "names a mode twice")
+    rounds_limit = parse_whole(max_rounds, "--max-rounds", (1, 100_000))
+    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else None
+    if scheduler is not None:
+        from d4cli.sim.cluster import check_address
+
+        check_address(scheduler)
+    if format_ not in FORMATS:
+        raise InputError("--format", format_, "must be table, markdown or csv")
+    if json_ and format_ != "table":
+        raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
+    from d4cli.fight.policy_table import check_target
+
+    target = None if target_rule is None else check_target(target_rule)
+    reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
+    key, values = _sweep(sweep) if sweep is not None else (None, [None])
+    if key == "reserve" and reserve_all is not None:
+        raise InputError("--reserve", None, f"give --reserve or --sweep {sweep}, not both: the sweep sets every reserve")
+    number = int.from_bytes(os.urandom(4), "big") if seed is None else parse_whole(seed, "--seed", (0, 2**63 - 1))
+    encounter = _load(file, from_)
+    grid: list[tuple[Any, str, str]] = []
+    setups = []
+    for value in values:
+        for mode in chosen:
+            options: dict[str, Any] = {"max_rounds": rounds_limit, "target": target, "reserve": reserve_all}
+            if key is not None:
+                options[key] = value
+            label = f"{value}/{mode}"
+            setups.append((label, mode, prepare(encounter, mode, **options)))
+            grid.append((value, mode, label))
+    from d4cli.output.render.simulate import Progress
+
+    progress = Progress(count * len(setups))
+    try:
+        if scheduler is None:
+            tallies = run_all(setups, count, number, workers or os.cpu_count() or 1, progress)
+        else:
+            from d4cli.sim.cluster import connect
+
+            with connect(scheduler) as cluster:
+                pieces = workers or max(1, cluster.threads)
+                tallies = run_all(setups, count, number, pieces, progress, executor=cluster.executor)
+    finally:
+        progress.close()
+    from d4cli.sim.report import simulation_json
+
+    head = (encounter.name, setups[0][2].sides, count, number, rounds_limit)
+    if json_:
+        emit_json(simulation_json(*head, key, values, grid, tallies))
+        return
+    _print(simulation_json(*head, key, values, grid, tallies), format_=format_)
+
+
+def _sweep(text: str) -> tuple[str, list[int]]:
+    """``reserve=0..3`` -> ("reserve", [0, 1, 2, 3]).
+
+    Raises:
+        InputError: an unknown key, or not ``KEY=A..B`` with 0 <= A <= B <= 1000
+            and at most `MAX_SETTINGS` settings.
+    """
+    from d4cli.rules.limits import parse_whole
+
+    key, sign, span = text.partition("=")
+    if key not in SWEEP_KEYS:
+        raise InputError("--sweep", text, "unknown key; one of " + ", ".join(SWEEP_KEYS) + " (such as reserve=0..3)")
+    low, dots, high = span.partition("..")
+    if not sign or not dots:
+        raise InputError("--sweep", text, "must be KEY=A..B, such as reserve=0..3")
+    first = parse_whole(low, "--sweep", (0, 1000))
+    last = parse_whole(high, "--sweep", (0, 1000))
+    if last < first:
+        raise InputError("--sweep", text, f"a range goes low..high, such as {key}={last}..{first}")
+    if last - first >= MAX_SETTINGS:
+        raise InputError("--sweep", text, f"at most {MAX_SETTINGS} settings, such as {key}={first}..{first + MAX_SETTINGS - 1}")
+    return key, list(range(first, last + 1))
+
+
+def _load(file: str | None, from_: str | None) -> Any:
+    from d4cli.store import read_encounter, resolve_path
+
+    if from_ is not None:
+        if file is not None:
+            raise InputError("--from", from_, "give FILE or --from, not both")
+        from d4cli.cli.commands.encounter import _template
+
+        return read_encounter(_template(from_))
+    return read_encounter(resolve_path(file))
+
+
+def _print(report: dict[str, Any], *, format_: str) -> None:
+    if format_ == "table":
+        from d4cli.output.render.simulate import print_report, print_sweep
+
+        (print_sweep if "sweep" in report else print_report)(report)
+        return
+    from d4cli.output.render.simtext import csv_report, markdown_report
+
+    print(markdown_report(report) if format_ == "markdown" else csv_report(report))

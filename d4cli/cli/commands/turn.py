@@ -1,0 +1,41 @@
+"""``d4cli turn start [NAME]`` and ``d4cli turn end`` (R1, R12-R14)."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.commands.common import JsonOption, NoteOption
+from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.completion import complete_creature
+
+app = typer.Typer(help="Start and end turns (R1, R12-R14).", no_args_is_help=True)
+
+
+@app.command("start")
+def start_command(
+    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Whose turn; default the next in order.", autocompletion=complete_creature)] = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Start NAME's turn, or the next in order; a running turn ends first (R1, R12, R13).
+
+    Example: d4cli turn start "Goblin Archer"
+    """
+    from d4cli.fight.turns import start_turn
+
+    apply_change(file, lambda encounter: start_turn(encounter, name), json_, note)
+
+
+@app.command("end")
+def end_command(note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
+    """End the running turn; its Load stays where it is (R14).
+
+    Example: d4cli turn end
+    """
+    from d4cli.fight.turns import end_turn
+
+    apply_change(file, end_turn, json_, note)

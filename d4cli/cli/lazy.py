@@ -1,0 +1,201 @@
+"""Commands imported and built only when they are used, for start-up time (the tool runs on every Tab).
+
+The command list is a plain mapping, ``name -> "module:attribute"`` (`d4cli.cli.app.COMMANDS`).
+The attribute is either a command function or a Typer app of sub-commands (a group such
+as ``roll``). `LazyGroup` is a Click group (Typer's `TyperGroup`) whose `list_commands`
+reads that mapping and whose `get_command` imports the one module a run needs and builds
+the one command through Typer's public API (``typer.Typer().command(...)`` and
+``typer.main.get_command``); a group's own sub-commands are built the same way, one by one.
+So ``d4cli roll pool`` never pays for the encounter commands, ``roll check``, Rich or
+the TOML writer. Adding a command is one line in that mapping.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import typer
+from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    # Typer's own copy of Click (vendored since Typer 0.26); types only, never imported at run time.
+    from typer._click import Command, Context
+
+# How to build one command: returns the Click command.
+Builder = Callable[[], "Command"]
+
+
+def _need_command(group: TyperGroup, ctx: Context, args: list[str]) -> None:
+    """A sub-group run without a command is a usage error: a short plain message, exit 2.
+
+    Bare ``d4cli`` (the root, nothing typed at all) prints the help and exits 0.
+
+    Click's ``no_args_is_help`` would print the whole help (boxes) on stdout and
+    still exit 2; scripts rely on an empty stdout whenever the exit code is 2.
+    """
+    if not args and group.no_args_is_help and not ctx.resilient_parsing:
+        if ctx.parent is None:
+            # Bare `d4cli`: nothing was mistyped, so the help, exit 0.
+            typer.echo(ctx.get_help())
+            raise typer.Exit(0)
+        names = ", ".join(group.list_commands(ctx))
+        raise typer.BadParameter(f"missing; one of {names}", ctx=ctx, param_hint="COMMAND")
+
+
+class LazyGroup(TyperGroup):
+    """A Click group whose commands are built on first use.
+
+    `builders` maps each command name, in help order, to a function that builds it;
+    a subclass may set it as a class attribute (the root, through `from_specs`), or
+    `group_from_app` sets it on one instance.
+    """
+
+    builders: Mapping[str, Builder] = {}
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        _need_command(self, ctx, args)
+        return super().parse_args(ctx, args)
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        names = list(self.builders)
+        return names + [name for name in super().list_commands(ctx) if name not in self.builders]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in self.builders:
+            built = self.builders[cmd_name]()
+            self.add_command(built, cmd_name)
+            return built
+        elif command is None:
+            # An unknown name: build everything so the "did you mean" hint sees all names.
+            for name in self.builders:
+                self.get_command(ctx, name)
+        return command
+
+
+# ``"module:attribute"``, or that with the keyword arguments of ``typer.Typer.command``.
+Spec = str | tuple[str, Mapping[str, Any]]
+
+
+def from_specs(specs: Mapping[str, Spec]) -> dict[str, Builder]:
+    """Builders for ``name -> spec`` (see the module docstring), in the same order."""
+    return {name: functools.partial(build, name, spec) for name, spec in specs.items()}
+
+
+def build(name: str, spec: Spec) -> Command:
+    """Import *spec*'s ``module:attribute`` and build the Click command *name* from it.
+
+    A command function becomes one command, with the spec's Typer settings (such as
+    ``context_settings``) if it has any. A Typer app becomes a `LazyGroup` named *name*.
+    """
+    target_spec, settings = (spec, {}) if isinstance(spec, str) else spec
+    module_name, _, attribute = target_spec.partition(":")
+    target = getattr(importlib.import_module(module_name), attribute)
+    if isinstance(target, typer.Typer):
+        return group_from_app(name, target)
+    return _single(name, target, settings)
+
+
+def group_from_app(name: str, app: typer.Typer) -> Command:
+    """A `LazyGroup` with *app*'s help and settings whose commands are built one by one.
+
+    Only what *app* declares is read (its info and its registered commands and callback);
+    nothing of it is changed.
+    """
+    shell = typer.Typer(
+        name=name,
+        cls=LazyGroup,
+        help=app.info.help,
+        no_args_is_help=app.info.no_args_is_help,
+        context_settings=app.info.context_settings,
+        add_completion=False,
+    )
+    registered = app.registered_callback
+    if registered is not None and registered.callback is not None:
+        shell.callback()(registered.callback)
+    else:
+        # A group needs a callback to be built as a group: one that does nothing.
+        shell.callback()(_no_options)
+    group = typer.main.get_command(shell)
+    infos = {info.name or _function_name(info.callback): info for info in app.registered_commands}
+    group.builders = {  # type: ignore[attr-defined]
+        key: functools.partial(_single_from_info, key, info) for key, info in infos.items()
+    }
+    return group
+
+
+def _no_options() -> None:
+    # No docstring: the group's help is its app's ``help``.
+    pass
+
+
+def _function_name(callback: Callable[..., Any] | None) -> str:
+    return callback.__name__.lower().replace("_", "-") if callback is not None else ""
+
+
+def _single_from_info(name: str, info: Any) -> Command:
+    settings = {key: value for key, value in vars(info).items() if key not in ("name", "callback")}
+    return _single(name, info.callback, settings)
+
+
+def _single(name: str, function: Callable[..., Any], settings: Mapping[str, Any]) -> Command:
+    """One Click command from *function*, built by Typer; it runs with the collector on."""
+    holder = typer.Typer(add_completion=False)
+    holder.command(name, **settings)(function)
+    command = typer.main.get_command(holder)
+    callback = command.callback
+    if callback is not None:
+
+        @functools.wraps(callback)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start_collecting()
+            return callback(*args, **kwargs)
+
+        command.callback = run
+    return command
+
+
+def completer(target: str, *, ctx: bool = True) -> Callable[..., Any]:
+    """A Tab completer for an option that imports *target* (``"module:function"``) only on Tab.
+
+    Typer reads a completer's signature while it builds the command, on every run;
+    this one has plain annotations (nothing to evaluate) and its module is
+    loaded when a Tab press calls it. *ctx*: *target* takes ``(ctx, incomplete)``,
+    else ``(incomplete)``.
+    """
+    module_name, _, attribute = target.partition(":")
+
+    def complete(ctx: Any, incomplete: str) -> Any:
+        function = getattr(importlib.import_module(module_name), attribute)
+        return function(ctx, incomplete) if takes_ctx else function(incomplete)
+
+    takes_ctx = ctx
+    complete.__annotations__ = {"incomplete": str}  # ``ctx`` is matched by its name (Typer)
+    complete.__name__ = complete.__qualname__ = attribute
+    return complete
+
+
+def start_collecting() -> None:
+    """Turn the garbage collector back on when `d4cli.cli.main` paused it for start-up.
+
+    What start-up loaded is frozen first: later collections never scan it again.
+    The youngest generation is collected every `YOUNG_THRESHOLD` allocations
+    instead of 700: a command that imports Rich for its table (thousands of
+    long-lived objects) would otherwise pay a dozen collections, about 2 ms;
+    cycles are still collected, later. (Under CliRunner the collector was never
+    paused, and nothing changes.)
+    """
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        _, middle, old = gc.get_threshold()
+        gc.set_threshold(YOUNG_THRESHOLD, middle, old)
+        gc.enable()
+
+
+# Allocations between two collections of the youngest generation while a command runs.
+YOUNG_THRESHOLD = 20_000

@@ -1,0 +1,158 @@
+"""The interactive prompt of ``d4cli play``: prompt_toolkit, Tab completion, history.
+
+Completion asks the root command itself, through Click's completion
+(`ShellComplete.get_completions`), the way the bash, zsh and fish scripts do:
+every parameter's completer in `d4cli.cli.completion` (creatures, Aspects, DC
+tiers, formats, and any added later) works here without being named. Values
+are quoted for `d4cli.cli.play_session.split` (``"Goblin Archer"``).
+
+This is the only module that imports prompt_toolkit.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+if TYPE_CHECKING:
+    from d4cli.cli.play_session import Session
+
+# Characters a value may keep without quotes in a session line.
+_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/+%@^:=")
+
+
+def current_word_start(text: str) -> int:
+    """Index in *text* where the word under the cursor (the end of *text*) begins, quotes included."""
+    start = 0
+    quote = ""
+    in_word = False
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"':
+                i += 1
+        elif char in " \t":
+            in_word = False
+        else:
+            if not in_word:
+                start, in_word = i, True
+            if char in "'\"":
+                quote = char
+            elif char == "\\":
+                i += 1
+        i += 1
+    return start if in_word or quote else len(text)
+
+
+def quote_value(value: str) -> str:
+    """*value* as one word of a session line: bare when safe, else in double quotes."""
+    if value and all(c in _SAFE or (ord(c) > 127 and c.isprintable()) for c in value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
+    """``(replacement, display, help)`` for the word at the end of *text*; never raises."""
+    try:
+        from typer._click.shell_completion import ShellComplete
+
+        from d4cli.cli import completion
+        from d4cli.cli.completion.words import split_line
+
+        words, typed = split_line(text)
+        if words and words[0] == "d4cli":
+            words = words[1:]
+        completion._typed_words[:] = words
+        incomplete = typed.value
+        head = ""
+        if incomplete.startswith("-") and "=" in incomplete:
+            head = incomplete.partition("=")[0] + "="
+        complete = _session_complete(ShellComplete)(root, {}, "d4cli", "_D4CLI_COMPLETE")
+        out: list[tuple[str, str, str]] = []
+        for item in complete.get_completions(words, incomplete):
+            if getattr(item, "type", "plain") != "plain":
+                continue
+            value = str(item.value)
+            out.append((head + quote_value(value), value, " ".join(str(item.help or "").split())))
+        return out
+    except Exception:  # noqa: BLE001 - completion never breaks the prompt
+        return []
+
+
+def _session_complete(base: Any) -> Any:
+    """Click's completion class with the shell-facing parts (never used here) filled in."""
+
+    class SessionComplete(base):  # type: ignore[misc, valid-type]
+        name = "d4cli-play"
+        source_template = ""
+
+        def source_vars(self) -> dict[str, Any]:
+            return {}
+
+        def get_completion_args(self) -> tuple[list[str], str]:
+            return [], ""
+
+        def format_completion(self, item: Any) -> str:
+            return str(item.value)
+
+    return SessionComplete
+
+
+class SessionCompleter(Completer):
+    """Completes the word under the cursor from the root command's completers."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        text = document.text_before_cursor
+        start = current_word_start(text)
+        for replacement, display, meta in completions(self.root, text):
+            yield Completion(replacement, start_position=start - len(text), display=display, display_meta=meta)
+
+
+def _history(session: Session) -> Any:
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    from d4cli.cli.play_session import history_path
+
+    path = history_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
+        return FileHistory(str(path))
+    except OSError:
+        return InMemoryHistory()
+
+
+def interact(session: Session) -> int:
+    """Prompt for lines until Ctrl-D or ``exit``; a failing line does not end it. Exit 0."""
+    from prompt_toolkit import PromptSession
+
+    from d4cli.cli.play_session import LEAVE_WORDS
+
+    prompt: PromptSession[str] = PromptSession(
+        history=_history(session), completer=SessionCompleter(session.root), complete_while_typing=False
+    )
+    while True:
+        try:
+            line = prompt.prompt(session.prompt())
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return 0
+        if line.strip() in LEAVE_WORDS:
+            return 0
+        try:
+            session.run_line(line)
+        except KeyboardInterrupt:
+            # Ctrl-C while a command runs stops that command; a change is either
+            # wholly written by the store's transaction or not at all.
+            sys.stderr.write("d4cli: interrupted\n")

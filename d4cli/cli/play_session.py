@@ -1,0 +1,196 @@
+"""``d4cli play``: many commands in one process (docs/cli.md "play", docs/play.md).
+
+Each line is split like a shell line (`shlex`, POSIX rules) and run through the
+same root command as the console script (`d4cli.cli.root.D4Group.run`): the same
+options, the same one-line errors and exit codes, the same store transaction
+(lock and journal) for every change. Nothing is cached between lines: every
+command reads the encounter file again, so a change made by another process is
+seen by the next command.
+
+Two modes:
+
+* **Interactive** (stdin is a terminal): a prompt_toolkit prompt showing the
+  round and whose turn it is, Tab completion from the shell completers
+  (`d4cli.cli.completion`, generically through Click's completion), history kept in
+  `history_path`. A bad line prints its error and the session goes on; Ctrl-C
+  cancels the line, Ctrl-D (or ``exit``) leaves with exit 0.
+* **Piped** (``d4cli play < commands.txt``): no prompt; the lines run in order
+  and the first that fails ends the session with its exit code; the end of the
+  input ends it with exit 0. Blank lines and ``#`` comments are skipped.
+
+prompt_toolkit is imported only in the interactive mode.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from d4cli.rules.errors import EXIT_INPUT
+
+HISTORY_ENV = "D4CLI_HISTORY"
+LEAVE_WORDS = frozenset({"exit", "quit"})
+SESSION_HELP = (
+    "Inside play: type commands without 'd4cli' (act Aria Finesse --target \"Goblin Archer\"); "
+    "Tab completes; 'help TOPIC' explains a rule; Ctrl-C cancels the line; Ctrl-D or 'exit' leaves."
+)
+
+
+def history_path() -> Path:
+    """Where the session history lives: ``D4CLI_HISTORY``, else ``$XDG_DATA_HOME/d4cli/history``,
+    else ``~/.local/share/d4cli/history``."""
+    override = os.environ.get(HISTORY_ENV)
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "d4cli" / "history"
+
+
+def split(line: str) -> list[str]:
+    """The words of *line* as a POSIX shell splits them; a leading ``d4cli`` is dropped.
+
+    Raises:
+        InputError: an unterminated quote or a trailing backslash.
+    """
+    from d4cli.rules.errors import InputError
+
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError as error:
+        raise InputError("line", line.strip(), f"cannot be split: {str(error).lower()}") from None
+    if words and words[0] == "d4cli":
+        words = words[1:]
+    return words
+
+
+def _root() -> Any:
+    """The root Click command (`d4cli.cli.app.RootGroup`); its commands are built once, on first use."""
+    import typer
+
+    from d4cli.cli.app import app
+
+    return typer.main.get_command(app)
+
+
+class Session:
+    """One ``d4cli play`` session over the encounter at *path* (None: the default file).
+
+    `run_line` runs one line and returns its exit code; `prompt` is the text
+    showing the round and whose turn it is.
+    """
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.root = _root()
+
+    def run_line(self, line: str) -> int:
+        """Run one command line; its exit code (0 for a blank line or a comment)."""
+        from d4cli.cli.root import say_error
+        from d4cli.rules.errors import D4Error
+
+        try:
+            words = split(line)
+        except D4Error as error:
+            say_error(str(error))
+            return error.exit_code
+        if not words:
+            return 0
+        if words == ["help"]:
+            return self._help()
+        if words[0] == "play":
+            say_error("play: already in a session (Ctrl-D leaves it)")
+            return EXIT_INPUT
+        code: int = self.root.run(words, prog_name="d4cli")
+        return code
+
+    def _help(self) -> int:
+        code: int = self.root.run(["--help"], prog_name="d4cli")
+        sys.stdout.write(SESSION_HELP + "\n")
+        sys.stdout.flush()
+        return code
+
+    def prompt(self) -> str:
+        """``[round 2: Aria] d4cli> ``: the round and whose turn (or who is next)."""
+        return f"[{self.state()}] d4cli> "
+
+    def state(self) -> str:
+        """The turn state in a few words, read from the file now (R13)."""
+        from d4cli.cli.settings import resolve_path
+        from d4cli.store import read_encounter
+
+        try:
+            encounter = read_encounter(resolve_path(self.path))
+        except Exception:  # noqa: BLE001 - the prompt never fails; the next command says why
+            return "no encounter"
+        if encounter.round == 0:
+            return "not started"
+        if encounter.current is not None:
+            return f"round {encounter.round}: {encounter.current}"
+        if encounter.next_turn is not None:
+            return f"round {encounter.round}: next {encounter.next_turn}"
+        return f"round {encounter.round}: over"
+
+
+def check_file(path: str | None) -> None:
+    """Refuse to start on a file that exists but cannot be read as an encounter.
+
+    A missing file is fine (``init`` may create it inside the session).
+
+    Raises:
+        FileError: the file is damaged or unreadable (the shell's message, exit 2).
+    """
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
+
+    resolved = resolve_path(path)
+    if resolved.exists() or resolved.is_symlink():
+        read_encounter(resolved)
+
+
+def run_piped(session: Session, lines: Iterable[str]) -> int:
+    """Run *lines* in order; the first non-zero exit code ends the run; else 0.
+
+    A line ``exit`` or ``quit`` ends the run with 0, as on a terminal.
+    """
+    for line in lines:
+        if line.strip() in LEAVE_WORDS:
+            return 0
+        code = session.run_line(line)
+        if code != 0:
+            return code
+    return 0
+
+
+def _lines(stream: Any) -> Iterator[str]:
+    while True:
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):
+            return
+        if not line:
+            return
+        yield line
+
+
+def play(path: str | None) -> int:
+    """Run a session on stdin (interactive on a terminal, else piped); its exit code.
+
+    With *path*, commands that take ``--file`` use it unless a line names another
+    (through ``D4CLI_FILE`` for the session's duration).
+    """
+    check_file(path)
+    if path is not None:
+        os.environ["D4CLI_FILE"] = path
+    session = Session(path)
+    stdin = sys.stdin
+    if stdin is None or stdin.closed:
+        return 0
+    if not stdin.isatty():
+        return run_piped(session, _lines(stdin))
+    from d4cli.cli.play_prompt import interact
+
+    return interact(session)

@@ -1,0 +1,232 @@
+"""The one place where errors become exit codes and short plain messages (docs/cli.md).
+
+`D4Group` is the root command class of the Typer app. Its `main` runs the
+command without Click's standalone handling, then maps what escaped: usage
+errors and `InputError` to exit 2, `RefusedError` to 3, anything unexpected
+to 1 (one line; a traceback only with ``D4CLI_DEBUG=1``). It applies both to
+the console script and to ``typer.testing.CliRunner``. Commands and printers
+never end the process themselves: a refusal is a `RefusedError` that carries
+its result, raised after the result was printed (`d4cli.cli.commands.output`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import MutableMapping
+from typing import Any
+
+import typer
+
+from d4cli.cli.lazy import LazyGroup
+from d4cli.rules.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
+
+# Output that could not be written: exit 1 like an internal error, but the message says
+# what failed and that any change was saved (docs/cli.md, Exit codes).
+EXIT_OUTPUT = EXIT_INTERNAL
+
+
+def say_error(message: str) -> None:
+    """Write one plain error line to stderr."""
+    sys.stderr.write(f"d4cli: error: {escape_control(message)}\n")
+    sys.stderr.flush()
+
+
+def _usage_error(error: typer.TyperException) -> int:
+    ctx = getattr(error, "ctx", None)
+    from typer._click.exceptions import NoSuchOption
+
+    if ctx is not None and isinstance(error, NoSuchOption):
+        # Click compares options with their dashes (`--quiet` "close" to `--file`) and
+        # by case (`--DC` near nothing): suggest this command's own closest options.
+        from d4cli.rules.suggest import closest
+
+        known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
+        error.possibilities = closest(error.option_name, [opt for opt in known if opt.startswith("--")])
+    if ctx is not None:
+        sys.stderr.write(ctx.get_usage() + "\n")
+        sys.stderr.write(f"Try '{ctx.command_path} --help' for help.\n")
+    say_error(error.format_message())
+    code = getattr(error, "exit_code", EXIT_INPUT)
+    return EXIT_INPUT if code == 1 else code
+
+
+# Error handlers that never fail to encode; any other (strict, surrogateescape, ...) is
+# replaced by backslashreplace, so `Zoë` on an ASCII stream reads `Zo\xeb`.
+_NEVER_FAILS = frozenset({"backslashreplace", "namereplace", "xmlcharrefreplace", "replace", "ignore"})
+
+
+def _prepare_streams() -> None:
+    """Make stdout and stderr unable to fail on text, and a closed stdout a plain `ReaderGone`.
+
+    A closed stream (``d4cli ... >&-``) is None in Python: it writes to nowhere instead.
+    A stream whose encoding cannot hold a character (``PYTHONIOENCODING=ascii``,
+    ``ascii:surrogateescape``, ``LC_ALL=C PYTHONUTF8=0``) escapes it. stdout is wrapped
+    in `_Stdout`, so a reader that went away (``| head -1``) reaches `D4Group.main` as
+    `ReaderGone` wherever it happens: during a command, while printing ``--help`` or
+    ``--version``, or in the last flush.
+    """
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) not in _NEVER_FAILS:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+    if not isinstance(sys.stdout, _Stdout):
+        sys.stdout = _Stdout(sys.stdout)
+
+
+class _Stdout:
+    """stdout, except that a broken pipe raises `ReaderGone` (not an `OSError`).
+
+    Click and Rich each turn a broken pipe into exit 1 on their own; `ReaderGone`
+    passes through both to the shell, which ends with exit 0. Everything else is
+    the wrapped stream's.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError as error:
+            raise ReaderGone() from error
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError as error:
+            raise ReaderGone() from error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class ReaderGone(Exception):
+    """stdout was closed by its reader (``d4cli ... | head -1``): stop quietly, exit 0."""
+
+
+class D4Group(LazyGroup):
+    """Root command: runs a command and turns whatever escapes into an exit code.
+
+    Its commands load lazily (`d4cli.cli.lazy.LazyGroup`).
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            # Typer's own handler would turn a closed pipe into exit 1.
+            raise ReaderGone() from error
+
+    def _main_shell_completion(
+        self, ctx_args: MutableMapping[str, Any], prog_name: str, complete_var: str | None = None
+    ) -> None:
+        if complete_var is None:
+            complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
+        if os.environ.get(complete_var):
+            # Our shell classes quote names for the shell (d4cli.cli.completion).
+            from d4cli.cli.completion.shells import use_d4_shells
+
+            use_d4_shells()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        sys.exit(self.run(args, prog_name=prog_name, complete_var=complete_var, **extra))
+
+    def run(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        **extra: Any,
+    ) -> int:
+        """Run one command line (*args*, default the process arguments) and return its exit code.
+
+        Never exits: errors become their one-line message and code as in `main`; the
+        interactive session (``d4cli play``) runs each line through this.
+        """
+        _prepare_streams()
+        if any(str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]):
+            from d4cli.cli.completion.shells import use_d4_shells
+
+            use_d4_shells()
+        argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
+        if not all(arg.isascii() for arg in argv):
+            # Text arguments are UTF-8 whatever the locale (N1): the one place they enter.
+            from d4cli.rules.names import recover_args
+
+            argv = recover_args(argv)
+        try:
+            code = super().main(
+                args=argv,
+                prog_name=prog_name or "d4cli",
+                complete_var=complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+            code = code if isinstance(code, int) else 0
+        except typer.TyperException as error:
+            code = _usage_error(error)
+        except RefusedError as error:
+            # A refusal is an answer of the rules, not an error (exit 3).
+            sys.stderr.write(f"d4cli: {escape_control(str(error))}\n")
+            code = error.exit_code
+        except D4Error as error:
+            say_error(str(error))
+            code = error.exit_code
+        except typer.Abort:
+            code = 130
+        except (BrokenPipeError, ReaderGone):
+            # A reader such as `head` went away: not an error of ours.
+            _silence_stdout()
+            code = 0
+        except (OSError, UnicodeEncodeError) as error:
+            # The output could not be written (a full disk, a closed terminal): not a
+            # bug, and the command may have saved its change already (docs/cli.md).
+            _output_failed(error)
+            code = EXIT_OUTPUT
+        except Exception as error:  # noqa: BLE001 - the last resort of the shell
+            if os.environ.get("D4CLI_DEBUG") == "1":
+                raise
+            say_error(f"internal error: {type(error).__name__}: {error}")
+            code = EXIT_INTERNAL
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, ReaderGone):
+            _silence_stdout()
+        except OSError as error:
+            _output_failed(error)
+            code = EXIT_OUTPUT
+        return code
+
+
+def _output_failed(error: OSError | UnicodeEncodeError) -> None:
+    """Say on stderr that the output was lost but any change stands, so nobody repeats it."""
+    reason = getattr(error, "strerror", None) or type(error).__name__
+    say_error(f"output: {reason}; the command finished and any change it made was saved ('d4cli log' shows it)")
+    # What is left in stdout's buffer can never be written: drop it, so that the
+    # interpreter's last flush does not fail again.
+    _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device: what is still buffered goes nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

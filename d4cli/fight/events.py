@@ -1,0 +1,238 @@
+"""The records of encounter changes other than a roll, and the closed sets of the encounter.
+
+A transition of `d4cli.fight.encounter` returns one of these beside the new encounter
+(`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
+`DamageEvent`, `HealEvent`;
+an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
+Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
+object. This module is loaded only when a change is made, so reading a file
+(Tab completion) builds none of these classes.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar
+
+from d4cli.fight import kinds
+from d4cli.rules.lazy_dataclass import frozen_dataclass
+
+if TYPE_CHECKING:
+    from d4cli.fight.effects import Effect, Ended
+
+
+class Mode(StrEnum):
+    """When Loads reset (R12): at a creature's own turn, or everyone at each round."""
+
+    TURN = "turn"
+    ROUND = "round"
+
+
+class GrantKind(StrEnum):
+    """What a Team Action grants the target's next roll (R11)."""
+
+    ADVANTAGE = "advantage"
+    DISADVANTAGE = "disadvantage"
+
+
+class ActOutcome(StrEnum):
+    """How an action ended: against a DC (R7), against Evasion (R7), or refused by the gate (R2)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    DAMAGE = "damage"
+    NO_DAMAGE = "no-damage"
+    REFUSED = "refused"
+
+
+
+@frozen_dataclass
+class _Change:
+    """What every change other than a roll says: the round and turn once it is made, and who.
+
+    Attributes:
+        round / turn: the round and whose turn it is once the change is made.
+        actor: the creature the change is about.
+    """
+
+    kind: ClassVar[str]
+    allowed: ClassVar[bool] = True
+
+    round: int
+    turn: str | None
+    actor: str
+
+
+@frozen_dataclass
+class AddEvent(_Change):
+    """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
+
+    kind: ClassVar[str] = kinds.ADD
+
+    aspects: tuple[tuple[str, int], ...]
+    load_buffer: int
+    exhaustion: int
+    load_after: int
+    evasion: int
+    hp_after: int | None
+    max_hp: int | None = None
+    position: int | None = None
+    next: str | None = None
+    side: str | None = None  # the sheet it came with (C8): side and stats, as ``(name, value)``
+    attributes: tuple[tuple[str, int], ...] = ()
+    proficiencies: tuple[tuple[str, int], ...] = ()
+    specializations: tuple[tuple[str, int], ...] = ()
+
+
+@frozen_dataclass
+class MoveEvent(_Change):
+    """A creature moved in the turn order (R13); nothing else changed.
+
+    Attributes:
+        position_before / position_after: its place in the order, from 1.
+        order: every creature's name in the new order.
+        next: whose turn a plain ``turn start`` begins now (R19).
+    """
+
+    kind: ClassVar[str] = kinds.MOVE
+
+    position_before: int
+    position_after: int
+    order: tuple[str, ...]
+    next: str | None
+
+
+@frozen_dataclass
+class RemoveEvent(_Change):
+    """A creature left (R17).
+
+    Attributes:
+        ended_turn: it was the creature whose turn ran.
+        next: whose turn a plain ``turn start`` begins now.
+    """
+
+    kind: ClassVar[str] = kinds.REMOVE
+
+    ended_turn: bool
+    next: str | None
+    load_before: int
+    hp_before: int | None
+    effects_ended: tuple[Ended, ...] = ()  # R20
+
+
+@frozen_dataclass
+class Reset:
+    """One creature's Load reset (R1, R12)."""
+
+    name: str
+    load_before: int
+    load_after: int
+
+
+@frozen_dataclass
+class TurnStartEvent(_Change):
+    """A turn started (R1, R12, R13).
+
+    Attributes:
+        ended: the creature whose running turn ended first, if any (R14).
+        new_round: the turn began a new round.
+        out_of_order: the GM started a turn other than the next in order.
+        resets: the Loads reset (R1 in turn mode, R12 in round mode).
+        next: whose turn a plain ``turn start`` begins next.
+        skipped: down creatures the default order passed over (R18).
+        again: the creature had already had its turn this round (R19).
+        down: the creature whose turn starts is down (R18): it cannot act.
+    """
+
+    kind: ClassVar[str] = kinds.TURN_START
+
+    ended: str | None
+    new_round: bool
+    out_of_order: bool
+    resets: tuple[Reset, ...]
+    next: str | None
+    effects_ended: tuple[Ended, ...] = ()  # R20
+    skipped: tuple[str, ...] = ()
+    again: bool = False
+    down: bool = False
+
+
+@frozen_dataclass
+class TurnEndEvent(_Change):
+    """The running turn ended; its Load stays (R14)."""
+
+    kind: ClassVar[str] = kinds.TURN_END
+
+    load_after: int
+    next: str | None
+    round_over: bool
+    effects_ended: tuple[Ended, ...] = ()  # R20
+
+
+@frozen_dataclass
+class ExhaustEvent(_Change):
+    """A creature's Exhaustion level changed (R15): only its reset value moves."""
+
+    kind: ClassVar[str] = kinds.EXHAUST
+
+    exhaustion_before: int
+    exhaustion_after: int
+    load_after: int
+    reset_value: int
+
+
+@frozen_dataclass
+class EffectEvent(_Change):
+    """A lasting effect was added or removed (R20); ``actor`` is the creature it is on.
+
+    Attributes:
+        effect: the effect added or removed.
+        replaced: the effect of the same source (R4) that an add replaced, if any.
+        counts_from: the round the effect's rounds are counted from (R20: the next
+            round when the round is over), for "N rounds left"; None: ``round``.
+    """
+
+    kind: ClassVar[str] = kinds.EFFECT
+
+    action: str
+    effect: Effect
+    replaced: Effect | None = None
+    counts_from: int | None = None
+
+
+@frozen_dataclass
+class _HitPoints(_Change):
+    """A change of hit points (R16, R18).
+
+    Attributes:
+        amount: the damage or healing asked for (>= 0).
+        hp_before / hp_after: the hit points around it; None when the creature has none (R16).
+        max_hp: where healing stops (R18), or None.
+        down_before / down_after: at 0 hp before and after (R18).
+    """
+
+    amount: int
+    hp_before: int | None
+    hp_after: int | None
+    max_hp: int | None
+    down_before: bool
+    down_after: bool
+
+
+@frozen_dataclass
+class DamageEvent(_HitPoints):
+    """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
+
+    kind: ClassVar[str] = kinds.DAMAGE
+
+
+@frozen_dataclass
+class HealEvent(_HitPoints):
+    """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order.
+
+    ``next_round``: it is back, but has had its turn this round (or the turn end that
+    ended the round skipped it), so its next turn is in the next round (R19).
+    """
+
+    kind: ClassVar[str] = kinds.HEAL
+    next_round: bool = False

@@ -1,0 +1,337 @@
+"""Roster and turn transitions of the encounter: add, move, remove, turn start and end, Exhaustion (R1, R12-R15, R17-R19).
+
+Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the event
+(`d4cli.fight.events`) says what happened, and `d4cli.output.serialize` makes its JSON.
+The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
+begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_round`,
+`_reset_and_mark` and `_close_round`, so `start_turn` and `end_turn` read as the rule does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from d4cli.fight.effects import retime_removed, turn_end_ends, turn_start_ends
+from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
+from d4cli.fight.frozen import build, replace
+from d4cli.rules.errors import InputError
+
+if TYPE_CHECKING:
+    from d4cli.fight.events import (
+        AddEvent,
+        ExhaustEvent,
+        MoveEvent,
+        RemoveEvent,
+        Reset,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
+
+# Where `move_creature` puts a creature: before or after another, or first or last (R13).
+PLACES: tuple[str, ...] = ("before", "after", "first", "last")
+
+
+def add_creature(
+    encounter: Encounter, creature: Creature, *, before: str | None = None, after: str | None = None
+) -> tuple[Encounter, AddEvent]:
+    """Add *creature* at the end of the turn order, or just before or after another (R13).
+
+    Nothing else moves (R13: never sorted). A creature added during a round
+    has not had its turn yet, so it has one in this round (R19); one added
+    after the round is over (no turn running, nobody left to go) waits for the next.
+
+    Raises:
+        InputError: a creature whose name matches it already exists (N1); both
+            *before* and *after*; an unknown *before*/*after* creature.
+    """
+    from d4cli.fight.events import AddEvent
+
+    check_new_name(creature.name)
+    for other in encounter.creatures:
+        if same_name(other.name, creature.name):
+            problem = f"the encounter already has {other.name!r} (N1)"
+            raise InputError("NAME", creature.name, problem)
+    if before is not None and after is not None:
+        raise InputError("--before/--after", None, "give at most one of --before and --after")
+    if encounter.round_over:
+        creature = replace(creature, had_turn=True)  # the round is over: it waits for the next (R19)
+    position = len(encounter.creatures)
+    if before is not None:
+        position = encounter.index(before, "--before")
+    elif after is not None:
+        position = encounter.index(after, "--after") + 1
+    creatures = encounter.creatures[:position] + (creature,) + encounter.creatures[position:]
+    new = replace(encounter, creatures=creatures)
+    event = AddEvent(
+        new.round,
+        new.current,
+        creature.name,
+        aspects=creature.aspects,
+        load_buffer=creature.load_buffer,
+        exhaustion=creature.exhaustion,
+        load_after=creature.load,
+        evasion=creature.evasion,
+        hp_after=creature.hp,
+        max_hp=creature.max_hp,
+        position=position + 1,
+        next=new.next_turn,
+        side=creature.side or None,
+        attributes=creature.attributes,
+        proficiencies=creature.proficiencies,
+        specializations=creature.specializations,
+    )
+    return new, event
+
+
+def move_creature(
+    encounter: Encounter, name: str, place: str, other: str | None = None
+) -> tuple[Encounter, MoveEvent]:
+    """Move a creature in the turn order: before or after *other*, or first or last (R13).
+
+    Only the order changes: whose turn runs, who has had a turn this round
+    (R19) and every value stay; the default next turn is found in the new order.
+
+    Args:
+        place: one of `PLACES`.
+        other: the creature to move next to, for ``before`` and ``after``.
+
+    Raises:
+        InputError: an unknown creature, a move relative to itself, an unknown *place*.
+    """
+    from d4cli.fight.events import MoveEvent
+
+    if place not in PLACES:
+        raise InputError("place", place, "must be before, after, first or last")
+    position = encounter.index(name)
+    moving = encounter.creatures[position]
+    rest = encounter.creatures[:position] + encounter.creatures[position + 1 :]
+    if place in ("before", "after"):
+        option = f"--{place}"
+        if other is None:
+            raise InputError(option, None, "names the creature to move next to")
+        anchor = encounter.index(other, option)
+        if anchor == position:
+            raise InputError(option, other, f"is {moving.name} itself: name another creature")
+        anchor_name = encounter.creatures[anchor].name
+        index = next(i for i, creature in enumerate(rest) if creature.name == anchor_name)
+        target = index if place == "before" else index + 1
+    else:
+        target = 0 if place == "first" else len(rest)
+    creatures = rest[:target] + (moving,) + rest[target:]
+    new = replace(encounter, creatures=creatures)
+    event = MoveEvent(
+        new.round,
+        new.current,
+        moving.name,
+        position_before=position + 1,
+        position_after=target + 1,
+        order=tuple(creature.name for creature in creatures),
+        next=new.next_turn,
+    )
+    return new, event
+
+
+def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveEvent]:
+    """Remove a creature (R17).
+
+    The turn never moves to someone else: the current creature stays current;
+    removing the current creature ends its turn, and the next ``turn start``
+    goes to the creature that followed it (unless that one has had its turn
+    or is down, R19). The order of the others is kept.
+
+    Raises:
+        InputError: no such creature.
+    """
+    from d4cli.fight.events import RemoveEvent
+
+    position = encounter.index(name)
+    gone = encounter.creatures[position]
+    was_current = same_name(encounter.current, gone.name)
+    current = None if was_current else encounter.current
+    creatures = encounter.creatures[:position] + encounter.creatures[position + 1 :]
+    last_turn = encounter.last_turn
+    if same_name(last_turn, gone.name):
+        # The default order follows the one before it, so it goes on with its follower (R17).
+        last_turn = creatures[(position - 1) % len(creatures)].name if creatures else None
+    new = replace(encounter, creatures=creatures, current=current, last_turn=last_turn)
+    new, effects_ended = retime_removed(new, gone.name, gone.effects)  # R20
+    event = RemoveEvent(
+        new.round,
+        new.current,
+        gone.name,
+        ended_turn=was_current,
+        next=new.next_turn,
+        load_before=gone.load,
+        hp_before=gone.hp,
+        effects_ended=effects_ended,
+    )
+    return new, event
+
+
+def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter, TurnStartEvent]:
+    """Start a turn: *name*'s, or the default next one (R1, R12, R13, R18, R19).
+
+    A running turn ends first (its Load is kept, R14). The default next turn
+    is the next creature in file order after the one whose turn ran last,
+    wrapping around, that has not had its turn this round and is not down
+    (R19); down creatures passed over are named in the event (R18). When no
+    such creature is left (or before round 1) the turn starts round + 1:
+    nobody has had a turn yet, and in ``round`` mode everyone resets (R12, to
+    the R1 value or to 0 as ``round_reset`` says); in ``turn`` mode the
+    creature whose turn starts resets (R1). The GM may start anyone's turn,
+    also a second one in a round (the event says so).
+
+    Returns:
+        The encounter and a `TurnStartEvent` that lists the resets made.
+
+    Raises:
+        InputError: no creatures; no creature called *name*; no *name* while
+            every creature is down.
+    """
+    import d4cli.fight.events as records  # a plain module import costs less per call than a from-import
+
+    if not encounter.creatures:
+        raise InputError("turn start", None, "the encounter has no creatures; add one first")
+    following = encounter.next_position()
+    new_round = following is None
+    base = _begin_round(encounter) if new_round else encounter
+    position, skipped = _choose_turn(base, name, None if new_round else following)
+    who = base.creatures[position]
+    default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
+    new, resets = _reset_and_mark(base, position, new_round)
+    new, effects_ended = turn_start_ends(encounter, new)  # R20
+    event = build(  # one dict, not a frozen __init__ of 12 fields
+        records.TurnStartEvent,
+        round=new.round,
+        turn=new.current,
+        actor=who.name,
+        ended=encounter.current,
+        new_round=new_round,
+        out_of_order=name is not None and position != default,
+        resets=resets,
+        next=new.next_turn,
+        effects_ended=effects_ended,
+        skipped=skipped,
+        again=who.had_turn,
+        down=who.down,
+    )
+    return new, event
+
+
+def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
+    """End the running turn; the Load stays where it is (R14).
+
+    The round is over when every creature that is not down has had its turn (R19).
+    That end is final: the down creatures whose turn it skipped are marked as
+    having had it (``had_turn``), so healing one later gives it its turn in the
+    next round, not in this one (R19, R20: this round's endings have happened).
+
+    Raises:
+        InputError: no turn is running.
+    """
+    import d4cli.fight.events as records  # a plain module import costs less per call than a from-import
+
+    if encounter.current is None:
+        raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
+    who = encounter.find(encounter.current, "current")
+    new = replace(encounter, current=None)
+    new, effects_ended = turn_end_ends(encounter, new)  # R20
+    following = new.next_turn
+    if following is None:
+        new = _close_round(new)  # R19: the round is over for good
+    event = build(
+        records.TurnEndEvent, round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
+        round_over=following is None, effects_ended=effects_ended,
+    )
+    return new, event
+
+
+# --- the turn bookkeeping of R19 -------------------------------------------------------------
+
+
+def _begin_round(encounter: Encounter) -> Encounter:
+    """Round + 1: nobody has had a turn, and the default order starts at the first creature (R19)."""
+    creatures = tuple(replace(c, had_turn=False) if c.had_turn else c for c in encounter.creatures)
+    return replace(encounter, round=encounter.round + 1, last_turn=None, creatures=creatures)
+
+
+def _close_round(encounter: Encounter) -> Encounter:
+    """The round is over (R19): the down creatures it skipped count as having had their turn."""
+    if not any(c.down and not c.had_turn for c in encounter.creatures):
+        return encounter
+    creatures = tuple(replace(c, had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures)
+    return replace(encounter, creatures=creatures)
+
+
+def _choose_turn(encounter: Encounter, name: str | None, known: int | None = None) -> tuple[int, tuple[str, ...]]:
+    """Whose turn starts: *name*'s, or the default next one (R19); and the down creatures passed over (R18).
+
+    *known*: the encounter's `Encounter.next_position`, when the caller has it already.
+
+    Raises:
+        InputError: an unknown *name*; no *name* and every creature is down.
+    """
+    if name is not None:
+        return encounter.index(name), ()
+    position = encounter.next_position() if known is None else known
+    if position is None:
+        problem = "every creature is down (R18): heal one, or name whose turn starts"
+        raise InputError("turn start", None, problem)
+    start = 0 if encounter.last_turn is None else encounter.index(encounter.last_turn, "last_turn") + 1
+    count = len(encounter.creatures)
+    steps = (position - start) % count
+    if not steps:  # the very next creature: none passed over
+        return position, ()
+    passed = [encounter.creatures[(start + step) % count] for step in range(steps)]
+    return position, tuple(c.name for c in passed if c.down and not c.had_turn)
+
+
+def _reset_and_mark(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
+    """A turn starts at *position*: the Load resets, the creature in ``turn`` mode (R1), everyone at
+    a new round in ``round`` mode (R12); and that creature has its turn: current, last to go, had
+    its turn this round (R19). Each creature changes once, the encounter once.
+    """
+    import d4cli.fight.events as records  # a plain module import costs less per call than a from-import
+
+    if encounter.mode == "round":
+        positions = range(len(encounter.creatures)) if new_round else range(0)
+    else:
+        positions = range(position, position + 1)
+    creatures = list(encounter.creatures)
+    resets: list[Reset] = []
+    for index in positions:
+        creature = creatures[index]
+        value = encounter.reset_to(creature)
+        resets.append(records.Reset(creature.name, creature.load, value))
+        if index == position:
+            creatures[index] = replace(creature, load=value, had_turn=True)
+        else:
+            creatures[index] = replace(creature, load=value)
+    if position not in positions:
+        creatures[position] = replace(creatures[position], had_turn=True)
+    name = creatures[position].name
+    return replace(encounter, creatures=tuple(creatures), current=name, last_turn=name), tuple(resets)
+
+
+def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
+    """Set a creature's Exhaustion level (R15); it changes only the R1 reset value, not the Load.
+
+    Raises:
+        InputError: no such creature.
+    """
+    from d4cli.fight.events import ExhaustEvent
+
+    position = encounter.index(name)
+    creature = encounter.creatures[position]
+    changed = replace(creature, exhaustion=level)
+    new = encounter.with_creature(position, changed)
+    event = ExhaustEvent(
+        new.round,
+        new.current,
+        creature.name,
+        exhaustion_before=creature.exhaustion,
+        exhaustion_after=level,
+        load_after=creature.load,
+        reset_value=new.reset_to(changed),
+    )
+    return new, event

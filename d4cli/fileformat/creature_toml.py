@@ -1,0 +1,177 @@
+"""One creature's row of the encounter file, validated: its keys, Aspects, grants, sheet, notes.
+
+`Where` names the place of an error (``path: creature 'X': field``) and raises
+the `FileError`; `creature_from_row` turns one ``[[creature]]`` table into a
+`Creature` (N1 names, L1 bounds, R11 grants, R16/R18 hit points, R19
+``had_turn``, R20 effects, C8 sheet); `turn_name` checks ``current`` and
+``last_turn`` name a creature. `d4cli.fileformat.encounter_toml` validates the whole file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fileformat.effects_toml import effects_from_row
+from d4cli.rules.errors import FileError, InputError
+from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
+from d4cli.rules.names import escape_name, fold_name, name_problem
+
+CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
+                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
+CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
+PENDING_KEYS = ("advantage", "disadvantage")
+
+# Free text of a creature's notes: at most this many characters.
+MAX_NOTES = 10_000
+
+
+class Where:
+    """Builds the FileError for one place of the file: ``path: creature 'X': field``."""
+
+    def __init__(self, path: object, creature: str = "") -> None:
+        self.path = path
+        self.creature = creature
+
+    def field(self, name: str) -> str:
+        return f"{self.creature}: {name}" if self.creature else name
+
+    def fail(self, name: str, value: object, problem: str) -> NoReturn:
+        raise FileError(self.path, self.field(name), value, problem)
+
+    def whole(self, name: str, value: object, bounds: tuple[int, int]) -> int:
+        try:
+            return check_whole(value, name, bounds)
+        except InputError as error:
+            raise FileError(self.path, self.field(name), error.value, error.problem) from None
+
+    def name(self, name: str, value: object) -> str:
+        """A name from the file (N1: `d4cli.rules.names.name_problem`), else a FileError shown escaped."""
+        if not isinstance(value, str):
+            self.fail(name, value, "must be text (in quotes)")
+        problem = name_problem(value)
+        if problem is not None:
+            self.fail(name, escape_name(value), problem)
+        return value
+
+    def text(self, name: str, value: object, *, allow_empty: bool = False) -> str:
+        if not isinstance(value, str):
+            self.fail(name, value, "must be text (in quotes)")
+        if not allow_empty and not fold_name(value):
+            self.fail(name, value, "cannot be empty")
+        return value
+
+    def keys(self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
+
+                self.fail(key, None, unknown_key(key, allowed))
+        for key in required:
+            if key not in table:
+                self.fail(key, None, "missing")
+
+
+def turn_name(where: Where, key: str, value: object, encounter: Encounter) -> str | None:
+    if value is None:
+        return None
+    text = where.text(key, value, allow_empty=True)
+    if not fold_name(text):
+        return None
+    for creature in encounter.creatures:
+        if fold_name(creature.name) == fold_name(text):
+            return creature.name
+    where.fail(key, text, "names no creature of this encounter")
+
+
+def creature_from_row(row: object, number: int, path: object, allowed: tuple[str, ...] = CREATURE_KEYS) -> Creature:
+    where = Where(path, f"creature #{number}")
+    if not isinstance(row, dict):
+        where.fail("creature", row, "must be a table ([[creature]])")
+    if "name" in row:
+        name = where.name("name", row["name"])
+        where = Where(path, f"creature {name!r}")
+    where.keys(row, allowed, CREATURE_REQUIRED)
+    name = where.name("name", row["name"])
+    notes = where.text("notes", row.get("notes", ""), allow_empty=True)
+    if len(notes) > MAX_NOTES:
+        where.fail("notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}")
+    aspects = _aspects(where, row["aspects"])
+    hp, max_hp = (None if row.get(key) is None else where.whole(key, row[key], HP) for key in ("hp", "max_hp"))
+    if max_hp is not None and hp is None:
+        where.fail("max_hp", max_hp, "needs hp too (R16)")
+    if max_hp is not None and hp is not None and hp > max_hp:
+        where.fail("hp", hp, f"is above max_hp {max_hp} (R18)")
+    had_turn = row.get("had_turn", False)
+    if not isinstance(had_turn, bool):
+        where.fail("had_turn", had_turn, "must be true or false (R19)")
+    from d4cli.fight.sheets import sheet_from_row
+
+    try:
+        sheet: dict[str, Any] = sheet_from_row(row, aspects)
+    except InputError as error:
+        where.fail(error.field, error.value, error.problem)
+    return Creature(
+        name=name,
+        aspects=aspects,
+        load_buffer=where.whole("load_buffer", row["load_buffer"], BUFFER),
+        exhaustion=where.whole("exhaustion", row["exhaustion"], EXHAUSTION),
+        load=where.whole("load", row["load"], LOAD),
+        evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
+        hp=hp,
+        notes=notes,
+        effects=effects_from_row(where, row, _pending(where, row.get("pending", {}))),  # R11 grants -> R20
+        had_turn=had_turn,
+        max_hp=max_hp,
+        **sheet,
+    )
+
+
+def _aspects(where: Where, table: object) -> tuple[tuple[str, int], ...]:
+    if not isinstance(table, dict):
+        where.fail("aspects", table, "must be a table of Aspect = number")
+    if not table:
+        where.fail("aspects", None, "needs at least one Aspect (Aspect = number)")
+    aspects: list[tuple[str, int]] = []
+    seen: dict[str, str] = {}
+    for name, value in table.items():
+        field = f"aspects.{escape_name(name)}"
+        where.name(field, name)
+        key = fold_name(name)
+        if key in seen:
+            where.fail(field, name, f"the same Aspect as {seen[key]!r} (N1)")
+        seen[key] = name
+        aspects.append((name, where.whole(field, value, ASPECT)))
+    return tuple(aspects)
+
+
+def _pending(where: Where, table: object) -> Pending:
+    if not isinstance(table, dict):
+        where.fail("pending", table, "must be a table with advantage and disadvantage lists")
+    for key in table:
+        if key not in PENDING_KEYS:
+            from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
+
+            where.fail(f"pending.{key}", None, unknown_key(key, PENDING_KEYS))
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in PENDING_KEYS:
+        names = table.get(key, [])
+        if not isinstance(names, list):
+            where.fail(f"pending.{key}", names, "must be a list of source names")
+        lists[key] = tuple(where.name(f"pending.{key}", name) for name in names)
+    return Pending(**lists)
+
+
+def check_effect_creatures(path: object, creatures: list[Creature]) -> None:
+    """Every lasting effect that ends on a creature's turn names a creature of the file (R20).
+
+    Raises:
+        FileError: naming the creature holding the effect and ``effects #N.creature``.
+    """
+    names = {fold_name(creature.name) for creature in creatures}
+    for creature in creatures:
+        for number, effect in enumerate(creature.effects, start=1):
+            if effect.creature is not None and fold_name(effect.creature) not in names:
+                Where(path, f"creature {creature.name!r}").fail(
+                    f"effects #{number}.creature", escape_name(effect.creature), "names no creature of this encounter (R20)"
+                )

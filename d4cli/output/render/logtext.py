@@ -1,0 +1,117 @@
+"""``d4cli log`` as plain text: one aligned line per journal entry, written as it goes.
+
+No Rich table is built over the journal: each entry becomes one line (``#seq``,
+the time as HH:MM, the round, the one-line `d4cli.output.render.encounter.summary`
+without its styles, and its ``--note``), written to stdout in blocks, so the
+cost grows with the entries and a long journal stays readable at 80 columns.
+Also the filters of ``log`` (``--round``, ``--creature``, ``--kind``), which
+work on the journal's plain entries.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from d4cli.fight import kinds
+
+# Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"): `d4cli.fight.kinds`,
+# where the records take theirs. ``log`` also accepts any other kind its journal holds.
+LOG_KINDS = kinds.LOG_KINDS
+
+# Lines written per block: enough to keep writes few, small enough to stream.
+BLOCK = 256
+
+Entry = dict[str, Any]
+
+
+def check_kinds(kinds: Sequence[str], known: Sequence[str] = LOG_KINDS) -> tuple[str, ...]:
+    """The ``--kind`` values, each one of *known* (case-insensitive).
+
+    Raises:
+        InputError: naming ``--kind`` and the value, listing the kinds.
+    """
+    from d4cli.rules.errors import InputError, escape_control
+
+    found = []
+    for kind in kinds:
+        folded = kind.strip().lower()
+        if folded not in known:
+            raise InputError("--kind", escape_control(kind), "no such kind; the kinds are " + ", ".join(known))
+        found.append(folded)
+    return tuple(found)
+
+
+def entry_filter(
+    round_: int | None = None, creature: str | None = None, kinds: Sequence[str] = ()
+) -> Callable[[Entry], bool] | None:
+    """A test that keeps the entries of round *round_*, naming *creature* (its ``actor`` or
+    ``target``, compared as names are, N1) and of one of *kinds*; None when nothing filters."""
+    if round_ is None and creature is None and not kinds:
+        return None
+    from d4cli.rules.names import fold_name
+
+    wanted = None if creature is None else fold_name(creature)
+    kind_set = frozenset(kinds)
+
+    def keep(entry: Entry) -> bool:
+        if round_ is not None and entry.get("round") != round_:
+            return False
+        if kind_set and entry.get("kind") not in kind_set:
+            return False
+        if wanted is not None:
+            names = (entry.get("actor"), entry.get("target"))
+            return any(isinstance(name, str) and fold_name(name) == wanted for name in names)
+        return True
+
+    return keep
+
+
+def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
+    """One entry as one plain line: ``#seq HH:MM R<round> <summary>[; note: <note>]``."""
+    from d4cli.output.render import plain
+    from d4cli.output.render.encounter import summary
+
+    time = str(entry.get("time", ""))
+    short = time[11:16] if len(time) >= 16 and time[10:11] == "T" else time[:5].ljust(5)
+    round_ = entry.get("round")
+    text = plain(summary(entry))
+    note = entry.get("note")
+    if isinstance(note, str) and note:
+        from d4cli.rules.errors import escape_control
+
+        text += f"; note: {escape_control(note)}"
+    seq = entry.get("seq", "")
+    return f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} {text}"
+
+
+def write_log(entries: Iterable[Entry], *, empty: str = "Nothing in the log yet.") -> int:
+    """Write *entries* as `log_line` lines on stdout, in blocks of `BLOCK`; their count.
+
+    The columns are as wide as the largest ``seq`` and round (read from the
+    entries, which arrive oldest first). With no entry, *empty* is printed.
+    """
+    listed = entries if isinstance(entries, list) else list(entries)
+    if not listed:
+        _write([empty])
+        return 0
+    seq_width = max(len(str(listed[0].get("seq", ""))), len(str(listed[-1].get("seq", ""))))
+    round_width = max(len(str(entry.get("round", ""))) for entry in (listed[0], listed[-1]))
+    block: list[str] = []
+    for entry in listed:
+        block.append(log_line(entry, seq_width, round_width))
+        if len(block) >= BLOCK:
+            _write(block)
+            block = []
+    _write(block)
+    return len(listed)
+
+
+def _write(lines: list[str]) -> None:
+    if not lines:
+        return
+    from d4cli.output.render import for_stdout
+
+    sys.stdout.write(for_stdout("\n".join(lines) + "\n"))
+    sys.stdout.flush()

@@ -1,0 +1,347 @@
+"""Human output for odds: summary lines, a bar chart of the totals, the designers' grids.
+
+Bars for totals that succeed (at or above the DC, R7/C2) or deal damage (above
+the Evasion, R7) are drawn with a different character (``#`` against ``-``)
+as well as a different style, so the chart reads the same with ``NO_COLOR`` and
+through a pipe. Markdown and CSV are plain text (no Rich) for pasting.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from fractions import Fraction
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from d4cli.odds.distribution import Distribution
+from d4cli.odds.grids import EXPECTED_DAMAGE, Grid, pool_notation
+from d4cli.odds.roll_odds import CheckOdds, PoolOdds
+from d4cli.output.render import escape
+
+# Bar characters: at/above the line (success, damage) and below it.
+HIT_BAR = "#"
+MISS_BAR = "-"
+HIT_STYLE = "bold green"
+MISS_STYLE = "dim"
+BAR_WIDTH = 40
+# The chart shows at most this many rows; wider distributions are grouped.
+MAX_ROWS = 40
+# Totals in the tails beyond this much probability on each side are left out.
+TAIL = 0.00005
+# Exact fractions are shown beside a percentage up to this denominator.
+MAX_SHOWN_DENOMINATOR = 1_000_000
+
+
+def percent(p: float | Fraction, digits: int = 2) -> str:
+    """``65.14%``: *p* (a float or an exact Fraction) rounded half up to *digits* decimals.
+
+    ``0%`` and ``100%`` only when *p* is exactly 0 or 1 (odds floats are never
+    0.0 or 1.0 otherwise, `d4cli.odds.roll_odds.edge_safe`); a probability that would
+    round to the edge shows ``<0.01%`` or ``>99.99%`` (as many decimals as
+    *digits*). Rounding is of the exact value, decimal half up: 1/16 is
+    ``6.25%``, or ``6.3%`` to one decimal, never ``6.2%``.
+    """
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    scale = 10**digits
+    units = math.floor(Fraction(p) * 100 * scale + Fraction(1, 2))
+    if units <= 0:
+        return f"<{_decimal(1, digits)}%"
+    if units >= 100 * scale:
+        return f">{_decimal(100 * scale - 1, digits)}%"
+    return f"{_decimal(units, digits)}%"
+
+
+def _decimal(units: int, digits: int) -> str:
+    """*units* of ``10**-digits`` as a decimal: ``_decimal(625, 2) == "6.25"``."""
+    if digits == 0:
+        return str(units)
+    whole, part = divmod(units, 10**digits)
+    return f"{whole}.{part:0{digits}d}"
+
+
+def _with_fraction(p: float, exact: Fraction | None) -> str:
+    text = percent(p if exact is None else exact)
+    if exact is not None and 1 < exact.denominator <= MAX_SHOWN_DENOMINATOR:
+        text += f" = {exact.numerator}/{exact.denominator}"
+    return text
+
+
+def _method(distribution: Distribution) -> str:
+    if distribution.exact:
+        return "exact"
+    return "fixed-point, error below 1e-15"
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+def pool_summary(odds: PoolOdds) -> list[str]:
+    """The lines beside a pool roll: mean, chance of success or expected damage (R7)."""
+    dist = odds.distribution
+    dice = pool_notation(odds.pool_size, odds.extra)
+    lines = [
+        f"Odds of {dice} ({_method(dist)}): totals {dist.low}..{dist.high}, mean {_number(dist.mean)}"
+    ]
+    if odds.dc is not None and odds.p_success is not None:
+        lines.append(
+            f"Chance of success (total >= DC {odds.dc}): "
+            + _with_fraction(odds.p_success, odds.success_exact)
+            + " (R7)"
+        )
+    if odds.evasion is not None and odds.expected_damage is not None:
+        any_damage = odds.p_any_damage or 0.0
+        lines.append(
+            f"Expected damage against Evasion {odds.evasion}: {_number(odds.expected_damage)}; "
+            f"chance of any damage (total >= {odds.evasion + 1}): {percent(odds.any_damage_exact or any_damage)} (R7)"
+        )
+    return lines
+
+
+def check_summary(odds: CheckOdds) -> list[str]:
+    """The lines beside an Action Roll: chance of success, crits, Rule of Three (C2, C5-C7)."""
+    dist = odds.distribution
+    lines = [f"Odds ({_method(dist)}): Results {dist.low}..{dist.high}, mean {_number(dist.mean)}"]
+    if odds.p_success is not None:
+        lines.append(
+            f"Chance of success (Result >= DC {odds.dc}, a natural 1 fails): "
+            + _with_fraction(odds.p_success, odds.success)
+            + " (C2, C6)"
+        )
+    lines.append(
+        f"Natural 20 (critical success, +1d6): {percent(odds.p_critical_success)}; "
+        f"natural 1 (critical failure): {percent(odds.p_critical_failure)} (C5, C6)"
+    )
+    if odds.p_success_and is not None and odds.p_failure_but is not None:
+        lines.append(
+            f"Succeeds, and... (beats the DC by 4+): {_with_fraction(odds.p_success_and, odds.success_and)}; "
+            f"fails, but... (misses by 1-2): {_with_fraction(odds.p_failure_but, odds.failure_but)} (C7)"
+        )
+    return lines
+
+
+def _visible(dist: Distribution) -> tuple[int, int]:
+    """The totals worth drawing: all of them, or all but tails of `TAIL` each."""
+    if len(dist) <= MAX_ROWS:
+        return dist.low, dist.high
+    probabilities = dist.probabilities
+    first, mass = 0, 0.0
+    while first < len(probabilities) - 1 and mass + probabilities[first] <= TAIL:
+        mass += probabilities[first]
+        first += 1
+    last, mass = len(probabilities) - 1, 0.0
+    while last > first and mass + probabilities[last] <= TAIL:
+        mass += probabilities[last]
+        last -= 1
+    return dist.low + first, dist.low + last
+
+
+def _bins(low: int, high: int, line: int | None) -> list[tuple[int, int]]:
+    """Split low..high into at most about `MAX_ROWS` bins, one of them starting at *line*."""
+    width = math.ceil((high - low + 1) / MAX_ROWS)
+    if width <= 1:
+        return [(t, t) for t in range(low, high + 1)]
+    anchor = line if line is not None and low < line <= high else low
+    start = anchor - width * math.ceil((anchor - low) / width)
+    bins = []
+    while start <= high:
+        bins.append((max(start, low), min(start + width - 1, high)))
+        start += width
+    return bins
+
+
+def distribution_chart(
+    dist: Distribution,
+    line: int | None = None,
+    line_label: str = "",
+    title: str = "Chance of each total",
+    header: str = "Total",
+) -> Group:
+    """A bar chart of *dist*: one line per total (or per group of totals), no padding.
+
+    Args:
+        dist: the distribution.
+        line: totals at or above it are drawn with `HIT_BAR` (success, damage).
+        line_label: what reaching the line means, for the legend (``total >= DC 12``).
+        title: the chart's title.
+        header: the name of the first column (``Total``, ``Result``).
+
+    Returns:
+        A Rich `Group` of `Text` lines: title, header, bars, legend.
+    """
+    low, high = _visible(dist)
+    bins = _bins(low, high, line)
+    masses = [math.fsum(dist.probabilities[a - dist.low : b - dist.low + 1]) for a, b in bins]
+    peak = max(masses) or 1.0
+    labels = [str(a) if a == b else f"{a}-{b}" for a, b in bins]
+    chances = [percent(mass) for mass in masses]
+    label_width = max(len(header), *(len(label) for label in labels))
+    chance_width = max(len("Chance"), *(len(chance) for chance in chances))
+    lines = [
+        Text(title, style="bold"),
+        Text(f"{header:>{label_width}}  {'Chance':>{chance_width}}", style="bold"),
+    ]
+    for (a, _), label, chance, mass in zip(bins, labels, chances, masses):
+        hit = line is not None and a >= line
+        length = round(BAR_WIDTH * mass / peak)
+        if length == 0 and mass > 0:
+            length = 1
+        text = Text(f"{label:>{label_width}}  {chance:>{chance_width}}  ")
+        text.append((HIT_BAR if hit else MISS_BAR) * length, style=HIT_STYLE if hit else MISS_STYLE)
+        lines.append(text)
+    notes = []
+    if line is not None:
+        notes.append(f"{HIT_BAR} {line_label}; {MISS_BAR} below")
+    if low > dist.low or high < dist.high:
+        hidden = dist.p_at_least(high + 1) + (1 - dist.p_at_least(low))
+        notes.append(
+            f"possible {dist.low}..{dist.high}; outside {low}..{high}: {percent(max(0.0, hidden))}"
+        )
+    if notes:
+        lines.append(Text("; ".join(notes), style="italic"))
+    return Group(*lines)
+
+
+def render_pool_odds(odds: PoolOdds, plan: Any = None) -> Group:
+    """Summary lines and the chart for a pool roll's ``--odds`` (R5-R7).
+
+    Args:
+        odds: from `d4cli.odds.roll_odds.pool_odds`.
+        plan: the roll's plan (unused; the odds carry the DC and Evasion).
+    """
+    if odds.dc is not None:
+        line, label = odds.dc, f"total >= DC {odds.dc} (success)"
+    elif odds.evasion is not None:
+        line, label = odds.evasion + 1, f"total > Evasion {odds.evasion} (damage)"
+    else:
+        line, label = None, ""
+    return Group(
+        *(Text(text) for text in pool_summary(odds)),
+        distribution_chart(odds.distribution, line, label),
+    )
+
+
+def render_check_odds(odds: CheckOdds, request: Any = None) -> Group:
+    """Summary lines and the chart for an Action Roll's ``--odds`` (C1-C7).
+
+    Args:
+        odds: from `d4cli.odds.roll_odds.check_odds`.
+        request: the check (unused; the odds carry it).
+    """
+    dc = odds.dc
+    label = f"Result >= DC {dc} (success unless a natural 1)" if dc is not None else ""
+    return Group(
+        *(Text(text) for text in check_summary(odds)),
+        distribution_chart(odds.distribution, dc, label, "Chance of each Result", "Result"),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Grids
+
+
+def cell_text(grid: Grid, value: float) -> str:
+    """A grid value for people: a percentage, or an expected damage to 2 decimals."""
+    if grid.quantity == EXPECTED_DAMAGE:
+        # Half up on the value's exact decimal expansion: 0.125 is 0.13, never 0.12.
+        from decimal import ROUND_HALF_UP, Decimal
+
+        return str(Decimal(value).quantize(Decimal("0.01"), ROUND_HALF_UP))
+    return percent(value, 1)
+
+
+def column_header(grid: Grid, column: int) -> str:
+    return f"{'Evasion' if grid.column_key == 'evasion' else 'DC'} {column}"
+
+
+def _settings_line(grid: Grid) -> str:
+    names = {
+        "load": "Load",
+        "net_advantage": "Net Advantage",
+        "extra": "extra dice",
+        "modifiers": "modifiers",
+    }
+    parts = []
+    for key, value in grid.settings:
+        if isinstance(value, tuple):
+            if not value:
+                continue
+            value = " ".join(str(item) for item in value)
+        parts.append(f"{names.get(key, key)} {value}")
+    return ", ".join(parts)
+
+
+def grid_table(grid: Grid) -> Table:
+    """A grid as a Rich table, the settings in the caption."""
+    table = Table(title=escape(grid.title), title_justify="left")
+    table.add_column(escape(grid.row_header), style="bold", no_wrap=True)
+    for column in grid.columns:
+        table.add_column(column_header(grid, column), justify="right", no_wrap=True)
+    for row in grid.rows:
+        table.add_row(escape(row.label), *(cell_text(grid, value) for value in row.values))
+    settings = _settings_line(grid)
+    if settings:
+        table.caption = escape(settings)
+        table.caption_justify = "left"
+    return table
+
+
+def _markdown_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|")
+
+
+def grid_markdown(grid: Grid) -> str:
+    """A grid as a GitHub pipe table: a header row, an alignment row, one row per row."""
+    header = [grid.row_header, *(column_header(grid, column) for column in grid.columns)]
+    lines = [
+        "| " + " | ".join(_markdown_cell(cell) for cell in header) + " |",
+        "|" + "|".join([":---", *("---:" for _ in grid.columns)]) + "|",
+    ]
+    for row in grid.rows:
+        cells = [row.label, *(cell_text(grid, value) for value in row.values)]
+        lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def grid_csv(grid: Grid) -> str:
+    """A grid as CSV: ``label``, the row keys, one column per DC or Evasion (full floats),
+    then the same columns exact (``dc=12 exact``: a fraction such as ``667/1024``; empty
+    where the grid is not exact, `d4cli.odds.grid_exact`)."""
+    from d4cli.odds.distribution import fraction_text
+    from d4cli.odds.grid_exact import grid_fractions
+
+    keys: list[str] = []
+    for row in grid.rows:
+        keys += [key for key, _ in row.keys if key not in keys]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = [f"{grid.column_key}={column}" for column in grid.columns]
+    writer.writerow(["label", *keys, *columns, *(f"{column} exact" for column in columns)])
+    for row, exact in zip(grid.rows, grid_fractions(grid)):
+        known = dict(row.keys)
+        writer.writerow(
+            [
+                row.label,
+                *(known.get(key, "") for key in keys),
+                *(repr(value) for value in row.values),
+                *(fraction_text(value) or "" for value in exact),
+            ]
+        )
+    return out.getvalue()
+
+
+def format_grid(grid: Grid, fmt: str) -> str | Table:
+    """The grid in *fmt*: a Rich table for ``table``, text for ``markdown`` and ``csv``."""
+    if fmt == "markdown":
+        return grid_markdown(grid)
+    if fmt == "csv":
+        return grid_csv(grid)
+    return grid_table(grid)

@@ -1,0 +1,94 @@
+"""Rendering of creature sheets: a check's steps, one creature's whole sheet, log lines (C8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from d4cli.output.render import escape
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from d4cli.fight.encounter import Creature
+    from d4cli.fight.sheet_check import CheckRecord
+
+
+def check_record_table(record: CheckRecord) -> Table:
+    """The step table of ``d4cli check``: the sheet's modifiers and sources, then the Action Roll (C1-C8)."""
+    from d4cli.output.render.roll import steps_table
+    from d4cli.output.steps import sheet_check_steps
+
+    return steps_table(f"Check: {escape(record.actor)}", sheet_check_steps(record))
+
+
+def sheet_summary(entry: dict[str, Any]) -> str:
+    """One log line for a ``check``, ``action-add`` or ``action-remove`` entry (Rich markup)."""
+    actor = escape(str(entry.get("actor")))
+    kind = entry.get("kind")
+    if kind == "check":
+        names = [
+            escape(str(entry[key]))
+            for key in ("attribute_name", "proficiency_name", "specialization_name")
+            if entry.get(key) is not None
+        ]
+        text = f"{actor} check ({', '.join(names) or 'no stats'}): [bold]{entry.get('total')}[/]"
+        if entry.get("dc") is not None:
+            text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
+        return text + "; Load unchanged (C8)"  # its note: after the line, as every entry's (log)
+    action = entry.get("action") or {}
+    verb = "removed action" if kind != "action-add" else "replaced action" if entry.get("replaced") else "added action"
+    if entry.get("changed") is False:  # an add of the very action it has
+        return f"{actor} already has action {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
+    return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
+
+
+def sheet_table(creature: Creature, round_number: int = 0, reset_to: int | None = None) -> Table:
+    """``d4cli status NAME``: one creature's whole sheet: Aspects with headroom, Load, hp and
+    whether it is down (R18), its turn this round (R19), stats, actions, lasting effects with
+    what is left of each (R20, as of round *round_number*) and notes.
+
+    *reset_to*: the Load it resets to in its encounter (`Encounter.reset_to`, R12); default its R1 value.
+    """
+    from rich.table import Table
+
+    from d4cli.fight.encounter import STAT_KINDS
+
+    title = escape(creature.name) + (f" ({escape(creature.side)})" if creature.side else "")
+    table = Table(title=title, title_justify="left", show_header=False)
+    table.add_column("Field", style="bold", no_wrap=True)
+    table.add_column("Value")
+    headroom = creature.headroom()
+    table.add_row(
+        "Aspects",
+        ", ".join(f"{escape(name)} {value} (headroom {headroom[name]})" for name, value in creature.aspects),
+    )
+    table.add_row(
+        "Load",
+        f"{creature.load} (Buffer {creature.load_buffer}, Exhaustion {creature.exhaustion}, "
+        f"resets to {creature.reset_value if reset_to is None else reset_to})",
+    )
+    table.add_row("Evasion", str(creature.evasion))
+    if creature.hp is not None:
+        hp = str(creature.hp) if creature.max_hp is None else f"{creature.hp}/{creature.max_hp}"
+        table.add_row("HP", hp + (": down, cannot act (R18)" if creature.down else ""))
+    done = "no turn left this round: down (R18, R19)" if creature.down else "no turn left this round (R19)"
+    table.add_row("Turn", done if creature.had_turn else "not yet this round (R19)")
+    for kind in STAT_KINDS:
+        stats = getattr(creature, kind)
+        if stats:
+            table.add_row(kind.capitalize(), ", ".join(f"{escape(name)} {value:+d}" for name, value in stats))
+    for action in creature.actions:
+        parts = [f"{escape(action.aspect)}, Cost {action.cost}"]
+        parts += [escape(text) for text in action.extra]
+        if action.dc is not None:
+            parts.append(f"DC {action.dc}")
+        parts += [f"adv {escape(name)}" for name in action.advantage]
+        parts += [f"dis {escape(name)}" for name in action.disadvantage]
+        table.add_row(f"Action {escape(action.name)}", ", ".join(parts))
+    if creature.effects:
+        from d4cli.fight.effects import describe
+
+        table.add_row("Effects", "\n".join(escape(describe(effect, round_number)) for effect in creature.effects))
+    if creature.notes:
+        table.add_row("Notes", escape(creature.notes))
+    return table

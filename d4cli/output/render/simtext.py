@@ -1,0 +1,135 @@
+"""``d4cli simulate --format markdown|csv``: the whole report for a handbook or a spreadsheet.
+
+Markdown carries every figure with its 95% interval, the rounds-to-finish
+distribution (draws apart) and the run's encounter, runs, seed and
+``--max-rounds``. CSV is one tidy row per number (`CSV_COLUMNS`, docs/cli.md):
+each cell is a number, never a display string, except the encounter, sweep key,
+mode, figure and side names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CSV_COLUMNS = ("encounter", "runs", "seed", "max_rounds", "sweep", "setting", "mode",
+               "figure", "side", "bin", "value", "low", "high")
+
+NOTE = ("Rounds to finish count finished fights only; draws (fights stopped at --max-rounds) are "
+        "counted apart. Per-turn and per-round figures count every round played, draws included.")
+
+
+def markdown_report(report: dict[str, Any]) -> str:
+    """The report as Markdown: a heading line, the figures table, the rounds-to-finish table."""
+    from d4cli.sim.report import few_runs, figure_rows, heading
+
+    sides = tuple(report["sides"])
+    lines = [f"**{_md(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
+    if few_runs(report["runs"]):
+        lines += ["", str(few_runs(report["runs"])) + "."]
+    if "sweep" in report:
+        lines += ["", sweep_markdown(report)]
+        return "\n".join(lines)
+    modes = report["modes"]
+    lines += ["", markdown_table(["figure"] + [m["mode"] for m in modes], figure_rows(modes, sides))]
+    lines += ["", "Rounds to finish, as a share of all runs:", "", _rounds_markdown(modes, report["max_rounds"])]
+    return "\n".join(lines)
+
+
+def sweep_markdown(report: dict[str, Any]) -> str:
+    """One row per sweep setting; per mode a group of columns with every figure and its interval."""
+    from d4cli.sim.report import sweep_columns
+
+    grid = [(row["value"], row["modes"]) for row in report["rows"]]
+    columns = sweep_columns(grid, tuple(report["sides"]))
+    header = [report["sweep"]["key"]] + [f"{mode}: {figure}" for mode, figure, _ in columns]
+    rows = [[str(value)] + [cells[n] for _, _, cells in columns] for n, (value, _) in enumerate(grid)]
+    return markdown_table(header, rows)
+
+
+def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
+    from d4cli.sim.report import plural, rounds_shares, share_places
+
+    shares = [dict(rounds_shares(m)) for m in modes]
+    keys = sorted({k for s in shares for k in s if k != "draw"}, key=int)
+    rows = []
+    for key in keys + ["draw"]:
+        label = key if key != "draw" else f"draw (stopped after {plural(max_rounds, 'round')})"
+        row = [label]
+        for m, s in zip(modes, shares):
+            row.append(f"{s[key] * 100:.{share_places(m['runs'])}f}%" if key in s else ("0%" if key == "draw" else "-"))
+        rows.append(row)
+    return markdown_table(["rounds"] + [m["mode"] for m in modes], rows)
+
+
+def _md(text: str) -> str:
+    """Text safe inside Markdown emphasis and tables."""
+    for char in "\\*_|`[]<>":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown pipe table."""
+    lines = ["| " + " | ".join(_md(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
+    """Every number of the report as rows of `CSV_COLUMNS`: estimates first, then counts and histograms.
+
+    ``value``/``low``/``high`` are fractions for rates and shares, with the digits the
+    interval supports; ``low``/``high`` are empty where a figure has no interval.
+    """
+    head = [report["encounter"], report["runs"], report["seed"], report["max_rounds"]]
+    sides = tuple(report["sides"])
+    if "sweep" in report:
+        blocks = [(report["sweep"]["key"], row["value"], m) for row in report["rows"] for m in row["modes"]]
+    else:
+        blocks = [("", "", m) for m in report["modes"]]
+    rows: list[list[Any]] = []
+    for key, setting, m in blocks:
+        start = head + [key, setting, m["mode"]]
+        rows += [start + figure for figure in _mode_rows(m, sides)]
+    return rows
+
+
+def _mode_rows(m: dict[str, Any], sides: tuple[str, ...]) -> list[list[Any]]:
+    """``[figure, side, bin, value, low, high]`` rows of one mode."""
+    from d4cli.sim.report import estimates, shown
+
+    rows: list[list[Any]] = []
+    for _, name, side, figure, key, _ in estimates(m, sides):
+        value, low, high = figure[key], figure["low"], figure["high"]
+        if value is None:
+            rows.append([name, side, "", "", "", ""])
+            continue
+        bounds = ["", ""] if low is None else [shown(low, low, high), shown(high, low, high)]
+        rows.append([name, side, "", shown(value, low, high)] + bounds)
+    rounds = m["rounds"]
+    rows.append(["rounds_median", "", "", _blank(rounds["median"]), "", ""])
+    rows.append(["rounds_p90", "", "", _blank(rounds["p90"]), "", ""])
+    rows += [["wins", side, "", m["wins"][side]["wins"], "", ""] for side in sides]
+    rows.append(["draws", "", "", m["draws"]["draws"], "", ""])
+    rows.append(["finished", "", "", rounds["finished"], "", ""])
+    rows += [["finished_in_rounds", "", k, count, "", ""] for k, count in rounds["histogram"].items()]
+    rows.append(["turns", "", "", m["turns"], "", ""])
+    rows += [["turns_at_load", "", load, round(share * m["turns"]), "", ""]
+             for load, share in m["load_at_turn_start"].items()]
+    return rows
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def csv_report(report: dict[str, Any]) -> str:
+    """The report as CSV text (RFC 4180 quoting): the `CSV_COLUMNS` header, then `csv_rows`."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(csv_rows(report))
+    return buffer.getvalue().rstrip("\n")

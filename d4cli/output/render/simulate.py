@@ -1,0 +1,113 @@
+"""Human output of ``d4cli simulate``: the modes side by side, a bar chart of rounds, a progress bar."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from d4cli.output.render import console, escape
+
+BAR = 40
+
+
+def print_report(report: dict[str, Any]) -> None:
+    """The figures of each mode side by side, then a bar chart of rounds-to-finish per mode (draws apart)."""
+    from rich.table import Table
+
+    from d4cli.output.render.simtext import NOTE
+    from d4cli.sim.report import few_runs, figure_rows, heading
+
+    out = console()
+    sides = tuple(report["sides"])
+    modes = report["modes"]
+    table = Table(title=escape(heading(report)), title_justify="left")
+    table.add_column("figure (95% interval)")
+    for mode in modes:
+        table.add_column(mode["mode"], justify="right")
+    for row in figure_rows(modes, sides):
+        table.add_row(*(escape(cell) for cell in row))
+    out.print(table)
+    out.print(NOTE, markup=False)
+    if few_runs(report["runs"]):
+        out.print(f"{few_runs(report['runs'])}.", markup=False)
+    for mode in modes:
+        finished = mode["rounds"]["finished"]
+        out.print(f"\nrounds to finish, {mode['mode']} ({finished:,} of {mode['runs']:,} finished):", markup=False)
+        for line in rounds_chart(mode, report["max_rounds"]):
+            out.print(line, markup=False)
+
+
+def print_sweep(report: dict[str, Any]) -> None:
+    """One row per setting of a sweep, the modes side by side: each row holds every figure of the report."""
+    from rich.table import Table
+
+    from d4cli.sim.report import few_runs, figure_rows, heading
+
+    out = console()
+    sides = tuple(report["sides"])
+    table = Table(title=escape(heading(report)), title_justify="left", show_lines=True)
+    table.add_column(escape(report["sweep"]["key"]), justify="right")
+    table.add_column("figure (95% interval)")
+    for mode in report["rows"][0]["modes"]:
+        table.add_column(escape(mode["mode"]), justify="right")
+    for row in report["rows"]:
+        figures = figure_rows(row["modes"], sides)
+        columns = ["\n".join(escape(figure[n]) for figure in figures) for n in range(len(figures[0]))]
+        table.add_row(str(row["value"]), *columns)
+    out.print(table)
+    from d4cli.output.render.simtext import NOTE
+
+    out.print(NOTE + " --format markdown or csv adds the rounds-to-finish distributions.", markup=False)
+    if few_runs(report["runs"]):
+        out.print(f"{few_runs(report['runs'])}.", markup=False)
+
+
+def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
+    """``  3 ######## 41%``: one bar per number of rounds of the finished fights, then the draws apart.
+
+    Shares are of all runs, to the digits the runs support; the draws' line is labelled.
+    """
+    from d4cli.sim.report import plural, rounds_shares, share_places
+
+    shares = rounds_shares(mode)
+    if not shares:
+        return []
+    peak = max(share for _, share in shares)
+    places = share_places(mode["runs"])
+    draw = f"draw (stopped after {plural(max_rounds, 'round')})"
+    width = max(len(key if key != "draw" else draw) for key, _ in shares)
+    lines = []
+    for key, share in shares:
+        bar = "#" * max(1 if share else 0, round(BAR * share / peak))
+        label = key if key != "draw" else draw
+        lines.append(f"  {label:>{width}} {bar:<{BAR}} {100 * share:.{places}f}%")
+    return lines
+
+
+class Progress:
+    """A Rich progress bar on stderr, shown only on a terminal and only once a run passes a second."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.task: Any = None
+        self.tty = console(stderr=True).is_terminal
+
+    def __call__(self, runs: int) -> None:
+        self.done += runs
+        if not self.tty:
+            return
+        if self.bar is None and time.monotonic() - self.started > 1.0:
+            from rich.progress import Progress as RichProgress
+
+            self.bar = RichProgress(console=console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("simulating", total=self.total)
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()

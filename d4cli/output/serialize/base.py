@@ -1,0 +1,39 @@
+"""What every serializer module shares: the JSON object type, an event's head, grants (R11).
+
+No imports at run time beyond typing: the ``--json`` paths stay cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
+    from d4cli.fight.encounter import Pending
+    from d4cli.fight.events import (
+        AddEvent,
+        DamageEvent,
+        EffectEvent,
+        ExhaustEvent,
+        HealEvent,
+        MoveEvent,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
+
+    Event = AddEvent | MoveEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | DamageEvent | HealEvent | EffectEvent
+
+JsonObject = dict[str, Any]
+
+# Where a source of an act or an effect came from (R4, R11, R20), as the JSON names it.
+ORIGIN_NAMES = {"command": "command-line", "effect": "effect", "team": "team-action"}
+
+
+def event_head(event: Event) -> JsonObject:
+    """The keys every encounter change starts with: ``kind``, ``round``, ``turn``, ``actor``."""
+    return {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor}
+
+
+def pending_json(pending: Pending) -> dict[str, list[str]]:
+    """Team Action grants (R11) as ``{advantage: [...], disadvantage: [...]}``."""
+    return {"advantage": list(pending.advantage), "disadvantage": list(pending.disadvantage)}

@@ -1,0 +1,178 @@
+"""Encounter changes as JSON: add, move, damage/heal, remove, turns, exhaust; any record, its journal facts (R1, R12-R18)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
+from d4cli.output.serialize.base import JsonObject, event_head
+from d4cli.output.serialize.effects import effect_event_json, ended_json
+
+if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
+    from d4cli.fight.actions import ActRecord, TeamRecord
+    from d4cli.fight.events import (
+        AddEvent,
+        DamageEvent,
+        ExhaustEvent,
+        HealEvent,
+        MoveEvent,
+        RemoveEvent,
+        TurnEndEvent,
+        TurnStartEvent,
+    )
+    from d4cli.fight.sheet_check import CheckRecord
+    from d4cli.fight.sheets import ActionEvent
+    from d4cli.output.serialize.base import Event
+
+    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent
+
+
+def add_json(event: AddEvent) -> JsonObject:
+    """An ``add`` (R1, R13): the new creature's Aspects, starting Load, side and stats (C8)."""
+    return {
+        **event_head(event),
+        "aspects": dict(event.aspects),
+        "load_buffer": event.load_buffer,
+        "exhaustion": event.exhaustion,
+        "load_after": event.load_after,
+        "evasion": event.evasion,
+        "hp_after": event.hp_after,
+        "max_hp": event.max_hp,
+        "position": event.position,
+        "next": event.next,
+        "side": event.side,
+        "attributes": dict(event.attributes),
+        "proficiencies": dict(event.proficiencies),
+        "specializations": dict(event.specializations),
+    }
+
+
+def move_json(event: MoveEvent) -> JsonObject:
+    """A ``move`` (R13): the place before and after (from 1), the new order, who is next (R19)."""
+    return {
+        **event_head(event),
+        "position_before": event.position_before,
+        "position_after": event.position_after,
+        "order": list(event.order),
+        "next": event.next,
+    }
+
+
+def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
+    """A ``damage`` or ``heal`` (R16, R18): the amount, hp before and after, down before and after;
+    a ``heal`` also ``next_round`` (back, but its next turn is in the next round, R19)."""
+    found = {
+        **event_head(event),
+        "amount": event.amount,
+        "hp_before": event.hp_before,
+        "hp_after": event.hp_after,
+        "max_hp": event.max_hp,
+        "down_before": event.down_before,
+        "down_after": event.down_after,
+    }
+    if event.kind == "heal":
+        found["next_round"] = getattr(event, "next_round", False)
+    return found
+
+
+def remove_json(event: RemoveEvent) -> JsonObject:
+    """A ``remove`` (R17): whether it ended the running turn, and who is next."""
+    return {
+        **event_head(event),
+        "ended_turn": event.ended_turn,
+        "next": event.next,
+        "load_before": event.load_before,
+        "hp_before": event.hp_before,
+        "effects_ended": ended_json(event.effects_ended),
+    }
+
+
+def turn_start_json(event: TurnStartEvent) -> JsonObject:
+    """A ``turn-start`` (R1, R12, R13): the turn ended first, the resets made, who is next."""
+    return {
+        **event_head(event),
+        "ended": event.ended,
+        "new_round": event.new_round,
+        "out_of_order": event.out_of_order,
+        "resets": [
+            {"name": reset.name, "load_before": reset.load_before, "load_after": reset.load_after}
+            for reset in event.resets
+        ],
+        "next": event.next,
+        "effects_ended": ended_json(event.effects_ended),
+        "skipped": list(event.skipped),
+        "again": event.again,
+        "down": event.down,
+    }
+
+
+def turn_end_json(event: TurnEndEvent) -> JsonObject:
+    """A ``turn-end`` (R14): the Load kept, who is next, whether the round is over."""
+    return {
+        **event_head(event),
+        "load_after": event.load_after,
+        "next": event.next,
+        "round_over": event.round_over,
+        "effects_ended": ended_json(event.effects_ended),
+    }
+
+
+def exhaust_json(event: ExhaustEvent) -> JsonObject:
+    """An ``exhaust`` (R15): the level before and after, the Load kept, the new reset value."""
+    return {
+        **event_head(event),
+        "exhaustion_before": event.exhaustion_before,
+        "exhaustion_after": event.exhaustion_after,
+        "load_after": event.load_after,
+        "reset_value": event.reset_value,
+    }
+
+
+def record_json(record: Record) -> JsonObject:
+    """The JSON object of any encounter record (what ``--json`` prints after a change)."""
+    from d4cli.fight import actions
+
+    if isinstance(record, actions.ActRecord):
+        return act_json(record)  # first: an act loads neither the checks nor the sheets' records
+    from d4cli.fight import events as model
+    from d4cli.fight import sheet_check, sheets
+
+    if isinstance(record, sheet_check.CheckRecord):
+        return sheet_check_json(record)
+    if isinstance(record, sheets.ActionEvent):
+        return action_event_json(record)
+    if isinstance(record, actions.TeamRecord):
+        return team_json(record)
+    if isinstance(record, model.AddEvent):
+        return add_json(record)
+    if isinstance(record, model.RemoveEvent):
+        return remove_json(record)
+    if isinstance(record, model.TurnStartEvent):
+        return turn_start_json(record)
+    if isinstance(record, model.TurnEndEvent):
+        return turn_end_json(record)
+    if isinstance(record, model.EffectEvent):
+        return effect_event_json(record)
+    if isinstance(record, model.MoveEvent):
+        return move_json(record)
+    if isinstance(record, (model.DamageEvent, model.HealEvent)):
+        return hp_json(record)
+    return exhaust_json(record)
+
+
+def journal_json(record: Record) -> JsonObject:
+    """The facts a journal entry keeps of *record*: its `record_json` object, ``kind`` the log kind.
+
+    Only ``kind`` differs from the printed object, and only for an act (``pool``
+    there, ``act`` in the log, both fixed by the contract).
+    """
+    obj = record_json(record)
+    obj["kind"] = record.kind
+    return obj
+
+
+def unchanged_json(obj: JsonObject) -> JsonObject:
+    """A change's object (*obj*, from `record_json` or `action_event_json`) for a change that
+    changed nothing: ``changed`` false, nothing written or logged; an effect's ``replaced`` null
+    (the effect it has stays as it was)."""
+    return {**obj, **({"replaced": None} if "replaced" in obj else {}), "changed": False}

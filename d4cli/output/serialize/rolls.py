@@ -1,0 +1,93 @@
+"""Rolls as JSON: the ``roll pool`` and ``roll check`` objects, extra dice, the ``odds`` key (R2-R8, C1-C7, L4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from d4cli.output.serialize.base import JsonObject
+
+if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
+    from d4cli.rules.action_roll import CheckResult
+    from d4cli.rules.dice import ExtraRoll
+    from d4cli.rules.pool import PoolResult
+
+
+def pool_json(result: PoolResult) -> JsonObject:
+    """The ``roll pool`` object: gate, sources, pool, dice, total, resolution (R2-R8)."""
+    plan = result.plan
+    request = plan.request
+    gate = plan.gate
+    return {
+        "kind": "pool",
+        "aspect": request.aspect,
+        "load": request.load,
+        "cost": request.cost,
+        "allowed": gate.allowed,
+        "headroom": gate.headroom,
+        "advantage": list(plan.advantage),
+        "disadvantage": list(plan.disadvantage),
+        "net_advantage": plan.net_advantage,
+        "pool_size": plan.size.size if gate.allowed else None,
+        "dice": list(result.dice),
+        "extra": extra_json(result.extra),
+        "total": result.total,
+        "dc": request.dc,
+        "success": result.success,
+        "evasion": request.evasion,
+        "damage": result.damage,
+        "gate_skipped": gate.skipped,
+        "shortfall": gate.shortfall,
+        "base_pool": plan.size.base,
+        "minimum_applied": plan.size.minimum_applied if gate.allowed else None,
+        "ignore_load": request.ignore_load,
+        "advantage_repeats": list(plan.advantage_repeats),
+        "disadvantage_repeats": list(plan.disadvantage_repeats),
+        "load_after": plan.load_after,
+    }
+
+
+def extra_json(rolls: Iterable[ExtraRoll]) -> list[JsonObject]:
+    """Extra-dice rolls (R6) as ``[{notation, dice, modifier}]``."""
+    return [
+        {"notation": roll.extra.notation, "dice": list(roll.dice), "modifier": roll.extra.modifier}
+        for roll in rolls
+    ]
+
+
+def check_json(result: CheckResult) -> JsonObject:
+    """The ``roll check`` object: natural d20, modifiers, Advantage, crit, outcome (C1-C7)."""
+    request = result.request
+    return {
+        "kind": "check",
+        "attribute": request.attribute,
+        "proficiency": request.proficiency,
+        "specialization": request.specialization,
+        "advantage_level": request.advantage_level,
+        "disadvantage": request.disadvantage,
+        "effective_level": result.levels.effective_level,
+        "impossible": result.impossible,
+        "natural": result.natural,
+        "advantage_dice": list(result.advantage_dice),
+        "advantage_bonus": result.advantage_bonus,
+        "disadvantage_die": result.disadvantage_die,
+        "critical": result.critical,
+        "crit_die": result.crit_die,
+        "total": result.total,
+        "dc": request.dc,
+        "success": result.success,
+        "outcome": result.outcome,
+        "margin": result.margin,
+        "rule_of_three": request.rule_of_three,
+    }
+
+
+def with_odds(obj: JsonObject, odds: object | None) -> JsonObject:
+    """*obj* with the ``odds`` key (L4): the odds object of `d4cli.odds.roll_odds.odds_json`, or None."""
+    if odds is None:
+        obj["odds"] = None
+        return obj
+    from d4cli.odds.roll_odds import odds_json
+
+    obj["odds"] = odds_json(odds)  # type: ignore[arg-type]
+    return obj

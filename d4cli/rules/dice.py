@@ -1,0 +1,195 @@
+"""Dice: the injected random source and the extra-dice notation (R6, L3).
+
+Every rule that rolls takes a `DiceSource`, anything with ``randint(a, b)``
+(``random.Random`` is one). Tests pass `ScriptedDice` to fix every die.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from d4cli.rules.errors import InputError
+from d4cli.rules.lazy_dataclass import frozen_dataclass
+from d4cli.rules.limits import FACES, MAX_DICE, MODIFIER
+
+
+class DiceSource(Protocol):
+    """A source of dice: ``randint(1, sides)`` returns one die, uniformly."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class ScriptedDice:
+    """A `DiceSource` that returns a fixed sequence of results, for tests and examples.
+
+    Raises:
+        AssertionError: a scripted value does not fit the die asked for, or the
+            script ran out (a test that rolls more dice than it expects fails).
+    """
+
+    def __init__(self, results: Iterable[int]) -> None:
+        self._results = list(results)
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        assert self.used < len(self._results), "scripted dice ran out"
+        value = self._results[self.used]
+        assert a <= value <= b, f"scripted die {value} is not a d{b}"
+        self.used += 1
+        return value
+
+    @property
+    def left(self) -> int:
+        """How many scripted results have not been used."""
+        return len(self._results) - self.used
+
+
+@frozen_dataclass
+class ExtraDice:
+    """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @property
+    def notation(self) -> str:
+        """The canonical notation: ``1d8``, ``2d6+1``, ``1d4-1``."""
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.count}d{self.sides}{mod}"
+
+
+@frozen_dataclass
+class ExtraRoll:
+    """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
+
+    extra: ExtraDice
+    dice: tuple[int, ...]
+
+    @property
+    def subtotal(self) -> int:
+        return sum(self.dice) + self.extra.modifier
+
+
+# Patterns compiled on first use (`re`'s cache): most runs parse no dice notation.
+_NOTATION = r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?"
+_TERM = r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)"
+
+
+def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
+    """Parse extra-dice notation ``NdX``, ``NdX+M`` or ``NdX-M``; ``D`` too (R6, L3).
+
+    N >= 1, X within 1..1000, M within -1000..1000; at most 10,000 dice (L2).
+
+    Raises:
+        InputError: anything else (``0d8``, ``-2d8``, ``2d0``, ``1d8+``, ``1d8x``, ``d4``).
+    """
+    match = re.fullmatch(_NOTATION, text)
+    if not match:
+        raise InputError(field, text, "must be dice like 1d8, 2d6+1 or 1d4-1")
+    count, sides = int(match[1]), int(match[2])
+    modifier = int(match[4]) if match[4] else 0
+    if match[3] == "-":
+        modifier = -modifier
+    if count < 1:
+        raise InputError(field, text, "must roll at least one die")
+    if count > MAX_DICE:
+        raise InputError(field, text, f"a roll has at most {MAX_DICE:,} dice (L2)")
+    if not FACES[0] <= sides <= FACES[1]:
+        raise InputError(field, text, f"dice must have {FACES[0]} to {FACES[1]} sides")
+    if not MODIFIER[0] <= modifier <= MODIFIER[1]:
+        raise InputError(field, text, f"the modifier must be within {MODIFIER[0]}..{MODIFIER[1]}")
+    return ExtraDice(count, sides, modifier)
+
+
+def parse_extras(texts: Iterable[str], field: str = "--extra") -> tuple[ExtraDice, ...]:
+    """Parse each ``--extra`` value; a sum of groups (``1d4+1d6+2``) is one source (R6, L3).
+
+    A sum is dice groups and whole numbers joined by ``+`` (numbers also by ``-``);
+    it becomes one `ExtraDice` per dice group, the numbers added to the last
+    group's modifier. Its dice count once against L2 (at most 10,000 in the sum).
+
+    >>> [e.notation for e in parse_extras(["1D8", "1d4+1d6+2"])]
+    ['1d8', '1d4', '1d6+2']
+
+    Raises:
+        InputError: a value that is neither `parse_extra` notation nor such a sum.
+    """
+    out: list[ExtraDice] = []
+    for text in texts:
+        out.extend(_parse_sum(text, field))
+    return tuple(out)
+
+
+def _parse_sum(text: str, field: str) -> list[ExtraDice]:
+    if re.fullmatch(_NOTATION, text) or not text[:1].isdigit():
+        return [parse_extra(text, field)]
+    terms = [(match[1], match[2]) for match in re.finditer(_TERM, text)]
+    if "".join(sign + term for sign, term in terms) != text or terms[0][0]:
+        raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
+    groups: list[ExtraDice] = []
+    modifier = 0
+    for sign, term in terms:
+        if "d" in term.lower():
+            if sign == "-":
+                raise InputError(field, text, "dice can only be added (a number may be subtracted)")
+            try:
+                groups.append(parse_extra(term, field))
+            except InputError as error:
+                raise InputError(field, text, f"{term}: {error.problem}") from None
+        else:
+            modifier += -int(term) if sign == "-" else int(term)
+    if not groups:
+        raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
+    if sum(group.count for group in groups) > MAX_DICE:
+        raise InputError(field, text, f"a roll has at most {MAX_DICE:,} dice (L2)")
+    if not MODIFIER[0] <= modifier <= MODIFIER[1]:
+        raise InputError(field, text, f"the modifier must be within {MODIFIER[0]}..{MODIFIER[1]}")
+    last = groups[-1]
+    groups[-1] = ExtraDice(last.count, last.sides, modifier)
+    return groups
+
+
+def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
+    """Roll one `ExtraDice` with *rng* (R6)."""
+    return ExtraRoll(extra, roll_dice(extra.count, extra.sides, rng))
+
+
+def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
+    """Roll *count* dice of *sides* faces with *rng*.
+
+    A source with a ``roll_many(count, sides)`` method (`d4cli.sim.engine.BatchedDice`)
+    hands the same dice as *count* ``randint(1, sides)`` calls in one call.
+    """
+    many = getattr(rng, "roll_many", None)
+    if many is not None:
+        return many(count, sides)  # type: ignore[no-any-return]
+    randint = rng.randint
+    return tuple([randint(1, sides) for _ in range(count)])
+
+
+class BatchedD4:
+    """A dice source that draws its d4s in batches: ``rng.choices((1, 2, 3, 4), k=BATCH)``.
+
+    Other dice come from ``rng.randint`` as they are asked for. Used by ``--times``
+    after the first roll, so that JSON Lines (which draw the same batches,
+    `d4cli.cli.commands.jsonlines`), ``--quiet`` and the summary see the same dice
+    for the same seed.
+    """
+
+    BATCH = 4096
+    FACES = (1, 2, 3, 4)
+
+    def __init__(self, rng: Any) -> None:
+        self._rng = rng
+        self._left: list[int] = []
+
+    def randint(self, a: int, b: int) -> int:
+        if (a, b) != (1, 4):
+            return int(self._rng.randint(a, b))
+        if not self._left:
+            self._left = self._rng.choices(self.FACES, k=self.BATCH)
+            self._left.reverse()
+        return self._left.pop()

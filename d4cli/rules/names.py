@@ -1,0 +1,253 @@
+"""Names: matching creatures, Aspects and Advantage sources (N1, R4), and checking user text."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from functools import lru_cache
+
+from d4cli.rules.errors import NOT_UTF8, InputError
+
+# The longest name (N1), in characters: a creature, Aspect, source, effect, stat, action or side.
+MAX_NAME_LENGTH = 200
+
+# Options whose value is a file path: kept as the operating system gave it, since
+# the bytes of a path, not their reading as text, name the file.
+_PATH_OPTIONS = ("--file", "-f", "--from")
+
+
+def recover_utf8(value: str) -> str:
+    """*value* read as UTF-8 when a non-UTF-8 locale decoded it byte by byte (N1).
+
+    Under a C/POSIX locale Python hands every non-ASCII byte of argv over as a
+    lone surrogate (``'Zo\\udcc3\\udcab'``); when those bytes are UTF-8 they are
+    the text the user typed (``'Zoë'``). Bytes that are not UTF-8 stay as they
+    are, for `check_text` to refuse.
+    """
+    if value.isascii():
+        return value
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
+
+
+def recover_args(args: list[str]) -> list[str]:
+    """The command line with every text argument and option read as UTF-8 (`recover_utf8`).
+
+    The one place where argv text enters: names, sources, labels and notes all
+    pass here. File paths (``--file``/``-f``/``--from`` values) stay as given.
+    """
+    out: list[str] = []
+    path_next = False
+    for arg in args:
+        if path_next or arg.startswith(tuple(f"{option}=" for option in _PATH_OPTIONS)) or (
+            arg.startswith("-f") and not arg.startswith("--")
+        ):
+            out.append(arg)
+        else:
+            out.append(recover_utf8(arg))
+        path_next = arg in _PATH_OPTIONS
+    return out
+
+
+def fold_name(name: str) -> str:
+    """Return the key under which *name* matches other names (N1, R4).
+
+    Unicode NFC normalisation, case folding, surrounding white space dropped and
+    inner runs of white space folded to one space: ``"Watch  My Back "`` and
+    ``"watch my back"`` give the same key. There is no prefix matching. Keys of
+    short names are cached (the simulator folds the same few names millions of times).
+    """
+    if len(name) <= 100:
+        return _fold_short(name)
+    return _fold(name)
+
+
+def _fold(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+_fold_short = lru_cache(maxsize=1024)(_fold)
+
+
+# Code points that draw nothing although Unicode does not class them as controls or
+# format characters: the Hangul fillers, the Braille blank, the combining grapheme
+# joiner, the Mongolian and Khmer invisibles, variation selectors and the other
+# default-ignorable code points outside category Cf.
+_INVISIBLE = frozenset(
+    (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0)
+    + tuple(range(0x180B, 0x1810))
+    + tuple(range(0xFE00, 0xFE10))
+    + tuple(range(0xFFF0, 0xFFF9))
+    + tuple(range(0x1BCA0, 0x1BCA4))
+    + tuple(range(0x1D173, 0x1D17B))
+    + tuple(range(0xE0000, 0xE1000))
+)
+# Categories a name never holds: controls (tab and newline included), format characters
+# (zero-width space and joiners, LRM/RLM, bidi overrides, soft hyphen), surrogates,
+# unassigned code points, and the line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Cn", "Zl", "Zp"))
+
+
+def invisible_char(value: str) -> str | None:
+    """The first character of *value* that a name may not hold (N1), or None.
+
+    A name holds visible characters and spaces (any space separator, Zs; runs
+    fold to one space under N1). Refused: controls (Cc: tab, newline, ESC...),
+    format characters (Cf: zero-width space and joiners, LRM, RLM, bidi
+    overrides), surrogates (Cs), unassigned code points (Cn), line and
+    paragraph separators (Zl, Zp), and the characters that draw nothing
+    although classed otherwise (Hangul fillers, the Braille blank, variation
+    selectors, other default-ignorable code points).
+    """
+    for char in value:
+        if ord(char) in _INVISIBLE or unicodedata.category(char) in _REFUSED_CATEGORIES:
+            return char
+    return None
+
+
+def name_length(value: str) -> int:
+    """How many characters *value* has once NFC-normalised (N1 compares names after NFC), so
+    ``e`` plus a combining acute accent is one character, as the precomposed ``é`` is."""
+    return len(value) if value.isascii() else len(unicodedata.normalize("NFC", value))
+
+
+def name_problem(value: str) -> str | None:
+    """Why *value* cannot be a name (N1), or None when it can: the one rule for every name.
+
+    A name (of a creature, an Aspect, an Advantage source, an effect, a stat,
+    an action, a side) must be valid UTF-8 text of at most `MAX_NAME_LENGTH`
+    (200) characters (`name_length`: counted after NFC, as names are compared), hold no character `invisible_char` refuses, and hold at
+    least one visible character: something other than spaces and combining marks.
+    """
+    length = name_length(value)
+    if length > MAX_NAME_LENGTH:
+        return f"is {length} characters long (after NFC normalisation): a name has at most {MAX_NAME_LENGTH} (N1)"
+    bad = invisible_char(value)
+    if bad is not None:
+        code = f"U+{ord(bad):04X}"
+        label = unicodedata.name(bad, "") or ("control" if unicodedata.category(bad) == "Cc" else "")
+        what = f"{code} {label}".rstrip()
+        return f"holds an invisible or control character ({what}): a name has visible characters and spaces (N1)"
+    if not any(unicodedata.category(char)[0] not in "ZM" for char in value):
+        return "cannot be empty: a name needs at least one visible character (N1)"
+    return None
+
+
+def escape_name(value: str) -> str:
+    """*value* with every character a name may not hold spelt as an escape (``A\\u200bria``).
+
+    For messages about a refused name, so the fault shows: ``\\xNN`` for
+    controls below U+0100, ``\\uNNNN`` or ``\\UNNNNNNNN`` for the rest. A name
+    longer than `MAX_NAME_LENGTH` shows its first 40 characters and ``...``.
+    """
+    if name_length(value) > MAX_NAME_LENGTH:
+        return escape_name(value[:40]) + "..."
+    out = []
+    for char in value:
+        code = ord(char)
+        if code in _INVISIBLE or unicodedata.category(char) in _REFUSED_CATEGORIES:
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def check_name(value: str, field: str) -> str:
+    """Return *value* once it is a legal name (N1: `name_problem`), else raise InputError.
+
+    Raises:
+        InputError: naming *field* and the value, shown escaped (`escape_name`).
+    """
+    check_text(value, field)
+    problem = name_problem(value)
+    if problem is not None:
+        raise InputError(field, escape_name(value), problem)
+    return value
+
+
+def check_text(value: str, field: str, *, name: bool = False) -> str:
+    """Return *value*, text typed by the user, once it is known to be writable (N1).
+
+    A byte that is not UTF-8 in argv (``$'Bad\\x9bName'``) reaches Python as a
+    lone surrogate (``'Bad\\udc9bName'``), which can be neither stored in the
+    encounter file nor printed faithfully: it is refused here, where the text
+    enters, rather than failing on the way out.
+
+    Args:
+        value: the text as given.
+        field: the option or argument, for the message (``--aspect``, ``NAME``).
+        name: the text names something (a creature, an Aspect, a source) and
+            so must be a legal name (`check_name`, N1).
+
+    Raises:
+        InputError: not valid UTF-8 text; or, with *name*, not a legal name.
+    """
+    if value.isascii() and value.isprintable() and len(value) <= MAX_NAME_LENGTH and value.strip(" "):
+        # Fast path, the same verdict: printable ASCII is UTF-8 text with no character
+        # `invisible_char` refuses, and something besides spaces is visible (`name_problem`).
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(field, value, NOT_UTF8) from None  # the bytes shown as \\xNN (`InputError`)
+    if name:
+        problem = name_problem(value)
+        if problem is not None:
+            raise InputError(field, escape_name(value), problem)
+    return value
+
+
+def distinct_sources(
+    names: tuple[str, ...] | list[str], field: str = "source"
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Split source names into those counted and those folded as repeats (R4).
+
+    Args:
+        names: the source names as given, in order.
+        field: the option they came from (``--adv``, ``--dis``), for messages.
+
+    Returns:
+        ``(counted, repeats)``: the first spelling of each distinct source, in
+        order of first appearance, and every later name that matched one of them.
+
+    Raises:
+        InputError: a blank name, or one that is not valid UTF-8 text (`check_text`).
+    """
+    seen: set[str] = set()
+    counted: list[str] = []
+    repeats: list[str] = []
+    for name in names:
+        key = fold_name(check_text(name, field, name=True))
+        if key in seen:
+            repeats.append(name)
+        else:
+            seen.add(key)
+            counted.append(name)
+    return tuple(counted), tuple(repeats)
+
+
+def parse_named_number(text: str, option: str, bounds: tuple[int, int], *, noun: str, example: str) -> tuple[str, int]:
+    """One ``NAME=N`` of a repeatable option (``--aspect Might=3``, ``--attribute Strength=2``): L1, L3.
+
+    Returns ``(name as typed, value)``; the name's own N1 checks are the caller's.
+
+    Raises:
+        InputError: not UTF-8 text, no ``=``, no name, several in one option
+            (a name holding ``=`` or a ``,``), or a value that is not a whole
+            number within *bounds*.
+    """
+    from d4cli.rules.limits import parse_whole
+
+    name, sign, value = check_text(text, option).rpartition("=")
+    if not sign:
+        raise InputError(option, text, f"must be {noun}=N, such as {example}")
+    if not name.strip():
+        raise InputError(option, text, f"needs a name before '=', such as {example}")
+    if "=" in name or "," in text:
+        raise InputError(option, text, f"one {noun}=N per {option}: repeat the option, as in {option} {example} {option} ...")
+    try:
+        return name, parse_whole(value, option, bounds)
+    except InputError as error:
+        raise InputError(option, text, f"the value {error.problem}") from None

@@ -1,0 +1,97 @@
+"""The simulator's pieces of work on a process pool or a given executor (`d4cli.sim.engine.run_all`).
+
+A worker plays `d4cli.sim.engine.run_chunk`; a d4cli error it raises comes back
+as data and is raised again in the parent as the same error (exit 2 or 3, never
+a broken pool). The local pool has at most one worker per piece; it is always
+shut down waiting for its threads (a shutdown without waiting races the
+interpreter's exit hook and can print a traceback); on Ctrl-C or a failure its
+workers are stopped first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from d4cli.rules.errors import InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from concurrent.futures import Executor
+
+    from d4cli.sim.engine import Setup, Tally
+
+
+def run_pieces(
+    tasks: list[tuple[str, str, Setup, int, int]],
+    tallies: dict[str, Tally],
+    seed: int,
+    jobs: int,
+    progress: Callable[[int], None] | None,
+    executor: Executor | None,
+) -> dict[str, Tally]:
+    """Play every ``(label, mode, setup, start, stop)`` piece on *executor* or on at most *jobs* local processes.
+
+    Each piece's `Tally` merges into *tallies* by label; *progress* gets its run count.
+
+    Raises:
+        InputError / RefusedError: one raised in a worker, as it was raised there.
+    """
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = executor
+    if pool is None:
+        import multiprocessing
+
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_ignore_interrupts)
+    try:
+        futures = {pool.submit(_run_piece, setup, seed, mode, start, stop): (label, stop - start)
+                   for label, mode, setup, start, stop in tasks}
+        for future in as_completed(futures):
+            label, size = futures[future]
+            tallies[label].merge(_unwrap(future.result()))
+            if progress is not None:
+                progress(size)
+    except BaseException:
+        # Ctrl-C (or a failure): stop the workers now rather than after their pieces, then wait for
+        # the pool to close (a shutdown without waiting races the interpreter's exit hook).
+        if executor is None:
+            processes = getattr(pool, "_processes", None) or {}
+            for process in list(processes.values()):
+                process.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    if executor is None:
+        pool.shutdown(wait=True)
+    return tallies
+
+
+def _run_piece(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally | tuple[str, tuple]:
+    """`run_chunk` in a worker: a d4cli error comes back as data (its class's arguments do not pickle)."""
+    from d4cli.rules.errors import RefusedError
+
+    try:
+        from d4cli.sim.engine import run_chunk
+
+        return run_chunk(setup, seed, mode, start, stop)
+    except InputError as error:
+        return ("input", (error.field, error.value, error.problem))
+    except RefusedError as error:
+        return ("refused", (str(error),))
+
+
+def _unwrap(result: Tally | tuple[str, tuple]) -> Tally:
+    """A worker's `Tally`, or its error raised here as the very error it was."""
+    from d4cli.rules.errors import RefusedError
+
+    if not isinstance(result, tuple):
+        return result
+    kind, args = result
+    raise InputError(*args) if kind == "input" else RefusedError(*args)
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the parent, which stops the workers itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,0 +1,303 @@
+"""The playtest simulator's figures: rates with intervals, and digits the intervals support.
+
+Pure arithmetic on `d4cli.sim.engine.Tally` sums; every interval is 95%.
+
+* A share of runs (a side's win rate, the draws) has Wilson's score interval.
+* The share of turns on which a creature could not act (``stuck_share``) is a
+  share of all turns played. Its interval is Wilson's over those turns, widened
+  to the per-run ratio's (delta-method) interval where that one is wider, since
+  the turns of one fight are not independent: never ``[0, 0]``.
+* Rounds to finish (mean, median, 90th percentile, histogram) count finished
+  fights only; a draw (a fight stopped at ``max_rounds``) is counted apart. The
+  mean's interval is normal, from the spread of the finished fights.
+* A per-turn or per-round figure (actions per turn, reactions and damage per
+  round) is a ratio of two per-run sums over every round played, draws
+  included; its interval comes from the delta method (normal).
+* With fewer than two runs (two finished fights for the rounds) a mean or a
+  ratio has no interval: its ``low`` and ``high`` are None.
+
+`shown` prints a figure to the decimal place of the first significant digit of
+its interval's half-width. A figure without an interval, or with one of zero
+width (every run alike), shows 2 significant digits (a whole number in full).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from d4cli.sim.engine import FIGURES
+
+if TYPE_CHECKING:
+    from d4cli.sim.engine import Tally
+
+Z95 = 1.959963984540054
+Z999 = 3.2905267314918945
+
+Figure = dict[str, Any]
+
+
+def wilson(successes: int, runs: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion *successes* / *runs* (default 95%)."""
+    if runs == 0:
+        return 0.0, 1.0
+    p = successes / runs
+    denominator = 1 + z * z / runs
+    centre = (p + z * z / (2 * runs)) / denominator
+    half = z * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == runs else min(1.0, centre + half)
+    return low, high
+
+
+def decimals(half_width: float, most: int = 6) -> int:
+    """Decimal places that a value known to +- *half_width* supports (its first significant digit)."""
+    if half_width <= 0 or not math.isfinite(half_width):
+        return most
+    return max(0, min(most, -math.floor(math.log10(half_width))))
+
+
+def significant(value: float, digits: int = 2) -> str:
+    """*value* to *digits* significant digits; a whole number in full (``2``, ``2.3``, ``0.047``, ``123``)."""
+    value = round(value, 9)
+    if value == int(value):
+        return str(int(value))
+    places = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:.{places}f}"
+
+
+def shown(value: float, low: float | None, high: float | None, scale: float = 1.0) -> str:
+    """*value* (times *scale*) with only the digits its interval ``low..high`` supports.
+
+    Without an interval (None) or with one of width 0, 2 significant digits (`significant`).
+    """
+    if low is None or high is None or high - low <= 0:
+        return significant(value * scale)
+    places = decimals((high - low) * scale / 2)
+    return f"{value * scale:.{places}f}"
+
+
+def ratio(tally: Tally, top: int, bottom: int) -> Figure:
+    """The ratio of two per-run sums (figures *top* over *bottom*) with a 95% interval (delta method).
+
+    ``{value, low, high}``; ``low``/``high`` are None with fewer than two runs.
+    """
+    n = tally.runs
+    width = len(tally.sums)
+    x, y = tally.sums[top], tally.sums[bottom]
+    if n == 0 or y == 0:
+        return {"value": 0.0, "low": None, "high": None}
+    value = x / y
+    if n < 2:
+        return {"value": value, "low": None, "high": None}
+    mean_y = y / n
+    sxx = tally.products[top * width + top] / n - (x / n) ** 2
+    syy = tally.products[bottom * width + bottom] / n - mean_y**2
+    sxy = tally.products[top * width + bottom] / n - (x / n) * mean_y
+    variance = max(0.0, sxx - 2 * value * sxy + value * value * syy) / (n * mean_y * mean_y)
+    half = Z95 * math.sqrt(variance)
+    return {"value": value, "low": max(0.0, value - half), "high": value + half}
+
+
+def turn_share(tally: Tally, top: int, bottom: int) -> Figure:
+    """A share of turns (*top* of *bottom*): Wilson over the turns, widened to the per-run ratio's interval."""
+    part, turns = tally.sums[top], tally.sums[bottom]
+    if turns == 0:
+        return {"value": 0.0, "low": None, "high": None}
+    low, high = wilson(part, turns)
+    per_run = ratio(tally, top, bottom)
+    if per_run["low"] is not None:
+        low, high = min(low, per_run["low"]), min(1.0, max(high, per_run["high"]))
+    return {"value": part / turns, "low": low, "high": high}
+
+
+def quantile(histogram: dict[int, int], fraction: float) -> int | None:
+    """The smallest value with at least *fraction* of the counts at or below it; None when empty."""
+    total = sum(histogram.values())
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if seen >= fraction * total:
+            return value
+    return None
+
+
+def finishes(rounds: dict[int, int], draws: int, max_rounds: int) -> dict[int, int]:
+    """Finished fights by rounds played: *rounds* less the *draws*, every one stopped at *max_rounds*.
+
+    Raises:
+        ValueError: fewer fights at *max_rounds* than draws (a tally that cannot be).
+    """
+    finished = {k: count for k, count in rounds.items() if k != max_rounds}
+    left = rounds.get(max_rounds, 0) - draws
+    if left < 0:
+        raise ValueError(f"{draws} draws but {rounds.get(max_rounds, 0)} fights of {max_rounds} rounds")
+    if left:
+        finished[max_rounds] = left
+    return dict(sorted(finished.items()))
+
+
+def rounds_figure(finished: dict[int, int]) -> Figure:
+    """Rounds to finish: ``{mean, low, high, median, p90, histogram, finished}`` of finished fights.
+
+    ``mean``/``median``/``p90`` are None when no fight finished; ``low``/``high`` with fewer than two.
+    """
+    n = sum(finished.values())
+    mean = sum(k * c for k, c in finished.items()) / n if n else None
+    low = high = None
+    if mean is not None and n >= 2:
+        variance = sum(c * (k - mean) ** 2 for k, c in finished.items()) / (n - 1)
+        half = Z95 * math.sqrt(variance / n)
+        low, high = max(0.0, mean - half), mean + half
+    return {"mean": mean, "low": low, "high": high, "median": quantile(finished, 0.5),
+            "p90": quantile(finished, 0.9), "histogram": {str(k): c for k, c in finished.items()}, "finished": n}
+
+
+def mode_report(mode: str, tally: Tally, sides: tuple[str, ...], max_rounds: int) -> dict[str, Any]:
+    """Every figure of one mode, JSON-ready (docs/cli.md): rates with ``low``/``high`` bounds, histograms."""
+    index = {name: i for i, name in enumerate(FIGURES)}
+    runs = tally.runs
+    wins = {}
+    for number, side in enumerate(sides):
+        low, high = wilson(tally.wins[number], runs)
+        wins[side] = {"wins": tally.wins[number], "rate": tally.wins[number] / runs if runs else 0.0, "low": low, "high": high}
+    draw_low, draw_high = wilson(tally.draws, runs)
+    damage = {side: ratio(tally, len(FIGURES) + number, index["rounds"]) for number, side in enumerate(sides)}
+    turns = sum(tally.loads.values())
+    return {
+        "mode": mode,
+        "runs": runs,
+        "wins": wins,
+        "draws": {"draws": tally.draws, "rate": tally.draws / runs if runs else 0.0, "low": draw_low, "high": draw_high},
+        "rounds": rounds_figure(finishes(tally.rounds, tally.draws, max_rounds)),
+        "actions_per_turn": ratio(tally, index["actions"], index["turns"]),
+        "reactions_per_round": ratio(tally, index["reactions"], index["rounds"]),
+        "damage_per_round": damage,
+        "stuck_share": turn_share(tally, index["stuck"], index["turns"]),
+        "load_at_turn_start": {str(k): tally.loads[k] / turns for k in sorted(tally.loads)} if turns else {},
+        "turns": turns,
+    }
+
+
+def simulation_json(name: str, sides: tuple[str, ...], runs: int, seed: int, max_rounds: int, key: str | None,
+            values: list[Any], grid: list[tuple[Any, str, str]], tallies: dict[str, Any]) -> dict[str, Any]:
+    """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode."""
+    head: dict[str, Any] = {"encounter": name, "runs": runs, "seed": seed, "max_rounds": max_rounds, "sides": list(sides)}
+    if key is None:
+        return {**head, "modes": [mode_report(mode, tallies[label], sides, max_rounds) for _, mode, label in grid]}
+    rows = [{"value": value, "modes": [mode_report(mode, tallies[label], sides, max_rounds)
+                                       for v, mode, label in grid if v == value]}
+            for value in values]
+    return {**head, "sweep": {"key": key, "values": values}, "rows": rows}
+
+
+# --- The figures as text: one cell per figure, shared by the table, Markdown and CSV ---------
+
+# (label, CSV name, side or "", figure, key of its value, a percentage) of one estimate.
+Estimate = tuple[str, str, str, Figure, str, bool]
+
+
+def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
+    """Every figure of mode report *m* that has an interval, in report order."""
+    out: list[Estimate] = [(f"{side} wins", "win_rate", side, m["wins"][side], "rate", True) for side in sides]
+    out.append(("draws", "draw_rate", "", m["draws"], "rate", True))
+    out.append(("rounds to finish: mean", "rounds_mean", "", m["rounds"], "mean", False))
+    out.append(("actions per turn", "actions_per_turn", "", m["actions_per_turn"], "value", False))
+    out.append(("reactions per round", "reactions_per_round", "", m["reactions_per_round"], "value", False))
+    out += [(f"damage per round: {side}", "damage_per_round", side, m["damage_per_round"][side], "value", False)
+            for side in sides]
+    out.append(("turns unable to act", "stuck_share", "", m["stuck_share"], "value", True))
+    return out
+
+
+def cell(figure: Figure, key: str, percent: bool) -> str:
+    """``3.81 (3.70-3.92)``, ``93% (88-96)``: a figure to its supported digits, with its interval.
+
+    ``-`` for a figure that does not exist (rounds when no fight finished); the value
+    alone without an interval or with one of zero width (every run alike).
+    """
+    value, low, high = figure[key], figure["low"], figure["high"]
+    if value is None:
+        return "-"
+    scale, unit = (100.0, "%") if percent else (1.0, "")
+    text = shown(value, low, high, scale) + unit
+    if low is None or high - low <= 0:
+        return text
+    return f"{text} ({shown(low, low, high, scale)}-{shown(high, low, high, scale)})"
+
+
+def middle(rounds: Figure) -> str:
+    """``1 / 2``: the median and 90th percentile of rounds to finish; ``-`` when none finished."""
+    return "-" if rounds["median"] is None else f"{rounds['median']} / {rounds['p90']}"
+
+
+def share_places(count: int) -> int:
+    """Decimal places of a percentage of *count* things: what its widest 95% interval supports."""
+    return decimals(100 * Z95 * math.sqrt(0.25 / count)) if count else 0
+
+
+def loads_cell(m: dict[str, Any]) -> str:
+    """``-1: 52%, 0: 30%``: shares of turns by starting Load, to the digits the turns support."""
+    places = share_places(m["turns"])
+    return ", ".join(f"{load}: {share * 100:.{places}f}%" for load, share in m["load_at_turn_start"].items())
+
+
+def rounds_shares(m: dict[str, Any]) -> list[tuple[str, float]]:
+    """``[("1", 0.54), ("2", 0.41), ("draw", 0.05)]``: finished fights by rounds, then draws, as shares of all runs."""
+    runs = m["runs"] or 1
+    shares = [(k, count / runs) for k, count in m["rounds"]["histogram"].items()]
+    if m["draws"]["draws"]:
+        shares.append(("draw", m["draws"]["draws"] / runs))
+    return shares
+
+
+def rounds_cell(m: dict[str, Any]) -> str:
+    """``1: 54%, 2: 41%, draw: 5%``: the rounds-to-finish distribution in one cell."""
+    places = share_places(m["runs"])
+    return ", ".join(f"{k}: {share * 100:.{places}f}%" for k, share in rounds_shares(m))
+
+
+def figure_rows(modes: list[dict[str, Any]], sides: tuple[str, ...]) -> list[list[str]]:
+    """One row per figure, one column per mode (the first column names the figure), with intervals."""
+    rows: list[list[str]] = []
+    for number, first in enumerate(estimates(modes[0], sides)):
+        rows.append([first[0]] + [cell(*estimates(m, sides)[number][3:]) for m in modes])
+        if first[1] == "rounds_mean":
+            rows.append(["rounds to finish: median / p90"] + [middle(m["rounds"]) for m in modes])
+    rows.append(["Load at turn start"] + [loads_cell(m) for m in modes])
+    return rows
+
+
+def sweep_columns(grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
+    """``(mode, figure, one cell per setting)`` of a sweep: the modes as groups of columns.
+
+    Every figure with its interval, then the rounds-to-finish and Load distributions.
+    """
+    columns: list[tuple[str, str, list[str]]] = []
+    for number, first in enumerate(grid[0][1]):
+        mode_rows = [modes[number] for _, modes in grid]
+        for place, estimate in enumerate(estimates(first, sides)):
+            columns.append((first["mode"], estimate[0], [cell(*estimates(m, sides)[place][3:]) for m in mode_rows]))
+            if estimate[1] == "rounds_mean":
+                columns.append((first["mode"], "rounds to finish: median / p90", [middle(m["rounds"]) for m in mode_rows]))
+        columns.append((first["mode"], "rounds to finish (share of runs)", [rounds_cell(m) for m in mode_rows]))
+        columns.append((first["mode"], "Load at turn start", [loads_cell(m) for m in mode_rows]))
+    return columns
+
+
+def few_runs(runs: int) -> str | None:
+    """The note a report of *runs* fights per mode needs when too few give a mean or ratio an interval."""
+    if runs >= 2:
+        return None
+    return "1 run per mode: too few for the interval of a mean or ratio; those show 2 significant digits"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 run``, ``2 runs``, ``10,000 runs``."""
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
+def heading(report: dict[str, Any]) -> str:
+    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds`` (plain text)."""
+    return (f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
+            f"draw after {plural(report['max_rounds'], 'round')}")
