@@ -4,7 +4,7 @@
 dice source, same seed) but through the public transitions by name, and keeps
 the JSON object (`d4cli.output.serialize.record_json`) of every record, the encounter
 after each transition (`dataclasses.asdict`), and what `play` returned. The
-fixture ``tests/fixtures/sim_trace.json.gz`` was written by `write_fixture`
+fixture ``tests/sim/fixtures/sim_trace.json.gz`` was written by `write_fixture`
 from the reference implementation of the transitions; tests compare the code
 against it, so a faster transition must give the very same records and states.
 Never rewrite the fixture to make a test pass: a difference is a change of
@@ -23,7 +23,7 @@ import random
 from dataclasses import asdict
 from pathlib import Path
 
-FIXTURE = Path(__file__).parent / "fixtures" / "sim_trace.json.gz"
+FIXTURE = Path(__file__).parent / "sim" / "fixtures" / "sim_trace.json.gz"
 FIGHTS_PER_SETUP = 20
 
 

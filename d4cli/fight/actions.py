@@ -6,6 +6,7 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.fight import kinds
@@ -20,7 +21,6 @@ from d4cli.fight.encounter import (
 )
 from d4cli.fight.frozen import build, replace
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
     from d4cli.fight.encounter import Creature
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from d4cli.rules.pool import Gate, PoolResult
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class ActRecord:
     """An action of a creature of the encounter (R2-R11, R16).
 
@@ -94,7 +94,7 @@ class ActRecord:
         return None
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class TeamRecord:
     """A Team Action (R11): the actor pays through the gate, the target gets a named grant.
 
@@ -125,7 +125,7 @@ class TeamRecord:
         return self.gate.allowed and not self.actor_down
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class ActRequest:
     """What ``d4cli act`` asks for.
 
@@ -300,7 +300,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
 
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class TeamRequest:
     """What ``d4cli team`` asks for (R11).
 

@@ -20,11 +20,11 @@ rolls and origin ``team``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.names import fold_name
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ ORIGINS: tuple[str, ...] = ("effect", "team")
 ORIGIN_LABELS = {"command": "command line", "effect": "effect", "team": "Team Action"}  # see steps.act_steps
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Effect:
     """One lasting effect (R20).
 

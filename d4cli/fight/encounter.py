@@ -20,12 +20,11 @@ over (or not started), so that the next turn starts round + 1.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.names import check_text, fold_name
 
 # The values of `d4cli.fight.events.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
@@ -36,7 +35,7 @@ TEAM_SOURCE = "team action"
 GRANT_KINDS: tuple[str, ...] = ("advantage", "disadvantage")
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Pending:
     """Team Action grants waiting for a creature's next roll (R11): source names."""
 
@@ -69,7 +68,7 @@ STAT_KINDS: dict[str, str] = {
 }
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Action:
     """A named action on a creature's sheet (`d4cli.fight.sheets`): what ``act NAME ACTION`` rolls.
 
@@ -91,7 +90,7 @@ class Action:
     disadvantage: tuple[str, ...] = ()
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Creature:
     """One creature of the encounter.
 
@@ -188,7 +187,7 @@ class Creature:
         raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have}){hint}")
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Encounter:
     """The state of an encounter (R12, R13).
 

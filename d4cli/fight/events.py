@@ -11,11 +11,11 @@ object. This module is loaded only when a change is made, so reading a file
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.fight import kinds
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
     from d4cli.fight.effects import Effect, Ended
@@ -46,7 +46,7 @@ class ActOutcome(StrEnum):
 
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class _Change:
     """What every change other than a roll says: the round and turn once it is made, and who.
 
@@ -63,7 +63,7 @@ class _Change:
     actor: str
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class AddEvent(_Change):
     """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
 
@@ -84,7 +84,7 @@ class AddEvent(_Change):
     specializations: tuple[tuple[str, int], ...] = ()
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class MoveEvent(_Change):
     """A creature moved in the turn order (R13); nothing else changed.
 
@@ -102,7 +102,7 @@ class MoveEvent(_Change):
     next: str | None
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class RemoveEvent(_Change):
     """A creature left (R17).
 
@@ -120,7 +120,7 @@ class RemoveEvent(_Change):
     effects_ended: tuple[Ended, ...] = ()  # R20
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Reset:
     """One creature's Load reset (R1, R12)."""
 
@@ -129,7 +129,7 @@ class Reset:
     load_after: int
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class TurnStartEvent(_Change):
     """A turn started (R1, R12, R13).
 
@@ -157,7 +157,7 @@ class TurnStartEvent(_Change):
     down: bool = False
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class TurnEndEvent(_Change):
     """The running turn ended; its Load stays (R14)."""
 
@@ -169,7 +169,7 @@ class TurnEndEvent(_Change):
     effects_ended: tuple[Ended, ...] = ()  # R20
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class ExhaustEvent(_Change):
     """A creature's Exhaustion level changed (R15): only its reset value moves."""
 
@@ -181,7 +181,7 @@ class ExhaustEvent(_Change):
     reset_value: int
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class EffectEvent(_Change):
     """A lasting effect was added or removed (R20); ``actor`` is the creature it is on.
 
@@ -200,7 +200,7 @@ class EffectEvent(_Change):
     counts_from: int | None = None
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class _HitPoints(_Change):
     """A change of hit points (R16, R18).
 
@@ -219,14 +219,14 @@ class _HitPoints(_Change):
     down_after: bool
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class DamageEvent(_HitPoints):
     """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
 
     kind: ClassVar[str] = kinds.DAMAGE
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class HealEvent(_HitPoints):
     """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order.
 

@@ -8,13 +8,12 @@ lasting effects (R20), Team Action grants among them (R11).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from d4cli.fight import kinds
 from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter, Pending
 from d4cli.fight.sheets import stat
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 from d4cli.rules.names import check_name, fold_name
 
@@ -44,7 +43,7 @@ class Source(NamedTuple):
     level: int = 1
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class SheetCheckRequest:
     """What ``d4cli check`` asks for: stat names, a DC, a base level and count, sources (C1-C8).
 
@@ -70,7 +69,7 @@ class SheetCheckRequest:
     note: str = ""
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class CheckRecord:
     """A check made from a creature's sheet (C1-C8).
 

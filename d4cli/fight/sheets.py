@@ -11,13 +11,12 @@ Checks made from the stats live in `d4cli.fight.sheet_check`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.fight import kinds
 from d4cli.fight.encounter import STAT_KINDS, Action, Creature, Encounter, Stats
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.limits import (
     COST,
     DC,
@@ -303,7 +302,7 @@ def apply_named_action(encounter: Encounter, request: ActRequest, given: frozens
     return replace(request, **changes)  # type: ignore[arg-type]
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class ActionEvent:
     """A named action added to or removed from a creature's sheet.
 

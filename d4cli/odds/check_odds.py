@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
@@ -32,10 +32,9 @@ from d4cli.rules.action_roll import (
     grade,
 )
 from d4cli.rules.errors import RefusedError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class CheckOdds:
     """The exact odds of a d20 Action Roll (C1-C7).
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from d4cli.odds.distribution import (
@@ -67,7 +68,6 @@ from d4cli.odds.distribution import (
 )
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.limits import MAX_TOTALS, check_dice
 
 
@@ -226,7 +226,7 @@ def kronecker(a: Sequence[int], b: Sequence[int], slot_bits: int) -> list[int]:
     return [int.from_bytes(raw[i : i + size], "little") for i in range(0, count * size, size)]
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class DiceSum:
     """A sum of uniform dice plus a constant (R5-R7): what a pool total is made of.
 

@@ -8,12 +8,10 @@ builds them for sums of dice and `d4cli.odds.roll_odds` reads them for ``--odds`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING
-
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 
 if TYPE_CHECKING:
     from d4cli.odds.dice_sums import DiceSum
@@ -70,7 +68,7 @@ def fraction_text(value: Fraction | None) -> str | None:
 # Distributions
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Distribution:
     """The probability of every possible total from `low` to `high`.
 

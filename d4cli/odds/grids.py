@@ -8,6 +8,7 @@ is in `d4cli.output.render.odds`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from d4cli.odds.distribution import Distribution
 from d4cli.odds.pool_chain import pool_values
@@ -15,7 +16,6 @@ from d4cli.odds.roll_odds import p_check_success
 from d4cli.rules.action_roll import apply_disadvantage
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.pool import pool_size as rules_pool_size
 
 P_SUCCESS = "p_success"
@@ -25,7 +25,7 @@ MAX_CELLS = 10_000
 Key = tuple[str, int | str]
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class GridRow:
     """One row of a grid.
 
@@ -40,7 +40,7 @@ class GridRow:
     values: tuple[float, ...]
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Grid:
     """A table of odds: rows of rolls by columns of DCs or Evasions.
 

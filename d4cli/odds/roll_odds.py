@@ -12,6 +12,7 @@ The check odds (C1-C7, their method) live in `d4cli.odds.check_odds`, re-exporte
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -28,14 +29,13 @@ from d4cli.odds.dice_sums import DiceSum, check_odds_size, dice_sum, sum_distrib
 from d4cli.odds.distribution import Distribution, fraction_text
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.pool import PoolPlan
 
 # ---------------------------------------------------------------------------
 # Pool odds
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class PoolOdds:
     """The odds of a pool roll (R5-R7, L4).
 

@@ -10,13 +10,12 @@ test keeps the two equal.
 from __future__ import annotations
 
 import re
-
-from d4cli.rules.lazy_dataclass import frozen_dataclass
+from dataclasses import dataclass
 
 RULE_ID = re.compile(r"^(R|C|L|N)([0-9]+)$")
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Rule:
     """One rule of docs/rules.md: its id (``R14``), title, statement and worked example."""
 
@@ -60,7 +59,7 @@ def parse_rules(markdown: str) -> dict[str, Rule]:
     return rules
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Topic:
     """One help topic: a title, its rule ids, the explanation and a worked example."""
 

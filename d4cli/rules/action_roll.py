@@ -6,13 +6,13 @@ returns a `CheckResult` that carries every step.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 # The DC tiers (C2) and their parser live in `d4cli.rules.dc` (light: `act` needs only them).
 from d4cli.rules.dc import DC_TIERS as DC_TIERS
 from d4cli.rules.dc import parse_dc as parse_dc
 from d4cli.rules.dice import DiceSource, roll_dice
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 
 
@@ -40,7 +40,7 @@ FAILURE_BUT = Outcome.FAILURE_BUT
 IMPOSSIBLE = Outcome.IMPOSSIBLE
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class CheckRequest:
     """What an Action Roll asks for (C1-C4, C7).
 
@@ -65,7 +65,7 @@ class CheckRequest:
         return self.attribute + self.proficiency + self.specialization
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Levels:
     """Advantage after Disadvantage (C4).
 
@@ -129,7 +129,7 @@ def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> Outc
     return FAILURE_BUT if rule_of_three and margin >= -2 else FAILURE
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class CheckResult:
     """A rolled (or impossible) Action Roll (C1-C7).
 

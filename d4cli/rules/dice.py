@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.limits import FACES, MAX_DICE, MODIFIER
 
 
@@ -46,7 +46,7 @@ class ScriptedDice:
         return len(self._results) - self.used
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class ExtraDice:
     """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``."""
 
@@ -61,7 +61,7 @@ class ExtraDice:
         return f"{self.count}d{self.sides}{mod}"
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class ExtraRoll:
     """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
 

@@ -8,11 +8,10 @@ happened and which rule decided it.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from d4cli.rules.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.rules.errors import InputError
-from d4cli.rules.lazy_dataclass import frozen_dataclass
 from d4cli.rules.limits import check_dice
 from d4cli.rules.names import distinct_sources
 
@@ -26,7 +25,7 @@ def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
     return exhaustion - load_buffer
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class Gate:
     """The "can I act?" gate (R2, R3, R9): ``Aspect - Load >= Cost``.
 
@@ -58,7 +57,7 @@ def check_gate(aspect: int, load: int, cost: int, *, gm: bool = False) -> Gate:
     return Gate(aspect, load, cost, headroom, gm or headroom >= cost, skipped=gm)
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class PoolSize:
     """How the pool size came about (R5, R9).
 
@@ -89,7 +88,7 @@ def pool_size(aspect: int, load: int, net_advantage: int, *, ignore_load: bool =
     return PoolSize(base, net_advantage, max(1, raw), raw < 1)
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class PoolRequest:
     """What a pool roll asks for (docs/cli.md ``roll pool``).
 
@@ -117,7 +116,7 @@ class PoolRequest:
     ignore_load: bool = False
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class PoolPlan:
     """Everything about a pool roll that is known before the dice (R2, R4, R5, R6).
 
@@ -183,7 +182,7 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     return plan
 
 
-@frozen_dataclass
+@dataclass(frozen=True)
 class PoolResult:
     """A rolled (or refused) pool action (R2-R8).
 

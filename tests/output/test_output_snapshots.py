@@ -2,7 +2,7 @@
 
 The output is what a pipe receives (no colour, NO_COLOR set, a fixed width: d4cli
 never wraps a pipe), so it does not depend on the terminal running the tests.
-Update on purpose with ``pytest tests/test_output_snapshots.py --snapshot-update``.
+Update on purpose with ``pytest tests/output/test_output_snapshots.py --snapshot-update``.
 """
 
 from __future__ import annotations

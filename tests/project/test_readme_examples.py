@@ -8,7 +8,7 @@ from pathlib import Path
 
 from _reliability import d4
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def console_commands() -> list[tuple[str, int]]:

@@ -19,7 +19,7 @@ from typer._click.core import Context  # the Click that Typer vendors and d4cli'
 
 from d4cli.cli.app import COMMANDS, app
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 CLI_MD = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
 README = (REPO / "README.md").read_text(encoding="utf-8")
 

@@ -19,7 +19,7 @@ from d4cli import __version__ as VERSION
 from d4cli.rules.errors import InputError
 from d4cli.sim import cluster
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = Path(sys.executable).parent / "d4cli"
 SKIRMISH = ("simulate", "--from", "skirmish", "--runs", "60", "--seed", "5", "--json")
 

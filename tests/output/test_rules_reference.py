@@ -16,7 +16,7 @@ from d4cli.cli.app import COMMANDS, app
 from d4cli.output.helptext import parse_rules, rule_key
 from d4cli.output.ruletext import RULES
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RULES_MD = REPO / "docs" / "rules.md"
 runner = CliRunner()
 

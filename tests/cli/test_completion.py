@@ -39,7 +39,7 @@ from d4cli.cli.completion import (
     split_line,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 D4CLI = BIN / "d4cli"
 HAS_STORE = importlib.util.find_spec("d4cli.store") is not None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import grimp
 
-PACKAGE = Path(__file__).resolve().parent.parent / "d4cli"
+PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 # The package's top level: the entry point and one folder per concept.
 TOP_LEVEL = {"__init__.py", "__main__.py", "rules", "fight", "odds", "sim", "fileformat", "store", "output", "cli"}
 

@@ -363,7 +363,7 @@ def test_every_encounter_command_has_help():
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_play_a_round_script(tmp_path):
-    script = Path(__file__).resolve().parent.parent / "examples" / "play-a-round.sh"
+    script = Path(__file__).resolve().parents[2] / "examples" / "play-a-round.sh"
     env = {**os.environ, "D4CLI": f"{sys.executable} -m d4cli", "TMPDIR": str(tmp_path)}
     env.pop("D4CLI_FILE", None)
     done = subprocess.run(["bash", str(script)], capture_output=True, text=True, env=env, timeout=120)

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from d4cli.cli.app import app
 
-PACKAGE = Path(__file__).resolve().parent.parent / "d4cli"
+PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 SERIALIZER = PACKAGE / "output" / "serialize"  # the package: every module in it may build one
 
 # The odds tables (`odds.odds_json`, `grids.grid_json`) keep their own builders next to

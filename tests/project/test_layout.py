@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "d4cli"
+PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 MAX_LINES = 450
 
 
