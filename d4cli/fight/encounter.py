@@ -338,7 +338,8 @@ def new_creature(
 ) -> Creature:
     """A fresh creature, its Load at the reset value ``Exhaustion - Load Buffer`` (R1).
 
-    With *max_hp* and no *hp* its hp starts at *max_hp* (R18).
+    With *max_hp* and no *hp* its hp starts at *max_hp*; with *hp* and no *max_hp*
+    healing stops at *hp*: ``max_hp`` is *hp* (R18).
 
     Raises:
         InputError: an empty name, no Aspect, two Aspects whose names match (N1),
@@ -358,6 +359,8 @@ def new_creature(
         seen[key] = aspect_name
     if max_hp is not None and hp is None:
         hp = max_hp
+    elif hp is not None and max_hp is None:
+        max_hp = hp
     if max_hp is not None and hp is not None and hp > max_hp:
         raise InputError("--hp", hp, f"is above --max-hp {max_hp} (R18)")
     return Creature(

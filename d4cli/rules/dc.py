@@ -25,12 +25,16 @@ def parse_dc(text: str, field: str = "--dc") -> int:
     (18, 15)
 
     Raises:
-        InputError: neither a whole number within L1 nor a known tier.
+        InputError: neither a whole number within L1 nor a known tier; a mistyped
+            tier (``medum``) gets a did-you-mean hint.
     """
     tier = DC_TIERS.get(text.lower())
     if tier is not None:
         return tier
     if text[:1].isascii() and (text[:1].isdigit() or text[:1] == "-"):
         return parse_whole(text, field, DC)
+    from d4cli.rules.suggest import did_you_mean
+
     names = ", ".join(DC_TIERS)
-    raise InputError(field, text, f"must be a whole number or one of {names} (C2)")
+    hint = did_you_mean(text, DC_TIERS)
+    raise InputError(field, text, f"must be a whole number or one of {names} (C2){hint}")

@@ -199,7 +199,7 @@ Estimate = tuple[str, str, str, Figure, str, bool]
 
 def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
     """Every figure of mode report *m* that has an interval, in report order."""
-    out: list[Estimate] = [(f"{side} wins", "win_rate", side, m["wins"][side], "rate", True) for side in sides]
+    out: list[Estimate] = [(f"wins: {side}", "win_rate", side, m["wins"][side], "rate", True) for side in sides]
     out.append(("draws", "draw_rate", "", m["draws"], "rate", True))
     out.append(("rounds to finish: mean", "rounds_mean", "", m["rounds"], "mean", False))
     out.append(("actions per turn", "actions_per_turn", "", m["actions_per_turn"], "value", False))

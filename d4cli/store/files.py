@@ -75,7 +75,10 @@ def check_file(path: Path) -> None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        problem = "no encounter file here (create one with 'd4cli init')"
+        import shlex
+
+        where = "" if str(path) == "encounter.toml" else f" --file {shlex.quote(str(path))}"
+        problem = f"no such encounter file (create it with 'd4cli init{where}')"
         raise FileError(path, "", None, problem) from None
     except OSError as error:
         raise FileError(path, "", None, f"cannot read: {error.strerror}") from None

@@ -97,7 +97,7 @@ def test_a_change_through_a_symlink_writes_the_target_and_keeps_the_link(duel, a
 def test_symlink_to_a_missing_target_is_an_error(tmp_path, argv):
     link = tmp_path / "encounter.toml"
     link.symlink_to(tmp_path / "gone.toml")
-    assert_refused(argv + ["--file", str(link)], tmp_path, says="no encounter file here")
+    assert_refused(argv + ["--file", str(link)], tmp_path, says="no such encounter file")
     assert link.is_symlink() and not (tmp_path / "gone.toml").exists()
 
 
@@ -422,7 +422,7 @@ def test_a_failed_change_in_a_missing_folder_creates_nothing(tmp_path):
     """
     for argv in (["turn", "start"], ["undo"], ["redo"], ["act", "A", "B"], ["add", "X", "--aspect", "A=1"]):
         out = d4(*argv, file=tmp_path / "typo" / "encounter.toml")
-        assert out.code == 2 and "no encounter file here" in out.stderr, str(out)
+        assert out.code == 2 and "no such encounter file" in out.stderr, str(out)
         assert not (tmp_path / "typo").exists(), f"{argv}: left {list((tmp_path / 'typo').rglob('*'))}"
 
 

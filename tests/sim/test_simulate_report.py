@@ -122,7 +122,7 @@ def test_markdown_has_every_figure_with_its_interval_and_the_distribution():
     text = ok(*DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3", "--format", "markdown").stdout
     assert text.startswith("**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds**")
     rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
-    for label in ("Sera wins", "draws", "rounds to finish: mean", "actions per turn", "reactions per round",
+    for label in ("wins: Sera", "draws", "rounds to finish: mean", "actions per turn", "reactions per round",
                   "damage per round: Sera", "turns unable to act"):
         assert re.search(r"\| [\d.]+%? \([\d.]+-[\d.]+\) \|", rows[label]) or "| 0 |" in rows[label], rows[label]
     assert rows["rounds to finish: mean"] == "| rounds to finish: mean | 2.03 (1.94-2.12) | 2.5 (2.3-2.6) | 2.8 (2.6-2.9) |"
@@ -172,7 +172,7 @@ def test_sweep_table_has_one_row_per_setting_with_the_modes_side_by_side():
     assert re.search(r"reserve .* figure \(95% interval\) .* turn .* round ", header)
     settings = [line.split()[1] for line in text.splitlines() if re.match(r"^│ +\d+ │", line)]
     assert settings == ["0", "1", "2"]
-    for label in ("damage per round: party", "rounds to finish: median / p90", "party wins"):
+    for label in ("damage per round: party", "rounds to finish: median / p90", "wins: party"):
         assert text.count(label) == 3
 
 

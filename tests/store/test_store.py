@@ -174,7 +174,7 @@ def test_directory_fifo_and_huge_file_refused_at_once(tmp_path):
     with pytest.raises(FileError, match="larger than 1 MB"):
         store.read_encounter(big)
     missing = tmp_path / "missing.toml"
-    with pytest.raises(FileError, match="no encounter file here"):
+    with pytest.raises(FileError, match="no such encounter file"):
         store.read_encounter(missing)
     if hasattr(os, "mkfifo"):
         fifo = tmp_path / "fifo.toml"
@@ -673,7 +673,7 @@ def test_a_change_through_a_symlink_writes_the_target(path):
     assert link.is_symlink() and store.read_log(path)[-1]["kind"] == "add"
     dangling = path.parent / "dangling.toml"
     dangling.symlink_to("gone.toml")
-    with pytest.raises(FileError, match="no encounter file here"):
+    with pytest.raises(FileError, match="no such encounter file"):
         store.change(dangling, lambda e: start_turn(e))
     assert dangling.is_symlink() and not (path.parent / "gone.toml").exists()
 
@@ -773,7 +773,7 @@ def test_a_special_folder_is_named_at_once_on_the_command_line():
 
 def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
     missing = tmp_path / "missing" / "encounter.toml"
-    with pytest.raises(FileError, match="no encounter file here"):
+    with pytest.raises(FileError, match="no such encounter file"):
         store.change(missing, start_turn)
     with pytest.raises(FileError, match="does not exist"):
         store.create(missing, dump_encounter(Encounter()), {})

@@ -178,7 +178,7 @@ def add_command(
     buffer: Annotated[str, typer.Option("--buffer", metavar="N", help="Load Buffer (R1).")] = "1",
     exhaustion: Annotated[str, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15).")] = "0",
     evasion: Annotated[str, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7).")] = "0",
-    hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16).")] = None,
+    hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16); also max_hp unless --max-hp says otherwise (R18).")] = None,
     max_hp: Annotated[str | None, typer.Option("--max-hp", metavar="N", help="Healing stops here (R18); hp starts here without --hp.")] = None,
     before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Add it just before OTHER (R13).")] = None,
     after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Add it just after OTHER (R13).")] = None,

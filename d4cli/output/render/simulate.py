@@ -78,9 +78,11 @@ def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
     width = max(len(key if key != "draw" else draw) for key, _ in shares)
     lines = []
     for key, share in shares:
-        bar = "#" * max(1 if share else 0, round(BAR * share / peak))
+        shown = f"{100 * share:.{places}f}"
+        # A share shown as 0% draws no bar; any other draws at least one mark.
+        bar = "#" * max(1, round(BAR * share / peak)) if float(shown) else ""
         label = key if key != "draw" else draw
-        lines.append(f"  {label:>{width}} {bar:<{BAR}} {100 * share:.{places}f}%")
+        lines.append(f"  {label:>{width}} {bar:<{BAR}} {shown}%")
     return lines
 
 
