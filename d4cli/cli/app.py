@@ -21,7 +21,7 @@ NEGATIVE_OK: dict[str, Any] = {"context_settings": {"ignore_unknown_options": Tr
 # "module:app" (a Typer app: a group of sub-commands); optionally with the keyword
 # arguments of `typer.Typer.command`. Adding a command is adding its line here.
 COMMANDS: dict[str, Spec] = {
-    "roll": "d4cli.cli.commands.roll:app",
+    "roll": ("d4cli.cli.commands.roll:app", {"unknown_hint": "unknown_command_hint"}),
     "init": "d4cli.cli.commands.encounter:init_command",
     "add": "d4cli.cli.commands.encounter:add_command",
     "remove": "d4cli.cli.commands.encounter:remove_command",

@@ -54,6 +54,19 @@ class LazyGroup(TyperGroup):
     """
 
     builders: Mapping[str, Builder] = {}
+    # What an unknown command name might have meant (``roll 3d4``): a hint, or "" for none.
+    unknown_hint: Callable[[str], str] | None = None
+
+    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+        from typer._click.exceptions import UsageError
+
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:
+            hint = self.unknown_hint(args[0]) if self.unknown_hint is not None and args else ""
+            if hint:
+                error.message = f"{error.message.rstrip('.')}; {hint}"
+            raise
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         _need_command(self, ctx, args)
@@ -89,13 +102,19 @@ def build(name: str, spec: Spec) -> Command:
     """Import *spec*'s ``module:attribute`` and build the Click command *name* from it.
 
     A command function becomes one command, with the spec's Typer settings (such as
-    ``context_settings``) if it has any. A Typer app becomes a `LazyGroup` named *name*.
+    ``context_settings``) if it has any. A Typer app becomes a `LazyGroup` named *name*;
+    its one setting, ``unknown_hint``, names the module's function (``"function"``) that
+    hints at what an unknown sub-command meant (`LazyGroup.unknown_hint`).
     """
     target_spec, settings = (spec, {}) if isinstance(spec, str) else spec
     module_name, _, attribute = target_spec.partition(":")
-    target = getattr(importlib.import_module(module_name), attribute)
+    module = importlib.import_module(module_name)
+    target = getattr(module, attribute)
     if isinstance(target, typer.Typer):
-        return group_from_app(name, target)
+        group = group_from_app(name, target)
+        if "unknown_hint" in settings:
+            group.unknown_hint = getattr(module, settings["unknown_hint"])  # type: ignore[attr-defined]
+        return group
     return _single(name, target, settings)
 
 

@@ -80,8 +80,9 @@ def grid_cells(rows: int, columns: int, field: str) -> int:
 
 
 def pool_notation(pool_size: int, extra: Sequence[ExtraDice] = ()) -> str:
-    """``5d4``, ``5d4+1d8+2``: the dice of a pool roll (R5, R6)."""
-    return "+".join([f"{pool_size}d4", *(item.notation for item in extra)])
+    """``5d4``, ``5d4+1d8+2``: the dice of a pool roll (R5, R6); ``2d6+1`` without a pool (``roll dice``)."""
+    pool = [f"{pool_size}d4"] if pool_size else []
+    return "+".join([*pool, *(item.notation for item in extra)])
 
 
 def _pool_rows(

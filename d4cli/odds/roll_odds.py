@@ -142,6 +142,21 @@ def pool_distribution(
     return _cached_distribution(spec)
 
 
+def dice_odds(terms: Iterable[ExtraDice], *, field: str = "--odds") -> PoolOdds:
+    """The odds of a plain dice expression (``roll dice``): the sum of *terms*, no pool (R6, L2, L4).
+
+    Returns:
+        A `PoolOdds` with ``pool_size`` 0 and no DC or Evasion.
+
+    Raises:
+        InputError: over 10,000 dice (L2) or over 100,000 possible totals (L4), naming *field*.
+    """
+    terms = tuple(terms)
+    spec = dice_sum(0, terms)
+    check_odds_size(0, sum(term.count for term in terms), spec.totals, field)
+    return PoolOdds(_cached_distribution(spec), 0, terms)
+
+
 @lru_cache(maxsize=64)
 def _cached_distribution(spec: DiceSum) -> Distribution:
     return sum_distribution(spec)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from d4cli.fight.actions import TeamRecord
     from d4cli.fight.sheet_check import CheckRecord
     from d4cli.rules.action_roll import CheckResult
+    from d4cli.rules.dice import DiceRoll
     from d4cli.rules.pool import Gate, PoolPlan, PoolResult
 
 # Beyond this many dice a step shows the first ones and a count (JSON has all).
@@ -153,6 +154,23 @@ def pool_steps(result: PoolResult) -> list[Step]:
     else:
         load_text = f"{plan.gate.load} + Cost {plan.gate.cost} = {plan.load_after}"
         steps.append(Step("Load after", load_text, "R8"))
+    return steps
+
+
+def dice_steps(roll: DiceRoll) -> list[Step]:
+    """The steps of a plain dice roll (``roll dice``): each term die by die, then the total (L3)."""
+    steps = []
+    for term in roll.rolls:
+        detail = dice_sum(term.dice)
+        if term.extra.modifier:
+            detail += f" {signed(term.extra.modifier)} = {term.subtotal}"
+        steps.append(Step(term.extra.notation, detail, "L3"))
+    if len(roll.rolls) > 1:
+        sums = " + ".join(str(term.subtotal) for term in roll.rolls).replace("+ -", "- ")
+        detail = f"{sums} = {roll.total}"
+    else:
+        detail = str(roll.total)
+    steps.append(Step("Total", detail, "L3", "strong", str(roll.total)))
     return steps
 
 

@@ -152,6 +152,67 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
     return groups
 
 
+@dataclass(frozen=True)
+class DiceExpression:
+    """A plain dice expression such as ``2d6+1d4+3`` (``roll dice``; L2, L3).
+
+    Attributes:
+        text: the expression as given.
+        terms: one `ExtraDice` per dice term, in the order given; the whole numbers
+            are added to the last term's modifier (as `parse_extras` does).
+    """
+
+    text: str
+    terms: tuple[ExtraDice, ...]
+
+    @property
+    def dice_count(self) -> int:
+        return sum(term.count for term in self.terms)
+
+
+@dataclass(frozen=True)
+class DiceRoll:
+    """The roll of a `DiceExpression`: each term's dice, and the total."""
+
+    expression: DiceExpression
+    rolls: tuple[ExtraRoll, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(roll.subtotal for roll in self.rolls)
+
+
+def parse_expression(text: str, field: str = "EXPR") -> DiceExpression:
+    """Parse ``NdX`` terms and whole numbers joined by ``+`` (numbers also by ``-``): ``2d6+1d4+3``.
+
+    White space between terms is ignored. The same grammar as a summed ``--extra``
+    (`parse_extras`): N >= 1, X within 1..1000, the numbers within L1, at most
+    10,000 dice in all (L2, L3).
+
+    >>> [t.notation for t in parse_expression("2d6 + 1d4 + 3").terms]
+    ['2d6', '1d4+3']
+
+    Raises:
+        InputError: naming *field* and quoting *text*: no dice (``3``), ``0d6``,
+            ``1d0``, a subtracted die, more than 10,000 dice, or trailing junk (``2d6+``).
+    """
+    compact = "".join(text.split())
+    if compact and not any(ch in "dD" for ch in compact) and re.fullmatch(r"[0-9+-]+", compact):
+        raise InputError(field, text, "has no dice: write NdX terms such as 2d6+1")
+    if compact[:1] in ("d", "D"):
+        raise InputError(field, text, f"says no count of dice: write 1{compact}")
+    try:
+        terms = _parse_sum(compact, field)
+    except InputError as error:
+        raise InputError(field, text, error.problem) from None
+    return DiceExpression(text, tuple(terms))
+
+
+def roll_expression(expression: DiceExpression, rng: DiceSource) -> DiceRoll:
+    """Roll every term of *expression* with *rng*, in order (R6's dice, without a pool)."""
+    return DiceRoll(expression, tuple(roll_extra(term, rng) for term in expression.terms))
+
+
 def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
     """Roll one `ExtraDice` with *rng* (R6)."""
     return ExtraRoll(extra, roll_dice(extra.count, extra.sides, rng))

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 JsonObject = dict[str, Any]
 
-app = typer.Typer(help="Roll a D4 pool or a d20 Action Roll.", no_args_is_help=True)
+app = typer.Typer(help="Roll a D4 pool, a d20 Action Roll or plain dice.", no_args_is_help=True)
 
 SourceList = list[str] | None
 
@@ -234,6 +234,78 @@ def check_command(
         dc=request.dc,
         evasion=None,
     )
+
+
+@app.command("dice")
+def dice_command(
+    expression: Annotated[str, typer.Argument(metavar="EXPR", help="NdX terms and whole numbers joined by + and -, such as 2d6+1d4+3 (L2, L3).")],
+    odds: OddsOption = False,
+    times: TimesOption = None,
+    seed: SeedOption = None,
+    json_: JsonOption = False,
+    quiet: QuietOption = False,
+    label: LabelOption = None,
+) -> None:
+    """Roll plain dice such as 2d6+1, explained die by die; no pool, no gate.
+
+    Example: d4cli roll dice 2d6+1d4+3 --odds
+    """
+    from d4cli.cli.commands.output import ResultView, print_many, print_renderables
+    from d4cli.output.serialize import dice_json, with_odds
+    from d4cli.rules.dice import DiceRoll, parse_expression, roll_expression
+
+    parsed = parse_expression(expression)
+    count = parse_times(times)
+    rng = make_rng(seed)
+    check_rolled_dice(parsed.dice_count, count)
+    label_text = check_note(label, "--label")
+    odds_record = None
+    if odds:
+        from d4cli.odds.roll_odds import dice_odds
+
+        odds_record = dice_odds(parsed.terms)
+
+    def as_json(roll: DiceRoll) -> JsonObject:
+        obj = dice_json(roll)
+        if label_text is not None:
+            obj["label"] = label_text
+        return with_odds(obj, odds_record) if odds else obj
+
+    def show(roll: DiceRoll) -> None:
+        from d4cli.output.render import escape
+        from d4cli.output.render.roll import dice_table
+
+        title = "Dice" if label_text is None else f"Dice: {escape(label_text)}"
+        renderables: list[object] = [dice_table(roll, title)]
+        if odds_record is not None:
+            from d4cli.output.render.odds import render_pool_odds
+
+            renderables.append(render_pool_odds(odds_record))
+        print_renderables(*renderables)
+
+    view: ResultView[DiceRoll] = ResultView(
+        to_json=as_json,
+        essential=lambda roll: roll.total,
+        show=show,
+        tally=lambda roll: (roll.total, None, None),
+        refusal=lambda _: None,
+        label=label_text,
+    )
+    print_many(lambda: roll_expression(parsed, rng), count, view, json_=json_, quiet=quiet, dc=None, evasion=None)
+
+
+def unknown_command_hint(name: str) -> str:
+    """The hint for ``d4cli roll 3d4``: ``roll dice`` for dice notation, and ``roll pool N`` for plain d4s."""
+    import re
+
+    if not re.fullmatch(r"[0-9]*[dD][0-9]+([+-][0-9]+([dD][0-9]+)?)*", name):
+        return ""
+    text = name if name[:1].isdigit() else "1" + name
+    hint = f"did you mean 'd4cli roll dice {text}'"
+    pool = re.fullmatch(r"([0-9]+)[dD]4", text)
+    if pool and int(pool[1]) > 0:
+        hint += f" or 'd4cli roll pool {int(pool[1])}'"
+    return hint + "?"
 
 
 def _parse_dc(text: str) -> int:

@@ -13,6 +13,7 @@ from d4cli.rules.pool import PoolResult
 
 if TYPE_CHECKING:
     from d4cli.rules.action_roll import CheckResult
+    from d4cli.rules.dice import DiceRoll
 
 # The Rich style of each tone.
 TONE_STYLE: dict[Tone, str] = {
@@ -49,6 +50,13 @@ def steps_table(title: str, steps: Iterable[Step]) -> Table:
 
 def pool_table(result: PoolResult, title: str = "Pool roll") -> Table:
     return steps_table(title, pool_steps(result))
+
+
+def dice_table(roll: DiceRoll, title: str = "Dice") -> Table:
+    """A plain dice roll's steps (``roll dice``): each term, then the total."""
+    from d4cli.output.steps import dice_steps
+
+    return steps_table(title, dice_steps(roll))
 
 
 def check_table(result: CheckResult, title: str = "Action Roll") -> Table:

@@ -39,7 +39,7 @@ from d4cli.output.serialize.effects import (
     effects_list_json,
     ended_json,
 )
-from d4cli.output.serialize.rolls import check_json, extra_json, pool_json, with_odds
+from d4cli.output.serialize.rolls import check_json, dice_json, extra_json, pool_json, with_odds
 
 if TYPE_CHECKING:  # the union of every record, for annotations only
     from d4cli.output.serialize.changes import Record as Record
@@ -72,6 +72,7 @@ __all__ = [
     "action_event_json",
     "add_json",
     "check_json",
+    "dice_json",
     "effect_event_json",
     "effect_json",
     "effects_list_json",

@@ -9,7 +9,7 @@ from d4cli.output.serialize.base import JsonObject
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.rules.action_roll import CheckResult
-    from d4cli.rules.dice import ExtraRoll
+    from d4cli.rules.dice import DiceRoll, ExtraRoll
     from d4cli.rules.pool import PoolResult
 
 
@@ -53,6 +53,18 @@ def extra_json(rolls: Iterable[ExtraRoll]) -> list[JsonObject]:
         {"notation": roll.extra.notation, "dice": list(roll.dice), "modifier": roll.extra.modifier}
         for roll in rolls
     ]
+
+
+def dice_json(roll: DiceRoll) -> JsonObject:
+    """The ``roll dice`` object: ``kind`` "dice", ``expression`` as given, ``terms``
+    (``[{notation, dice, modifier}]``, as `extra_json`), ``total``, ``dice_count``."""
+    return {
+        "kind": "dice",
+        "expression": roll.expression.text,
+        "terms": extra_json(roll.rolls),
+        "total": roll.total,
+        "dice_count": roll.expression.dice_count,
+    }
 
 
 def check_json(result: CheckResult) -> JsonObject:
