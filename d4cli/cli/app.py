@@ -36,6 +36,7 @@ COMMANDS: dict[str, Spec] = {
     "move": "d4cli.cli.commands.fight:move_command",
     "damage": ("d4cli.cli.commands.fight:damage_command", NEGATIVE_OK),
     "heal": ("d4cli.cli.commands.fight:heal_command", NEGATIVE_OK),
+    "note": "d4cli.cli.commands.notes:note_command",
     "log": "d4cli.cli.commands.log:log_command",
     "undo": "d4cli.cli.commands.encounter:undo_command",
     "redo": "d4cli.cli.commands.encounter:redo_command",

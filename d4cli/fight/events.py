@@ -2,7 +2,7 @@
 
 A transition of `d4cli.fight.encounter` returns one of these beside the new encounter
 (`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
-`DamageEvent`, `HealEvent`;
+`DamageEvent`, `HealEvent`, `NoteEvent`;
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
 object. This module is loaded only when a change is made, so reading a file
@@ -236,3 +236,26 @@ class HealEvent(_HitPoints):
 
     kind: ClassVar[str] = kinds.HEAL
     next_round: bool = False
+
+
+@dataclass(frozen=True)
+class NoteEvent:
+    """A note for the log (``note [NAME] TEXT``), or a creature's ``notes`` set (``note NAME --set``).
+
+    Attributes:
+        round / turn: the round and whose turn it is.
+        actor: the creature the note is about, or None for the whole encounter.
+        text: the note; with *set*, the creature's new ``notes``.
+        set: the creature's ``notes`` were replaced by *text*.
+        notes_before: its ``notes`` before (with *set*), else None.
+    """
+
+    kind: ClassVar[str] = kinds.NOTE
+    allowed: ClassVar[bool] = True
+
+    round: int
+    turn: str | None
+    actor: str | None
+    text: str
+    set: bool = False
+    notes_before: str | None = None

@@ -25,12 +25,12 @@ def test_every_record_takes_its_kind_from_the_one_list():
     classes = [
         records.AddEvent, records.MoveEvent, records.RemoveEvent, records.TurnStartEvent,
         records.TurnEndEvent, records.ExhaustEvent, records.EffectEvent, records.DamageEvent,
-        records.HealEvent, actions.ActRecord, actions.TeamRecord, sheet_check.CheckRecord,
+        records.HealEvent, records.NoteEvent, actions.ActRecord, actions.TeamRecord, sheet_check.CheckRecord,
     ]
     record_kinds = {cls.kind for cls in classes} | {kinds.ACTION_ADD, kinds.ACTION_REMOVE, kinds.INIT}
     assert LOG_KINDS is kinds.LOG_KINDS
     assert record_kinds == set(LOG_KINDS)
-    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 15
+    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 16
 
 
 def test_log_kind_lists_every_kind_the_journal_can_hold():

@@ -219,7 +219,21 @@ def _summary(entry: dict[str, Any]) -> str:
         from d4cli.output.render.sheet import sheet_summary
 
         return sheet_summary(entry)
+    if kind == "note":
+        return _note_summary(entry)
     return escape(str(kind))
+
+
+def _note_summary(entry: dict[str, Any]) -> str:
+    """``note on Aria: owes Borin a favour``, or ``Aria's notes: "..." (were "...")``."""
+    if entry.get("set"):
+        notes, before = str(entry.get("notes") or ""), str(entry.get("notes_before") or "")
+        now = f'"{escape(notes)}"' if notes else "cleared"
+        was = f' (were "{escape(before)}")' if before and before != notes else ""
+        return f"{_name(entry.get('actor'))}'s notes: {now}{was}"
+    about = f" on {_name(entry['actor'])}" if entry.get("actor") else ""
+    return f"note{about}: {escape(str(entry.get('note', '')))}"
+
 
 
 def _aspect_name(entry: dict[str, Any]) -> object:

@@ -78,7 +78,7 @@ def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
     round_ = entry.get("round")
     text = plain(summary(entry))
     note = entry.get("note")
-    if isinstance(note, str) and note:
+    if isinstance(note, str) and note and entry.get("kind") != "note":  # a note's summary is its note
         from d4cli.rules.errors import escape_control
 
         text += f"; note: {escape_control(note)}"

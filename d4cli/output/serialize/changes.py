@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
         ExhaustEvent,
         HealEvent,
         MoveEvent,
+        NoteEvent,
         RemoveEvent,
         TurnEndEvent,
         TurnStartEvent,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.fight.sheets import ActionEvent
     from d4cli.output.serialize.base import Event
 
-    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent
+    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -128,6 +129,15 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
     }
 
 
+def note_json(event: NoteEvent) -> JsonObject:
+    """A ``note``: ``note`` (its text) about ``actor`` (null: the whole encounter); with ``set``
+    true instead the creature's ``notes`` became ``notes`` (``notes_before``: what they were)."""
+    head = {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor, "set": event.set}
+    if event.set:
+        return {**head, "notes": event.text, "notes_before": event.notes_before}
+    return {**head, "note": event.text}
+
+
 def record_json(record: Record) -> JsonObject:
     """The JSON object of any encounter record (what ``--json`` prints after a change)."""
     from d4cli.fight import actions
@@ -157,6 +167,8 @@ def record_json(record: Record) -> JsonObject:
         return move_json(record)
     if isinstance(record, (model.DamageEvent, model.HealEvent)):
         return hp_json(record)
+    if isinstance(record, model.NoteEvent):
+        return note_json(record)
     return exhaust_json(record)
 
 

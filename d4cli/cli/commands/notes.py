@@ -1,0 +1,71 @@
+"""``d4cli note [NAME] TEXT``: a note in the log and nothing else; ``note NAME --set TEXT``: a creature's notes."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.commands.common import FileOption, JsonOption
+from d4cli.cli.completion import complete_creature
+from d4cli.rules.errors import InputError
+
+
+def note_command(
+    first: Annotated[str, typer.Argument(metavar="NAME|TEXT", help="The note, or the creature it is about when TEXT follows.", autocompletion=complete_creature)],
+    second: Annotated[str | None, typer.Argument(metavar="[TEXT]", help="The note, after the creature it is about.", show_default=False)] = None,
+    set_: Annotated[str | None, typer.Option("--set", metavar="TEXT", help="Set NAME's notes (the sheet's free text) to TEXT; \"\" clears them.")] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Write a note to the log without other change; with --set, set a creature's notes. Journaled: undo takes it back.
+
+    Example: d4cli note Aria "owes Borin a favour"   (or: d4cli note Aria --set "sworn to the Duke")
+    """
+    from d4cli.cli.commands.common import change_noting_comments, check_note, emit_json
+    from d4cli.fight.notes import set_notes, write_note
+    from d4cli.rules.names import check_text
+
+    if set_ is not None:
+        if second is not None:
+            raise InputError("TEXT", second, "give either TEXT or --set, not both")
+        from d4cli.cli.commands.encounter import apply_change
+
+        notes = _check_notes(set_)
+        name = check_text(first, "NAME")
+        apply_change(file, lambda encounter: set_notes(encounter, name, notes), json_)
+        return
+    about: str | None = None if second is None else check_text(first, "NAME")
+    checked = check_note(first if second is None else second, "TEXT")
+    assert checked is not None
+    from d4cli.output.serialize import journal_json, record_json
+    from d4cli.store import resolve_path
+
+    # Not `apply_change`: a note changes nothing else in the encounter, and is journaled all the same.
+    record = change_noting_comments(resolve_path(file), lambda encounter: write_note(encounter, about, checked))
+    if json_:
+        emit_json(record_json(record))
+        return
+    from d4cli.output.render.encounter import print_lines, summary
+
+    print_lines([summary(journal_json(record))])
+
+
+def _check_notes(text: str) -> str:
+    """``--set`` TEXT as a creature's notes: UTF-8 text, "" to clear, within the file's limit.
+
+    Raises:
+        InputError: naming ``--set``: not UTF-8 text, a control character other than a
+            line break or tab, or longer than the file allows.
+    """
+    from d4cli.fileformat.creature_toml import MAX_NOTES
+    from d4cli.rules.errors import escape_control
+    from d4cli.rules.names import check_text
+
+    check_text(text, "--set")
+    if any(escape_control(line) != line for line in text.replace("\t", " ").split("\n")):
+        raise InputError("--set", escape_control(text), "must be text without control characters")
+    if len(text) > MAX_NOTES:
+        raise InputError("--set", text[:20] + "...", f"is {len(text):,} characters long; at most {MAX_NOTES:,}")
+    return text
