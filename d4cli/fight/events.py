@@ -82,6 +82,8 @@ class AddEvent(_Change):
     attributes: tuple[tuple[str, int], ...] = ()
     proficiencies: tuple[tuple[str, int], ...] = ()
     specializations: tuple[tuple[str, int], ...] = ()
+    names: tuple[str, ...] = ()  # every creature added (``add --count``); the first is ``actor``
+    like: str | None = None  # the creature whose sheet they copy (``add --like``)
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,35 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
     return replace(creature, **changes)  # type: ignore[arg-type]
 
 
+def copy_sheet(template: Creature, name: str) -> Creature:
+    """A fresh creature called *name* with *template*'s stat block (``add --like``; R1, R18, C8).
+
+    Copied: Aspects, Load Buffer, Exhaustion, Evasion, hp (its ``max_hp`` when it has one,
+    so a wounded template gives an unhurt copy) and ``max_hp``, stats, actions, side and
+    the simulator's policy. Not copied: Load (the copy starts at its reset value, R1),
+    effects and grants (R11, R20), whether it had its turn (R19), notes.
+    """
+    from d4cli.rules.pool import reset_load
+
+    hp = template.max_hp if template.max_hp is not None else template.hp
+    return Creature(
+        name,
+        template.aspects,
+        load_buffer=template.load_buffer,
+        exhaustion=template.exhaustion,
+        load=reset_load(template.load_buffer, template.exhaustion),
+        evasion=template.evasion,
+        hp=hp,
+        max_hp=template.max_hp,
+        attributes=template.attributes,
+        proficiencies=template.proficiencies,
+        specializations=template.specializations,
+        actions=template.actions,
+        side=template.side,
+        policy=template.policy,
+    )
+
+
 def stat(creature: Creature, kind: str, name: str, option: str) -> tuple[str, int]:
     """The stat called *name* (N1) of *kind* (``attributes`` ...) as ``(name as written, value)``.
 

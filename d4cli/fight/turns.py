@@ -31,6 +31,33 @@ if TYPE_CHECKING:
 PLACES: tuple[str, ...] = ("before", "after", "first", "last")
 
 
+# `add NAME --count N` adds at most this many creatures at once.
+MAX_COUNT = 100
+
+
+def numbered_names(encounter: Encounter, base: str, count: int) -> tuple[str, ...]:
+    """*count* names ``BASE 1``, ``BASE 2`` ... that no creature of *encounter* has (N1): the
+    numbering skips names in use (``Goblin 2`` there gives ``Goblin 1, Goblin 3, ...``).
+
+    Raises:
+        InputError: naming ``--count``, a count outside 1..`MAX_COUNT`; naming ``NAME``, a
+            numbered name that is not a valid name (longer than N1 allows).
+    """
+    from d4cli.rules.names import fold_name
+
+    if not 1 <= count <= MAX_COUNT:
+        raise InputError("--count", count, f"must be within 1..{MAX_COUNT}")
+    taken = {fold_name(creature.name) for creature in encounter.creatures}
+    names: list[str] = []
+    number = 0
+    while len(names) < count:
+        number += 1
+        name = f"{base} {number}"
+        if fold_name(name) not in taken:
+            names.append(check_new_name(name))
+    return tuple(names)
+
+
 def add_creature(
     encounter: Encounter, creature: Creature, *, before: str | None = None, after: str | None = None
 ) -> tuple[Encounter, AddEvent]:
@@ -44,24 +71,47 @@ def add_creature(
         InputError: a creature whose name matches it already exists (N1); both
             *before* and *after*; an unknown *before*/*after* creature.
     """
+    return add_creatures(encounter, (creature,), before=before, after=after)
+
+
+def add_creatures(
+    encounter: Encounter,
+    added: tuple[Creature, ...],
+    *,
+    before: str | None = None,
+    after: str | None = None,
+    like: str | None = None,
+) -> tuple[Encounter, AddEvent]:
+    """Add *added* (one or more creatures of one sheet, ``add --count``) together, in that
+    order, as `add_creature` adds one (R13, R19); one change, so one ``undo`` takes them back.
+
+    The event describes the first; ``names`` lists every name added, ``like`` the creature
+    whose sheet they copy (``add --like``), if any.
+
+    Raises:
+        InputError: as `add_creature`; also two of *added* whose names match (N1).
+    """
     from d4cli.fight.events import AddEvent
 
-    check_new_name(creature.name)
-    for other in encounter.creatures:
-        if same_name(other.name, creature.name):
-            problem = f"the encounter already has {other.name!r} (N1)"
-            raise InputError("NAME", creature.name, problem)
+    for index, creature in enumerate(added):
+        check_new_name(creature.name)
+        for other in encounter.creatures + added[:index]:
+            if same_name(other.name, creature.name):
+                problem = f"the encounter already has {other.name!r} (N1)"
+                raise InputError("NAME", creature.name, problem)
     if before is not None and after is not None:
         raise InputError("--before/--after", None, "give at most one of --before and --after")
     if encounter.round_over:
-        creature = replace(creature, had_turn=True)  # the round is over: it waits for the next (R19)
+        # the round is over: they wait for the next (R19)
+        added = tuple(replace(creature, had_turn=True) for creature in added)
     position = len(encounter.creatures)
     if before is not None:
         position = encounter.index(before, "--before")
     elif after is not None:
         position = encounter.index(after, "--after") + 1
-    creatures = encounter.creatures[:position] + (creature,) + encounter.creatures[position:]
+    creatures = encounter.creatures[:position] + added + encounter.creatures[position:]
     new = replace(encounter, creatures=creatures)
+    creature = added[0]
     event = AddEvent(
         new.round,
         new.current,
@@ -79,6 +129,8 @@ def add_creature(
         attributes=creature.attributes,
         proficiencies=creature.proficiencies,
         specializations=creature.specializations,
+        names=tuple(c.name for c in added),
+        like=like,
     )
     return new, event
 

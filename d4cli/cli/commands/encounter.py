@@ -12,7 +12,7 @@ object the journal keeps), or one line. ``act`` and ``team`` live in `commands.a
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -34,7 +34,7 @@ from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_wh
 from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
+    from d4cli.fight.encounter import Creature, Encounter
     from d4cli.output.serialize import Record
 
 R = TypeVar("R", bound="Record")
@@ -174,10 +174,10 @@ def parse_aspect(text: str) -> tuple[str, int]:
 
 def add_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The creature's name (unique, N1).")],
-    aspect: Annotated[list[str], typer.Option("--aspect", metavar="ASPECT=N", help="An Aspect and its value; repeatable.")],
-    buffer: Annotated[str, typer.Option("--buffer", metavar="N", help="Load Buffer (R1).")] = "1",
-    exhaustion: Annotated[str, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15).")] = "0",
-    evasion: Annotated[str, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7).")] = "0",
+    aspect: Annotated[SourceList, typer.Option("--aspect", metavar="ASPECT=N", help="An Aspect and its value; repeatable (needed unless --like).")] = None,
+    buffer: Annotated[str | None, typer.Option("--buffer", metavar="N", help="Load Buffer (R1); default 1.")] = None,
+    exhaustion: Annotated[str | None, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15); default 0.")] = None,
+    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7); default 0.")] = None,
     hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16); also max_hp unless --max-hp says otherwise (R18).")] = None,
     max_hp: Annotated[str | None, typer.Option("--max-hp", metavar="N", help="Healing stops here (R18); hp starts here without --hp.")] = None,
     before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Add it just before OTHER (R13).")] = None,
@@ -186,34 +186,118 @@ def add_command(
     proficiency: Annotated[SourceList, typer.Option("--proficiency", metavar="NAME=N", help="A stored Proficiency (C8); repeatable.")] = None,
     specialization: Annotated[SourceList, typer.Option("--specialization", metavar="NAME=N", help="A stored Specialization (C8); repeatable.")] = None,
     side: Annotated[str | None, typer.Option("--side", metavar="TEXT", help="The creature's side, such as party or foes.")] = None,
+    count: Annotated[str | None, typer.Option("--count", metavar="N", help="Add N creatures named 'NAME 1'..'NAME N', skipping names in use (1..100).")] = None,
+    like: Annotated[str | None, typer.Option("--like", metavar="OTHER", autocompletion=complete_creature, help="Copy OTHER's sheet: a creature of the encounter, else of a bundled example.")] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Add a creature at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
 
+    Four copies of a sheet: d4cli add Goblin --count 4 --like "Goblin Archer".
+
     Example: d4cli add "Goblin Archer" --aspect Finesse=3 --evasion 10 --hp 7
     """
-    from d4cli.fight.encounter import new_creature
-    from d4cli.fight.turns import add_creature
-
-    creature = new_creature(
-        check_text(name, "NAME", name=True),
-        tuple(parse_aspect(text) for text in aspect),
-        load_buffer=parse_whole(buffer, "--buffer", BUFFER),
-        exhaustion=parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
-        evasion=parse_whole(evasion, "--evasion", EVASION),
-        hp=None if hp is None else parse_whole(hp, "--hp", HP),
-        max_hp=None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
-    )
     from d4cli.fight.sheets import with_stats
+    from d4cli.fight.turns import MAX_COUNT, add_creatures, numbered_names
+    from d4cli.rules.limits import parse_whole as whole
 
+    base = check_text(name, "NAME", name=True)
+    copies = None if count is None else whole(count, "--count", (1, MAX_COUNT))
+    like_name = None if like is None else check_text(like, "--like")
+    options = {
+        "aspects": None if not aspect else tuple(parse_aspect(text) for text in aspect),
+        "load_buffer": None if buffer is None else parse_whole(buffer, "--buffer", BUFFER),
+        "exhaustion": None if exhaustion is None else parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
+        "evasion": None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
+        "hp": None if hp is None else parse_whole(hp, "--hp", HP),
+        "max_hp": None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
+    }
     stats = {"attributes": attribute, "proficiencies": proficiency, "specializations": specialization}
-    try:
-        creature = with_stats(creature, stats, side)
-    except InputError as error:
-        raise InputError(f"{name}: {error.field}", error.value, error.problem) from None
-    apply_change(file, lambda encounter: add_creature(encounter, creature, before=before, after=after), json_, note)
+
+    def sheet(template: "Creature | None", creature_name: str) -> "Creature":
+        creature = _new_sheet(creature_name, options, template)
+        if any(stats.values()) or side is not None:
+            try:
+                creature = with_stats(creature, {k: v for k, v in stats.items() if v}, side)
+            except InputError as error:
+                raise InputError(f"{creature_name}: {error.field}", error.value, error.problem) from None
+        return creature
+
+    # Without --like the sheet is checked before the file is even read; its numbered names need the file.
+    plain = sheet(None, base) if like_name is None else None
+
+    def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
+        template = None if like_name is None else _template_creature(encounter, like_name)
+        names = (base,) if copies is None else numbered_names(encounter, base, copies)
+        added = tuple(plain if plain is not None and copies is None else sheet(template, each) for each in names)
+        like_shown = None if template is None else template.name
+        return add_creatures(encounter, added, before=before, after=after, like=like_shown)
+
+    apply_change(file, transition, json_, note)
+
+
+def _new_sheet(name: str, options: "dict[str, Any]", like: "Creature | None") -> "Creature":
+    """The creature ``add`` makes: from the options given (`new_creature`), or a copy of
+    *like*'s sheet (`copy_sheet`) with the options given on top (``--like``; R1, R18, C8).
+
+    Raises:
+        InputError: no Aspect, bad values, hp above max_hp (`new_creature`).
+    """
+    from d4cli.fight.encounter import new_creature
+    from d4cli.fight.frozen import replace
+    from d4cli.fight.sheets import copy_sheet
+
+    given = {key: value for key, value in options.items() if value is not None}
+    aspects = given.pop("aspects", ())
+    if like is None:
+        return new_creature(name, aspects, **given)
+    copy = copy_sheet(like, name)
+    if "hp" not in given and "max_hp" not in given:
+        given["hp"], given["max_hp"] = copy.hp, copy.max_hp
+    elif "max_hp" not in given:
+        given["max_hp"] = given["hp"]  # as a new creature's --hp (R18)
+    numbers = {"load_buffer": copy.load_buffer, "exhaustion": copy.exhaustion, "evasion": copy.evasion, **given}
+    made = new_creature(name, _merged_aspects(copy.aspects, aspects), **numbers)
+    return replace(
+        copy, aspects=made.aspects, load_buffer=made.load_buffer, exhaustion=made.exhaustion,
+        load=made.load, evasion=made.evasion, hp=made.hp, max_hp=made.max_hp,
+    )
+
+
+def _merged_aspects(sheet: tuple[tuple[str, int], ...], given: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """*sheet*'s Aspects with *given* on top (``add --like X --aspect Might=2``): an Aspect of the
+    same name (N1) takes the new value where it stands, another is added at the end."""
+    from d4cli.rules.names import fold_name
+
+    values = {fold_name(aspect): value for aspect, value in given}
+    merged = [(aspect, values.pop(fold_name(aspect), value)) for aspect, value in sheet]
+    return tuple(merged) + tuple((aspect, value) for aspect, value in given if fold_name(aspect) in values)
+
+
+def _template_creature(encounter: "Encounter", name: str) -> "Creature":
+    """The creature ``--like`` names (N1): of *encounter*, else of a bundled example.
+
+    Raises:
+        InputError: naming ``--like``: nobody of that name in either (with a did-you-mean).
+    """
+    from d4cli.fight.encounter import same_name
+    from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+    from d4cli.rules.suggest import did_you_mean
+    from d4cli.store import read_text
+
+    for creature in encounter.creatures:
+        if same_name(creature.name, name):
+            return creature
+    known = [creature.name for creature in encounter.creatures]
+    for path in bundled_examples().values():
+        for creature in parse_encounter(read_text(path), path).creatures:
+            if same_name(creature.name, name):
+                return creature
+            known.append(creature.name)
+    examples = ", ".join(bundled_examples())
+    problem = f"no such creature in the encounter or the bundled examples ({examples})"
+    raise InputError("--like", name, problem + did_you_mean(name, known))
 
 
 def remove_command(

@@ -21,7 +21,9 @@ def note_command(
 ) -> None:
     """Write a note to the log without other change; with --set, set a creature's notes. Journaled: undo takes it back.
 
-    Example: d4cli note Aria "owes Borin a favour"   (or: d4cli note Aria --set "sworn to the Duke")
+    Set the sheet's notes: d4cli note Aria --set "sworn to the Duke".
+
+    Example: d4cli note Aria "owes Borin a favour"
     """
     from d4cli.cli.commands.common import change_noting_comments, check_note, emit_json
     from d4cli.fight.notes import set_notes, write_note

@@ -159,6 +159,11 @@ def _summary(entry: dict[str, Any]) -> str:
         hp = f", HP {entry['hp_after']}" if entry.get("hp_after") is not None else ""
         if entry.get("max_hp") is not None:
             hp += f" of {entry['max_hp']}"
+        names = entry.get("names") or []
+        if len(names) > 1:
+            actor = ", ".join(_name(name) for name in names)
+        if entry.get("like"):
+            actor += f" (like {escape(str(entry['like']))})"
         return (
             f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
             f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "

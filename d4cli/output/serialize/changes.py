@@ -45,6 +45,8 @@ def add_json(event: AddEvent) -> JsonObject:
         "attributes": dict(event.attributes),
         "proficiencies": dict(event.proficiencies),
         "specializations": dict(event.specializations),
+        "names": list(event.names or (event.actor,)),
+        "like": event.like,
     }
 
 

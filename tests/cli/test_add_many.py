@@ -1,0 +1,66 @@
+"""``add NAME --count N`` and ``--like OTHER``: four goblins in one command, one undo (R13, R18, N1)."""
+
+from __future__ import annotations
+
+from _cli import fails, ok, ok_json
+
+
+def _setup(tmp_path):
+    ok("init")
+    return tmp_path / "encounter.toml"
+
+
+def test_count_like_adds_four_copies_of_a_bundled_stat_block(tmp_path):
+    _setup(tmp_path)
+    obj = ok_json("add", "Goblin", "--count", "4", "--like", "goblin archer")
+    assert obj["names"] == ["Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4"]
+    assert obj["like"] == "Goblin Archer" and obj["actor"] == "Goblin 1"
+    status = ok_json("status")["creatures"]
+    assert [c["name"] for c in status] == obj["names"]
+    first = status[0]
+    assert first["aspects"] == {"Finesse": 3, "Might": 1}
+    assert (first["evasion"], first["hp"], first["max_hp"], first["side"]) == (10, 7, 7, "foes")
+    assert [a["name"] for a in first["actions"]] == ["shortbow", "stab"]
+    assert first["load"] == -1 and first["effects"] == []
+    ok("undo")
+    assert ok_json("status")["creatures"] == []
+
+
+def test_numbering_skips_names_in_use(tmp_path):
+    _setup(tmp_path)
+    ok("add", "goblin 2", "--aspect", "Might=1")
+    obj = ok_json("add", "Goblin", "--count", "3", "--aspect", "Might=2")
+    assert obj["names"] == ["Goblin 1", "Goblin 3", "Goblin 4"]
+    line = ok("add", "Goblin", "--count", "2", "--aspect", "Might=2").stdout
+    assert line.startswith("added Goblin 5, Goblin 6: Might 2;")
+
+
+def test_like_copies_an_encounter_creature_unhurt_with_options_on_top(tmp_path):
+    _setup(tmp_path)
+    ok("add", "Borin", "--aspect", "Might=3", "--aspect", "Wits=1", "--hp", "12", "--evasion", "11", "--side", "party",
+       "--attribute", "Strength=3")
+    ok("action", "add", "Borin", "axe", "--aspect", "Might", "--extra", "1d8")
+    ok("damage", "Borin", "5")
+    ok("effect", "add", "Borin", "shaken", "--dis")
+    obj = ok_json("add", "Bram", "--like", "borin", "--aspect", "might=4", "--aspect", "Luck=2", "--evasion", "9")
+    assert obj["aspects"] == {"Might": 4, "Wits": 1, "Luck": 2}
+    assert (obj["hp_after"], obj["max_hp"], obj["evasion"], obj["side"]) == (12, 12, 9, "party")
+    assert obj["attributes"] == {"Strength": 3} and obj["like"] == "Borin"
+    bram = ok_json("status", "Bram")
+    assert "shaken" not in str(bram) and [a["name"] for a in bram["actions"]] == ["axe"]
+    assert ok_json("add", "Cob", "--like", "Borin", "--hp", "3")["max_hp"] == 3
+
+
+def test_bad_counts_and_templates_change_nothing(tmp_path):
+    path = _setup(tmp_path)
+    ok("add", "Aria", "--aspect", "Might=3")
+    for count in ("0", "101", "-1", "two", "3.0"):
+        line = fails(2, path, "add", "Goblin", "--count", count, "--aspect", "A=1")
+        assert line.startswith("d4cli: error: --count: ") and count in line
+    line = fails(2, path, "add", "Goblin", "--count", "2", "--like", "Goblin Archr")
+    assert "--like: 'Goblin Archr': no such creature in the encounter or the bundled examples" in line
+    assert "did you mean 'Goblin Archer'" in line
+    long_name = "x" * 199
+    assert "(N1)" in fails(2, path, "add", long_name, "--count", "2", "--aspect", "A=1")
+    assert "already has 'Aria'" in fails(2, path, "add", "aria", "--like", "Aria")
+    assert "needs at least one Aspect" in fails(2, path, "add", "Nobody")
