@@ -48,6 +48,8 @@ class ActRecord:
         actor_down: the actor is down (R18): refused, nothing rolled.
         target_down: the target was already down before the attack (R18).
         action: the named action used (as written on the sheet), None when an Aspect was named.
+        fight_over: the side left alone with a creature up when this action took the last
+            foe down (R18, `d4cli.fight.sides`), else None.
     """
 
     kind: ClassVar[str] = kinds.ACT
@@ -69,6 +71,7 @@ class ActRecord:
     actor_down: bool = False
     target_down: bool = False
     action: str | None = None  # the named action used, None when an Aspect was named
+    fight_over: str | None = None  # the winning side, when this action ended the fight (R18)
 
     @property
     def allowed(self) -> bool:
@@ -295,8 +298,15 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         actor_down=down,
         target_down=target is not None and target.down,
         action=request.action,
+        fight_over=_ended_fight(encounter, new) if hp_after == 0 and hp_before else None,
     )
     return new, record
+
+
+def _ended_fight(before: Encounter, after: Encounter) -> str | None:
+    from d4cli.fight.sides import ended_fight
+
+    return ended_fight(before, after)
 
 
 

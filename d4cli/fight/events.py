@@ -120,6 +120,7 @@ class RemoveEvent(_Change):
     load_before: int
     hp_before: int | None
     effects_ended: tuple[Ended, ...] = ()  # R20
+    fight_over: str | None = None  # the winning side, when removing it left one side alone up (R18)
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class TurnStartEvent(_Change):
     skipped: tuple[str, ...] = ()
     again: bool = False
     down: bool = False
+    fight_over: str | None = None  # the fight is over (R18): the side left alone up; the turn starts all the same
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,7 @@ class DamageEvent(_HitPoints):
     """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
 
     kind: ClassVar[str] = kinds.DAMAGE
+    fight_over: str | None = None  # the winning side, when this damage took the last foe down (R18)
 
 
 @dataclass(frozen=True)

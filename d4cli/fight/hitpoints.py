@@ -37,7 +37,12 @@ def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Dam
     if creature.hp is not None:
         hp_after = max(0, creature.hp - amount)
         new = encounter.with_creature(position, replace(creature, hp=hp_after))
-    return new, _event(DamageEvent, new, creature, new.creatures[position], amount)
+    event = _event(DamageEvent, new, creature, new.creatures[position], amount)
+    if event.down_after and not event.down_before:
+        from d4cli.fight.sides import ended_fight
+
+        event = replace(event, fight_over=ended_fight(encounter, new))
+    return new, event
 
 
 def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealEvent]:

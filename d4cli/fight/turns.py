@@ -216,6 +216,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
         load_before=gone.load,
         hp_before=gone.hp,
         effects_ended=effects_ended,
+        fight_over=_ended_fight(encounter, new),
     )
     return new, event
 
@@ -266,8 +267,24 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         skipped=skipped,
         again=who.had_turn,
         down=who.down,
+        fight_over=_winner(new),
     )
     return new, event
+
+
+def _winner(encounter: Encounter) -> str | None:
+    """`d4cli.fight.sides.winner`, loaded only when someone is down (R18)."""
+    if not any((hp := c.hp) is not None and hp <= 0 for c in encounter.creatures):
+        return None
+    from d4cli.fight.sides import winner
+
+    return winner(encounter)
+
+
+def _ended_fight(before: Encounter, after: Encounter) -> str | None:
+    from d4cli.fight.sides import ended_fight
+
+    return ended_fight(before, after)
 
 
 def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:

@@ -306,6 +306,8 @@ def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
         lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
         if record.hp_zero:
             lines.append(f"[red bold]{escape(record.target)} is at 0 HP: down[/] (R16, R18)")
+    if record.fight_over is not None:
+        lines.append(f"[bold]The fight is over[/], won by {escape(record.fight_over)} (R18)")
     if dry_run:
         lines.append("Dry run: nothing was written.")
     if lines:  # most acts have none: no second console, no encounter renderers

@@ -141,7 +141,16 @@ def summary(entry: dict[str, Any]) -> str:
         f"{escape(str(gone.get('source')))} on {escape(str(gone.get('creature')))} ended: {escape(str(gone.get('reason')))}"
         for gone in entry.get("effects_ended") or ()
     ]
-    return _summary(entry) + "".join(f"; {text}" for text in ended) + (" (R20)" if ended else "")
+    text = _summary(entry) + "".join(f"; {text}" for text in ended) + (" (R20)" if ended else "")
+    over = entry.get("fight_over")
+    if isinstance(over, dict) and over.get("winner") is not None:
+        text += f"; {fight_over_text(over['winner'])}"
+    return text
+
+
+def fight_over_text(winner: object) -> str:
+    """``[bold]the fight is over[/], won by foes (R18)``: a side is the last with a creature up."""
+    return f"[bold]the fight is over[/], won by {escape(str(winner))} (R18)"
 
 
 def _summary(entry: dict[str, Any]) -> str:

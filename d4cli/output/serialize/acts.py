@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from d4cli.fight import kinds
-from d4cli.output.serialize.base import ORIGIN_NAMES, JsonObject, pending_json
+from d4cli.output.serialize.base import ORIGIN_NAMES, JsonObject, fight_over_json, pending_json
 from d4cli.output.serialize.effects import ended_json
 from d4cli.output.serialize.rolls import check_json, pool_json
 
@@ -47,6 +47,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "target_down": record.target_down,
         "sources": [{"source": s, "grant": g, "origin": ORIGIN_NAMES[o]} for s, g, o in record.sources],
         "effects_ended": ended_json(record.effects_ended),
+        "fight_over": fight_over_json(record.fight_over),
     }
 
 

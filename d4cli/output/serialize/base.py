@@ -37,3 +37,8 @@ def event_head(event: Event) -> JsonObject:
 def pending_json(pending: Pending) -> dict[str, list[str]]:
     """Team Action grants (R11) as ``{advantage: [...], disadvantage: [...]}``."""
     return {"advantage": list(pending.advantage), "disadvantage": list(pending.disadvantage)}
+
+
+def fight_over_json(winner: str | None) -> dict[str, str] | None:
+    """``fight_over``: ``{"winner": SIDE}`` when a change left one side alone up (R18), else None."""
+    return None if winner is None else {"winner": winner}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
-from d4cli.output.serialize.base import JsonObject, event_head
+from d4cli.output.serialize.base import JsonObject, event_head, fight_over_json
 from d4cli.output.serialize.effects import effect_event_json, ended_json
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
@@ -75,6 +75,7 @@ def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
     }
     if event.kind == "heal":
         found["next_round"] = getattr(event, "next_round", False)
+    found["fight_over"] = fight_over_json(getattr(event, "fight_over", None))
     return found
 
 
@@ -87,6 +88,7 @@ def remove_json(event: RemoveEvent) -> JsonObject:
         "load_before": event.load_before,
         "hp_before": event.hp_before,
         "effects_ended": ended_json(event.effects_ended),
+        "fight_over": fight_over_json(event.fight_over),
     }
 
 
@@ -106,6 +108,7 @@ def turn_start_json(event: TurnStartEvent) -> JsonObject:
         "skipped": list(event.skipped),
         "again": event.again,
         "down": event.down,
+        "fight_over": fight_over_json(event.fight_over),
     }
 
 

@@ -1,0 +1,62 @@
+"""The change that leaves one side alone with creatures up says the fight is over (R18)."""
+
+from __future__ import annotations
+
+from _cli import ok, ok_json
+
+from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.sides import ended_fight, winner
+
+
+def _c(name: str, side: str, hp: int | None) -> Creature:
+    return Creature(name, (("Might", 2),), hp=hp, side=side)
+
+
+def test_winner_needs_two_sides_and_one_left_up():
+    assert winner(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0)))) == "party"
+    assert winner(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 2)))) is None
+    assert winner(Encounter(creatures=(_c("A", "party", 0), _c("B", "party", 0)))) is None  # one side only
+    assert winner(Encounter(creatures=(_c("A", "party", 0), _c("G", "foes", 0)))) is None  # nobody up
+    # a creature without hp is never down; one without a side stands aside
+    assert winner(Encounter(creatures=(_c("A", "party", None), _c("G", "foes", 0), _c("X", "", 0)))) == "party"
+    three = (_c("A", "party", 3), _c("G", "foes", 0), _c("W", "wolves", 1))
+    assert winner(Encounter(creatures=three)) is None
+    before = Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0)))
+    assert ended_fight(before, before) is None  # already over: no new ending
+
+
+def _skirmish():
+    ok("init", "--from", "skirmish")
+    ok("damage", "Goblin Archer", "7")
+
+
+def test_the_act_that_downs_the_last_foe_says_so():
+    _skirmish()
+    ok("damage", "Goblin Brute", "9")
+    obj = ok_json("act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1")
+    assert obj["hp_after"] == 0 and obj["fight_over"] == {"winner": "party"}
+    line = ok("log", "--last", "1").stdout
+    assert line.rstrip().endswith("the fight is over, won by party (R18)")
+    start = ok_json("turn", "start")
+    assert start["fight_over"] == {"winner": "party"} and start["actor"] == "Aria"
+
+
+def test_the_table_and_short_lines_say_so():
+    _skirmish()
+    ok("damage", "Goblin Brute", "9")
+    table = ok("act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1", "--dry-run").stdout
+    assert "The fight is over, won by party (R18)" in table
+    short = ok("act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1", "--short").stdout
+    assert short.rstrip().endswith("the fight is over, won by party (R18)")
+
+
+def test_damage_and_remove_end_it_too_and_other_changes_carry_null():
+    _skirmish()
+    assert ok_json("damage", "Goblin Brute", "3")["fight_over"] is None
+    assert ok_json("heal", "Goblin Archer", "1")["fight_over"] is None
+    assert ok_json("turn", "start")["fight_over"] is None
+    assert ok_json("damage", "Goblin Archer", "5")["fight_over"] is None  # the Brute still stands
+    assert ok_json("remove", "Goblin Brute")["fight_over"] == {"winner": "party"}
+    ok("undo")
+    assert ok_json("damage", "Goblin Brute", "50")["fight_over"] == {"winner": "party"}
+    assert ok_json("damage", "Goblin Brute", "1")["fight_over"] is None  # already down: nothing new
