@@ -279,4 +279,7 @@ def test_status_name_shows_hp_down_turn_and_lasting_effects(isolated_env):
     ok("damage", "Goblin Archer", "20")
     downed = ok("status", "Goblin Archer").stdout
     assert "0/7: down, cannot act (R18)" in downed
-    assert "no turn left this round (R19)" in ok("status", "Aria").stdout
+    assert "down: skipped until healed above 0 (R18, R19)" in downed and "not yet" not in downed
+    assert "its turn now (R19)" in ok("status", "Aria").stdout
+    ok("turn", "start")
+    assert "had its turn this round (R19)" in ok("status", "Aria").stdout

@@ -252,4 +252,7 @@ def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
     from d4cli.output.render import console
     from d4cli.output.render.sheet import sheet_table
 
-    console().print(sheet_table(creature, encounter.round, reset_to=encounter.reset_to(creature)))
+    from d4cli.fight.encounter import same_name
+
+    current = same_name(encounter.current, creature.name)
+    console().print(sheet_table(creature, encounter.round, reset_to=encounter.reset_to(creature), current=current))

@@ -42,12 +42,26 @@ def sheet_summary(entry: dict[str, Any]) -> str:
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
 
 
-def sheet_table(creature: Creature, round_number: int = 0, reset_to: int | None = None) -> Table:
+def turn_text(creature: Creature, current: bool, round_number: int) -> str:
+    """Where *creature* stands in this round's order (R18, R19): its turn now, had it, skipped while down, or to come."""
+    if current:
+        return "its turn now (R19)" + ("; down, it cannot act (R18)" if creature.down else "")
+    if creature.had_turn:
+        return "had its turn this round (R19)" + ("; down (R18)" if creature.down else "")
+    if creature.down:
+        return "down: skipped until healed above 0 (R18, R19)"
+    return "not yet this round (R19)" if round_number else "round 1 not started (R13)"
+
+
+def sheet_table(
+    creature: Creature, round_number: int = 0, reset_to: int | None = None, *, current: bool = False
+) -> Table:
     """``d4cli status NAME``: one creature's whole sheet: Aspects with headroom, Load, hp and
     whether it is down (R18), its turn this round (R19), stats, actions, lasting effects with
     what is left of each (R20, as of round *round_number*) and notes.
 
     *reset_to*: the Load it resets to in its encounter (`Encounter.reset_to`, R12); default its R1 value.
+    *current*: its turn is running (`turn_text`).
     """
     from rich.table import Table
 
@@ -71,8 +85,7 @@ def sheet_table(creature: Creature, round_number: int = 0, reset_to: int | None 
     if creature.hp is not None:
         hp = str(creature.hp) if creature.max_hp is None else f"{creature.hp}/{creature.max_hp}"
         table.add_row("HP", hp + (": down, cannot act (R18)" if creature.down else ""))
-    done = "no turn left this round: down (R18, R19)" if creature.down else "no turn left this round (R19)"
-    table.add_row("Turn", done if creature.had_turn else "not yet this round (R19)")
+    table.add_row("Turn", turn_text(creature, current, round_number))
     for kind in STAT_KINDS:
         stats = getattr(creature, kind)
         if stats:
