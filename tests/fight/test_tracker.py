@@ -163,9 +163,10 @@ def test_r18_done_when_down_by_an_attack_skipped_refused_then_healed(skirmish):
     assert (obj["allowed"], obj["actor_down"], obj["dice"], obj["outcome"]) == (False, True, [], "refused")
     assert "R18" in refused.stderr
     line = fails(3, skirmish, "act", "Goblin Archer", "Finesse")
-    assert line.startswith("d4cli: refused (R18): Goblin Archer is down")
-    line = fails(3, skirmish, "team", "Goblin Archer", "Aria", "--adv", "--aspect", "Finesse")
-    assert "R18" in line
+    assert line.startswith("d4cli: Goblin Archer Finesse (Cost 1, off-turn R10): refused (R18): Goblin Archer is down")
+    team = run("team", "Goblin Archer", "Aria", "--adv", "--aspect", "Finesse")
+    assert team.exit_code == 3 and team.stdout == "" and files(skirmish) == before  # the line alone, as act's
+    assert team.stderr.startswith("d4cli: Goblin Archer Team Action (Finesse, Cost 1) for Aria: refused (R18): Goblin Archer is down")
     healed = ok_json("heal", "Goblin Archer", "3")
     assert (healed["hp_before"], healed["hp_after"], healed["down_before"], healed["down_after"]) == (0, 3, True, False)
     ok("act", "Goblin Archer", "Finesse", "--seed", "1")  # it acts again
@@ -379,4 +380,4 @@ def test_r18_the_gm_may_start_a_down_creatures_turn_by_name_and_is_told(skirmish
     event = ok_json("turn", "start", "Borin")
     assert event["down"] is True and event["actor"] == "Borin"
     assert "Borin is down and cannot act (R18)" in ok("turn", "start", "Borin").stdout
-    assert fails(3, skirmish, "act", "Borin", "Might").startswith("d4cli: refused (R18)")
+    assert fails(3, skirmish, "act", "Borin", "Might").startswith("d4cli: Borin Might (Cost 1): refused (R18)")

@@ -215,30 +215,36 @@ def show_act(
     """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.act_json`), or its steps and what it did.
 
     *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
-    the one-line summary that ``log`` shows.
+    the one-line summary that ``log`` shows. A refusal's one line (R2, R18) names the
+    act and the rule, on stderr (`act_refusal`): with *short* and *quiet* nothing else.
 
     Raises:
-        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
+        RefusedError: the gate refused (R2) or the actor is down (R18), after the JSON
+            or the steps were printed.
     """
-    from d4cli.cli.commands.pool_view import pool_view
+    from d4cli.cli.commands.pool_view import gate_refusal, pool_view
     from d4cli.output.serialize import act_json
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
     result = record.result
     if short and not json_ and not quiet:
-        from d4cli.output.render.encounter import print_lines, summary
-        from d4cli.output.serialize import journal_json
-
-        print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
-        quiet = True  # a refusal still ends in exit 3, and nothing more is printed
         if result.allowed:
+            from d4cli.output.render.encounter import print_lines, summary
+            from d4cli.output.serialize import journal_json
+
+            print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return
+        quiet = True  # the refusal's one line, and nothing more
+    reason = gate_refusal(result.plan.gate)
+    refusal = None if reason is None else _act_refusal(record, reason)
     title = ""
     if not json_ and not quiet:
         from d4cli.output.render import escape
 
         title = f"{escape(record.actor)}: {escape(record.aspect)}"
+        if record.action is not None:
+            title = f"{escape(record.actor)}: {escape(record.action)} ({escape(record.aspect)})"
         if record.off_turn:
             title += " (off-turn, R10)"
         if dry_run:
@@ -251,7 +257,16 @@ def show_act(
         after=lambda _: _print_act_effects(record, dry_run),
         steps=lambda result: _act_steps(result, record),
     )
+    view.refusal = lambda _: refusal
     print_one(result, view, json_=json_, quiet=quiet)
+
+
+def _act_refusal(record: ActRecord, reason: str) -> str:
+    """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by ... (R2)``."""
+    from d4cli.output.render.encounter import act_refusal
+    from d4cli.output.serialize import act_json
+
+    return act_refusal(act_json(record), reason)
 
 
 def _act_steps(result: Any, record: ActRecord) -> Any:
@@ -278,7 +293,7 @@ def _refuse_down(record: ActRecord, *, json_: bool) -> None:
         from d4cli.output.serialize import act_json
 
         emit_json(act_json(record))
-    raise RefusedError(down_refusal(record.actor), record)
+    raise RefusedError(_act_refusal(record, down_refusal(record.actor)), record)
 
 
 def used_up_lines(record: Any) -> list[str]:
@@ -317,6 +332,8 @@ def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
 
 
 def _show_team(record: TeamRecord) -> None:
+    if record.actor_down:  # as a down creature's act: the refusal's line alone (R18)
+        return
     from d4cli.output.render.encounter import team_table
 
     print_renderables(team_table(record))
@@ -331,9 +348,14 @@ def _team_json(record: TeamRecord) -> dict[str, object]:
 def _team_refusal(record: TeamRecord) -> str | None:
     from d4cli.cli.commands.pool_view import gate_refusal
 
-    if record.actor_down:
-        return down_refusal(record.actor)
-    return gate_refusal(record.gate)
+    reason = down_refusal(record.actor) if record.actor_down else gate_refusal(record.gate)
+    if reason is None:
+        return None
+    from d4cli.output.render import plain
+    from d4cli.output.render.encounter import team_head
+    from d4cli.rules.errors import escape_control
+
+    return f"{plain(team_head(_team_json(record)))} for {escape_control(record.target)}: {reason}"
 
 
 def team_view() -> ResultView[TeamRecord]:

@@ -249,10 +249,9 @@ def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
         entries = status_json(encounter)["creatures"]
         emit_json(next(entry for entry in entries if entry["name"] == creature.name))
         return
+    from d4cli.fight.encounter import same_name
     from d4cli.output.render import console
     from d4cli.output.render.sheet import sheet_table
-
-    from d4cli.fight.encounter import same_name
 
     current = same_name(encounter.current, creature.name)
     console().print(sheet_table(creature, encounter.round, reset_to=encounter.reset_to(creature), current=current))

@@ -225,7 +225,7 @@ def _summary(entry: dict[str, Any]) -> str:
         return effect_summary(entry)
     if kind == "team":
         return (
-            f"{actor} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')}): "
+            f"{team_head(entry)}: "
             f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
             f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
         )
@@ -255,14 +255,59 @@ def _aspect_name(entry: dict[str, Any]) -> object:
     return entry.get("aspect_name", entry.get("aspect"))
 
 
+def team_head(entry: dict[str, Any]) -> str:
+    """``Borin Team Action (Might, Cost 1)``: who pays a Team Action and with what (R11). Rich markup."""
+    return f"{_name(entry.get('actor'))} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')})"
+
+
+def act_head(entry: dict[str, Any]) -> str:
+    """``Borin shove (Might, Cost 1, off-turn R10)``: who acted, the named action (if one was
+    used) and the Aspect, the Cost, and why it is not a plain action (R9, R10). Rich markup."""
+    aspect = escape(str(_aspect_name(entry)))
+    inside = [f"Cost {entry.get('cost')}"]
+    if entry.get("off_turn"):
+        inside.append("off-turn R10")
+    if entry.get("gate_skipped"):
+        inside.append("GM-called R9")
+    if entry.get("action"):
+        return f"{_name(entry.get('actor'))} {escape(str(entry['action']))} ({aspect}, {', '.join(inside)})"
+    return f"{_name(entry.get('actor'))} {aspect} ({', '.join(inside)})"
+
+
+# How a source's origin reads after its name in a line (`ORIGIN_NAMES` values of the JSON, R4, R11, R20).
+_ORIGIN_LABELS = {"effect": " (effect)", "team-action": " (Team Action)"}
+
+
+def counted_sources(entry: dict[str, Any]) -> str:
+    """``+torch, +team action (Team Action), -shaken (effect)``: the distinct sources that
+    counted (R4), each with where it came from when not the command line (R11, R20); "" for none."""
+    from d4cli.rules.names import fold_name
+
+    origins: dict[tuple[str, str], str] = {}
+    for item in entry.get("sources") or ():
+        if isinstance(item, dict):
+            origins.setdefault((str(item.get("grant")), fold_name(str(item.get("source")))), str(item.get("origin")))
+    parts = []
+    for grant, sign in (("advantage", "+"), ("disadvantage", "-")):
+        for name in entry.get(grant) or ():
+            label = _ORIGIN_LABELS.get(origins.get((grant, fold_name(str(name))), ""), "")
+            parts.append(f"{sign}{escape(str(name))}{label}")
+    return ", ".join(parts)
+
+
+def act_refusal(entry: dict[str, Any], reason: str) -> str:
+    """``Borin shove (Might, Cost 3): refused by the gate (R2): ...``: a refused act as one plain line."""
+    from d4cli.output.render import plain
+
+    return f"{plain(act_head(entry))}: {reason}"
+
+
 def _act_summary(entry: dict[str, Any]) -> str:
     dice = list(entry.get("dice", []))
     for extra in entry.get("extra", []):
         dice += extra.get("dice", [])
     text = (
-        f"{_name(entry.get('actor'))} {escape(str(_aspect_name(entry)))} (Cost {entry.get('cost')}"
-        f"{', off-turn R10' if entry.get('off_turn') else ''}"
-        f"{', GM-called R9' if entry.get('gate_skipped') else ''}): {entry.get('pool_size')}d4"
+        f"{act_head(entry)}: {entry.get('pool_size')}d4"
         + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
         + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"
     )
@@ -279,6 +324,9 @@ def _act_summary(entry: dict[str, Any]) -> str:
                 text += " [red bold](already down, R18)[/]"
             elif entry["hp_after"] == 0:
                 text += " [red bold](0 HP: down, R16, R18)[/]"
+    sources = counted_sources(entry)
+    if sources:
+        text += f"; sources {sources} (R4)"
     return text + f"; {_load(entry)}"
 
 
