@@ -67,3 +67,32 @@ def test_a_gate_refused_team_names_itself(tmp_path):
     result = run("team", "Borin", "Aria", "--adv", "--aspect", "Wits", "--cost", "9")
     assert result.exit_code == 3
     assert result.stderr == "d4cli: Borin Team Action (Wits, Cost 9) for Aria: refused by the gate (R2): headroom 4 < Cost 9, short by 5\n"
+
+
+def test_short_on_roll_pool_and_check():
+    from _cli import ok_json
+
+    line = ok("roll", "pool", "4", "--adv", "torch", "--dis", "dark", "--dc", "10", "--seed", "1", "--short").stdout
+    obj = ok_json("roll", "pool", "4", "--adv", "torch", "--dis", "dark", "--dc", "10", "--seed", "1")
+    dice = " ".join(str(d) for d in obj["dice"])
+    word = "success" if obj["success"] else "failure"
+    assert line == f"4d4 ({dice}) = {obj['total']} vs DC 10: {word}; sources +torch, -dark (R4)\n"
+    many = ok("roll", "pool", "3", "--extra", "1d8", "--evasion", "4", "--times", "3", "--seed", "2", "--short").stdout
+    assert len(many.splitlines()) == 3 and all(" vs Evasion 4: " in row for row in many.splitlines())
+    refused = run("roll", "pool", "4", "--cost", "9", "--short")
+    assert refused.exit_code == 3 and refused.stdout == "" and len(refused.stderr.splitlines()) == 1
+    check = ok("roll", "check", "--attribute", "3", "--dc", "hard", "--seed", "4", "--short").stdout
+    cobj = ok_json("roll", "check", "--attribute", "3", "--dc", "hard", "--seed", "4")
+    assert check.startswith(f"d20 {cobj['natural']} +3") and check.rstrip().endswith(f"= {cobj['total']} vs DC 18: {cobj['outcome']}")
+    impossible = run("roll", "check", "--disadvantage", "2", "--short")
+    assert impossible.exit_code == 3 and impossible.stdout == ""
+
+
+def test_short_on_an_encounter_check(tmp_path):
+    path = _skirmish(tmp_path)
+    line = ok("check", "Aria", "--attribute", "Agility", "--dc", "12", "--seed", "1", "--short").stdout
+    assert line.startswith("Aria check (Agility): ") and line.rstrip().endswith("; Load unchanged (C8)")
+    assert line.count("\n") == 1
+    before = files(path)
+    dry = ok("check", "Aria", "--attribute", "Agility", "--seed", "1", "--short", "--dry-run").stdout
+    assert dry.rstrip().endswith("(dry run)") and files(path) == before

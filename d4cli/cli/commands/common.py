@@ -30,6 +30,9 @@ TimesOption = Annotated[
 QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="Print only the essential number (total or damage).")
 ]
+ShortOption = Annotated[
+    bool, typer.Option("--short", help="Print one line per roll: what was rolled, what counted, the result.")
+]
 OddsOption = Annotated[
     bool, typer.Option("--odds", help="Add the exact odds of this roll (L4).")
 ]

@@ -31,7 +31,7 @@ class ResultView(Generic[R]):
 
     Attributes:
         to_json: its JSON object (`d4cli.output.serialize`).
-        essential: the number ``--quiet`` prints (total, or damage against Evasion).
+        essential: what ``--quiet`` prints (total, or damage against Evasion); ``--short`` sets a one-line text.
         show: print it for people (Rich steps table and whatever follows).
         tally: ``(total, success, damage)`` for the ``--times`` summary.
         refusal: why the rules refused it (the message after ``d4cli:``), or None.
@@ -44,7 +44,7 @@ class ResultView(Generic[R]):
         self,
         *,
         to_json: Callable[[R], JsonObject],
-        essential: Callable[[R], int | None],
+        essential: Callable[[R], int | str | None],
         show: Callable[[R], None],
         tally: Callable[[R], Tally],
         refusal: Callable[[R], str | None],
@@ -140,11 +140,11 @@ class _Summary:
         self.totals: Counter[int] = Counter()
         self.successes = 0
         self.damage = 0
-        self.shown: list[int | None] = []
+        self.shown: list[int | str | None] = []
         self.rule_of_three = False
         self.outcomes: Counter[str] = Counter()
 
-    def note(self, result: object, essential: int | None) -> None:
+    def note(self, result: object, essential: int | str | None) -> None:
         if len(self.shown) < SHOWN_ROLLS:
             self.shown.append(essential)
         request = getattr(result, "request", None)

@@ -13,6 +13,7 @@ from d4cli.cli.commands.common import (
     OddsOption,
     QuietOption,
     SeedOption,
+    ShortOption,
     TimesOption,
     check_note,
     make_rng,
@@ -67,6 +68,7 @@ def pool_command(
     json_: JsonOption = False,
     quiet: QuietOption = False,
     label: LabelOption = None,
+    short: ShortOption = False,
 ) -> None:
     """Roll a D4 pool: gate, pool size, dice, total (R2-R8).
 
@@ -94,6 +96,8 @@ def pool_command(
     check_rolled_dice(plan.dice_count, count)
     label_text = check_note(label, "--label")
     view = pool_view(plan, odds=odds, label=label_text)
+    if short:
+        view.essential = _short_line("pool_line", "pool_json")
     if json_ and count > 1:
         from d4cli.cli.commands.jsonlines import write_pool_lines
 
@@ -117,10 +121,22 @@ def pool_command(
         count,
         view,
         json_=json_,
-        quiet=quiet,
+        quiet=quiet or short,
         dc=request.dc,
         evasion=request.evasion,
     )
+
+
+def _short_line(line: str, to_json: str) -> Any:
+    """What ``--short`` prints for a roll: `d4cli.output.render.lines` *line* of its *to_json* object."""
+
+    def short(result: Any) -> str:
+        import d4cli.output.render.lines as lines
+        import d4cli.output.serialize as serialize
+
+        return str(getattr(lines, line)(getattr(serialize, to_json)(result)))
+
+    return short
 
 
 def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
@@ -156,6 +172,7 @@ def check_command(
     json_: JsonOption = False,
     quiet: QuietOption = False,
     label: LabelOption = None,
+    short: ShortOption = False,
 ) -> None:
     """Make a d20 Action Roll: d20 + modifiers, Advantage, crits (C1-C7).
 
@@ -225,12 +242,14 @@ def check_command(
         refusal=lambda _: refusal,
         label=label_text,
     )
+    if short:
+        view.essential = _short_line("check_line", "check_json")
     print_many(
         lambda: roll_check(request, rng),
         count,
         view,
         json_=json_,
-        quiet=quiet,
+        quiet=quiet or short,
         dc=request.dc,
         evasion=None,
     )

@@ -62,6 +62,7 @@ def check_command(
     file: FileOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
+    short: Annotated[bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")] = False,
 ) -> None:
     """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
 
@@ -78,7 +79,7 @@ def check_command(
         _, record = sheet_check(read_encounter(path), request, rng)
     else:
         record = change_noting_comments(path, lambda encounter: sheet_check(encounter, request, rng))
-    _show_check(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet)
+    _show_check(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
 @contextmanager
@@ -113,8 +114,11 @@ def _check_request(
     )
 
 
-def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False) -> None:
-    """Print a check (JSON, the total with *quiet*, or steps with exact odds on ``--odds``); exit 3 when impossible (C4)."""
+def _show_check(
+    record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
+) -> None:
+    """Print a check (JSON, the total with *quiet*, its log line with *short*, or steps with exact
+    odds on ``--odds``); exit 3 when impossible (C4), with nothing on stdout but JSON."""
     from d4cli.cli.commands.output import ResultView, print_one, print_renderables
     from d4cli.output.serialize import sheet_check_json, with_odds
 
@@ -154,7 +158,17 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
         tally=lambda item: (item.result.total, item.result.success, None),
         refusal=lambda _: refusal,
     )
-    print_one(record, view, json_=json_, quiet=quiet)
+    if short:
+        view.essential = lambda item: _check_line(item, dry_run)
+    print_one(record, view, json_=json_, quiet=quiet or short)
+
+
+def _check_line(record: "CheckRecord", dry_run: bool) -> str:
+    from d4cli.output.render import plain
+    from d4cli.output.render.encounter import summary
+    from d4cli.output.serialize import journal_json
+
+    return plain(summary(journal_json(record))) + (" (dry run)" if dry_run else "")
 
 
 def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None) -> None:
