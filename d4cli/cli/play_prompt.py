@@ -21,6 +21,9 @@ from prompt_toolkit.document import Document
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session
 
+# The exit code of a command stopped by Ctrl-C (as a shell reports SIGINT).
+INTERRUPTED = 130
+
 # Characters a value may keep without quotes in a session line.
 _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/+%@^:=")
 
@@ -114,7 +117,12 @@ class SessionCompleter(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
         text = document.text_before_cursor
         start = current_word_start(text)
-        for replacement, display, meta in completions(self.root, text):
+        found = completions(self.root, text)
+        if len(found) == 1 and not found[0][0].endswith(("=", "/")):
+            # The one word that fits is complete: a space, ready for the next (as a shell does).
+            replacement, display, meta = found[0]
+            found = [(replacement + " ", display, meta)]
+        for replacement, display, meta in found:
             yield Completion(replacement, start_position=start - len(text), display=display, display_meta=meta)
 
 
@@ -151,8 +159,13 @@ def interact(session: Session) -> int:
         if line.strip() in LEAVE_WORDS:
             return 0
         try:
-            session.run_line(line)
+            code = session.run_line(line)
         except KeyboardInterrupt:
-            # Ctrl-C while a command runs stops that command; a change is either
-            # wholly written by the store's transaction or not at all.
-            sys.stderr.write("d4cli: interrupted\n")
+            code = INTERRUPTED
+        if code == INTERRUPTED:
+            # Ctrl-C while a command runs stops that command (a change is either wholly
+            # written by the store's transaction or not at all); the terminal echoed ^C
+            # where the output stopped, so the next prompt starts on a fresh line.
+            sys.stdout.flush()
+            sys.stderr.write("\nd4cli: interrupted\n")
+            sys.stderr.flush()

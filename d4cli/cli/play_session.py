@@ -36,8 +36,11 @@ HISTORY_ENV = "D4CLI_HISTORY"
 LEAVE_WORDS = frozenset({"exit", "quit"})
 SESSION_HELP = (
     "Inside play: type commands without 'd4cli' (act Aria Finesse --target \"Goblin Archer\"); "
-    "Tab completes; 'help TOPIC' explains a rule; Ctrl-C cancels the line; Ctrl-D or 'exit' leaves."
+    "Tab completes; 'COMMAND --help' shows a command's options; 'help TOPIC' explains a rule; "
+    "'clear' clears the screen; Ctrl-C cancels the line; Ctrl-D or 'exit' leaves."
 )
+# Clears a terminal and puts the cursor at its top left (ANSI: cursor home, erase the display).
+CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
 
 def history_path() -> Path:
@@ -86,6 +89,7 @@ class Session:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.root = _root()
+        self.root.in_session = True  # messages say `help`, `act --help` (`d4cli.cli.root.session_text`)
 
     def run_line(self, line: str) -> int:
         """Run one command line; its exit code (0 for a blank line or a comment)."""
@@ -101,6 +105,11 @@ class Session:
             return 0
         if words == ["help"]:
             return self._help()
+        if words == ["clear"]:
+            if sys.stdout.isatty():
+                sys.stdout.write(CLEAR_SCREEN)
+                sys.stdout.flush()
+            return 0
         if words[0] == "play":
             say_error("play: already in a session (Ctrl-D leaves it)")
             return EXIT_INPUT
@@ -154,13 +163,19 @@ def check_file(path: str | None) -> None:
 def run_piped(session: Session, lines: Iterable[str]) -> int:
     """Run *lines* in order; the first non-zero exit code ends the run; else 0.
 
-    A line ``exit`` or ``quit`` ends the run with 0, as on a terminal.
+    A line ``exit`` or ``quit`` ends the run with 0, as on a terminal. The line that
+    ended it is named on stderr after its own message: ``d4cli: play: line 3 (exit 2): act Ari Might``.
     """
-    for line in lines:
+    from d4cli.rules.errors import escape_control
+
+    for number, line in enumerate(lines, start=1):
         if line.strip() in LEAVE_WORDS:
             return 0
         code = session.run_line(line)
         if code != 0:
+            sys.stdout.flush()
+            sys.stderr.write(f"d4cli: play: stopped at line {number} (exit {code}): {escape_control(line.strip())}\n")
+            sys.stderr.flush()
             return code
     return 0
 

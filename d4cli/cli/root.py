@@ -32,7 +32,13 @@ def say_error(message: str) -> None:
     sys.stderr.flush()
 
 
-def _usage_error(error: typer.TyperException) -> int:
+def session_text(message: str) -> str:
+    """*message* as said inside ``d4cli play``, where commands are typed without ``d4cli``:
+    ``'d4cli --help'`` reads ``'help'``, ``'d4cli turn start'`` reads ``'turn start'``."""
+    return message.replace("'d4cli --help'", "'help'").replace("'d4cli ", "'")
+
+
+def _usage_error(error: typer.TyperException, in_session: bool = False) -> int:
     ctx = getattr(error, "ctx", None)
     from typer._click.exceptions import NoSuchOption
 
@@ -44,9 +50,11 @@ def _usage_error(error: typer.TyperException) -> int:
         known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
         error.possibilities = closest(error.option_name, [opt for opt in known if opt.startswith("--")])
     if ctx is not None:
-        sys.stderr.write(ctx.get_usage() + "\n")
-        sys.stderr.write(f"Try '{ctx.command_path} --help' for help.\n")
-    say_error(error.format_message())
+        usage, hint = ctx.get_usage(), f"Try '{ctx.command_path} --help' for help."
+        if in_session:  # `act --help`, or `help` at the session's own level (no usage line there)
+            usage, hint = ("" if ctx.parent is None else usage.replace(" d4cli ", " ", 1)), session_text(hint)
+        sys.stderr.write((usage + "\n" if usage else "") + hint + "\n")
+    say_error(session_text(error.format_message()) if in_session else error.format_message())
     code = getattr(error, "exit_code", EXIT_INPUT)
     return EXIT_INPUT if code == 1 else code
 
@@ -115,8 +123,11 @@ class ReaderGone(Exception):
 class D4Group(LazyGroup):
     """Root command: runs a command and turns whatever escapes into an exit code.
 
-    Its commands load lazily (`d4cli.cli.lazy.LazyGroup`).
+    Its commands load lazily (`d4cli.cli.lazy.LazyGroup`). Inside ``d4cli play``
+    (`in_session`) its messages say ``help`` and ``COMMAND --help``, never ``d4cli ...``.
     """
+
+    in_session = False
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -124,6 +135,10 @@ class D4Group(LazyGroup):
         except BrokenPipeError as error:
             # Typer's own handler would turn a closed pipe into exit 1.
             raise ReaderGone() from error
+
+    def _said(self, message: str) -> str:
+        """*message* as this run says it (`session_text` inside ``d4cli play``)."""
+        return session_text(message) if self.in_session else message
 
     def _main_shell_completion(
         self, ctx_args: MutableMapping[str, Any], prog_name: str, complete_var: str | None = None
@@ -180,13 +195,13 @@ class D4Group(LazyGroup):
             )
             code = code if isinstance(code, int) else 0
         except typer.TyperException as error:
-            code = _usage_error(error)
+            code = _usage_error(error, self.in_session)
         except RefusedError as error:
             # A refusal is an answer of the rules, not an error (exit 3).
-            sys.stderr.write(f"d4cli: {escape_control(str(error))}\n")
+            sys.stderr.write(f"d4cli: {escape_control(self._said(str(error)))}\n")
             code = error.exit_code
         except D4Error as error:
-            say_error(str(error))
+            say_error(self._said(str(error)))
             code = error.exit_code
         except typer.Abort:
             code = 130

@@ -251,9 +251,7 @@ def change(
         new_encounter, record = transition(encounter)
         if not record.allowed:
             return encounter, record
-        # A change that leaves the encounter as it was (a note, a check) keeps the file's bytes.
-        unchanged = new_encounter == encounter and t.data is not None
-        new_data = t.data if unchanged and t.data is not None else encode_checked(new_encounter, path)
+        new_data = t.data if new_encounter == encounter and t.data is not None else encode_checked(new_encounter, path)  # a note keeps the bytes
         new_text = new_data.decode("utf-8")
         entry = {
             "seq": journal.next_seq(t.tail),

@@ -96,8 +96,9 @@ def test_unterminated_quote_is_one_line_error(tmp_path: Path) -> None:
     _init(tmp_path)
     done = _run(tmp_path, ["play"], 'act "Aria Might\n')
     assert done.returncode == 2
-    assert done.stderr.strip().count("\n") == 0
-    assert "no closing quotation" in done.stderr
+    error, stopped = done.stderr.strip().splitlines()  # its one line, then the line that stopped the script
+    assert "no closing quotation" in error
+    assert stopped == 'd4cli: play: stopped at line 1 (exit 2): act "Aria Might'
 
 
 def test_closed_stdin_ends_with_exit_0(tmp_path: Path) -> None:
