@@ -114,7 +114,7 @@ def init_command(
         _check_round_reset(changed, round_reset)
         if changed != encounter:
             encounter, text, kept_comments = changed, dump_encounter(changed), False
-    from d4cli.output.serialize import init_json, init_output_json
+    from d4cli.output.serialize.views import init_json, init_output_json
 
     details = init_json(encounter, from_)
     create(path, text, details, force=force, timeout=lock_timeout())
@@ -251,7 +251,7 @@ def status_command(
         show_sheet(encounter, name, json_=json_)
         return
     if json_:
-        from d4cli.output.serialize import status_json
+        from d4cli.output.serialize.views import status_json
 
         emit_json(status_json(encounter))
         return
@@ -309,7 +309,7 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     undone = undo(resolve_path(file), timeout=lock_timeout())
     if json_:
-        from d4cli.output.serialize import undo_json
+        from d4cli.output.serialize.views import undo_json
 
         emit_json(undo_json(undone.entry, undone.hand_edited))
         return
@@ -334,7 +334,7 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     redone = redo(resolve_path(file), timeout=lock_timeout())
     if json_:
-        from d4cli.output.serialize import redo_json
+        from d4cli.output.serialize.views import redo_json
 
         emit_json(redo_json(redone.entry))
         return

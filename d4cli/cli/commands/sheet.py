@@ -244,7 +244,7 @@ def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
     """``d4cli status NAME``: one creature's whole sheet (JSON: its ``status --json`` entry)."""
     creature = encounter.find(name)
     if json_:
-        from d4cli.output.serialize import status_json
+        from d4cli.output.serialize.views import status_json
 
         entries = status_json(encounter)["creatures"]
         emit_json(next(entry for entry in entries if entry["name"] == creature.name))
