@@ -121,16 +121,9 @@ def init_command(
     if json_:
         emit_json(init_output_json(path, details))
         return
-    from d4cli.output.render import escape
-    from d4cli.output.render.encounter import print_lines
+    from d4cli.output.render.encounter import init_lines, print_lines
 
-    lines = [
-        f"Created {escape(str(path))}: {escape(encounter.name) or 'an encounter'} ({encounter.mode} mode, "
-        f"{len(encounter.creatures)} creatures)" + (f" from {escape(from_)}" if from_ else "")
-    ]
-    if not kept_comments:
-        lines.append("(--mode/--name changed the template, so its comments were not kept)")
-    print_lines(lines)
+    print_lines(init_lines(path, encounter, from_, kept_comments=kept_comments))
 
 
 def _check_round_reset(encounter: "Encounter", round_reset: str | None) -> None:
@@ -313,11 +306,10 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
         emit_json(undo_json(undone.entry, undone.hand_edited))
         return
-    from d4cli.output.render import console, escape
-    from d4cli.output.render.encounter import print_lines, summary
+    from d4cli.output.render import console
+    from d4cli.output.render.encounter import print_lines, redone_line
 
-    kind = escape(str(undone.entry.get("kind")))
-    print_lines([f"Undid #{undone.entry.get('seq')} {kind}: {summary(undone.entry)}"])
+    print_lines([redone_line("Undid", undone.entry)])
     if undone.hand_edited:
         console(stderr=True).print(
             "d4cli: note: the file had been edited by hand after that change; the edit was undone too"
@@ -338,8 +330,6 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
         emit_json(redo_json(redone.entry))
         return
-    from d4cli.output.render import escape
-    from d4cli.output.render.encounter import print_lines, summary
+    from d4cli.output.render.encounter import print_lines, redone_line
 
-    kind = escape(str(redone.entry.get("kind")))
-    print_lines([f"Redid #{redone.entry.get('seq')} {kind}: {summary(redone.entry)}"])
+    print_lines([redone_line("Redid", redone.entry)])

@@ -199,18 +199,9 @@ def check_command(
         return with_odds(obj, odds_record) if odds else obj
 
     def show(result: CheckResult) -> None:
-        from d4cli.output.render.roll import check_table
+        from d4cli.output.render.roll import check_renderables
 
-        renderables: list[object] = [check_table(result)]
-        if label_text is not None:
-            from d4cli.output.render import escape
-
-            renderables.insert(0, f"[bold]{escape(label_text)}[/]")
-        if odds_record is not None:
-            from d4cli.output.render.odds import render_check_odds
-
-            renderables.append(render_check_odds(odds_record, request))
-        print_renderables(*renderables)
+        print_renderables(*check_renderables(result, label=label_text, odds=odds_record))
 
     refusal = (
         f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"

@@ -130,7 +130,7 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
         return with_odds(obj, odds_record) if odds else obj
 
     def show(item: "CheckRecord") -> None:
-        from d4cli.cli.commands.output import used_up_lines
+        from d4cli.output.render.acts import used_up_lines
         from d4cli.output.render.sheet import check_record_table
 
         renderables: list[object] = [check_record_table(item), *used_up_lines(item)]

@@ -250,6 +250,23 @@ def _act_summary(entry: dict[str, Any]) -> str:
     return text + f"; {_load(entry)}"
 
 
+def redone_line(verb: str, entry: dict[str, Any]) -> str:
+    """``Undid #7 act: <summary>`` (*verb* ``Undid`` or ``Redid``) of the journal *entry* undone or redone."""
+    return f"{verb} #{entry.get('seq')} {escape(str(entry.get('kind')))}: {summary(entry)}"
+
+
+def init_lines(path: object, encounter: Encounter, template: str | None, *, kept_comments: bool = True) -> list[str]:
+    """What ``init`` says (R12): the file made, its name, mode and creatures, the *template* it came from;
+    that the template's comments were lost when ``--mode``/``--name`` changed it."""
+    lines = [
+        f"Created {escape(str(path))}: {escape(encounter.name) or 'an encounter'} ({encounter.mode} mode, "
+        f"{len(encounter.creatures)} creatures)" + (f" from {escape(template)}" if template else "")
+    ]
+    if not kept_comments:
+        lines.append("(--mode/--name changed the template, so its comments were not kept)")
+    return lines
+
+
 # Each kind of journal entry (`d4cli.fight.kinds`) -> its one-line summary (Rich markup).
 SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     kinds.INIT: _init_summary,
