@@ -100,12 +100,12 @@ def pool_command(
         if write_pool_lines(plan, rng, count, view.to_json):
             return
     from d4cli.cli.commands.output import print_many
-    from d4cli.rules.dice import BatchedD4
+    from d4cli.rules.dice import times_dice
     from d4cli.rules.pool import roll_pool
 
     # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
     # as the JSON Lines do, so --json, --quiet and the summary agree for a seed.
-    sources = [rng, BatchedD4(rng)]
+    sources = [rng, times_dice(rng)]
 
     def roll_once() -> "PoolResult":
         result = roll_pool(plan, sources[0])
