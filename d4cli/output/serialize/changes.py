@@ -155,10 +155,10 @@ def record_json(record: Record) -> JsonObject:
     Raises:
         TypeError: *record* is of no type in `SERIALIZERS`.
     """
-    kind = type(record)
-    serializer = SERIALIZERS.get(f"{kind.__module__}.{kind.__qualname__}")
+    name = f"{type(record).__module__}.{type(record).__qualname__}"
+    serializer = SERIALIZERS.get(name)
     if serializer is None:
-        raise TypeError(f"no JSON serializer for a {kind.__module__}.{kind.__qualname__} record")
+        raise TypeError(f"no JSON serializer for a {name} record")
     return serializer(record)
 
 
