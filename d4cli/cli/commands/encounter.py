@@ -307,9 +307,9 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
         emit_json(undo_json(undone.entry, undone.hand_edited))
         return
     from d4cli.output.render import console
-    from d4cli.output.render.encounter import print_lines, redone_line
+    from d4cli.output.render.encounter import history_line, print_lines
 
-    print_lines([redone_line("Undid", undone.entry)])
+    print_lines([history_line("Undid", undone.entry)])
     if undone.hand_edited:
         console(stderr=True).print(
             "d4cli: note: the file had been edited by hand after that change; the edit was undone too"
@@ -330,6 +330,6 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
         emit_json(redo_json(redone.entry))
         return
-    from d4cli.output.render.encounter import print_lines, redone_line
+    from d4cli.output.render.encounter import history_line, print_lines
 
-    print_lines([redone_line("Redid", redone.entry)])
+    print_lines([history_line("Redid", redone.entry)])

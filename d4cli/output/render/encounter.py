@@ -250,7 +250,7 @@ def _act_summary(entry: dict[str, Any]) -> str:
     return text + f"; {_load(entry)}"
 
 
-def redone_line(verb: str, entry: dict[str, Any]) -> str:
+def history_line(verb: str, entry: dict[str, Any]) -> str:
     """``Undid #7 act: <summary>`` (*verb* ``Undid`` or ``Redid``) of the journal *entry* undone or redone."""
     return f"{verb} #{entry.get('seq')} {escape(str(entry.get('kind')))}: {summary(entry)}"
 
