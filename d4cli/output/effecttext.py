@@ -86,3 +86,22 @@ def describe(effect: Effect, round_number: int) -> str:
     level = effect.get("level") or 1
     levels = f", Advantage level {level} on checks (C8)" if level != 1 else ""
     return f"{effect.get('source')}{where}{grant}{levels}, {lasts(effect, round_number)}"
+
+
+def chip(effect: Effect, round_number: int) -> str:
+    """An effect in a few characters for the compact status table: ``-shaken 2r`` (2 rounds left),
+    ``+focus 1 use``, ``-prone vs it`` (on rolls against it), ``+team action`` (R11, R20).
+
+    *round_number* as in `lasts`. Names are as written: escape them for markup.
+    """
+    text = ("+" if effect.get("grant") == "advantage" else "-") + str(effect.get("source"))
+    if effect.get("on") == "against":
+        text += " vs it"
+    ends = effect.get("ends") or {}
+    if ends.get("kind") == "rounds":
+        left = (ends.get("last_round") or 0) - max(round_number, 1) + 1
+        text += f" {max(left, 1)}r"
+    elif ends.get("kind") == "uses":
+        uses = ends.get("uses")
+        text += f" {uses} use{'s' if uses != 1 else ''}"
+    return text

@@ -113,7 +113,7 @@ def check_renderables(result: CheckResult, *, label: str | None = None, odds: Ch
 def times_summary(
     count: int,
     totals: Mapping[int, int],
-    shown: Sequence[int | None],
+    shown: Sequence[int | str | None],
     *,
     successes: int = 0,
     damage: int = 0,

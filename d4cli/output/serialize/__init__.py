@@ -42,7 +42,14 @@ from d4cli.output.serialize.effects import (
     effects_list_json,
     ended_json,
 )
-from d4cli.output.serialize.rolls import check_json, dice_json, extra_json, odds_json, pool_json, with_odds
+from d4cli.output.serialize.rolls import (
+    check_json,
+    dice_json,
+    extra_json,
+    odds_json,
+    pool_json,
+    with_odds,
+)
 
 if TYPE_CHECKING:  # the union of every record, for annotations only
     from d4cli.output.serialize.changes import Record as Record

@@ -1,0 +1,70 @@
+"""Tables on a terminal of 80 and 120 columns: every line fits, nothing is wrapped away from its
+label. Rendered as Rich renders for a terminal of that width (no colour), pinned by snapshots."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from _cli import ok
+
+WIDTHS = [80, 120]
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """``render(function, width)``: what *function* prints on a terminal *width* columns wide."""
+    import d4cli.output.render as render
+
+    def run(function, width: int) -> str:
+        screen = io.StringIO()
+        console_class = render._console_class()
+
+        def fixed(*, stderr: bool = False):
+            return console_class(file=screen, width=width, height=50, no_color=True, color_system=None,
+                                 force_terminal=False, highlight=False, emoji=False)
+
+        monkeypatch.setattr(render, "console", fixed)
+        function()
+        return screen.getvalue()
+
+    return run
+
+
+def _fight(tmp_path: Path):
+    ok("init", "--from", "skirmish")
+    ok("turn", "start")
+    ok("effect", "add", "Borin", "shaken", "--dis", "--rounds", "2")
+    ok("effect", "add", "Goblin Brute", "prone", "--adv", "--against", "--uses", "1")
+    ok("add", "Goblin", "--count", "2", "--like", "Goblin Archer")
+    ok("damage", "Goblin 2", "9")
+    from d4cli.store import read_encounter
+
+    return read_encounter(tmp_path / "encounter.toml")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_status_is_one_row_per_creature_that_fits(tmp_path, terminal, snapshot, width):
+    from d4cli.output.render.encounter import print_status
+
+    encounter = _fight(tmp_path)
+    text = terminal(lambda: print_status(encounter), width)
+    lines = text.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= width
+    assert len(lines) <= len(encounter.creatures) * 2 + 8  # a row per creature (a long cell may take two)
+    for creature in encounter.creatures:
+        row = next(line for line in lines if f" {creature.name} " in line)
+        assert str(creature.load) in row and (f"{creature.hp}/{creature.max_hp}" in row)
+    assert "-shaken 2r" in text and "+prone vs it" in text and "0/7 down" in text
+    assert text == snapshot
+
+
+def test_a_wide_terminal_keeps_the_full_table(tmp_path, terminal):
+    from d4cli.output.render.encounter import print_status
+
+    encounter = _fight(tmp_path)
+    piped = ok("status").stdout  # a pipe is never wrapped: the full table
+    assert "Buffer" in piped and "Cost 1: headroom" not in piped
+    wide = terminal(lambda: print_status(encounter), 240)
+    assert "Buffer" in wide and "Evasion" in wide and "shaken -1d4, 2 rounds left" in wide
