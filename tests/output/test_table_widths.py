@@ -68,3 +68,48 @@ def test_a_wide_terminal_keeps_the_full_table(tmp_path, terminal):
     assert "Buffer" in piped and "Cost 1: headroom" not in piped
     wide = terminal(lambda: print_status(encounter), 240)
     assert "Buffer" in wide and "Evasion" in wide and "shaken -1d4, 2 rounds left" in wide
+
+
+def _cells(text: str) -> list[list[str]]:
+    """The rows of every box table in *text*, each cell's lines joined: what a reader pairs up."""
+    rows: list[list[str]] = []
+    current: list[list[str]] = []
+    for line in text.splitlines():
+        if line.startswith("│"):
+            parts = [part.strip() for part in line.strip().strip("│").split("│")]
+            current.append(parts)
+        elif current:
+            rows.append([" ".join(piece for piece in column if piece) for column in zip(*current)])
+            current = []
+    return rows
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_sweep_pairs_every_label_with_its_own_values(tmp_path, terminal, width, monkeypatch, snapshot):
+    import json
+
+    import d4cli.output.render as render
+    import d4cli.output.render.simulate as simulate
+    from d4cli.sim.report import sweep_columns
+
+    report = json.loads(ok("simulate", "--from", "skirmish", "--runs", "40", "--seed", "1", "--jobs", "1",
+                           "--sweep", "reserve=0..2", "--json").stdout)
+    monkeypatch.setattr(simulate, "console", lambda stderr=False: render.console())  # the terminal's, as patched
+    text = terminal(lambda: simulate.print_sweep(report), width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    grid = [(row["value"], row["modes"]) for row in report["rows"]]
+    expected = {(mode, figure): cells for mode, figure, cells in sweep_columns(grid, tuple(report["sides"]))}
+    rendered = _cells(text)
+    seen = 0
+    titles = [line.strip() for line in text.splitlines() if line.strip().endswith(("mode", "settings"))]
+    assert titles and titles[0].startswith("turn mode")
+    for row in rendered:
+        label, values = row[0], row[1:]
+        if label == "figure (95% interval)" or not values:
+            continue
+        matches = [cells for (mode, figure), cells in expected.items() if figure == label]
+        assert matches, label
+        assert any(all(value in cells for value in values) for cells in matches), (label, values)
+        seen += 1
+    assert seen >= 3 * 11  # every figure of every mode, on its own row
+    assert text == snapshot

@@ -166,25 +166,29 @@ def test_csv_with_one_run_leaves_missing_intervals_empty():
 # --- Sweeps -------------------------------------------------------------------------------
 
 
-def test_sweep_table_has_one_row_per_setting_with_the_modes_side_by_side():
+def test_sweep_table_has_one_table_per_mode_with_a_column_per_setting():
     text = ok(*SKIRMISH, "--runs", "30", "--seed", "1", "--sweep", "reserve=0..2", "--modes", "turn,round").stdout
-    header = next(line for line in text.splitlines() if "figure (95% interval)" in line)
-    assert re.search(r"reserve .* figure \(95% interval\) .* turn .* round ", header)
-    settings = [line.split()[1] for line in text.splitlines() if re.match(r"^│ +\d+ │", line)]
-    assert settings == ["0", "1", "2"]
+    headers = [line for line in text.splitlines() if "figure (95% interval)" in line]
+    assert len(headers) == 2  # one table per mode (a pipe: every setting in one)
+    assert all(re.search(r"figure \(95% interval\) .* reserve=0 .* reserve=1 .* reserve=2 ", h) for h in headers)
+    assert [line.strip() for line in text.splitlines() if line.strip().endswith(" mode")] == ["turn mode", "round mode"]
     for label in ("damage per round: party", "rounds to finish: median / p90", "wins: party"):
-        assert text.count(label) == 3
+        assert text.count(label) == 2
 
 
 def test_sweep_markdown_and_csv_have_every_figure_per_setting():
     args = (*SKIRMISH, "--runs", "30", "--seed", "1", "--sweep", "buffer=0..1", "--modes", "turn,round")
     text = ok(*args, "--format", "markdown").stdout
-    table = [line for line in text.splitlines() if line.startswith("|")]
-    assert len(table) == 2 + 2  # header, rule, one row per setting
-    header = table[0]
-    for column in ("turn: damage per round: party", "round: rounds to finish: median / p90",
-                   "round: rounds to finish (share of runs)", "turn: Load at turn start"):
-        assert f"| {column} |" in header
+    assert "turn mode:" in text and "round mode:" in text
+    tables = [block.splitlines() for block in text.split("\n\n") if block.startswith("|")]
+    assert len(tables) == 2  # one per mode
+    for table in tables:
+        assert table[0] == "| figure | buffer=0 | buffer=1 |"  # a column per setting: a page holds it
+        labels = [row.split(" | ")[0].lstrip("| ") for row in table[2:]]
+        for label in ("damage per round: party", "rounds to finish: median / p90",
+                      "rounds to finish (share of runs)", "Load at turn start"):
+            assert label in labels
+        assert all(row.count("|") == 4 for row in table)
     rows = _csv(*args)
     assert {(r["sweep"], r["setting"], r["mode"]) for r in rows} == {
         ("buffer", "0", "turn"), ("buffer", "0", "round"), ("buffer", "1", "turn"), ("buffer", "1", "round")}

@@ -36,14 +36,19 @@ def markdown_report(report: dict[str, Any]) -> str:
 
 
 def sweep_markdown(report: dict[str, Any]) -> str:
-    """One row per sweep setting; per mode a group of columns with every figure and its interval."""
+    """One table per mode, a row per figure (with its interval) and a column per sweep setting:
+    as many columns as settings, plus one, so a handbook page holds it."""
     from d4cli.sim.report import sweep_columns
 
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     columns = sweep_columns(grid, tuple(report["sides"]))
-    header = [report["sweep"]["key"]] + [f"{mode}: {figure}" for mode, figure, _ in columns]
-    rows = [[str(value)] + [cells[n] for _, _, cells in columns] for n, (value, _) in enumerate(grid)]
-    return markdown_table(header, rows)
+    key = report["sweep"]["key"]
+    header = ["figure"] + [f"{key}={value}" for value, _ in grid]
+    parts = []
+    for mode in dict.fromkeys(name for name, _, _ in columns):
+        rows = [[figure, *cells] for name, figure, cells in columns if name == mode]
+        parts.append(f"{_md(mode)} mode:\n\n" + markdown_table(header, rows))
+    return "\n\n".join(parts)
 
 
 def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:

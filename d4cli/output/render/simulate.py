@@ -38,28 +38,46 @@ def print_report(report: dict[str, Any]) -> None:
 
 
 def print_sweep(report: dict[str, Any]) -> None:
-    """One row per setting of a sweep, the modes side by side: each row holds every figure of the report."""
+    """A sweep, one table per mode: a row per figure (the label and its own values on one row,
+    however the cells wrap), a column per setting; on a terminal the settings are paged into
+    tables of as many columns as fit its width."""
     from rich.table import Table
 
-    from d4cli.sim.report import few_runs, figure_rows, heading
+    from d4cli.output.render import PIPE_WIDTH
+    from d4cli.output.render.simtext import NOTE
+    from d4cli.sim.report import few_runs, heading, sweep_columns
 
     out = console()
-    sides = tuple(report["sides"])
-    table = Table(title=escape(heading(report)), title_justify="left", show_lines=True)
-    table.add_column(escape(report["sweep"]["key"]), justify="right")
-    table.add_column("figure (95% interval)")
-    for mode in report["rows"][0]["modes"]:
-        table.add_column(escape(mode["mode"]), justify="right")
-    for row in report["rows"]:
-        figures = figure_rows(row["modes"], sides)
-        columns = ["\n".join(escape(figure[n]) for figure in figures) for n in range(len(figures[0]))]
-        table.add_row(str(row["value"]), *columns)
-    out.print(table)
-    from d4cli.output.render.simtext import NOTE
-
+    grid = [(row["value"], row["modes"]) for row in report["rows"]]
+    key = report["sweep"]["key"]
+    settings = [f"{key}={value}" for value, _ in grid]
+    columns = [column for column in sweep_columns(grid, tuple(report["sides"]))
+               if column[1] != "rounds to finish (share of runs)"]  # Markdown and CSV carry it
+    page = len(settings) if out.width >= PIPE_WIDTH else max(1, (out.width - LABEL_WIDTH) // SETTING_WIDTH)
+    out.print(f"[bold]{escape(heading(report))}[/]")
+    for mode in dict.fromkeys(mode for mode, _, _ in columns):
+        rows = [(figure, cells) for name, figure, cells in columns if name == mode]
+        for start in range(0, len(settings), page):
+            shown = settings[start : start + page]
+            title = f"{escape(mode)} mode"
+            if len(shown) < len(settings):
+                which = shown[0] if len(shown) == 1 else f"{shown[0]} .. {shown[-1]}"
+                title += f", {escape(which)} of {len(settings)} settings"
+            table = Table(title=title, title_justify="left", show_lines=True)
+            table.add_column("figure (95% interval)", ratio=1)
+            for setting in shown:
+                table.add_column(escape(setting), justify="right")
+            for figure, cells in rows:
+                table.add_row(escape(figure), *(escape(value) for value in cells[start : start + page]))
+            out.print(table)
     out.print(NOTE + " --format markdown or csv adds the rounds-to-finish distributions.", markup=False)
     if few_runs(report["runs"]):
         out.print(f"{few_runs(report['runs'])}.", markup=False)
+
+
+# A sweep table's figure column, and each setting's column, on a terminal (`print_sweep` pages by them).
+LABEL_WIDTH = 34
+SETTING_WIDTH = 20
 
 
 def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
