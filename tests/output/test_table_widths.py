@@ -113,3 +113,22 @@ def test_a_sweep_pairs_every_label_with_its_own_values(tmp_path, terminal, width
         seen += 1
     assert seen >= 3 * 11  # every figure of every mode, on its own row
     assert text == snapshot
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_odds_grid_is_paged_into_blocks_of_columns(terminal, width, snapshot):
+    from d4cli.cli.commands.odds import _emit
+    from d4cli.odds.grids import pool_grid
+
+    grid = pool_grid(list(range(4, 30)), aspects=list(range(1, 7)))
+    text = terminal(lambda: _emit(grid, "table"), width)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    assert len(lines) < 6 * 14  # pages of rows, not one line per cell (156 at 80 columns before)
+    headers = [line for line in lines if line.startswith("┃") and "DC" in line]
+    shown = [int(word) for header in headers for word in header.replace("┃", " ").split() if word.isdigit()]
+    assert shown == list(range(4, 30))  # every DC once, in order, across the pages
+    for row in _cells(text):  # every row keeps its label beside its own values
+        if row[0].isdigit() or row[0].startswith(tuple("123456")):
+            assert all(value.endswith("%") for value in row[1:]), row
+    assert text == snapshot

@@ -371,12 +371,14 @@ def _emit(grid: object, fmt: str) -> None:
 
         emit_json(grid_json(grid))  # type: ignore[arg-type]
         return
-    from d4cli.output.render.odds import format_grid
+    if fmt in ("markdown", "csv"):
+        from d4cli.output.render.odds import format_grid
 
-    shown = format_grid(grid, fmt)  # type: ignore[arg-type]
-    if isinstance(shown, str):
-        sys.stdout.write(shown)
+        sys.stdout.write(str(format_grid(grid, fmt)))  # type: ignore[arg-type]
         return
     from d4cli.output.render import console
+    from d4cli.output.render.odds import grid_pages
 
-    console().print(shown)
+    out = console()
+    for table in grid_pages(grid, out.width):  # type: ignore[arg-type]  # a terminal's width: pages of columns
+        out.print(table)

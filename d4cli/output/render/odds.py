@@ -279,19 +279,40 @@ def _settings_line(grid: Grid) -> str:
     return ", ".join(parts)
 
 
-def grid_table(grid: Grid) -> Table:
-    """A grid as a Rich table, the settings in the caption."""
-    table = Table(title=escape(grid.title), title_justify="left")
+def grid_table(grid: Grid, columns: range | None = None, pages: int = 1) -> Table:
+    """A grid as a Rich table, the settings in the caption; *columns*: only those (a page of
+    `grid_pages`, one of *pages*), the title saying which."""
+    shown = range(len(grid.columns)) if columns is None else columns
+    title = escape(grid.title)
+    if pages > 1:
+        first, last = grid.columns[shown[0]], grid.columns[shown[-1]]
+        title += f" ({column_header(grid, first)} .. {column_header(grid, last)}; {len(shown)} of {len(grid.columns)} columns)"
+    table = Table(title=title, title_justify="left")
     table.add_column(escape(grid.row_header), style="bold", no_wrap=True)
-    for column in grid.columns:
-        table.add_column(column_header(grid, column), justify="right", no_wrap=True)
+    for index in shown:
+        table.add_column(column_header(grid, grid.columns[index]), justify="right", no_wrap=True)
     for row in grid.rows:
-        table.add_row(escape(row.label), *(cell_text(grid, value) for value in row.values))
+        table.add_row(escape(row.label), *(cell_text(grid, row.values[index]) for index in shown))
     settings = _settings_line(grid)
     if settings:
         table.caption = escape(settings)
         table.caption_justify = "left"
     return table
+
+
+def grid_pages(grid: Grid, width: int) -> list[Table]:
+    """The grid as tables of as many columns as fit *width* (a terminal's), each row label
+    repeated: a wide grid reads as pages of columns, never as one line per cell."""
+    from d4cli.output.render import PIPE_WIDTH
+
+    if width >= PIPE_WIDTH or not grid.columns:
+        return [grid_table(grid)]
+    label = max([len(grid.row_header)] + [len(row.label) for row in grid.rows]) + 3
+    cell = max(len(column_header(grid, column)) for column in grid.columns)
+    cell = max([cell] + [len(cell_text(grid, value)) for row in grid.rows for value in row.values]) + 3
+    per_page = max(1, (width - label - 1) // cell)
+    starts = range(0, len(grid.columns), per_page)
+    return [grid_table(grid, range(start, min(start + per_page, len(grid.columns))), len(starts)) for start in starts]
 
 
 def _markdown_cell(text: str) -> str:
