@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from d4cli import store
 from d4cli.fight.actions import ActRequest, act
-from d4cli.fight.encounter import Creature, Encounter, Pending, new_creature
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.rules.dice import ScriptedDice

@@ -6,7 +6,8 @@ from typing import Any
 
 from rich.table import Table
 
-from d4cli.fight.effects import Effect, applied_round, describe
+from d4cli.fight.effect_transitions import applied_round
+from d4cli.fight.effects import Effect, describe
 from d4cli.fight.encounter import Encounter
 from d4cli.output.render import escape
 

@@ -43,7 +43,7 @@ def _can_act_cell(creature: Creature) -> str:
 
 
 def _counting_round(encounter: Encounter) -> int:
-    from d4cli.fight.effects import applied_round
+    from d4cli.fight.effect_transitions import applied_round
 
     return applied_round(encounter)
 
