@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, emit_json
-from d4cli.cli.commands.encounter import FileOption, SourceList
+from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json
 from d4cli.cli.completion import complete_creature
 from d4cli.rules.errors import escape_control
 from d4cli.rules.limits import LAST, parse_whole

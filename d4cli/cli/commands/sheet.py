@@ -12,17 +12,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from d4cli.cli.commands.common import (
+    FileOption,
     JsonOption,
     NoteOption,
     OddsOption,
     QuietOption,
     SeedOption,
+    SourceList,
     change_noting_comments,
     check_note,
     emit_json,
     make_rng,
 )
-from d4cli.cli.commands.encounter import FileOption, SourceList
 from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
 from d4cli.cli.completion.sheets import (
     complete_action,
