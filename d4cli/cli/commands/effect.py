@@ -92,7 +92,8 @@ def list_command(
 
     Example: d4cli effect list Aria --json
     """
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
 
     encounter = read_encounter(resolve_path(file))
     if name is not None:

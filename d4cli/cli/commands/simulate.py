@@ -125,7 +125,8 @@ def _sweep(text: str) -> tuple[str, list[int]]:
 
 
 def _load(file: str | None, from_: str | None) -> Any:
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
 
     if from_ is not None:
         if file is not None:
