@@ -419,7 +419,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
     with _Transaction(path, timeout) as t:
         stack = t.redo_stack()
         if not stack:
-            from d4cli.store.history import redo_refusal  # only when there is nothing to redo
+            from d4cli.store.history import redo_refusal
 
             raise InputError("redo", None, redo_refusal(t.path, journal.next_seq(t.tail), t.digest))
         record = stack.pop()
