@@ -80,7 +80,7 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
     from rich import box
     from rich.table import Table
 
-    from d4cli.fight.effects import applied_round
+    from d4cli.fight.effect_transitions import applied_round
     from d4cli.output.effecttext import chip
     from d4cli.output.render import plain
     from d4cli.output.serialize.effects import effect_json
@@ -145,7 +145,7 @@ def status_table(encounter: Encounter) -> Table:
     """
     from rich.table import Table
 
-    from d4cli.fight.effects import applied_round
+    from d4cli.fight.effect_transitions import applied_round
 
     table = Table(title=_title(encounter), title_justify="left")
     table.add_column("Turn", no_wrap=True)
