@@ -166,7 +166,7 @@ def run_piped(session: Session, lines: Iterable[str]) -> int:
     """Run *lines* in order; the first non-zero exit code ends the run; else 0.
 
     A line ``exit`` or ``quit`` ends the run with 0, as on a terminal. The line that
-    ended it is named on stderr after its own message: ``d4cli: play: line 3 (exit 2): act Ari Might``.
+    ended it is named on stderr after its own message: ``d4cli: play: stopped at line 3 (exit 2): act Ari Might``.
     """
     from d4cli.rules.errors import escape_control
 
