@@ -104,26 +104,50 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
     return replace(creature, **changes)  # type: ignore[arg-type]
 
 
-def copy_sheet(template: Creature, name: str) -> Creature:
+def copy_sheet(
+    template: Creature,
+    name: str,
+    *,
+    aspects: tuple[tuple[str, int], ...] = (),
+    load_buffer: int | None = None,
+    exhaustion: int | None = None,
+    evasion: int | None = None,
+    hp: int | None = None,
+    max_hp: int | None = None,
+) -> Creature:
     """A fresh creature called *name* with *template*'s stat block (``add --like``; R1, R18, C8).
 
     Copied: Aspects, Load Buffer, Exhaustion, Evasion, hp (its ``max_hp`` when it has one,
     so a wounded template gives an unhurt copy) and ``max_hp``, stats, actions, side and
     the simulator's policy. Not copied: Load (the copy starts at its reset value, R1),
     effects and grants (R11, R20), whether it had its turn (R19), notes.
-    """
-    from d4cli.rules.pool import reset_load
 
-    hp = template.max_hp if template.max_hp is not None else template.hp
-    return Creature(
+    Given values go on top: *aspects* change the Aspects of the same name (N1) where they
+    stand and add the others at the end; *hp* alone sets ``max_hp`` too (R18).
+
+    Raises:
+        InputError: as `d4cli.fight.encounter.new_creature` (a bad name, hp above max_hp).
+    """
+    from d4cli.fight.encounter import new_creature
+
+    if hp is None and max_hp is None:
+        hp, max_hp = (template.hp if template.max_hp is None else template.max_hp), template.max_hp
+    elif max_hp is None:
+        max_hp = hp
+    values = {fold_name(aspect): value for aspect, value in aspects}
+    merged = [(aspect, values.pop(fold_name(aspect), value)) for aspect, value in template.aspects]
+    merged += [(aspect, value) for aspect, value in aspects if fold_name(aspect) in values]
+    made = new_creature(
         name,
-        template.aspects,
-        load_buffer=template.load_buffer,
-        exhaustion=template.exhaustion,
-        load=reset_load(template.load_buffer, template.exhaustion),
-        evasion=template.evasion,
+        tuple(merged),
+        load_buffer=template.load_buffer if load_buffer is None else load_buffer,
+        exhaustion=template.exhaustion if exhaustion is None else exhaustion,
+        evasion=template.evasion if evasion is None else evasion,
         hp=hp,
-        max_hp=template.max_hp,
+        max_hp=max_hp,
+    )
+    return replace(
+        made,
         attributes=template.attributes,
         proficiencies=template.proficiencies,
         specializations=template.specializations,

@@ -64,3 +64,18 @@ def test_bad_counts_and_templates_change_nothing(tmp_path):
     assert "(N1)" in fails(2, path, "add", long_name, "--count", "2", "--aspect", "A=1")
     assert "already has 'Aria'" in fails(2, path, "add", "aria", "--like", "Aria")
     assert "needs at least one Aspect" in fails(2, path, "add", "Nobody")
+
+
+def test_copy_sheet_is_a_fresh_creature_with_the_options_on_top():
+    from d4cli.fight.encounter import Action, Creature
+    from d4cli.fight.sheets import copy_sheet
+
+    template = Creature("Borin", (("Might", 3), ("Wits", 1)), load_buffer=2, load=4, evasion=11, hp=5, max_hp=16,
+                        side="party", attributes=(("Strength", 3),), actions=(Action("axe", "Might"),), had_turn=True,
+                        notes="grumpy")
+    copy = copy_sheet(template, "Bram")
+    assert (copy.name, copy.aspects, copy.load, copy.hp, copy.max_hp) == ("Bram", template.aspects, -2, 16, 16)
+    assert (copy.side, copy.attributes, copy.actions, copy.had_turn, copy.notes) == ("party", (("Strength", 3),), template.actions, False, "")
+    tweaked = copy_sheet(template, "Cob", aspects=(("might", 5), ("Luck", 2)), hp=4, evasion=9)
+    assert tweaked.aspects == (("Might", 5), ("Wits", 1), ("Luck", 2))
+    assert (tweaked.hp, tweaked.max_hp, tweaked.evasion, tweaked.load_buffer) == (4, 4, 9, 2)

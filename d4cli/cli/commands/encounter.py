@@ -194,10 +194,9 @@ def add_command(
     """
     from d4cli.fight.sheets import with_stats
     from d4cli.fight.turns import MAX_COUNT, add_creatures, numbered_names
-    from d4cli.rules.limits import parse_whole as whole
 
     base = check_text(name, "NAME", name=True)
-    copies = None if count is None else whole(count, "--count", (1, MAX_COUNT))
+    copies = None if count is None else parse_whole(count, "--count", (1, MAX_COUNT))
     like_name = None if like is None else check_text(like, "--like")
     options = {
         "aspects": None if not aspect else tuple(parse_aspect(text) for text in aspect),
@@ -233,40 +232,19 @@ def add_command(
 
 def _new_sheet(name: str, options: "dict[str, Any]", like: "Creature | None") -> "Creature":
     """The creature ``add`` makes: from the options given (`new_creature`), or a copy of
-    *like*'s sheet (`copy_sheet`) with the options given on top (``--like``; R1, R18, C8).
+    *like*'s sheet with the options given on top (`copy_sheet`, ``--like``; R1, R18, C8).
 
     Raises:
         InputError: no Aspect, bad values, hp above max_hp (`new_creature`).
     """
     from d4cli.fight.encounter import new_creature
-    from d4cli.fight.frozen import replace
     from d4cli.fight.sheets import copy_sheet
 
     given = {key: value for key, value in options.items() if value is not None}
     aspects = given.pop("aspects", ())
     if like is None:
         return new_creature(name, aspects, **given)
-    copy = copy_sheet(like, name)
-    if "hp" not in given and "max_hp" not in given:
-        given["hp"], given["max_hp"] = copy.hp, copy.max_hp
-    elif "max_hp" not in given:
-        given["max_hp"] = given["hp"]  # as a new creature's --hp (R18)
-    numbers = {"load_buffer": copy.load_buffer, "exhaustion": copy.exhaustion, "evasion": copy.evasion, **given}
-    made = new_creature(name, _merged_aspects(copy.aspects, aspects), **numbers)
-    return replace(
-        copy, aspects=made.aspects, load_buffer=made.load_buffer, exhaustion=made.exhaustion,
-        load=made.load, evasion=made.evasion, hp=made.hp, max_hp=made.max_hp,
-    )
-
-
-def _merged_aspects(sheet: tuple[tuple[str, int], ...], given: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
-    """*sheet*'s Aspects with *given* on top (``add --like X --aspect Might=2``): an Aspect of the
-    same name (N1) takes the new value where it stands, another is added at the end."""
-    from d4cli.rules.names import fold_name
-
-    values = {fold_name(aspect): value for aspect, value in given}
-    merged = [(aspect, values.pop(fold_name(aspect), value)) for aspect, value in sheet]
-    return tuple(merged) + tuple((aspect, value) for aspect, value in given if fold_name(aspect) in values)
+    return copy_sheet(like, name, aspects=aspects, **given)
 
 
 def _template_creature(encounter: "Encounter", name: str) -> "Creature":
