@@ -166,7 +166,7 @@ def show_act(
 
     *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
     the one-line summary that ``log`` shows. A refusal's one line (R2, R18) names the
-    act and the rule, on stderr (`d4cli.output.render.encounter.act_refusal`): with
+    act and the rule, on stderr (`d4cli.output.render.actline.act_refusal`): with
     *short* or *quiet* nothing else.
 
     Raises:
@@ -209,7 +209,7 @@ def show_act(
 
 def _act_refusal(record: "ActRecord", reason: str) -> str:
     """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
-    from d4cli.output.render.encounter import act_refusal
+    from d4cli.output.render.actline import act_refusal
     from d4cli.output.serialize import act_json
 
     return act_refusal(act_json(record), reason)

@@ -109,6 +109,16 @@ def fit_table(table: Any) -> Any:
     return Fitted()
 
 
+def bold_name(value: object) -> str:
+    """A name from the file in bold (markup), escaped (N1); ``nobody`` for None."""
+    return "[bold]" + escape(str(value)) + "[/]" if value is not None else "nobody"
+
+
+def load_change(entry: dict[str, Any]) -> str:
+    """``Load -1 -> 0`` of a change's entry (R8)."""
+    return f"Load {entry.get('load_before')} -> {entry.get('load_after')}"
+
+
 def escape(text: str) -> str:
     """Text from the user or a file, safe for Rich markup and for the terminal (N1).
 

@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from d4cli.fight import kinds
-from d4cli.output.render import escape
+from d4cli.output.render import bold_name, escape, load_change
+from d4cli.output.render.actline import act_summary
 from d4cli.output.render.effects import effect_summary, effects_cell
 from d4cli.output.render.fight import fight_summary
 from d4cli.output.render.sheet import sheet_summary
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
     from d4cli.fight.encounter import Creature, Encounter
 
 
-def _name(value: object) -> str:
-    return "[bold]" + escape(str(value)) + "[/]" if value is not None else "nobody"
+_name = bold_name
 
 
 def _headroom_cell(creature: Creature) -> str:
@@ -201,8 +201,7 @@ def _aspects(aspects: dict[str, Any]) -> str:
     return ", ".join(f"{escape(name)} {value}" for name, value in aspects.items())
 
 
-def _load(entry: dict[str, Any]) -> str:
-    return f"Load {entry.get('load_before')} -> {entry.get('load_after')}"
+_load = load_change
 
 
 def summary(entry: dict[str, Any]) -> str:
@@ -313,81 +312,6 @@ def _team_summary(entry: dict[str, Any]) -> str:
     )
 
 
-def _aspect_name(entry: dict[str, Any]) -> object:
-    """The Aspect's name of an act entry (``aspect`` held the name in journals of older versions)."""
-    return entry.get("aspect_name", entry.get("aspect"))
-
-
-def act_head(entry: dict[str, Any]) -> str:
-    """``Borin shove (Might, Cost 1, off-turn R10)``: who acted, the named action (if one was
-    used) and the Aspect, the Cost, and why it is not a plain action (R9, R10). Rich markup."""
-    aspect = escape(str(_aspect_name(entry)))
-    inside = [f"Cost {entry.get('cost')}"]
-    if entry.get("off_turn"):
-        inside.append("off-turn R10")
-    if entry.get("gate_skipped"):
-        inside.append("GM-called R9")
-    if entry.get("action"):
-        return f"{_name(entry.get('actor'))} {escape(str(entry['action']))} ({aspect}, {', '.join(inside)})"
-    return f"{_name(entry.get('actor'))} {aspect} ({', '.join(inside)})"
-
-
-# How a source's origin reads after its name in a line (`ORIGIN_NAMES` values of the JSON, R4, R11, R20).
-_ORIGIN_LABELS = {"effect": " (effect)", "team-action": " (Team Action)"}
-
-
-def counted_sources(entry: dict[str, Any]) -> str:
-    """``+torch, +team action (Team Action), -shaken (effect)``: the distinct sources that
-    counted (R4), each with where it came from when not the command line (R11, R20); "" for none."""
-    from d4cli.rules.names import fold_name
-
-    origins: dict[tuple[str, str], str] = {}
-    for item in entry.get("sources") or ():
-        if isinstance(item, dict):
-            origins.setdefault((str(item.get("grant")), fold_name(str(item.get("source")))), str(item.get("origin")))
-    parts = []
-    for grant, sign in (("advantage", "+"), ("disadvantage", "-")):
-        for name in entry.get(grant) or ():
-            label = _ORIGIN_LABELS.get(origins.get((grant, fold_name(str(name))), ""), "")
-            parts.append(f"{sign}{escape(str(name))}{label}")
-    return ", ".join(parts)
-
-
-def act_refusal(entry: dict[str, Any], reason: str) -> str:
-    """``Borin shove (Might, Cost 3): refused by the gate (R2): ...``: a refused act as one plain line."""
-    from d4cli.output.render import plain
-
-    return f"{plain(act_head(entry))}: {reason}"
-
-
-def _act_summary(entry: dict[str, Any]) -> str:
-    dice = list(entry.get("dice", []))
-    for extra in entry.get("extra", []):
-        dice += extra.get("dice", [])
-    text = (
-        f"{act_head(entry)}: {entry.get('pool_size')}d4"
-        + "".join(f" + {escape(str(extra.get('notation')))}" for extra in entry.get("extra", []))
-        + f" ({' '.join(str(die) for die in dice)}) = [bold]{entry.get('total')}[/]"
-    )
-    if entry.get("dc") is not None:
-        text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
-    if entry.get("evasion") is not None:
-        against = f"Evasion {entry['evasion']}"
-        if entry.get("target"):
-            against = f"{_name(entry['target'])} ({against})"
-        text += f" vs {against}: {entry.get('damage')} damage"
-        if entry.get("hp_after") is not None:
-            text += f", HP {entry.get('hp_before')} -> {entry['hp_after']}"
-            if entry.get("target_down"):
-                text += " [red bold](already down, R18)[/]"
-            elif entry["hp_after"] == 0:
-                text += " [red bold](0 HP: down, R16, R18)[/]"
-    sources = counted_sources(entry)
-    if sources:
-        text += f"; sources {sources} (R4)"
-    return text + f"; {_load(entry)}"
-
-
 def _note_summary(entry: dict[str, Any]) -> str:
     """``note on Aria: owes Borin a favour``, or ``Aria's notes: "..." (were "...")``."""
     if entry.get("set"):
@@ -423,7 +347,7 @@ SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     kinds.REMOVE: _remove_summary,
     kinds.TURN_START: _turn_start_summary,
     kinds.TURN_END: _turn_end_summary,
-    kinds.ACT: _act_summary,
+    kinds.ACT: act_summary,
     kinds.TEAM: _team_summary,
     kinds.EXHAUST: _exhaust_summary,
     kinds.DAMAGE: fight_summary,
