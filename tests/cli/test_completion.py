@@ -24,9 +24,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok
 
-from d4cli.cli.app import app
 from d4cli.cli.completion import (
     bash_quote,
     complete_aspect,
@@ -46,7 +45,6 @@ HAS_STORE = importlib.util.find_spec("d4cli.store") is not None
 needs_store = pytest.mark.skipif(not HAS_STORE, reason="d4cli.store (the encounter store) not there yet")
 needs_script = pytest.mark.skipif(not D4CLI.exists(), reason="the d4cli console script is not installed")
 
-runner = CliRunner()
 NAMES = ("Goblin Archer", "Orc: Chief", "Zoë Mirth")
 
 
@@ -61,8 +59,7 @@ def encounter(tmp_path: Path) -> Path:
         ["add", "Zoë Mirth", "--aspect", "Wit=4", "--file", str(path)],
     ]
     for step in steps:
-        result = runner.invoke(app, step)
-        assert result.exit_code == 0, result.output
+        ok(*step)
     return path
 
 

@@ -15,11 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import app
-
-runner = CliRunner()
 BOX = set("╭╮╰╯│─┃━┏┓┗┛┡┩╇┳┻")
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 LONG_NAME = "the torch of " + "very " * 30 + "long name"
@@ -186,7 +183,7 @@ def test_usage_errors_are_short_plain_text_on_stderr(args, names):
 
 
 def test_usage_error_through_clirunner_has_the_same_shape():
-    result = runner.invoke(app, ["roll", "pool", "4", "--cost", "-1"])
+    result = run("roll", "pool", "4", "--cost", "-1")
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.splitlines()[-1].startswith("d4cli: error: --cost")
@@ -255,7 +252,7 @@ def test_times_runs_in_constant_memory():
 
 
 def _json_lines(*args: str) -> list[dict]:
-    result = runner.invoke(app, [*args, "--json"])
+    result = run(*args, "--json")
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines()]
 
@@ -272,14 +269,14 @@ def _json_lines(*args: str) -> list[dict]:
 )
 def test_quiet_prints_only_the_essential_number(args, key):
     expected = [str(obj[key]) for obj in _json_lines(*args)]
-    result = runner.invoke(app, [*args, "--quiet"])
+    result = run(*args, "--quiet")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == expected
     assert all(re.fullmatch(r"-?\d+", line) for line in result.stdout.splitlines())
 
 
 def test_quiet_refused_roll_prints_nothing_on_stdout():
-    result = runner.invoke(app, ["roll", "pool", "2", "--load", "1", "--cost", "2", "--quiet"])
+    result = run("roll", "pool", "2", "--load", "1", "--cost", "2", "--quiet")
     assert result.exit_code == 3
     assert result.stdout == ""
     assert "refused" in result.stderr

@@ -6,7 +6,7 @@ import re
 import shlex
 from pathlib import Path
 
-from _reliability import d4
+from _cli import run
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -35,5 +35,5 @@ def test_readme_has_the_examples():
 def test_every_readme_console_example_runs_in_order(tmp_path):
     # The rolls first (no encounter needed), then the encounter examples from the init on.
     for command, code in console_commands():
-        out = d4(*shlex.split(command)[1:], env={"D4CLI_SEED": "7"})
-        assert out.code == code, f"{command}\n{out}"
+        out = run(*shlex.split(command)[1:], env={"D4CLI_SEED": "7"})
+        assert out.exit_code == code, f"{command}\n{out}"

@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import app
 from d4cli.fight.policy_table import check_policy
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.odds.roll_odds import pool_distribution
@@ -16,8 +15,6 @@ from d4cli.rules.errors import InputError
 from d4cli.sim.engine import Tally, chunks, prepare, run_all, run_chunk
 from d4cli.sim.policy import Policy, best_move, reaction_aspect
 from d4cli.sim.report import Z999, decimals, shown, wilson
-
-runner = CliRunner()
 
 DUEL = """
 schema_version = 2
@@ -49,10 +46,6 @@ side = "b"
 policy = { reaction = "none" }
 actions = [{ name = "maul", aspect = "Might", cost = 2, extra = ["1d6"] }]
 """
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 def duel():
@@ -272,7 +265,7 @@ def test_max_rounds_draws():
 
 
 def test_ctrl_c_stops_cleanly_with_exit_130():
-    from _cli import interrupted
+    from _reliability import interrupted
 
     code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"], 2.5)
     assert code == 130

@@ -250,7 +250,7 @@ def test_a_bad_encounter_is_reported_without_the_cluster(scheduler):
 
 
 def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler):
-    from _cli import interrupted
+    from _reliability import interrupted
 
     code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "300000", "--jobs", "100", "--seed", "1",
                                   "--scheduler", scheduler], 3)

@@ -257,7 +257,7 @@ def test_no_traceback_at_exit_from_the_process_pool(tmp_path):
 
 
 def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
-    from _cli import interrupted
+    from _reliability import interrupted
 
     for _ in range(3):
         code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path)
