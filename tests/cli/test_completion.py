@@ -202,6 +202,7 @@ def request(shell: str, line: str, env_extra: dict[str, str] | None = None, **en
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
@@ -222,6 +223,7 @@ def test_bash_request_static(line: str, expected: list[str]):
     assert result.stdout.splitlines() == expected
 
 
+@pytest.mark.slow
 @needs_store
 @pytest.mark.parametrize(
     ("line", "expected"),
@@ -249,6 +251,7 @@ def test_bash_request_creatures(encounter: Path, line: str, expected: list[str])
     assert result.stdout.splitlines() == expected
 
 
+@pytest.mark.slow
 @needs_store
 def test_request_reads_the_file_typed_on_the_line(encounter: Path, tmp_path: Path):
     other = tmp_path / "missing.toml"
@@ -259,6 +262,7 @@ def test_request_reads_the_file_typed_on_the_line(encounter: Path, tmp_path: Pat
     assert result.stdout.splitlines() == ["Quick\\ Shot"]
 
 
+@pytest.mark.slow
 @needs_store
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
 def test_plain_requests_for_zsh_and_fish(encounter: Path, shell: str):
@@ -272,6 +276,7 @@ def test_plain_requests_for_zsh_and_fish(encounter: Path, shell: str):
     assert result.stdout.splitlines()[0].split("\t")[0] == "check"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 @pytest.mark.parametrize("content", [None, b"creature = [[[", b"\x00\x01"], ids=["missing", "bad", "binary"])
 def test_request_with_bad_file_is_silent(tmp_path: Path, shell: str, content: bytes | None):
@@ -302,6 +307,7 @@ def test_completions_folder_is_up_to_date():
         assert path.read_text(encoding="utf-8") == text, f"completions/{name} is stale: run python scripts/gen_completions.py"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_source_instruction_gives_the_same_script(shell: str):
     env = dict(os.environ, _D4CLI_COMPLETE=f"source_{shell}")
@@ -311,6 +317,7 @@ def test_source_instruction_gives_the_same_script(shell: str):
     assert "COMP_LINE" in completion_script("bash")  # ours, not Typer's COMP_WORDS protocol
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("shell", "installed"),
     [
@@ -344,6 +351,7 @@ printf '[%s]\n' "${COMPREPLY[@]}"
 """
 
 
+@pytest.mark.slow
 @needs_script
 @needs_store
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
@@ -436,6 +444,7 @@ SHELLS = {
 }
 
 
+@pytest.mark.slow
 @needs_script
 @needs_store
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

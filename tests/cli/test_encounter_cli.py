@@ -333,6 +333,7 @@ def test_every_encounter_command_has_help():
 # --- the example script -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_play_a_round_script(tmp_path):
     script = Path(__file__).resolve().parents[2] / "examples" / "play-a-round.sh"

@@ -34,6 +34,9 @@ from _reliability import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+# Long fuzzing: thousands of cases (more with D4CLI_FUZZ=long); `pytest -m 'not slow'` leaves it out.
+pytestmark = pytest.mark.slow
+
 FUZZ = settings.get_profile("d4cli-fuzz-long" if FUZZ_LONG else "d4cli-fuzz")
 # Eleven encounter commands get a test each: two thirds of the budget apiece keeps CI fast.
 FUZZ_PER_COMMAND = settings(FUZZ, max_examples=max(1, FUZZ.max_examples * 2 // 3))

@@ -208,6 +208,7 @@ def test_every_command_has_help():
         assert "Usage" in result.stdout
 
 
+@pytest.mark.slow
 def test_help_examples_run_as_written():
     """Every `d4cli ...` line in a help topic's example works as written, in order."""
     import re

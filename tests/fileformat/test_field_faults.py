@@ -45,6 +45,7 @@ def test_recover_args_leaves_file_paths_as_given():
                                              "--from", zoe, "--note", "Zoë"]
 
 
+@pytest.mark.slow
 def test_utf8_arguments_under_the_c_locale_are_the_names_typed(tmp_path):
     assert run_bytes(b"init", cwd=tmp_path).returncode == 0
     out = run_bytes(b"add", "Zoë".encode(), b"--aspect", "Mïght=3".encode(), cwd=tmp_path)
@@ -61,6 +62,7 @@ def test_utf8_arguments_under_the_c_locale_are_the_names_typed(tmp_path):
     assert status["name"] == "Zoë" and status["aspects"] == {"Mïght": 3}
 
 
+@pytest.mark.slow
 def test_bytes_that_are_not_utf8_are_refused_truthfully(tmp_path):
     assert run_bytes(b"init", cwd=tmp_path).returncode == 0
     before = snapshot(tmp_path)
@@ -107,6 +109,7 @@ main()
 """
 
 
+@pytest.mark.slow
 @needs_root
 def test_a_file_another_user_owns_is_refused_naming_the_owner_not_chmod():
     import shutil

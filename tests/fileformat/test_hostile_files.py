@@ -171,6 +171,7 @@ def _memory_cap(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv", [["status"], ["log"], ["undo"], ["turn", "start"], ["act", "A", "B"], ["init", "--force"]], ids=" ".join
 )
@@ -185,6 +186,7 @@ def test_a_fifo_is_refused_at_once_and_never_hangs(tmp_path, argv):
     assert fifo.exists() and not fifo.is_file()  # still the FIFO
 
 
+@pytest.mark.slow
 def test_a_fifo_as_the_journal_is_refused_and_never_hangs(duel):
     journal = duel.parent / (duel.name + ".journal")
     journal.unlink()
@@ -199,6 +201,7 @@ def test_a_fifo_as_the_journal_is_refused_and_never_hangs(duel):
 # --- huge files -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_50_mb_encounter_file_is_refused_quickly(tmp_path):
     path = tmp_path / "encounter.toml"
     template = (REPO / "d4cli" / "fileformat" / "examples" / "duel.toml").read_text()
@@ -256,6 +259,7 @@ def test_deeply_nested_toml_is_an_input_error(tmp_path, kind):
     assert_refused(["turn", "start", "--file", str(path)], tmp_path, says=str(path))
 
 
+@pytest.mark.slow
 def test_deeply_dotted_keys_are_an_input_error_within_memory_and_time(tmp_path):
     """BUG (encounter_file/store): a 30 KB file of 15,000 dotted keys makes tomllib eat memory.
 

@@ -65,6 +65,7 @@ def test_a_grid_past_the_bound_is_refused_at_once_naming_the_bound():
     assert time.perf_counter() - start < 2
 
 
+@pytest.mark.slow
 def test_the_grid_that_took_minutes_answers_within_seconds():
     """9,009 cells of 9,000..10,000 d4 (189 s when each row started from scratch)."""
     start = time.perf_counter()

@@ -10,6 +10,7 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
 from _cli import ok
 
 PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
@@ -120,6 +121,7 @@ def test_closed_sets_print_as_their_values():
     )
 
 
+@pytest.mark.slow
 def test_json_and_quiet_paths_never_import_rich(tmp_path):
     import subprocess
     import sys

@@ -99,6 +99,7 @@ def exact_first_wins(mode: str, max_rounds: int) -> float:
     return won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["turn", "round", "round-zero"])
 def test_simulated_duel_matches_the_exact_win_probability(mode):
     exact = exact_first_wins(mode, 20)
@@ -115,6 +116,7 @@ def test_the_modes_differ_in_the_duel():
     assert exact_first_wins("turn", 20) != pytest.approx(exact_first_wins("round-zero", 20))
 
 
+@pytest.mark.slow
 def test_same_seed_same_json_for_any_jobs():
     args = ["simulate", "--from", "skirmish", "--runs", "300", "--seed", "5", "--json"]
     one = run(*args, "--jobs", "1")
@@ -264,6 +266,7 @@ def test_max_rounds_draws():
     assert tally.draws > 0 and set(tally.rounds) == {1}
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_with_exit_130():
     from _reliability import interrupted
 

@@ -8,7 +8,11 @@ import subprocess
 import sys
 import time
 
+import pytest
 from _cli import run
+
+# Two processes changing one encounter at once.
+pytestmark = pytest.mark.slow
 
 ACTS_PER_PROCESS = 50
 

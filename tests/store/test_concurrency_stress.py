@@ -104,6 +104,7 @@ def act_key(entry: dict) -> tuple:
     return (entry["actor"], entry["load_before"], entry["load_after"], tuple(entry["dice"]), entry["total"])
 
 
+@pytest.mark.slow
 def test_four_processes_at_once_lose_nothing_and_replay_serially(tmp_path, reliability_figures):
     template = tmp_path / "setup.toml"
     template.write_text(SETUP)
@@ -200,6 +201,7 @@ with store.locked(Path(sys.argv[1])):
 """
 
 
+@pytest.mark.slow
 def test_a_lock_held_by_a_killed_process_never_blocks(duel):
     with lock_held_elsewhere(duel, HOLD_THE_LOCK, env=subprocess_env(PYTHONPATH=str(REPO))) as holder:
         out = run("turn", "start", file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.2"})

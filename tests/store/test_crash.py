@@ -41,6 +41,9 @@ from _reliability import (
     tank_and_other,
 )
 
+# Crashes: processes killed inside changes, and every write step made to fail.
+pytestmark = pytest.mark.slow
+
 FORK_KILLS = 1500 if FUZZ_LONG else 150
 PROCESS_KILLS = 150 if FUZZ_LONG else 12
 

@@ -124,6 +124,7 @@ def _played(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
     target = _played(tmp_path)
     states = [target.read_bytes()]
