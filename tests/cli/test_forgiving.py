@@ -150,6 +150,7 @@ def test_help_examples_fit_on_one_line_at_80_columns(argv, monkeypatch):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     examples = [i for i, line in enumerate(lines) if line.strip().startswith("Example:")]
+    assert examples, argv  # every command's help has one
     for i in examples:
         # The example is not wrapped: the next line is blank or the start of a panel.
         assert not lines[i + 1].strip() or lines[i + 1].lstrip().startswith("╭"), lines[i : i + 2]
