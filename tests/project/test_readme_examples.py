@@ -370,7 +370,7 @@ def test_readme_has_the_examples():
     assert [c for c in EXAMPLES if c not in commands] == [], "EXAMPLES checks commands README no longer shows"
 
 
-def test_every_readme_console_example_prints_its_figures():
+def test_every_readme_console_example_runs_in_order():
     # The rolls first (no encounter needed), then the encounter examples from the init on.
     for example in console_examples():
         out = run(*example.words, env=SEED)
