@@ -91,7 +91,8 @@ def test_add_duplicate_name_and_bad_numbers(encounter_file):
     assert "'goblin  archer'" in fails(2, encounter_file, "add", "goblin  archer", "--aspect", "Might=1")
     assert "--exhaustion" in fails(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--exhaustion", "-1")
     assert "--hp" in fails(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--hp", "true")
-    fails(2, encounter_file, "add", "Borin", usage=True)  # no --aspect: a usage error
+    # no --aspect (and no --like to copy Aspects from): the line names --aspect
+    assert "--aspect: Borin needs at least one Aspect" in fails(2, encounter_file, "add", "Borin")
 
 
 def test_remove_and_exhaust(encounter_file):
