@@ -233,6 +233,7 @@ def remove_command(
 
 def status_command(
     name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Show this creature's whole sheet.", autocompletion=complete_creature)] = None,
+    at: Annotated[str | None, typer.Option("--at", metavar="SEQ", help="As it stood after journal entry SEQ (replayed; read-only).")] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -242,6 +243,11 @@ def status_command(
 
     Example: d4cli status --json
     """
+    if at is not None:
+        from d4cli.cli.commands.replay import status_at
+
+        status_at(file, at, name, json_)
+        return
     from d4cli.store import read_encounter, resolve_path
 
     encounter = read_encounter(resolve_path(file))
