@@ -234,6 +234,7 @@ def remove_command(
 def status_command(
     name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Show this creature's whole sheet.", autocompletion=complete_creature)] = None,
     at: Annotated[str | None, typer.Option("--at", metavar="SEQ", help="As it stood after journal entry SEQ (replayed; read-only).")] = None,
+    forecast: Annotated[bool, typer.Option("--forecast", help="Add one line: each side's chance to win from here (d4cli forecast).")] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -244,6 +245,8 @@ def status_command(
     Example: d4cli status --json
     """
     if at is not None:
+        if forecast:
+            raise InputError("--forecast", None, "forecasts from the state as it is, not with --at")
         from d4cli.cli.commands.replay import status_at
 
         status_at(file, at, name, json_)
@@ -251,6 +254,13 @@ def status_command(
     from d4cli.store import read_encounter, resolve_path
 
     encounter = read_encounter(resolve_path(file))
+    if forecast:
+        if name is not None:
+            raise InputError("--forecast", None, "is for the whole encounter, not one sheet")
+        from d4cli.cli.commands.forecast import print_status_forecast
+
+        print_status_forecast(encounter, json_)
+        return
     if name is not None:
         from d4cli.cli.commands.sheet import show_sheet
 

@@ -54,11 +54,12 @@ def log_command(
     entries = history.entries if keep is None else [entry for entry in history.entries if keep(entry)]
     if states:
         from d4cli.cli.commands.replay import state_lines
+        from d4cli.output.serialize.replay import state_line_json
 
         offset = len(replay.entries) - len(history.entries)
-        for line in state_lines(resolve_path(file), replay, [offset + n for n, entry in enumerate(history.entries)
-                                                              if keep is None or keep(entry)]):
-            emit_json(line)
+        chosen = [offset + n for n, entry in enumerate(history.entries) if keep is None or keep(entry)]
+        for entry, state in state_lines(resolve_path(file), replay, chosen):
+            emit_json(state_line_json(entry, state))
     elif json_:
         from d4cli.output.serialize import log_json
 

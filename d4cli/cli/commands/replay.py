@@ -80,19 +80,19 @@ def status_at(file: str | None, at: str, name: str | None, json_: bool) -> None:
     print_status(encounter)
 
 
-def state_lines(path: Path, replay: Replay, keep: Iterable[int]) -> Iterable[dict[str, Any]]:
-    """``{seq, entry, state}`` of each entry at the positions *keep*: ``state`` is ``status --json``'s object or null."""
+def state_lines(path: Path, replay: Replay, keep: Iterable[int]) -> Iterable[tuple[dict[str, Any], Encounter | None]]:
+    """Each entry at the positions *keep* (as ``log --json`` lists it) and the encounter right after it, or None
+    where it cannot be rebuilt."""
     from d4cli.fileformat.encounter_toml import parse_encounter
-    from d4cli.output.serialize import status_json
     from d4cli.rules.errors import FileError
     from d4cli.store.journal import public_entry
 
     for number in keep:
         entry, text = replay.entries[number], replay.texts[number]
-        state = None
+        encounter = None
         if text is not None:
             try:
-                state = status_json(parse_encounter(text, path))
+                encounter = parse_encounter(text, path)
             except FileError:
-                state = None
-        yield {"seq": entry.get("seq"), "entry": public_entry(entry), "state": state}
+                encounter = None
+        yield public_entry(entry), encounter
