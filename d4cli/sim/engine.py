@@ -92,6 +92,8 @@ class Tally:
         loads: turns by the Load at their start (after the reset).
         sums / products: per-run figures (`FIGURES`, then damage dealt per side)
             summed, and their pairwise products summed (for the intervals).
+        creatures / per_creature: per creature in turn order, `CREATURE_SUMS`
+            summed over runs (empty when *creatures* is 0).
     """
 
     sides: int
@@ -102,12 +104,26 @@ class Tally:
     loads: dict[int, int] = field(default_factory=dict)
     sums: list[int] = field(default_factory=list)
     products: list[int] = field(default_factory=list)
+    creatures: int = 0
+    per_creature: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         width = len(FIGURES) + self.sides
         self.wins = self.wins or [0] * self.sides
         self.sums = self.sums or [0] * width
         self.products = self.products or [0] * (width * width)
+        self.per_creature = self.per_creature or [0] * (len(CREATURE_SUMS) * self.creatures)
+
+    def add_creatures(self, fight: Fight, side_of: tuple[int, ...], figures: list[int]) -> None:
+        """Add one run's per-creature figures (`CREATURE_SUMS`); *figures* are that run's `play` figures."""
+        sums, width = self.per_creature, len(CREATURE_SUMS)
+        for me, (dealt, down) in enumerate(zip(fight.dealt, fight.down)):
+            side_dealt = figures[len(FIGURES) + side_of[me]]
+            row = me * width
+            sums[row] += down
+            sums[row + 1] += dealt
+            sums[row + 2] += dealt * dealt
+            sums[row + 3] += dealt * side_dealt
 
     def add_run(self, winner: int | None, figures: list[int], loads: dict[int, int]) -> None:
         self.runs += 1
@@ -136,7 +152,27 @@ class Tally:
                 mine[key] = mine.get(key, 0) + count
         self.sums = [a + b for a, b in zip(self.sums, other.sums)]
         self.products = [a + b for a, b in zip(self.products, other.products)]
+        self.per_creature = [a + b for a, b in zip(self.per_creature, other.per_creature)] or other.per_creature
+        self.creatures = max(self.creatures, other.creatures)
         return self
+
+
+# Per creature, summed over runs: went down (0/1), damage dealt, its square, and its product
+# with its side's damage (for the intervals of its damage per fight and its share of its side's).
+CREATURE_SUMS: tuple[str, ...] = ("downs", "dealt", "dealt_squared", "dealt_by_side")
+
+
+@dataclass
+class Fight:
+    """What `play` saw of each creature in one fight, when asked (its *fight* argument).
+
+    Attributes:
+        dealt: hp each creature's attacks took off (R16), in turn order.
+        down: whether each creature was down when the fight ended (R18; the simulator never heals).
+    """
+
+    dealt: list[int] = field(default_factory=list)
+    down: list[int] = field(default_factory=list)
 
 
 def prepare(
@@ -230,7 +266,8 @@ def run_seed(seed: int, mode: str, index: int) -> str:
     return f"{seed}/{mode}/{index}"
 
 
-def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int | None, list[int], dict[int, int]]:
+def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
+         fight: Fight | None = None) -> tuple[int | None, list[int], dict[int, int]]:
     """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
 
     A turn running in the state goes on first (its creature takes the actions
@@ -244,6 +281,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     keys ``(creature, load)`` say whether it can act at all, ``(ally, load,
     attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action,
     ``"positions"`` each side's creatures (a memo given another setup starts afresh).
+
+    *fight*, when given, is filled with each creature's damage dealt and whether it
+    ended down (`Fight`); the result is the same with or without it.
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
@@ -269,6 +309,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     position_of, foes, members = fixed
     recall = memo.get
     damage = [0] * len(setup.sides)
+    dealt = [0] * len(side_of)
     loads: dict[int, int] = {}
     turns = actions = reactions = stuck = 0
     winner: int | None = None
@@ -324,7 +365,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
                     break
             encounter, record = act(encounter, request, rng)
             actions += 1
-            damage[side] += (record.hp_before or 0) - (record.hp_after or 0)
+            lost = (record.hp_before or 0) - (record.hp_after or 0)
+            damage[side] += lost
+            dealt[me] += lost
             if record.hp_after == 0 and _beaten(encounter, side_of, defended):
                 standing -= 1
                 if standing == 1:  # the last side with a creature up wins (R18)
@@ -334,6 +377,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             break
         encounter, turn_end = end_turn(encounter)
         round_over = turn_end.round_over
+    if fight is not None:
+        fight.dealt = dealt
+        fight.down = [1 if c.down else 0 for c in encounter.creatures]
     return winner, [rounds, turns, actions, reactions, stuck, *damage], loads
 
 
@@ -376,12 +422,14 @@ def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
 
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
-    tally = Tally(len(setup.sides))
+    tally = Tally(len(setup.sides), creatures=len(setup.side_of))
     memo: dict = {}
     dice = BatchedDice(random.Random())
+    fight = Fight()
     for index in range(start, stop):
-        winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo)
+        winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo, fight)
         tally.add_run(winner, figures, loads)
+        tally.add_creatures(fight, setup.side_of, figures)
     return tally
 
 
@@ -409,7 +457,7 @@ def run_all(
     Returns:
         The merged `Tally` of each label.
     """
-    tallies = {label: Tally(len(setup.sides)) for label, _, setup in setups}
+    tallies = {label: Tally(len(setup.sides), creatures=len(setup.side_of)) for label, _, setup in setups}
     tasks = [(label, mode, setup, start, stop) for label, mode, setup in setups
              for start, stop in chunks(runs, jobs)]
     if executor is None and jobs <= 1:
