@@ -28,7 +28,7 @@ change the picture and would fork the transitions' code.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import InputError
@@ -41,7 +41,12 @@ from d4cli.sim.policy import (
     can_act,
     make_policy,
     reaction_aspect,
+    worth_reacting,
 )
+from d4cli.sim.tally import CREATURE_SUMS as CREATURE_SUMS  # re-exported: the tally's own module
+from d4cli.sim.tally import FIGURES as FIGURES
+from d4cli.sim.tally import Fight as Fight
+from d4cli.sim.tally import Tally as Tally
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -57,8 +62,6 @@ MODES: dict[str, tuple[str, str]] = {
     "round-zero": ("round", "zero"),
 }
 MAX_RUNS = 10_000_000
-# The per-run figures, in `Tally.sums` / `Tally.products` order; damage per side follows.
-FIGURES: tuple[str, ...] = ("rounds", "turns", "actions", "reactions", "stuck")
 
 
 @dataclass(frozen=True)
@@ -80,99 +83,6 @@ class Setup:
     moves: tuple[tuple[Move, ...], ...]
     policies: tuple[Policy, ...]
     max_rounds: int
-
-
-@dataclass
-class Tally:
-    """Integer sums over runs of one mode; `merge` adds two (order never matters).
-
-    Attributes:
-        runs / wins (per side) / draws.
-        rounds: runs by number of rounds played.
-        loads: turns by the Load at their start (after the reset).
-        sums / products: per-run figures (`FIGURES`, then damage dealt per side)
-            summed, and their pairwise products summed (for the intervals).
-        creatures / per_creature: per creature in turn order, `CREATURE_SUMS`
-            summed over runs (empty when *creatures* is 0).
-    """
-
-    sides: int
-    runs: int = 0
-    draws: int = 0
-    wins: list[int] = field(default_factory=list)
-    rounds: dict[int, int] = field(default_factory=dict)
-    loads: dict[int, int] = field(default_factory=dict)
-    sums: list[int] = field(default_factory=list)
-    products: list[int] = field(default_factory=list)
-    creatures: int = 0
-    per_creature: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        width = len(FIGURES) + self.sides
-        self.wins = self.wins or [0] * self.sides
-        self.sums = self.sums or [0] * width
-        self.products = self.products or [0] * (width * width)
-        self.per_creature = self.per_creature or [0] * (len(CREATURE_SUMS) * self.creatures)
-
-    def add_creatures(self, fight: Fight, side_of: tuple[int, ...], figures: list[int]) -> None:
-        """Add one run's per-creature figures (`CREATURE_SUMS`); *figures* are that run's `play` figures."""
-        sums, width = self.per_creature, len(CREATURE_SUMS)
-        for me, (dealt, down) in enumerate(zip(fight.dealt, fight.down)):
-            side_dealt = figures[len(FIGURES) + side_of[me]]
-            row = me * width
-            sums[row] += down
-            sums[row + 1] += dealt
-            sums[row + 2] += dealt * dealt
-            sums[row + 3] += dealt * side_dealt
-
-    def add_run(self, winner: int | None, figures: list[int], loads: dict[int, int]) -> None:
-        self.runs += 1
-        if winner is None:
-            self.draws += 1
-        else:
-            self.wins[winner] += 1
-        self.rounds[figures[0]] = self.rounds.get(figures[0], 0) + 1
-        for load, count in loads.items():
-            self.loads[load] = self.loads.get(load, 0) + count
-        width = len(figures)
-        sums, products = self.sums, self.products
-        nonzero = [(i, a) for i, a in enumerate(figures) if a]
-        for i, a in nonzero:
-            sums[i] += a
-            row = i * width
-            for j, b in nonzero:
-                products[row + j] += a * b
-
-    def merge(self, other: Tally) -> Tally:
-        self.runs += other.runs
-        self.draws += other.draws
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        for mine, theirs in ((self.rounds, other.rounds), (self.loads, other.loads)):
-            for key, count in theirs.items():
-                mine[key] = mine.get(key, 0) + count
-        self.sums = [a + b for a, b in zip(self.sums, other.sums)]
-        self.products = [a + b for a, b in zip(self.products, other.products)]
-        self.per_creature = [a + b for a, b in zip(self.per_creature, other.per_creature)] or other.per_creature
-        self.creatures = max(self.creatures, other.creatures)
-        return self
-
-
-# Per creature, summed over runs: went down (0/1), damage dealt, its square, and its product
-# with its side's damage (for the intervals of its damage per fight and its share of its side's).
-CREATURE_SUMS: tuple[str, ...] = ("downs", "dealt", "dealt_squared", "dealt_by_side")
-
-
-@dataclass
-class Fight:
-    """What `play` saw of each creature in one fight, when asked (its *fight* argument).
-
-    Attributes:
-        dealt: hp each creature's attacks took off (R16), in turn order.
-        down: whether each creature was down when the fight ended (R18; the simulator never heals).
-    """
-
-    dealt: list[int] = field(default_factory=list)
-    down: list[int] = field(default_factory=list)
 
 
 def prepare(
@@ -356,9 +266,11 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
                 other = creatures[ally]
                 if other.down:
                     continue
-                help_request = recall((ally, other.load, me), _UNKNOWN)
+                # Keyed by all a reaction rule weighs (`worth_reacting`): a 7-tuple, apart from the other keys.
+                key = ("react", ally, other.load, me, now, evasion, other.had_turn)
+                help_request = recall(key, _UNKNOWN)
                 if help_request is _UNKNOWN:
-                    help_request = memo[(ally, other.load, me)] = _team_request(setup, ally, other.load, me)
+                    help_request = memo[key] = _team_request(setup, ally, other.load, me, now, evasion, other.had_turn)
                 if help_request is not None:
                     encounter, _ = team(encounter, help_request)
                     reactions += 1
@@ -401,14 +313,25 @@ def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) ->
     return replace(request, extra=move.extra) if request.extra == move.extra else request
 
 
-def _team_request(setup: Setup, ally: int, load: int, attacker: int) -> TeamRequest | None:
-    """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed or none set."""
+def _team_request(setup: Setup, ally: int, load: int, attacker: int, attacker_load: int = 0,
+                  target_evasion: int = 0, had_turn: bool = True) -> TeamRequest | None:
+    """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed, none set,
+    or not worth its cost (`d4cli.sim.policy.worth_reacting`)."""
     from d4cli.fight.actions import TeamRequest
 
     creature = setup.encounter.creatures[ally]
-    aspect = reaction_aspect(setup.policies[ally], creature.aspects, load)
+    policy = setup.policies[ally]
+    aspect = reaction_aspect(policy, creature.aspects, load)
     if aspect is None:
         return None
+    if policy.reaction == "weigh":
+        # In round mode a creature that has not had its turn plays it with the Load it has now (R12).
+        to_come = setup.encounter.mode == "round" and not had_turn
+        attack = best_move(setup.moves[attacker], attacker_load, target_evasion, setup.policies[attacker].reserve)
+        evasion = setup.encounter.creatures[attacker].evasion
+        if attack is not None and not worth_reacting(policy, to_come, setup.moves[ally], load, attack,
+                                                     attacker_load, target_evasion, evasion):
+            return None
     attacker_name = setup.encounter.creatures[attacker].name
     return TeamRequest(creature.name, attacker_name, "disadvantage", aspect=aspect)  # type: ignore[arg-type]
 
