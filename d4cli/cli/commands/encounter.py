@@ -76,7 +76,7 @@ def apply_change(
 def init_command(
     mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", autocompletion=complete_mode, help="When Loads reset (R12); default turn, or the template's.")] = None,
     round_reset: Annotated[str | None, typer.Option("--round-reset", metavar="buffer|zero", help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).")] = None,
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel) or an encounter file.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel, ambush) or an encounter file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
     name: Annotated[str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")] = None,
     file: FileOption = None,

@@ -16,7 +16,7 @@ MAX_SETTINGS = 51  # settings of one --sweep
 
 def simulate_command(
     file: Annotated[str | None, typer.Argument(metavar="[FILE]", help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).")] = None,
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel) or another file instead.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel, ambush) or another file instead.")] = None,
     runs: Annotated[str, typer.Option("--runs", metavar="N", help="Fights per mode (1..10,000,000).")] = "1000",
     modes: Annotated[str, typer.Option("--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12).")] = "turn,round,round-zero",
     seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
