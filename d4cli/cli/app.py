@@ -44,6 +44,7 @@ COMMANDS: dict[str, Spec] = {
     "simulate": "d4cli.cli.commands.simulate:simulate_command",
     "forecast": "d4cli.cli.commands.forecast:forecast_command",
     "recap": "d4cli.cli.commands.recap:recap_command",
+    "handbook": "d4cli.cli.commands.handbook:handbook_command",
     "help": "d4cli.cli.commands.help:help_command",
 }
 
