@@ -67,7 +67,14 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     from d4cli.fight.actions import ActRequest, TeamRequest, act, team
     from d4cli.output.serialize import record_json
     from d4cli.sim.engine import BatchedDice, play, run_seed
-    from d4cli.sim.policy import MAX_ACTIONS, best_move, can_act, pick_target, reaction_aspect, worth_reacting
+    from d4cli.sim.policy import (
+        MAX_ACTIONS,
+        best_move,
+        can_act,
+        pick_target,
+        reaction_aspect,
+        worth_reacting,
+    )
 
     records: list[dict] = []
     states: list[dict] = []

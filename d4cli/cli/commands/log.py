@@ -61,7 +61,7 @@ def log_command(
         for entry, state in state_lines(resolve_path(file), replay, chosen):
             emit_json(state_line_json(entry, state))
     elif json_:
-        from d4cli.output.serialize import log_json
+        from d4cli.output.serialize.views import log_json
 
         emit_json(log_json(entries))
     else:

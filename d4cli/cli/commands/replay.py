@@ -67,7 +67,7 @@ def status_at(file: str | None, at: str, name: str | None, json_: bool) -> None:
         show_sheet(encounter, name, json_=json_)
         return
     if json_:
-        from d4cli.output.serialize import status_json
+        from d4cli.output.serialize.views import status_json
 
         emit_json(status_json(encounter))
         return

@@ -9,7 +9,11 @@ has a one-line caption saying how it was computed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from d4cli.output.steps import Step
 
 # The grids' axes: small enough to read, wide enough to show the curve.
 POOL_ASPECTS = (1, 2, 3, 4, 5, 6)
@@ -26,6 +30,29 @@ def _md(text: str) -> str:
     return escape_md(text)
 
 
+STEP_HEADERS = ("Step", "What happened", "Rule")
+
+
+def _md_cell(text: str) -> str:
+    from d4cli.rules.errors import escape_control
+
+    return escape_control(text).replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
+
+
+def steps_markdown(title: str, steps: Iterable[Step]) -> str:
+    """The steps of a roll (`d4cli.output.steps`) as a Markdown table under a bold *title*: the toned
+    part of a verdict (allowed, the total, the damage) in bold, as the Rich table colours it."""
+    lines = [f"**{_md_cell(title)}**", "", "| " + " | ".join(STEP_HEADERS) + " |", "| --- | --- | --- |"]
+    for step in steps:
+        before, toned, after = step.parts()
+        if toned and step.tone != "plain":
+            detail = f"{_md_cell(before)}**{_md_cell(toned)}**{_md_cell(after)}"
+        else:
+            detail = _md_cell(step.detail)
+        lines.append(f"| {_md_cell(step.name)} | {detail} | {step.rule} |")
+    return "\n".join(lines) + "\n"
+
+
 def rules_section() -> list[str]:
     """Every rule (R, C, L, N ids) in the project's words, each with its example."""
     from d4cli.output.ruletext import RULES
@@ -38,7 +65,6 @@ def rules_section() -> list[str]:
 
 def worked_example() -> list[str]:
     """A pool roll step by step (R2-R8), through the Markdown step renderer, with fixed dice."""
-    from d4cli.output.render.text import steps_markdown
     from d4cli.output.steps import pool_steps
     from d4cli.rules.dice import ExtraDice, ScriptedDice
     from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool

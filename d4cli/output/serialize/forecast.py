@@ -45,7 +45,7 @@ def over_json(winner: str | None) -> JsonObject:
 
 def status_forecast_json(encounter: Encounter, forecast: Forecast | None, winner: str | None) -> JsonObject:
     """``status --forecast --json``: the ``status --json`` object plus ``forecast`` (`forecast_json` or `over_json`)."""
-    from d4cli.output.serialize import status_json
+    from d4cli.output.serialize.views import status_json
 
     obj = status_json(encounter)
     obj["forecast"] = forecast_json(forecast) if forecast is not None else over_json(winner)

@@ -12,6 +12,6 @@ if TYPE_CHECKING:
 
 def state_line_json(entry: JsonObject, encounter: Encounter | None) -> JsonObject:
     """``{seq, entry, state}``: *entry* as ``log --json`` lists it, ``state`` the ``status --json`` object after it (or null)."""
-    from d4cli.output.serialize import status_json
+    from d4cli.output.serialize.views import status_json
 
     return {"seq": entry.get("seq"), "entry": entry, "state": None if encounter is None else status_json(encounter)}
