@@ -237,16 +237,17 @@ def status_command(
 
     Example: d4cli status --json
     """
+    entry = None
     if at is not None:
         if forecast:
             raise InputError("--forecast", None, "forecasts from the state as it is, not with --at")
         from d4cli.cli.commands.replay import status_at
 
-        status_at(file, at, name, json_)
-        return
-    from d4cli.store import read_encounter, resolve_path
+        entry, encounter = status_at(file, at)  # as it stood after entry SEQ, replayed (read-only)
+    else:
+        from d4cli.store import read_encounter, resolve_path
 
-    encounter = read_encounter(resolve_path(file))
+        encounter = read_encounter(resolve_path(file))
     if forecast:
         if name is not None:
             raise InputError("--forecast", None, "is for the whole encounter, not one sheet")
@@ -263,6 +264,11 @@ def status_command(
         from d4cli.output.serialize.views import status_json
 
         emit_json(status_json(encounter))
+        return
+    if entry is not None:
+        from d4cli.cli.commands.replay import print_replayed
+
+        print_replayed(entry, encounter)
         return
     from d4cli.output.render.encounter import print_status
 

@@ -51,32 +51,29 @@ def state_after(path: Path, replay: Replay, seq: int) -> tuple[dict[str, Any], E
     raise InputError("--at", seq, "no such entry in the journal (a damaged line)")
 
 
-def status_at(file: str | None, at: str, name: str | None, json_: bool) -> None:
-    """``status [NAME] --at SEQ``: the tracker, or one sheet, as it stood after journal entry SEQ."""
-    from d4cli.cli.commands.common import emit_json
+def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:
+    """``status --at SEQ``: journal entry SEQ and the encounter as it stood right after it.
+
+    Raises:
+        InputError: naming ``--at``, as `state_after` says; a SEQ that is not a whole number.
+    """
     from d4cli.rules.limits import parse_whole
     from d4cli.store import resolve_path
     from d4cli.store.replay import replay_texts
 
     seq = parse_whole(at, "--at", SEQ)
     path = resolve_path(file)
-    entry, encounter = state_after(path, replay_texts(path), seq)
-    if name is not None:
-        from d4cli.cli.commands.sheet import show_sheet
+    return state_after(path, replay_texts(path), seq)
 
-        show_sheet(encounter, name, json_=json_)
-        return
-    if json_:
-        from d4cli.output.serialize.views import status_json
 
-        emit_json(status_json(encounter))
-        return
+def print_replayed(entry: dict[str, Any], encounter: Encounter) -> None:
+    """The tracker as it stood after *entry*, headed by that entry's line (read-only replay)."""
     from d4cli.output.render import escape
     from d4cli.output.render.encounter import print_lines, print_status, summary
     from d4cli.store.journal import public_entry
 
     kind = escape(str(entry.get("kind")))
-    print_lines([f"As it stood after #{seq} {kind}: {summary(public_entry(entry))} (replayed from the journal)"])
+    print_lines([f"As it stood after #{entry.get('seq')} {kind}: {summary(public_entry(entry))} (replayed from the journal)"])
     print_status(encounter)
 
 
