@@ -154,7 +154,7 @@ def forecast(encounter: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, jobs
         FightOver: the fight is already over (R18).
         InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
     """
-    from d4cli.sim.engine import run_all
+    from d4cli.sim.pieces import run_all
 
     if not RUNS[0] <= runs <= RUNS[1]:
         raise InputError("--runs", runs, "must be within 1..1,000,000")

@@ -26,7 +26,8 @@ def forecast_command(
 
     Example: d4cli forecast --seed 1
     """
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
 
     encounter = read_encounter(resolve_path(file))
     result = run_forecast(encounter, runs, seed)

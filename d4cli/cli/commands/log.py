@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, emit_json
-from d4cli.cli.commands.encounter import FileOption, SourceList
+from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json
 from d4cli.cli.completion import complete_creature
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, parse_whole
@@ -29,9 +28,10 @@ def log_command(
 
     Example: d4cli log --round 2 --creature Aria --kind act
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
     from d4cli.rules.limits import ROUND
-    from d4cli.store import History, read_history, resolve_path
+    from d4cli.store.history import History, read_history
     from d4cli.store.journal import public_entry
 
     if states and not json_:

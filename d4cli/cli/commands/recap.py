@@ -64,10 +64,10 @@ def build_report(file: str | None, start_at: int | None, runs: int, seed: int) -
             the init or at or past the newest entry, a start state that cannot be rebuilt.
     """
     from d4cli.cli.commands.replay import state_after, state_lines
+    from d4cli.cli.settings import resolve_path
     from d4cli.fight.recap import recap
     from d4cli.odds.luck import entry_luck, luck_by_creature
     from d4cli.output.serialize.recap import recap_json
-    from d4cli.store import resolve_path
     from d4cli.store.replay import replay_texts
 
     path = resolve_path(file)

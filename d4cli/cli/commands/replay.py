@@ -57,8 +57,8 @@ def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:
     Raises:
         InputError: naming ``--at``, as `state_after` says; a SEQ that is not a whole number.
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.rules.limits import parse_whole
-    from d4cli.store import resolve_path
     from d4cli.store.replay import replay_texts
 
     seq = parse_whole(at, "--at", SEQ)
