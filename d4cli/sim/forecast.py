@@ -49,6 +49,7 @@ class Forecast:
         rounds_median / rounds_p90: rounds left to the end of the finished fights,
             the running round counted as 1 (None when no fight finished).
         finished: how many fights finished.
+        histogram: finished fights by rounds left, ``(rounds, fights)`` in order.
     """
 
     encounter: str
@@ -61,6 +62,7 @@ class Forecast:
     rounds_median: int | None
     rounds_p90: int | None
     finished: int
+    histogram: tuple[tuple[int, int], ...] = ()
 
 
 class FightOver(InputError):
@@ -141,7 +143,8 @@ def forecast_of(encounter: Encounter, mode: str, sides: tuple[str, ...], tally: 
     draws = Chance("", tally.draws, tally.draws / runs if runs else 0.0, *wilson(tally.draws, runs))
     finished = finishes(tally.rounds, tally.draws, max_rounds)
     return Forecast(encounter.name, mode, runs, seed, max_rounds, chances, draws,
-                    quantile(finished, 0.5), quantile(finished, 0.9), sum(finished.values()))
+                    quantile(finished, 0.5), quantile(finished, 0.9), sum(finished.values()),
+                    tuple(sorted(finished.items())))
 
 
 def forecast(encounter: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, jobs: int = 1,

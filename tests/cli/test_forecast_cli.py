@@ -30,6 +30,7 @@ def test_forecast_after_two_rounds_gives_each_side_a_chance_with_an_interval(fou
     assert wins["party"]["rate"] == wins["party"]["wins"] / 2000
     assert found["rounds_left"]["median"] <= found["rounds_left"]["p90"]
     assert found["rounds_left"]["finished"] == 2000 - found["draws"]["draws"]
+    assert sum(found["rounds_left"]["histogram"].values()) == found["rounds_left"]["finished"]
 
 
 def test_a_battered_party_has_a_real_chance_of_losing(fought):
@@ -47,6 +48,7 @@ def test_forecast_equals_simulate_from_the_same_file_in_its_mode(fought):
     assert {side: found["wins"][side]["wins"] for side in found["sides"]} == {
         side: mode["wins"][side]["wins"] for side in report["sides"]}
     assert found["rounds_left"]["median"] == mode["rounds"]["median"]
+    assert found["rounds_left"]["histogram"] == mode["rounds"]["histogram"]
     assert found["rounds_left"]["p90"] == mode["rounds"]["p90"]
 
 

@@ -196,6 +196,12 @@ def test_recap_human_output(fought, snapshot, monkeypatch, width):
     assert result.stdout == snapshot
 
 
+def test_recap_charts_damage_per_round_per_side(fought):
+    lines = run("recap", "--runs", "0").stdout.splitlines()
+    at = lines.index("foes dealt, per round:")
+    assert lines[at + 1].split() == ["1", "#" * 4, "1"] and lines[at + 2].split() == ["2", "#" * 40, "9"]
+
+
 def test_recap_markdown_output(fought, snapshot):
     assert ok("recap", "--runs", "100", "--seed", "1", "--format", "markdown").stdout == snapshot
 

@@ -52,6 +52,8 @@ def print_forecast(forecast: Forecast) -> None:
     else:
         out.print(f"Rounds left (the round running or next counts as 1), of {plural(forecast.finished, 'finished fight')}: "
                   f"median {forecast.rounds_median}, 90th percentile {forecast.rounds_p90}.", markup=False)
+    for line in bar_lines([(str(rounds), fights) for rounds, fights in forecast.histogram], forecast.runs):
+        out.print(line, markup=False)
     out.print(f"Draw: still running after {plural(forecast.max_rounds, 'round')}. Policy: d4cli help simulate.",
               markup=False)
 
@@ -61,3 +63,20 @@ def over_line(winner: str | None) -> str:
     if winner is None:
         return "Forecast: the fight is over: no side has a creature up (R18)"
     return f"Forecast: the fight is over: {escape(winner)} won (R18)"
+
+
+BAR = 40
+
+
+def bar_lines(bars: list[tuple[str, int]], total: int, unit: str = "%") -> list[str]:
+    """``  2 ######## 41%``: one bar per label, scaled to the largest; the share of *total* (``%``) or the count."""
+    if not bars:
+        return []
+    peak = max(value for _, value in bars) or 1
+    width = max(len(label) for label, _ in bars)
+    lines = []
+    for label, value in bars:
+        bar = "#" * max(1 if value else 0, round(BAR * value / peak))
+        shown = f"{100 * value / total:.0f}%" if unit == "%" and total else str(value)
+        lines.append(f"  {label:>{width}} {bar:<{BAR}} {shown}")
+    return lines

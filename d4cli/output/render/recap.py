@@ -114,6 +114,13 @@ def print_recap(report: dict[str, Any]) -> None:
         for row in rows:
             rounds.add_row(*row)
         out.print(rounds)
+        from d4cli.output.render.forecast import bar_lines
+
+        for side in report["sides"]:
+            out.print(f"{escape(side)} dealt, per round:", markup=False)
+            bars = [(str(r["round"]), r["sides"].get(side, 0)) for r in report["damage_per_round"]]
+            for line in bar_lines(bars, 0, unit="count"):
+                out.print(line, markup=False)
     for line in sentences(report):
         out.print(line, markup=False)
 

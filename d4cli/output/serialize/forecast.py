@@ -18,7 +18,7 @@ def chance_json(chance: Chance) -> JsonObject:
 
 def forecast_json(forecast: Forecast) -> JsonObject:
     """``{kind: "forecast", encounter, mode, runs, seed, max_rounds, sides, wins: {SIDE: {wins, rate, low, high}},
-    draws: {draws, rate, low, high}, rounds_left: {median, p90, finished}, fight_over: null}``.
+    draws: {draws, rate, low, high}, rounds_left: {median, p90, finished, histogram: {ROUNDS: fights}}, fight_over: null}``.
 
     ``status --forecast --json`` of a fight already over has ``{kind: "forecast", fight_over: {winner}}`` instead.
     """
@@ -33,7 +33,8 @@ def forecast_json(forecast: Forecast) -> JsonObject:
         "sides": [chance.side for chance in forecast.chances],
         "wins": {chance.side: chance_json(chance) for chance in forecast.chances},
         "draws": {"draws": draws.pop("wins"), **draws},
-        "rounds_left": {"median": forecast.rounds_median, "p90": forecast.rounds_p90, "finished": forecast.finished},
+        "rounds_left": {"median": forecast.rounds_median, "p90": forecast.rounds_p90, "finished": forecast.finished,
+                        "histogram": {str(rounds): fights for rounds, fights in forecast.histogram}},
         "fight_over": None,
     }
 
