@@ -17,11 +17,15 @@ def test_count_like_adds_four_copies_of_a_bundled_stat_block(tmp_path):
     assert obj["like"] == "Goblin Archer" and obj["actor"] == "Goblin 1"
     status = ok_json("status")["creatures"]
     assert [c["name"] for c in status] == obj["names"]
+    from d4cli.cli.commands.encounter import _template_creature
+    from d4cli.fight.encounter import Encounter
+
+    archer = _template_creature(Encounter(), "Goblin Archer")  # the first bundled example that has one
     first = status[0]
-    assert first["aspects"] == {"Finesse": 3, "Might": 1}
-    assert (first["evasion"], first["hp"], first["max_hp"], first["side"]) == (10, 7, 7, "foes")
-    assert [a["name"] for a in first["actions"]] == ["shortbow", "stab"]
-    assert first["load"] == -1 and first["effects"] == []
+    assert first["aspects"] == dict(archer.aspects)
+    assert (first["evasion"], first["hp"], first["max_hp"], first["side"]) == (archer.evasion, archer.max_hp, archer.max_hp, archer.side)
+    assert [a["name"] for a in first["actions"]] == [a.name for a in archer.actions] != []
+    assert first["load"] == archer.reset_value and first["effects"] == []
     ok("undo")
     assert ok_json("status")["creatures"] == []
 
