@@ -29,8 +29,9 @@ FIGHTS_PER_SETUP = 20
 
 def setups() -> list[tuple[str, str, object]]:
     """``(label, mode, Setup)`` of every traced setup."""
+    from dataclasses import replace
+
     from d4cli.fight.effects import Effect
-    from d4cli.fight.frozen import replace
     from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
     from d4cli.sim.engine import prepare
 

@@ -20,10 +20,9 @@ rolls and origin ``team``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
 

@@ -118,8 +118,8 @@ def team_command(
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
     from d4cli.fight.actions import TeamRequest, team
+    from d4cli.fight.closed_sets import GrantKind
     from d4cli.fight.encounter import TEAM_SOURCE
-    from d4cli.fight.events import GrantKind
     from d4cli.store import resolve_path
 
     if adv == dis:
