@@ -10,13 +10,12 @@ test keeps the two equal.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 RULE_ID = re.compile(r"^(R|C|L|N)([0-9]+)$")
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One rule of docs/rules.md: its id (``R14``), title, statement and worked example."""
 
     id: str
@@ -59,8 +58,7 @@ def parse_rules(markdown: str) -> dict[str, Rule]:
     return rules
 
 
-@dataclass(frozen=True)
-class Topic:
+class Topic(NamedTuple):
     """One help topic: a title, its rule ids, the explanation and a worked example."""
 
     title: str

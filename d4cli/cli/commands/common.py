@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -96,6 +95,8 @@ def parse_times(times: str | None) -> int:
 
 def emit_json(obj: dict[str, Any]) -> None:
     """Write one JSON object as one line on stdout and flush it (JSON Lines)."""
+    import json  # here, not at the top: Tab completion and tables never print JSON
+
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
 
