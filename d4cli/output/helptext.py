@@ -7,7 +7,8 @@ from docs/rules.md by `parse_rules` (``python scripts/gen_rules.py``), and a
 test keeps the two equal.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 import re
 from typing import NamedTuple

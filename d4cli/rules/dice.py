@@ -4,7 +4,8 @@ Every rule that rolls takes a `DiceSource`, anything with ``randint(a, b)``
 (``random.Random`` is one). Tests pass `ScriptedDice` to fix every die.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 import re
 from collections.abc import Iterable

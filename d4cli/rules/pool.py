@@ -7,7 +7,8 @@ happened and which rule decided it (named tuples: a command builds them at
 every start, and a named tuple class costs a fraction of a frozen dataclass).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 from typing import NamedTuple
 

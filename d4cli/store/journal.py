@@ -19,7 +19,8 @@ bytes before and after, and what is needed to go back:
 - ``text``: an ``init``'s whole file text (the anchor of a new history).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 import json
 import re
