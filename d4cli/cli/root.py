@@ -40,15 +40,16 @@ def session_text(message: str) -> str:
 
 def _usage_error(error: typer.TyperException, in_session: bool = False) -> int:
     ctx = getattr(error, "ctx", None)
-    from typer._click.exceptions import NoSuchOption
-
-    if ctx is not None and isinstance(error, NoSuchOption):
+    # An unknown option: Click's NoSuchOption, the one usage error with `possibilities`
+    # (Typer's Click is private, so the class is not imported).
+    option_name = getattr(error, "option_name", None)
+    if ctx is not None and option_name is not None and hasattr(error, "possibilities"):
         # Click compares options with their dashes (`--quiet` "close" to `--file`) and
         # by case (`--DC` near nothing): suggest this command's own closest options.
         from d4cli.rules.suggest import closest
 
         known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
-        error.possibilities = closest(error.option_name, [opt for opt in known if opt.startswith("--")])
+        error.possibilities = closest(option_name, [opt for opt in known if opt.startswith("--")])
     if ctx is not None:
         usage, hint = ctx.get_usage(), f"Try '{ctx.command_path} --help' for help."
         if in_session:  # `act --help`, or `help` at the session's own level (no usage line there)

@@ -5,9 +5,8 @@ Pure, like every transition: each takes an `Encounter` and returns ``(new_encoun
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
-
-from d4cli.fight.frozen import replace
 
 if TYPE_CHECKING:
     from d4cli.fight.encounter import Encounter

@@ -122,8 +122,8 @@ def team_command(
     """
     from d4cli.cli.settings import resolve_path
     from d4cli.fight.actions import TeamRequest, team
+    from d4cli.fight.closed_sets import GrantKind
     from d4cli.fight.encounter import TEAM_SOURCE
-    from d4cli.fight.events import GrantKind
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
@@ -162,7 +162,7 @@ def team_command(
 def show_act(
     record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
 ) -> None:
-    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.act_json`), or its steps and what it did.
+    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.acts.act_json`), or its steps and what it did.
 
     *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
     the one-line summary that ``log`` shows. A refusal's one line (R2, R18) names the
@@ -175,7 +175,7 @@ def show_act(
     """
     from d4cli.cli.commands.output import print_one
     from d4cli.cli.commands.pool_view import gate_refusal, pool_view
-    from d4cli.output.serialize import act_json
+    from d4cli.output.serialize.acts import act_json
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
@@ -183,7 +183,7 @@ def show_act(
     if short and not json_ and not quiet:
         if result.allowed:
             from d4cli.output.render.encounter import print_lines, summary
-            from d4cli.output.serialize import journal_json
+            from d4cli.output.serialize.changes import journal_json
 
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return
@@ -210,7 +210,7 @@ def show_act(
 def _act_refusal(record: "ActRecord", reason: str) -> str:
     """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
     from d4cli.output.render.actline import act_refusal
-    from d4cli.output.serialize import act_json
+    from d4cli.output.serialize.acts import act_json
 
     return act_refusal(act_json(record), reason)
 
@@ -239,7 +239,7 @@ def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
 
     if json_:
         from d4cli.cli.commands.common import emit_json
-        from d4cli.output.serialize import act_json
+        from d4cli.output.serialize.acts import act_json
 
         emit_json(act_json(record))
     raise RefusedError(_act_refusal(record, down_refusal(record.actor)), record)
@@ -266,7 +266,7 @@ def _show_team(record: "TeamRecord") -> None:
 
 
 def _team_json(record: "TeamRecord") -> dict[str, object]:
-    from d4cli.output.serialize import team_json
+    from d4cli.output.serialize.acts import team_json
 
     return team_json(record)
 

@@ -42,7 +42,7 @@ def note_command(
     checked = check_note(first if second is None else second, "TEXT")
     assert checked is not None
     from d4cli.cli.settings import resolve_path
-    from d4cli.output.serialize import journal_json, record_json
+    from d4cli.output.serialize.changes import journal_json, record_json
 
     # Not `apply_change`: a note changes nothing else in the encounter, and is journaled all the same.
     record = change_noting_comments(resolve_path(file), lambda encounter: write_note(encounter, about, checked))

@@ -21,7 +21,7 @@ from d4cli.cli.commands.common import (
 )
 from d4cli.cli.commands.pool_view import gate_refusal as gate_refusal
 from d4cli.cli.commands.pool_view import pool_view as pool_view
-from d4cli.cli.completion import complete_dc_tier
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import (
     ASPECT,
@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from d4cli.rules.pool import PoolResult
 
 JsonObject = dict[str, Any]
+
+# Loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
 
 app = typer.Typer(help="Roll a D4 pool, a d20 Action Roll or plain dice.", no_args_is_help=True)
 
@@ -128,11 +131,11 @@ def pool_command(
 
 
 def _short_line(line: str, to_json: str) -> Any:
-    """What ``--short`` prints for a roll: `d4cli.output.render.lines` *line* of its *to_json* object."""
+    """What ``--short`` prints for a roll: `d4cli.output.render.lines` *line* of its `d4cli.output.serialize.rolls` *to_json* object."""
 
     def short(result: Any) -> str:
         import d4cli.output.render.lines as lines
-        import d4cli.output.serialize as serialize
+        import d4cli.output.serialize.rolls as serialize
 
         return str(getattr(lines, line)(getattr(serialize, to_json)(result)))
 
@@ -179,7 +182,7 @@ def check_command(
     Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """
     from d4cli.cli.commands.output import ResultView, print_many, print_renderables
-    from d4cli.output.serialize import check_json, with_odds
+    from d4cli.output.serialize.rolls import check_json, with_odds
     from d4cli.rules.action_roll import (
         CheckRequest,
         CheckResult,
@@ -261,7 +264,7 @@ def dice_command(
     Example: d4cli roll dice 2d6+1d4+3 --odds
     """
     from d4cli.cli.commands.output import ResultView, print_many, print_renderables
-    from d4cli.output.serialize import dice_json, with_odds
+    from d4cli.output.serialize.rolls import dice_json, with_odds
     from d4cli.rules.dice import DiceRoll, parse_expression, roll_expression
 
     parsed = parse_expression(expression)

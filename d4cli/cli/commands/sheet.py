@@ -122,7 +122,8 @@ def _show_check(
     """Print a check (JSON, the total with *quiet*, its log line with *short*, or steps with exact
     odds on ``--odds``); exit 3 when impossible (C4), with nothing on stdout but JSON."""
     from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-    from d4cli.output.serialize import sheet_check_json, with_odds
+    from d4cli.output.serialize.acts import sheet_check_json
+    from d4cli.output.serialize.rolls import with_odds
 
     result = record.result
     odds_record = None
@@ -168,14 +169,15 @@ def _show_check(
 def _check_line(record: "CheckRecord", dry_run: bool) -> str:
     from d4cli.output.render import plain
     from d4cli.output.render.encounter import summary
-    from d4cli.output.serialize import journal_json
+    from d4cli.output.serialize.changes import journal_json
 
     return plain(summary(journal_json(record))) + (" (dry run)" if dry_run else "")
 
 
 def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None) -> None:
     from d4cli.cli.commands.unchanged import unchanged_line
-    from d4cli.output.serialize import action_event_json, unchanged_json
+    from d4cli.output.serialize.acts import action_event_json
+    from d4cli.output.serialize.changes import unchanged_json
 
     obj = action_event_json(event) if changed else unchanged_json(action_event_json(event))
     if json_:
