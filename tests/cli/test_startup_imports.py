@@ -145,6 +145,7 @@ def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
     out, modules = _run("roll", "pool", "4", "--seed", "1", cwd=tmp_path, env={"COLUMNS": "100"})
     assert "Pool roll" in out and "rich" in modules
     path = _skirmish(tmp_path)
-    out, modules = _run("act", "Aria", "Finesse", "--cost", "0", "--seed", "1", "-f", str(path), "--json", cwd=tmp_path)
+    # Cost 1: the act changes the Load, so the file is written (an act that changes nothing keeps its bytes).
+    out, modules = _run("act", "Aria", "Finesse", "--cost", "1", "--seed", "1", "-f", str(path), "--json", cwd=tmp_path)
     assert json.loads(out)["kind"] == "pool" and "d4cli.store.transaction" in modules and "tomli_w" in modules
     assert os.path.getsize(path) > 0
