@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 # Runs the command line in argv[2:] (argv[1]: a JSON object of environment variables
 # to set first) through the console script's entry point; the loaded modules go to
 # stderr as the last line, after whatever the command printed.
@@ -92,6 +94,7 @@ def test_the_core_packages_load_no_shell_library(tmp_path: Path) -> None:
     assert not _top(modules, *SHELL_LIBRARIES)
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_only_play_loads_prompt_toolkit(tmp_path: Path) -> None:
     # Every other module, the commands and the play session included, imports without it.
     modules = _import_all("d4cli", skip=("d4cli.__main__", "d4cli.cli.play_prompt"), cwd=tmp_path)
@@ -118,6 +121,7 @@ def test_simulate_without_a_scheduler_never_loads_dask(tmp_path: Path) -> None:
     assert "d4cli.sim.engine" in modules
     assert not _top(modules, "dask", "distributed")
     assert "d4cli.sim.cluster" not in modules
+    assert "d4cli.output.render.svg" not in modules  # loaded by --format svg alone
 
 
 def test_roll_pool_json_loads_no_rich_no_toml_writer_and_no_encounter(tmp_path: Path) -> None:
