@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.frozen import replace
+from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
 
@@ -112,6 +113,10 @@ class Creature:
         actions: named actions (`Action`), in the order given.
         side: free text such as ``party`` or ``foes`` ("" when none).
         policy: ``(key, value)`` pairs of its ``policy`` table for ``d4cli simulate``.
+        hidden: off the player view entirely (`d4cli.fight.public_view`).
+        alias: the name the players see ("" when none: its own name).
+        hp_shown: its HP display for the players (``exact``, ``label``, ``none``), None: its side's default.
+        evasion_shown: the players see its Evasion.
     """
 
     name: str
@@ -132,6 +137,10 @@ class Creature:
     actions: tuple[Action, ...] = ()
     side: str = ""
     policy: tuple[tuple[str, str | int], ...] = ()  # the simulator's policy table (d4cli.sim.policy)
+    hidden: bool = False
+    alias: str = ""
+    hp_shown: str | None = None
+    evasion_shown: bool = False
 
     def __post_init__(self) -> None:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.
@@ -199,6 +208,7 @@ class Encounter:
         last_turn: the creature whose turn ran last (the default order follows it, R19), or None.
         creatures: in turn order, never sorted (R13, R17).
         round_reset: ``buffer`` or ``zero``: what round mode resets to (R12).
+        player_view: the file's ``[player_view]`` table: the party's side, default HP displays.
     """
 
     name: str = ""
@@ -208,6 +218,7 @@ class Encounter:
     last_turn: str | None = None
     creatures: tuple[Creature, ...] = ()
     round_reset: str = "buffer"
+    player_view: PlayerView = field(default_factory=PlayerView)
 
     def next_position(self) -> int | None:
         """Position of the default next turn this round (R19), None when the round is over.

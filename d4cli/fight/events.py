@@ -82,6 +82,7 @@ class AddEvent(_Change):
     attributes: tuple[tuple[str, int], ...] = ()
     proficiencies: tuple[tuple[str, int], ...] = ()
     specializations: tuple[tuple[str, int], ...] = ()
+    hidden: bool = False  # off the player view (`d4cli.fight.visibility`)
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,7 @@ def add_creature(
         attributes=creature.attributes,
         proficiencies=creature.proficiencies,
         specializations=creature.specializations,
+        hidden=creature.hidden,
     )
     return new, event
 

@@ -186,6 +186,7 @@ def add_command(
     proficiency: Annotated[SourceList, typer.Option("--proficiency", metavar="NAME=N", help="A stored Proficiency (C8); repeatable.")] = None,
     specialization: Annotated[SourceList, typer.Option("--specialization", metavar="NAME=N", help="A stored Specialization (C8); repeatable.")] = None,
     side: Annotated[str | None, typer.Option("--side", metavar="TEXT", help="The creature's side, such as party or foes.")] = None,
+    hidden: Annotated[bool, typer.Option("--hidden", help="Keep it off the player view until 'd4cli reveal NAME'.")] = False,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -213,6 +214,10 @@ def add_command(
         creature = with_stats(creature, stats, side)
     except InputError as error:
         raise InputError(f"{name}: {error.field}", error.value, error.problem) from None
+    if hidden:
+        from d4cli.fight.frozen import replace
+
+        creature = replace(creature, hidden=True)
     apply_change(file, lambda encounter: add_creature(encounter, creature, before=before, after=after), json_, note)
 
 

@@ -163,6 +163,7 @@ def _summary(entry: dict[str, Any]) -> str:
             f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
             f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
             f"Evasion {entry.get('evasion')}{hp}{_sheet(entry)}"
+            + ("; hidden from the player view" if entry.get("hidden") else "")
         )
     if kind == "remove":
         text = f"removed {actor}"
@@ -219,6 +220,10 @@ def _summary(entry: dict[str, Any]) -> str:
         from d4cli.output.render.sheet import sheet_summary
 
         return sheet_summary(entry)
+    if kind in ("reveal", "conceal", "alias"):
+        from d4cli.output.render.visibility import view_summary
+
+        return view_summary(entry)
     return escape(str(kind))
 
 

@@ -22,9 +22,10 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     )
     from d4cli.fight.sheet_check import CheckRecord
     from d4cli.fight.sheets import ActionEvent
+    from d4cli.fight.visibility import ViewEvent
     from d4cli.output.serialize.base import Event
 
-    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent
+    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | ViewEvent
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -44,6 +45,7 @@ def add_json(event: AddEvent) -> JsonObject:
         "attributes": dict(event.attributes),
         "proficiencies": dict(event.proficiencies),
         "specializations": dict(event.specializations),
+        "hidden": event.hidden,
     }
 
 
@@ -157,6 +159,12 @@ def record_json(record: Record) -> JsonObject:
         return move_json(record)
     if isinstance(record, (model.DamageEvent, model.HealEvent)):
         return hp_json(record)
+    from d4cli.fight import visibility
+
+    if isinstance(record, (visibility.RevealEvent, visibility.ConcealEvent, visibility.AliasEvent)):
+        from d4cli.output.serialize.visibility import view_event_json
+
+        return view_event_json(record)
     return exhaust_json(record)
 
 

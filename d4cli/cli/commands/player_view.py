@@ -1,0 +1,59 @@
+"""What the players see: ``reveal``, ``conceal``, ``alias`` (docs/cli.md "The player view").
+
+A thin skin like `d4cli.cli.commands.encounter`: each is an ordinary journaled
+change (`d4cli.fight.visibility`) through the store's one transaction, with
+``--note``, ``--json``, ``undo`` and ``redo``.
+"""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.commands.common import JsonOption, NoteOption
+from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.completion import complete_creature
+from d4cli.rules.errors import InputError
+
+Name = Annotated[str, typer.Argument(metavar="NAME", help="The creature (its name in the file).", autocompletion=complete_creature)]
+
+
+def reveal_command(name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
+    """Put a hidden creature on the player view (board --players, serve).
+
+    Example: d4cli reveal "Goblin Shaman"
+    """
+    from d4cli.fight.visibility import reveal
+
+    apply_change(file, lambda encounter: reveal(encounter, name), json_, note)
+
+
+def conceal_command(name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
+    """Take a creature off the player view; its turns and rolls go on as before (R13).
+
+    Example: d4cli conceal "Goblin Shaman"
+    """
+    from d4cli.fight.visibility import conceal
+
+    apply_change(file, lambda encounter: conceal(encounter, name), json_, note)
+
+
+def alias_command(
+    name: Name,
+    text: Annotated[str | None, typer.Argument(metavar="TEXT", help="The name the players see (unique, N1).", show_default=False)] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Show its own name to the players again.")] = False,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Show a creature to the players under another name; --clear: by its own name again (N1).
+
+    Example: d4cli alias "Goblin Shaman" "Goblin 2"
+    """
+    from d4cli.fight.visibility import set_alias
+
+    if clear == (text is not None):
+        raise InputError("TEXT", None, "give the name the players see, or --clear (not both)")
+    apply_change(file, lambda encounter: set_alias(encounter, name, text), json_, note)
