@@ -149,3 +149,17 @@ def test_status_json_still_reads_a_schema_2_file_unchanged():
     before = files(FILE)
     assert run("status", "--json").exit_code == 0
     assert files(FILE) == before
+
+
+def test_effect_add_gm_only_writes_public_false_and_undo_takes_it_back():
+    ok("init", "--from", "skirmish")
+    added = ok_json("effect", "add", "Aria", "cursed", "--dis", "--gm-only")
+    assert added["effect"]["public"] is False
+    assert "public = false" in FILE.read_text()
+    listed = ok_json("effect", "list")["effects"]
+    assert [(row["source"], row.get("public")) for row in listed] == [("cursed", False)]
+    plain = ok_json("effect", "add", "Borin", "blessed", "--adv")
+    assert "public" not in plain["effect"]
+    ok("undo")
+    ok("undo")
+    assert FILE.read_bytes() == bundled_examples()["skirmish"].read_bytes()

@@ -26,6 +26,7 @@ def effect_from_json(obj: dict[str, Any]) -> Effect:
         ends.get("uses"),
         _ORIGINS.get(str(obj.get("origin")), "effect"),
         int(obj.get("level") or 1),
+        public=obj.get("public") is not False,
     )
 
 
