@@ -21,12 +21,15 @@ over (or not started), so that the next turn starts round + 1.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.frozen import replace
-from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
+
+if TYPE_CHECKING:
+    from d4cli.fight.view_settings import PlayerView
 
 # The values of `d4cli.fight.events.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
 MODES: tuple[str, ...] = ("turn", "round")
@@ -208,7 +211,8 @@ class Encounter:
         last_turn: the creature whose turn ran last (the default order follows it, R19), or None.
         creatures: in turn order, never sorted (R13, R17).
         round_reset: ``buffer`` or ``zero``: what round mode resets to (R12).
-        player_view: the file's ``[player_view]`` table: the party's side, default HP displays.
+        player_view: the file's ``[player_view]`` table (the party's side, default HP displays),
+            None when the file has none (the defaults of `d4cli.fight.view_settings.PlayerView`).
     """
 
     name: str = ""
@@ -218,7 +222,7 @@ class Encounter:
     last_turn: str | None = None
     creatures: tuple[Creature, ...] = ()
     round_reset: str = "buffer"
-    player_view: PlayerView = field(default_factory=PlayerView)
+    player_view: PlayerView | None = None
 
     def next_position(self) -> int | None:
         """Position of the default next turn this round (R19), None when the round is over.

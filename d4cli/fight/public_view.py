@@ -122,7 +122,9 @@ def public_view(encounter: Encounter) -> PublicView:
         A `PublicView`; pure and total: every valid encounter has one.
     """
     names = {creature.name: (HIDDEN_CREATURE if creature.hidden else public_name(creature)) for creature in encounter.creatures}
-    settings = encounter.player_view
+    from d4cli.fight.view_settings import PlayerView
+
+    settings = encounter.player_view or PlayerView()
     counting = applied_round(encounter)
     visible = []
     current = None

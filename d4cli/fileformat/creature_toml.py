@@ -13,14 +13,14 @@ from typing import Any, NoReturn
 
 from d4cli.fight.encounter import Creature, Encounter, Pending
 from d4cli.fileformat.effects_toml import effects_from_row
-from d4cli.fileformat.player_view_toml import CREATURE_KEYS_3, view_fields_from_row
 from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
 from d4cli.rules.names import escape_name, fold_name, name_problem
 
 CREATURE_KEYS_2: tuple[str, ...] = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
                  "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
-# Schema 2's creature keys; schema 3 (`d4cli.fileformat.player_view_toml`) adds what the players see.
+# Schema 2's creature keys; schema 3 adds what the players see (`d4cli.fileformat.player_view_toml`).
+CREATURE_KEYS_3 = ("hidden", "alias", "hp_shown", "evasion_shown")
 CREATURE_KEYS = CREATURE_KEYS_2 + CREATURE_KEYS_3
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
@@ -114,6 +114,11 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
         sheet: dict[str, Any] = sheet_from_row(row, aspects)
     except InputError as error:
         where.fail(error.field, error.value, error.problem)
+    view: dict[str, Any] = {}
+    if any(key in row for key in CREATURE_KEYS_3):  # loaded only for files that hide something
+        from d4cli.fileformat.player_view_toml import view_fields_from_row
+
+        view = view_fields_from_row(where, row)
     return Creature(
         name=name,
         aspects=aspects,
@@ -127,7 +132,7 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
         had_turn=had_turn,
         max_hp=max_hp,
         **sheet,
-        **view_fields_from_row(where, row),
+        **view,
     )
 
 

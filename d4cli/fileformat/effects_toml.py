@@ -68,9 +68,11 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
             where.fail(f"{field}.level", item["level"], "only an Advantage effect has a level (C8)")
         if values["on"] == "against":
             where.fail(f"{field}.level", item["level"], "an 'against' effect has no level: it never counts on checks (C8)")
-    from d4cli.fileformat.player_view_toml import public_from_item
+    public = True
+    if "public" in item:
+        from d4cli.fileformat.player_view_toml import public_from_item
 
-    public = public_from_item(where, field, item)
+        public = public_from_item(where, field, item)
     return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level, from_round, public)
 
 

@@ -24,13 +24,6 @@ from d4cli.fileformat.creature_toml import (
     turn_name,
 )
 from d4cli.fileformat.effects_toml import effects_document
-from d4cli.fileformat.player_view_toml import (
-    TOP_KEYS_3,
-    check_aliases,
-    player_view_document,
-    player_view_from_document,
-    view_fields_document,
-)
 from d4cli.rules.errors import FileError
 from d4cli.rules.names import fold_name
 
@@ -43,7 +36,7 @@ OLD_SCHEMA_VERSION = 1
 ROUND = (0, 1_000_000)
 
 TOP_KEYS_2: tuple[str, ...] = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
-TOP_KEYS = TOP_KEYS_2 + TOP_KEYS_3
+TOP_KEYS = TOP_KEYS_2 + ("player_view",)
 TOP_REQUIRED = ("schema_version", "mode", "round")
 # Bounds of the shape pre-scan (`check_shape`): the schema needs depth 2 and no dotted key at all.
 MAX_DEPTH = 16
@@ -215,7 +208,12 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         seen[key] = creature.name
         creatures.append(creature)
     check_effect_creatures(path, creatures)
-    check_aliases(path, creatures)
+    player_view = None
+    if "player_view" in data or any(creature.alias for creature in creatures):  # schema 3's, loaded when used
+        from d4cli.fileformat.player_view_toml import check_aliases, player_view_from_document
+
+        check_aliases(path, creatures)
+        player_view = player_view_from_document(top, data)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
     current = turn_name(top, "current", data.get("current"), encounter)
     last_key = "next_turn" if old else "last_turn"
@@ -224,7 +222,6 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
     if round_number == 0 and any(creature.had_turn for creature in creatures):
         top.fail("round", 0, "is 0 (not started), so no creature can have had_turn = true")
-    player_view = player_view_from_document(top, data)
     encounter = Encounter(name, mode, round_number, current, last_turn, tuple(creatures), round_reset, player_view)
     if old:
         from d4cli.fileformat.schema1 import upgrade_turns
@@ -291,9 +288,10 @@ def encounter_document(encounter: Encounter) -> dict[str, Any]:
         document["current"] = encounter.current
     if encounter.last_turn is not None:
         document["last_turn"] = encounter.last_turn
-    view = player_view_document(encounter.player_view)
-    if view is not None:
-        document["player_view"] = view
+    if encounter.player_view is not None:
+        from d4cli.fileformat.player_view_toml import player_view_document
+
+        document["player_view"] = player_view_document(encounter.player_view)
     if encounter.creatures:
         document["creature"] = [_creature_document(creature) for creature in encounter.creatures]
     return document
@@ -322,7 +320,10 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     from d4cli.fight.sheets import sheet_document
 
     row.update(sheet_document(creature))
-    row.update(view_fields_document(creature))
+    if creature.hidden or creature.alias or creature.hp_shown is not None or creature.evasion_shown:
+        from d4cli.fileformat.player_view_toml import view_fields_document
+
+        row.update(view_fields_document(creature))
     return row
 
 

@@ -22,13 +22,10 @@ from typing import Any
 from d4cli.fight.view_settings import HP_SHOWN, PlayerView
 
 PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp")
-# The keys schema 3 adds to the top of the file and to a creature's table.
-TOP_KEYS_3 = ("player_view",)
-CREATURE_KEYS_3 = ("hidden", "alias", "hp_shown", "evasion_shown")
 
 
-def player_view_from_document(where: Any, data: dict[str, Any]) -> PlayerView:
-    """The ``[player_view]`` table of *data*, or the defaults when it has none.
+def player_view_from_document(where: Any, data: dict[str, Any]) -> PlayerView | None:
+    """The ``[player_view]`` table of *data*, or None when it has none (the defaults).
 
     Raises:
         FileError: (through *where*) not a table, an unknown key, a party that is
@@ -108,10 +105,8 @@ def check_aliases(path: object, creatures: list[Any]) -> None:
                 raise FileError(path, f"creature {creature.name!r}: alias", creature.alias, f"matches {clash} (N1)")
 
 
-def player_view_document(view: PlayerView) -> dict[str, Any] | None:
-    """The ``[player_view]`` table of *view*; None when every value is the default (nothing written)."""
-    if view == PlayerView():
-        return None
+def player_view_document(view: PlayerView) -> dict[str, Any]:
+    """The ``[player_view]`` table of *view*."""
     return {"party": view.party, "party_hp": view.party_hp, "others_hp": view.others_hp}
 
 

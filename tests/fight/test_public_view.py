@@ -168,7 +168,7 @@ def test_no_hidden_string_reaches_any_player_output(case: tuple[Encounter, set[s
     visible = [creature for creature in encounter.creatures if not creature.hidden]
     assert len(obj["creatures"]) == len(visible)
     for shown, creature in zip(obj["creatures"], visible):
-        display = encounter.player_view.hp_shown(creature.side, creature.hp_shown)
+        display = PlayerView().hp_shown(creature.side, creature.hp_shown)
         assert (shown["hp"] is not None) == (display == "exact" and creature.hp is not None)
         assert (shown["headroom"] is not None) == (creature.side == "party")
         assert (shown["evasion"] is not None) == creature.evasion_shown

@@ -57,3 +57,27 @@ def alias_command(
     if clear == (text is not None):
         raise InputError("TEXT", None, "give the name the players see, or --clear (not both)")
     apply_change(file, lambda encounter: set_alias(encounter, name, text), json_, note)
+
+
+def board_command(
+    players: Annotated[bool, typer.Option("--players", help="Show only what the players may see (the projection).")] = False,
+    once: Annotated[bool, typer.Option("--once", help="Print one frame and exit (plain text in a pipe).")] = False,
+    file: FileOption = None,
+) -> None:
+    """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
+
+    Without --players it is the GM's board (everything, and the newest log lines).
+
+    Example: d4cli board --players
+    """
+    from d4cli.cli.board import print_once, run_live
+    from d4cli.store import resolve_path
+
+    path = resolve_path(file)
+    if once:
+        print_once(path, players)
+        return
+    code = run_live(path, players)
+    if code:
+        raise typer.Exit(code)
+
