@@ -40,6 +40,7 @@ COMMANDS: dict[str, Spec] = {
     "conceal": "d4cli.cli.commands.player_view:conceal_command",
     "alias": "d4cli.cli.commands.player_view:alias_command",
     "board": "d4cli.cli.commands.player_view:board_command",
+    "serve": "d4cli.cli.commands.player_view:serve_command",
     "log": "d4cli.cli.commands.log:log_command",
     "undo": "d4cli.cli.commands.encounter:undo_command",
     "redo": "d4cli.cli.commands.encounter:redo_command",

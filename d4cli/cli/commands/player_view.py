@@ -81,3 +81,24 @@ def board_command(
     if code:
         raise typer.Exit(code)
 
+
+def serve_command(
+    host: Annotated[str, typer.Option("--host", metavar="HOST", help="Address to listen on; anything but 127.0.0.1 lets others on that network read the view.")] = "127.0.0.1",
+    port: Annotated[str, typer.Option("--port", metavar="N", help="Port to listen on, 1-65535 (0: a free one).")] = "8765",
+    file: FileOption = None,
+) -> None:
+    """Serve the player view as a live web page (GET /, /view.json, /events) until Ctrl-C.
+
+    Example: d4cli serve --port 8765   (then open http://127.0.0.1:8765/ on the players' screen)
+    """
+    from d4cli.cli.serve import serve
+    from d4cli.rules.limits import parse_whole
+    from d4cli.rules.names import check_text
+    from d4cli.store import resolve_path
+
+    port_number = parse_whole(port, "--port", (0, 65535))
+    check_text(host, "--host", name=True)
+    path = resolve_path(file)
+    code = serve(path, host.strip(), port_number)
+    if code:
+        raise typer.Exit(code)
