@@ -47,8 +47,13 @@ def _effect_lines(creature: PublicCreature) -> list[str]:
         sign = "+" if effect.grant == "advantage" else "-"
         where = "vs it " if effect.on == "against" else ""
         colour = "green" if effect.grant == "advantage" else "red"
-        lines.append(f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(effect.left)}[/]")
+        lines.append(f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(_short(effect.left))}[/]")
     return lines
+
+
+def _short(text: str) -> str:
+    """What is left of an effect without its parenthesis: ``2 rounds left`` (the board is 80 wide)."""
+    return text.split(" (until the end of round")[0]
 
 
 def _headroom_cell(creature: PublicCreature) -> str:
@@ -58,7 +63,7 @@ def _headroom_cell(creature: PublicCreature) -> str:
     for aspect, room in creature.headroom:
         colour = "green" if room >= 1 else "yellow" if room == 0 else "red"
         parts.append(f"{escape(aspect)} [{colour}]{room:+d}[/]")
-    return ", ".join(parts)
+    return " ".join(parts)
 
 
 def _title(name: str, round_number: int) -> str:
@@ -77,9 +82,9 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
 
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
     table.add_column("Turn", no_wrap=True, width=5)
-    table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=3)
+    table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=1)
     table.add_column("HP", no_wrap=True)
-    table.add_column("Headroom (R2)", no_wrap=True, overflow="ellipsis", ratio=2)
+    table.add_column("Headroom (R2)", no_wrap=True, overflow="ellipsis", ratio=1)
     for creature in view.creatures:
         name = escape(creature.name)
         if creature.evasion is not None:
@@ -121,10 +126,10 @@ def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, pr
     counting = applied_round(encounter)
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
     table.add_column("Turn", no_wrap=True, width=5)
-    table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=3)
+    table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=1)
     table.add_column("Load", justify="right", no_wrap=True)
     table.add_column("HP", justify="right", no_wrap=True)
-    table.add_column("Headroom (R2)", no_wrap=True, overflow="ellipsis", ratio=2)
+    table.add_column("Headroom (R2)", no_wrap=True, overflow="ellipsis", ratio=1)
     rows = 0
     for creature in encounter.creatures:
         marker = ""
@@ -144,12 +149,12 @@ def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, pr
             hp += f"/{creature.max_hp}"
         if creature.down:
             hp = f"[red bold]{hp} down[/]"
-        rooms = ", ".join(
+        rooms = " ".join(
             f"{escape(aspect)} [{'green' if room >= 1 else 'yellow' if room == 0 else 'red'}]{room:+d}[/]"
             for aspect, room in creature.headroom().items()
         )
         effects = [
-            "  " + ("" if effect.public else "[magenta]GM only:[/] ") + escape(describe(effect, counting))
+            "  " + ("" if effect.public else "[magenta]GM only:[/] ") + escape(_short(describe(effect, counting)))
             for effect in creature.effects
         ]
         rows += 1 + len(effects)
