@@ -24,10 +24,14 @@ def test_conceal_reveal_and_alias_are_journaled_changes_with_json():
     }
     aliased = ok_json("alias", "goblin archer", "Goblin 2")
     assert (aliased["actor"], aliased["alias_after"]) == ("Goblin Archer", "Goblin 2")
+    status = {c["name"]: c for c in ok_json("status")["creatures"]}
+    assert (status["Goblin Brute"]["hidden"], status["Goblin Archer"]["alias"]) == (True, "Goblin 2")
     revealed = ok_json("reveal", "Goblin Brute")
     assert (revealed["hidden_before"], revealed["hidden_after"]) == (True, False)
     cleared = ok_json("alias", "Goblin Archer", "--clear")
     assert (cleared["alias_before"], cleared["alias_after"]) == ("Goblin 2", None)
+    status = {c["name"]: c for c in ok_json("status")["creatures"]}
+    assert (status["Goblin Brute"]["hidden"], status["Goblin Archer"]["alias"]) == (False, None)
     entries = ok_json("log")["entries"]
     assert [entry["kind"] for entry in entries] == ["init", "conceal", "alias", "reveal", "alias"]
     assert entries[1]["note"] == "lurks behind the mill"
