@@ -89,7 +89,7 @@ def serve_command(
 ) -> None:
     """Serve the player view as a live web page (GET /, /view.json, /events) until Ctrl-C.
 
-    Example: d4cli serve --port 8765   (then open http://127.0.0.1:8765/ on the players' screen)
+    Example: d4cli serve --port 8765   (open http://127.0.0.1:8765/)
     """
     from d4cli.cli.serve import serve
     from d4cli.rules.limits import parse_whole
