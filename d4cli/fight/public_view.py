@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from d4cli.fight.effects import Effect, applied_round, lasts
+from d4cli.fight.effects import Effect, applied_round
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.frozen import replace
 
 HEALTHY, HURT, BLOODIED, DOWN, UP = "Healthy", "Hurt", "Bloodied", "Down", "Up"
 HP_LABELS: tuple[str, ...] = (HEALTHY, HURT, BLOODIED, DOWN, UP)
@@ -37,13 +36,24 @@ HIDDEN_CREATURE = "a hidden creature"
 
 @dataclass(frozen=True)
 class PublicEffect:
-    """A public lasting effect (R20): its source, ``advantage``/``disadvantage``, ``own``/``against``,
-    and what is left of it in words (``2 rounds left``, ``until the start of Goblin 2's turn``)."""
+    """A public lasting effect (R20) as the players see it.
+
+    Attributes:
+        source: its source name.
+        grant / on: ``advantage``/``disadvantage``, ``own``/``against``.
+        ends: ``start``, ``end``, ``rounds``, ``uses`` or ``removed`` (`d4cli.fight.effects`).
+        creature: for ``start``/``end``, the public name of the creature whose turn ends it
+            (`HIDDEN_CREATURE` when it is hidden), else None.
+        last_round / uses: for ``rounds`` / ``uses``, else None.
+    """
 
     source: str
     grant: str
     on: str
-    left: str
+    ends: str
+    creature: str | None
+    last_round: int | None
+    uses: int | None
 
 
 @dataclass(frozen=True)
@@ -87,6 +97,7 @@ class PublicView:
             or while a hidden creature acts.
         hidden_turn: a hidden creature's turn runs.
         creatures: the visible creatures in turn order (R13).
+        counts_from: the round an effect's rounds are counted from (`d4cli.fight.effects.applied_round`).
     """
 
     name: str
@@ -94,6 +105,7 @@ class PublicView:
     turn: str | None
     hidden_turn: bool
     creatures: tuple[PublicCreature, ...]
+    counts_from: int = 1
 
 
 def hp_label(hp: int | None, max_hp: int | None) -> str | None:
@@ -125,7 +137,6 @@ def public_view(encounter: Encounter) -> PublicView:
     from d4cli.fight.view_settings import PlayerView
 
     settings = encounter.player_view or PlayerView()
-    counting = applied_round(encounter)
     visible = []
     current = None
     hidden_turn = False
@@ -150,21 +161,21 @@ def public_view(encounter: Encounter) -> PublicView:
                 max_hp=creature.max_hp if exact and creature.hp is not None else None,
                 hp_label=None if shown == "none" else hp_label(creature.hp, creature.max_hp),
                 evasion=creature.evasion if creature.evasion_shown else None,
-                effects=tuple(_effect(effect, names, counting) for effect in creature.effects if effect.public),
+                effects=tuple(_effect(effect, names) for effect in creature.effects if effect.public),
                 headroom=tuple(creature.headroom().items()) if party else None,
             )
         )
-    return PublicView(encounter.name, encounter.round, current, hidden_turn, tuple(visible))
+    return PublicView(encounter.name, encounter.round, current, hidden_turn, tuple(visible), applied_round(encounter))
 
 
-def _effect(effect: Effect, names: dict[str, str], counting: int) -> PublicEffect:
+def _effect(effect: Effect, names: dict[str, str]) -> PublicEffect:
     """*effect* as the players see it: a creature it is timed to by its public name (R20)."""
+    shown = None
     if effect.creature is not None:
-        from d4cli.rules.names import fold_name
-
         shown = names.get(effect.creature)
         if shown is None:  # the file spells it otherwise (N1): find it folded
+            from d4cli.rules.names import fold_name
+
             key = fold_name(effect.creature)
             shown = next((name for real, name in names.items() if fold_name(real) == key), HIDDEN_CREATURE)
-        effect = replace(effect, creature=shown)
-    return PublicEffect(effect.source, effect.grant, effect.on, lasts(effect, counting))
+    return PublicEffect(effect.source, effect.grant, effect.on, effect.ends, shown, effect.last_round, effect.uses)

@@ -41,14 +41,16 @@ def _hp(creature: PublicCreature) -> str:
     )
 
 
-def _effects(creature: PublicCreature) -> str:
+def _effects(creature: PublicCreature, counts_from: int) -> str:
+    from d4cli.output.serialize.public_view import effect_left
+
     chips = []
     for effect in creature.effects:
         sign = "+1d4" if effect.grant == "advantage" else "-1d4"
         where = " vs it" if effect.on == "against" else ""
         chips.append(
             f'<span class="chip {escape(effect.grant)}">{escape(effect.source)}{where} {sign}'
-            f' <small>{escape(effect.left)}</small></span>'
+            f' <small>{escape(effect_left(effect, counts_from))}</small></span>'
         )
     return f'<div class="chips">{"".join(chips)}</div>' if chips else ""
 
@@ -88,7 +90,7 @@ def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
         rows.append(
             f'<li class="{" ".join(classes)}"><span class="marker">{marker}</span>'
             f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
-            f'{_effects(creature)}{_headroom(creature)}</div>{_hp(creature)}</li>'
+            f'{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>'
         )
     warning = f'<p class="warning">{escape(UNREADABLE)}</p>' if unreadable else ""
     body = "".join(rows) or '<li class="empty">No creatures to show</li>'

@@ -56,7 +56,7 @@ def test_gm_board_once_shows_everything_and_the_log(snapshot, columns: int):
     _hidden_skirmish()
     text = _frame(columns=columns)
     assert text == snapshot
-    assert "Goblin Brute (hidden)" in text and "Goblin Archer as Goblin 2" in text and "GM only: cursed" in text
+    assert "Goblin Brute (hidden)" in text and "Goblin Archer as Goblin 2" in text and "cursed -1d4 (GM only)" in text
     lines = text.splitlines()
     assert len(lines) <= 24 and max(len(line) for line in lines) <= columns
 

@@ -70,7 +70,9 @@ def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
     )
     view = public_view(encounter)
     assert (view.turn, view.hidden_turn) == (None, True)
-    assert [effect.left for effect in view.creatures[0].effects] == [
+    from d4cli.output.serialize.public_view import effect_left
+
+    assert [effect_left(effect, view.counts_from) for effect in view.creatures[0].effects] == [
         "until the start of a hidden creature's turn",
         "until the end of Grey beast's turn",
     ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from d4cli.output.render import escape
+from d4cli.output.serialize.public_view import effect_left
 
 if TYPE_CHECKING:
     from d4cli.fight.encounter import Encounter
@@ -40,14 +41,15 @@ def _turn_cell(creature: PublicCreature) -> str:
     return "[dim]done[/]" if creature.had_turn else ""
 
 
-def _effect_lines(creature: PublicCreature) -> list[str]:
+def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
     """One line per public effect, under the creature's name: ``  blessed +1d4, 2 rounds left``."""
     lines = []
     for effect in creature.effects:
         sign = "+" if effect.grant == "advantage" else "-"
         where = "vs it " if effect.on == "against" else ""
         colour = "green" if effect.grant == "advantage" else "red"
-        lines.append(f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(_short(effect.left))}[/]")
+        left = effect_left(effect, counts_from)
+        lines.append(f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(_short(left))}[/]")
     return lines
 
 
@@ -92,7 +94,7 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
         cell = f"[dim]{name}[/]" if creature.down else f"[bold]{name}[/]"
         table.add_row(
             _turn_cell(creature),
-            "\n".join([cell, *_effect_lines(creature)]),
+            "\n".join([cell, *_effect_lines(creature, view.counts_from)]),
             _hp_cell(creature),
             _headroom_cell(creature),
         )
@@ -121,7 +123,9 @@ def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, pr
     from rich.table import Table
     from rich.text import Text
 
-    from d4cli.fight.effects import applied_round, describe
+    from d4cli.fight.effects import applied_round
+    from d4cli.output.effecttext import describe
+    from d4cli.output.serialize.effects import effect_json
 
     counting = applied_round(encounter)
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
@@ -154,7 +158,7 @@ def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, pr
             for aspect, room in creature.headroom().items()
         )
         effects = [
-            "  " + ("" if effect.public else "[magenta]GM only:[/] ") + escape(_short(describe(effect, counting)))
+            "  " + escape(_short(describe(effect_json(effect), counting)))
             for effect in creature.effects
         ]
         rows += 1 + len(effects)

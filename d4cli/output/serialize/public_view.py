@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING
 from d4cli.output.serialize.base import JsonObject
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.public_view import PublicView
+    from d4cli.fight.public_view import PublicEffect, PublicView
+
+
+def effect_left(effect: PublicEffect, counts_from: int) -> str:
+    """What is left of a public effect, in words (`d4cli.output.effecttext.lasts`): ``2 rounds left
+    (until the end of round 3)``, ``until the start of Goblin 2's turn`` (R20)."""
+    from d4cli.output.effecttext import lasts
+
+    ends = {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses}
+    return lasts({"ends": ends}, counts_from)
 
 
 def public_view_json(view: PublicView) -> JsonObject:
@@ -36,7 +45,7 @@ def public_view_json(view: PublicView) -> JsonObject:
                 "hp_label": creature.hp_label,
                 "evasion": creature.evasion,
                 "effects": [
-                    {"source": effect.source, "grant": effect.grant, "on": effect.on, "left": effect.left}
+                    {"source": effect.source, "grant": effect.grant, "on": effect.on, "left": effect_left(effect, view.counts_from)}
                     for effect in creature.effects
                 ],
                 "headroom": None if creature.headroom is None else dict(creature.headroom),
