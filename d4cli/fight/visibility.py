@@ -11,12 +11,11 @@ What the players then see is computed by `d4cli.fight.public_view`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from d4cli.fight import kinds
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
 

@@ -208,7 +208,7 @@ def add_command(
     except InputError as error:
         raise InputError(f"{name}: {error.field}", error.value, error.problem) from None
     if hidden:
-        from d4cli.fight.frozen import replace
+        from dataclasses import replace
 
         creature = replace(creature, hidden=True)
     apply_change(file, lambda encounter: add_creature(encounter, creature, before=before, after=after), json_, note)
