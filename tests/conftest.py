@@ -64,16 +64,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 @pytest.fixture(autouse=True)
 def journaled_records(monkeypatch):
     """Hand the store what the commands hand it: the record's `d4cli.output.serialize.journal_json` facts."""
-    from d4cli import store
     from d4cli.output.serialize import journal_json
+    from d4cli.store import transaction
 
-    change = store.change
+    change = transaction.change
 
     def change_records(path, transition, *args, **kwargs):
         kwargs.setdefault("facts", journal_json)
         return change(path, transition, *args, **kwargs)
 
-    monkeypatch.setattr(store, "change", change_records)
+    monkeypatch.setattr(transaction, "change", change_records)
 
 
 @pytest.fixture

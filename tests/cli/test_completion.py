@@ -28,16 +28,15 @@ from typer.testing import CliRunner
 
 from d4cli.cli.app import app
 from d4cli.cli.completion import (
-    bash_quote,
     complete_aspect,
     complete_creature,
     complete_dc_tier,
     complete_example,
     complete_format,
     complete_topic,
-    completion_script,
-    split_line,
 )
+from d4cli.cli.completion.shells import completion_script
+from d4cli.cli.completion.words import bash_quote, split_line
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -11,16 +11,14 @@ from typer.testing import CliRunner
 
 from d4cli.cli.app import app
 from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.effect_transitions import add_effect, make_effect, sources_for
 from d4cli.fight.effects import (
     Effect,
     RoundEnd,
     TurnEnd,
     TurnStart,
     Used,
-    add_effect,
     ended_at,
-    make_effect,
-    sources_for,
 )
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn

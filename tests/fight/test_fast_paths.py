@@ -16,8 +16,8 @@ import pytest
 
 from d4cli.fight import actions
 from d4cli.fight.actions import ActRequest, TeamRequest, act, team
-from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.effects import Effect, Pending
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.frozen import replace
 from d4cli.rules.dice import ExtraDice, ScriptedDice, roll_dice
 from d4cli.rules.errors import InputError

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from _reliability import d4, ok, snapshot, subprocess_env
 
-from d4cli import store
 from d4cli.rules.names import MAX_NAME_LENGTH, recover_args, recover_utf8
+from d4cli.store.files import journal_path, lock_path, redo_path
 
 # --- UTF-8 arguments under a C/POSIX locale (N1) ----------------------------------------------
 
@@ -82,15 +82,15 @@ def test_a_change_made_by_root_keeps_the_owner_of_the_file_and_its_side_files(tm
     ok("init", "--from", "skirmish")
     path = tmp_path / "encounter.toml"
     os.chown(path, NOBODY, NOBODY)
-    os.unlink(store.journal_path(path))  # made anew by the change below: it must be the owner's too
-    os.unlink(store.lock_path(path))
+    os.unlink(journal_path(path))  # made anew by the change below: it must be the owner's too
+    os.unlink(lock_path(path))
     ok("turn", "start")
     ok("undo")  # writes the redo file
-    for target in (path, store.journal_path(path), store.lock_path(path), store.redo_path(path)):
+    for target in (path, journal_path(path), lock_path(path), redo_path(path)):
         assert (target.stat().st_uid, target.stat().st_gid) == (NOBODY, NOBODY), target
     ok("redo")
     ok("act", "Aria", "Finesse")
-    for target in (path, store.journal_path(path), store.lock_path(path)):
+    for target in (path, journal_path(path), lock_path(path)):
         assert (target.stat().st_uid, target.stat().st_gid) == (NOBODY, NOBODY), target
 
 
@@ -116,7 +116,7 @@ def test_a_file_another_user_owns_is_refused_naming_the_owner_not_chmod():
         os.chmod(folder, 0o777)
         target = folder / "encounter.toml"
         assert d4("init", "--from", "skirmish", file=target).code == 0
-        os.chmod(store.lock_path(target), 0o666)
+        os.chmod(lock_path(target), 0o666)
         before = target.read_bytes()
         env = {**os.environ, "D4CLI_FILE": str(target), "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
         out = subprocess.run([sys.executable, "-c", UNPRIVILEGED, "turn", "start"], capture_output=True,
@@ -141,7 +141,7 @@ def test_a_torn_last_line_that_is_not_a_crash_is_named_by_the_change_and_skipped
     ok("turn", "start")
     ok("act", "Aria", "Finesse")
     ok("act", "Aria", "Wits")
-    journal = store.journal_path(tmp_path / "encounter.toml")
+    journal = journal_path(tmp_path / "encounter.toml")
     data = journal.read_bytes()
     journal.write_bytes(data[:-40])
     act = ok("act", "Borin", "Might")

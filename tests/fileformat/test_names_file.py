@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 from _reliability import d4, ok
 
-from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fileformat.encounter_toml import dropped_comments, dump_encounter, parse_encounter
 from d4cli.rules.errors import FileError, InputError, escape_control
 from d4cli.rules.names import check_name, name_problem

@@ -13,7 +13,8 @@ from d4cli.fight.policy_table import check_policy
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import Tally, chunks, prepare, run_all, run_chunk
+from d4cli.sim.engine import Tally, prepare, run_chunk
+from d4cli.sim.pieces import chunks, run_all
 from d4cli.sim.policy import Policy, best_move, reaction_aspect
 from d4cli.sim.report import Z999, decimals, shown, wilson
 

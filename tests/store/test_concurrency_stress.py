@@ -193,8 +193,8 @@ def test_a_leftover_lock_file_never_blocks(duel):
 HOLD_THE_LOCK = """\
 import sys, time
 from pathlib import Path
-from d4cli import store
-with store.locked(Path(sys.argv[1])):
+from d4cli.store.lock import locked
+with locked(Path(sys.argv[1])):
     print("locked", flush=True)
     time.sleep(120)
 """
