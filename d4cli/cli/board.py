@@ -22,7 +22,7 @@ LOG_LINES = 8
 
 
 def _stamp(path: Path) -> object:
-    from d4cli.store import journal_path
+    from d4cli.store.files import journal_path
 
     stamps: list[tuple[int, int, int] | None] = []
     for target in (path, journal_path(path)):
@@ -73,7 +73,7 @@ class Board:
     def _log_lines(self) -> list[str]:
         from d4cli.output.render.encounter import summary
         from d4cli.rules.errors import D4Error
-        from d4cli.store import read_history
+        from d4cli.store.history import read_history
 
         try:
             entries = read_history(self.path, LOG_LINES).entries

@@ -113,7 +113,7 @@ class Watcher:
         self.snapshot = Snapshot(public_view(read_encounter(path)), True, 1)
 
     def _stamps(self) -> object:
-        from d4cli.store import journal_path
+        from d4cli.store.files import journal_path
 
         stamps: list[tuple[int, int, int] | None] = []
         for target in (self.path, journal_path(self.path)):

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from d4cli.fight.effects import Effect, applied_round
+from d4cli.fight.effect_transitions import applied_round
+from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
 
 HEALTHY, HURT, BLOODIED, DOWN, UP = "Healthy", "Hurt", "Bloodied", "Down", "Up"

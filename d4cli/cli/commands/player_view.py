@@ -71,7 +71,7 @@ def board_command(
     Example: d4cli board --players
     """
     from d4cli.cli.board import print_once, run_live
-    from d4cli.store import resolve_path
+    from d4cli.cli.settings import resolve_path
 
     path = resolve_path(file)
     if once:
@@ -92,9 +92,9 @@ def serve_command(
     Example: d4cli serve --port 8765   (open http://127.0.0.1:8765/)
     """
     from d4cli.cli.serve import serve
+    from d4cli.cli.settings import resolve_path
     from d4cli.rules.limits import parse_whole
     from d4cli.rules.names import check_text
-    from d4cli.store import resolve_path
 
     port_number = parse_whole(port, "--port", (0, 65535))
     check_text(host, "--host", name=True)

@@ -123,7 +123,7 @@ def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, pr
     from rich.table import Table
     from rich.text import Text
 
-    from d4cli.fight.effects import applied_round
+    from d4cli.fight.effect_transitions import applied_round
     from d4cli.output.effecttext import describe
     from d4cli.output.serialize.effects import effect_json
 
