@@ -7,9 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok, run
 
-from d4cli.cli.app import app
 from d4cli.fight.actions import ActRequest, TeamRequest, act, team
 from d4cli.fight.effect_transitions import add_effect, make_effect, sources_for
 from d4cli.fight.effects import (
@@ -25,8 +24,6 @@ from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_tur
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
 from d4cli.output.effecttext import describe
 from d4cli.output.serialize.effects import effect_json
-
-runner = CliRunner()
 
 
 class Dice:
@@ -208,16 +205,6 @@ def test_status_words():
 
 
 # --- the commands ------------------------------------------------------------------------------
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    return result
 
 
 @pytest.fixture

@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import app
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
@@ -27,7 +26,6 @@ from d4cli.store import files, journal, transaction
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import read_log
 
-runner = CliRunner()
 H1, H2, H3 = "1" * 64, "2" * 64, "3" * 64
 
 
@@ -127,6 +125,7 @@ def _played(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
     target = _played(tmp_path)
     states = [target.read_bytes()]
@@ -296,26 +295,22 @@ def test_the_store_reads_no_environment(tmp_path, monkeypatch):
 # --- command line: redo, permissions, read-only --------------------------------------------
 
 
-def cli(*args: str):
-    return runner.invoke(app, list(args))
-
-
 @pytest.fixture
 def encounter(isolated_env) -> Path:
     path = Path(os.environ["D4CLI_FILE"])
-    assert cli("init", "--from", "duel").exit_code == 0
-    assert cli("turn", "start").exit_code == 0
+    assert run("init", "--from", "duel").exit_code == 0
+    assert run("turn", "start").exit_code == 0
     return path
 
 
 def test_redo_command(encounter):
     after = encounter.read_bytes()
-    assert cli("undo").exit_code == 0
-    result = cli("redo", "--json")
+    assert run("undo").exit_code == 0
+    result = run("redo", "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["redone"]["kind"] == "turn-start"
     assert encounter.read_bytes() == after
-    result = cli("redo")
+    result = run("redo")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == ["d4cli: error: redo: nothing to redo"]
     assert encounter.read_bytes() == after
@@ -368,7 +363,7 @@ CHANGING = [
 def _refused(path: Path, argv: list[str], what: str) -> None:
     names = sorted(p.name for p in path.parent.iterdir())
     before = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.is_file()}
-    result = cli(*argv)
+    result = run(*argv)
     assert (result.exit_code, result.stdout) == (2, ""), (argv, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and f"the {what} is read-only" in lines[0], (argv, lines)
@@ -378,8 +373,8 @@ def _refused(path: Path, argv: list[str], what: str) -> None:
 
 @pytest.mark.parametrize("argv", CHANGING, ids=" ".join)
 def test_a_read_only_file_is_refused_before_anything_is_written(encounter, argv):
-    assert cli("turn", "end").exit_code == 0
-    assert cli("undo").exit_code == 0  # something to redo, and something to undo
+    assert run("turn", "end").exit_code == 0
+    assert run("undo").exit_code == 0  # something to redo, and something to undo
     os.chmod(encounter, 0o444)
     _refused(encounter, argv, "file")
 
@@ -389,18 +384,18 @@ def test_a_refused_read_only_file_leaves_the_lock_file_writable(encounter):
     if lock.exists():
         lock.unlink()
     os.chmod(encounter, 0o444)
-    result = cli("turn", "start")
+    result = run("turn", "start")
     assert result.exit_code == 2
     os.chmod(encounter, 0o644)
     if lock.exists():
         assert stat.S_IMODE(lock.stat().st_mode) & stat.S_IWUSR  # not 0444
-    assert cli("turn", "start").exit_code == 0
+    assert run("turn", "start").exit_code == 0
 
 
 @pytest.mark.parametrize("argv", CHANGING, ids=" ".join)
 def test_a_read_only_folder_is_refused_before_anything_is_written(encounter, argv):
-    assert cli("turn", "end").exit_code == 0
-    assert cli("undo").exit_code == 0
+    assert run("turn", "end").exit_code == 0
+    assert run("undo").exit_code == 0
     folder = encounter.parent
     os.chmod(folder, 0o555)
     try:
