@@ -111,3 +111,14 @@ def test_live_board_redraws_on_a_change_and_quits_cleanly(tmp_path: Path, key: s
         _wait_for(socket, r"echo typed-back\s*\ntyped-back")
     finally:
         _tmux(socket, "kill-server")
+
+
+def test_board_json_is_the_projection_with_players_else_the_status():
+    _hidden_skirmish()
+    view = run("board", "--players", "--json")
+    assert view.exit_code == 0
+    obj = view.json()
+    assert obj["kind"] == "player-view" and [c["name"] for c in obj["creatures"]] == ["Aria", "Borin", "Goblin 2"]
+    assert not any(secret in view.stdout for secret in SECRETS)
+    status = run("board", "--json").json()
+    assert [c["name"] for c in status["creatures"]][-1] == "Goblin Brute" and status["creatures"][-1]["hidden"] is True

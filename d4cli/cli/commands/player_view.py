@@ -63,10 +63,12 @@ def board_command(
     players: Annotated[bool, typer.Option("--players", help="Show only what the players may see (the projection).")] = False,
     once: Annotated[bool, typer.Option("--once", help="Print one frame and exit (plain text in a pipe).")] = False,
     file: FileOption = None,
+    json_: JsonOption = False,
 ) -> None:
     """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
+    --json prints one frame's data and exits: the projection (with --players) or the status.
 
     Example: d4cli board --players
     """
@@ -74,6 +76,21 @@ def board_command(
     from d4cli.cli.settings import resolve_path
 
     path = resolve_path(file)
+    if json_:  # one frame's data: the projection (--players) or the status, as JSON
+        from d4cli.cli.commands.common import emit_json
+        from d4cli.store import read_encounter
+
+        encounter = read_encounter(path)
+        if players:
+            from d4cli.fight.public_view import public_view
+            from d4cli.output.serialize.public_view import public_view_json
+
+            emit_json(public_view_json(public_view(encounter)))
+        else:
+            from d4cli.output.serialize.views import status_json
+
+            emit_json(status_json(encounter))
+        return
     if once:
         print_once(path, players)
         return
