@@ -38,9 +38,10 @@ def _stamp(path: Path) -> object:
 class Board:
     """What the board draws: the last good encounter, and a problem when the file is unreadable now."""
 
-    def __init__(self, path: Path, players: bool) -> None:
+    def __init__(self, path: Path, players: bool, upto: int | None = None) -> None:
         self.path = path
         self.players = players
+        self.upto = upto  # ``--at SEQ``: the log lines end at entry SEQ
         self.encounter: Any = None
         self.problem: str | None = None
 
@@ -76,16 +77,25 @@ class Board:
         from d4cli.store.history import read_history
 
         try:
-            entries = read_history(self.path, LOG_LINES).entries
+            entries = read_history(self.path, None if self.upto is not None else LOG_LINES).entries
         except D4Error:
             return []
+        if self.upto is not None:
+            upto = self.upto
+            entries = [entry for entry in entries if isinstance(entry.get("seq"), int) and entry["seq"] <= upto][-LOG_LINES:]
         return [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
 
 
-def print_once(path: Path, players: bool) -> None:
-    """One frame on stdout: as Rich draws it on a terminal, else as plain text (``COLUMNS`` or 80 wide)."""
-    board = Board(path, players)
-    board.read()
+def print_once(path: Path, players: bool, at: tuple[int, Any] | None = None) -> None:
+    """One frame on stdout: as Rich draws it on a terminal, else as plain text (``COLUMNS`` or 80 wide).
+
+    *at*: ``(seq, encounter)``, the encounter as it stood after journal entry seq (``--at``).
+    """
+    board = Board(path, players, None if at is None else at[0])
+    if at is None:
+        board.read()
+    else:
+        board.encounter = at[1]
     if sys.stdout.isatty():
         from d4cli.output.render import console
 

@@ -122,3 +122,13 @@ def test_board_json_is_the_projection_with_players_else_the_status():
     assert not any(secret in view.stdout for secret in SECRETS)
     status = run("board", "--json").json()
     assert [c["name"] for c in status["creatures"]][-1] == "Goblin Brute" and status["creatures"][-1]["hidden"] is True
+
+
+def test_board_at_seq_shows_the_encounter_as_it_stood_then():
+    _hidden_skirmish()
+    seq = [entry["seq"] for entry in run("log", "--json").json()["entries"] if entry["kind"] == "conceal"][0]
+    then = run("board", "--players", "--at", str(seq), "--json").json()
+    assert [c["name"] for c in then["creatures"]] == ["Aria", "Borin", "Goblin Archer"]  # before the alias
+    text = run("board", "--at", str(seq), "--once", env={"COLUMNS": "80"}).stdout
+    assert "Goblin Brute (hidden)" in text and "Goblin 2" not in text
+    assert "--at" in fails(2, FILE, "board", "--at", "999")

@@ -62,6 +62,7 @@ def alias_command(
 def board_command(
     players: Annotated[bool, typer.Option("--players", help="Show only what the players may see (the projection).")] = False,
     once: Annotated[bool, typer.Option("--once", help="Print one frame and exit (plain text in a pipe).")] = False,
+    at: Annotated[str | None, typer.Option("--at", metavar="SEQ", help="One frame as it stood after journal entry SEQ (replayed; read-only).")] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -69,6 +70,7 @@ def board_command(
 
     Without --players it is the GM's board (everything, and the newest log lines).
     --json prints one frame's data and exits: the projection (with --players) or the status.
+    --at SEQ prints one frame as it stood after journal entry SEQ.
 
     Example: d4cli board --players
     """
@@ -76,11 +78,17 @@ def board_command(
     from d4cli.cli.settings import resolve_path
 
     path = resolve_path(file)
+    replayed = None
+    if at is not None:  # as it stood after entry SEQ: history does not change, so one frame
+        from d4cli.cli.commands.replay import status_at
+
+        entry, then = status_at(file, at)
+        replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
         from d4cli.cli.commands.common import emit_json
         from d4cli.store import read_encounter
 
-        encounter = read_encounter(path)
+        encounter = read_encounter(path) if replayed is None else replayed[1]
         if players:
             from d4cli.fight.public_view import public_view
             from d4cli.output.serialize.public_view import public_view_json
@@ -91,8 +99,8 @@ def board_command(
 
             emit_json(status_json(encounter))
         return
-    if once:
-        print_once(path, players)
+    if once or replayed is not None:
+        print_once(path, players, replayed)
         return
     code = run_live(path, players)
     if code:
