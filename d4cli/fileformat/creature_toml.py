@@ -18,8 +18,11 @@ from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
 from d4cli.rules.names import escape_name, fold_name, name_problem
 
+# The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them is read
+# without loading the sheet rules.
+SHEET_KEYS = ("side", "attributes", "proficiencies", "specializations", "actions", "policy")
 CREATURE_KEYS_2: tuple[str, ...] = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
+                                    "pending", "effects", *SHEET_KEYS)
 # Schema 2's creature keys; schema 3 adds what the players see (`d4cli.fileformat.player_view_toml`).
 CREATURE_KEYS_3 = ("hidden", "alias", "hp_shown", "evasion_shown")
 CREATURE_KEYS = CREATURE_KEYS_2 + CREATURE_KEYS_3
@@ -109,12 +112,14 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
     had_turn = row.get("had_turn", False)
     if not isinstance(had_turn, bool):
         where.fail("had_turn", had_turn, "must be true or false (R19)")
-    from d4cli.fight.sheets import sheet_from_row
+    sheet: dict[str, Any] = {}
+    if any(key in row for key in SHEET_KEYS):
+        from d4cli.fight.sheets import sheet_from_row
 
-    try:
-        sheet: dict[str, Any] = sheet_from_row(row, aspects)
-    except InputError as error:
-        where.fail(error.field, error.value, error.problem)
+        try:
+            sheet = sheet_from_row(row, aspects)
+        except InputError as error:
+            where.fail(error.field, error.value, error.problem)
     view: dict[str, Any] = {}
     if any(key in row for key in CREATURE_KEYS_3):  # loaded only for files that hide something
         from d4cli.fileformat.player_view_toml import view_fields_from_row
