@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +94,7 @@ def player_outputs(encounter: Encounter) -> dict[str, str]:
     return outputs
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(encounters())
 def test_no_hidden_string_reaches_any_player_output(case: tuple[Encounter, set[str]]):

@@ -34,12 +34,14 @@ def _loaded(tmp_path: Path, *args: str) -> set[str]:
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [("roll", "pool", "4", "--json"), ("status", "--json"), ("damage", "Aria", "1", "--json")])
 def test_other_commands_never_load_the_player_view(tmp_path: Path, args: tuple[str, ...]):
     _loaded(tmp_path, "init", "--from", "skirmish")
     assert _loaded(tmp_path, *args) & PLAYER_VIEW_MODULES == set()
 
 
+@pytest.mark.slow
 def test_board_once_loads_the_board_but_not_the_server(tmp_path: Path):
     _loaded(tmp_path, "init", "--from", "skirmish")
     loaded = _loaded(tmp_path, "board", "--players", "--once")
