@@ -83,7 +83,7 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     def keep(pair):
         encounter, record = pair
         records.append(record_json(record))
-        states.append(asdict(encounter))
+        states.append(without_player_view(asdict(encounter)))
         return encounter, record
 
     rng = BatchedDice(random.Random(run_seed(seed, mode, index)))
@@ -146,6 +146,25 @@ def end_turn_(encounter):
     from d4cli.fight.turns import end_turn
 
     return end_turn(encounter)
+
+
+# What the GM hides from the players (schema 3) at its defaults: the simulator never sets it, and the
+# fixture was recorded before it existed, so a state is compared without these fields at their defaults.
+_VIEW_DEFAULTS = {"hidden": False, "alias": "", "hp_shown": None, "evasion_shown": False}
+
+
+def without_player_view(state: dict) -> dict:
+    """*state* (an encounter's `asdict`) without the player view's fields where they hold their defaults."""
+    if state.get("player_view") is None:
+        state.pop("player_view", None)
+    for creature in state.get("creatures", ()):
+        for key, default in _VIEW_DEFAULTS.items():
+            if key in creature and creature[key] == default:
+                del creature[key]
+        for effect in creature.get("effects", ()):
+            if effect.get("public") is True:
+                del effect["public"]
+    return state
 
 
 def trace_all() -> dict[str, list[dict]]:

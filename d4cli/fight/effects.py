@@ -49,6 +49,7 @@ class Effect:
             1..5, default 1); a pool roll counts it once whatever its level (R4).
         from_round: for ``start``/``end`` added after a round was over, the round it
             counts from: a round that ends before it never ends it (R20); else None.
+        public: the players see it (False: GM-only, never on the player view).
     """
 
     source: str
@@ -61,6 +62,7 @@ class Effect:
     origin: str = "effect"
     level: int = 1
     from_round: int | None = None
+    public: bool = True
 
     @property
     def key(self) -> str:

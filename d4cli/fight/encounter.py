@@ -21,10 +21,14 @@ over (or not started), so that the next turn starts round + 1.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from d4cli.fight.effects import GRANTS, Effect, Pending, team_grant_effects
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
+
+if TYPE_CHECKING:
+    from d4cli.fight.view_settings import PlayerView
 
 # The values of `d4cli.fight.closed_sets.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
 MODES: tuple[str, ...] = ("turn", "round")
@@ -87,6 +91,10 @@ class Creature:
         actions: named actions (`Action`), in the order given.
         side: free text such as ``party`` or ``foes`` ("" when none).
         policy: ``(key, value)`` pairs of its ``policy`` table for ``d4cli simulate``.
+        hidden: off the player view entirely (`d4cli.fight.public_view`).
+        alias: the name the players see ("" when none: its own name).
+        hp_shown: its HP display for the players (``exact``, ``label``, ``none``), None: its side's default.
+        evasion_shown: the players see its Evasion.
     """
 
     name: str
@@ -107,6 +115,10 @@ class Creature:
     actions: tuple[Action, ...] = ()
     side: str = ""
     policy: tuple[tuple[str, str | int], ...] = ()  # the simulator's policy table (d4cli.sim.policy)
+    hidden: bool = False
+    alias: str = ""
+    hp_shown: str | None = None
+    evasion_shown: bool = False
 
     def __post_init__(self) -> None:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.
@@ -172,6 +184,8 @@ class Encounter:
         last_turn: the creature whose turn ran last (the default order follows it, R19), or None.
         creatures: in turn order, never sorted (R13, R17).
         round_reset: ``buffer`` or ``zero``: what round mode resets to (R12).
+        player_view: the file's ``[player_view]`` table (the party's side, default HP displays),
+            None when the file has none (the defaults of `d4cli.fight.view_settings.PlayerView`).
     """
 
     name: str = ""
@@ -181,6 +195,7 @@ class Encounter:
     last_turn: str | None = None
     creatures: tuple[Creature, ...] = ()
     round_reset: str = "buffer"
+    player_view: PlayerView | None = None
 
     def next_position(self) -> int | None:
         """Position of the default next turn this round (R19), None when the round is over.

@@ -63,6 +63,7 @@ class AddEvent(_Change):
     specializations: tuple[tuple[str, int], ...] = ()
     names: tuple[str, ...] = ()  # every creature added (``add --count``); the first is ``actor``
     like: str | None = None  # the creature whose sheet they copy (``add --like``)
+    hidden: bool = False  # off the player view (`d4cli.fight.visibility`)
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,12 @@ CHECK = "check"
 ACTION_ADD = "action-add"
 ACTION_REMOVE = "action-remove"
 NOTE = "note"
+REVEAL = "reveal"
+CONCEAL = "conceal"
+ALIAS = "alias"
 
 # In the order ``log --kind`` lists them (docs/cli.md "log").
 LOG_KINDS: tuple[str, ...] = (
     INIT, ADD, REMOVE, TURN_START, TURN_END, ACT, TEAM, EXHAUST, DAMAGE, HEAL, MOVE, EFFECT, CHECK,
-    ACTION_ADD, ACTION_REMOVE, NOTE,
+    ACTION_ADD, ACTION_REMOVE, NOTE, REVEAL, CONCEAL, ALIAS,
 )

@@ -131,6 +131,7 @@ def add_creatures(
         specializations=creature.specializations,
         names=tuple(c.name for c in added),
         like=like,
+        hidden=creature.hidden,
     )
     return new, event
 

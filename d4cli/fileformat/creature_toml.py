@@ -21,8 +21,11 @@ from d4cli.rules.names import escape_name, fold_name, name_problem
 # The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them is read
 # without loading the sheet rules.
 SHEET_KEYS = ("side", "attributes", "proficiencies", "specializations", "actions", "policy")
-CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                 "pending", "effects", *SHEET_KEYS)
+CREATURE_KEYS_2: tuple[str, ...] = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
+                                    "pending", "effects", *SHEET_KEYS)
+# Schema 2's creature keys; schema 3 adds what the players see (`d4cli.fileformat.player_view_toml`).
+CREATURE_KEYS_3 = ("hidden", "alias", "hp_shown", "evasion_shown")
+CREATURE_KEYS = CREATURE_KEYS_2 + CREATURE_KEYS_3
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
@@ -117,6 +120,11 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
             sheet = sheet_from_row(row, aspects)
         except InputError as error:
             where.fail(error.field, error.value, error.problem)
+    view: dict[str, Any] = {}
+    if any(key in row for key in CREATURE_KEYS_3):  # loaded only for files that hide something
+        from d4cli.fileformat.player_view_toml import view_fields_from_row
+
+        view = view_fields_from_row(where, row)
     return Creature(
         name=name,
         aspects=aspects,
@@ -130,6 +138,7 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
         had_turn=had_turn,
         max_hp=max_hp,
         **sheet,
+        **view,
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from d4cli.fight.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
 
-EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level", "from_round")
+EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level", "from_round", "public")
 COUNT = (1, 1_000_000)
 LEVEL = (1, 5)  # an Advantage effect's level on checks (C8, C3)
 
@@ -68,7 +68,12 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
             where.fail(f"{field}.level", item["level"], "only an Advantage effect has a level (C8)")
         if values["on"] == "against":
             where.fail(f"{field}.level", item["level"], "an 'against' effect has no level: it never counts on checks (C8)")
-    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level, from_round)
+    public = True
+    if "public" in item:
+        from d4cli.fileformat.player_view_toml import public_from_item
+
+        public = public_from_item(where, field, item)
+    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level, from_round, public)
 
 
 def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
@@ -88,5 +93,7 @@ def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
             row["level"] = effect.level
         if effect.from_round is not None:
             row["from_round"] = effect.from_round
+        if not effect.public:
+            row["public"] = False  # GM-only (schema 3)
         rows.append(row)
     return rows

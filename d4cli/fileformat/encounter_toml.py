@@ -1,4 +1,4 @@
-"""The encounter file format (TOML, schema 2; schema 1 is still read): validate a document into an `Encounter`, and back.
+"""The encounter file format (TOML, schema 3; schemas 2 and 1 are still read): validate a document into an `Encounter`, and back.
 
 Pure: text in, text out; the store (`d4cli.store`) does the files. Every value
 from the file passes through `check_whole` (L1, L3) and every error is a
@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter
 from d4cli.fileformat.creature_toml import (
     CREATURE_KEYS,
+    CREATURE_KEYS_2,
     Where,
     check_effect_creatures,
     creature_from_row,
@@ -26,12 +27,16 @@ from d4cli.fileformat.effects_toml import effects_document
 from d4cli.rules.errors import FileError
 from d4cli.rules.names import fold_name
 
-SCHEMA_VERSION = 2
-# Schema 1 (`d4cli.fileformat.schema1`) is read as it is and written as schema 2 by the first change.
+SCHEMA_VERSION = 3
+# Schema 2 lacks what the players see (`d4cli.fileformat.player_view_toml`); it is read with its own
+# keys and written as schema 3 by the first change (``undo`` of that change gives its bytes back).
+SCHEMA_2 = 2
+# Schema 1 (`d4cli.fileformat.schema1`) is read as it is and written as schema 3 by the first change.
 OLD_SCHEMA_VERSION = 1
 ROUND = (0, 1_000_000)
 
-TOP_KEYS = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
+TOP_KEYS_2: tuple[str, ...] = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
+TOP_KEYS = TOP_KEYS_2 + ("player_view",)
 TOP_REQUIRED = ("schema_version", "mode", "round")
 # Bounds of the shape pre-scan (`check_shape`): the schema needs depth 2 and no dotted key at all.
 MAX_DEPTH = 16
@@ -67,13 +72,13 @@ _FANCY_INTEGER = r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+
 _FANCY_MARKS = ("+", "0x", "0o", "0b") + tuple(f"{digit}_" for digit in range(10))
 
 HEADER = (
-    "# d4cli encounter file (schema 2). Hand edits are welcome: every d4cli command checks this\n"
+    "# d4cli encounter file (schema 3). Hand edits are welcome: every d4cli command checks this\n"
     "# file first. Turn order is the order of the [[creature]] tables below (R13).\n\n"
 )
 
 
 def parse_encounter(text: str, path: object) -> Encounter:
-    """Parse and validate an encounter file's text (schema 2, or 1: `d4cli.fileformat.schema1`).
+    """Parse and validate an encounter file's text (schema 3, 2, or 1: `d4cli.fileformat.schema1`).
 
     A leading UTF-8 byte-order mark (Windows Notepad) is skipped, as decoding
     with ``utf-8-sig`` would; the store keeps it in the bytes it hashes and
@@ -169,11 +174,17 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     top = Where(path)
     version = top.whole("schema_version", data.get("schema_version"), (0, 1_000_000)) if "schema_version" in data else None
     old = version == OLD_SCHEMA_VERSION
+    top_keys: tuple[str, ...] = TOP_KEYS
+    creature_keys: tuple[str, ...] = CREATURE_KEYS
     if old:
         from d4cli.fileformat.schema1 import OLD_CREATURE_KEYS, OLD_TOP_KEYS
-    top.keys(data, OLD_TOP_KEYS if old else TOP_KEYS, TOP_REQUIRED)
-    if version not in (SCHEMA_VERSION, OLD_SCHEMA_VERSION):
-        top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION} (and {OLD_SCHEMA_VERSION})")
+
+        top_keys, creature_keys = OLD_TOP_KEYS, OLD_CREATURE_KEYS
+    elif version == SCHEMA_2:
+        top_keys, creature_keys = TOP_KEYS_2, CREATURE_KEYS_2
+    top.keys(data, top_keys, TOP_REQUIRED)
+    if version not in (SCHEMA_VERSION, SCHEMA_2, OLD_SCHEMA_VERSION):
+        top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION} (and {SCHEMA_2}, {OLD_SCHEMA_VERSION})")
     name = top.text("name", data.get("name", ""), allow_empty=True)
     mode = data["mode"]
     if mode not in MODES:
@@ -188,7 +199,7 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     creatures: list[Creature] = []
     seen: dict[str, str] = {}
     for number, row in enumerate(rows, start=1):
-        creature = creature_from_row(row, number, path, OLD_CREATURE_KEYS if old else CREATURE_KEYS)
+        creature = creature_from_row(row, number, path, creature_keys)
         key = fold_name(creature.name)
         if key in seen:
             Where(path, f"creature #{number}").fail(
@@ -197,6 +208,12 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         seen[key] = creature.name
         creatures.append(creature)
     check_effect_creatures(path, creatures)
+    player_view = None
+    if "player_view" in data or any(creature.alias for creature in creatures):  # schema 3's, loaded when used
+        from d4cli.fileformat.player_view_toml import check_aliases, player_view_from_document
+
+        check_aliases(path, creatures)
+        player_view = player_view_from_document(top, data)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
     current = turn_name(top, "current", data.get("current"), encounter)
     last_key = "next_turn" if old else "last_turn"
@@ -205,7 +222,7 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
     if round_number == 0 and any(creature.had_turn for creature in creatures):
         top.fail("round", 0, "is 0 (not started), so no creature can have had_turn = true")
-    encounter = Encounter(name, mode, round_number, current, last_turn, tuple(creatures), round_reset)
+    encounter = Encounter(name, mode, round_number, current, last_turn, tuple(creatures), round_reset, player_view)
     if old:
         from d4cli.fileformat.schema1 import upgrade_turns
 
@@ -271,6 +288,10 @@ def encounter_document(encounter: Encounter) -> dict[str, Any]:
         document["current"] = encounter.current
     if encounter.last_turn is not None:
         document["last_turn"] = encounter.last_turn
+    if encounter.player_view is not None:
+        from d4cli.fileformat.player_view_toml import player_view_document
+
+        document["player_view"] = player_view_document(encounter.player_view)
     if encounter.creatures:
         document["creature"] = [_creature_document(creature) for creature in encounter.creatures]
     return document
@@ -299,6 +320,10 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     from d4cli.fight.sheets import sheet_document
 
     row.update(sheet_document(creature))
+    if creature.hidden or creature.alias or creature.hp_shown is not None or creature.evasion_shown:
+        from d4cli.fileformat.player_view_toml import view_fields_document
+
+        row.update(view_fields_document(creature))
     return row
 
 

@@ -85,7 +85,8 @@ def describe(effect: Effect, round_number: int) -> str:
     grant = f" ({team.label})" if effect.get("origin") == team.json else ""
     level = effect.get("level") or 1
     levels = f", Advantage level {level} on checks (C8)" if level != 1 else ""
-    return f"{effect.get('source')}{where}{grant}{levels}, {lasts(effect, round_number)}"
+    hidden = " (GM only)" if effect.get("public") is False else ""  # off the player view
+    return f"{effect.get('source')}{where}{grant}{levels}{hidden}, {lasts(effect, round_number)}"
 
 
 def chip(effect: Effect, round_number: int) -> str:

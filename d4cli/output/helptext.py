@@ -336,6 +336,32 @@ TOPICS: dict[str, Topic] = {
         "`--seed N` (or D4CLI_SEED) makes the dice reproducible.",
         "d4cli roll pool 5 --dc 12 --times 3 --seed 7 --json | jq .total",
     ),
+    "player-view": Topic(
+        "What the players see: board --players and serve",
+        "N1 R2 R13 R16 R18 R19 R20",
+        "The players' screens show a projection computed on the GM's side, never the file "
+        "itself: the visible creatures in turn order (R13), each by its alias where it has one "
+        "(`alias NAME TEXT`; aliases are names under N1 and must differ from every other name "
+        "and alias), the round, whose turn it is, who has had a turn (R19), who is down (R18), "
+        "the public effects with what is left of them (R20), and HP as each creature's display "
+        "says: `exact` (the party's default) shows hp and max_hp; `label` (everyone else's) shows "
+        "only Healthy, Hurt, Bloodied (at or below half) or Down, and without max_hp only Up or "
+        "Down (R16); `none` shows nothing. The party (the side named in `[player_view] party`) "
+        "also sees each Aspect's headroom (R2): it can act at Cost N when the headroom is N or "
+        "more. Never shown: a hidden creature (`add --hidden`, `conceal NAME`; `reveal NAME` "
+        "shows it again) or anything about it (while its turn runs the screens say 'a hidden "
+        "creature acts', and an effect timed to its turn names 'a hidden creature'), notes, Load, "
+        "stats, a foe's Aspects, an effect added with `--gm-only`, Evasion unless "
+        "`evasion_shown = true`. `board --players` draws it in the terminal; `serve` serves it "
+        "as a web page for a TV (http://127.0.0.1:8765/, live without reloads) and as /view.json. "
+        "`board` alone is the GM's board: everything, hidden things marked.",
+        "d4cli init --from skirmish -f view.toml --force\n"
+        "  d4cli conceal 'Goblin Brute' -f view.toml\n"
+        "  d4cli alias 'Goblin Archer' 'Goblin 2' -f view.toml\n"
+        "  d4cli effect add Aria cursed --dis --gm-only -f view.toml\n"
+        "  d4cli board --players --once -f view.toml\n"
+        "  then, for the TV: d4cli serve -f view.toml   (open http://127.0.0.1:8765/)",
+    ),
     "exit-codes": Topic(
         "Exit codes",
         "CLI R2 C4",

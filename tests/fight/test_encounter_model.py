@@ -469,6 +469,7 @@ def test_status_json_shape():
         "had_turn": True,
         "down": False,
         "max_hp": None,
+        "hidden": False, "alias": None,
         "side": None, "attributes": {}, "proficiencies": {}, "specializations": {}, "actions": [], "notes": "",
     }
     assert obj["round_reset"] == "buffer" and obj["creatures"][1]["had_turn"] is False

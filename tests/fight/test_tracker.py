@@ -330,7 +330,7 @@ def test_schema_1_is_read_as_it_was_written():
     assert [c.had_turn for c in encounter.creatures] == [True, True, False]
     assert encounter.round_reset == "buffer"
     text = dump_encounter(encounter)
-    assert "schema_version = 2" in text and "next_turn" not in text and 'last_turn = "Borin"' in text
+    assert "schema_version = 3" in text and "next_turn" not in text and 'last_turn = "Borin"' in text
     assert parse_encounter(text, "new.toml") == encounter
 
 
@@ -356,7 +356,7 @@ def test_schema_1_file_loads_upgrades_on_the_first_change_and_undo_restores_it(i
     event = ok_json("turn", "start")
     assert event["actor"] == "Cleric" and event["round"] == 3
     text = path.read_text()
-    assert "schema_version = 2" in text and "had_turn = true" in text
+    assert "schema_version = 3" in text and "had_turn = true" in text
     ok("undo")
     assert path.read_bytes() == old_bytes
 

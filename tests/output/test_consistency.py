@@ -18,7 +18,7 @@ from _cli import ok, ok_json, run
 
 
 def test_every_record_takes_its_kind_from_the_one_list():
-    from d4cli.fight import actions, kinds, sheet_check
+    from d4cli.fight import actions, kinds, sheet_check, visibility
     from d4cli.fight import events as records
     from d4cli.output.render.logtext import LOG_KINDS
 
@@ -26,11 +26,12 @@ def test_every_record_takes_its_kind_from_the_one_list():
         records.AddEvent, records.MoveEvent, records.RemoveEvent, records.TurnStartEvent,
         records.TurnEndEvent, records.ExhaustEvent, records.EffectEvent, records.DamageEvent,
         records.HealEvent, records.NoteEvent, actions.ActRecord, actions.TeamRecord, sheet_check.CheckRecord,
+        visibility.RevealEvent, visibility.ConcealEvent, visibility.AliasEvent,
     ]
     record_kinds = {cls.kind for cls in classes} | {kinds.ACTION_ADD, kinds.ACTION_REMOVE, kinds.INIT}
     assert LOG_KINDS is kinds.LOG_KINDS
     assert record_kinds == set(LOG_KINDS)
-    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 16
+    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 19
 
 
 def test_log_kind_lists_every_kind_the_journal_can_hold():

@@ -34,11 +34,11 @@ def test_every_record_type_in_the_table_is_a_record_class_with_a_kind():
 
 
 def test_every_record_class_of_the_model_has_its_serializer():
-    from d4cli.fight import actions, events, sheet_check, sheets
+    from d4cli.fight import actions, events, sheet_check, sheets, visibility
 
     found = {
         f"{cls.__module__}.{cls.__qualname__}"
-        for module in (actions, events, sheet_check, sheets)
+        for module in (actions, events, sheet_check, sheets, visibility)
         for cls in vars(module).values()
         if isinstance(cls, type) and cls.__module__ == module.__name__ and not cls.__name__.startswith("_")
         and dataclasses.is_dataclass(cls) and ("kind" in getattr(cls, "__dataclass_fields__", {}) or isinstance(getattr(cls, "kind", None), str))
@@ -76,6 +76,9 @@ def test_each_change_prints_the_line_log_shows():
         ("turn", "end"),
         ("turn", "start"),
         ("effect", "remove", "Aria", "blessed"),
+        ("conceal", "Bram"),
+        ("alias", "Aria", "The Fox"),
+        ("reveal", "Bram"),
         ("remove", "Bram"),
     ):
         out = ok(*args)
@@ -83,7 +86,7 @@ def test_each_change_prints_the_line_log_shows():
             live.append(out)
     logged = [LOG_LINE.sub("", line) for line in ok("log").splitlines()]
     logged = [line for line, kind in zip(logged, _kinds()) if kind != "team"]
-    assert len(logged) == 15
+    assert len(logged) == 18
     assert [line.rstrip("\n") for line in live][1:] == logged[1:]  # init says which file it made
 
 

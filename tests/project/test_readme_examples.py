@@ -308,6 +308,25 @@ EXAMPLES: dict[str, Shows] = {
               "Load": ["Load", "3 (Buffer 1, Exhaustion 0, resets to -1)"], "Action dagger": ["Action dagger", "Finesse, Cost 1, 1d4"]},
         json={"load": 3, "headroom": {"Finesse": 1, "Might": -1, "Wits": 0}, "effects": []},
     ),
+    # --- The players' screen
+    "d4cli conceal 'Goblin Brute'": Shows(
+        lines=("Goblin Brute is hidden from the player view",),
+        json={"actor": "Goblin Brute", "hidden_before": False, "hidden_after": True},
+    ),
+    "d4cli alias 'Goblin Archer' 'Goblin 2'": Shows(
+        lines=("Goblin Archer is shown to the players as 'Goblin 2'",),
+        json={"actor": "Goblin Archer", "alias_before": None, "alias_after": "Goblin 2"},
+    ),
+    "d4cli effect add Borin cursed --dis --gm-only": Shows(
+        lines=("Borin: cursed -1d4 (GM only), until removed (R20)",),
+        json={"actor": "Borin", "effect.source": "cursed", "effect.public": False},
+    ),
+    "d4cli board --players --once": Shows(
+        lines=("Skirmish at the old mill: round 1; now: Borin",),
+        json={"kind": "player-view", "round": 1, "turn": "Borin", "creatures.0.name": "Aria", "creatures.1.name": "Borin",
+              "creatures.1.effects": [], "creatures.2.name": "Goblin 2", "creatures.2.hp_label": "Bloodied",
+              "creatures.2.hp": None, "creatures.3.name": "Aldric"},
+    ),
 }
 
 

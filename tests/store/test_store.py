@@ -87,7 +87,7 @@ def error_for(text: str | bytes, tmp_path: Path) -> str:
         ('mode = "turn"\n', "", "mode: missing"),
         ("round = 1", "rounds = 1", "rounds: unknown key (did you mean 'round'?)"),
         ("round = 1", "round = 1.0", "round: 1.0: must be a whole number"),
-        ("schema_version = 1", "schema_version = 3", "schema_version: 3: this d4cli reads schema_version 2"),
+        ("schema_version = 1", "schema_version = 4", "schema_version: 4: this d4cli reads schema_version 3"),
         ('current = "Goblin Archer"', 'current = "Nobody"', "current: 'Nobody': names no creature"),
         ("round = 1", "round = 0", "round: 0: is 0 (not started)"),
         ("load = 0", "load = ", "not valid TOML"),

@@ -33,6 +33,7 @@ def add_command(
     rounds: Annotated[str | None, typer.Option("--rounds", metavar="N", help="End when the Nth round from this one ends.")] = None,
     uses: Annotated[str | None, typer.Option("--uses", metavar="N", help="End after N rolls it applied to.")] = None,
     level: Annotated[str | None, typer.Option("--level", metavar="L", help="An Advantage effect's level on checks, 1-5 (C8; default 1). Pool rolls count it once (R4).")] = None,
+    gm_only: Annotated[bool, typer.Option("--gm-only", help="Keep it off the player view (public = false).")] = False,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -62,6 +63,10 @@ def add_command(
         effect = make_effect(
             encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n, level=level_n
         )
+        if gm_only:
+            from dataclasses import replace
+
+            effect = replace(effect, public=False)
         return add_effect(encounter, name, effect)
 
     apply_change(file, transition, json_, note)

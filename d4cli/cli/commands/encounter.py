@@ -183,6 +183,7 @@ def add_command(
     side: Annotated[str | None, typer.Option("--side", metavar="TEXT", help="The creature's side, such as party or foes.")] = None,
     count: Annotated[str | None, typer.Option("--count", metavar="N", help="Add N creatures named 'NAME 1'..'NAME N', skipping names in use (1..100).")] = None,
     like: Annotated[str | None, typer.Option("--like", metavar="OTHER", autocompletion=complete_creature, help="Copy OTHER's sheet: a creature of the encounter, else of a bundled example.")] = None,
+    hidden: Annotated[bool, typer.Option("--hidden", help="Keep it off the player view until 'd4cli reveal NAME'.")] = False,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -216,6 +217,10 @@ def add_command(
                 creature = with_stats(creature, {k: v for k, v in stats.items() if v}, side)
             except InputError as error:
                 raise InputError(f"{creature_name}: {error.field}", error.value, error.problem) from None
+        if hidden:
+            from dataclasses import replace
+
+            creature = replace(creature, hidden=True)
         return creature
 
     # Without --like the sheet is checked before the file is even read; its numbered names need the file.

@@ -17,6 +17,7 @@ from d4cli.output.render.actline import act_summary
 from d4cli.output.render.effects import effect_summary, effects_cell
 from d4cli.output.render.fight import fight_summary
 from d4cli.output.render.sheet import sheet_summary
+from d4cli.output.render.visibility import view_summary
 
 if TYPE_CHECKING:
     # Rich loads only when a table is built: `log` and the one-line summaries do without it.
@@ -248,6 +249,7 @@ def _add_summary(entry: dict[str, Any]) -> str:
         f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
         f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
         f"Evasion {entry.get('evasion')}{hp}{_sheet(entry)}"
+        + ("; hidden from the player view" if entry.get("hidden") else "")
     )
 
 
@@ -358,6 +360,9 @@ SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     kinds.ACTION_ADD: sheet_summary,
     kinds.ACTION_REMOVE: sheet_summary,
     kinds.NOTE: _note_summary,
+    kinds.REVEAL: view_summary,
+    kinds.CONCEAL: view_summary,
+    kinds.ALIAS: view_summary,
 }
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
 from d4cli.output.serialize.base import JsonObject, event_head, fight_over_json
 from d4cli.output.serialize.effects import effect_event_json, ended_json
+from d4cli.output.serialize.visibility import view_event_json
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.fight.actions import ActRecord, TeamRecord
@@ -24,9 +25,10 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     )
     from d4cli.fight.sheet_check import CheckRecord
     from d4cli.fight.sheets import ActionEvent
+    from d4cli.fight.visibility import ViewEvent
     from d4cli.output.serialize.base import Event
 
-    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent
+    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -48,6 +50,7 @@ def add_json(event: AddEvent) -> JsonObject:
         "specializations": dict(event.specializations),
         "names": list(event.names or (event.actor,)),
         "like": event.like,
+        "hidden": event.hidden,
     }
 
 
@@ -161,6 +164,9 @@ SERIALIZERS: dict[str, Callable[[Any], JsonObject]] = {
     "d4cli.fight.events.DamageEvent": hp_json,
     "d4cli.fight.events.HealEvent": hp_json,
     "d4cli.fight.events.NoteEvent": note_json,
+    "d4cli.fight.visibility.RevealEvent": view_event_json,
+    "d4cli.fight.visibility.ConcealEvent": view_event_json,
+    "d4cli.fight.visibility.AliasEvent": view_event_json,
 }
 
 

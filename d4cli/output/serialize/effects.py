@@ -16,8 +16,9 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
 
 def effect_json(effect: Effect) -> JsonObject:
     """A lasting effect (R20): ``{source, grant, on, ends: {kind, creature, last_round, uses}, origin, level}``
-    (``level``: its Advantage level on checks, C8; 1 unless the effect says otherwise)."""
-    return {
+    (``level``: its Advantage level on checks, C8; 1 unless the effect says otherwise); a GM-only
+    effect also ``public`` false (never on the player view)."""
+    found = {
         "source": effect.source,
         "grant": effect.grant,
         "on": effect.on,
@@ -25,6 +26,9 @@ def effect_json(effect: Effect) -> JsonObject:
         "origin": ORIGINS[effect.origin].json,
         "level": effect.level,
     }
+    if not effect.public:
+        found["public"] = False
+    return found
 
 
 def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:

@@ -88,6 +88,8 @@ def status_json(encounter: Encounter) -> JsonObject:
                 "had_turn": creature.had_turn,
                 "down": creature.down,
                 "max_hp": creature.max_hp,
+                "hidden": creature.hidden,  # off the player view (docs/cli.md "The player view")
+                "alias": creature.alias or None,
                 **sheet_json(creature),
             }
             for creature in encounter.creatures

@@ -1,0 +1,52 @@
+"""The file's ``[player_view]`` table (schema 3): the party's side and the default HP displays.
+
+Plain values only (no creature, no encounter): `d4cli.fight.encounter.Encounter`
+holds one, and `d4cli.fight.public_view` reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from d4cli.rules.errors import InputError
+from d4cli.rules.names import fold_name
+
+# How a creature's HP reaches the players: the number, a label (Healthy, Hurt, Bloodied, Down), nothing.
+HP_SHOWN: tuple[str, ...] = ("exact", "label", "none")
+DEFAULT_PARTY = "party"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """The ``[player_view]`` table.
+
+    Attributes:
+        party: the side (N1 folding) whose creatures are the party: they see their headroom (R2).
+        party_hp: the party's default HP display, one of `HP_SHOWN` (``exact``).
+        others_hp: everyone else's default HP display (``label``).
+    """
+
+    party: str = DEFAULT_PARTY
+    party_hp: str = "exact"
+    others_hp: str = "label"
+
+    def is_party(self, side: str) -> bool:
+        """*side* is the party's (N1 folding); no side ("") never is."""
+        return bool(side) and fold_name(side) == fold_name(self.party)
+
+    def hp_shown(self, side: str, own: str | None) -> str:
+        """The HP display of a creature of *side* whose own ``hp_shown`` is *own* (None: the side's default)."""
+        if own is not None:
+            return own
+        return self.party_hp if self.is_party(side) else self.others_hp
+
+
+def check_hp_shown(value: object, field_name: str) -> str:
+    """An HP display: one of `HP_SHOWN`.
+
+    Raises:
+        InputError: naming *field_name* and the value.
+    """
+    if value not in HP_SHOWN:
+        raise InputError(field_name, value, "must be one of: " + ", ".join(HP_SHOWN))
+    return str(value)

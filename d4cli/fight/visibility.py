@@ -1,0 +1,134 @@
+"""What the GM hides from the players: hidden creatures, aliases, HP displays (schema 3).
+
+Pure, like every transition of the fight model. The file's ``[player_view]``
+table is `d4cli.fight.view_settings.PlayerView`. The three changes `reveal`, `conceal` and
+`set_alias` each return ``(new_encounter, record)``; the record (`RevealEvent`,
+`ConcealEvent`, `AliasEvent`) is journaled like any other change, so ``undo``
+and ``redo`` take it back and put it again byte-for-byte.
+
+What the players then see is computed by `d4cli.fight.public_view`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from d4cli.fight import kinds
+from d4cli.fight.encounter import Creature, Encounter
+from d4cli.rules.errors import InputError
+from d4cli.rules.names import check_text, fold_name
+
+
+@dataclass(frozen=True)
+class _ViewChange:
+    """A change of what the players see; ``actor`` is the creature (its name in the file).
+
+    Attributes:
+        round / turn: the round and whose turn it is (unchanged by these changes).
+        actor: the creature.
+        hidden_before / hidden_after: off the player view before and after.
+        alias_before / alias_after: the name the players see, None: its own name.
+    """
+
+    kind: ClassVar[str]
+    allowed: ClassVar[bool] = True
+
+    round: int
+    turn: str | None
+    actor: str
+    hidden_before: bool
+    hidden_after: bool
+    alias_before: str | None
+    alias_after: str | None
+
+
+@dataclass(frozen=True)
+class RevealEvent(_ViewChange):
+    """A hidden creature is on the player view again."""
+
+    kind: ClassVar[str] = kinds.REVEAL
+
+
+@dataclass(frozen=True)
+class ConcealEvent(_ViewChange):
+    """A creature left the player view (the GM still sees it; the rules are the same)."""
+
+    kind: ClassVar[str] = kinds.CONCEAL
+
+
+@dataclass(frozen=True)
+class AliasEvent(_ViewChange):
+    """The name the players see changed (``alias_after`` None: its own name again)."""
+
+    kind: ClassVar[str] = kinds.ALIAS
+
+
+ViewEvent = RevealEvent | ConcealEvent | AliasEvent
+
+
+def _event(cls: type[_ViewChange], encounter: Encounter, old: Creature, new: Creature) -> _ViewChange:
+    return cls(
+        encounter.round, encounter.current, old.name, old.hidden, new.hidden, old.alias or None, new.alias or None
+    )
+
+
+def reveal(encounter: Encounter, name: str) -> tuple[Encounter, RevealEvent]:
+    """Put the creature *name* (N1) on the player view; one not hidden stays as it is.
+
+    Raises:
+        InputError: no such creature.
+    """
+    position = encounter.index(name)
+    old = encounter.creatures[position]
+    new = replace(old, hidden=False)
+    event = _event(RevealEvent, encounter, old, new)
+    return encounter.with_creature(position, new), event  # type: ignore[return-value]
+
+
+def conceal(encounter: Encounter, name: str) -> tuple[Encounter, ConcealEvent]:
+    """Take the creature *name* (N1) off the player view; its turns and rolls go on (R13).
+
+    Raises:
+        InputError: no such creature.
+    """
+    position = encounter.index(name)
+    old = encounter.creatures[position]
+    new = replace(old, hidden=True)
+    event = _event(ConcealEvent, encounter, old, new)
+    return encounter.with_creature(position, new), event  # type: ignore[return-value]
+
+
+def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encounter, AliasEvent]:
+    """Show the creature *name* to the players as *alias* (None: as its own name again).
+
+    An alias is a name like any other (N1): it may not match another creature's
+    name or alias, or the players could not tell the two apart.
+
+    Raises:
+        InputError: no such creature; a blank alias or one with control characters
+            (naming ``TEXT``); an alias matching another creature's name or alias (N1).
+    """
+    position = encounter.index(name)
+    old = encounter.creatures[position]
+    if alias is not None:
+        check_text(alias, "TEXT", name=True)
+        clash = alias_clash(encounter.creatures, position, alias)
+        if clash is not None:
+            raise InputError("TEXT", alias, f"matches {clash} (N1): the players could not tell them apart")
+    new = replace(old, alias="" if alias is None else alias)
+    event = _event(AliasEvent, encounter, old, new)
+    return encounter.with_creature(position, new), event  # type: ignore[return-value]
+
+
+def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> str | None:
+    """Which other creature *alias* matches (N1) by its name or alias, in words; None when none."""
+    key = fold_name(alias)
+    for other_position, other in enumerate(creatures):
+        if other_position == position:
+            continue
+        if fold_name(other.name) == key:
+            return f"the name of {other.name!r}"
+        if other.alias and fold_name(other.alias) == key:
+            return f"the alias of {other.name!r}"
+    return None

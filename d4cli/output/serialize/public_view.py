@@ -1,0 +1,55 @@
+"""The player view as JSON: ``/view.json``, ``board --players --json`` (`d4cli.fight.public_view`).
+
+Made from the `PublicView` record alone, which holds nothing the GM hides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from d4cli.output.serialize.base import JsonObject
+
+if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
+    from d4cli.fight.public_view import PublicEffect, PublicView
+
+
+def effect_left(effect: PublicEffect, counts_from: int) -> str:
+    """What is left of a public effect, in words (`d4cli.output.effecttext.lasts`): ``2 rounds left
+    (until the end of round 3)``, ``until the start of Goblin 2's turn`` (R20)."""
+    from d4cli.output.effecttext import lasts
+
+    ends = {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses}
+    return lasts({"ends": ends}, counts_from)
+
+
+def public_view_json(view: PublicView) -> JsonObject:
+    """The player view: ``kind`` = "player-view", ``name``, ``round``, ``turn`` (a visible name or
+    null), ``hidden_turn`` (a hidden creature acts), ``creatures`` in turn order, each
+    ``{name, party, current, had_turn, down, hp, max_hp, hp_label, evasion, effects: [{source,
+    grant, on, left}], headroom: {Aspect: Aspect - Load} or null}`` (null where not shown)."""
+    return {
+        "kind": "player-view",
+        "name": view.name,
+        "round": view.round,
+        "turn": view.turn,
+        "hidden_turn": view.hidden_turn,
+        "creatures": [
+            {
+                "name": creature.name,
+                "party": creature.party,
+                "current": creature.current,
+                "had_turn": creature.had_turn,
+                "down": creature.down,
+                "hp": creature.hp,
+                "max_hp": creature.max_hp,
+                "hp_label": creature.hp_label,
+                "evasion": creature.evasion,
+                "effects": [
+                    {"source": effect.source, "grant": effect.grant, "on": effect.on, "left": effect_left(effect, view.counts_from)}
+                    for effect in creature.effects
+                ],
+                "headroom": None if creature.headroom is None else dict(creature.headroom),
+            }
+            for creature in view.creatures
+        ],
+    }

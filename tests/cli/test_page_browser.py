@@ -1,0 +1,76 @@
+"""The players' page in a real browser: Debian's Chromium, driven by Playwright, headless.
+
+It starts ``d4cli serve`` on a free port, opens the page, checks the rendered text (and
+that nothing hidden shows), makes a ``damage`` with the CLI and checks that the page shows
+it within 2 seconds without a reload, and saves a screenshot under the test's folder
+(with ``D4CLI_SCREENSHOTS=DIR`` also into DIR: how docs/screenshots/player-view.png is made).
+Skips, saying why, where Chromium or Playwright is missing. Playwright never downloads
+a browser here: it is pointed at /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from _serve import SECRETS, Server, gm, hidden_skirmish
+
+CHROMIUM = os.environ.get("D4CLI_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+
+
+def _browser_or_skip():  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright for Python is not installed (pip install playwright)")
+    return sync_playwright
+
+
+@pytest.mark.slow
+def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: Path):
+    sync_playwright = _browser_or_skip()
+    hidden_skirmish()
+    server = Server(tmp_path)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 720})
+                page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
+                page.wait_for_function("document.body.dataset.seq !== undefined", timeout=5000)  # the stream is open
+                text = page.inner_text("body")
+                assert "Round 1" in text and "Now: Aria" in text
+                assert "Goblin 2" in text and "Hurt" in text and "blessed" in text and "Borin" in text
+                assert [secret for secret in SECRETS if secret in page.content()] == []
+                assert page.locator("li.current .name").inner_text() == "Aria"
+                page.evaluate("window.notReloaded = true")
+                gm(tmp_path, "damage", "Goblin Archer", "9")
+                start = time.monotonic()
+                page.wait_for_function(
+                    "[...document.querySelectorAll('li.creature')].some("
+                    "li => li.innerText.includes('Goblin 2') && li.innerText.includes('Down'))",
+                    timeout=2000,
+                )
+                assert time.monotonic() - start < 2.0
+                assert page.evaluate("window.notReloaded") is True  # the same page: no reload
+                shot = tmp_path / "player-view.png"
+                page.screenshot(path=str(shot))
+                assert shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+                keep = os.environ.get("D4CLI_SCREENSHOTS")
+                if keep:
+                    shutil.copy(shot, Path(keep) / "player-view.png")
+            finally:
+                browser.close()
+    finally:
+        code, err = server.stop()
+        server.close()
+    assert code == 130 and "Traceback" not in err

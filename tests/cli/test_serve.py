@@ -1,0 +1,153 @@
+"""``d4cli serve``: routes, methods, the live event stream, a damaged file, 50 streams, Ctrl-C, bad input.
+
+The slow tests start a real server on a free port of 127.0.0.1 (``--port 0``).
+conftest's autouse fixture points D4CLI_FILE at a temp folder and chdirs there.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from _cli import fails
+from _serve import FILE, SECRETS, Server, gm, hidden_skirmish, next_message, open_stream
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    hidden_skirmish()
+    running = Server(tmp_path)
+    yield running
+    running.close()
+
+
+@pytest.mark.slow
+def test_routes_show_the_projection_only(server: Server):
+    status, headers, body = server.get("/")
+    page = body.decode()
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    assert "Goblin 2" in page and "Round 1" in page and "Now: Aria" in page and "blessed" in page
+    assert "http://" not in page and "https://" not in page  # nothing from a CDN: it works offline
+    status, headers, body = server.get("/view.json")
+    view = json.loads(body)
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    assert [c["name"] for c in view["creatures"]] == ["Aria", "Borin", "Goblin 2"]
+    assert view["creatures"][2]["hp_label"] == "Hurt" and view["creatures"][2]["hp"] is None
+    assert view["readable"] is True and view["turn"] == "Aria"
+    for path in ("/", "/view.json"):
+        text = server.get(path)[2].decode()
+        assert [secret for secret in SECRETS if secret in text] == []
+
+
+@pytest.mark.slow
+def test_get_only_and_unknown_paths_are_404(server: Server):
+    for method in ("POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "BREW"):
+        status, headers, _ = server.get("/", method)
+        assert (status, headers.get("Allow")) == (405, "GET"), method
+    for path in ("/nope", "/encounter.toml", "/../encounter.toml", "/%2e%2e/encounter.toml", "/static/", "//etc/passwd"):
+        status, _, body = server.get(path)
+        assert status == 404 and b"Aria" not in body, path
+    assert server.get("/view.json?cache=1")[0] == 200
+
+
+@pytest.mark.slow
+def test_events_push_a_change_within_2_seconds(server: Server, tmp_path: Path):
+    stream = open_stream(server)
+    first = next_message(stream)
+    assert first["view"]["creatures"][2]["hp_label"] == "Hurt" and "Goblin 2" in first["html"]
+    gm(tmp_path, "damage", "Goblin Archer", "9")
+    start = time.monotonic()
+    second = next_message(stream)
+    assert time.monotonic() - start < 2.0
+    assert second["seq"] > first["seq"]
+    assert second["view"]["creatures"][2]["hp_label"] == "Down" and second["view"]["creatures"][2]["down"] is True
+    stream.close()
+
+
+@pytest.mark.slow
+def test_a_damaged_file_keeps_the_last_good_view_and_the_server_lives(server: Server, tmp_path: Path):
+    stream = open_stream(server)
+    next_message(stream)
+    good = FILE.read_bytes()
+    FILE.write_text('schema_version = 3\nmode = "turn"\nround = 1\n[[creature]]\nname = "Goblin Brute"\nhp = "x"\n')
+    broken = next_message(stream)
+    assert broken["readable"] is False and "unreadable" in broken["html"]
+    assert [c["name"] for c in broken["view"]["creatures"]] == ["Aria", "Borin", "Goblin 2"]
+    assert "Goblin Brute" not in json.dumps(broken)  # the reason goes to the GM's stderr, not to the page
+    view = json.loads(server.get("/view.json")[2])
+    assert view["readable"] is False and view["creatures"][0]["name"] == "Aria"
+    FILE.write_bytes(good)
+    assert next_message(stream)["readable"] is True
+    stream.close()
+    code, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+    assert "warning" in err and "keeps the last good view" in err
+
+
+@pytest.mark.slow
+def test_fifty_streams_do_not_slow_gm_commands_nor_leak_threads(server: Server, tmp_path: Path):
+    quiet = min(gm(tmp_path, "damage", "Borin", "1") for _ in range(2))
+    idle_threads = server.threads()
+    streams = [open_stream(server) for _ in range(50)]
+    for stream in streams:
+        next_message(stream)
+    assert server.threads() >= idle_threads + 50
+    busy = min(gm(tmp_path, "damage", "Borin", "1") for _ in range(2))
+    assert busy < quiet * 2 + 0.5  # the server never takes the lock: the command does not wait
+    for stream in streams:
+        assert next_message(stream)["view"]["creatures"][1]["hp"] is not None
+    for stream in streams:
+        stream.close()
+    deadline = time.monotonic() + 10
+    while server.threads() > idle_threads and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.threads() <= idle_threads
+    code, err = server.stop()
+    assert code == 130 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_cleanly_with_130(server: Server):
+    stream = open_stream(server)
+    code, err = server.stop()
+    assert code == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    stream.close()
+
+
+@pytest.mark.slow
+def test_a_host_other_than_loopback_says_who_can_read(tmp_path: Path):
+    hidden_skirmish()
+    running = Server(tmp_path, "--host", "127.0.0.2")
+    try:
+        assert "anyone on that network can read the player view" in running.banner
+        assert running.get("/view.json")[0] == 200
+    finally:
+        code, _ = running.stop()
+        running.close()
+    assert code == 130
+
+
+def test_bad_ports_and_hosts_are_one_line_exit_2():
+    hidden_skirmish()
+    assert "--port: 70000: must be within 0..65535" in fails(2, FILE, "serve", "--port", "70000")
+    assert "--port: 'eighty'" in fails(2, FILE, "serve", "--port", "eighty")
+    assert "--port: -1" in fails(2, FILE, "serve", "--port", "-1")
+    assert "--host: '192.0.2.1': cannot be bound" in fails(2, FILE, "serve", "--host", "192.0.2.1", "--port", "0")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        assert f"--port: {port}: is in use" in fails(2, FILE, "serve", "--port", str(port))
+    finally:
+        taken.close()
+
+
+def test_serve_on_an_unreadable_file_is_bad_input():
+    FILE.write_text("not toml [")
+    assert "not valid TOML" in fails(2, FILE, "serve", "--port", "0")
