@@ -26,6 +26,27 @@ from d4cli.rules.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError,
 EXIT_OUTPUT = EXIT_INTERNAL
 
 
+# COLUMNS and LINES: Rich reads either with `int` when it holds digits, so a value
+# out of this range is bad input, refused before Rich converts it (docs/cli.md).
+TERMINAL_SIZE = (1, 10_000)
+
+
+def check_terminal_size() -> None:
+    """Refuse a ``COLUMNS`` or ``LINES`` of digits that is no terminal size (L1).
+
+    A value without digits (``COLUMNS=wide``) is ignored, as Rich ignores it.
+
+    Raises:
+        InputError: naming the variable and its value (5,000 digits included).
+    """
+    for name in ("COLUMNS", "LINES"):
+        text = os.environ.get(name)
+        if text and text.isdigit() and not (text.isascii() and len(text) <= 5 and 1 <= int(text) <= TERMINAL_SIZE[1]):
+            from d4cli.rules.limits import parse_whole
+
+            parse_whole(text, name, TERMINAL_SIZE)
+
+
 def say_error(message: str) -> None:
     """Write one plain error line to stderr."""
     sys.stderr.write(f"d4cli: error: {escape_control(message)}\n")
@@ -171,6 +192,7 @@ class D4Group(LazyGroup):
 
             argv = recover_args(argv)
         try:
+            check_terminal_size()
             code = super().main(
                 args=argv,
                 prog_name=prog_name or "d4cli",

@@ -136,13 +136,11 @@ def _rebuild(t: _Transaction, end: int) -> str | None:
 def redo_refusal(t: _Transaction) -> str:
     """Why ``redo`` has nothing to put back: the file was edited by hand since the undo
     (the newest undone change is due but no longer fits the file), or plainly nothing."""
-    import json
-
     from d4cli.store.files import redo_path
 
     try:
         with open(redo_path(t.path), "rb") as handle:
-            records = [json.loads(line) for line in handle.read(64 * files.MAX_FILE_BYTES).splitlines()]
+            records = [journal.load_line(line) for line in handle.read(64 * files.MAX_FILE_BYTES).splitlines()]
     except (OSError, ValueError):
         return "nothing to redo"
     due = journal.next_seq(t.tail)

@@ -104,10 +104,8 @@ class _Transaction:
                 raw = handle.read(64 * files.MAX_FILE_BYTES)
         except OSError:
             return []
-        import json
-
         try:
-            stack = [json.loads(line) for line in raw.splitlines()]
+            stack = [journal.load_line(line) for line in raw.splitlines()]
         except ValueError:
             return []
         if not all(isinstance(item, dict) and isinstance(item.get("seq"), int) for item in stack):

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from d4cli.fight.encounter import Encounter
     from d4cli.output.serialize import Record
 
+# ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
+EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])
+
 R = TypeVar("R", bound="Record")
 
 
@@ -273,8 +276,8 @@ def exhaust_command(
     """
     from d4cli.fight.turns import set_exhaustion
 
-    if level[:1] in ("+", "-") and level[1:].isdigit():
-        step = int(level)
+    if level[:1] in ("+", "-") and level[1:].isascii() and level[1:].isdigit():
+        step = parse_whole(level.removeprefix("+"), "LEVEL", EXHAUSTION_STEP)
 
         def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
             current = encounter.creatures[encounter.index(name)].exhaustion
