@@ -80,14 +80,17 @@ _NEVER_FAILS = frozenset({"backslashreplace", "namereplace", "xmlcharrefreplace"
 def _prepare_streams() -> None:
     """Make stdout and stderr unable to fail on text, and a closed stdout a plain `ReaderGone`.
 
-    A closed stream (``d4cli ... >&-``) is None in Python: it writes to nowhere instead.
+    A closed stream (``d4cli ... >&-``) is None in Python: it writes to nowhere instead,
+    and a closed stdout is a reader that has gone: its first write raises `ReaderGone`,
+    so ``--times 1000000`` stops at once (exit 0) and a change already made stands.
     A stream whose encoding cannot hold a character (``PYTHONIOENCODING=ascii``,
     ``ascii:surrogateescape``, ``LC_ALL=C PYTHONUTF8=0``) escapes it. stdout is wrapped
     in `_Stdout`, so a reader that went away (``| head -1``) reaches `D4Group.main` as
     `ReaderGone` wherever it happens: during a command, while printing ``--help`` or
     ``--version``, or in the last flush.
     """
-    if sys.stdout is None:
+    closed = sys.stdout is None
+    if closed:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
@@ -99,7 +102,7 @@ def _prepare_streams() -> None:
             except (ValueError, OSError):
                 pass
     if not isinstance(sys.stdout, _Stdout):
-        sys.stdout = _Stdout(sys.stdout)
+        sys.stdout = _Stdout(sys.stdout, gone=closed)
 
 
 class _Stdout:
@@ -110,10 +113,13 @@ class _Stdout:
     the wrapped stream's.
     """
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, *, gone: bool = False) -> None:
         self._stream = stream
+        self._gone = gone  # stdout was closed before d4cli started (``>&-``)
 
     def write(self, text: str) -> int:
+        if self._gone and text:
+            raise ReaderGone()
         try:
             return int(self._stream.write(text))
         except BrokenPipeError as error:

@@ -7,9 +7,10 @@ with the roll that ``--seed S`` alone makes); its object, with those four keys
 left open, becomes a template split around them. The following rolls draw
 their d4s in batches (``random.Random.choices``, one call per block of rolls)
 and fill the template, so each line is the same JSON object that
-`d4cli.output.serialize.pool_json` would give for the same dice. Lines are written in
-blocks, flushed at least every `FLUSH_SECONDS` and at the end, so a reader of a
-live pipe sees them promptly.
+`d4cli.output.serialize.pool_json` would give for the same dice. Each block of
+`BLOCK` lines goes out as soon as it is made (a few milliseconds), so a reader of a
+live pipe sees them promptly, whole even when Ctrl-C stops the run
+(`d4cli.cli.commands.line_guard.LineBoundary`).
 
 Only for a pool the gate allows, without extra dice (R6), from a random source
 with ``choices``; otherwise `write_pool_lines` returns False and the caller
@@ -20,14 +21,14 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from d4cli.cli.commands.line_guard import LineBoundary
 
 if TYPE_CHECKING:
     from d4cli.rules.pool import PoolPlan, PoolResult
 
-FLUSH_SECONDS = 0.1
 BLOCK = 2048  # rolls drawn and written per block
 FACES = (1, 2, 3, 4)
 _OPEN = ("dice", "total", "success", "damage")
@@ -67,13 +68,19 @@ def write_pool_lines(
     if list(obj).count("dice") != 1 or any(key not in obj for key in _OPEN):
         return False
     out = sys.stdout
-    out.write(json.dumps(obj) + "\n")
+    out.write(json.dumps(obj) + "\n")  # first through the stream: a closed stdout stops here
     out.flush()
+    with LineBoundary() as boundary:
+        _write_rest(plan, rng, count, obj, out, boundary)
+    return True
+
+
+def _write_rest(plan: PoolPlan, rng: Any, count: int, obj: dict[str, Any], out: Any, boundary: LineBoundary) -> None:
+    """Rolls 2..*count* of `write_pool_lines`, in blocks of whole lines; Ctrl-C stops between blocks."""
     head, before_total, before_success, before_damage, tail = _template(obj)
     dc, evasion = plan.request.dc, plan.request.evasion
     size = plan.size.size
     choices = rng.choices
-    flushed = time.monotonic()
     left = count - 1
     if dc is not None:
         middle, end = before_success, before_damage + "null" + tail
@@ -96,11 +103,5 @@ def write_pool_lines(
                 append(f"{head}{dice}{before_total}{total}{middle}{total - evasion if total > evasion else 0}{end}")
             else:
                 append(f"{head}{dice}{before_total}{total}{middle}")
-        out.write("\n".join(lines) + "\n")
-        now = time.monotonic()
-        if now - flushed >= FLUSH_SECONDS / 2:
-            out.flush()
-            flushed = now
-    out.flush()
-    return True
+        boundary.write(out, "\n".join(lines) + "\n")
 
