@@ -35,8 +35,6 @@ GRANTS: tuple[str, ...] = ("advantage", "disadvantage")
 ONS: tuple[str, ...] = ("own", "against")
 ENDS: tuple[str, ...] = ("start", "end", "rounds", "uses", "removed")
 ORIGINS: tuple[str, ...] = ("effect", "team")
-# How a source's origin is named in an act's steps and JSON (R4, R20).
-ORIGIN_LABELS = {"command": "command line", "effect": "effect", "team": "Team Action"}  # see steps.act_steps
 
 
 @dataclass(frozen=True)
@@ -372,38 +370,6 @@ def make_effect(
             raise InputError("--uses", uses, "must be 1 or more")
         return Effect(source, grant, on, "uses", uses=uses, level=level)
     return Effect(source, grant, on, level=level)
-
-
-def lasts(effect: Effect, round_number: int) -> str:
-    """What is left of *effect*, in words: ``until removed``, ``2 rounds left``,
-    ``until the start of Aria's turn``, ``1 roll left``.
-
-    *round_number* is the round counted first (`applied_round`: the next one
-    once the round is over), so ``--rounds 1`` always reads ``1 round left``.
-    """
-    if effect.ends == "start":
-        return f"until the start of {effect.creature}'s turn"
-    if effect.ends == "end":
-        return f"until the end of {effect.creature}'s turn"
-    if effect.ends == "rounds":
-        last = effect.last_round or 0
-        left = last - max(round_number, 1) + 1
-        if left < 1:
-            return f"until the end of round {last}"
-        return f"{left} round{'s' if left != 1 else ''} left (until the end of round {last})"
-    if effect.ends == "uses":
-        return f"{effect.uses} roll{'s' if effect.uses != 1 else ''} left"
-    return "until removed"
-
-
-def describe(effect: Effect, round_number: int) -> str:
-    """``darkness -1d4, until removed``; ``prone, attacks against it +1d4, until ...`` (R20);
-    a level other than 1 is named: ``blessed +1d4, Advantage level 2 on checks (C8), until removed``."""
-    sign = "+1d4" if effect.grant == "advantage" else "-1d4"
-    where = f", attacks against it {sign}" if effect.on == "against" else f" {sign}"
-    team = " (Team Action)" if effect.origin == "team" else ""
-    level = f", Advantage level {effect.level} on checks (C8)" if effect.level != 1 else ""
-    return f"{effect.source}{where}{team}{level}, {lasts(effect, round_number)}"
 
 
 # --- transitions -------------------------------------------------------------------------------

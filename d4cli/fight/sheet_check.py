@@ -32,8 +32,8 @@ class Source(NamedTuple):
     Attributes:
         name: as written; distinct sources compare by N1.
         grant: ``advantage`` or ``disadvantage``.
-        origin: where it came from: ``--adv``/``--dis``, ``team action`` (a grant, R11)
-            or ``effect`` (a lasting effect, R20).
+        origin: where it came from: ``--adv``/``--dis`` (the option that named it), ``team``
+            (a Team Action grant, R11) or ``effect`` (a lasting effect, R20), as `d4cli.fight.effects.Effect.origin`.
         level: how much an Advantage source raises the level (C8: 1 unless it says otherwise).
     """
 
@@ -113,8 +113,7 @@ def check_sources(encounter: Encounter, creature: Creature, request: SheetCheckR
     each effect with its level (C8)."""
     sources = [Source(name, "advantage", "--adv") for name in request.advantage]
     sources += [Source(name, "disadvantage", "--dis") for name in request.disadvantage_sources]
-    origins = {"team": "team action", "effect": "effect"}
-    sources += [Source(e.source, e.grant, origins[e.origin], e.level) for e in creature.effects if e.on == "own"]  # C8: its level
+    sources += [Source(e.source, e.grant, e.origin, e.level) for e in creature.effects if e.on == "own"]  # C8: its level
     return sources
 
 

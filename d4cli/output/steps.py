@@ -4,8 +4,7 @@ A pool roll (R2-R8), an Action Roll (C1-C7) and a Team Action (R2, R8, R10,
 R11) each become a list of plain `Step` records: the step's name, what
 happened (plain text, names as written), the rule id that decided it, and a
 `Tone` for the part of the text that carries the verdict. The Rich table
-(`d4cli.output.render.roll.steps_table`), plain text and Markdown
-(`d4cli.output.render.text`) render the same list. No Rich here.
+(`d4cli.output.render.roll.steps_table`) renders the list. No Rich here.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from d4cli.output.effecttext import ORIGINS, check_origin
 from d4cli.rules.dc import DC_TIERS
 
 if TYPE_CHECKING:
@@ -162,8 +162,7 @@ def act_steps(result: PoolResult, sources: Sequence[tuple[str, str, str]]) -> li
     steps = pool_steps(result)
     if not result.allowed or not any(origin != "command" for _, _, origin in sources):
         return steps
-    labels = {"command": "command line", "effect": "effect", "team": "Team Action"}
-    named = ", ".join(f"{'+' if grant == 'advantage' else '-'}{source} ({labels[origin]})" for source, grant, origin in sources)
+    named = ", ".join(f"{'+' if grant == 'advantage' else '-'}{source} ({ORIGINS[origin].label})" for source, grant, origin in sources)
     at = next((i for i, step in enumerate(steps) if step.name in ("Advantage", "Disadvantage")), len(steps))
     return steps[:at] + [Step("Sources", named, "R20")] + steps[at:]
 
@@ -260,7 +259,7 @@ def sheet_check_steps(record: CheckRecord) -> list[Step]:
         if source.grant != "advantage":
             continue
         how = f"+{source.level}" if id(source) in counted else "counted once"
-        parts.append(f"{source.name} ({source.origin}) {how}")
+        parts.append(f"{source.name} ({check_origin(source.origin)}) {how}")
     if len(parts) > (1 if record.base_level else 0):
         level = result.request.advantage_level
         capped = f"{record.raised_level}, capped at Level {level} (C3)" if record.raised_level > level else f"Level {level}"
@@ -270,7 +269,7 @@ def sheet_check_steps(record: CheckRecord) -> list[Step]:
     for source in record.sources:
         if source.grant == "disadvantage":
             how = "" if id(source) in counted else ", counted once"
-            dis.append(f"{source.name} ({source.origin}{how})")
+            dis.append(f"{source.name} ({check_origin(source.origin)}{how})")
     if dis and (record.base_disadvantage == 0 or len(dis) > 1):
         steps.append(Step("Disadvantages", ", ".join(dis) + f" = {result.request.disadvantage}", "C8"))
     return steps + check_steps(result)

@@ -252,3 +252,15 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
         total += roll.subtotal
         rolls.append(roll)
     return PoolResult(plan, dice, tuple(rolls), total)
+
+
+def roll_pools(plan: PoolPlan, rng: DiceSource, count: int) -> list[PoolResult]:
+    """*count* rolls of *plan*: the very results of *count* `roll_pool` calls with *rng*, in order (R2-R8).
+
+    A source with ``roll_rows(rolls, count, sides)`` (`d4cli.rules.dice.BatchedDice`)
+    hands the pools' d4s of every roll in one call when there are no extra dice (R6).
+    """
+    rows = getattr(rng, "roll_rows", None)
+    if rows is None or not plan.gate.allowed or plan.request.extra:
+        return [roll_pool(plan, rng) for _ in range(count)]
+    return [PoolResult(plan, dice, (), sum(dice)) for dice in rows(count, plan.size.size, 4)]

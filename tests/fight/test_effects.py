@@ -18,7 +18,6 @@ from d4cli.fight.effects import (
     TurnStart,
     Used,
     add_effect,
-    describe,
     ended_at,
     make_effect,
     sources_for,
@@ -26,6 +25,8 @@ from d4cli.fight.effects import (
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
+from d4cli.output.effecttext import describe
+from d4cli.output.serialize.effects import effect_json
 
 runner = CliRunner()
 
@@ -202,10 +203,10 @@ def test_r11_a_team_grant_is_a_one_roll_effect_and_old_pending_files_load():
 
 
 def test_status_words():
-    assert describe(Effect("darkness", "disadvantage"), 1) == "darkness -1d4, until removed"
-    assert describe(Effect("blessed", ends="rounds", last_round=3), 2) == "blessed +1d4, 2 rounds left (until the end of round 3)"
+    assert describe(effect_json(Effect("darkness", "disadvantage")), 1) == "darkness -1d4, until removed"
+    assert describe(effect_json(Effect("blessed", ends="rounds", last_round=3)), 2) == "blessed +1d4, 2 rounds left (until the end of round 3)"
     prone = Effect("prone", on="against", ends="start", creature="Aria")
-    assert describe(prone, 1) == "prone, attacks against it +1d4, until the start of Aria's turn"
+    assert describe(effect_json(prone), 1) == "prone, attacks against it +1d4, until the start of Aria's turn"
 
 
 # --- the commands ------------------------------------------------------------------------------

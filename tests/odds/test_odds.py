@@ -27,12 +27,12 @@ from d4cli.odds.roll_odds import (
     PoolOdds,
     check_odds,
     expected_pool_damage,
-    odds_json,
     p_check_success,
     p_pool_success,
     pool_distribution,
     pool_odds,
 )
+from d4cli.output.serialize.rolls import odds_json
 from d4cli.rules.action_roll import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.rules.dice import ExtraDice, ScriptedDice
 from d4cli.rules.errors import InputError, RefusedError

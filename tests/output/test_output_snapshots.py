@@ -13,10 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 from d4cli.cli.app import app
-from d4cli.output.render.text import steps_markdown, steps_text
-from d4cli.output.steps import pool_steps
-from d4cli.rules.dice import ExtraDice, ScriptedDice
-from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 
 runner = CliRunner()
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d")
@@ -77,9 +73,3 @@ def test_encounter_act_team_status_log(snapshot):
         "log": out("log"),
     }
     assert shown == snapshot
-
-
-def test_plain_text_and_markdown_share_the_steps(snapshot):
-    plan = plan_pool(PoolRequest(4, advantage=("torch",), extra=(ExtraDice(1, 6, 2),), evasion=9))
-    steps = pool_steps(roll_pool(plan, ScriptedDice([4, 3, 1, 2, 4, 5])))
-    assert {"text": steps_text("Pool roll", steps), "markdown": steps_markdown("Pool roll", steps)} == snapshot

@@ -1,7 +1,8 @@
 """A creature acts: ``act`` (the D4 pool, or one of its named actions) and ``team`` (docs/cli.md "Encounter").
 
 A thin skin like `commands.encounter`: parse the options, run the pure `d4cli.fight.actions`
-transition through the store's one transaction, print the record (`commands.output`).
+transition through the store's one transaction, print the record (`commands.output`, with
+`show_act` and `team_view` below: the renderers of `d4cli.output.render` make the text).
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
@@ -29,7 +30,10 @@ from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
-    from d4cli.fight.actions import TeamRecord
+    from d4cli.cli.commands.output import ResultView
+    from d4cli.fight.actions import ActRecord, TeamRecord
+    from d4cli.output.steps import Step
+    from d4cli.rules.pool import PoolResult
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_aspect = completer("d4cli.cli.completion:complete_aspect")
@@ -95,8 +99,6 @@ def act_command(
         _, record = act(encounter, apply_named_action(encounter, request, given), rng)
     else:
         record = change_noting_comments(path, lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng), note)
-    from d4cli.cli.commands.output import show_act
-
     show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
@@ -132,7 +134,7 @@ def team_command(
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    from d4cli.cli.commands.output import print_one, team_view
+    from d4cli.cli.commands.output import print_one
 
     view = team_view()
     if dry_run:
@@ -151,3 +153,123 @@ def team_command(
     else:
         record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
     print_one(record, view, json_=json_)
+
+
+# --- how an act and a Team Action print ---------------------------------------------------------
+
+
+def show_act(
+    record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
+) -> None:
+    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.act_json`), or its steps and what it did.
+
+    *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
+    the one-line summary that ``log`` shows.
+
+    Raises:
+        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
+    """
+    from d4cli.cli.commands.output import print_one
+    from d4cli.cli.commands.pool_view import pool_view
+    from d4cli.output.serialize import act_json
+
+    if record.actor_down:
+        _refuse_down(record, json_=json_)
+    result = record.result
+    if short and not json_ and not quiet:
+        from d4cli.output.render.encounter import print_lines, summary
+        from d4cli.output.serialize import journal_json
+
+        print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
+        quiet = True  # a refusal still ends in exit 3, and nothing more is printed
+        if result.allowed:
+            return
+    title = ""
+    if not json_ and not quiet:
+        from d4cli.output.render.acts import act_title
+
+        title = act_title(record, dry_run=dry_run)
+    view = pool_view(
+        result.plan,
+        odds=odds,
+        to_json=lambda _: act_json(record, dry_run=dry_run),
+        title=title,
+        after=lambda _: _print_act_lines(record, dry_run),
+        steps=lambda result: _act_steps(result, record),
+    )
+    print_one(result, view, json_=json_, quiet=quiet)
+
+
+def _act_steps(result: "PoolResult", record: "ActRecord") -> "list[Step]":
+    """The steps of an act's table (`d4cli.output.steps`, loaded only for a table)."""
+    from d4cli.output.steps import act_steps
+
+    return act_steps(result, record.sources)
+
+
+def down_refusal(actor: str) -> str:
+    """The message of a down creature's refused act or Team Action (R18)."""
+    from d4cli.rules.errors import escape_control
+
+    return f"refused (R18): {escape_control(actor)} is down (0 hp) and cannot act; nothing was rolled or changed"
+
+
+def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
+    """An act of a down creature (R18): its JSON (``allowed`` false) or nothing, then the refusal.
+
+    Raises:
+        RefusedError: always, carrying *record*.
+    """
+    from d4cli.rules.errors import RefusedError
+
+    if json_:
+        from d4cli.cli.commands.common import emit_json
+        from d4cli.output.serialize import act_json
+
+        emit_json(act_json(record))
+    raise RefusedError(down_refusal(record.actor), record)
+
+
+def _print_act_lines(record: "ActRecord", dry_run: bool) -> None:
+    """The lines under an act's table (`d4cli.output.render.acts.act_lines`)."""
+    from d4cli.output.render.acts import act_lines
+
+    lines = act_lines(record, dry_run=dry_run)
+    if lines:  # most acts have none: no second console
+        from d4cli.cli.commands.output import print_renderables
+
+        print_renderables(*lines)
+
+
+def _show_team(record: "TeamRecord") -> None:
+    from d4cli.cli.commands.output import print_renderables
+    from d4cli.output.render.encounter import team_table
+
+    print_renderables(team_table(record))
+
+
+def _team_json(record: "TeamRecord") -> dict[str, object]:
+    from d4cli.output.serialize import team_json
+
+    return team_json(record)
+
+
+def _team_refusal(record: "TeamRecord") -> str | None:
+    from d4cli.cli.commands.pool_view import gate_refusal
+
+    if record.actor_down:
+        return down_refusal(record.actor)
+    return gate_refusal(record.gate)
+
+
+def team_view() -> "ResultView[TeamRecord]":
+    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
+    from d4cli.cli.commands.output import ResultView
+
+    return ResultView(
+        to_json=_team_json,
+        essential=lambda record: record.load_after,
+        show=_show_team,
+        tally=lambda record: (None, None, None),
+        refusal=_team_refusal,
+    )

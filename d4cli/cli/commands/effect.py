@@ -102,9 +102,7 @@ def list_command(
 
         emit_json(effects_list_json(encounter, name))
         return
-    from d4cli.output.render import console
-    from d4cli.output.render.effects import effects_table
+    from d4cli.output.render.effects import print_effects
 
-    table = effects_table(encounter, name)
-    console().print(table if table.rows else table.caption)  # no effects: the message alone
+    print_effects(encounter, name)
 

@@ -117,23 +117,16 @@ def init_command(
         _check_round_reset(changed, round_reset)
         if changed != encounter:
             encounter, text, kept_comments = changed, dump_encounter(changed), False
-    from d4cli.output.serialize import init_json, init_output_json
+    from d4cli.output.serialize.views import init_json, init_output_json
 
     details = init_json(encounter, from_)
     create(path, text, details, force=force, timeout=lock_timeout())
     if json_:
         emit_json(init_output_json(path, details))
         return
-    from d4cli.output.render import escape
-    from d4cli.output.render.encounter import print_lines
+    from d4cli.output.render.encounter import init_lines, print_lines
 
-    lines = [
-        f"Created {escape(str(path))}: {escape(encounter.name) or 'an encounter'} ({encounter.mode} mode, "
-        f"{len(encounter.creatures)} creatures)" + (f" from {escape(from_)}" if from_ else "")
-    ]
-    if not kept_comments:
-        lines.append("(--mode/--name changed the template, so its comments were not kept)")
-    print_lines(lines)
+    print_lines(init_lines(path, encounter, from_, kept_comments=kept_comments))
 
 
 def _check_round_reset(encounter: "Encounter", round_reset: str | None) -> None:
@@ -254,7 +247,7 @@ def status_command(
         show_sheet(encounter, name, json_=json_)
         return
     if json_:
-        from d4cli.output.serialize import status_json
+        from d4cli.output.serialize.views import status_json
 
         emit_json(status_json(encounter))
         return
@@ -312,15 +305,14 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     undone = undo(resolve_path(file), timeout=lock_timeout())
     if json_:
-        from d4cli.output.serialize import undo_json
+        from d4cli.output.serialize.views import undo_json
 
         emit_json(undo_json(undone.entry, undone.hand_edited))
         return
-    from d4cli.output.render import console, escape
-    from d4cli.output.render.encounter import print_lines, summary
+    from d4cli.output.render import console
+    from d4cli.output.render.encounter import history_line, print_lines
 
-    kind = escape(str(undone.entry.get("kind")))
-    print_lines([f"Undid #{undone.entry.get('seq')} {kind}: {summary(undone.entry)}"])
+    print_lines([history_line("Undid", undone.entry)])
     if undone.hand_edited:
         console(stderr=True).print(
             "d4cli: note: the file had been edited by hand after that change; the edit was undone too"
@@ -337,12 +329,10 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     redone = redo(resolve_path(file), timeout=lock_timeout())
     if json_:
-        from d4cli.output.serialize import redo_json
+        from d4cli.output.serialize.views import redo_json
 
         emit_json(redo_json(redone.entry))
         return
-    from d4cli.output.render import escape
-    from d4cli.output.render.encounter import print_lines, summary
+    from d4cli.output.render.encounter import history_line, print_lines
 
-    kind = escape(str(redone.entry.get("kind")))
-    print_lines([f"Redid #{redone.entry.get('seq')} {kind}: {summary(redone.entry)}"])
+    print_lines([history_line("Redid", redone.entry)])

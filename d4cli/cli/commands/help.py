@@ -32,12 +32,12 @@ def help_command(
         raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS) + ", or a rule id such as R14")
     if json_:
         if rule_id is not None:
-            from d4cli.output.serialize import help_json
+            from d4cli.output.serialize.views import help_json
 
             emit_json(help_json({}, [RULES[rule_id]], topics_key=False))
             return
         chosen = TOPICS if key is None else {key: TOPICS[key]}
-        from d4cli.output.serialize import help_json
+        from d4cli.output.serialize.views import help_json
 
         emit_json(help_json(chosen, RULES.values() if key is None else ()))
         return

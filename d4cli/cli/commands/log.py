@@ -41,7 +41,7 @@ def log_command(
     keep = entry_filter(round_number, name, check_kinds(kind or (), known))
     entries = history.entries if keep is None else [entry for entry in history.entries if keep(entry)]
     if json_:
-        from d4cli.output.serialize import log_json
+        from d4cli.output.serialize.views import log_json
 
         emit_json(log_json(entries))
     else:

@@ -1,24 +1,21 @@
 """The printers of results: one result (`print_one`), or N results and a summary (`print_many`).
 
-A command calls exactly one of them (`show_act` and `team_view` set up
-``act`` and ``team`` for `print_one`). Both print JSON, the essential number
-(``--quiet``) or the human steps, and end a refused result (R2, C4) by raising
-`RefusedError` carrying it, after its JSON (the contract) or its steps were
-printed; the shell alone turns that into exit 3. No Rich is imported unless
-human output is printed.
+A command describes how its kind of result prints (a `ResultView`: `d4cli.cli.commands.pool_view`
+for a pool roll, `d4cli.cli.commands.act` for an act and a Team Action) and calls exactly one
+of them. Both print JSON, the essential number (``--quiet``) or what the renderers of
+`d4cli.output.render` make of it, and end a refused result (R2, C4) by raising
+`RefusedError` carrying it, after its JSON (the contract) or its steps were printed; the
+shell alone turns that into exit 3. No Rich is imported unless human output is printed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from d4cli.cli.commands.common import emit_json
 from d4cli.rules.errors import RefusedError
-
-if TYPE_CHECKING:
-    from d4cli.fight.actions import ActRecord, TeamRecord
 
 R = TypeVar("R")
 
@@ -116,7 +113,19 @@ def print_many(
             summary.add(*view.tally(result))
             summary.note(result, view.essential(result))
     if not quiet:
-        _print_summary(summary, count, dc, evasion, view.label)
+        from d4cli.output.render.roll import times_summary
+
+        print_renderables(*times_summary(
+            count,
+            summary.totals,
+            summary.shown,
+            successes=summary.successes,
+            damage=summary.damage,
+            outcomes=summary.outcomes if summary.rule_of_three else None,
+            dc=dc,
+            evasion=evasion,
+            label=view.label,
+        ))
 
 
 def _print_json_lines(roll_once: Callable[[], Any], count: int, view: ResultView) -> None:
@@ -177,43 +186,6 @@ class _Summary:
         self.damage += damage or 0
 
 
-def _print_summary(summary: _Summary, count: int, dc: int | None, evasion: int | None, label: str | None) -> None:
-    from fractions import Fraction
-
-    from d4cli.output.render import console, escape
-    from d4cli.output.render.odds import percent
-    from d4cli.output.render.roll import summary_table
-
-    def share(n: int) -> str:
-        return percent(Fraction(n, count), 1)
-
-    rows = [(total, n, share(n)) for total, n in sorted(summary.totals.items())]
-    out = console()
-    if summary.shown:
-        more = f" (the first {len(summary.shown)})" if count > len(summary.shown) else ""
-        listed = ", ".join("-" if value is None else str(value) for value in summary.shown)
-        out.print(f"rolls{more}: {listed}", highlight=False)
-    title = f"{count:,} rolls" if label is None else f"{count:,} rolls: {escape(label)}"
-    out.print(summary_table(("Total", "Rolls", "Share"), rows, title))
-    mean = _three_places(sum(total * n for total, n in summary.totals.items()), count)
-    line = f"mean total {mean}"
-    if dc is not None:
-        line += f"; succeeded {summary.successes:,} of {count:,} ({share(summary.successes)}) against DC {dc}"
-        if summary.rule_of_three:
-            won, lost = summary.outcomes["success-and"], summary.outcomes["failure-but"]
-            line += f"; succeeds, and... {won:,} ({share(won)}); fails, but... {lost:,} ({share(lost)}) (C7)"
-    if evasion is not None:
-        line += f"; mean damage {_three_places(summary.damage, count)} against Evasion {evasion}"
-    out.print(line)
-
-
-def _three_places(numerator: int, denominator: int) -> str:
-    """``numerator / denominator`` to three decimals, rounded half up (37/16 is 2.313)."""
-    from decimal import ROUND_HALF_UP, Decimal
-
-    return str((Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP))
-
-
 def print_renderables(*renderables: object) -> None:
     """Print Rich renderables (tables, markup lines) on stdout."""
     from d4cli.output.render import console
@@ -221,142 +193,3 @@ def print_renderables(*renderables: object) -> None:
     out = console()
     for renderable in renderables:
         out.print(renderable)
-
-
-# --- encounter results ------------------------------------------------------------------------
-
-
-def show_act(
-    record: ActRecord, *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
-) -> None:
-    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.act_json`), or its steps and what it did.
-
-    *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
-    the one-line summary that ``log`` shows.
-
-    Raises:
-        RefusedError: the gate refused (R2), after the JSON or the steps were printed.
-    """
-    from d4cli.cli.commands.pool_view import pool_view
-    from d4cli.output.serialize import act_json
-
-    if record.actor_down:
-        _refuse_down(record, json_=json_)
-    result = record.result
-    if short and not json_ and not quiet:
-        from d4cli.output.render.encounter import print_lines, summary
-        from d4cli.output.serialize import journal_json
-
-        print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
-        quiet = True  # a refusal still ends in exit 3, and nothing more is printed
-        if result.allowed:
-            return
-    title = ""
-    if not json_ and not quiet:
-        from d4cli.output.render import escape
-
-        title = f"{escape(record.actor)}: {escape(record.aspect)}"
-        if record.off_turn:
-            title += " (off-turn, R10)"
-        if dry_run:
-            title += " (dry run)"
-    view = pool_view(
-        result.plan,
-        odds=odds,
-        to_json=lambda _: act_json(record, dry_run=dry_run),
-        title=title,
-        after=lambda _: _print_act_effects(record, dry_run),
-        steps=lambda result: _act_steps(result, record),
-    )
-    print_one(result, view, json_=json_, quiet=quiet)
-
-
-def _act_steps(result: Any, record: ActRecord) -> Any:
-    """The steps of an act's table (`d4cli.output.steps`, loaded only for a table)."""
-    from d4cli.output.steps import act_steps
-
-    return act_steps(result, record.sources)
-
-
-def down_refusal(actor: str) -> str:
-    """The message of a down creature's refused act or Team Action (R18)."""
-    from d4cli.rules.errors import escape_control
-
-    return f"refused (R18): {escape_control(actor)} is down (0 hp) and cannot act; nothing was rolled or changed"
-
-
-def _refuse_down(record: ActRecord, *, json_: bool) -> None:
-    """An act of a down creature (R18): its JSON (``allowed`` false) or nothing, then the refusal.
-
-    Raises:
-        RefusedError: always, carrying *record*.
-    """
-    if json_:
-        from d4cli.output.serialize import act_json
-
-        emit_json(act_json(record))
-    raise RefusedError(down_refusal(record.actor), record)
-
-
-def used_up_lines(record: Any) -> list[str]:
-    """What a roll (an act or a check: *record* with ``grants_used`` and ``effects_ended``) used up:
-    its Team Action grants (R11), then the lasting effects it ended (R20), one line each (Rich markup)."""
-    from d4cli.output.render import escape
-
-    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
-    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
-    lines = [f"Team Action grants used up: {', '.join(used)} (R11)"] if used else []
-    for gone in record.effects_ended:
-        if gone.effect.origin != "team":
-            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
-    return lines
-
-
-def _print_act_effects(record: ActRecord, dry_run: bool) -> None:
-    """The lines under an act's table: grants used up, damage to hp, dry run (R11, R16)."""
-    from d4cli.output.render import escape
-
-    lines = used_up_lines(record)
-    if record.target_down and record.target is not None:
-        lines.append(f"{escape(record.target)} is already down (R18): hp stays 0")
-    elif record.hp_after is not None and record.target is not None:
-        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
-        if record.hp_zero:
-            lines.append(f"[red bold]{escape(record.target)} is at 0 HP: down[/] (R16, R18)")
-    if dry_run:
-        lines.append("Dry run: nothing was written.")
-    if lines:  # most acts have none: no second console, no encounter renderers
-        from d4cli.output.render.encounter import print_lines
-
-        print_lines(lines)
-
-
-def _show_team(record: TeamRecord) -> None:
-    from d4cli.output.render.encounter import team_table
-
-    print_renderables(team_table(record))
-
-
-def _team_json(record: TeamRecord) -> dict[str, object]:
-    from d4cli.output.serialize import team_json
-
-    return team_json(record)
-
-
-def _team_refusal(record: TeamRecord) -> str | None:
-    from d4cli.cli.commands.pool_view import gate_refusal
-
-    if record.actor_down:
-        return down_refusal(record.actor)
-    return gate_refusal(record.gate)
-
-
-def team_view() -> ResultView[TeamRecord]:
-    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
-    return ResultView(
-        to_json=_team_json,
-        essential=lambda record: record.load_after,
-        show=_show_team,
-        tally=lambda record: (None, None, None),
-        refusal=_team_refusal,
-    )

@@ -43,7 +43,8 @@ def pool_view(
 
     With *odds* the exact odds (L4) join the JSON (``odds``) and the table; *after*
     prints what follows the table (``act`` adds what the action did); *steps* replaces
-    the table's steps (``act`` names where each source came from).
+    the table's steps (``act`` names where each source came from). *title* is markup
+    (`d4cli.output.render.acts.act_title`); the tables come from `d4cli.output.render.roll`.
     """
     from d4cli.cli.commands.output import ResultView, print_renderables
     from d4cli.output.serialize import pool_json, with_odds
@@ -62,16 +63,10 @@ def pool_view(
         return with_odds(obj, odds_record) if odds else obj
 
     def show(result: PoolResult) -> None:
-        from d4cli.output.render import escape
-        from d4cli.output.render.roll import pool_table, steps_table
+        from d4cli.output.render.roll import pool_renderables
 
-        heading = title if label is None else f"{title}: {escape(label)}"
-        renderables: list[object] = [pool_table(result, heading) if steps is None else steps_table(heading, steps(result))]
-        if odds_record is not None:
-            from d4cli.output.render.odds import render_pool_odds
-
-            renderables.append(render_pool_odds(odds_record, plan))
-        print_renderables(*renderables)
+        shown = None if steps is None else steps(result)
+        print_renderables(*pool_renderables(result, title, label=label, steps=shown, odds=odds_record))
         if after is not None and result.allowed:
             after(result)
 

@@ -100,12 +100,12 @@ def pool_command(
         if write_pool_lines(plan, rng, count, view.to_json):
             return
     from d4cli.cli.commands.output import print_many
-    from d4cli.rules.dice import BatchedD4
+    from d4cli.rules.dice import times_dice
     from d4cli.rules.pool import roll_pool
 
     # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
     # as the JSON Lines do, so --json, --quiet and the summary agree for a seed.
-    sources = [rng, BatchedD4(rng)]
+    sources = [rng, times_dice(rng)]
 
     def roll_once() -> "PoolResult":
         result = roll_pool(plan, sources[0])
@@ -199,18 +199,9 @@ def check_command(
         return with_odds(obj, odds_record) if odds else obj
 
     def show(result: CheckResult) -> None:
-        from d4cli.output.render.roll import check_table
+        from d4cli.output.render.roll import check_renderables
 
-        renderables: list[object] = [check_table(result)]
-        if label_text is not None:
-            from d4cli.output.render import escape
-
-            renderables.insert(0, f"[bold]{escape(label_text)}[/]")
-        if odds_record is not None:
-            from d4cli.output.render.odds import render_check_odds
-
-            renderables.append(render_check_odds(odds_record, request))
-        print_renderables(*renderables)
+        print_renderables(*check_renderables(result, label=label_text, odds=odds_record))
 
     refusal = (
         f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"

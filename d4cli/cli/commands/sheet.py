@@ -130,7 +130,7 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
         return with_odds(obj, odds_record) if odds else obj
 
     def show(item: "CheckRecord") -> None:
-        from d4cli.cli.commands.output import used_up_lines
+        from d4cli.output.render.acts import used_up_lines
         from d4cli.output.render.sheet import check_record_table
 
         renderables: list[object] = [check_record_table(item), *used_up_lines(item)]
@@ -244,7 +244,7 @@ def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
     """``d4cli status NAME``: one creature's whole sheet (JSON: its ``status --json`` entry)."""
     creature = encounter.find(name)
     if json_:
-        from d4cli.output.serialize import status_json
+        from d4cli.output.serialize.views import status_json
 
         entries = status_json(encounter)["creatures"]
         emit_json(next(entry for entry in entries if entry["name"] == creature.name))

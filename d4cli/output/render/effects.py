@@ -1,32 +1,21 @@
-"""Rich output of lasting effects (R20): the ``effect`` change line and ``effect list``."""
+"""Rich output of lasting effects (R20): the ``effect`` change line and ``effect list``.
+
+Both read each effect as its JSON object (`d4cli.output.effecttext`), the line the
+journal entry's: nothing is rebuilt from it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
-from d4cli.fight.effects import Effect, applied_round, describe
-from d4cli.fight.encounter import Encounter
+from d4cli.output.effecttext import describe
 from d4cli.output.render import escape
 
-_ORIGINS = {"command-line": "effect", "effect": "effect", "team-action": "team"}
+if TYPE_CHECKING:
+    # Rich loads only when the table is built: the change line does without it.
+    from rich.table import Table
 
-
-def effect_from_json(obj: dict[str, Any]) -> Effect:
-    """The `Effect` of a `d4cli.output.serialize.effect_json` object (a journal entry's)."""
-    ends = obj.get("ends") or {}
-    return Effect(
-        str(obj.get("source")),
-        str(obj.get("grant")),
-        str(obj.get("on")),
-        str(ends.get("kind")),
-        ends.get("creature"),
-        ends.get("last_round"),
-        ends.get("uses"),
-        _ORIGINS.get(str(obj.get("origin")), "effect"),
-        int(obj.get("level") or 1),
-    )
+    from d4cli.fight.encounter import Encounter
 
 
 def effect_summary(entry: dict[str, Any]) -> str:
@@ -34,30 +23,51 @@ def effect_summary(entry: dict[str, Any]) -> str:
     (``Aria already has blinded ...`` for an add that changed nothing)."""
     actor = "[bold]" + escape(str(entry.get("actor"))) + "[/]"
     round_number = int(entry.get("counts_from") or entry.get("round") or 0)
-    effect = describe(effect_from_json(entry.get("effect") or {}), round_number)
+    effect = describe(entry.get("effect") or {}, round_number)
     if entry.get("action") == "remove":
         return f"{actor}: removed {escape(effect)} (R20)"
     if entry.get("changed") is False:  # an add of the very effect it has
         return f"{actor} already has {escape(effect)} (R20)"
     text = f"{actor}: {escape(effect)} (R20)"
     if entry.get("replaced"):
-        was = describe(effect_from_json(entry["replaced"]), round_number)
+        was = describe(entry["replaced"], round_number)
         text += f"; replaced the same source (R4), was: {escape(was)}"
     return text
 
 
 def effects_table(encounter: Encounter, only: str | None = None) -> Table:
     """``effect list``: one row per effect, creature by creature in turn order (R20)."""
+    from rich.table import Table
+
+    from d4cli.fight.effects import applied_round
+    from d4cli.output.serialize.effects import effect_json
     from d4cli.rules.names import fold_name
 
     table = Table(title="Lasting effects (R20)", title_justify="left")
     table.add_column("Creature", style="bold")
     table.add_column("Effect, what is left")
+    round_number = applied_round(encounter)
     for creature in encounter.creatures:
         if only is not None and fold_name(only) != fold_name(creature.name):
             continue
         for effect in creature.effects:
-            table.add_row(escape(creature.name), escape(describe(effect, applied_round(encounter))))
+            table.add_row(escape(creature.name), escape(describe(effect_json(effect), round_number)))
     if not table.rows:
         table.caption = "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis"
     return table
+
+
+def print_effects(encounter: Encounter, only: str | None = None) -> None:
+    """Print `effects_table`; with no effects, its caption alone (the hint to add one)."""
+    from d4cli.output.render import console
+
+    table = effects_table(encounter, only)
+    console().print(table if table.rows else table.caption)
+
+
+def effects_cell(effects: tuple[Any, ...], round_number: int) -> str:
+    """The effects of one creature (`d4cli.fight.effects.Effect` values), one line each (markup);
+    *round_number* is the round counted first (`d4cli.fight.effects.applied_round`)."""
+    from d4cli.output.serialize.effects import effect_json
+
+    return "\n".join(escape(describe(effect_json(effect), round_number)) for effect in effects)

@@ -8,10 +8,14 @@ Every name from the file goes through `escape` (N1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from d4cli.fight import kinds
 from d4cli.output.render import escape
+from d4cli.output.render.effects import effect_summary, effects_cell
+from d4cli.output.render.fight import fight_summary
+from d4cli.output.render.sheet import sheet_summary
 
 if TYPE_CHECKING:
     # Rich loads only when a table is built: `log` and the one-line summaries do without it.
@@ -42,19 +46,6 @@ def _can_act_cell(creature: Creature) -> str:
     return "[red]no[/]"
 
 
-def _counting_round(encounter: Encounter) -> int:
-    from d4cli.fight.effects import applied_round
-
-    return applied_round(encounter)
-
-
-def _effects_cell(creature: Creature, round_number: int) -> str:
-    """The effects of *creature*; *round_number* is the round counted first (`applied_round`)."""
-    from d4cli.fight.effects import describe
-
-    return "\n".join(escape(describe(effect, round_number)) for effect in creature.effects)
-
-
 def status_table(encounter: Encounter) -> Table:
     """The turn tracker: turn marker, Load, Buffer, Exhaustion, headroom per Aspect, HP, grants.
 
@@ -63,6 +54,8 @@ def status_table(encounter: Encounter) -> Table:
     has had its turn this round (``done``, R19); a down creature's HP reads ``0 down`` (or ``0/10 down``, R18).
     """
     from rich.table import Table
+
+    from d4cli.fight.effects import applied_round
 
     state = f"round {encounter.round}" if encounter.round else "not started"
     mode = f"round mode, {encounter.round_reset} reset (R12)" if encounter.mode == "round" else "turn mode"
@@ -78,6 +71,7 @@ def status_table(encounter: Encounter) -> Table:
     table.add_column("Aspect value, headroom (R2)")
     table.add_column("Cost 1?")
     table.add_column("Effects (R20)")
+    round_number = applied_round(encounter)  # the round an effect counts from (R20)
     for creature in encounter.creatures:
         marker = ""
         if encounter.current == creature.name:
@@ -101,7 +95,7 @@ def status_table(encounter: Encounter) -> Table:
             hp,
             _headroom_cell(creature),
             _can_act_cell(creature),
-            _effects_cell(creature, _counting_round(encounter)),
+            effects_cell(creature.effects, round_number),
         )
     if not encounter.creatures:
         table.caption = "No creatures yet: d4cli add NAME --aspect ASPECT=N"
@@ -136,90 +130,92 @@ def _load(entry: dict[str, Any]) -> str:
 
 def summary(entry: dict[str, Any]) -> str:
     """One line (Rich markup) that says what a journal entry changed, with its rule ids,
-    and the lasting effects it ended (R20)."""
+    and the lasting effects it ended (R20).
+
+    *entry* is a change's JSON object (`d4cli.output.serialize.journal_json`: a change just
+    made, or read back by ``log``); its ``kind`` picks the line (`SUMMARIES`); a kind this
+    version does not know reads as its name.
+    """
+    line = SUMMARIES.get(str(entry.get("kind")))
+    text = escape(str(entry.get("kind"))) if line is None else line(entry)
     ended = [
         f"{escape(str(gone.get('source')))} on {escape(str(gone.get('creature')))} ended: {escape(str(gone.get('reason')))}"
         for gone in entry.get("effects_ended") or ()
     ]
-    return _summary(entry) + "".join(f"; {text}" for text in ended) + (" (R20)" if ended else "")
+    return text + "".join(f"; {part}" for part in ended) + (" (R20)" if ended else "")
 
 
-def _summary(entry: dict[str, Any]) -> str:
-    kind = entry.get("kind")
+def _init_summary(entry: dict[str, Any]) -> str:
+    origin = f" from {escape(str(entry['from']))}" if entry.get("from") else ""
+    reset = f", {entry['round_reset']} round reset" if entry.get("mode") == "round" and entry.get("round_reset") else ""
+    return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode{reset}){origin}"
+
+
+def _add_summary(entry: dict[str, Any]) -> str:
+    hp = f", HP {entry['hp_after']}" if entry.get("hp_after") is not None else ""
+    if entry.get("max_hp") is not None:
+        hp += f" of {entry['max_hp']}"
+    return (
+        f"added {_name(entry.get('actor'))}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
+        f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
+        f"Evasion {entry.get('evasion')}{hp}{_sheet(entry)}"
+    )
+
+
+def _remove_summary(entry: dict[str, Any]) -> str:
+    text = f"removed {_name(entry.get('actor'))}"
+    if entry.get("ended_turn"):
+        follower = entry.get("next")
+        text += "; its turn ended, the next turn goes to " + (
+            _name(follower) if follower else "the next round"
+        )
+    return text + " (R17)"
+
+
+def _turn_start_summary(entry: dict[str, Any]) -> str:
     actor = _name(entry.get("actor"))
-    if kind == "init":
-        origin = f" from {escape(str(entry['from']))}" if entry.get("from") else ""
-        reset = f", {entry['round_reset']} round reset" if entry.get("mode") == "round" and entry.get("round_reset") else ""
-        return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode{reset}){origin}"
-    if kind in ("move", "damage", "heal"):
-        from d4cli.output.render.fight import fight_summary
+    parts = []
+    if entry.get("ended"):
+        parts.append(f"{_name(entry['ended'])}'s turn ended (R13)")
+    resets = entry.get("resets", [])
+    if entry.get("new_round"):
+        parts.append(f"round {entry.get('round')} begins")
+    for name in entry.get("skipped", []):
+        parts.append(f"{_name(name)} is down: skipped (R18)")
+    parts.append(f"{actor}'s turn" + (" (out of order, R13)" if entry.get("out_of_order") else ""))
+    if entry.get("again"):
+        parts.append(f"{actor} already had its turn this round (R19)")
+    if entry.get("down"):
+        parts.append(f"{actor} is down and cannot act (R18)")
+    if len(resets) > 1:
+        parts.append("everyone's Load reset (R12): " + ", ".join(
+            f"{escape(r['name'])} {r['load_after']}" for r in resets
+        ))
+    elif resets:
+        parts.append(f"Load {resets[0]['load_before']} -> {resets[0]['load_after']} (reset, R1)")
+    else:
+        parts.append("no reset at a turn in round mode (R12)")
+    return "; ".join(parts)
 
-        return fight_summary(entry)
-    if kind == "add":
-        hp = f", HP {entry['hp_after']}" if entry.get("hp_after") is not None else ""
-        if entry.get("max_hp") is not None:
-            hp += f" of {entry['max_hp']}"
-        return (
-            f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
-            f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
-            f"Evasion {entry.get('evasion')}{hp}{_sheet(entry)}"
-        )
-    if kind == "remove":
-        text = f"removed {actor}"
-        if entry.get("ended_turn"):
-            follower = entry.get("next")
-            text += "; its turn ended, the next turn goes to " + (
-                _name(follower) if follower else "the next round"
-            )
-        return text + " (R17)"
-    if kind == "turn-start":
-        parts = []
-        if entry.get("ended"):
-            parts.append(f"{_name(entry['ended'])}'s turn ended (R13)")
-        resets = entry.get("resets", [])
-        if entry.get("new_round"):
-            parts.append(f"round {entry.get('round')} begins")
-        for name in entry.get("skipped", []):
-            parts.append(f"{_name(name)} is down: skipped (R18)")
-        parts.append(f"{actor}'s turn" + (" (out of order, R13)" if entry.get("out_of_order") else ""))
-        if entry.get("again"):
-            parts.append(f"{actor} already had its turn this round (R19)")
-        if entry.get("down"):
-            parts.append(f"{actor} is down and cannot act (R18)")
-        if len(resets) > 1:
-            parts.append("everyone's Load reset (R12): " + ", ".join(
-                f"{escape(r['name'])} {r['load_after']}" for r in resets
-            ))
-        elif resets:
-            parts.append(f"Load {resets[0]['load_before']} -> {resets[0]['load_after']} (reset, R1)")
-        else:
-            parts.append("no reset at a turn in round mode (R12)")
-        return "; ".join(parts)
-    if kind == "turn-end":
-        after = f"next: {_name(entry['next'])}" if entry.get("next") else f"round {entry.get('round')} is over"
-        return f"{actor}'s turn ended; Load stays {entry.get('load_after')} (R14); {after}"
-    if kind == "exhaust":
-        return (
-            f"{actor}: Exhaustion {entry.get('exhaustion_before')} -> {entry.get('exhaustion_after')}; "
-            f"Load stays {entry.get('load_after')}, resets to {entry.get('reset_value')} (R15)"
-        )
-    if kind == "act":
-        return _act_summary(entry)
-    if kind == "effect":
-        from d4cli.output.render.effects import effect_summary
 
-        return effect_summary(entry)
-    if kind == "team":
-        return (
-            f"{actor} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')}): "
-            f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
-            f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
-        )
-    if kind in ("check", "action-add", "action-remove"):
-        from d4cli.output.render.sheet import sheet_summary
+def _turn_end_summary(entry: dict[str, Any]) -> str:
+    after = f"next: {_name(entry['next'])}" if entry.get("next") else f"round {entry.get('round')} is over"
+    return f"{_name(entry.get('actor'))}'s turn ended; Load stays {entry.get('load_after')} (R14); {after}"
 
-        return sheet_summary(entry)
-    return escape(str(kind))
+
+def _exhaust_summary(entry: dict[str, Any]) -> str:
+    return (
+        f"{_name(entry.get('actor'))}: Exhaustion {entry.get('exhaustion_before')} -> {entry.get('exhaustion_after')}; "
+        f"Load stays {entry.get('load_after')}, resets to {entry.get('reset_value')} (R15)"
+    )
+
+
+def _team_summary(entry: dict[str, Any]) -> str:
+    return (
+        f"{_name(entry.get('actor'))} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')}): "
+        f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
+        f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
+    )
 
 
 def _aspect_name(entry: dict[str, Any]) -> object:
@@ -252,6 +248,43 @@ def _act_summary(entry: dict[str, Any]) -> str:
             elif entry["hp_after"] == 0:
                 text += " [red bold](0 HP: down, R16, R18)[/]"
     return text + f"; {_load(entry)}"
+
+
+def history_line(verb: str, entry: dict[str, Any]) -> str:
+    """``Undid #7 act: <summary>`` (*verb* ``Undid`` or ``Redid``) of the journal *entry* undone or redone."""
+    return f"{verb} #{entry.get('seq')} {escape(str(entry.get('kind')))}: {summary(entry)}"
+
+
+def init_lines(path: object, encounter: Encounter, template: str | None, *, kept_comments: bool = True) -> list[str]:
+    """What ``init`` says (R12): the file made, its name, mode and creatures, the *template* it came from;
+    that the template's comments were lost when ``--mode``/``--name`` changed it."""
+    lines = [
+        f"Created {escape(str(path))}: {escape(encounter.name) or 'an encounter'} ({encounter.mode} mode, "
+        f"{len(encounter.creatures)} creatures)" + (f" from {escape(template)}" if template else "")
+    ]
+    if not kept_comments:
+        lines.append("(--mode/--name changed the template, so its comments were not kept)")
+    return lines
+
+
+# Each kind of journal entry (`d4cli.fight.kinds`) -> its one-line summary (Rich markup).
+SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
+    kinds.INIT: _init_summary,
+    kinds.ADD: _add_summary,
+    kinds.REMOVE: _remove_summary,
+    kinds.TURN_START: _turn_start_summary,
+    kinds.TURN_END: _turn_end_summary,
+    kinds.ACT: _act_summary,
+    kinds.TEAM: _team_summary,
+    kinds.EXHAUST: _exhaust_summary,
+    kinds.DAMAGE: fight_summary,
+    kinds.HEAL: fight_summary,
+    kinds.MOVE: fight_summary,
+    kinds.EFFECT: effect_summary,
+    kinds.CHECK: sheet_summary,
+    kinds.ACTION_ADD: sheet_summary,
+    kinds.ACTION_REMOVE: sheet_summary,
+}
 
 
 # Lines of a status table around its rows: title, rules, header, caption.

@@ -1,8 +1,9 @@
-"""Rich tables of the steps of a pool roll or an Action Roll (`d4cli.output.steps`), one rule per step."""
+"""Rich output of a pool roll or an Action Roll: its steps (`d4cli.output.steps`, one rule per step),
+its exact odds when asked, the ``--times`` summary."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
@@ -12,6 +13,8 @@ from d4cli.output.steps import Step, Tone, check_steps, pool_steps
 from d4cli.rules.pool import PoolResult
 
 if TYPE_CHECKING:
+    from d4cli.odds.check_odds import CheckOdds
+    from d4cli.odds.roll_odds import PoolOdds
     from d4cli.rules.action_roll import CheckResult
 
 # The Rich style of each tone.
@@ -63,3 +66,87 @@ def summary_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], title: 
     for row in rows:
         table.add_row(*(str(cell) for cell in row))
     return table
+
+
+def pool_renderables(
+    result: PoolResult,
+    title: str = "Pool roll",
+    *,
+    label: str | None = None,
+    steps: Sequence[Step] | None = None,
+    odds: PoolOdds | None = None,
+) -> list[Any]:
+    """What a pool roll prints (R2-R8): its steps table, then its exact odds (L4) when asked.
+
+    *title* is markup (names already escaped); a *label* (``--label``) joins it;
+    *steps* replaces the pool's own steps (``act`` names where each source came from).
+    """
+    heading = title if label is None else f"{title}: {escape(label)}"
+    renderables: list[Any] = [pool_table(result, heading) if steps is None else steps_table(heading, steps)]
+    if odds is not None:
+        from d4cli.output.render.odds import render_pool_odds
+
+        renderables.append(render_pool_odds(odds, result.plan))
+    return renderables
+
+
+def check_renderables(result: CheckResult, *, label: str | None = None, odds: CheckOdds | None = None) -> list[Any]:
+    """What an Action Roll prints (C1-C7): its *label* in bold, its steps table, its exact odds (L4)."""
+    renderables: list[Any] = [check_table(result)]
+    if label is not None:
+        renderables.insert(0, f"[bold]{escape(label)}[/]")
+    if odds is not None:
+        from d4cli.output.render.odds import render_check_odds
+
+        renderables.append(render_check_odds(odds, result.request))
+    return renderables
+
+
+def times_summary(
+    count: int,
+    totals: Mapping[int, int],
+    shown: Sequence[int | None],
+    *,
+    successes: int = 0,
+    damage: int = 0,
+    outcomes: Mapping[str, int] | None = None,
+    dc: int | None = None,
+    evasion: int | None = None,
+    label: str | None = None,
+) -> list[Any]:
+    """The ``--times`` summary of *count* rolls: the first essential numbers (*shown*), a table of
+    the *totals* (total -> rolls), the mean; against a DC the successes (and, with *outcomes*
+    under the Rule of Three, "succeeds, and..." and "fails, but...", C7); against an Evasion the
+    mean *damage* (*damage* is the sum, R7)."""
+    from fractions import Fraction
+
+    from d4cli.output.render.odds import percent
+
+    def share(n: int) -> str:
+        return percent(Fraction(n, count), 1)
+
+    renderables: list[Any] = []
+    if shown:
+        more = f" (the first {len(shown)})" if count > len(shown) else ""
+        listed = ", ".join("-" if value is None else str(value) for value in shown)
+        renderables.append(f"rolls{more}: {listed}")
+    title = f"{count:,} rolls" if label is None else f"{count:,} rolls: {escape(label)}"
+    rows = [(total, n, share(n)) for total, n in sorted(totals.items())]
+    renderables.append(summary_table(("Total", "Rolls", "Share"), rows, title))
+    line = f"mean total {_three_places(sum(total * n for total, n in totals.items()), count)}"
+    if dc is not None:
+        line += f"; succeeded {successes:,} of {count:,} ({share(successes)}) against DC {dc}"
+        if outcomes is not None:
+            won, lost = outcomes.get("success-and", 0), outcomes.get("failure-but", 0)
+            line += f"; succeeds, and... {won:,} ({share(won)}); fails, but... {lost:,} ({share(lost)}) (C7)"
+    if evasion is not None:
+        line += f"; mean damage {_three_places(damage, count)} against Evasion {evasion}"
+    renderables.append(line)
+    return renderables
+
+
+def _three_places(numerator: int, denominator: int) -> str:
+    """``numerator / denominator`` to three decimals, rounded half up (37/16 is 2.313)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str((Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP))

@@ -86,9 +86,9 @@ def sheet_table(creature: Creature, round_number: int = 0, reset_to: int | None 
         parts += [f"dis {escape(name)}" for name in action.disadvantage]
         table.add_row(f"Action {escape(action.name)}", ", ".join(parts))
     if creature.effects:
-        from d4cli.fight.effects import describe
+        from d4cli.output.render.effects import effects_cell
 
-        table.add_row("Effects", "\n".join(escape(describe(effect, round_number)) for effect in creature.effects))
+        table.add_row("Effects", effects_cell(creature.effects, round_number))
     if creature.notes:
         table.add_row("Notes", escape(creature.notes))
     return table

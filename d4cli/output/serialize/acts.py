@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from d4cli.fight import kinds
-from d4cli.output.serialize.base import ORIGIN_NAMES, JsonObject, pending_json
+from d4cli.output.effecttext import ORIGINS, check_origin
+from d4cli.output.serialize.base import JsonObject, pending_json
 from d4cli.output.serialize.effects import ended_json
 from d4cli.output.serialize.rolls import check_json, pool_json
 
@@ -45,7 +46,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "dry_run": dry_run,
         "actor_down": record.actor_down,
         "target_down": record.target_down,
-        "sources": [{"source": s, "grant": g, "origin": ORIGIN_NAMES[o]} for s, g, o in record.sources],
+        "sources": [{"source": s, "grant": g, "origin": ORIGINS[o].json} for s, g, o in record.sources],
         "effects_ended": ended_json(record.effects_ended),
     }
 
@@ -92,7 +93,8 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
         "uncapped_advantage_level": record.raised_level,
         "base_disadvantage": record.base_disadvantage,
         "sources": [
-            {**source._asdict(), "counted": id(source) in counted} for source in record.sources
+            {**source._asdict(), "origin": check_origin(source.origin), "counted": id(source) in counted}
+            for source in record.sources
         ],
         "grants_used": pending_json(record.grants_used),
         "effects_ended": ended_json(record.effects_ended),

@@ -25,9 +25,6 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
 
 JsonObject = dict[str, Any]
 
-# Where a source of an act or an effect came from (R4, R11, R20), as the JSON names it.
-ORIGIN_NAMES = {"command": "command-line", "effect": "effect", "team": "team-action"}
-
 
 def event_head(event: Event) -> JsonObject:
     """The keys every encounter change starts with: ``kind``, ``round``, ``turn``, ``actor``."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
 from d4cli.output.serialize.base import JsonObject, event_head
@@ -128,36 +129,37 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
     }
 
 
+# Each record type -> its serializer. A type is named by its module and name: the table
+# imports no record class, so an act loads neither the checks nor the sheets' records.
+SERIALIZERS: dict[str, Callable[[Any], JsonObject]] = {
+    "d4cli.fight.actions.ActRecord": act_json,
+    "d4cli.fight.actions.TeamRecord": team_json,
+    "d4cli.fight.sheet_check.CheckRecord": sheet_check_json,
+    "d4cli.fight.sheets.ActionEvent": action_event_json,
+    "d4cli.fight.events.AddEvent": add_json,
+    "d4cli.fight.events.MoveEvent": move_json,
+    "d4cli.fight.events.RemoveEvent": remove_json,
+    "d4cli.fight.events.TurnStartEvent": turn_start_json,
+    "d4cli.fight.events.TurnEndEvent": turn_end_json,
+    "d4cli.fight.events.ExhaustEvent": exhaust_json,
+    "d4cli.fight.events.EffectEvent": effect_event_json,
+    "d4cli.fight.events.DamageEvent": hp_json,
+    "d4cli.fight.events.HealEvent": hp_json,
+}
+
+
 def record_json(record: Record) -> JsonObject:
-    """The JSON object of any encounter record (what ``--json`` prints after a change)."""
-    from d4cli.fight import actions
+    """The JSON object of any encounter record (what ``--json`` prints after a change): its
+    type's serializer in `SERIALIZERS`.
 
-    if isinstance(record, actions.ActRecord):
-        return act_json(record)  # first: an act loads neither the checks nor the sheets' records
-    from d4cli.fight import events as model
-    from d4cli.fight import sheet_check, sheets
-
-    if isinstance(record, sheet_check.CheckRecord):
-        return sheet_check_json(record)
-    if isinstance(record, sheets.ActionEvent):
-        return action_event_json(record)
-    if isinstance(record, actions.TeamRecord):
-        return team_json(record)
-    if isinstance(record, model.AddEvent):
-        return add_json(record)
-    if isinstance(record, model.RemoveEvent):
-        return remove_json(record)
-    if isinstance(record, model.TurnStartEvent):
-        return turn_start_json(record)
-    if isinstance(record, model.TurnEndEvent):
-        return turn_end_json(record)
-    if isinstance(record, model.EffectEvent):
-        return effect_event_json(record)
-    if isinstance(record, model.MoveEvent):
-        return move_json(record)
-    if isinstance(record, (model.DamageEvent, model.HealEvent)):
-        return hp_json(record)
-    return exhaust_json(record)
+    Raises:
+        TypeError: *record* is of no type in `SERIALIZERS`.
+    """
+    name = f"{type(record).__module__}.{type(record).__qualname__}"
+    serializer = SERIALIZERS.get(name)
+    if serializer is None:
+        raise TypeError(f"no JSON serializer for a {name} record")
+    return serializer(record)
 
 
 def journal_json(record: Record) -> JsonObject:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from d4cli.output.serialize.base import ORIGIN_NAMES, JsonObject, event_head
+from d4cli.output.effecttext import ORIGINS
+from d4cli.output.serialize.base import JsonObject, event_head
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from d4cli.fight.effects import Effect, Ended
@@ -21,7 +22,7 @@ def effect_json(effect: Effect) -> JsonObject:
         "grant": effect.grant,
         "on": effect.on,
         "ends": {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses},
-        "origin": ORIGIN_NAMES[effect.origin],
+        "origin": ORIGINS[effect.origin].json,
         "level": effect.level,
     }
 

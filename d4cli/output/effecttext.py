@@ -1,0 +1,88 @@
+"""The words of lasting effects and of where a roll's sources came from (R4, R11, R20).
+
+`describe` and `lasts` read an effect as its JSON object (`d4cli.output.serialize.effects.effect_json`,
+the shape docs/cli.md gives: ``{source, grant, on, ends: {kind, creature, last_round, uses},
+origin, level}``), so an ``effect`` change just made, the same change read back by ``log``
+and a row of ``status`` or ``effect list`` read alike. `ORIGINS` is the one table of the
+names of an origin, in JSON and for people. Plain text, no Rich and no imports: callers escape (N1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+
+class Origin(NamedTuple):
+    """The names of one origin of a source (R4, R11, R20).
+
+    Attributes:
+        json: in an act's ``sources`` and an effect's ``origin`` (the public contract).
+        check: in a sheet check's ``sources`` and steps (the public contract); None for
+            ``command``, as a check names its command-line sources by their option
+            (``--adv``, ``--dis``: the model's origin there).
+        label: in an act's "Sources" step and an effect's line, for people.
+    """
+
+    json: str
+    check: str | None
+    label: str
+
+
+# The model's origin (`d4cli.fight.effects.Effect.origin`, the third item of an act's sources) -> its names.
+ORIGINS: dict[str, Origin] = {
+    "command": Origin("command-line", None, "command line"),
+    "effect": Origin("effect", "effect", "effect"),
+    "team": Origin("team-action", "team action", "Team Action"),
+}
+
+
+def check_origin(origin: str) -> str:
+    """A sheet check source's origin as the check names it: ``team action``, ``effect``, ``--adv``, ``--dis`` (C8)."""
+    names = ORIGINS.get(origin)
+    return origin if names is None or names.check is None else names.check
+
+
+Effect = Mapping[str, Any]  # an effect's JSON object
+
+
+def lasts(effect: Effect, round_number: int) -> str:
+    """What is left of *effect*, in words: ``until removed``, ``2 rounds left (until the end of round 3)``,
+    ``until the start of Aria's turn``, ``1 roll left`` (R20).
+
+    *round_number* is the round counted first (`d4cli.fight.effects.applied_round`: the
+    next one once the round is over; a change's ``counts_from``), so ``--rounds 1``
+    always reads ``1 round left``.
+    """
+    ends = effect.get("ends") or {}
+    kind = ends.get("kind")
+    if kind == "start":
+        return f"until the start of {ends.get('creature')}'s turn"
+    if kind == "end":
+        return f"until the end of {ends.get('creature')}'s turn"
+    if kind == "rounds":
+        last = ends.get("last_round") or 0
+        left = last - max(round_number, 1) + 1
+        if left < 1:
+            return f"until the end of round {last}"
+        return f"{left} round{'s' if left != 1 else ''} left (until the end of round {last})"
+    if kind == "uses":
+        uses = ends.get("uses")
+        return f"{uses} roll{'s' if uses != 1 else ''} left"
+    return "until removed"
+
+
+def describe(effect: Effect, round_number: int) -> str:
+    """``darkness -1d4, until removed``; ``prone, attacks against it +1d4, until ...`` (R20);
+    a Team Action grant says so (R11); a level other than 1 is named:
+    ``blessed +1d4, Advantage level 2 on checks (C8), until removed``.
+
+    *round_number* as in `lasts`. Names are as written: escape them for markup.
+    """
+    sign = "+1d4" if effect.get("grant") == "advantage" else "-1d4"
+    where = f", attacks against it {sign}" if effect.get("on") == "against" else f" {sign}"
+    team = ORIGINS["team"]
+    grant = f" ({team.label})" if effect.get("origin") == team.json else ""
+    level = effect.get("level") or 1
+    levels = f", Advantage level {level} on checks (C8)" if level != 1 else ""
+    return f"{effect.get('source')}{where}{grant}{levels}, {lasts(effect, round_number)}"

@@ -1,0 +1,50 @@
+"""Rich markup around a roll a creature makes (``act``, ``check``): the table's title, the lines under it.
+
+Loaded for the human output of an act or a check alone: no Rich table is built here.
+Every name goes through `escape` (N1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from d4cli.output.render import escape
+
+if TYPE_CHECKING:
+    from d4cli.fight.actions import ActRecord
+
+
+def act_title(record: ActRecord, *, dry_run: bool = False) -> str:
+    """The title of an act's steps table (markup): ``Aria: Finesse``, ``(off-turn, R10)``, ``(dry run)``."""
+    title = f"{escape(record.actor)}: {escape(record.aspect)}"
+    if record.off_turn:
+        title += " (off-turn, R10)"
+    if dry_run:
+        title += " (dry run)"
+    return title
+
+
+def used_up_lines(record: Any) -> list[str]:
+    """What a roll (an act or a check: *record* with ``grants_used`` and ``effects_ended``) used up:
+    its Team Action grants (R11), then the lasting effects it ended (R20), one line each (markup)."""
+    used = [f"+{escape(n)}" for n in record.grants_used.advantage]
+    used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
+    lines = [f"Team Action grants used up: {', '.join(used)} (R11)"] if used else []
+    for gone in record.effects_ended:
+        if gone.effect.origin != "team":
+            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
+    return lines
+
+
+def act_lines(record: ActRecord, *, dry_run: bool = False) -> list[str]:
+    """The lines under an act's table (markup): grants and effects used up, damage to hp, dry run (R11, R16, R18, R20)."""
+    lines = used_up_lines(record)
+    if record.target_down and record.target is not None:
+        lines.append(f"{escape(record.target)} is already down (R18): hp stays 0")
+    elif record.hp_after is not None and record.target is not None:
+        lines.append(f"{escape(record.target)}: HP {record.hp_before} -> {record.hp_after} (R16)")
+        if record.hp_zero:
+            lines.append(f"[red bold]{escape(record.target)} is at 0 HP: down[/] (R16, R18)")
+    if dry_run:
+        lines.append("Dry run: nothing was written.")
+    return lines

@@ -1,0 +1,112 @@
+"""One table each way: a record's JSON by its type (`SERIALIZERS`), a change's human line by its kind
+(`SUMMARIES`), the line read from the same JSON object, so a change and its ``log`` line agree."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from d4cli.cli.app import app
+from d4cli.fight import kinds
+from d4cli.output.render.encounter import SUMMARIES, summary
+from d4cli.output.serialize import SERIALIZERS, record_json
+
+runner = CliRunner()
+
+
+def ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    return result.stdout
+
+
+def test_every_record_type_in_the_table_is_a_record_class_with_a_kind():
+    for name in SERIALIZERS:
+        module, _, class_name = name.rpartition(".")
+        record_type = getattr(importlib.import_module(module), class_name)
+        assert isinstance(record_type, type) and dataclasses.is_dataclass(record_type), name
+        assert f"{record_type.__module__}.{record_type.__qualname__}" == name
+
+
+def test_every_record_class_of_the_model_has_its_serializer():
+    from d4cli.fight import actions, events, sheet_check, sheets
+
+    found = {
+        f"{cls.__module__}.{cls.__qualname__}"
+        for module in (actions, events, sheet_check, sheets)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and cls.__module__ == module.__name__ and not cls.__name__.startswith("_")
+        and dataclasses.is_dataclass(cls) and ("kind" in getattr(cls, "__dataclass_fields__", {}) or isinstance(getattr(cls, "kind", None), str))
+    }
+    assert found == set(SERIALIZERS)
+
+
+def test_an_unknown_record_type_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match=r"no JSON serializer for a builtins\.dict record"):
+        record_json({"kind": "add"})  # type: ignore[arg-type]
+
+
+def test_every_kind_of_entry_has_its_line_and_an_unknown_kind_reads_as_its_name():
+    assert set(SUMMARIES) == set(kinds.LOG_KINDS)
+    assert summary({"kind": "from-the-future", "round": 1}) == "from-the-future"
+
+
+LOG_LINE = re.compile(r"^#\d+ +\d\d:\d\d R\d+ +")
+
+
+def test_each_change_prints_the_line_log_shows():
+    live = [ok("init", "--name", "Ford")]
+    for args in (
+        ("add", "Aria", "--aspect", "Finesse=3", "--hp", "8"),
+        ("add", "Bram", "--aspect", "Might=2", "--side", "foes"),
+        ("turn", "start"),
+        ("effect", "add", "Aria", "blessed", "--adv", "--rounds", "2", "--level", "2"),
+        ("effect", "add", "Bram", "prone", "--adv", "--against", "--until-start-of", "Aria"),
+        ("team", "Aria", "Bram", "--dis", "--aspect", "Finesse"),
+        ("damage", "Aria", "3"),
+        ("heal", "Aria", "1"),
+        ("move", "Bram", "--first"),
+        ("exhaust", "Bram", "+1"),
+        ("action", "add", "Aria", "stab", "--aspect", "Finesse"),
+        ("turn", "end"),
+        ("turn", "start"),
+        ("effect", "remove", "Aria", "blessed"),
+        ("remove", "Bram"),
+    ):
+        out = ok(*args)
+        if args[0] != "team":  # a Team Action prints its steps table
+            live.append(out)
+    logged = [LOG_LINE.sub("", line) for line in ok("log").splitlines()]
+    logged = [line for line, kind in zip(logged, _kinds()) if kind != "team"]
+    assert len(logged) == 15
+    assert [line.rstrip("\n") for line in live][1:] == logged[1:]  # init says which file it made
+
+
+def _kinds() -> list[str]:
+    return [entry["kind"] for entry in json.loads(ok("log", "--json"))["entries"]]
+
+
+def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_gone(tmp_path):
+    """An effect timed to Bram's turn, added once round 1 is over, counts from round 2 (``from_round``):
+    its line reads alike as the change, in ``log``, ``status`` and ``effect list``; when Bram
+    leaves it ends with round 2, the round it counts from, not with round 1 (R17, R20)."""
+    for args in (("init",), ("add", "Aria", "--aspect", "Might=3"), ("add", "Bram", "--aspect", "Might=3"),
+                 ("turn", "start"), ("turn", "start"), ("turn", "end")):
+        ok(*args)
+    added = ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", "Bram")
+    assert "from_round = 2" in (tmp_path / "encounter.toml").read_text()
+    words = "marked -1d4, until the end of Bram's turn"
+    assert added == f"Aria: {words} (R20)\n"
+    assert ok("log").splitlines()[-1].endswith(f"Aria: {words} (R20)")
+    assert words in ok("status") and words in ok("effect", "list")
+    ok("remove", "Bram")
+    left = "marked -1d4, 1 round left (until the end of round 2)"
+    assert left in ok("status") and left in ok("effect", "list")
+    assert json.loads(ok("status", "--json"))["creatures"][0]["effects"][0]["ends"] == {
+        "kind": "rounds", "creature": None, "last_round": 2, "uses": None,
+    }
