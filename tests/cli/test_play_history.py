@@ -30,7 +30,7 @@ def _session(tmp_path: Path, history: str) -> str:
     subprocess.run([sys.executable, "-m", "d4cli", "init"], cwd=tmp_path, env=_env(history), check=True,
                    capture_output=True)
     child = pexpect.spawn(sys.executable, ["-m", "d4cli", "play"], cwd=str(tmp_path), env=_env(history),
-                          encoding="utf-8", timeout=20, dimensions=(40, 160))
+                          encoding="utf-8", timeout=60, dimensions=(40, 160))
     child.logfile_read = seen = io.StringIO()
     try:
         # The prompt comes, never prompt_toolkit's question, and commands run.
@@ -40,7 +40,7 @@ def _session(tmp_path: Path, history: str) -> str:
         child.expect_exact("d4cli>")
         child.sendline("add Aria --aspect Might=3 --note secret")
         assert child.expect_exact(["[not started] d4cli>", "Press ENTER"]) == 0, child.before
-        child.sendcontrol("d")
+        child.sendline("exit")
         child.expect(pexpect.EOF)
     finally:
         child.close()
