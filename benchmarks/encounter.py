@@ -4,7 +4,7 @@ Builds two encounters side by side: a fresh one, and one whose journal holds
 10,000 past actions (written directly, entry by entry as the store would, in a
 second or two: no 10,000 subprocesses). Then runs ``d4cli act`` on each,
 alternating fresh/long so a busy machine slows both alike, and prints the
-medians and their ratio; also the in-process cost of `store.change` alone,
+medians and their ratio; also the in-process cost of `store.transaction.change` alone,
 without interpreter start-up.
 
     python benchmarks/encounter.py [--runs 21] [--history 10000]
@@ -30,27 +30,30 @@ from d4cli.fight.turns import add_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter
 from d4cli.output.serialize import journal_json
 from d4cli.rules.dice import ScriptedDice
-from d4cli.store.journal import going_back
+from d4cli.store import transaction
+from d4cli.store.files import digest, journal_path
+from d4cli.store.history import read_log
+from d4cli.store.journal import encode_entry, going_back
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
 
 def fresh_encounter(path: Path) -> None:
     """An encounter of three creatures, made through the store: init (anew) and adds."""
-    store.create(path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"}, force=True)
+    transaction.create(path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"}, force=True)
     for name, aspects in (
         ("Bench", (("Might", 1000),)),
         ("Aria", (("Finesse", 4), ("Might", 2))),
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, evasion=10, hp=100_000)
-        store.change(path, lambda encounter, c=creature: add_creature(encounter, c), facts=journal_json)
+        transaction.change(path, lambda encounter, c=creature: add_creature(encounter, c), facts=journal_json)
 
 
 def add_history(path: Path, actions: int, seed: int = 0) -> int:
     """Append *actions* past actions (and the turn starts they need) to the journal, then the file.
 
-    The entries are exactly what `store.change` writes: the record's facts,
+    The entries are exactly what `store.transaction.change` writes: the record's facts,
     the hashes before and after, and the way back (a line patch).
 
     Returns:
@@ -59,7 +62,7 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
     rng = random.Random(seed)
     encounter = store.read_encounter(path)
     text = path.read_text()
-    journal = store.journal_path(path)
+    journal = journal_path(path)
     seq = len(journal.read_bytes().splitlines())
     lines: list[bytes] = []
 
@@ -71,11 +74,11 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
             "seq": seq,
             "time": "2024-01-01T20:00:00+00:00",
             **log,
-            "before": store.digest(text.encode()),
-            "after": store.digest(new_text.encode()),
+            "before": digest(text.encode()),
+            "after": digest(new_text.encode()),
             **going_back(text, new_text, anchor=False),
         }
-        lines.append(store.encode_entry(entry))
+        lines.append(encode_entry(entry))
         return new_encounter, new_text
 
     done = 0
@@ -96,7 +99,7 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
 
 
 def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 20) -> dict[int, float]:
-    """Mean journal bytes one ``act`` adds, on encounters of *sizes* creatures (through `store.change`).
+    """Mean journal bytes one ``act`` adds, on encounters of *sizes* creatures (through `store.transaction.change`).
 
     Each encounter is created through the store; then, *acts* times, its
     first creature's turn starts and it acts (Might 4, on the second
@@ -110,16 +113,16 @@ def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 2
                 new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100_000)
                 for n in range(size)
             )
-            store.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
+            transaction.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
             rng = random.Random(size)
             request = ActRequest("Creature 0", "Might", target="Creature 1")
             total = 0
             for _ in range(acts):
-                store.change(path, lambda encounter: start_turn(encounter, "Creature 0"), facts=journal_json)  # Load resets
-                start = store.journal_path(path).stat().st_size
-                _, record = store.change(path, lambda encounter, q=request, r=rng: act(encounter, q, r), facts=journal_json)
+                transaction.change(path, lambda encounter: start_turn(encounter, "Creature 0"), facts=journal_json)  # Load resets
+                start = journal_path(path).stat().st_size
+                _, record = transaction.change(path, lambda encounter, q=request, r=rng: act(encounter, q, r), facts=journal_json)
                 assert record.allowed
-                total += store.journal_path(path).stat().st_size - start
+                total += journal_path(path).stat().st_size - start
             figures[size] = total / acts
     return figures
 
@@ -142,7 +145,7 @@ def _run_once(path: Path) -> float:
 def _change_once(path: Path) -> float:
     request = ActRequest("Bench", "Might")
     started = time.perf_counter()
-    store.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)), facts=journal_json)
+    transaction.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)), facts=journal_json)
     return time.perf_counter() - started
 
 
@@ -151,7 +154,7 @@ def measure_act(runs: int = 21, history: int = 10_000) -> dict[str, float]:
 
     Returns:
         ``fresh``, ``long`` (seconds), ``ratio`` (long / fresh), the same for the
-        in-process `store.change` (``change_fresh``, ``change_long``,
+        in-process `store.transaction.change` (``change_fresh``, ``change_long``,
         ``change_ratio``), and ``journal_bytes`` of the long history.
     """
     with tempfile.TemporaryDirectory() as folder:
@@ -171,7 +174,7 @@ def measure_act(runs: int = 21, history: int = 10_000) -> dict[str, float]:
             times["change_fresh"].append(_change_once(fresh))
             times["change_long"].append(_change_once(long))
         medians = {name: statistics.median(values) for name, values in times.items()}
-        long_entries = len(store.read_log(long, None))
+        long_entries = len(read_log(long, None))
     return {
         **medians,
         "ratio": medians["long"] / medians["fresh"],
@@ -192,7 +195,7 @@ def main() -> None:
           f"{figures['journal_bytes'] / 1e6:.1f} MB (built in {figures['build_seconds']:.1f} s)")
     print(f"d4cli act (subprocess, median of {args.runs}): fresh {1000 * figures['fresh']:.1f} ms, "
           f"long {1000 * figures['long']:.1f} ms, ratio {figures['ratio']:.3f} (goal <= 1.3)")
-    print(f"store.change (in-process, median of {args.runs}): fresh {1000 * figures['change_fresh']:.2f} ms, "
+    print(f"transaction.change (in-process, median of {args.runs}): fresh {1000 * figures['change_fresh']:.2f} ms, "
           f"long {1000 * figures['change_long']:.2f} ms, ratio {figures['change_ratio']:.3f}")
 
 

@@ -46,14 +46,14 @@ def _peak_kib(argv: Sequence[str], env: dict[str, str]) -> int:
 
 
 def _big_encounter(path: Path, size: int) -> None:
-    from d4cli import store
     from d4cli.fight.encounter import Encounter, new_creature
     from d4cli.fileformat.encounter_toml import dump_encounter
+    from d4cli.store import transaction
 
     creatures = tuple(
         new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100) for n in range(size)
     )
-    store.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
+    transaction.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
 
 
 def _best_wall(argv: Sequence[str], env: dict[str, str], repeats: int) -> float:

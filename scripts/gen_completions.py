@@ -23,7 +23,7 @@ FILES: dict[str, str] = {"bash": "d4cli.bash", "zsh": "_d4cli", "fish": "d4cli.f
 
 def generate() -> dict[str, str]:
     """File name -> content of every completion script."""
-    from d4cli.cli.completion import completion_script
+    from d4cli.cli.completion.shells import completion_script
 
     return {name: completion_script(shell) + "\n" for shell, name in FILES.items()}
 

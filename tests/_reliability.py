@@ -1,91 +1,28 @@
-"""Helpers shared by the reliability tests: run d4cli, snapshot a folder, check an answer.
+"""Helpers shared by the reliability tests: d4cli in real processes (killed, Ctrl-C'd, holding
+the lock), a whole folder's snapshot, the invariant every answer keeps, a serial replay.
 
-Not a test module (no ``test_`` prefix); the reliability tests import it.
+Not a test module (no ``test_`` prefix). Running d4cli in process is tests/_cli.py's
+(`run`, `ok`, `ok_json`); nothing here repeats it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
-import typer.main
-from typer.testing import CliRunner
-
-from d4cli.cli.app import app
+from _cli import Outcome, run
 
 FUZZ_LONG = os.environ.get("D4CLI_FUZZ", "") == "long"
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(path.stem for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml"))
-
-
-@functools.cache
-def _command(typer_app: object) -> object:
-    return typer.main.get_command(typer_app)  # type: ignore[arg-type]
-
-
-class FastRunner(CliRunner):
-    """typer's CliRunner on ``d4cli.cli.app.app``, its Click command built once instead of per call.
-
-    Building the command tree is 90 % of an in-process call that fails on a bad
-    option (8 ms against 0.6 ms, measured); caching it is what lets the fuzz
-    tests run thousands of cases in seconds. Same command, same code path.
-    """
-
-    def invoke(self, typer_app, args=None, **kwargs):  # type: ignore[override]
-        with mock.patch("typer.testing._get_command", _command):
-            return super().invoke(typer_app, args, **kwargs)
-
-
-runner = FastRunner()
-
-
-@dataclass
-class Outcome:
-    """What one d4cli command did: exit code, stdout, stderr."""
-
-    argv: list[str]
-    code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> dict:
-        return json.loads(self.stdout)
-
-    def __str__(self) -> str:
-        return (
-            f"argv={self.argv!r}\nexit={self.code}\n"
-            f"stdout={self.stdout[-600:]!r}\nstderr={self.stderr[-600:]!r}"
-        )
-
-
-def invoke(argv: list[str], env: Mapping[str, str | None] | None = None) -> Outcome:
-    """Run d4cli in-process (CliRunner); an exception that escapes the shell fails the test."""
-    result = runner.invoke(app, argv, env=env)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"{argv!r}: escaped {result.exception!r}") from result.exception
-    return Outcome(list(argv), result.exit_code, result.stdout, result.stderr)
-
-
-def d4(*argv: str, file: Path | None = None, env: Mapping[str, str | None] | None = None) -> Outcome:
-    """`invoke` with ``--file`` appended when *file* is given."""
-    args = list(argv) + (["--file", str(file)] if file is not None else [])
-    return invoke(args, env=env)
-
-
-def ok(*argv: str, file: Path | None = None, code: int = 0) -> Outcome:
-    """`d4` that must exit with *code* (default 0)."""
-    out = d4(*argv, file=file)
-    assert out.code == code, str(out)
-    return out
 
 
 def subprocess_env(**extra: str) -> dict[str, str]:
@@ -96,17 +33,51 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def d4_process(*argv: str, timeout: float = 30, env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run ``python -m d4cli ARGV`` as a real process."""
-    return subprocess.run(
-        [sys.executable, "-m", "d4cli", *argv],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=dict(env) if env is not None else subprocess_env(),
-        cwd=REPO,
+def interrupted(args: list[str], after: float, cwd: Path | None = None) -> tuple[int, bytes, bytes]:
+    """``d4cli ARGS`` as its own process group, Ctrl-C'd as a terminal does (SIGINT to the
+    whole group: the command and its workers) after *after* seconds; ``(exit code, stdout, stderr)``."""
+    script = Path(sys.executable).parent / "d4cli"
+    process = subprocess.Popen(
+        [str(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    return process.returncode, out, err
+
+
+# What another d4cli command does while it changes the file: hold an exclusive flock on the lock file.
+FLOCK_HOLDER = """\
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)
+print('locked', flush=True); time.sleep(30)
+"""
+
+
+@contextlib.contextmanager
+def lock_held_elsewhere(
+    target: Path, script: str = FLOCK_HOLDER, env: Mapping[str, str] | None = None
+) -> Iterator[subprocess.Popen]:
+    """Another process runs *script* on *target* (by default: holds the lock file *target*) and
+    says ``locked``; the block runs while it holds it, and the process is killed after."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True,
+        env=dict(env) if env is not None else None,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
+        if holder.stdout is not None:
+            holder.stdout.close()
 
 
 # --- the invariant -----------------------------------------------------------------------------
@@ -146,10 +117,10 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 def check_answer(out: Outcome) -> None:
     """Exit 0/2/3, no traceback, and on 2 an empty stdout and one clear error line (docs/cli.md)."""
-    assert out.code in (0, 2, 3), str(out)
+    assert out.exit_code in (0, 2, 3), str(out)
     assert "Traceback" not in out.stderr + out.stdout, str(out)
     assert "internal error" not in out.stderr, str(out)
-    if out.code == 2:
+    if out.exit_code == 2:
         assert out.stdout == "", str(out)
         lines = out.stderr.splitlines()
         # "a usage line and a hint may precede it" (docs/cli.md): the error is the last line.
@@ -316,10 +287,10 @@ def file_matches_last_entry(path: Path, entries: list[dict]) -> bool:
 
 def status_and_log(path: Path) -> tuple[dict, list[dict]]:
     """``status --json`` and ``log --json`` of *path*; both must exit 0."""
-    status = d4("status", "--json", file=path)
-    assert status.code == 0, str(status)
-    history = d4("log", "--json", file=path)
-    assert history.code == 0, str(history)
+    status = run("status", "--json", file=path)
+    assert status.exit_code == 0, str(status)
+    history = run("log", "--json", file=path)
+    assert history.exit_code == 0, str(history)
     return status.json(), history.json()["entries"]
 
 

@@ -26,10 +26,10 @@ def isolated_env(tmp_path, monkeypatch):
 
 import os as _os
 
+from _reliability import FUZZ_LONG
 from hypothesis import HealthCheck as _HealthCheck
 from hypothesis import settings as _settings
 
-FUZZ_LONG = _os.environ.get("D4CLI_FUZZ", "") == "long"
 _settings.register_profile(
     "d4cli-fuzz",
     max_examples=150,
@@ -64,16 +64,27 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 @pytest.fixture(autouse=True)
 def journaled_records(monkeypatch):
     """Hand the store what the commands hand it: the record's `d4cli.output.serialize.journal_json` facts."""
-    from d4cli import store
     from d4cli.output.serialize import journal_json
+    from d4cli.store import transaction
 
-    change = store.change
+    change = transaction.change
 
     def change_records(path, transition, *args, **kwargs):
         kwargs.setdefault("facts", journal_json)
         return change(path, transition, *args, **kwargs)
 
-    monkeypatch.setattr(store, "change", change_records)
+    monkeypatch.setattr(transaction, "change", change_records)
+
+
+@pytest.fixture
+def long_integers():
+    """Python refuses to read integers of more than 4,300 digits unless told (exact odds of 10,000 d4)."""
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    yield
+    sys.set_int_max_str_digits(limit)
 
 
 @pytest.fixture

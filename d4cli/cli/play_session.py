@@ -18,7 +18,9 @@ Two modes:
   and the first that fails ends the session with its exit code; the end of the
   input ends it with exit 0. Blank lines and ``#`` comments are skipped.
 
-prompt_toolkit is imported only in the interactive mode.
+`d4cli.cli.commands.play` picks the mode; the interactive prompt
+(`d4cli.cli.play_prompt`, the only importer of prompt_toolkit) runs a `Session`
+and is imported only in the interactive mode.
 """
 
 from __future__ import annotations
@@ -165,7 +167,8 @@ def run_piped(session: Session, lines: Iterable[str]) -> int:
     return 0
 
 
-def _lines(stream: Any) -> Iterator[str]:
+def read_lines(stream: Any) -> Iterator[str]:
+    """The lines of *stream* (piped stdin) up to its end, or up to a read that fails."""
     while True:
         try:
             line = stream.readline()
@@ -174,23 +177,3 @@ def _lines(stream: Any) -> Iterator[str]:
         if not line:
             return
         yield line
-
-
-def play(path: str | None) -> int:
-    """Run a session on stdin (interactive on a terminal, else piped); its exit code.
-
-    With *path*, commands that take ``--file`` use it unless a line names another
-    (through ``D4CLI_FILE`` for the session's duration).
-    """
-    check_file(path)
-    if path is not None:
-        os.environ["D4CLI_FILE"] = path
-    session = Session(path)
-    stdin = sys.stdin
-    if stdin is None or stdin.closed:
-        return 0
-    if not stdin.isatty():
-        return run_piped(session, _lines(stdin))
-    from d4cli.cli.play_prompt import interact
-
-    return interact(session)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from d4cli.fight import effect_transitions as lasting
 from d4cli.fight import kinds
-from d4cli.fight.effects import Effect, Ended, put_effect, team_grants, use_effects
+from d4cli.fight.effects import Effect, Ended, Pending, put_effect, team_grants
 from d4cli.fight.encounter import (
     GRANT_KINDS,
     TEAM_SOURCE,
     Encounter,
-    Pending,
     check_new_name,
     same_name,
 )
@@ -208,8 +208,6 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
     if with_effects:
-        import d4cli.fight.effects as lasting  # also for the uses below (`roll_used`)
-
         sources += lasting.roll_sources(actor, target)  # R20: `sources_for` of the creatures found above
     advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
     disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
@@ -246,7 +244,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     if allowed and target_position == position:  # a creature targeting itself: one change after the other
         base = encounter
         if with_effects:
-            base, ended = use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
+            base, ended = lasting.use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
         creatures = list(base.creatures)
         creatures[position] = replace(creatures[position], load=load_after)
         if hp_before is not None:

@@ -3,7 +3,7 @@
 No files, no printing, no Rich. An `Encounter` is a frozen value; every
 transition (`d4cli.fight.turns`: `add_creature`, `remove_creature`, `start_turn`,
 `end_turn`, `move_creature`, `set_exhaustion`; `d4cli.fight.hitpoints`: `damage`, `heal`; `d4cli.fight.actions`: `act`,
-`team`) takes one and returns ``(new_encounter, record)``,
+`team`; `d4cli.fight.effect_transitions`: `add_effect`, `remove_effect`) takes one and returns ``(new_encounter, record)``,
 where the record says what happened; `d4cli.output.serialize` turns it into the JSON
 object that ``--json`` prints and the journal keeps. Dice come from an injected `DiceSource`. Names of creatures and
 Aspects match by N1 (`fold_name`); an unknown one is an `InputError` that
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from d4cli.fight.effects import Effect
+from d4cli.fight.effects import GRANTS, Effect, Pending, team_grant_effects
 from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
@@ -32,31 +32,7 @@ MODES: tuple[str, ...] = ("turn", "round")
 # How round mode resets (R12): to the R1 value, or to Load 0.
 ROUND_RESETS: tuple[str, ...] = ("buffer", "zero")
 TEAM_SOURCE = "team action"
-GRANT_KINDS: tuple[str, ...] = ("advantage", "disadvantage")
-
-
-@dataclass(frozen=True)
-class Pending:
-    """Team Action grants waiting for a creature's next roll (R11): source names."""
-
-    advantage: tuple[str, ...] = ()
-    disadvantage: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.advantage or self.disadvantage)
-
-    def with_grant(self, kind: str, source: str) -> Pending:
-        """Add *source* to the *kind* list; a name already pending there (N1) is kept once (R4)."""
-        if kind not in GRANT_KINDS:
-            raise ValueError(f"not a grant kind: {kind!r}")
-        names: tuple[str, ...] = getattr(self, kind)
-        if any(fold_name(name) == fold_name(source) for name in names):
-            return self
-        return replace(self, **{kind: names + (source,)})
-
-    def as_dict(self) -> dict[str, list[str]]:
-        """The grants as lists by kind: the file's ``pending`` table."""
-        return {"advantage": list(self.advantage), "disadvantage": list(self.disadvantage)}
+GRANT_KINDS: tuple[str, ...] = GRANTS  # what a Team Action grants (R11): an effect's grants
 
 
 Stats = tuple[tuple[str, int], ...]
@@ -137,8 +113,6 @@ class Creature:
         # R11 as R20: grants given as `pending` become one-roll Team Action effects.
         pending = self.pending
         if pending.advantage or pending.disadvantage:
-            from d4cli.fight.effects import team_grant_effects
-
             object.__setattr__(self, "effects", team_grant_effects(self.effects, self.pending))
             object.__setattr__(self, "pending", Pending())
 

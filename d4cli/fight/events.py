@@ -1,12 +1,13 @@
 """The records of encounter changes other than a roll, and the closed sets of the encounter.
 
-A transition of `d4cli.fight.encounter` returns one of these beside the new encounter
+A transition on the encounter returns one of these beside the new encounter
 (`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
-`DamageEvent`, `HealEvent`;
+`DamageEvent`, `HealEvent`, `EffectEvent`;
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
-object. This module is loaded only when a change is made, so reading a file
-(Tab completion) builds none of these classes.
+object. Records and values only: it imports nothing but `d4cli.fight.kinds` and the
+effects' values (`d4cli.fight.effects`). This module is loaded only when a change is made,
+so reading a file (Tab completion) builds none of these classes.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from d4cli.fight import kinds
-from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter, Pending
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import stat
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 from d4cli.rules.names import check_name, fold_name
@@ -198,7 +199,8 @@ def sheet_check(encounter: Encounter, request: SheetCheckRequest, rng: DiceSourc
     )
     if result.impossible:
         return encounter, record
-    from d4cli.fight.effects import team_grants, use_effects
+    from d4cli.fight.effect_transitions import use_effects
+    from d4cli.fight.effects import team_grants
 
     new, ended = use_effects(encounter, creature.name, None)  # R11, R20: uses count down
     return new, replace(record, effects_ended=ended, grants_used=team_grants(ended))

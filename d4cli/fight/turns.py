@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from d4cli.fight.effects import retime_removed, turn_end_ends, turn_start_ends
+from d4cli.fight.effect_transitions import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.fight.frozen import build, replace
 from d4cli.rules.errors import InputError

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fileformat.effects_toml import effects_from_row
 from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole

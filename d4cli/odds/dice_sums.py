@@ -1,7 +1,8 @@
 """Sums of uniform dice as exact distributions: the pool's d4s plus extra dice (R5-R7, L2, L4).
 
 Pure. `dice_sum` describes a roll's dice; `sum_distribution` gives its
-`d4cli.odds.distribution.Distribution`; `exact_tail` the exact chance of reaching a total.
+`DiceSumDistribution` (a `d4cli.odds.distribution.Distribution` that keeps its dice);
+`exact_tail` the exact chance of reaching a total.
 
 Method, pool (R5-R7)
 --------------------
@@ -55,20 +56,22 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from d4cli.odds.distribution import (
-    _FIXED_ONE,
-    _FIXED_SLOT_BITS,
-    _TRIM_FLOOR,
-    EXACT_BITS,
-    FIXED_BITS,
-    Distribution,
-)
+from d4cli.odds.distribution import FIXED_BITS, Distribution
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import MAX_TOTALS, check_dice
+
+# Exact path while (possible totals) x (bits of the number of outcomes) stays below this.
+EXACT_BITS = 2**25
+# Fixed-point path: ends below 2**-TRIM_BITS are dropped.
+TRIM_BITS = 100
+_FIXED_ONE = 1 << FIXED_BITS
+_TRIM_FLOOR = 1 << (FIXED_BITS - TRIM_BITS)
+# An output of a fixed-point convolution stays below 2**(2 * FIXED_BITS + 1).
+_FIXED_SLOT_BITS = 2 * FIXED_BITS + 8
 
 
 def _recurrence(m: int, x: int) -> Iterator[int]:
@@ -257,6 +260,31 @@ class DiceSum:
         return sum(math.ceil(count * math.log2(faces)) for faces, count in self.groups) + 1
 
 
+@dataclass(frozen=True)
+class DiceSumDistribution(Distribution):
+    """The `Distribution` of a sum of dice (`sum_distribution`): it keeps its dice, so that
+    `exact_at_least` is exact on the fixed-point path too (`exact_tail`).
+
+    Attributes:
+        spec: the dice and the constant whose total this is.
+    """
+
+    spec: DiceSum = field(repr=False, compare=False)
+
+    def exact_at_least(self, threshold: int) -> Fraction | None:
+        """The exact ``P(total >= threshold)`` on either path, or None when too costly.
+
+        The exact path divides its counts. On the fixed-point path the widest
+        group of dice is summed in exact integers by its recurrence (streamed,
+        nothing stored but the needed sums) against the exact counts of the
+        other dice; None when those other dice are themselves beyond the exact
+        path (`EXACT_BITS`), such as 5,000d4 + 5,000d6.
+        """
+        if self.exact:
+            return self.fraction_at_least(threshold)
+        return exact_tail(self.spec, threshold)
+
+
 def dice_sum(pool_size: int, extra: Iterable[ExtraDice] = ()) -> DiceSum:
     """What a total of *pool_size* d4s and *extra* dice is made of (R5, R6, R7).
 
@@ -299,7 +327,7 @@ def check_odds_size(pool_size: int, extra_dice: int, totals: int, field: str = "
         )
 
 
-def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distribution:
+def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> DiceSumDistribution:
     """The distribution of a sum of dice (R7), exact or fixed-point (module docstring).
 
     Args:
@@ -308,7 +336,7 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distributio
             chooses by size (`EXACT_BITS`).
 
     Returns:
-        The `Distribution` of the total.
+        The `DiceSumDistribution` of the total.
 
     Raises:
         InputError: more than 100,000 possible totals (L4).
@@ -327,7 +355,7 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distributio
             counts = kronecker(counts, group, (outcomes * group_outcomes).bit_length())
             outcomes *= group_outcomes
         probabilities = tuple(c / outcomes for c in counts)
-        return Distribution(spec.shift, probabilities, spec.mean, tuple(counts), outcomes, True, spec)
+        return DiceSumDistribution(spec.shift, probabilities, spec.mean, tuple(counts), outcomes, True, spec)
     start, window = 0, [_FIXED_ONE]
     for faces, count in narrow_first:
         offset, part = _fixed_group(count, faces)
@@ -337,7 +365,7 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> Distributio
         start, window = _trim(start + offset, window)
     weights = (0,) * start + tuple(window) + (0,) * (totals - start - len(window))
     probabilities = tuple(w / _FIXED_ONE if w else 0.0 for w in weights)
-    return Distribution(spec.shift, probabilities, spec.mean, weights, _FIXED_ONE, False, spec)
+    return DiceSumDistribution(spec.shift, probabilities, spec.mean, weights, _FIXED_ONE, False, spec)
 
 
 def _trim(start: int, window: list[int]) -> tuple[int, list[int]]:

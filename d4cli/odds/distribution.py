@@ -11,21 +11,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from d4cli.odds.dice_sums import DiceSum
-
-# Exact path while (possible totals) x (bits of the number of outcomes) stays below this.
-EXACT_BITS = 2**25
-# Fixed-point path: probabilities are whole multiples of 2**-FIXED_BITS ...
+# Fixed-point path: probabilities are whole multiples of 2**-FIXED_BITS (the denominator).
 FIXED_BITS = 110
-# ... and ends below 2**-TRIM_BITS are dropped.
-TRIM_BITS = 100
-_FIXED_ONE = 1 << FIXED_BITS
-_TRIM_FLOOR = 1 << (FIXED_BITS - TRIM_BITS)
-# An output of a fixed-point convolution stays below 2**(2 * FIXED_BITS + 1).
-_FIXED_SLOT_BITS = 2 * FIXED_BITS + 8
 
 
 # The smallest positive float and the largest float below 1: what a probability that is
@@ -83,8 +71,6 @@ class Distribution:
         denominator: the number of equally likely outcomes (exact path), or
             ``2**FIXED_BITS`` (fixed-point path).
         exact: whether the weights are exact counts, so ``sum(weights) == denominator``.
-        spec: the dice, when this is the distribution of a `DiceSum` (for exact
-            tails on the fixed-point path, `exact_at_least`).
     """
 
     low: int
@@ -93,7 +79,6 @@ class Distribution:
     weights: tuple[int, ...] = field(repr=False)
     denominator: int
     exact: bool
-    spec: DiceSum | None = field(default=None, repr=False, compare=False)
 
     @property
     def high(self) -> int:
@@ -137,21 +122,14 @@ class Distribution:
         return edge_safe(ways / self.denominator, index == len(self.weights), index == 0)
 
     def exact_at_least(self, threshold: int) -> Fraction | None:
-        """The exact ``P(total >= threshold)`` on either path, or None when too costly.
+        """The exact ``P(total >= threshold)``, or None when it cannot be had.
 
-        The exact path divides its counts. On the fixed-point path the widest
-        group of dice is summed in exact integers by its recurrence (streamed,
-        nothing stored but the needed sums) against the exact counts of the
-        other dice; None when those other dice are themselves beyond the exact
-        path (`EXACT_BITS`), such as 5,000d4 + 5,000d6.
+        The exact path divides its counts (`fraction_at_least`); a fixed-point
+        distribution knows no more than its rounded weights: None. The
+        distribution of a sum of dice answers on both paths
+        (`d4cli.odds.dice_sums.DiceSumDistribution`).
         """
-        if self.exact:
-            return self.fraction_at_least(threshold)
-        if self.spec is None:
-            return None
-        from d4cli.odds.dice_sums import exact_tail
-
-        return exact_tail(self.spec, threshold)
+        return self.fraction_at_least(threshold)
 
     def fraction_at_least(self, threshold: int) -> Fraction | None:
         """The exact ``P(total >= threshold)``, or None on the fixed-point path."""

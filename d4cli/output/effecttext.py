@@ -50,7 +50,7 @@ def lasts(effect: Effect, round_number: int) -> str:
     """What is left of *effect*, in words: ``until removed``, ``2 rounds left (until the end of round 3)``,
     ``until the start of Aria's turn``, ``1 roll left`` (R20).
 
-    *round_number* is the round counted first (`d4cli.fight.effects.applied_round`: the
+    *round_number* is the round counted first (`d4cli.fight.effect_transitions.applied_round`: the
     next one once the round is over; a change's ``counts_from``), so ``--rounds 1``
     always reads ``1 round left``.
     """

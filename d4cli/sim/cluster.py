@@ -4,7 +4,7 @@ Dask's ``distributed`` is an optional extra (``pip install 'd4cli[cluster]'``),
 imported here only, and only when ``--scheduler`` is given. The pieces go
 through the client's concurrent-futures executor
 (``distributed.Client.get_executor``), the interface the local process pool
-offers, so `d4cli.sim.engine.run_all` plays them unchanged; every run has its own
+offers, so `d4cli.sim.pieces.run_all` plays them unchanged; every run has its own
 seed, so the report is the same wherever a piece ran. Every worker needs the
 same d4cli installed (the pieces name its functions, they do not carry them).
 """
@@ -134,7 +134,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
 class _Watched(Executor):
     """The client's executor, with a watch that fails the pending pieces once the cluster is gone.
 
-    `d4cli.sim.engine.run_all` waits on the futures with no time limit; while some
+    `d4cli.sim.pieces.run_all` waits on the futures with no time limit; while some
     are pending, a thread asks the scheduler for its workers every `POLL`
     seconds. With no worker threads (or no answer) for *grace* seconds in a row,
     every pending future fails with a `ClusterError`, so the wait ends.

@@ -7,8 +7,8 @@ when one side is left with a creature with hp up (R18) or, as a draw, when
 ``max_rounds`` rounds have been played (counted from the file's state: its
 running turn goes on, its running round is round 1). Each run's dice come
 from its own seed, derived from ``(seed, mode, run index)``, and every figure
-is an integer sum (`Tally`), so splitting the runs over processes never
-changes the result.
+is an integer sum (`Tally`), so splitting the runs over processes
+(`d4cli.sim.pieces.run_all`) never changes the result.
 
 Speed without a second rules engine: `play` looks up (per setup, in its
 ``memo``) the policy's pure choices and the requests built from them, and
@@ -44,9 +44,6 @@ from d4cli.sim.policy import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from concurrent.futures import Executor
-
     from d4cli.fight.actions import ActRequest, TeamRequest
     from d4cli.fight.encounter import Encounter
 
@@ -383,41 +380,3 @@ def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tall
         winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo)
         tally.add_run(winner, figures, loads)
     return tally
-
-
-def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
-    """Split ``range(runs)`` into pieces: about four per job, at most 20,000 runs each."""
-    pieces = max(1, min(runs, max(jobs * 4, runs // 20_000)))
-    size = -(-runs // pieces)
-    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
-
-
-def run_all(
-    setups: list[tuple[str, str, Setup]],
-    runs: int,
-    seed: int,
-    jobs: int,
-    progress: Callable[[int], None] | None = None,
-    executor: Executor | None = None,
-) -> dict[str, Tally]:
-    """Play *runs* fights of every ``(label, mode, setup)``, split over *jobs* processes.
-
-    *executor* (any `concurrent.futures.Executor`) replaces the local process
-    pool; *progress* is called with the runs each finished piece played. The
-    result does not depend on *jobs*: every run has its own seed (`run_seed`).
-
-    Returns:
-        The merged `Tally` of each label.
-    """
-    tallies = {label: Tally(len(setup.sides)) for label, _, setup in setups}
-    tasks = [(label, mode, setup, start, stop) for label, mode, setup in setups
-             for start, stop in chunks(runs, jobs)]
-    if executor is None and jobs <= 1:
-        for label, mode, setup, start, stop in tasks:
-            tallies[label].merge(run_chunk(setup, seed, mode, start, stop))
-            if progress is not None:
-                progress(stop - start)
-        return tallies
-    from d4cli.sim.pieces import run_pieces
-
-    return run_pieces(tasks, tallies, seed, jobs, progress, executor)

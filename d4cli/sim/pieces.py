@@ -1,9 +1,10 @@
-"""The simulator's pieces of work on a process pool or a given executor (`d4cli.sim.engine.run_all`).
+"""The simulator's runs cut into pieces of work, played here or on a process pool or a given executor.
 
-A worker plays `d4cli.sim.engine.run_chunk`; a d4cli error it raises comes back
-as data and is raised again in the parent as the same error (exit 2 or 3, never
-a broken pool). The local pool has at most one worker per piece; it is always
-shut down waiting for its threads (a shutdown without waiting races the
+`run_all` splits every setup's runs into pieces (`chunks`); a piece is
+`d4cli.sim.engine.run_chunk`. A worker's d4cli error comes back as data and is
+raised again in the parent as the same error (exit 2 or 3, never a broken
+pool). The local pool has at most one worker per piece; it is always shut
+down waiting for its threads (a shutdown without waiting races the
 interpreter's exit hook and can print a traceback); on Ctrl-C or a failure its
 workers are stopped first.
 """
@@ -13,12 +14,49 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import InputError
+from d4cli.sim import engine
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from concurrent.futures import Executor
 
     from d4cli.sim.engine import Setup, Tally
+
+
+def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
+    """Split ``range(runs)`` into pieces: about four per job, at most 20,000 runs each."""
+    pieces = max(1, min(runs, max(jobs * 4, runs // 20_000)))
+    size = -(-runs // pieces)
+    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+
+
+def run_all(
+    setups: list[tuple[str, str, Setup]],
+    runs: int,
+    seed: int,
+    jobs: int,
+    progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
+) -> dict[str, Tally]:
+    """Play *runs* fights of every ``(label, mode, setup)``, split over *jobs* processes.
+
+    *executor* (any `concurrent.futures.Executor`) replaces the local process
+    pool; *progress* is called with the runs each finished piece played. The
+    result does not depend on *jobs*: every run has its own seed (`d4cli.sim.engine.run_seed`).
+
+    Returns:
+        The merged `Tally` of each label.
+    """
+    tallies = {label: engine.Tally(len(setup.sides)) for label, _, setup in setups}
+    tasks = [(label, mode, setup, start, stop) for label, mode, setup in setups
+             for start, stop in chunks(runs, jobs)]
+    if executor is None and jobs <= 1:
+        for label, mode, setup, start, stop in tasks:
+            tallies[label].merge(engine.run_chunk(setup, seed, mode, start, stop))
+            if progress is not None:
+                progress(stop - start)
+        return tallies
+    return run_pieces(tasks, tallies, seed, jobs, progress, executor)
 
 
 def run_pieces(
@@ -70,10 +108,8 @@ def _run_piece(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tal
     """`run_chunk` in a worker: a d4cli error comes back as data (its class's arguments do not pickle)."""
     from d4cli.rules.errors import RefusedError
 
-    try:
-        from d4cli.sim.engine import run_chunk
-
-        return run_chunk(setup, seed, mode, start, stop)
+    try:  # `engine.run_chunk` looked up now: a stand-in set on the module reaches the forked workers
+        return engine.run_chunk(setup, seed, mode, start, stop)
     except InputError as error:
         return ("input", (error.field, error.value, error.problem))
     except RefusedError as error:

@@ -2,11 +2,14 @@
 
 Modules: `journal` (pure: lines, entries, patches, the crash classification
 of the journal's tail), `files` (reads, permissions, atomic replacement),
-`lock` (the OS advisory lock), `history` (``log`` and the text an ``undo``
-goes back to), `transaction` (the one transaction `change`, `create`,
-`undo` and `redo` share). The store never reads the environment nor imports
-Typer or Rich: the shell passes the path and the lock timeout in
-(`d4cli.cli.settings`).
+`lock` (the OS advisory lock), `history` (``log``, the text an ``undo`` goes
+back to, the redo records), `transaction` (the one transaction `change`,
+`create`, `undo` and `redo` share), `temp` (stale temp files). The package
+itself offers `read_encounter`, the read every command shares; a caller
+imports the module whose parts it needs, so that a read loads neither the
+write path nor the history. The store never reads the environment nor
+imports Typer, Rich or the shell: the shell resolves the path and the lock
+timeout (`d4cli.cli.settings`) and passes them in.
 
 **Journal.** Each change appends one entry: what happened (``kind``, round,
 turn, actor, ... ``time``) plus ``before`` and ``after``, the SHA-256 of the
@@ -52,46 +55,11 @@ tomli-w is imported only on the write paths, hashlib only when hashing.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from d4cli.fight.encounter import Encounter
-from d4cli.store.files import (
-    JOURNAL_SUFFIX,
-    LOCK_SUFFIX,
-    MAX_FILE_BYTES,
-    REDO_SUFFIX,
-    check_file,
-    decode,
-    digest,
-    journal_path,
-    lock_path,
-    read_bytes,
-    read_text,
-    real_path,
-    redo_path,
-    replace_file,
-)
-from d4cli.store.journal import PRIVATE_KEYS, encode_entry, public_entry
-from d4cli.store.temp import remove_stale_temp_files
+from d4cli.store.files import read_text
 
-__all__ = [
-    "JOURNAL_SUFFIX", "LOCK_SUFFIX", "MAX_FILE_BYTES", "PRIVATE_KEYS", "REDO_SUFFIX", "History",
-    "Redone", "Undone", "change", "check_file", "create", "decode", "digest", "encode_checked",
-    "encode_entry", "journal_path", "local_now", "lock_path", "lock_timeout", "locked",
-    "public_entry", "read_bytes", "read_encounter", "read_history", "read_log", "read_text",
-    "real_path", "redo", "redo_path", "remove_stale_temp_files", "replace_file", "resolve_path",
-    "standing_entries", "undo",
-]
-
-_LAZY = {
-    "change": "transaction", "create": "transaction", "undo": "transaction", "redo": "transaction",
-    "Undone": "transaction", "Redone": "transaction", "encode_checked": "transaction",
-    "local_now": "transaction", "Record": "transaction", "Clock": "transaction",
-    "History": "history", "read_history": "history", "read_log": "history",
-    "standing_entries": "history", "locked": "lock", "DEFAULT_LOCK_TIMEOUT": "lock",
-}
-# The shell's, kept here so `from d4cli.store import resolve_path` still works.
-_SHELL = ("resolve_path", "lock_timeout", "FILE_ENV", "LOCK_TIMEOUT_ENV", "DEFAULT_FILE")
+__all__ = ["read_encounter"]
 
 
 def read_encounter(path: Path) -> Encounter:
@@ -103,14 +71,3 @@ def read_encounter(path: Path) -> Encounter:
     from d4cli.fileformat.encounter_toml import parse_encounter
 
     return parse_encounter(read_text(path), path)
-
-
-def __getattr__(name: str) -> Any:
-    """Load the write and history modules only when a command needs them (start-up)."""
-    import importlib
-
-    if name in _LAZY:
-        return getattr(importlib.import_module(f"d4cli.store.{_LAZY[name]}"), name)
-    if name in _SHELL:
-        return getattr(importlib.import_module("d4cli.cli.settings"), name)
-    raise AttributeError(f"module 'd4cli.store' has no attribute {name!r}")

@@ -1,15 +1,17 @@
-"""Reading the history: ``log``'s entries, the text an entry goes back to (``undo``), why ``redo`` has nothing."""
+"""Reading the history: ``log``'s entries, the text an entry goes back to (``undo``), the redo
+records and why ``redo`` has nothing.
+
+Reads only: the transaction (`d4cli.store.transaction`) hands in what it read under
+the lock (the file's bytes and hash, the open journal) and writes.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from d4cli.store import files, journal
-from d4cli.store.files import journal_path, real_path
-
-if TYPE_CHECKING:
-    from d4cli.store.transaction import _Transaction
+from d4cli.store.files import journal_path, real_path, redo_path
 
 
 class History(NamedTuple):
@@ -81,34 +83,37 @@ def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
     return read_history(path, last).entries
 
 
-def previous_text(t: _Transaction, line: journal.Line) -> str | None:
-    """The text the entry on *line* goes back to (its ``before``), or None when it cannot be had.
+def previous_text(line: journal.Line, handle: BinaryIO, path: Path, data: bytes, digest: str | None) -> str | None:
+    """The text the entry on *line* of the journal open as *handle* goes back to (its ``before``),
+    or None when it cannot be had; *data* and *digest* are the file at *path* now.
 
     ``prev`` when the entry holds it; else its patch taken back from the
     file, when the file is still what the entry wrote; else (a hand edit
     came after it) the text rebuilt forward from the nearest anchor before
     it (an ``init`` with its ``text``, or an entry with ``prev`` and a patch).
     The caller checks the result against the entry's ``before`` hash.
+
+    Raises:
+        FileError: the file is what the entry wrote but not UTF-8 text (`files.decode`).
     """
     entry = line.entry
-    assert entry is not None and t.data is not None
+    assert entry is not None
     prev = entry.get("prev")
     if isinstance(prev, str):
         return prev
     patch = entry.get("patch")
     if not isinstance(patch, list):
         return None
-    if entry.get("after") == t.digest:
-        return journal.apply_patch(t.text, patch, reverse=True)
-    return _rebuild(t, line.start)
+    if entry.get("after") == digest:
+        return journal.apply_patch(files.decode(data, path), patch, reverse=True)
+    return _rebuild(handle, line.start)
 
 
-def _rebuild(t: _Transaction, end: int) -> str | None:
-    """The ``after`` text of the entry that ends at byte *end*, replayed from its anchor."""
-    assert t.handle is not None
+def _rebuild(handle: BinaryIO, end: int) -> str | None:
+    """The ``after`` text of the entry that ends at byte *end* of the journal, replayed from its anchor."""
     chain: list[dict[str, Any]] = []
     text: str | None = None
-    for line in journal.lines_backward(t.handle, end):
+    for line in journal.lines_backward(handle, end):
         entry = line.entry
         if entry is None:
             return None
@@ -133,19 +138,29 @@ def _rebuild(t: _Transaction, end: int) -> str | None:
     return text
 
 
-def redo_refusal(t: _Transaction) -> str:
-    """Why ``redo`` has nothing to put back: the file was edited by hand since the undo
-    (the newest undone change is due but no longer fits the file), or plainly nothing."""
-    from d4cli.store.files import redo_path
-
+def redo_records(path: Path) -> list[Any] | None:
+    """The records of ``PATH.redo``, one JSON value a line, oldest first (``undo`` writes them);
+    None when there is no such file, it cannot be read, or a line is not JSON."""
     try:
-        with open(redo_path(t.path), "rb") as handle:
-            records = [journal.load_line(line) for line in handle.read(64 * files.MAX_FILE_BYTES).splitlines()]
-    except (OSError, ValueError):
+        with open(redo_path(path), "rb") as handle:
+            raw = handle.read(64 * files.MAX_FILE_BYTES)
+    except OSError:
+        return None
+    try:
+        return [journal.load_line(line) for line in raw.splitlines()]  # bounded: a damaged line
+    except ValueError:
+        return None
+
+
+def redo_refusal(path: Path, due: int, digest: str | None) -> str:
+    """Why ``redo`` has nothing to put back: the file was edited by hand since the undo
+    (the newest undone change, the one of journal sequence *due*, no longer fits the file
+    whose hash is *digest*), or plainly nothing."""
+    records = redo_records(path)
+    if records is None:
         return "nothing to redo"
-    due = journal.next_seq(t.tail)
     newest = [item for item in records if isinstance(item, dict) and item.get("seq") == due]
-    if newest and newest[-1].get("before") not in (None, t.digest):
+    if newest and newest[-1].get("before") not in (None, digest):
         return (
             "the encounter file was edited by hand since the undo, so the undone change cannot be redone"
             " (revert the hand edit to redo it)"

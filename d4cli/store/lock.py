@@ -12,9 +12,9 @@ standard library is used: the lock costs start-up almost nothing.
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,16 +25,21 @@ from d4cli.store.files import keep_owner, lock_path, mode_of, tighten
 
 DEFAULT_LOCK_TIMEOUT = 5.0
 
-# Only the module this platform has is imported (a failed import searches the whole path).
+# Only the module this platform has is imported (a failed import searches the whole path);
+# None where it is missing.
 fcntl: Any = None
 msvcrt: Any = None
-if os.name == "nt":  # pragma: no cover - Windows
-    msvcrt = importlib.import_module("msvcrt")
+if sys.platform == "win32":  # pragma: no cover - Windows
+    import msvcrt as _msvcrt
+
+    msvcrt = _msvcrt
 else:
     try:
-        fcntl = importlib.import_module("fcntl")
+        import fcntl as _fcntl
     except ImportError:  # pragma: no cover - a POSIX without flock
         pass
+    else:
+        fcntl = _fcntl
 
 
 @contextmanager

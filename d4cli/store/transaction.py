@@ -99,16 +99,10 @@ class _Transaction:
 
     def redo_stack(self) -> list[dict[str, Any]]:
         """The records ``redo`` can still apply, the next one last (stale ones left out)."""
-        try:
-            with open(redo_path(self.path), "rb") as handle:
-                raw = handle.read(64 * files.MAX_FILE_BYTES)
-        except OSError:
-            return []
-        try:
-            stack = [journal.load_line(line) for line in raw.splitlines()]
-        except ValueError:
-            return []
-        if not all(isinstance(item, dict) and isinstance(item.get("seq"), int) for item in stack):
+        from d4cli.store.history import redo_records  # undo and redo only: not on every change
+
+        stack = redo_records(self.path)
+        if stack is None or not all(isinstance(item, dict) and isinstance(item.get("seq"), int) for item in stack):
             return []
         due = journal.next_seq(self.tail)
         while stack and stack[-1]["seq"] < due:
@@ -371,7 +365,7 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
         FileError: unreadable or read-only file, damaged journal line or entry, failed write.
         LockTimeout: the lock was not had in time.
     """
-    from d4cli.store.history import previous_text
+    from d4cli.store.history import previous_text  # undo only: not on every change
 
     path = real_path(path)
     files.check_file(path)
@@ -387,8 +381,8 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
             isinstance(entry.get("prev"), str) or isinstance(entry.get("patch"), list)
         ):
             raise InputError("undo", None, "nothing to undo")
-        assert last is not None and t.data is not None
-        old_text = previous_text(t, last)
+        assert last is not None and t.data is not None and t.handle is not None
+        old_text = previous_text(last, t.handle, path, t.data, t.digest)
         if old_text is None or files.digest(old_text.encode("utf-8")) != entry.get("before"):
             problem = "damaged: its saved text does not match its hash"
             raise FileError(journal_path(path), f"entry {entry.get('seq')}", None, problem)
@@ -425,8 +419,9 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
     with _Transaction(path, timeout) as t:
         stack = t.redo_stack()
         if not stack:
-            from d4cli.store.history import redo_refusal  # only when there is nothing to redo
-            raise InputError("redo", None, redo_refusal(t))
+            from d4cli.store.history import redo_refusal
+
+            raise InputError("redo", None, redo_refusal(t.path, journal.next_seq(t.tail), t.digest))
         record = stack.pop()
         text = t.text
         patch = record.get("patch")

@@ -24,20 +24,18 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok
 
-from d4cli.cli.app import app
 from d4cli.cli.completion import (
-    bash_quote,
     complete_aspect,
     complete_creature,
     complete_dc_tier,
     complete_example,
     complete_format,
     complete_topic,
-    completion_script,
-    split_line,
 )
+from d4cli.cli.completion.shells import completion_script
+from d4cli.cli.completion.words import bash_quote, split_line
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -46,7 +44,6 @@ HAS_STORE = importlib.util.find_spec("d4cli.store") is not None
 needs_store = pytest.mark.skipif(not HAS_STORE, reason="d4cli.store (the encounter store) not there yet")
 needs_script = pytest.mark.skipif(not D4CLI.exists(), reason="the d4cli console script is not installed")
 
-runner = CliRunner()
 NAMES = ("Goblin Archer", "Orc: Chief", "Zoë Mirth")
 
 
@@ -61,8 +58,7 @@ def encounter(tmp_path: Path) -> Path:
         ["add", "Zoë Mirth", "--aspect", "Wit=4", "--file", str(path)],
     ]
     for step in steps:
-        result = runner.invoke(app, step)
-        assert result.exit_code == 0, result.output
+        ok(*step)
     return path
 
 
@@ -205,6 +201,7 @@ def request(shell: str, line: str, env_extra: dict[str, str] | None = None, **en
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
@@ -225,6 +222,7 @@ def test_bash_request_static(line: str, expected: list[str]):
     assert result.stdout.splitlines() == expected
 
 
+@pytest.mark.slow
 @needs_store
 @pytest.mark.parametrize(
     ("line", "expected"),
@@ -252,6 +250,7 @@ def test_bash_request_creatures(encounter: Path, line: str, expected: list[str])
     assert result.stdout.splitlines() == expected
 
 
+@pytest.mark.slow
 @needs_store
 def test_request_reads_the_file_typed_on_the_line(encounter: Path, tmp_path: Path):
     other = tmp_path / "missing.toml"
@@ -262,6 +261,7 @@ def test_request_reads_the_file_typed_on_the_line(encounter: Path, tmp_path: Pat
     assert result.stdout.splitlines() == ["Quick\\ Shot"]
 
 
+@pytest.mark.slow
 @needs_store
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
 def test_plain_requests_for_zsh_and_fish(encounter: Path, shell: str):
@@ -275,6 +275,7 @@ def test_plain_requests_for_zsh_and_fish(encounter: Path, shell: str):
     assert result.stdout.splitlines()[0].split("\t")[0] == "check"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 @pytest.mark.parametrize("content", [None, b"creature = [[[", b"\x00\x01"], ids=["missing", "bad", "binary"])
 def test_request_with_bad_file_is_silent(tmp_path: Path, shell: str, content: bytes | None):
@@ -305,6 +306,7 @@ def test_completions_folder_is_up_to_date():
         assert path.read_text(encoding="utf-8") == text, f"completions/{name} is stale: run python scripts/gen_completions.py"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_source_instruction_gives_the_same_script(shell: str):
     env = dict(os.environ, _D4CLI_COMPLETE=f"source_{shell}")
@@ -314,6 +316,7 @@ def test_source_instruction_gives_the_same_script(shell: str):
     assert "COMP_LINE" in completion_script("bash")  # ours, not Typer's COMP_WORDS protocol
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("shell", "installed"),
     [
@@ -347,6 +350,7 @@ printf '[%s]\n' "${COMPREPLY[@]}"
 """
 
 
+@pytest.mark.slow
 @needs_script
 @needs_store
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
@@ -439,6 +443,7 @@ SHELLS = {
 }
 
 
+@pytest.mark.slow
 @needs_script
 @needs_store
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from _cli import ok, ok_json, run
+from _cli import fails, files, ok, ok_json, run
+from _reliability import lock_held_elsewhere
 
 from d4cli.fileformat.encounter_toml import bundled_examples
 
@@ -23,22 +24,6 @@ POOL_KEYS = {
 }
 ACT_KEYS = POOL_KEYS | {"actor", "target", "load_before", "load_after", "off_turn", "hp_after"}
 CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "hp", "headroom", "pending", "effects"}
-
-
-def snapshot(path: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.is_file() and not p.name.endswith(".lock")}
-
-
-def fails_with(code: int, path: Path, *args: str) -> str:
-    """Run a command that must fail with *code*, leaving every file as it was; return its last stderr line."""
-    before = snapshot(path)
-    result = run(*args)
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert snapshot(path) == before
-    assert "Traceback" not in result.stderr
-    if code == 2:
-        assert result.stdout == ""
-    return result.stderr.strip().splitlines()[-1]
 
 
 # --- init ---------------------------------------------------------------------------------
@@ -53,7 +38,7 @@ def test_init_creates_an_empty_turn_mode_encounter(isolated_env):
 
 
 def test_init_refuses_an_existing_file_without_force(encounter_file):
-    line = fails_with(2, encounter_file, "init")
+    line = fails(2, encounter_file, "init")
     assert "--force" in line
     ok("init", "--force", "--mode", "round")
     assert ok_json("status")["mode"] == "round"
@@ -78,8 +63,8 @@ def test_init_from_a_path_and_with_a_changed_mode(isolated_env, tmp_path):
 
 def test_init_bad_values(isolated_env):
     path = Path(os.environ["D4CLI_FILE"])
-    assert "'nope'" in fails_with(2, path, "init", "--from", "nope")
-    assert "--mode" in fails_with(2, path, "init", "--mode", "rounds")
+    assert "'nope'" in fails(2, path, "init", "--from", "nope")
+    assert "--mode" in fails(2, path, "init", "--mode", "rounds")
     assert not path.exists()
 
 
@@ -98,15 +83,15 @@ def test_add_json_and_status(encounter_file):
 
 @pytest.mark.parametrize("aspect", ["Might=x", "=3", "Might", "Might=3.0", "Might=", "Might=5000"])
 def test_add_bad_aspect_values(encounter_file, aspect):
-    line = fails_with(2, encounter_file, "add", "Borin", "--aspect", aspect)
+    line = fails(2, encounter_file, "add", "Borin", "--aspect", aspect)
     assert "--aspect" in line and repr(aspect) in line
 
 
 def test_add_duplicate_name_and_bad_numbers(encounter_file):
-    assert "'goblin  archer'" in fails_with(2, encounter_file, "add", "goblin  archer", "--aspect", "Might=1")
-    assert "--exhaustion" in fails_with(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--exhaustion", "-1")
-    assert "--hp" in fails_with(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--hp", "true")
-    fails_with(2, encounter_file, "add", "Borin")  # no --aspect: a usage error
+    assert "'goblin  archer'" in fails(2, encounter_file, "add", "goblin  archer", "--aspect", "Might=1")
+    assert "--exhaustion" in fails(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--exhaustion", "-1")
+    assert "--hp" in fails(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--hp", "true")
+    fails(2, encounter_file, "add", "Borin", usage=True)  # no --aspect: a usage error
 
 
 def test_remove_and_exhaust(encounter_file):
@@ -114,14 +99,14 @@ def test_remove_and_exhaust(encounter_file):
     obj = ok_json("remove", "goblin archer")
     assert obj["kind"] == "remove" and obj["actor"] == "Goblin Archer" and obj["ended_turn"] is True
     assert ok_json("status")["current"] is None
-    assert "'Nobody'" in fails_with(2, encounter_file, "remove", "Nobody")
+    assert "'Nobody'" in fails(2, encounter_file, "remove", "Nobody")
     obj = ok_json("exhaust", "Aria", "2")
     assert (obj["exhaustion_after"], obj["reset_value"], obj["load_after"]) == (2, 1, -1)
     # +N / -N change the level; below 0 is a range error naming LEVEL.
     assert ok_json("exhaust", "Aria", "-1")["exhaustion_after"] == 1
     assert ok_json("exhaust", "Aria", "+2")["exhaustion_after"] == 3
-    assert "would make Exhaustion -1" in fails_with(2, encounter_file, "exhaust", "Aria", "-4")
-    assert "'Zed'" in fails_with(2, encounter_file, "exhaust", "Zed", "1")
+    assert "would make Exhaustion -1" in fails(2, encounter_file, "exhaust", "Aria", "-4")
+    assert "'Zed'" in fails(2, encounter_file, "exhaust", "Zed", "1")
 
 
 # --- status -------------------------------------------------------------------------------
@@ -140,17 +125,17 @@ def test_status_table_marks_the_turn_and_who_can_act(encounter_file):
 
 def test_a_name_with_control_characters_is_refused_shown_escaped(encounter_file):
     before = encounter_file.read_bytes()
-    line = fails_with(2, encounter_file, "add", "Evil\x1b[31mRed", "--aspect", "Might=1")
+    line = fails(2, encounter_file, "add", "Evil\x1b[31mRed", "--aspect", "Might=1")
     assert "\x1b" not in line and "NAME: 'Evil\\x1b[31mRed'" in line and "(N1)" in line
     assert encounter_file.read_bytes() == before
 
 
 def test_status_missing_and_damaged_file(isolated_env):
     path = Path(os.environ["D4CLI_FILE"])
-    line = fails_with(2, path, "status")
+    line = fails(2, path, "status")
     assert str(path) in line and "init" in line
     path.write_text("schema_version = 1\nmode = 'turn'\nround = 0\n[[creature]]\nname = 'X'\naspects = {}\nload_bufer = 1\n")
-    line = fails_with(2, path, "status")
+    line = fails(2, path, "status")
     assert "creature 'X': load_bufer: unknown key" in line
 
 
@@ -165,9 +150,9 @@ def test_turn_start_end_cycle(encounter_file):
     ok("turn", "start")
     obj = ok_json("turn", "start")  # ends the Goblin's turn, wraps to round 2
     assert (obj["round"], obj["turn"], obj["ended"]) == (2, "Aria", "Goblin Archer")
-    assert "'Zed'" in fails_with(2, encounter_file, "turn", "start", "Zed")
+    assert "'Zed'" in fails(2, encounter_file, "turn", "start", "Zed")
     ok("turn", "end")
-    assert "no turn is running" in fails_with(2, encounter_file, "turn", "end")
+    assert "no turn is running" in fails(2, encounter_file, "turn", "end")
 
 
 # --- act ----------------------------------------------------------------------------------
@@ -195,24 +180,24 @@ def test_act_off_turn_reaction(encounter_file):
 
 
 def test_act_refused_exits_3_prints_json_and_changes_nothing(encounter_file):
-    before = snapshot(encounter_file)
+    before = files(encounter_file)
     result = run("act", "Aria", "Might", "--cost", "4", "--json")
     assert result.exit_code == 3
     obj = json.loads(result.stdout)
     assert obj["allowed"] is False and obj["dice"] == [] and obj["total"] is None
     assert (obj["load_before"], obj["load_after"]) == (-1, -1)
     assert "short by 1" in result.stderr
-    assert snapshot(encounter_file) == before
+    assert files(encounter_file) == before
     table = run("act", "Aria", "Might", "--cost", "4")
     assert table.exit_code == 3 and "short by 1" in table.stdout
 
 
 def test_act_dry_run_and_seed_repeat(encounter_file):
-    before = snapshot(encounter_file)
+    before = files(encounter_file)
     first = ok_json("act", "Aria", "Finesse", "--dry-run", "--seed", "42")
     again = ok_json("act", "Aria", "Finesse", "--dry-run", "--seed", "42")
     assert first["dice"] == again["dice"] and first["dry_run"] is True
-    assert snapshot(encounter_file) == before
+    assert files(encounter_file) == before
     real = ok_json("act", "Aria", "Finesse", "--seed", "42")
     assert real["dice"] == first["dice"]
 
@@ -230,7 +215,7 @@ def test_act_dry_run_and_seed_repeat(encounter_file):
     ],
 )
 def test_act_bad_input(encounter_file, args, expected):
-    assert expected in fails_with(2, encounter_file, *args)
+    assert expected in fails(2, encounter_file, *args)
 
 
 # --- team ---------------------------------------------------------------------------------
@@ -247,26 +232,26 @@ def test_team_grant_used_by_the_next_act(encounter_file):
 
 
 def test_team_dry_run_shows_the_grant_and_writes_nothing(encounter_file):
-    before = snapshot(encounter_file)
+    before = files(encounter_file)
     obj = ok_json("team", "Goblin Archer", "Aria", "--adv", "--dry-run")
     assert (obj["kind"], obj["grant"], obj["load_after"], obj["dry_run"]) == ("team", "advantage", 0, True)
     assert "(dry run: nothing was written)" in ok("team", "Goblin Archer", "Aria", "--adv", "--dry-run").stdout
-    assert snapshot(encounter_file) == before
+    assert files(encounter_file) == before
     assert ok_json("status")["creatures"][0]["pending"] == {"advantage": [], "disadvantage": []}
     result = run("team", "Goblin Archer", "Aria", "--dis", "--cost", "5", "--dry-run")
     assert result.exit_code == 3 and "short by 1" in result.stderr
-    assert snapshot(encounter_file) == before
+    assert files(encounter_file) == before
 
 
 def test_team_errors_and_refusal(encounter_file):
-    assert "not the actor itself" in fails_with(2, encounter_file, "team", "Aria", "aria", "--adv", "--aspect", "Might")
-    assert "--adv" in fails_with(2, encounter_file, "team", "Aria", "Goblin Archer")
-    assert "--aspect" in fails_with(2, encounter_file, "team", "Aria", "Goblin Archer", "--dis")
-    before = snapshot(encounter_file)
+    assert "not the actor itself" in fails(2, encounter_file, "team", "Aria", "aria", "--adv", "--aspect", "Might")
+    assert "--adv" in fails(2, encounter_file, "team", "Aria", "Goblin Archer")
+    assert "--aspect" in fails(2, encounter_file, "team", "Aria", "Goblin Archer", "--dis")
+    before = files(encounter_file)
     result = run("team", "Goblin Archer", "Aria", "--dis", "--cost", "5", "--json")
     assert result.exit_code == 3 and json.loads(result.stdout)["allowed"] is False
     assert "short by 1" in result.stderr
-    assert snapshot(encounter_file) == before
+    assert files(encounter_file) == before
 
 
 # --- log / undo ---------------------------------------------------------------------------
@@ -279,7 +264,7 @@ def test_log_oldest_first_and_last(encounter_file):
     assert [e["kind"] for e in entries] == ["init", "add", "add", "turn-start", "act"]
     assert all("time" in e and "prev" not in e for e in entries)
     assert ok_json("log", "--last", "2")["entries"] == entries[-2:]
-    assert "--last" in fails_with(2, encounter_file, "log", "--last", "0")
+    assert "--last" in fails(2, encounter_file, "log", "--last", "0")
     assert "Aria" in ok("log").stdout
 
 
@@ -288,7 +273,7 @@ def test_log_validates_the_file_like_every_read(encounter_file, json_):
     """docs/cli.md: "The encounter file is validated on every read": `log` too (exit 2, one line)."""
     ok("turn", "start")
     encounter_file.write_text(encounter_file.read_text().replace("load_buffer", "load_bufer", 1))
-    line = fails_with(2, encounter_file, "log", *json_)
+    line = fails(2, encounter_file, "log", *json_)
     assert line.startswith("d4cli: error: ") and str(encounter_file) in line and "load_bufer" in line
     ok("undo")  # undo still rescues the hand edit
     assert ok_json("log")["entries"][-1]["kind"] == "add"
@@ -318,29 +303,16 @@ def test_undo_restores_bytes_then_nothing_to_undo(encounter_file):
     ok("undo")
     ok("undo")
     assert ok_json("status")["creatures"] == []
-    assert "nothing to undo" in fails_with(2, encounter_file, "undo")
+    assert "nothing to undo" in fails(2, encounter_file, "undo")
 
 
 def test_lock_held_elsewhere_is_exit_2_with_one_line(encounter_file):
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl, os, sys, time\n"
-         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)\n"
-         "print('locked', flush=True); time.sleep(30)",
-         str(encounter_file) + ".lock"],
-        stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "locked"
-        before = snapshot(encounter_file)
+    with lock_held_elsewhere(Path(str(encounter_file) + ".lock")):
+        before = files(encounter_file)
         result = run("act", "Aria", "Finesse", env={"D4CLI_LOCK_TIMEOUT": "0.2"})
         assert result.exit_code == 2 and result.stdout == ""
         assert result.stderr.count("\n") == 1 and "could not get the lock within 0.2 s" in result.stderr
-        assert snapshot(encounter_file) == before
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()
+        assert files(encounter_file) == before
 
 
 def test_file_option_wins_over_env(encounter_file, tmp_path):
@@ -361,6 +333,7 @@ def test_every_encounter_command_has_help():
 # --- the example script -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_play_a_round_script(tmp_path):
     script = Path(__file__).resolve().parents[2] / "examples" / "play-a-round.sh"
@@ -385,7 +358,7 @@ def test_play_a_round_script(tmp_path):
 def test_file_numbers_must_be_plain_l3(encounter_file, spelling):
     text = encounter_file.read_text().replace("load_buffer = 1", f"load_buffer = {spelling}", 1)
     encounter_file.write_text(text)
-    line = fails_with(2, encounter_file, "status")
+    line = fails(2, encounter_file, "status")
     assert spelling in line and "(L3)" in line and "line " in line
 
 
@@ -397,7 +370,7 @@ def test_a_creature_needs_an_aspect(encounter_file):
     emptied = re.sub(r"(\[creature\.aspects\]\n)(?:[^\n\[]+\n)+", r"\1", text, count=1)
     assert emptied != text
     encounter_file.write_text(emptied)
-    line = fails_with(2, encounter_file, "status")
+    line = fails(2, encounter_file, "status")
     assert "creature 'Aria': aspects" in line and "at least one Aspect" in line
 
 
@@ -406,7 +379,7 @@ def test_a_change_that_would_overflow_the_round_writes_nothing(encounter_file):
     ok("turn", "start")  # Aria: now everyone has had a turn, the next one starts a round (R19)
     text = encounter_file.read_text()
     encounter_file.write_text(text.replace("round = 1\n", "round = 1000000\n", 1))
-    line = fails_with(2, encounter_file, "turn", "start")
+    line = fails(2, encounter_file, "turn", "start")
     assert "round: 1000001" in line and "nothing was written" in line
 
 
@@ -414,6 +387,6 @@ def test_a_change_that_would_pass_1_mb_writes_nothing(encounter_file, monkeypatc
     import d4cli.store.files
 
     monkeypatch.setattr(d4cli.store.files, "MAX_FILE_BYTES", len(encounter_file.read_bytes()) + 100)
-    line = fails_with(2, encounter_file, "add", "N" * 200, "--aspect", "Might=1")  # a name has <= 200 (N1)
+    line = fails(2, encounter_file, "add", "N" * 200, "--aspect", "Might=1")  # a name has <= 200 (N1)
     assert "larger than 1 MB" in line and "nothing was written" in line
     ok("status")

@@ -5,35 +5,28 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import app
 from d4cli.rules.suggest import closest, did_you_mean
-
-runner = CliRunner()
-
-
-def _run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 @pytest.fixture
 def skirmish(isolated_env):
-    assert _run("init", "--from", "skirmish").exit_code == 0
-    assert _run("add", "Sir Aldric", "--aspect", "Might=3", "--aspect", "Wits=2").exit_code == 0
-    assert _run("turn", "start").exit_code == 0
+    assert run("init", "--from", "skirmish").exit_code == 0
+    assert run("add", "Sir Aldric", "--aspect", "Might=3", "--aspect", "Wits=2").exit_code == 0
+    assert run("turn", "start").exit_code == 0
     return isolated_env / "encounter.toml"
 
 
 def test_bare_d4cli_prints_the_help_and_exits_0():
-    result = _run()
+    result = run()
     assert result.exit_code == 0
     assert "Usage: d4cli" in result.stdout
     assert "play" in result.stdout and "roll" in result.stdout
 
 
 def test_a_bare_group_is_still_a_usage_error():
-    result = _run("roll")
+    result = run("roll")
     assert result.exit_code == 2
     assert result.stdout == ""
 
@@ -49,14 +42,14 @@ def test_a_bare_group_is_still_a_usage_error():
 )
 def test_an_unknown_option_suggests_the_closest_of_that_command(skirmish, argv, suggested):
     before = skirmish.read_bytes()
-    result = _run(*argv)
+    result = run(*argv)
     assert result.exit_code == 2
     assert f"'{suggested}'" in result.stderr or f"Possible options: {suggested})" in result.stderr
     assert skirmish.read_bytes() == before
 
 
 def test_an_option_with_no_close_match_suggests_nothing(skirmish):
-    result = _run("init", "--quiet")
+    result = run("init", "--quiet")
     assert result.exit_code == 2
     assert "--file" not in result.stderr.splitlines()[-1]
     assert "Possible" not in result.stderr and "did you mean" not in result.stderr
@@ -64,10 +57,10 @@ def test_an_option_with_no_close_match_suggests_nothing(skirmish):
 
 def test_an_unknown_creature_or_aspect_suggests_but_refuses(skirmish):
     before = skirmish.read_bytes()
-    result = _run("act", "Sir Aldrick", "Might")
+    result = run("act", "Sir Aldrick", "Might")
     assert result.exit_code == 2
     assert "did you mean 'Sir Aldric'?" in result.stderr
-    result = _run("act", "Aria", "Migth")
+    result = run("act", "Aria", "Migth")
     assert result.exit_code == 2
     assert "did you mean 'Might'?" in result.stderr
     assert skirmish.read_bytes() == before  # N1: a suggestion never acts
@@ -82,17 +75,17 @@ def test_suggestions_compare_without_dashes_and_case():
 
 
 def test_dc_tiers_work_on_roll_pool_and_act(skirmish):
-    pool = json.loads(_run("roll", "pool", "4", "--dc", "hard", "--json", "--seed", "1").stdout)
+    pool = json.loads(run("roll", "pool", "4", "--dc", "hard", "--json", "--seed", "1").stdout)
     assert pool["dc"] == 18
-    act = json.loads(_run("act", "Aria", "Finesse", "--dc", "Easy", "--json", "--seed", "1").stdout)
+    act = json.loads(run("act", "Aria", "Finesse", "--dc", "Easy", "--json", "--seed", "1").stdout)
     assert act["dc"] == 6
-    bad = _run("roll", "pool", "4", "--dc", "hardest")
+    bad = run("roll", "pool", "4", "--dc", "hardest")
     assert bad.exit_code == 2
     assert "easy, medium, hard" in bad.stderr
 
 
 def test_extra_sum_is_one_source_on_the_command_line():
-    result = json.loads(_run("roll", "pool", "2", "--extra", "1D4+1d6+2", "--json", "--seed", "3").stdout)
+    result = json.loads(run("roll", "pool", "2", "--extra", "1D4+1d6+2", "--json", "--seed", "3").stdout)
     assert [e["notation"] for e in result["extra"]] == ["1d4", "1d6+2"]
     assert result["total"] == sum(result["dice"]) + sum(sum(e["dice"]) + e["modifier"] for e in result["extra"])
 
@@ -101,31 +94,31 @@ def test_extra_sum_is_one_source_on_the_command_line():
 
 
 def test_times_lists_the_rolls_above_the_summary():
-    result = _run("roll", "pool", "4", "--times", "3", "--seed", "1")
+    result = run("roll", "pool", "4", "--times", "3", "--seed", "1")
     lines = result.stdout.splitlines()
-    totals = [json.loads(line)["total"] for line in _run("roll", "pool", "4", "--times", "3", "--seed", "1", "--json").stdout.splitlines()]
+    totals = [json.loads(line)["total"] for line in run("roll", "pool", "4", "--times", "3", "--seed", "1", "--json").stdout.splitlines()]
     assert lines[0] == "rolls: " + ", ".join(map(str, totals))
     assert lines[1] == "3 rolls"
-    many = _run("roll", "pool", "1", "--times", "25", "--seed", "4").stdout.splitlines()[0]
+    many = run("roll", "pool", "1", "--times", "25", "--seed", "4").stdout.splitlines()[0]
     assert many.startswith("rolls (the first 20): ") and many.count(",") == 19
 
 
 def test_rule_of_three_summary_counts_the_graded_outcomes():
     argv = ["roll", "check", "--attribute", "2", "--dc", "12", "--rule-of-three", "--times", "16", "--seed", "1"]
-    outcomes = [json.loads(line)["outcome"] for line in _run(*argv, "--json").stdout.splitlines()]
-    last = _run(*argv).stdout.splitlines()[-1]
+    outcomes = [json.loads(line)["outcome"] for line in run(*argv, "--json").stdout.splitlines()]
+    last = run(*argv).stdout.splitlines()[-1]
     won, lost = outcomes.count("success-and"), outcomes.count("failure-but")
     assert f"succeeds, and... {won} (" in last
     assert f"fails, but... {lost} (" in last
     assert "(C7)" in last
-    plain = _run("roll", "check", "--attribute", "2", "--dc", "12", "--times", "4", "--seed", "1").stdout
+    plain = run("roll", "check", "--attribute", "2", "--dc", "12", "--times", "4", "--seed", "1").stdout
     assert "succeeds, and" not in plain
 
 
 def test_shares_and_means_round_half_up():
     # 16 rolls of 1d4: every share is a multiple of 1/16 = 6.25%; the mean a multiple of 1/16.
-    out = _run("roll", "pool", "1", "--times", "16", "--seed", "26").stdout
-    totals = [json.loads(line)["total"] for line in _run("roll", "pool", "1", "--times", "16", "--seed", "26", "--json").stdout.splitlines()]
+    out = run("roll", "pool", "1", "--times", "16", "--seed", "26").stdout
+    totals = [json.loads(line)["total"] for line in run("roll", "pool", "1", "--times", "16", "--seed", "26", "--json").stdout.splitlines()]
     assert sum(totals) == 37  # the seed gives a mean of exactly 2.3125
     assert "mean total 2.313" in out
     for share in ("6.3%", "18.8%", "31.3%", "43.8%"):
@@ -153,10 +146,11 @@ def _leaf_commands():
 @pytest.mark.parametrize("argv", list(_leaf_commands()), ids=" ".join)
 def test_help_examples_fit_on_one_line_at_80_columns(argv, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
-    result = runner.invoke(app, [*argv, "--help"], env={"COLUMNS": "80"})
+    result = run(*argv, "--help", env={"COLUMNS": "80"})
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     examples = [i for i, line in enumerate(lines) if line.strip().startswith("Example:")]
+    assert examples, argv  # every command's help has one
     for i in examples:
         # The example is not wrapped: the next line is blank or the start of a panel.
         assert not lines[i + 1].strip() or lines[i + 1].lstrip().startswith("╭"), lines[i : i + 2]

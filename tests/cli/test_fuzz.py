@@ -21,19 +21,21 @@ from dataclasses import dataclass, field
 
 import pytest
 import tomli_w
+from _cli import Outcome, run
 from _reliability import (
     EXAMPLES,
     FUZZ_LONG,
     REPO,
-    Outcome,
     check_answer,
     count,
-    invoke,
     scratch_folder,
     snapshot,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+# Long fuzzing: thousands of cases (more with D4CLI_FUZZ=long); `pytest -m 'not slow'` leaves it out.
+pytestmark = pytest.mark.slow
 
 FUZZ = settings.get_profile("d4cli-fuzz-long" if FUZZ_LONG else "d4cli-fuzz")
 # Eleven encounter commands get a test each: two thirds of the budget apiece keeps CI fast.
@@ -267,7 +269,7 @@ def _json_expected(argv: list[str]) -> bool:
 def check_output(out: Outcome) -> None:
     """`check_answer`, plus: JSON output parses, one object a line."""
     check_answer(out)
-    if out.code in (0, 3) and _json_expected(out.argv) and out.stdout.lstrip().startswith("{"):
+    if out.exit_code in (0, 3) and _json_expected(out.argv) and out.stdout.lstrip().startswith("{"):
         for line in out.stdout.splitlines():
             assert isinstance(json.loads(line), dict), str(out)
 
@@ -284,11 +286,11 @@ def test_fuzz_roll_and_help_arguments(command, reliability_figures):
 
     @FUZZ
     @given(argv=argv_for(spec), seed_env=st.sampled_from([None, "", "7", "-1", "x", "9" * 40]))
-    def run(argv, seed_env):
+    def case(argv, seed_env):
         count(reliability_figures, "fuzz cases")
-        check_output(invoke(argv, env={"D4CLI_SEED": seed_env}))
+        check_output(run(*argv, env={"D4CLI_SEED": seed_env}))
 
-    run()
+    case()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,8 +328,8 @@ def state_files(name: str) -> dict[str, bytes]:
     with scratch_folder() as folder:
         env = {"D4CLI_FILE": str(folder / "encounter.toml")}
         for argv in RECIPES[name]:
-            out = invoke(argv, env=env)
-            assert out.code == 0, str(out)
+            out = run(*argv, env=env)
+            assert out.exit_code == 0, str(out)
         return snapshot(folder)
 
 
@@ -341,20 +343,20 @@ def run_on_state(state_files: dict[str, bytes], argv: list[str], seed_env: str |
         path = folder / "encounter.toml"
         env = {"D4CLI_FILE": str(path), "D4CLI_SEED": seed_env}
         before = snapshot(folder)
-        out = invoke(argv, env=env)
+        out = run(*argv, env=env)
         check_output(out)
         after = snapshot(folder)
-        if out.code in (2, 3):
+        if out.exit_code in (2, 3):
             assert after == before, f"{out}\nchanged: {_changed(before, after)}"
         else:
             leftovers = [name for name in after if name.endswith(".tmp")]
             assert not leftovers, f"{out}\ntemp files left: {leftovers}"
             if path.is_file():
-                status = invoke(["status", "--json"], env=env)
-                assert status.code == 0, f"{out}\nthen status: {status}"
+                status = run("status", "--json", env=env)
+                assert status.exit_code == 0, f"{out}\nthen status: {status}"
                 assert isinstance(status.json()["creatures"], list)
-                history = invoke(["log", "--json"], env=env)
-                assert history.code == 0, f"{out}\nthen log: {history}"
+                history = run("log", "--json", env=env)
+                assert history.exit_code == 0, f"{out}\nthen log: {history}"
 
 
 def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
@@ -372,11 +374,11 @@ def test_fuzz_encounter_arguments(command, reliability_figures):
         argv=argv_for(spec, NAMES, ASPECTS),
         seed_env=st.sampled_from([None, "3", "x"]),
     )
-    def run(state, argv, seed_env):
+    def case(state, argv, seed_env):
         count(reliability_figures, "fuzz cases")
         run_on_state(state_files(state), argv, seed_env)
 
-    run()
+    case()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -521,32 +523,32 @@ def run_on_damaged(data: bytes, argv: list[str]) -> None:
         path = folder / "encounter.toml"
         env = {"D4CLI_FILE": str(path)}
         before = snapshot(folder)
-        out = invoke(argv, env=env)
+        out = run(*argv, env=env)
         check_output(out)
         after = snapshot(folder)
-        if out.code in (2, 3):
+        if out.exit_code in (2, 3):
             assert after == before, f"{out}\nchanged: {_changed(before, after)}"
             return
         if after["encounter.toml"] != data:
             # The command wrote the file: what it wrote must load and have a readable history.
-            status = invoke(["status", "--json"], env=env)
-            assert status.code == 0, f"{out}\nthen status: {status}"
-            history = invoke(["log", "--json"], env=env)
-            assert history.code == 0, f"{out}\nthen log: {history}"
+            status = run("status", "--json", env=env)
+            assert status.exit_code == 0, f"{out}\nthen status: {status}"
+            history = run("log", "--json", env=env)
+            assert history.exit_code == 0, f"{out}\nthen log: {history}"
         elif argv[0] not in ("log",):
             # Unchanged and exit 0: the command read the file, so it must be valid.
-            status = invoke(["status", "--json"], env=env)
-            assert status.code == 0, f"{out}\nthen status: {status}"
+            status = run("status", "--json", env=env)
+            assert status.exit_code == 0, f"{out}\nthen status: {status}"
 
 
 def _status_error_names_the_file(data: bytes) -> None:
     with scratch_folder({"encounter.toml": data}) as folder:
-        out = invoke(["status"], env={"D4CLI_FILE": str(folder / "encounter.toml")})
+        out = run("status", env={"D4CLI_FILE": str(folder / "encounter.toml")})
         check_answer(out)
-        if out.code == 2:
+        if out.exit_code == 2:
             assert "encounter.toml" in out.stderr.splitlines()[-1], str(out)
         else:
-            assert out.code == 0, str(out)
+            assert out.exit_code == 0, str(out)
 
 
 @FUZZ
@@ -592,9 +594,9 @@ def test_fuzz_damaged_journal(line, where, argv, reliability_figures):
     with scratch_folder(files) as folder:
         env = {"D4CLI_FILE": str(folder / "encounter.toml")}
         before = snapshot(folder)
-        out = invoke(argv, env=env)
+        out = run(*argv, env=env)
         check_output(out)
-        if out.code in (2, 3):
+        if out.exit_code in (2, 3):
             assert snapshot(folder) == before, str(out)
         else:
-            assert invoke(["status", "--json"], env=env).code == 0
+            assert run("status", "--json", env=env).exit_code == 0

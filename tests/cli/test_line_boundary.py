@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from _cli import interrupted
+from _reliability import interrupted
 
 from d4cli.cli.app import app
 
@@ -21,6 +21,9 @@ RUNS = {
     "general path": ["roll", "pool", "5", "--times", "1000000", "--json", "--extra", "1d4"],
     "check": ["roll", "check", "--advantage", "2", "--times", "1000000", "--json", "--dc", "12"],
 }
+
+
+pytestmark = pytest.mark.slow  # real processes, signals and pipes
 
 
 def whole_lines(out: bytes) -> list[dict]:

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 import typer.main
-from _reliability import check_answer, invoke, snapshot
+from _cli import run
+from _reliability import check_answer, snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,20 +87,21 @@ def encounter(tmp_path: Path) -> Path:
         ["action", "add", "Aria", "Strike", "--aspect", "Might"],
         ["effect", "add", "Aria", "blessed", "--adv", "--rounds", "2"],
     ):
-        assert invoke(argv).code == 0, argv
+        assert run(*argv).exit_code == 0, argv
     return path
 
 
 def expect_clean(argv: list[str], folder: Path, env: dict[str, str] | None = None) -> None:
     before = snapshot(folder)
-    out = invoke(argv, env=env)
+    out = run(*argv, env=env)
     check_answer(out)
-    if out.code != 0:
+    if out.exit_code != 0:
         assert snapshot(folder) == before, argv
-    if out.code == 2:
+    if out.exit_code == 2:
         assert len(out.stderr.splitlines()[-1]) < 1500, out.stderr[:400]  # one line, never the whole 5,000 digits
 
 
+@pytest.mark.slow
 def test_every_option_and_argument_takes_5000_digits(encounter: Path):
     every = cases()
     assert len(every) > 100  # the whole tree: each command's arguments and value options
@@ -114,10 +116,11 @@ def test_the_range_errors_name_their_field(encounter: Path):
         (["damage", "Aria", LONG], "N"),
         (["log", "--last", LONG], "--last"),
     ):
-        out = invoke(argv)
-        assert out.code == 2 and f"error: {field}: " in out.stderr and "must be within" in out.stderr, out
+        out = run(*argv)
+        assert out.exit_code == 2 and f"error: {field}: " in out.stderr and "must be within" in out.stderr, out
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     case=st.sampled_from(sorted(map(tuple, cases()))),
@@ -129,7 +132,7 @@ def test_digit_strings_of_any_length_anywhere(tmp_path_factory, case, digits, si
     folder = tmp_path_factory.mktemp("digits")
     path = folder / "encounter.toml"
     for argv in (["init", "-f", str(path)], ["add", "Aria", "--aspect", "Might=3", "-f", str(path)]):
-        assert invoke(argv).code == 0
+        assert run(*argv).exit_code == 0
     argv = [sign + digits if word == LONG else word for word in case]
     if argv[0] not in ("roll", "odds", "help", "simulate") and "--file" not in argv and "-f" not in argv:
         argv += ["--file", str(path)]
@@ -146,8 +149,8 @@ READERS = {"COLUMNS": ["status"], "LINES": ["status"], "D4CLI_SEED": ["roll", "p
 def test_environment_numbers_are_bounded(encounter: Path, variable, value):
     for argv in (["status"], ["roll", "pool", "3"], ["turn", "start"]):
         expect_clean(argv, encounter.parent, env={variable: value})
-    out = invoke(READERS[variable], env={variable: LONG})
-    assert out.code == 2 and f"error: {variable}: " in out.stderr
+    out = run(*READERS[variable], env={variable: LONG})
+    assert out.exit_code == 2 and f"error: {variable}: " in out.stderr
 
 
 def test_a_completion_cursor_of_5000_digits_is_the_whole_line():
@@ -165,8 +168,8 @@ def test_every_number_field_of_the_file_takes_5000_digits(encounter: Path, field
     at = next(i for i, line in enumerate(lines) if line.startswith(f"{field} = "))
     lines[at] = f"{field} = {value}"
     encounter.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = invoke(["status"])
-    assert out.code == 2 and f"line {at + 1}: {field}: " in out.stderr and "digits" in out.stderr, out
+    out = run(*["status"])
+    assert out.exit_code == 2 and f"line {at + 1}: {field}: " in out.stderr and "digits" in out.stderr, out
     # (`undo` would take the hand edit back with the newest change, as it always does.)
     for argv in (["status", "--json"], ["turn", "start"], ["log"], ["redo"], ["add", "Cara", "--aspect", "X=1"]):
         expect_clean(argv, encounter.parent)
@@ -175,8 +178,8 @@ def test_every_number_field_of_the_file_takes_5000_digits(encounter: Path, field
 def test_long_digits_in_strings_and_comments_are_text(encounter: Path):
     text = encounter.read_text(encoding="utf-8").replace('name = "encounter"', f'name = "{LONG}" # {LONG}')
     encounter.write_text(text, encoding="utf-8")
-    out = invoke(["status"])
-    assert out.code == 0, out
+    out = run(*["status"])
+    assert out.exit_code == 0, out
 
 
 @pytest.mark.parametrize(

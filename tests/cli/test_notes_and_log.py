@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_encounter_cli import fails_with, ok, ok_json, run
+from _cli import fails, ok, ok_json, run
 
 
 def log_lines(*args: str) -> list[str]:
@@ -29,9 +29,9 @@ def test_note_is_kept_in_the_journal_entry_and_shown_by_log(encounter_file):
 
 @pytest.mark.parametrize("note", ["two\nlines", "   ", "x" * 201, "bell\x07"])
 def test_bad_note_is_refused_and_nothing_changes(encounter_file, note):
-    message = fails_with(2, encounter_file, "exhaust", "Aria", "1", "--note", note)
+    message = fails(2, encounter_file, "exhaust", "Aria", "1", "--note", note)
     assert message.startswith("d4cli: error: --note")
-    message = fails_with(2, encounter_file, "act", "Aria", "Might", "--note", note)
+    message = fails(2, encounter_file, "act", "Aria", "Might", "--note", note)
     assert message.startswith("d4cli: error: --note")
 
 
@@ -88,9 +88,9 @@ def test_log_filters_by_round_creature_and_kind(encounter_file):
 
 
 def test_log_unknown_kind_lists_the_kinds(encounter_file):
-    message = fails_with(2, encounter_file, "log", "--kind", "attack")
+    message = fails(2, encounter_file, "log", "--kind", "attack")
     assert "--kind" in message and "'attack'" in message and "turn-start" in message and "exhaust" in message
-    assert "--round" in fails_with(2, encounter_file, "log", "--round", "-1")
+    assert "--round" in fails(2, encounter_file, "log", "--round", "-1")
 
 
 def test_log_lines_stay_one_per_entry_at_80_columns(encounter_file):
@@ -125,7 +125,7 @@ def test_act_gm_skips_the_gate_and_keeps_the_load(encounter_file):
 
 
 def test_ignore_load_needs_gm(encounter_file):
-    assert "--ignore-load" in fails_with(2, encounter_file, "act", "Aria", "Might", "--ignore-load")
+    assert "--ignore-load" in fails(2, encounter_file, "act", "Aria", "Might", "--ignore-load")
     result = run("roll", "pool", "3", "--ignore-load")
     assert result.exit_code == 2 and "only with --gm" in result.stderr
 
@@ -146,12 +146,12 @@ def test_act_quiet_and_short(encounter_file):
 def test_relative_exhaustion(encounter_file):
     assert ok_json("exhaust", "Aria", "+2")["exhaustion_after"] == 2
     assert ok_json("exhaust", "Aria", "-1")["exhaustion_after"] == 1
-    assert "would make Exhaustion -1" in fails_with(2, encounter_file, "exhaust", "Aria", "-2")
+    assert "would make Exhaustion -1" in fails(2, encounter_file, "exhaust", "Aria", "-2")
 
 
 @pytest.mark.parametrize("aspect", ["Might=2,Wits=1", "Might=2=3", "Might,Wits=1"])
 def test_aspect_with_several_values_is_refused(encounter_file, aspect):
-    message = fails_with(2, encounter_file, "add", "Orc", "--aspect", aspect)
+    message = fails(2, encounter_file, "add", "Orc", "--aspect", aspect)
     assert "--aspect" in message and "repeat" in message
 
 

@@ -7,27 +7,13 @@ import io
 import json
 import math
 import re
-import sys
 from fractions import Fraction
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok_json, run
 
-from d4cli.cli.app import app
 from d4cli.cli.commands.odds import parse_range
 from d4cli.rules.errors import InputError
-
-runner = CliRunner()
-
-
-def run(*args: str, env: dict[str, str] | None = None):
-    return runner.invoke(app, list(args), env=env)
-
-
-def run_json(*args: str):
-    result = run(*args, "--json")
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
 
 
 def assert_input_error(result, option: str) -> None:
@@ -45,7 +31,7 @@ def assert_input_error(result, option: str) -> None:
 
 
 def test_roll_pool_odds_json_pinned():
-    obj = run_json("roll", "pool", "5", "--dc", "12", "--odds", "--seed", "1")
+    obj = ok_json("roll", "pool", "5", "--dc", "12", "--odds", "--seed", "1")
     odds = obj["odds"]
     assert odds["p_success"] == 0.6513671875
     assert odds["mean"] == 12.5
@@ -56,7 +42,7 @@ def test_roll_pool_odds_json_pinned():
 
 
 def test_roll_pool_odds_json_against_evasion():
-    obj = run_json(
+    obj = ok_json(
         "roll", "pool", "6", "--load", "2", "--extra", "1d4", "--evasion", "11", "--odds"
     )
     odds = obj["odds"]
@@ -66,14 +52,14 @@ def test_roll_pool_odds_json_against_evasion():
 
 
 def test_roll_pool_odds_json_with_extra_modifier():
-    obj = run_json("roll", "pool", "1", "--extra", "1d6+2", "--dc", "8", "--odds")
+    obj = ok_json("roll", "pool", "1", "--extra", "1d6+2", "--dc", "8", "--odds")
     # 1d4 + 1d6 + 2 >= 8  <=>  d4 + d6 >= 6: 14 of 24.
     assert obj["odds"]["p_success"] == 14 / 24
     assert list(obj["odds"]["distribution"]) == [str(t) for t in range(4, 13)]
 
 
 def test_roll_check_odds_json_pinned():
-    obj = run_json("roll", "check", "--attribute", "3", "--advantage", "2", "--dc", "12", "--odds")
+    obj = ok_json("roll", "check", "--attribute", "3", "--advantage", "2", "--dc", "12", "--odds")
     odds = obj["odds"]
     assert odds["p_success"] == 0.825  # 33/40, by brute force in test_odds
     assert odds["p_critical_success"] == 0.05 and odds["p_critical_failure"] == 0.05
@@ -82,7 +68,7 @@ def test_roll_check_odds_json_pinned():
 
 
 def test_roll_check_odds_json_rule_of_three_and_no_dc():
-    obj = run_json(
+    obj = ok_json(
         "roll",
         "check",
         "--attribute",
@@ -96,7 +82,7 @@ def test_roll_check_odds_json_rule_of_three_and_no_dc():
     )
     assert obj["odds"]["p_success_and"] == 0.625
     assert obj["odds"]["p_failure_but"] == 1 / 12
-    no_dc = run_json("roll", "check", "--odds")["odds"]
+    no_dc = ok_json("roll", "check", "--odds")["odds"]
     assert "p_success" not in no_dc and no_dc["p_critical_success"] == 0.05
     assert no_dc["mean"] == pytest.approx(10.5 + 0.05 * 3.5)
 
@@ -167,18 +153,9 @@ def test_roll_pool_odds_too_many_totals_is_l4():
     assert "L4" in result.stderr
 
 
-@pytest.fixture
-def long_integers():
-    """Python refuses to read integers of more than 4,300 digits unless told."""
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    yield
-    sys.set_int_max_str_digits(limit)
-
-
 def test_largest_roll_odds(long_integers):
     # the exact fractions of 10,000 d4 have about 6,000 digits
-    obj = run_json("roll", "pool", "1000", "--extra", "9000d4", "--dc", "25000", "--odds")
+    obj = ok_json("roll", "pool", "1000", "--extra", "9000d4", "--dc", "25000", "--odds")
     odds = obj["odds"]
     # Only totals whose probability is not 0.0 as a float; the tails left out hold the rest, exactly.
     listed = sorted(int(total) for total in odds["distribution"])
@@ -197,7 +174,7 @@ def test_largest_roll_odds(long_integers):
 
 
 def test_odds_pool_json_and_format_json_agree():
-    by_flag = run_json("odds", "pool", "--aspect", "3..5", "--dc", "12")
+    by_flag = ok_json("odds", "pool", "--aspect", "3..5", "--dc", "12")
     result = run("odds", "pool", "--aspect", "3..5", "--dc", "12", "--format", "json")
     assert json.loads(result.stdout) == by_flag
     assert by_flag["columns"] == [12]
@@ -234,7 +211,7 @@ def test_odds_pool_by_pool_size_with_load_and_extra_csv():
 
 
 def test_odds_pool_load_and_net_advantage_size_the_rows():
-    obj = run_json(
+    obj = ok_json(
         "odds", "pool", "--aspect", "4", "--load", "2", "--net-advantage", "-1", "--dc", "3"
     )
     assert obj["rows"][0]["pool_size"] == 1  # max(1, 4 - 2 - 1)
@@ -245,17 +222,17 @@ def test_odds_check_table_and_json():
     result = run("odds", "check", "--advantage", "0..2", "--disadvantage", "0..1", "--dc", "medium")
     assert result.exit_code == 0
     assert "Adv 2" in result.stdout and "Dis 1 (-1d6)" in result.stdout
-    obj = run_json(
+    obj = ok_json(
         "odds", "check", "--advantage", "2", "--disadvantage", "0", "--dc", "12", "--modifier", "3"
     )
     assert obj["rows"][0]["values"] == [0.825]
 
 
 def test_odds_damage_and_compare():
-    obj = run_json("odds", "damage", "--pool", "5", "--evasion", "0,11")
+    obj = ok_json("odds", "damage", "--pool", "5", "--evasion", "0,11")
     assert obj["quantity"] == "expected_damage"
     assert obj["rows"][0]["values"] == [12.5, 1963 / 1024]
-    compare = run_json(
+    compare = ok_json(
         "odds", "compare", "--aspect", "5", "--modifier", "3", "--advantage", "2", "--dc", "12"
     )
     assert [row["values"] for row in compare["rows"]] == [[0.6513671875], [0.825]]
@@ -322,12 +299,12 @@ def test_parse_range_forms():
 def test_odds_with_times_is_refused_before_any_roll(argv, times):
     # One distribution for every roll: a million lines of it were 142 MB of repeats (docs/cli.md).
     for json_flag in (["--json"], []):
-        result = CliRunner().invoke(app, [*argv, "--times", times, *json_flag])
+        result = run(*argv, "--times", times, *json_flag)
         assert result.exit_code == 2 and result.stdout == ""
         assert result.stderr.startswith(f"d4cli: error: --times: '{times}': --odds"), result.stderr
 
 
 def test_odds_with_times_1_is_one_roll_with_its_odds():
-    result = CliRunner().invoke(app, ["roll", "pool", "3", "--odds", "--times", "1", "--json"])
+    result = run("roll", "pool", "3", "--odds", "--times", "1", "--json")
     assert result.exit_code == 0
     assert "distribution" in json.loads(result.stdout)["odds"]

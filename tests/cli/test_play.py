@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from _cli import ok, ok_json
 
 from d4cli.cli.app import app
 from d4cli.cli.play_prompt import completions, current_word_start, quote_value
@@ -32,9 +33,10 @@ def _run(tmp_path: Path, args: list[str], stdin: str = "") -> subprocess.Complet
 
 
 def _init(tmp_path: Path) -> Path:
-    done = _run(tmp_path, ["init", "--from", "skirmish"])
-    assert done.returncode == 0, done.stderr
-    return tmp_path / "encounter.toml"
+    """./encounter.toml from the skirmish (made in process: only `play` itself needs its own)."""
+    path = tmp_path / "encounter.toml"
+    ok("init", "--from", "skirmish", file=path)
+    return path
 
 
 # --- piped ----------------------------------------------------------------------------------
@@ -52,6 +54,7 @@ status --json
 """
 
 
+@pytest.mark.slow
 def test_piped_script_plays_a_round_in_one_process(tmp_path: Path) -> None:
     done = _run(tmp_path, ["play"], ROUND)
     assert done.returncode == 0, done.stderr
@@ -66,6 +69,7 @@ def test_piped_script_plays_a_round_in_one_process(tmp_path: Path) -> None:
     assert len(json.loads(log.stdout)["entries"]) == 7  # init + six changes, journaled by the store
 
 
+@pytest.mark.slow
 def test_piped_script_stops_at_the_first_failure_with_its_code(tmp_path: Path) -> None:
     _init(tmp_path)
     before = (tmp_path / "encounter.toml").read_bytes()
@@ -76,6 +80,7 @@ def test_piped_script_stops_at_the_first_failure_with_its_code(tmp_path: Path) -
     assert (tmp_path / "encounter.toml").read_bytes() == before  # `turn start` never ran
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("word", ["exit", "quit", "  quit  "])
 def test_piped_exit_or_quit_ends_the_run_with_0(tmp_path: Path, word: str) -> None:
     _init(tmp_path)
@@ -86,12 +91,14 @@ def test_piped_exit_or_quit_ends_the_run_with_0(tmp_path: Path, word: str) -> No
     assert (tmp_path / "encounter.toml").read_bytes() == before  # `turn start` never ran
 
 
+@pytest.mark.slow
 def test_piped_refusal_exits_3(tmp_path: Path) -> None:
     _init(tmp_path)
     done = _run(tmp_path, ["play"], "turn start\nact Aria Might --cost 9\nturn end\n")
     assert done.returncode == 3
 
 
+@pytest.mark.slow
 def test_unterminated_quote_is_one_line_error(tmp_path: Path) -> None:
     _init(tmp_path)
     done = _run(tmp_path, ["play"], 'act "Aria Might\n')
@@ -100,6 +107,7 @@ def test_unterminated_quote_is_one_line_error(tmp_path: Path) -> None:
     assert "no closing quotation" in done.stderr
 
 
+@pytest.mark.slow
 def test_closed_stdin_ends_with_exit_0(tmp_path: Path) -> None:
     _init(tmp_path)
     done = subprocess.run(
@@ -108,6 +116,7 @@ def test_closed_stdin_ends_with_exit_0(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (0, "")
 
 
+@pytest.mark.slow
 def test_damaged_file_refuses_to_start_with_the_shell_message(tmp_path: Path) -> None:
     (tmp_path / "encounter.toml").write_text("this is [not toml\n")
     shell = _run(tmp_path, ["status"])
@@ -117,6 +126,7 @@ def test_damaged_file_refuses_to_start_with_the_shell_message(tmp_path: Path) ->
     assert done.stdout == ""
 
 
+@pytest.mark.slow
 def test_play_inside_play_is_refused(tmp_path: Path) -> None:
     _init(tmp_path)
     done = _run(tmp_path, ["play"], "play\n")
@@ -124,6 +134,7 @@ def test_play_inside_play_is_refused(tmp_path: Path) -> None:
     assert "already in a session" in done.stderr
 
 
+@pytest.mark.slow
 def test_file_option_applies_to_every_line(tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
     done = _run(tmp_path, ["play", "--file", str(other)], "init --from duel\nstatus --json\n")
@@ -178,9 +189,9 @@ def test_prompt_shows_round_and_turn(tmp_path: Path, monkeypatch: pytest.MonkeyP
     path = _init(tmp_path)
     session = Session(str(path))
     assert session.prompt() == "[not started] d4cli> "
-    _run(tmp_path, ["turn", "start"])
+    ok("turn", "start", file=path)
     assert session.prompt() == "[round 1: Aria] d4cli> "
-    _run(tmp_path, ["turn", "end"])
+    ok("turn", "end", file=path)
     assert session.prompt() == "[round 1: next Borin] d4cli> "
     assert Session(str(tmp_path / "none.toml")).prompt() == "[no encounter] d4cli> "
 
@@ -188,6 +199,7 @@ def test_prompt_shows_round_and_turn(tmp_path: Path, monkeypatch: pytest.MonkeyP
 # --- interactive, through a pseudo-terminal --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_interactive_session_through_a_terminal(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = _init(tmp_path)
@@ -238,6 +250,7 @@ def test_interactive_session_through_a_terminal(tmp_path: Path) -> None:
     assert path.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["roll", "pool", "4", "--json"], ["status"], ["--help"]])
 def test_other_commands_never_import_the_line_editor(tmp_path: Path, argv: list[str]) -> None:
     _init(tmp_path)
@@ -267,6 +280,6 @@ def test_completion_offers_option_values_and_not_the_actor_as_target(tmp_path: P
 
 
 def test_status_json_names_the_buffer_like_the_file(tmp_path: Path) -> None:
-    _init(tmp_path)
-    creature = json.loads(_run(tmp_path, ["status", "--json"]).stdout)["creatures"][0]
+    path = _init(tmp_path)
+    creature = ok_json("status", file=path)["creatures"][0]
     assert creature["load_buffer"] == creature["buffer"] == 1

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+pytestmark = pytest.mark.slow  # a real terminal per case
 
 
 def _env(history: str) -> dict[str, str]:

@@ -5,11 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from d4cli.cli.app import app
-
-runner = CliRunner()
+from _cli import run
 
 POOL_KEYS = {
     "kind", "aspect", "load", "cost", "allowed", "headroom", "advantage", "disadvantage",
@@ -20,10 +16,6 @@ CHECK_KEYS = {
     "effective_level", "impossible", "natural", "advantage_dice", "advantage_bonus",
     "disadvantage_die", "critical", "crit_die", "total", "dc", "success", "outcome",
 }
-
-
-def run(*args: str, env: dict[str, str] | None = None):
-    return runner.invoke(app, list(args), env=env)
 
 
 def run_json(*args: str):
@@ -216,6 +208,7 @@ def test_every_command_has_help():
         assert "Usage" in result.stdout
 
 
+@pytest.mark.slow
 def test_help_examples_run_as_written():
     """Every `d4cli ...` line in a help topic's example works as written, in order."""
     import re

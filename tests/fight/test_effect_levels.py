@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from _cli import fails, ok, ok_json, run
 
-from d4cli.fight.effects import Effect, make_effect
+from d4cli.fight.effect_transitions import make_effect
+from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.sheet_check import (
     SheetCheckRequest,
@@ -53,7 +54,7 @@ def test_c8_a_source_named_twice_counts_once_at_its_highest_level():
 
 def test_c8_a_check_applies_an_effects_level():
     encounter = _sheet()
-    from d4cli.fight.effects import add_effect
+    from d4cli.fight.effect_transitions import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "blessed", "advantage", level=3))
     dice = ScriptedDice([10, 1, 2, 3, 4])  # the d20, then Level 4: four d6 (C3)
@@ -70,7 +71,7 @@ def test_effect_level_round_trips_the_file_and_level_1_is_not_written():
         {"source": "b", "grant": "advantage", "on": "own", "ends": "removed", "level": 2},
     ]
     encounter = _sheet()
-    from d4cli.fight.effects import add_effect
+    from d4cli.fight.effect_transitions import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", Effect("b", level=2))
     text = dump_encounter(encounter)
@@ -89,7 +90,7 @@ def test_effect_level_round_trips_the_file_and_level_1_is_not_written():
 )
 def test_a_bad_level_in_the_file_names_the_field(grant, level, problem):
     encounter = _sheet()
-    from d4cli.fight.effects import add_effect
+    from d4cli.fight.effect_transitions import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", Effect("b"))
     text = dump_encounter(encounter).replace('grant = "advantage"', f'grant = "{grant}"')

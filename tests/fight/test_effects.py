@@ -7,28 +7,23 @@ import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok, run
 
-from d4cli.cli.app import app
 from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.effect_transitions import add_effect, make_effect, sources_for
 from d4cli.fight.effects import (
     Effect,
     RoundEnd,
     TurnEnd,
     TurnStart,
     Used,
-    add_effect,
     ended_at,
-    make_effect,
-    sources_for,
 )
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
 from d4cli.output.effecttext import describe
 from d4cli.output.serialize.effects import effect_json
-
-runner = CliRunner()
 
 
 class Dice:
@@ -210,16 +205,6 @@ def test_status_words():
 
 
 # --- the commands ------------------------------------------------------------------------------
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str):
-    result = run(*args)
-    assert result.exit_code == 0, result.stderr
-    return result
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json
 
-from d4cli.fight.effects import Effect, RoundEnd, ends_at, make_effect, retime_removed
+from d4cli.fight.effect_transitions import make_effect, retime_removed
+from d4cli.fight.effects import Effect, RoundEnd, ends_at
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.turns import add_creature, end_turn, start_turn
@@ -258,7 +259,7 @@ def test_the_file_keeps_from_round_and_refuses_a_bad_one():
         encounter, _ = start_turn(encounter)
     encounter, _ = end_turn(encounter)
     late = make_effect(encounter, "marked", "disadvantage", end_of="Bram")
-    from d4cli.fight.effects import add_effect
+    from d4cli.fight.effect_transitions import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", late)
     text = dump_encounter(encounter)
@@ -325,7 +326,7 @@ def test_c8_level_on_an_against_effect_is_refused(skirmish):
 
 
 def test_c8_the_file_refuses_a_level_on_an_against_effect():
-    from d4cli.fight.effects import add_effect
+    from d4cli.fight.effect_transitions import add_effect
 
     encounter, _ = add_effect(_three(), "Aria", Effect("prone", on="against"))
     text = dump_encounter(encounter).replace('on = "against"\n', 'on = "against"\nlevel = 2\n')

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json, run
 
-from d4cli.fight.effects import add_effect, make_effect
-from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.effect_transitions import add_effect, make_effect
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sheet_check import SheetCheckRequest, Source, sheet_check
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.rules.dice import ScriptedDice

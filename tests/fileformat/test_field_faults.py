@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from _reliability import d4, ok, snapshot, subprocess_env
+from _cli import ok, run
+from _reliability import snapshot, subprocess_env
 
-from d4cli import store
 from d4cli.rules.names import MAX_NAME_LENGTH, recover_args, recover_utf8
+from d4cli.store.files import journal_path, lock_path, redo_path
 
 # --- UTF-8 arguments under a C/POSIX locale (N1) ----------------------------------------------
 
@@ -44,11 +45,12 @@ def test_recover_args_leaves_file_paths_as_given():
                                              "--from", zoe, "--note", "Zoë"]
 
 
+@pytest.mark.slow
 def test_utf8_arguments_under_the_c_locale_are_the_names_typed(tmp_path):
     assert run_bytes(b"init", cwd=tmp_path).returncode == 0
     out = run_bytes(b"add", "Zoë".encode(), b"--aspect", "Mïght=3".encode(), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert ok("add", "🐉 Dragon", "--aspect", "🔥=5", file=tmp_path / "encounter.toml")
+    ok("add", "🐉 Dragon", "--aspect", "🔥=5", file=tmp_path / "encounter.toml")
     # The same names typed under the C locale match what a UTF-8 terminal wrote.
     act = run_bytes(b"act", "🐉 Dragon".encode(), "🔥".encode(), b"--adv", "Zoë's help".encode(),
                     b"--note", "déjà vu".encode(), b"--json", cwd=tmp_path)
@@ -60,6 +62,7 @@ def test_utf8_arguments_under_the_c_locale_are_the_names_typed(tmp_path):
     assert status["name"] == "Zoë" and status["aspects"] == {"Mïght": 3}
 
 
+@pytest.mark.slow
 def test_bytes_that_are_not_utf8_are_refused_truthfully(tmp_path):
     assert run_bytes(b"init", cwd=tmp_path).returncode == 0
     before = snapshot(tmp_path)
@@ -82,15 +85,15 @@ def test_a_change_made_by_root_keeps_the_owner_of_the_file_and_its_side_files(tm
     ok("init", "--from", "skirmish")
     path = tmp_path / "encounter.toml"
     os.chown(path, NOBODY, NOBODY)
-    os.unlink(store.journal_path(path))  # made anew by the change below: it must be the owner's too
-    os.unlink(store.lock_path(path))
+    os.unlink(journal_path(path))  # made anew by the change below: it must be the owner's too
+    os.unlink(lock_path(path))
     ok("turn", "start")
     ok("undo")  # writes the redo file
-    for target in (path, store.journal_path(path), store.lock_path(path), store.redo_path(path)):
+    for target in (path, journal_path(path), lock_path(path), redo_path(path)):
         assert (target.stat().st_uid, target.stat().st_gid) == (NOBODY, NOBODY), target
     ok("redo")
     ok("act", "Aria", "Finesse")
-    for target in (path, store.journal_path(path), store.lock_path(path)):
+    for target in (path, journal_path(path), lock_path(path)):
         assert (target.stat().st_uid, target.stat().st_gid) == (NOBODY, NOBODY), target
 
 
@@ -106,6 +109,7 @@ main()
 """
 
 
+@pytest.mark.slow
 @needs_root
 def test_a_file_another_user_owns_is_refused_naming_the_owner_not_chmod():
     import shutil
@@ -115,8 +119,8 @@ def test_a_file_another_user_owns_is_refused_naming_the_owner_not_chmod():
     try:
         os.chmod(folder, 0o777)
         target = folder / "encounter.toml"
-        assert d4("init", "--from", "skirmish", file=target).code == 0
-        os.chmod(store.lock_path(target), 0o666)
+        assert run("init", "--from", "skirmish", file=target).exit_code == 0
+        os.chmod(lock_path(target), 0o666)
         before = target.read_bytes()
         env = {**os.environ, "D4CLI_FILE": str(target), "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
         out = subprocess.run([sys.executable, "-c", UNPRIVILEGED, "turn", "start"], capture_output=True,
@@ -141,7 +145,7 @@ def test_a_torn_last_line_that_is_not_a_crash_is_named_by_the_change_and_skipped
     ok("turn", "start")
     ok("act", "Aria", "Finesse")
     ok("act", "Aria", "Wits")
-    journal = store.journal_path(tmp_path / "encounter.toml")
+    journal = journal_path(tmp_path / "encounter.toml")
     data = journal.read_bytes()
     journal.write_bytes(data[:-40])
     act = ok("act", "Borin", "Might")
@@ -157,8 +161,8 @@ def test_a_torn_last_line_that_is_not_a_crash_is_named_by_the_change_and_skipped
     ]
     assert ok("log").stdout.count("\n") == 4
     ok("undo")  # the change after the damage stands and can be undone ...
-    refused = d4("undo")  # ... but not the damaged one
-    assert refused.code == 2 and "line 4 is damaged" in refused.stderr
+    refused = run("undo")  # ... but not the damaged one
+    assert refused.exit_code == 2 and "line 4 is damaged" in refused.stderr
 
 
 # --- round mode's zero reset reports 0 (R12) -------------------------------------------------
@@ -234,8 +238,8 @@ LONGEST = "y" * MAX_NAME_LENGTH
 def test_a_name_longer_than_the_limit_is_refused_everywhere(argv, field, tmp_path):
     ok("init", "--from", "skirmish")
     before = snapshot(tmp_path)
-    out = d4(*argv)
-    assert (out.code, out.stdout) == (2, "")
+    out = run(*argv)
+    assert (out.exit_code, out.stdout) == (2, "")
     assert f"is {MAX_NAME_LENGTH + 1} characters long (after NFC normalisation): a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr
     assert LONG not in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
     assert field in out.stderr
@@ -256,8 +260,8 @@ def test_a_name_longer_than_the_limit_in_the_file_is_refused(old, tmp_path):
     assert old in text
     new = old.replace("Aria", LONG).replace("Finesse", LONG).replace("party", LONG).replace("dagger", LONG)
     path.write_text(text.replace(old, new, 1))
-    out = d4("status")
-    assert out.code == 2 and len(out.stderr.splitlines()) == 1, out.stderr
+    out = run("status")
+    assert out.exit_code == 2 and len(out.stderr.splitlines()) == 1, out.stderr
     assert f"a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr or f"at most {MAX_NAME_LENGTH} characters" in out.stderr
 
 
@@ -286,8 +290,8 @@ def test_an_unknown_tier_in_the_file_is_refused_naming_the_tiers(tmp_path):
     ok("init", "--from", "skirmish")
     path = tmp_path / "encounter.toml"
     path.write_text(path.read_text().replace("dc = 10", 'dc = "bogus"', 1))
-    out = d4("status")
-    assert out.code == 2
+    out = run("status")
+    assert out.exit_code == 2
     assert out.stderr.strip().endswith(
         "actions.sneak.dc: 'bogus': must be a whole number or one of easy, medium, hard, challenging, "
         "nearly-impossible (C2)"

@@ -20,15 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from _reliability import (
-    REPO,
-    check_answer,
-    d4,
-    invoke,
-    ok,
-    snapshot,
-    subprocess_env,
-)
+from _cli import ok, run
+from _reliability import REPO, check_answer, snapshot, subprocess_env
 
 CHANGES = [
     ["turn", "start"],
@@ -53,9 +46,9 @@ def duel(tmp_path) -> Path:
 def assert_refused(argv: list[str], folder: Path, *, says: str) -> None:
     """*argv* exits 2 with one clear line containing *says*, and changes nothing in *folder*."""
     before = snapshot(folder)
-    out = invoke(argv)
+    out = run(*argv)
     check_answer(out)
-    assert out.code == 2, str(out)
+    assert out.exit_code == 2, str(out)
     assert says in out.stderr.splitlines()[-1], str(out)
     assert snapshot(folder) == before, str(out)
 
@@ -85,8 +78,8 @@ def test_a_change_through_a_symlink_writes_the_target_and_keeps_the_link(duel, a
     """
     link = duel.parent / "link.toml"
     link.symlink_to(duel.name)
-    out = d4(*argv, file=link)
-    assert out.code == 0, str(out)
+    out = run(*argv, file=link)
+    assert out.exit_code == 0, str(out)
     assert link.is_symlink(), "the change replaced the symlink with a regular file"
     # One encounter, one state, one history, whichever name is used.
     assert ok("status", "--json", file=link).json() == ok("status", "--json", file=duel).json()
@@ -178,6 +171,7 @@ def _memory_cap(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv", [["status"], ["log"], ["undo"], ["turn", "start"], ["act", "A", "B"], ["init", "--force"]], ids=" ".join
 )
@@ -192,6 +186,7 @@ def test_a_fifo_is_refused_at_once_and_never_hangs(tmp_path, argv):
     assert fifo.exists() and not fifo.is_file()  # still the FIFO
 
 
+@pytest.mark.slow
 def test_a_fifo_as_the_journal_is_refused_and_never_hangs(duel):
     journal = duel.parent / (duel.name + ".journal")
     journal.unlink()
@@ -206,6 +201,7 @@ def test_a_fifo_as_the_journal_is_refused_and_never_hangs(duel):
 # --- huge files -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_50_mb_encounter_file_is_refused_quickly(tmp_path):
     path = tmp_path / "encounter.toml"
     template = (REPO / "d4cli" / "fileformat" / "examples" / "duel.toml").read_text()
@@ -263,6 +259,7 @@ def test_deeply_nested_toml_is_an_input_error(tmp_path, kind):
     assert_refused(["turn", "start", "--file", str(path)], tmp_path, says=str(path))
 
 
+@pytest.mark.slow
 def test_deeply_dotted_keys_are_an_input_error_within_memory_and_time(tmp_path):
     """BUG (encounter_file/store): a 30 KB file of 15,000 dotted keys makes tomllib eat memory.
 
@@ -325,12 +322,12 @@ def test_hostile_names_are_refused_and_escaped_in_every_output(hostile):
             ["team", "Aria", "Borin", "--adv", "--source", name],
             ["act", "Aria", "Might", "--adv", name, "--dc", "3"],
         ):
-            out = d4(*argv, file=hostile)
-            assert out.code == 2 and "(N1)" in out.stderr, str(out)
+            out = run(*argv, file=hostile)
+            assert out.exit_code == 2 and "(N1)" in out.stderr, str(out)
             outputs.append(out)
     for argv in (["act", "Nobody\x1b[31m", "x"], ["remove", "\x1b[2J"], ["status", "--file", "bad\x1b[31m.toml"]):
-        out = d4(*argv, file=None if "--file" in argv else hostile)
-        assert out.code == 2, str(out)
+        out = run(*argv, file=None if "--file" in argv else hostile)
+        assert out.exit_code == 2, str(out)
         outputs.append(out)
     assert hostile.read_bytes() == before
     for argv in (["status"], ["status", "--json"], ["log"], ["log", "--json"]):
@@ -358,8 +355,8 @@ def test_hostile_names_written_by_hand_are_an_error_naming_creature_and_field(tm
     path = tmp_path / "encounter.toml"
     path.write_text(f'schema_version = 1\nmode = "turn"\nround = 0\n[[creature]]\n{row}\nload_buffer = 1\nexhaustion = 0\nload = 0\n')
     for argv in (["status"], ["status", "--json"], ["act", "Ann", "M", "--dry-run"]):
-        out = d4(*argv, file=path)
-        assert out.code == 2 and shown in out.stderr and "(N1)" in out.stderr, str(out)
+        out = run(*argv, file=path)
+        assert out.exit_code == 2 and shown in out.stderr and "(N1)" in out.stderr, str(out)
         assert _raw_controls(out.stdout + out.stderr) == [], str(out)
 
 
@@ -385,9 +382,9 @@ def test_a_name_with_invalid_utf8_bytes_is_an_input_error(tmp_path):
         assert_refused(argv + ["--file", str(path)], tmp_path, says="UTF-8")
     # A file name with a non-UTF-8 byte: refused, or made with a name that can be written. Never exit 1.
     odd = tmp_path / "\udc9b.toml"
-    out = d4("init", file=odd)
+    out = run("init", file=odd)
     check_answer(out)
-    if out.code == 0:
+    if out.exit_code == 0:
         ok("status", "--json", file=odd)
     else:
         assert not odd.exists()
@@ -408,9 +405,9 @@ def test_a_file_option_naming_a_folder_is_an_input_error(tmp_path, argv, value):
     work.mkdir()
     os.chdir(work)
     before = snapshot(tmp_path)
-    out = invoke([*argv, "--file", value])
+    out = run(*argv, "--file", value)
     check_answer(out)
-    assert out.code == 2, str(out)
+    assert out.exit_code == 2, str(out)
     assert snapshot(tmp_path) == before
 
 
@@ -421,8 +418,8 @@ def test_a_failed_change_in_a_missing_folder_creates_nothing(tmp_path):
     file here", and `typo/encounter.toml.lock` now exists.
     """
     for argv in (["turn", "start"], ["undo"], ["redo"], ["act", "A", "B"], ["add", "X", "--aspect", "A=1"]):
-        out = d4(*argv, file=tmp_path / "typo" / "encounter.toml")
-        assert out.code == 2 and "no encounter file here" in out.stderr, str(out)
+        out = run(*argv, file=tmp_path / "typo" / "encounter.toml")
+        assert out.exit_code == 2 and "no encounter file here" in out.stderr, str(out)
         assert not (tmp_path / "typo").exists(), f"{argv}: left {list((tmp_path / 'typo').rglob('*'))}"
 
 

@@ -8,9 +8,10 @@ import unicodedata
 from dataclasses import replace
 
 import pytest
-from _reliability import d4, ok
+from _cli import ok, run
 
-from d4cli.fight.encounter import Creature, Encounter, Pending
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fileformat.encounter_toml import dropped_comments, dump_encounter, parse_encounter
 from d4cli.rules.errors import FileError, InputError, escape_control
 from d4cli.rules.names import check_name, name_problem
@@ -91,8 +92,8 @@ def test_the_command_line_refuses_invisible_names_everywhere(tmp_path, kind):
         ["act", "Aria", "Might", "--adv", bad, "--dc", "3"],
         ["roll", "pool", "3", "--adv", bad],
     ):
-        out = d4(*argv, file=None if argv[0] == "roll" else path)
-        assert out.code == 2 and "(N1)" in out.stderr and INVISIBLE[kind] not in out.stderr.rstrip("\n"), str(out)
+        out = run(*argv, file=None if argv[0] == "roll" else path)
+        assert out.exit_code == 2 and "(N1)" in out.stderr and INVISIBLE[kind] not in out.stderr.rstrip("\n"), str(out)
         assert f"U+{ord(INVISIBLE[kind]):04X}" in out.stderr
     assert path.read_bytes() == before
 

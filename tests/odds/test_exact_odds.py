@@ -6,35 +6,17 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from fractions import Fraction
 
 import pytest
-from typer.testing import CliRunner
+from _cli import ok_json, run
 
-from d4cli.cli.app import app
 from d4cli.odds.dice_sums import dice_sum, exact_tail, sum_distribution
 from d4cli.odds.distribution import edge_safe
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.output.render.odds import percent
 from d4cli.output.serialize.rolls import odds_json
 from d4cli.rules.dice import parse_extra
-
-runner = CliRunner()
-
-
-@pytest.fixture
-def long_integers():
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    yield
-    sys.set_int_max_str_digits(limit)
-
-
-def run_json(*args: str) -> dict:
-    result = runner.invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout.splitlines()[0])
 
 
 def exact_p_at_least(pool: int, dc: int) -> Fraction:
@@ -126,38 +108,38 @@ def test_percent_rounds_the_exact_value_half_up(p, digits, shown):
 
 
 def test_roll_pool_30_against_dc_31_is_not_certain():
-    odds = run_json("roll", "pool", "30", "--dc", "31", "--odds", "--seed", "1")["odds"]
+    odds = ok_json("roll", "pool", "30", "--dc", "31", "--odds", "--seed", "1")["odds"]
     assert odds["p_success"] < 1.0
     assert Fraction(odds["p_success_exact"]) == 1 - Fraction(1, 4**30)
 
 
 def test_roll_pool_600_against_dc_2400_is_not_impossible(long_integers):
-    odds = run_json("roll", "pool", "600", "--dc", "2400", "--odds", "--seed", "1")["odds"]
+    odds = ok_json("roll", "pool", "600", "--dc", "2400", "--odds", "--seed", "1")["odds"]
     assert odds["p_success"] > 0.0
     assert Fraction(odds["p_success_exact"]) == Fraction(1, 4**600)
-    result = runner.invoke(app, ["roll", "pool", "600", "--dc", "2400", "--odds", "--seed", "1"])
+    result = run("roll", "pool", "600", "--dc", "2400", "--odds", "--seed", "1")
     assert "Chance of success (total >= DC 2400): <0.01%" in result.stdout
-    result = runner.invoke(app, ["roll", "pool", "600", "--dc", "2401", "--odds", "--seed", "1"])
+    result = run("roll", "pool", "600", "--dc", "2401", "--odds", "--seed", "1")
     assert "Chance of success (total >= DC 2401): 0%" in result.stdout
 
 
 def test_pool_json_gives_exact_fractions_beside_the_floats():
-    odds = run_json("roll", "pool", "5", "--dc", "12", "--odds", "--seed", "1")["odds"]
+    odds = ok_json("roll", "pool", "5", "--dc", "12", "--odds", "--seed", "1")["odds"]
     assert odds["p_success_exact"] == "667/1024" and odds["p_success"] == 667 / 1024
-    odds = run_json("roll", "pool", "5", "--evasion", "14", "--odds", "--seed", "1")["odds"]
+    odds = ok_json("roll", "pool", "5", "--evasion", "14", "--odds", "--seed", "1")["odds"]
     assert Fraction(odds["p_any_damage_exact"]) == Fraction(sum(1 for r in itertools.product(range(1, 5), repeat=5) if sum(r) > 14), 1024)
     assert odds["p_any_damage"] == float(Fraction(odds["p_any_damage_exact"]))
 
 
 def test_check_json_gives_exact_fractions_beside_the_floats():
-    odds = run_json("roll", "check", "--attribute", "2", "--dc", "14", "--rule-of-three", "--odds", "--seed", "1")["odds"]
+    odds = ok_json("roll", "check", "--attribute", "2", "--dc", "14", "--rule-of-three", "--odds", "--seed", "1")["odds"]
     for key in ("p_success", "p_critical_success", "p_critical_failure", "p_success_and", "p_failure_but"):
         assert odds[key] == float(Fraction(odds[key + "_exact"])), key
     assert odds["p_critical_success_exact"] == "1/20" and odds["p_critical_failure_exact"] == "1/20"
 
 
 def test_the_grid_shows_100_percent_only_where_exact():
-    result = runner.invoke(app, ["odds", "pool", "--aspect", "25..30", "--dc", "26..31", "--format", "csv"])
+    result = run("odds", "pool", "--aspect", "25..30", "--dc", "26..31", "--format", "csv")
     assert result.exit_code == 0, result.stderr
     rows = [line.split(",") for line in result.stdout.splitlines()[1:]]
     for row in rows:
@@ -165,7 +147,7 @@ def test_the_grid_shows_100_percent_only_where_exact():
         for dc, value in zip(range(26, 32), row[3:]):
             exact = exact_p_at_least(pool, dc)
             assert (float(value) == 1.0) == (exact == 1), (pool, dc, value)
-    table = runner.invoke(app, ["odds", "pool", "--aspect", "25..30", "--dc", "26..31", "--format", "markdown"]).stdout
+    table = run("odds", "pool", "--aspect", "25..30", "--dc", "26..31", "--format", "markdown").stdout
     for line in table.splitlines()[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         pool = int(cells[0].split("(")[1].split("d4")[0])
@@ -192,7 +174,7 @@ def test_distribution_lists_only_non_zero_totals_and_says_what_it_left_out(long_
 
 
 def test_a_check_lists_only_possible_results():
-    obj = run_json("roll", "check", "--dc", "10", "--odds", "--seed", "1")["odds"]
+    obj = ok_json("roll", "check", "--dc", "10", "--odds", "--seed", "1")["odds"]
     assert obj["distribution_omitted"] == "0/1" and all(p > 0 for p in obj["distribution"].values())
 
 

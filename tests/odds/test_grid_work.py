@@ -9,16 +9,13 @@ import sys
 import time
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import app
 from d4cli.odds.pool_chain import MAX_GRID_WORK, _PoolChain, check_grid_work, grid_work, pool_values
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.dice import parse_extra
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import MAX_ROLLED_DICE, check_rolled_dice
-
-runner = CliRunner()
 
 
 @pytest.mark.parametrize("extra", [(), ("1d8+1",), ("2d6", "1d3-1")])
@@ -62,12 +59,13 @@ def test_grid_work_counts_the_chain():
 
 def test_a_grid_past_the_bound_is_refused_at_once_naming_the_bound():
     start = time.perf_counter()
-    result = runner.invoke(app, ["odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5", "--json"])
+    result = run("odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5", "--json")
     assert result.exit_code == 2 and result.stdout == ""
     assert f"a grid does at most {MAX_GRID_WORK:,}" in result.stderr and len(result.stderr.splitlines()) == 1
     assert time.perf_counter() - start < 2
 
 
+@pytest.mark.slow
 def test_the_grid_that_took_minutes_answers_within_seconds():
     """9,009 cells of 9,000..10,000 d4 (189 s when each row started from scratch)."""
     start = time.perf_counter()
@@ -89,7 +87,7 @@ def test_times_refuses_more_dice_than_one_command_rolls_at_once():
     with pytest.raises(InputError, match="one command rolls at most"):
         check_rolled_dice(10_000, 1_000_000)
     start = time.perf_counter()
-    result = runner.invoke(app, ["roll", "pool", "1000", "--extra", "9000d4", "--times", "1000000", "--json"])
+    result = run("roll", "pool", "1000", "--extra", "9000d4", "--times", "1000000", "--json")
     assert result.exit_code == 2 and result.stdout == ""
     assert "--times" in result.stderr and f"{MAX_ROLLED_DICE:,}" in result.stderr
     assert time.perf_counter() - start < 2

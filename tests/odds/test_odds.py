@@ -211,6 +211,7 @@ def test_fixed_point_path_agrees_with_exact_path(spec):
     assert abs(math.fsum(fixed.probabilities) - 1) < 1e-13
 
 
+@pytest.mark.slow
 def test_ten_thousand_d4_is_fast_and_right():
     started = time.perf_counter()
     dist = sum_distribution(dice_sum(10_000))
@@ -243,6 +244,7 @@ def test_l4_refuses_more_than_100000_totals():
     assert "(L4)" in str(info.value)
 
 
+@pytest.mark.slow
 def test_l4_allows_exactly_100000_totals():
     # 1d4 + 156d642: 3 + 156 * 641 + 1 = 100,000 possible totals.
     odds = pool_odds(plan_pool(PoolRequest(1, extra=(ExtraDice(156, 642),), dc=50_000)))
@@ -301,6 +303,7 @@ def test_check_odds_match_brute_force(request_):
     assert odds.critical_success == Fraction(1, 20) == odds.critical_failure
 
 
+@pytest.mark.slow
 def test_check_level_four_matches_brute_force():
     request = CheckRequest(attribute=1, advantage_level=4, dc=16, rule_of_three=True)
     totals, outcomes, combos = brute_check(request)

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# Every output command in a real process, under each encoding that cannot hold a name, into closed and full pipes.
+pytestmark = pytest.mark.slow
+
 # Encodings and handlers that cannot hold "ë": each must end in an escape, never an error.
 ENCODINGS = {
     "ascii": {"PYTHONIOENCODING": "ascii", "LC_ALL": "C.UTF-8"},

@@ -10,15 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import COMMANDS, app
+from d4cli.cli.app import COMMANDS
 from d4cli.output.helptext import parse_rules, rule_key
 from d4cli.output.ruletext import RULES
 
 REPO = Path(__file__).resolve().parents[2]
 RULES_MD = REPO / "docs" / "rules.md"
-runner = CliRunner()
 
 EVERY_ID = (
     [f"R{n}" for n in range(1, 21)] + [f"C{n}" for n in range(1, 9)] + [f"L{n}" for n in range(1, 5)] + ["N1"]
@@ -73,7 +72,7 @@ def test_every_rule_id_the_project_cites_is_stated():
 
 @pytest.mark.parametrize("word", ["R14", "r14", " R14 "])
 def test_help_prints_a_rule_by_id_in_any_case(word):
-    result = runner.invoke(app, ["help", word])
+    result = run("help", word)
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("R14  Ending a turn early\n")
     assert "Ending a turn leaves the Load as it is." in result.stdout
@@ -82,31 +81,31 @@ def test_help_prints_a_rule_by_id_in_any_case(word):
 
 @pytest.mark.parametrize("rule_id", EVERY_ID)
 def test_help_prints_every_rule(rule_id):
-    result = runner.invoke(app, ["help", rule_id.lower()])
+    result = run("help", rule_id.lower())
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == f"{rule_id}  {RULES[rule_id].title}"
 
 
 def test_help_json_gives_the_rule():
-    result = runner.invoke(app, ["help", "--json", "c3"])
+    result = run("help", "--json", "c3")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
         "rules": [{"id": "C3", "title": "Advantage Level", "text": RULES["C3"].text, "example": RULES["C3"].example}]
     }
-    listing = json.loads(runner.invoke(app, ["help", "--json"]).stdout)
+    listing = json.loads(run("help", "--json").stdout)
     assert [rule["id"] for rule in listing["rules"]] == EVERY_ID
     assert listing["topics"][0]["topic"] == "gate"
 
 
 def test_help_index_lists_topics_and_rules():
-    result = runner.invoke(app, ["help"])
+    result = run("help")
     assert result.exit_code == 0
     assert "rule-of-three" in result.stdout and "R20" in result.stdout and "Lasting effects" in result.stdout
 
 
 @pytest.mark.parametrize(("word", "field"), [("R99", "RULE-ID: 'R99'"), ("C0", "RULE-ID: 'C0'"), ("gates", "TOPIC: 'gates'")])
 def test_unknown_rule_or_topic_is_bad_input(word, field):
-    result = runner.invoke(app, ["help", word])
+    result = run("help", word)
     assert result.exit_code == 2
     assert result.stdout == ""
     assert field in result.stderr
@@ -133,7 +132,7 @@ def test_no_file_refers_outside_the_repository():
 
 
 def test_every_listed_command_is_in_the_help_in_order():
-    result = runner.invoke(app, ["--help"])
+    result = run("--help")
     assert result.exit_code == 0
     found = [re.search(rf"^\S {re.escape(name)} ", result.stdout, re.MULTILINE) for name in COMMANDS]
     assert None not in found

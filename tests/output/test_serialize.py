@@ -10,9 +10,8 @@ import ast
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from d4cli.cli.app import app
+import pytest
+from _cli import ok
 
 PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 SERIALIZER = PACKAGE / "output" / "serialize"  # the package: every module in it may build one
@@ -21,8 +20,6 @@ SERIALIZER = PACKAGE / "output" / "serialize"  # the package: every module in it
 # the distributions they describe; the store wraps the serializer's object in the
 # journal's bookkeeping (``seq``, ``time``, digests, and the ``init`` entry's kind).
 ELSEWHERE = {PACKAGE / "odds" / "roll_odds.py", PACKAGE / "odds" / "grids.py", PACKAGE / "store" / "transaction.py"}
-
-runner = CliRunner()
 
 
 def _contract_dicts(path: Path) -> list[str]:
@@ -76,13 +73,11 @@ def test_no_record_serializes_itself():
 
 
 def _run(*args: str) -> dict:
-    result = runner.invoke(app, [*args, "-f", "e.toml"])
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
+    return ok(*args, file="e.toml").json()
 
 
 def test_act_json_and_its_log_entry_agree_key_for_key():
-    runner.invoke(app, ["init", "--from", "skirmish", "-f", "e.toml"])
+    ok("init", "--from", "skirmish", file="e.toml")
     _run("turn", "start", "--json")
     _run("team", "Borin", "Aria", "--adv", "--aspect", "Might", "--json")
     acted = _run("act", "Aria", "Finesse", "--extra", "1d4+1", "--target", "Goblin Archer", "--seed", "7", "--json")
@@ -100,7 +95,7 @@ def test_act_json_and_its_log_entry_agree_key_for_key():
 
 
 def test_change_json_is_its_log_entry():
-    runner.invoke(app, ["init", "--from", "skirmish", "-f", "e.toml"])
+    ok("init", "--from", "skirmish", file="e.toml")
     printed = [
         _run("turn", "start", "--json"),
         _run("exhaust", "Aria", "2", "--json"),
@@ -126,6 +121,7 @@ def test_closed_sets_print_as_their_values():
     )
 
 
+@pytest.mark.slow
 def test_json_and_quiet_paths_never_import_rich(tmp_path):
     import subprocess
     import sys

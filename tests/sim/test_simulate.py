@@ -6,18 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli.cli.app import app
 from d4cli.fight.policy_table import check_policy
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import Tally, chunks, prepare, run_all, run_chunk
+from d4cli.sim.engine import Tally, prepare, run_chunk
+from d4cli.sim.pieces import chunks, run_all
 from d4cli.sim.policy import Policy, best_move, reaction_aspect
 from d4cli.sim.report import Z999, decimals, shown, wilson
-
-runner = CliRunner()
 
 DUEL = """
 schema_version = 2
@@ -49,10 +47,6 @@ side = "b"
 policy = { reaction = "none" }
 actions = [{ name = "maul", aspect = "Might", cost = 2, extra = ["1d6"] }]
 """
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 def duel():
@@ -106,6 +100,7 @@ def exact_first_wins(mode: str, max_rounds: int) -> float:
     return won
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["turn", "round", "round-zero"])
 def test_simulated_duel_matches_the_exact_win_probability(mode):
     exact = exact_first_wins(mode, 20)
@@ -122,6 +117,7 @@ def test_the_modes_differ_in_the_duel():
     assert exact_first_wins("turn", 20) != pytest.approx(exact_first_wins("round-zero", 20))
 
 
+@pytest.mark.slow
 def test_same_seed_same_json_for_any_jobs():
     args = ["simulate", "--from", "skirmish", "--runs", "300", "--seed", "5", "--json"]
     one = run(*args, "--jobs", "1")
@@ -271,8 +267,9 @@ def test_max_rounds_draws():
     assert tally.draws > 0 and set(tally.rounds) == {1}
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_with_exit_130():
-    from _cli import interrupted
+    from _reliability import interrupted
 
     code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"], 2.5)
     assert code == 130

@@ -87,6 +87,7 @@ def test_bad_input_is_reported_before_connecting(isolated_env):
     assert "--runs" in line and time.monotonic() - start < 2
 
 
+@pytest.mark.slow
 def test_no_scheduler_there_is_one_line_exit_2_within_the_timeout(isolated_env, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
@@ -97,6 +98,7 @@ def test_no_scheduler_there_is_one_line_exit_2_within_the_timeout(isolated_env, 
     assert line == f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered within 1 s"
 
 
+@pytest.mark.slow
 def test_something_that_is_not_a_scheduler_does_not_hang_and_dask_stays_quiet():
     """A port that accepts and never answers (not Dask): the deadline holds; stderr is the one line."""
     pytest.importorskip("distributed")
@@ -151,6 +153,7 @@ def web_server():
     server.server_close()
 
 
+@pytest.mark.slow
 def test_a_peer_that_sends_junk_is_not_a_scheduler_exit_2_at_once(isolated_env, junk_peer):
     pytest.importorskip("distributed")
     address = f"127.0.0.1:{junk_peer}"
@@ -161,6 +164,7 @@ def test_a_peer_that_sends_junk_is_not_a_scheduler_exit_2_at_once(isolated_env, 
                            "(something there did not answer as a Dask scheduler: struct.error: unpack_from")
 
 
+@pytest.mark.slow
 def test_websocket_to_a_web_server_is_not_a_scheduler_exit_2(isolated_env, web_server):
     pytest.importorskip("distributed")
     address = f"ws://127.0.0.1:{web_server}"
@@ -171,6 +175,7 @@ def test_websocket_to_a_web_server_is_not_a_scheduler_exit_2(isolated_env, web_s
                     "(something there did not answer as a Dask scheduler: WebSocketError: Non-websocket response)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["tls", "wss"])
 def test_tls_without_dask_tls_settings_says_so_and_tries_nothing(isolated_env, web_server, scheme):
     pytest.importorskip("distributed")
@@ -184,6 +189,7 @@ def test_tls_without_dask_tls_settings_says_so_and_tries_nothing(isolated_env, w
                     "(distributed.comm.tls), and none are set")
 
 
+@pytest.mark.slow
 def test_any_failure_while_connecting_is_the_address_fault_exit_2(isolated_env, monkeypatch):
     """Whatever the connection raises (here a made-up error), it is bad input, never an internal error."""
     distributed = pytest.importorskip("distributed")
@@ -228,6 +234,7 @@ def scheduler():
     assert [t.name for t in threading.enumerate() if t not in before and not t.daemon] == []
 
 
+@pytest.mark.slow
 def test_the_cluster_gives_the_report_of_jobs_1(scheduler):
     local = json.loads(ok(*SKIRMISH, "--jobs", "1").stdout)
     remote = json.loads(ok(*SKIRMISH, "--scheduler", scheduler).stdout)
@@ -238,19 +245,22 @@ def test_the_cluster_gives_the_report_of_jobs_1(scheduler):
     assert many == local
 
 
+@pytest.mark.slow
 def test_the_cluster_plays_a_sweep_as_locally(scheduler):
     args = ("simulate", "--from", "duel", "--runs", "30", "--seed", "2", "--sweep", "reserve=0..1", "--modes", "round", "--json")
     assert json.loads(ok(*args, "--scheduler", scheduler).stdout) == json.loads(ok(*args, "--jobs", "1").stdout)
 
 
+@pytest.mark.slow
 def test_a_bad_encounter_is_reported_without_the_cluster(scheduler):
     result = run("simulate", "--from", "missing-example", "--runs", "10", "--scheduler", scheduler)
     assert result.exit_code == 2 and result.stdout == ""
     assert "missing-example" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler):
-    from _cli import interrupted
+    from _reliability import interrupted
 
     code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "300000", "--jobs", "100", "--seed", "1",
                                   "--scheduler", scheduler], 3)
@@ -266,6 +276,7 @@ def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler)
         assert not any(client.processing().values())
 
 
+@pytest.mark.slow
 def test_the_workers_version_of_d4cli_must_be_this_one(scheduler, isolated_env, monkeypatch):
     """Every worker is asked for its d4cli before a piece is sent; another version is refused."""
     monkeypatch.setattr(cluster, "__version__", "0.0.1")
@@ -286,6 +297,7 @@ def empty_scheduler():
         yield local.scheduler_address
 
 
+@pytest.mark.slow
 def test_a_cluster_without_workers_is_one_line_exit_2(empty_scheduler, isolated_env, monkeypatch):
     monkeypatch.setattr(cluster, "WORKERS_WAIT", 0.5)
     start = time.monotonic()
@@ -326,6 +338,7 @@ def worker_without_d4cli(empty_scheduler, tmp_path):
             process.wait()
 
 
+@pytest.mark.slow
 def test_a_worker_that_cannot_import_d4cli_is_found_before_playing(worker_without_d4cli, isolated_env):
     address, process = worker_without_d4cli
     start = time.monotonic()
@@ -340,6 +353,7 @@ def test_a_worker_that_cannot_import_d4cli_is_found_before_playing(worker_withou
     assert process.poll() is None  # asked, not sent a piece: the worker is still there
 
 
+@pytest.mark.slow
 def test_a_cluster_that_loses_every_worker_during_the_run_ends_it_exit_1(worker_without_d4cli, isolated_env, monkeypatch):
     """Past the check (skipped here), the worker ends on unpacking its first piece and the
     scheduler has none left: the watch ends the run after the grace time, one line, exit 1."""

@@ -9,7 +9,8 @@ from _cli import fails, ok
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import BatchedDice, play, prepare, run_all, run_seed
+from d4cli.sim.engine import BatchedDice, play, prepare, run_seed
+from d4cli.sim.pieces import run_all
 
 
 def example(name: str, change: str = "", into: str = "") -> str:
@@ -99,6 +100,7 @@ def test_every_creature_down_is_refused_naming_a_side(tmp_path, jobs):
     assert line == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18); heal one to simulate"
 
 
+@pytest.mark.slow
 def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
     import d4cli.sim.engine
     from d4cli.rules.errors import RefusedError
@@ -225,6 +227,7 @@ def test_with_three_sides_the_last_side_standing_wins():
     assert min(tally.rounds) >= 2  # the troll is still up after the goblins fall
 
 
+@pytest.mark.slow
 def test_no_more_workers_than_pieces(monkeypatch):
     import concurrent.futures
 
@@ -245,6 +248,7 @@ def test_no_more_workers_than_pieces(monkeypatch):
     assert made[2] == 2
 
 
+@pytest.mark.slow
 def test_no_traceback_at_exit_from_the_process_pool(tmp_path):
     import subprocess
     import sys
@@ -256,8 +260,9 @@ def test_no_traceback_at_exit_from_the_process_pool(tmp_path):
         assert '"runs": 10' in done.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
-    from _cli import interrupted
+    from _reliability import interrupted
 
     for _ in range(3):
         code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path)

@@ -8,14 +8,25 @@ Any fast path in those transitions or in `play` must reproduce them exactly.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from _sim_trace import FIGHTS_PER_SETUP, load_fixture, setups, trace_fight
 
-FIXTURE = load_fixture()
+# 240 seeded fights replayed record by record against the recorded trace (22 MB of JSON): seconds of CPU.
+pytestmark = pytest.mark.slow
+
 SETUPS = setups()
 
 
+@functools.cache
+def recorded() -> dict[str, list[dict]]:
+    """The recorded trace, read once when a test first needs it (not while collecting)."""
+    return load_fixture()
+
+
 def test_the_fixture_covers_every_setup_and_enough_fights():
+    FIXTURE = recorded()
     assert sorted(FIXTURE) == sorted(label for label, _, _ in SETUPS)
     assert sum(len(fights) for fights in FIXTURE.values()) == len(SETUPS) * FIGHTS_PER_SETUP >= 200
     kinds = {record["kind"] for fights in FIXTURE.values() for fight in fights for record in fight["records"]}
@@ -30,7 +41,7 @@ def test_the_fixture_covers_every_setup_and_enough_fights():
 
 @pytest.mark.parametrize("label, mode, setup", SETUPS, ids=[label for label, _, _ in SETUPS])
 def test_records_states_and_play_match_the_recorded_trace(label, mode, setup):
-    for index, expected in enumerate(FIXTURE[label]):
+    for index, expected in enumerate(recorded()[label]):
         got = trace_fight(setup, 7, mode, index)
         for step, (want, have) in enumerate(zip(expected["records"], got["records"])):
             assert have == want, f"{label} fight {index} record {step}"

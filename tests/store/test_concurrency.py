@@ -8,9 +8,11 @@ import subprocess
 import sys
 import time
 
-from typer.testing import CliRunner
+import pytest
+from _cli import run
 
-from d4cli.cli.app import app
+# Two processes changing one encounter at once.
+pytestmark = pytest.mark.slow
 
 ACTS_PER_PROCESS = 50
 
@@ -32,10 +34,9 @@ for i in range(int(sys.argv[1])):
 
 
 def test_two_processes_acting_at_once_lose_nothing(isolated_env):
-    runner = CliRunner()
-    assert runner.invoke(app, ["init"]).exit_code == 0
-    assert runner.invoke(app, ["add", "Tank", "--aspect", "Might=1000"]).exit_code == 0
-    load_before = json.loads(runner.invoke(app, ["status", "--json"]).stdout)["creatures"][0]["load"]
+    assert run("init").exit_code == 0
+    assert run("add", "Tank", "--aspect", "Might=1000").exit_code == 0
+    load_before = json.loads(run("status", "--json").stdout)["creatures"][0]["load"]
     env = {**os.environ, "D4CLI_LOCK_TIMEOUT": "60"}
     started = time.monotonic()
     workers = [
@@ -46,9 +47,9 @@ def test_two_processes_acting_at_once_lose_nothing(isolated_env):
         _, err = worker.communicate(timeout=120)
         assert worker.returncode == 0, err
     elapsed = time.monotonic() - started
-    status = json.loads(runner.invoke(app, ["status", "--json"]).stdout)
+    status = json.loads(run("status", "--json").stdout)
     assert status["creatures"][0]["load"] == load_before + 2 * ACTS_PER_PROCESS
-    entries = json.loads(runner.invoke(app, ["log", "--json"]).stdout)["entries"]
+    entries = json.loads(run("log", "--json").stdout)["entries"]
     acts = [entry for entry in entries if entry["kind"] == "act"]
     assert len(acts) == 2 * ACTS_PER_PROCESS
     # Each act saw the Load the one before it left: a chain with no gap and no repeat.

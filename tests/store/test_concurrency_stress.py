@@ -26,15 +26,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from _cli import ok, run
 from _reliability import (
     FUZZ_LONG,
     REPO,
     as_replayed,
     check_answer,
     count,
-    d4,
     file_matches_last_entry,
-    ok,
+    lock_held_elsewhere,
     replay,
     snapshot,
     status_and_log,
@@ -104,6 +104,7 @@ def act_key(entry: dict) -> tuple:
     return (entry["actor"], entry["load_before"], entry["load_after"], tuple(entry["dice"]), entry["total"])
 
 
+@pytest.mark.slow
 def test_four_processes_at_once_lose_nothing_and_replay_serially(tmp_path, reliability_figures):
     template = tmp_path / "setup.toml"
     template.write_text(SETUP)
@@ -193,31 +194,23 @@ def test_a_leftover_lock_file_never_blocks(duel):
 HOLD_THE_LOCK = """\
 import sys, time
 from pathlib import Path
-from d4cli import store
-with store.locked(Path(sys.argv[1])):
+from d4cli.store.lock import locked
+with locked(Path(sys.argv[1])):
     print("locked", flush=True)
     time.sleep(120)
 """
 
 
+@pytest.mark.slow
 def test_a_lock_held_by_a_killed_process_never_blocks(duel):
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_THE_LOCK, str(duel)],
-        stdout=subprocess.PIPE, text=True, env=subprocess_env(PYTHONPATH=str(REPO)),
-    )
-    try:
-        assert holder.stdout.readline().strip() == "locked"
-        out = d4("turn", "start", file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.2"})
-        assert out.code == 2 and "another d4cli command" in out.stderr, str(out)  # really held
+    with lock_held_elsewhere(duel, HOLD_THE_LOCK, env=subprocess_env(PYTHONPATH=str(REPO))) as holder:
+        out = run("turn", "start", file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.2"})
+        assert out.exit_code == 2 and "another d4cli command" in out.stderr, str(out)  # really held
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=30)
         started = time.monotonic()
         ok("turn", "start", file=duel)
         assert time.monotonic() - started < 2
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()
 
 
 @pytest.mark.parametrize("argv", [["turn", "start"], ["act", "Sera", "Finesse"], ["undo"], ["init", "--force"]], ids=" ".join)
@@ -228,12 +221,12 @@ def test_a_lock_that_cannot_be_had_says_so_clearly(duel, argv):
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # what another d4cli command holds while it changes the file
         started = time.monotonic()
-        out = d4(*argv, file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.5"})
+        out = run(*argv, file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.5"})
         waited = time.monotonic() - started
     finally:
         os.close(fd)
     check_answer(out)
-    assert out.code == 2, str(out)
+    assert out.exit_code == 2, str(out)
     line = out.stderr.splitlines()[-1]
     assert "another d4cli command" in line and "D4CLI_LOCK_TIMEOUT" in line and str(duel) in line, line
     assert 0.45 <= waited < 3, waited
@@ -243,6 +236,6 @@ def test_a_lock_that_cannot_be_had_says_so_clearly(duel, argv):
 
 @pytest.mark.parametrize("value", ["soon", "-1", "1e9", "nan", "inf"])
 def test_a_bad_lock_timeout_is_named(duel, value):
-    out = d4("turn", "start", file=duel, env={"D4CLI_LOCK_TIMEOUT": value})
+    out = run("turn", "start", file=duel, env={"D4CLI_LOCK_TIMEOUT": value})
     check_answer(out)
-    assert out.code == 2 and "D4CLI_LOCK_TIMEOUT" in out.stderr, str(out)
+    assert out.exit_code == 2 and "D4CLI_LOCK_TIMEOUT" in out.stderr, str(out)

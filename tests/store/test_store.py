@@ -17,18 +17,25 @@ import time
 from pathlib import Path
 
 import pytest
+from _cli import files as snapshot  # every file of the encounter's folder but the lock
+from _reliability import lock_held_elsewhere
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli import store
+from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.fight.actions import ActRequest, act
-from d4cli.fight.encounter import Creature, Encounter, Pending, new_creature
+from d4cli.fight.effects import Pending
+from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import FileError, InputError, LockTimeout
 from d4cli.rules.names import name_problem
-from d4cli.store import files, journal
+from d4cli.store import files, journal, transaction
+from d4cli.store.files import MAX_FILE_BYTES, digest, journal_path, lock_path
+from d4cli.store.history import History, read_history, read_log
+from d4cli.store.journal import encode_entry
 
 VALID = """\
 schema_version = 1
@@ -170,7 +177,7 @@ def test_directory_fifo_and_huge_file_refused_at_once(tmp_path):
     with pytest.raises(FileError, match="is a directory"):
         store.read_encounter(tmp_path)
     big = tmp_path / "big.toml"
-    big.write_bytes(b"#" * (store.MAX_FILE_BYTES + 1))
+    big.write_bytes(b"#" * (MAX_FILE_BYTES + 1))
     with pytest.raises(FileError, match="larger than 1 MB"):
         store.read_encounter(big)
     missing = tmp_path / "missing.toml"
@@ -199,7 +206,10 @@ def test_bundled_examples_are_valid_and_named(tmp_path):
     assert duel.mode == "round" and len(duel.creatures) == 2
 
 
-names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12).filter(lambda s: name_problem(s) is None)
+# Control, format, unassigned and line/paragraph separator characters are never in a name (N1):
+# drawn, they would all be filtered out, often enough to fail Hypothesis's filter health check.
+NEVER_IN_A_NAME = ("Cs", "Cc", "Cf", "Cn", "Zl", "Zp")
+names = st.text(st.characters(blacklist_categories=NEVER_IN_A_NAME), min_size=1, max_size=12).filter(lambda s: name_problem(s) is None)
 
 
 @settings(max_examples=60, deadline=None)
@@ -213,12 +223,12 @@ def test_dump_then_parse_is_the_same_encounter(name, aspect, load, hp, source):
 
 def test_resolve_path(monkeypatch):
     monkeypatch.setenv("D4CLI_FILE", "from-env.toml")
-    assert store.resolve_path("given.toml") == Path("given.toml")
-    assert store.resolve_path(None) == Path("from-env.toml")
+    assert resolve_path("given.toml") == Path("given.toml")
+    assert resolve_path(None) == Path("from-env.toml")
     monkeypatch.delenv("D4CLI_FILE")
-    assert store.resolve_path(None) == Path("encounter.toml")
+    assert resolve_path(None) == Path("encounter.toml")
     with pytest.raises(FileError, match="not valid UTF-8"):
-        store.resolve_path("\udc9b.toml")  # a non-UTF-8 byte in argv
+        resolve_path("\udc9b.toml")  # a non-UTF-8 byte in argv
 
 
 # --- changes, journal, undo --------------------------------------------------------------
@@ -229,24 +239,15 @@ def path(tmp_path) -> Path:
     """A fresh encounter of two creatures, created as `d4cli init --from` would (with an init entry)."""
     target = tmp_path / "encounter.toml"
     encounter = Encounter(name="Test")
-    store.create(target, dump_encounter(encounter), {"name": "Test", "mode": "turn"})
+    transaction.create(target, dump_encounter(encounter), {"name": "Test", "mode": "turn"})
     for name, aspects in (("Aria", (("Finesse", 4), ("Might", 1000))), ("Goblin Archer", (("Finesse", 3),))):
         creature = new_creature(name, aspects, hp=7, evasion=10)
-        store.change(target, lambda e, c=creature: add_creature(e, c))
+        transaction.change(target, lambda e, c=creature: add_creature(e, c))
     return target
 
 
-def snapshot(path: Path) -> dict[str, bytes]:
-    """Every file of the encounter's folder but the lock."""
-    return {
-        item.name: item.read_bytes()
-        for item in sorted(path.parent.iterdir())
-        if item.is_file() and not item.name.endswith(".lock")
-    }
-
-
 def journal_lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in store.journal_path(path).read_text().splitlines()]
+    return [json.loads(line) for line in journal_path(path).read_text().splitlines()]
 
 
 def saved_before(path: Path) -> bytes:
@@ -265,22 +266,22 @@ def attack():
 
 def test_change_writes_entry_then_file(path):
     before = path.read_bytes()
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     entries = journal_lines(path)
     assert [e["kind"] for e in entries] == ["init", "add", "add", "turn-start"]
     last = entries[-1]
     assert saved_before(path) == before
-    assert last["before"] == store.digest(before) and last["after"] == store.digest(path.read_bytes())
+    assert last["before"] == digest(before) and last["after"] == digest(path.read_bytes())
     assert last["round"] == 1 and last["turn"] == "Aria"
     assert [e["seq"] for e in entries] == [1, 2, 3, 4]
 
 
 def test_log_hides_bookkeeping_and_keeps_order(path):
-    store.change(path, attack())
-    entries = store.read_log(path)
+    transaction.change(path, attack())
+    entries = read_log(path)
     assert [e["kind"] for e in entries] == ["init", "add", "add", "act"]
     assert not {"prev", "before", "after"} & entries[-1].keys()
-    assert store.read_log(path, last=2) == entries[-2:]
+    assert read_log(path, last=2) == entries[-2:]
 
 
 def _fails(path, error_type, action):
@@ -291,10 +292,10 @@ def _fails(path, error_type, action):
 
 
 def test_unchanged_on_bad_input_refusal_and_invalid_file(path):
-    _fails(path, InputError, lambda: store.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))))
-    _fails(path, InputError, lambda: store.change(path, lambda e: end_turn(e)))
+    _fails(path, InputError, lambda: transaction.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))))
+    _fails(path, InputError, lambda: transaction.change(path, lambda e: end_turn(e)))
     before = snapshot(path)
-    _, record = store.change(path, lambda e: act(e, ActRequest("Goblin Archer", "Finesse", cost=9), ScriptedDice([])))
+    _, record = transaction.change(path, lambda e: act(e, ActRequest("Goblin Archer", "Finesse", cost=9), ScriptedDice([])))
     assert not record.allowed
     assert snapshot(path) == before
 
@@ -306,7 +307,7 @@ def test_unchanged_when_the_disk_is_full_on_replace(path, monkeypatch):
     monkeypatch.setattr(files, "replace_file", full)
     before = snapshot(path)
     with pytest.raises(FileError, match="No space left on device") as caught:
-        store.change(path, attack())
+        transaction.change(path, attack())
     assert "\n" not in str(caught.value) and str(path) in str(caught.value)
     assert snapshot(path) == before
 
@@ -319,7 +320,7 @@ def test_unchanged_when_the_journal_write_fails_half_way(path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files, "write_all", half_then_full)
-    _fails(path, FileError, lambda: store.change(path, attack()))
+    _fails(path, FileError, lambda: transaction.change(path, attack()))
 
 
 def test_unchanged_in_a_read_only_folder(path, monkeypatch):
@@ -329,40 +330,40 @@ def test_unchanged_in_a_read_only_folder(path, monkeypatch):
     monkeypatch.setattr(files, "make_temp", denied)
     before = snapshot(path)
     with pytest.raises(FileError, match="read-only"):
-        store.change(path, attack())
+        transaction.change(path, attack())
     assert snapshot(path) == before
 
 
 def test_undo_25_deep_restores_bytes_and_never_reverts_init(path):
     states = [path.read_bytes()]
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     states.append(path.read_bytes())
     for _ in range(24):
-        store.change(path, attack())
+        transaction.change(path, attack())
         states.append(path.read_bytes())
     assert store.read_encounter(path).find("Aria").load == 23
     for expected in reversed(states[:-1]):
-        undone = store.undo(path)
+        undone = transaction.undo(path)
         assert not undone.hand_edited
         assert path.read_bytes() == expected
     # Back to after the two adds; then the adds, then nothing (init stays).
-    store.undo(path)
-    store.undo(path)
+    transaction.undo(path)
+    transaction.undo(path)
     assert store.read_encounter(path) == Encounter(name="Test")
     before = snapshot(path)
     with pytest.raises(InputError, match="nothing to undo"):
-        store.undo(path)
+        transaction.undo(path)
     assert snapshot(path) == before
-    assert [e["kind"] for e in store.read_log(path)] == ["init"]
+    assert [e["kind"] for e in read_log(path)] == ["init"]
 
 
 def test_undo_restores_the_templates_comments(tmp_path):
     target = tmp_path / "encounter.toml"
     template = bundled_examples()["skirmish"].read_text()
-    store.create(target, template, {"from": "skirmish"})
-    store.change(target, lambda e: start_turn(e))
+    transaction.create(target, template, {"from": "skirmish"})
+    transaction.change(target, lambda e: start_turn(e))
     assert "#" not in target.read_text().split("\n", 3)[-1]  # rewritten: only our header comment
-    store.undo(target)
+    transaction.undo(target)
     assert target.read_text() == template
 
 
@@ -376,63 +377,63 @@ def _crash_between_journal_and_file(path, monkeypatch, transition):
         patch.setattr(files, "replace_file", crash)
         patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
-            store.change(path, transition)
+            transaction.change(path, transition)
 
 
 def test_crash_leaves_an_unfinished_entry_that_is_dropped(path, monkeypatch):
     file_before = path.read_bytes()
-    standing = store.read_log(path)
+    standing = read_log(path)
     _crash_between_journal_and_file(path, monkeypatch, attack())
     assert path.read_bytes() == file_before
     assert journal_lines(path)[-1]["kind"] == "act"  # the entry is there ...
-    assert store.read_log(path) == standing  # ... but does not stand
+    assert read_log(path) == standing  # ... but does not stand
     assert store.read_encounter(path).find("Aria").load == -1
     # The next change cuts it: one new entry after the standing ones, numbered on from them.
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     kinds = [e["kind"] for e in journal_lines(path)]
     assert kinds == ["init", "add", "add", "turn-start"]
     assert journal_lines(path)[-1]["seq"] == 4
 
 
 def test_crash_then_undo_undoes_the_change_that_stands(path, monkeypatch):
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     after_add = saved_before(path)
     _crash_between_journal_and_file(path, monkeypatch, attack())
-    undone = store.undo(path)
+    undone = transaction.undo(path)
     assert undone.entry["kind"] == "turn-start"
     assert path.read_bytes() == after_add
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
 
 
 def test_torn_last_line_is_ignored_and_cut(path):
-    journal = store.journal_path(path)
+    journal = journal_path(path)
     good = journal.read_bytes()
     with open(journal, "ab") as handle:
         handle.write(b'{"seq": 9, "kind": "act", "bef')
-    assert [e["kind"] for e in store.read_log(path)] == ["init", "add", "add"]
-    store.change(path, lambda e: start_turn(e))
+    assert [e["kind"] for e in read_log(path)] == ["init", "add", "add"]
+    transaction.change(path, lambda e: start_turn(e))
     assert journal.read_bytes().startswith(good)
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add", "turn-start"]
 
 
 def _tear_the_last_entry(path: Path, cut: int = 20) -> None:
     """Cut the journal's last *cut* bytes: the newest entry is torn (no newline, not JSON)."""
-    journal = store.journal_path(path)
+    journal = journal_path(path)
     os.truncate(journal, journal.stat().st_size - cut)
 
 
 def test_torn_last_line_of_a_crash_is_dropped_silently(path):
     """A kill inside the append: the entry is torn and the file is still what the entry
     before it wrote. The torn line is dropped, with no warning; undo and changes go on."""
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     after_turn = path.read_bytes()
-    store.change(path, attack())
+    transaction.change(path, attack())
     path.write_bytes(after_turn)  # the change never reached the file ...
     _tear_the_last_entry(path)  # ... and its entry was cut off half way
-    history = store.read_history(path)
+    history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start"]
     assert history.warning is None
-    undone = store.undo(path)
+    undone = transaction.undo(path)
     assert undone.entry["kind"] == "turn-start" and not undone.hand_edited
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
 
@@ -440,41 +441,41 @@ def test_torn_last_line_of_a_crash_is_dropped_silently(path):
 def test_torn_entry_after_a_hand_edit_is_still_a_crash(path):
     """The GM edited the file, then a change was killed inside its append: the file is not what
     the entry before wrote, but the torn entry still shows it as its `before`: unfinished."""
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     path.write_text(path.read_text().replace("hp = 7", "hp = 5", 1))
     edited = path.read_bytes()
-    store.change(path, attack())
+    transaction.change(path, attack())
     path.write_bytes(edited)
     entry = journal_lines(path)[-1]
     _tear_the_last_entry(path, len(encode_line(entry)) - encode_line(entry).index(b',"patch":'))
-    assert store.read_history(path) == store.History(store.read_log(path), None)
-    assert store.read_log(path)[-1]["kind"] == "turn-start"
-    store.change(path, lambda e: end_turn(e))  # cuts the torn entry
+    assert read_history(path) == History(read_log(path), None)
+    assert read_log(path)[-1]["kind"] == "turn-start"
+    transaction.change(path, lambda e: end_turn(e))  # cuts the torn entry
     assert [e["kind"] for e in journal_lines(path)][-2:] == ["turn-start", "turn-end"]
 
 
 def encode_line(entry: dict) -> bytes:
-    return store.encode_entry(entry)
+    return encode_entry(entry)
 
 
 def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     """The file holds the newest change but its entry is torn: no crash of d4cli does that, so
     the history is damaged. `log` shows the rest and warns, `undo` refuses, a change keeps the
     damaged bytes and goes on after them."""
-    store.change(path, lambda e: start_turn(e))
-    store.change(path, attack())
-    store.change(path, attack())
+    transaction.change(path, lambda e: start_turn(e))
+    transaction.change(path, attack())
+    transaction.change(path, attack())
     _tear_the_last_entry(path)
-    history = store.read_history(path)
+    history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start", "act"]
-    journal = store.journal_path(path)
+    journal = journal_path(path)
     assert history.warning == (
         f"{journal}: line 6 is damaged; the file is newer than the history: the change it held is not shown"
     )
-    assert store.read_history(path, last=1).warning == history.warning
+    assert read_history(path, last=1).warning == history.warning
     before = snapshot(path)
     with pytest.raises(FileError) as caught:
-        store.undo(path)
+        transaction.undo(path)
     assert str(caught.value) == (
         f"{journal}: line 6 is damaged; the file is newer than the history: undo cannot tell what to restore"
     )
@@ -482,48 +483,48 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     assert snapshot(path) == before
     # A change goes on after the damaged bytes, which stay; it is numbered after the torn entry.
     damaged = journal.read_bytes()
-    store.change(path, lambda e: end_turn(e))
+    transaction.change(path, lambda e: end_turn(e))
     assert journal.read_bytes().startswith(damaged + b"\n")
     last = journal_lines_after(path, len(damaged) + 1)
     assert [e["kind"] for e in last] == ["turn-end"] and last[0]["seq"] == 7
-    assert store.read_log(path, last=1)[0]["kind"] == "turn-end"
+    assert read_log(path, last=1)[0]["kind"] == "turn-end"
     assert store.read_encounter(path).find("Aria").load == 1  # both acts stand in the file
     # Now a damaged line further back: the full log skips it, shows the entries on both sides, and warns.
-    history = store.read_history(path)
+    history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start", "act", "turn-end"]
     assert history.warning == f"{journal}: line 6 is damaged (not a journal entry): skipped; 'undo' cannot go back past it"
-    store.undo(path)  # the turn-end stands and can be undone ...
+    transaction.undo(path)  # the turn-end stands and can be undone ...
     assert journal.read_bytes() == damaged + b"\n"
     with pytest.raises(FileError, match="line 6 is damaged"):
-        store.undo(path)  # ... but not past the damaged line
+        transaction.undo(path)  # ... but not past the damaged line
 
 
 def journal_lines_after(path: Path, offset: int) -> list[dict]:
-    return [json.loads(line) for line in store.journal_path(path).read_bytes()[offset:].splitlines()]
+    return [json.loads(line) for line in journal_path(path).read_bytes()[offset:].splitlines()]
 
 
 def test_a_whole_line_that_is_not_an_entry_is_kept(path):
     """A foreign line at the end (with its newline) is not what a crash leaves: never cut."""
-    journal = store.journal_path(path)
+    journal = journal_path(path)
     with open(journal, "ab") as handle:
         handle.write(b"not a journal entry\n")
     damaged = journal.read_bytes()
-    history = store.read_history(path)
+    history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add"]
     assert history.warning == f"{journal}: line 4 is damaged (not a journal entry): the change it held is not shown"
     before = snapshot(path)
     with pytest.raises(FileError, match="line 4 is damaged \\(not a journal entry\\): undo cannot tell"):
-        store.undo(path)
+        transaction.undo(path)
     assert snapshot(path) == before
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     assert journal.read_bytes().startswith(damaged)
     assert journal_lines_after(path, len(damaged))[0]["seq"] == 4
 
 
 def test_damaged_history_on_the_command_line(path):
     """`log` exits 0 with the readable entries and one warning line; `undo` exits 2 with one line."""
-    store.change(path, lambda e: start_turn(e))
-    store.change(path, attack())
+    transaction.change(path, lambda e: start_turn(e))
+    transaction.change(path, attack())
     _tear_the_last_entry(path)
     env = {**os.environ, "D4CLI_FILE": str(path)}
 
@@ -534,7 +535,7 @@ def test_damaged_history_on_the_command_line(path):
     log = d4cli("log", "--json")
     assert log.returncode == 0
     assert [e["kind"] for e in json.loads(log.stdout)["entries"]] == ["init", "add", "add", "turn-start"]
-    warning = (f"d4cli: warning: {store.journal_path(path)}: line 5 is damaged; "
+    warning = (f"d4cli: warning: {journal_path(path)}: line 5 is damaged; "
                "the file is newer than the history: the change it held is not shown")
     assert log.stderr.splitlines() == [warning]
     before = snapshot(path)
@@ -546,77 +547,77 @@ def test_damaged_history_on_the_command_line(path):
 
 
 def test_unchanged_including_an_unfinished_entry_when_a_write_fails(path, monkeypatch):
-    with open(store.journal_path(path), "ab") as handle:
+    with open(journal_path(path), "ab") as handle:
         handle.write(b'{"torn')
 
     def full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files, "replace_file", full)
-    _fails(path, FileError, lambda: store.change(path, attack()))
+    _fails(path, FileError, lambda: transaction.change(path, attack()))
 
 
 def test_crash_inside_undo_after_the_file_is_restored(path):
-    store.change(path, lambda e: start_turn(e))
-    store.change(path, attack())
+    transaction.change(path, lambda e: start_turn(e))
+    transaction.change(path, attack())
     # The undo wrote the file back, then 'crashed' before cutting the journal.
     path.write_bytes(saved_before(path))
-    assert [e["kind"] for e in store.read_log(path)] == ["init", "add", "add", "turn-start"]
-    store.undo(path)  # undoes the turn-start, and the act's entry goes with it
+    assert [e["kind"] for e in read_log(path)] == ["init", "add", "add", "turn-start"]
+    transaction.undo(path)  # undoes the turn-start, and the act's entry goes with it
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
 
 
 def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
-    store.change(path, attack())
+    transaction.change(path, attack())
     before_act = saved_before(path)
     path.write_text(path.read_text().replace("hp = 7", "hp = 3", 1))
-    assert [e["kind"] for e in store.read_log(path)][-1] == "act"
-    undone = store.undo(path)
+    assert [e["kind"] for e in read_log(path)][-1] == "act"
+    undone = transaction.undo(path)
     assert undone.hand_edited and path.read_bytes() == before_act
 
 
 def test_undo_rescues_an_invalid_hand_edit(path):
-    store.change(path, attack())
+    transaction.change(path, attack())
     before_act = saved_before(path)
     path.write_text("this is [not toml")
     with pytest.raises(FileError):
         store.read_encounter(path)
-    store.undo(path)
+    transaction.undo(path)
     assert path.read_bytes() == before_act
 
 
 def test_ordinary_commands_read_only_the_journal_tail(path):
     """A damaged line in the middle of the journal is never read by a change, an undo or `log --last`."""
-    store.change(path, lambda e: start_turn(e))
-    journal = store.journal_path(path)
+    transaction.change(path, lambda e: start_turn(e))
+    journal = journal_path(path)
     lines = journal.read_bytes().splitlines(keepends=True)
     lines[1] = b"this line was never going to be parsed\n"
     journal.write_bytes(b"".join(lines))
-    store.change(path, attack())
-    store.change(path, attack())
-    store.undo(path)
-    assert [e["kind"] for e in store.read_log(path, last=2)] == ["turn-start", "act"]
-    assert store.read_history(path, last=3).warning is None
-    history = store.read_history(path)
+    transaction.change(path, attack())
+    transaction.change(path, attack())
+    transaction.undo(path)
+    assert [e["kind"] for e in read_log(path, last=2)] == ["turn-start", "act"]
+    assert read_history(path, last=3).warning is None
+    history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "turn-start", "act"]
     assert history.warning == (f"{journal}: line 2 is damaged (not a journal entry): skipped; "
                                "'undo' cannot go back past it")
     # Undo goes back as far as the damaged line, and stops there with the same words.
     for _ in range(3):
-        store.undo(path)
+        transaction.undo(path)
     before = snapshot(path)
     with pytest.raises(FileError, match="line 2 is damaged"):
-        store.undo(path)
+        transaction.undo(path)
     assert snapshot(path) == before
 
 
 def test_log_validates_the_file(path):
     """docs/cli.md: the file is validated on every read, `log` included."""
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     path.write_text(path.read_text().replace("load_buffer", "load_bufer", 1))
     before = snapshot(path)
     with pytest.raises(FileError, match="load_bufer: unknown key"):
-        store.read_log(path)
+        read_log(path)
     assert snapshot(path) == before
 
 
@@ -624,11 +625,11 @@ def test_a_byte_order_mark_survives_a_change_and_its_undo(path):
     """A hand-saved file with a BOM: a change goes through, the journal agrees, undo gives the bytes back."""
     marked = b"\xef\xbb\xbf" + path.read_bytes()
     path.write_bytes(marked)
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     entry = journal_lines(path)[-1]
-    assert entry["before"] == store.digest(marked) and saved_before(path) == marked
-    assert store.read_log(path)[-1]["kind"] == "turn-start"
-    store.undo(path)
+    assert entry["before"] == digest(marked) and saved_before(path) == marked
+    assert read_log(path)[-1]["kind"] == "turn-start"
+    transaction.undo(path)
     assert path.read_bytes() == marked
 
 
@@ -644,11 +645,11 @@ def test_a_change_removes_temp_files_left_by_a_killed_change(path):
     ]
     for item in stale + others:
         item.write_text("half a file")
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     assert [item.exists() for item in stale] == [False, False]
     assert all(item.exists() for item in others)
     stale[0].write_text("again")
-    store.undo(path)
+    transaction.undo(path)
     assert not stale[0].exists()
 
 
@@ -657,39 +658,39 @@ def test_a_refused_change_leaves_a_stale_temp_file_alone(path):
     (path.parent / f".{path.name}.abcdefgh.tmp").write_text("half a file")
     before = snapshot(path)
     with pytest.raises(InputError):
-        store.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([])))
+        transaction.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([])))
     assert snapshot(path) == before
 
 
 def test_a_change_through_a_symlink_writes_the_target(path):
     link = path.parent / "link.toml"
     link.symlink_to(path.name)
-    store.change(link, lambda e: start_turn(e))
+    transaction.change(link, lambda e: start_turn(e))
     assert link.is_symlink()
-    assert not store.journal_path(link).exists() and not store.lock_path(link).exists()
-    assert store.read_log(link) == store.read_log(path)
-    assert store.read_log(path)[-1]["kind"] == "turn-start"
-    store.undo(link)
-    assert link.is_symlink() and store.read_log(path)[-1]["kind"] == "add"
+    assert not journal_path(link).exists() and not lock_path(link).exists()
+    assert read_log(link) == read_log(path)
+    assert read_log(path)[-1]["kind"] == "turn-start"
+    transaction.undo(link)
+    assert link.is_symlink() and read_log(path)[-1]["kind"] == "add"
     dangling = path.parent / "dangling.toml"
     dangling.symlink_to("gone.toml")
     with pytest.raises(FileError, match="no encounter file here"):
-        store.change(dangling, lambda e: start_turn(e))
+        transaction.change(dangling, lambda e: start_turn(e))
     assert dangling.is_symlink() and not (path.parent / "gone.toml").exists()
 
 
 def test_init_refuses_to_replace_without_force_and_keeps_history_out_of_log(path):
-    _fails(path, InputError, lambda: store.create(path, dump_encounter(Encounter()), {}))
-    store.create(path, dump_encounter(Encounter(name="Again")), {"name": "Again"}, force=True)
-    assert [e["kind"] for e in store.read_log(path)] == ["init"]
+    _fails(path, InputError, lambda: transaction.create(path, dump_encounter(Encounter()), {}))
+    transaction.create(path, dump_encounter(Encounter(name="Again")), {"name": "Again"}, force=True)
+    assert [e["kind"] for e in read_log(path)] == ["init"]
     with pytest.raises(InputError, match="nothing to undo"):
-        store.undo(path)
+        transaction.undo(path)
 
 
 def test_init_refuses_a_directory(tmp_path):
     (tmp_path / "dir.toml").mkdir()
     with pytest.raises(FileError, match="is a directory"):
-        store.create(tmp_path / "dir.toml", dump_encounter(Encounter()), {}, force=True)
+        transaction.create(tmp_path / "dir.toml", dump_encounter(Encounter()), {}, force=True)
 
 
 def test_crash_during_a_fresh_init_is_dropped(tmp_path, monkeypatch):
@@ -698,35 +699,22 @@ def test_crash_during_a_fresh_init_is_dropped(tmp_path, monkeypatch):
         patch.setattr(files, "replace_file", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt()))
         patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
-            store.create(target, dump_encounter(Encounter()), {})
+            transaction.create(target, dump_encounter(Encounter()), {})
     assert not target.exists()
-    store.create(target, dump_encounter(Encounter()), {})
+    transaction.create(target, dump_encounter(Encounter()), {})
     assert [e["kind"] for e in journal_lines(target)] == ["init"]
 
 
 def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl, os, sys, time\n"
-         "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX)\n"
-         "print('locked', flush=True); time.sleep(30)",
-         str(store.lock_path(path))],
-        stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline().strip() == "locked"
+    with lock_held_elsewhere(lock_path(path)):
         before = snapshot(path)
         started = time.monotonic()
         with pytest.raises(LockTimeout, match="could not get the lock within 0.3 s") as caught:
-            store.change(path, attack(), timeout=0.3)
+            transaction.change(path, attack(), timeout=0.3)
         assert 0.25 < time.monotonic() - started < 3
         assert "D4CLI_LOCK_TIMEOUT" in str(caught.value) and "\n" not in str(caught.value)
         assert caught.value.exit_code == 2
         assert snapshot(path) == before
-    finally:
-        holder.kill()
-        holder.wait()
-        holder.stdout.close()
 
 
 @pytest.mark.parametrize(
@@ -744,17 +732,17 @@ def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, 
             raise OSError(code, os.strerror(code), str(name))
         return real_open(name, flags, *args, **kwargs)
 
-    store.lock_path(path).unlink()
+    lock_path(path).unlink()
     monkeypatch.setattr(os, "open", read_only)
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "3")
     before = snapshot(path)
-    for action in (lambda: store.change(path, attack()), lambda: store.undo(path),
-                   lambda: store.create(path, dump_encounter(Encounter()), {}, force=True)):
+    for action in (lambda: transaction.change(path, attack()), lambda: transaction.undo(path),
+                   lambda: transaction.create(path, dump_encounter(Encounter()), {}, force=True)):
         started = time.monotonic()
         with pytest.raises(FileError) as caught:
             action()
         assert time.monotonic() - started < 1
-        assert str(caught.value) == f"{store.lock_path(path)}: cannot create the lock file: {reason}"
+        assert str(caught.value) == f"{lock_path(path)}: cannot create the lock file: {reason}"
         assert caught.value.exit_code == 2
         assert snapshot(path) == before
 
@@ -774,14 +762,14 @@ def test_a_special_folder_is_named_at_once_on_the_command_line():
 def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
     missing = tmp_path / "missing" / "encounter.toml"
     with pytest.raises(FileError, match="no encounter file here"):
-        store.change(missing, start_turn)
+        transaction.change(missing, start_turn)
     with pytest.raises(FileError, match="does not exist"):
-        store.create(missing, dump_encounter(Encounter()), {})
+        transaction.create(missing, dump_encounter(Encounter()), {})
     assert not (tmp_path / "missing").exists()
     folder = tmp_path / "folder.toml"
     folder.mkdir()
-    for action in (lambda: store.change(folder, start_turn), lambda: store.undo(folder),
-                   lambda: store.create(folder, dump_encounter(Encounter()), {}, force=True)):
+    for action in (lambda: transaction.change(folder, start_turn), lambda: transaction.undo(folder),
+                   lambda: transaction.create(folder, dump_encounter(Encounter()), {}, force=True)):
         with pytest.raises(FileError, match="is a directory"):
             action()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.toml"]
@@ -790,16 +778,16 @@ def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
 def test_lock_timeout_setting_is_checked(monkeypatch):
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "soon")
     with pytest.raises(InputError, match="D4CLI_LOCK_TIMEOUT"):
-        store.lock_timeout()
+        lock_timeout()
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "0.5")
-    assert store.lock_timeout() == 0.5
+    assert lock_timeout() == 0.5
     monkeypatch.delenv("D4CLI_LOCK_TIMEOUT")
-    assert store.lock_timeout() == 5.0
+    assert lock_timeout() == 5.0
 
 
 def test_file_permissions_are_kept(path):
     os.chmod(path, 0o640)
-    store.change(path, lambda e: start_turn(e))
+    transaction.change(path, lambda e: start_turn(e))
     assert (os.stat(path).st_mode & 0o777) == 0o640
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
 

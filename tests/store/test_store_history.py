@@ -14,10 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from _cli import run
 
-from d4cli import store
-from d4cli.cli.app import app
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
@@ -25,8 +23,9 @@ from d4cli.fileformat.encounter_toml import dump_encounter
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, transaction
+from d4cli.store.files import journal_path, lock_path, redo_path
+from d4cli.store.history import read_log
 
-runner = CliRunner()
 H1, H2, H3 = "1" * 64, "2" * 64, "3" * 64
 
 
@@ -92,15 +91,15 @@ def test_a_patch_stores_only_the_changed_lines():
 def _encounter_of(tmp_path: Path, count: int) -> Path:
     target = tmp_path / f"e{count}.toml"
     creatures = tuple(new_creature(f"C{n}", (("Might", 2),), hp=10, evasion=10) for n in range(count))
-    store.create(target, dump_encounter(Encounter(name="T", creatures=creatures)), {"name": "T"})
-    store.change(target, lambda e: start_turn(e))
+    transaction.create(target, dump_encounter(Encounter(name="T", creatures=creatures)), {"name": "T"})
+    transaction.change(target, lambda e: start_turn(e))
     return target
 
 
 def _act_bytes(target: Path) -> int:
-    size = os.path.getsize(store.journal_path(target))
-    store.change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
-    return os.path.getsize(store.journal_path(target)) - size
+    size = os.path.getsize(journal_path(target))
+    transaction.change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
+    return os.path.getsize(journal_path(target)) - size
 
 
 def test_an_act_entry_does_not_grow_with_the_encounter(tmp_path):
@@ -110,8 +109,8 @@ def test_an_act_entry_does_not_grow_with_the_encounter(tmp_path):
 
 def test_new_entries_hold_a_patch_and_no_whole_text(tmp_path):
     target = _encounter_of(tmp_path, 3)
-    store.change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
-    last = json.loads(store.journal_path(target).read_bytes().splitlines()[-1])
+    transaction.change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
+    last = json.loads(journal_path(target).read_bytes().splitlines()[-1])
     assert "prev" not in last and isinstance(last["patch"], list) and last["patch"]
 
 
@@ -120,12 +119,13 @@ def test_new_entries_hold_a_patch_and_no_whole_text(tmp_path):
 
 def _played(tmp_path: Path) -> Path:
     target = tmp_path / "encounter.toml"
-    store.create(target, dump_encounter(Encounter(name="Deep")), {"name": "Deep"})
+    transaction.create(target, dump_encounter(Encounter(name="Deep")), {"name": "Deep"})
     for name in ("Aria", "Borin", "Goblin"):
-        store.change(target, lambda e, n=name: add_creature(e, new_creature(n, (("Might", 3),), hp=9, evasion=10)))
+        transaction.change(target, lambda e, n=name: add_creature(e, new_creature(n, (("Might", 3),), hp=9, evasion=10)))
     return target
 
 
+@pytest.mark.slow
 def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
     target = _played(tmp_path)
     states = [target.read_bytes()]
@@ -133,53 +133,53 @@ def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
         step = (lambda e: start_turn(e)) if n % 3 == 0 else (lambda e: end_turn(e)) if n % 3 == 2 else (
             lambda e: act(e, ActRequest(e.current, "Might"), ScriptedDice([1, 2, 3, 4, 1]))
         )
-        store.change(target, step)
+        transaction.change(target, step)
         states.append(target.read_bytes())
-    journal_before = store.journal_path(target).read_bytes()
+    journal_before = journal_path(target).read_bytes()
     for n in range(20):
-        store.undo(target)
+        transaction.undo(target)
         assert target.read_bytes() == states[-2 - n], n
     for n in range(20):
-        redone = store.redo(target)
+        redone = transaction.redo(target)
         assert target.read_bytes() == states[n + 1], n
         assert redone.entry["seq"] == 5 + n
-    assert store.journal_path(target).read_bytes() == journal_before  # the same entries, byte for byte
+    assert journal_path(target).read_bytes() == journal_before  # the same entries, byte for byte
     with pytest.raises(InputError, match="nothing to redo"):
-        store.redo(target)
+        transaction.redo(target)
     for n in range(20):  # and back again, through the redone entries
-        store.undo(target)
+        transaction.undo(target)
         assert target.read_bytes() == states[-2 - n], n
 
 
 def test_a_new_change_clears_what_can_be_redone(tmp_path):
     target = _played(tmp_path)
-    store.change(target, lambda e: start_turn(e))
-    store.undo(target)
-    assert store.redo_path(target).exists()
-    store.change(target, lambda e: start_turn(e, "Borin"))
-    assert not store.redo_path(target).exists()
+    transaction.change(target, lambda e: start_turn(e))
+    transaction.undo(target)
+    assert redo_path(target).exists()
+    transaction.change(target, lambda e: start_turn(e, "Borin"))
+    assert not redo_path(target).exists()
     before = target.read_bytes()
     with pytest.raises(InputError, match="nothing to redo"):
-        store.redo(target)
+        transaction.redo(target)
     assert target.read_bytes() == before
 
 
 def test_a_stale_redo_record_left_by_a_crash_is_never_applied(tmp_path):
     target = _played(tmp_path)
-    store.change(target, lambda e: start_turn(e))
-    store.undo(target)
-    stale = store.redo_path(target).read_bytes()
-    store.change(target, lambda e: start_turn(e, "Goblin"))
-    store.redo_path(target).write_bytes(stale)  # a kill between the commit and clearing the records
+    transaction.change(target, lambda e: start_turn(e))
+    transaction.undo(target)
+    stale = redo_path(target).read_bytes()
+    transaction.change(target, lambda e: start_turn(e, "Goblin"))
+    redo_path(target).write_bytes(stale)  # a kill between the commit and clearing the records
     with pytest.raises(InputError, match="nothing to redo"):
-        store.redo(target)
+        transaction.redo(target)
 
 
 def test_a_crash_inside_redo_leaves_old_or_new(tmp_path, monkeypatch):
     target = _played(tmp_path)
-    store.change(target, lambda e: start_turn(e))
+    transaction.change(target, lambda e: start_turn(e))
     after = target.read_bytes()
-    store.undo(target)
+    transaction.undo(target)
     before = target.read_bytes()
 
     def crash(*_args, **_kwargs):
@@ -189,86 +189,86 @@ def test_a_crash_inside_redo_leaves_old_or_new(tmp_path, monkeypatch):
         patch.setattr(files, "replace_file", crash)
         patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
-            store.redo(target)
+            transaction.redo(target)
     assert target.read_bytes() == before
-    assert [e["kind"] for e in store.read_log(target)][-1] == "add"  # the appended entry is unfinished
-    store.redo(target)
+    assert [e["kind"] for e in read_log(target)][-1] == "add"  # the appended entry is unfinished
+    transaction.redo(target)
     assert target.read_bytes() == after
 
 
 def test_a_crash_inside_undo_before_the_file_keeps_everything(tmp_path, monkeypatch):
     target = _played(tmp_path)
-    store.change(target, lambda e: start_turn(e))
+    transaction.change(target, lambda e: start_turn(e))
     after = target.read_bytes()
     with monkeypatch.context() as patch:
         patch.setattr(files, "replace_file", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
         with pytest.raises(KeyboardInterrupt):
-            store.undo(target)
-    assert target.read_bytes() == after and not store.redo_path(target).exists()
+            transaction.undo(target)
+    assert target.read_bytes() == after and not redo_path(target).exists()
     with pytest.raises(InputError, match="nothing to redo"):
-        store.redo(target)
+        transaction.redo(target)
 
 
 def test_old_format_journal_keeps_working_undo_across_the_boundary(tmp_path):
     """A journal written with the whole previous text on every entry (and an init without it)."""
     target = _played(tmp_path)
-    entries = [json.loads(line) for line in store.journal_path(target).read_bytes().splitlines()]
+    entries = [json.loads(line) for line in journal_path(target).read_bytes().splitlines()]
     texts = [entries[0].pop("text")]
     for entry in entries[1:]:  # rewrite each entry as the old format had it: `prev`, no patch
         texts.append(journal.apply_patch(texts[-1], entry.pop("patch")))
         entry["prev"] = texts[-2]
-    store.journal_path(target).write_bytes(b"".join(journal.encode_entry(e) for e in entries))
+    journal_path(target).write_bytes(b"".join(journal.encode_entry(e) for e in entries))
     assert target.read_text() == texts[-1]
-    store.change(target, lambda e: start_turn(e))  # new entries after the old ones
-    store.change(target, lambda e: end_turn(e))
-    new = json.loads(store.journal_path(target).read_bytes().splitlines()[-2])
+    transaction.change(target, lambda e: start_turn(e))  # new entries after the old ones
+    transaction.change(target, lambda e: end_turn(e))
+    new = json.loads(journal_path(target).read_bytes().splitlines()[-2])
     assert new["prev"] == texts[-1]  # the first new entry anchors the patches after it
-    store.undo(target)
-    store.undo(target)
+    transaction.undo(target)
+    transaction.undo(target)
     assert target.read_text() == texts[-1]
     for expected in reversed(texts[:-1]):  # across the boundary, into the old entries
-        store.undo(target)
+        transaction.undo(target)
         assert target.read_text() == expected
     with pytest.raises(InputError, match="nothing to undo"):
-        store.undo(target)
+        transaction.undo(target)
     for expected in texts[1:]:  # and redo brings the old entries back too
-        store.redo(target)
+        transaction.redo(target)
         assert target.read_text() == expected
 
 
 def test_undo_after_a_hand_edit_rebuilds_from_the_anchor(tmp_path):
     target = _played(tmp_path)
-    store.change(target, lambda e: start_turn(e))
+    transaction.change(target, lambda e: start_turn(e))
     before = target.read_bytes()
-    store.change(target, lambda e: end_turn(e))
+    transaction.change(target, lambda e: end_turn(e))
     hand = target.read_text().replace("hp = 9", "hp = 4", 1)
     target.write_text(hand)
-    undone = store.undo(target)
+    undone = transaction.undo(target)
     assert undone.hand_edited and target.read_bytes() == before
-    store.redo(target)
+    transaction.redo(target)
     assert target.read_text() == hand  # redo gives back the file as it was before the undo
 
 
 def test_a_damaged_patch_is_refused_naming_the_entry(tmp_path):
     target = _played(tmp_path)
-    store.change(target, lambda e: start_turn(e))
-    lines = store.journal_path(target).read_bytes().splitlines(keepends=True)
+    transaction.change(target, lambda e: start_turn(e))
+    lines = journal_path(target).read_bytes().splitlines(keepends=True)
     entry = json.loads(lines[-1])
     entry["patch"][0][1] = ["something else\n"]
     lines[-1] = journal.encode_entry(entry)
-    store.journal_path(target).write_bytes(b"".join(lines))
+    journal_path(target).write_bytes(b"".join(lines))
     before = target.read_bytes()
     with pytest.raises(FileError, match=f"entry {entry['seq']}.*damaged"):
-        store.undo(target)
+        transaction.undo(target)
     assert target.read_bytes() == before
 
 
 def test_a_damaged_line_in_the_new_format_is_refused_naming_the_line(tmp_path):
     target = _played(tmp_path)
-    with store.journal_path(target).open("ab") as handle:
+    with journal_path(target).open("ab") as handle:
         handle.write(b"{not an entry}\n")
     with pytest.raises(FileError, match="line 5 is damaged"):
-        store.undo(target)
+        transaction.undo(target)
 
 
 def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
@@ -278,14 +278,14 @@ def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
     calls = []
     real = tomllib.loads
     monkeypatch.setattr(tomllib, "loads", lambda text: calls.append(1) or real(text))
-    store.change(target, lambda e: start_turn(e))
+    transaction.change(target, lambda e: start_turn(e))
     assert len(calls) == 1  # the read; the new text is checked as data before it is written
 
 
 def test_the_store_reads_no_environment(tmp_path, monkeypatch):
     target = _played(tmp_path)
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "not a number")
-    store.change(target, lambda e: start_turn(e), timeout=1)  # the shell reads it, not the store
+    transaction.change(target, lambda e: start_turn(e), timeout=1)  # the shell reads it, not the store
     source = "".join(p.read_text() for p in Path(transaction.__file__).parent.glob("*.py"))
     assert "os.environ" not in source and "getenv" not in source
     assert "import typer" not in source and "from typer" not in source
@@ -295,26 +295,22 @@ def test_the_store_reads_no_environment(tmp_path, monkeypatch):
 # --- command line: redo, permissions, read-only --------------------------------------------
 
 
-def cli(*args: str):
-    return runner.invoke(app, list(args))
-
-
 @pytest.fixture
 def encounter(isolated_env) -> Path:
     path = Path(os.environ["D4CLI_FILE"])
-    assert cli("init", "--from", "duel").exit_code == 0
-    assert cli("turn", "start").exit_code == 0
+    assert run("init", "--from", "duel").exit_code == 0
+    assert run("turn", "start").exit_code == 0
     return path
 
 
 def test_redo_command(encounter):
     after = encounter.read_bytes()
-    assert cli("undo").exit_code == 0
-    result = cli("redo", "--json")
+    assert run("undo").exit_code == 0
+    result = run("redo", "--json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["redone"]["kind"] == "turn-start"
     assert encounter.read_bytes() == after
-    result = cli("redo")
+    result = run("redo")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == ["d4cli: error: redo: nothing to redo"]
     assert encounter.read_bytes() == after
@@ -327,8 +323,8 @@ def test_side_files_are_never_more_readable_than_the_file(tmp_path, mode, monkey
         target = tmp_path / "secret.toml"
         target.write_text(dump_encounter(Encounter(name="S")))
         os.chmod(target, mode)
-        store.journal_path(target).write_bytes(b"")
-        os.chmod(store.journal_path(target), 0o666)  # a looser journal from before is tightened
+        journal_path(target).write_bytes(b"")
+        os.chmod(journal_path(target), 0o666)  # a looser journal from before is tightened
         seen = []
         real = files.replace_file
 
@@ -337,9 +333,9 @@ def test_side_files_are_never_more_readable_than_the_file(tmp_path, mode, monkey
             seen.append(stat.S_IMODE(os.stat(path).st_mode))
 
         monkeypatch.setattr(files, "replace_file", spy)
-        store.change(target, lambda e: add_creature(e, new_creature("A", (("Might", 1),))))
-        store.undo(target)  # writes PATH.redo
-        for side in (store.journal_path(target), store.lock_path(target), store.redo_path(target), target):
+        transaction.change(target, lambda e: add_creature(e, new_creature("A", (("Might", 1),))))
+        transaction.undo(target)  # writes PATH.redo
+        for side in (journal_path(target), lock_path(target), redo_path(target), target):
             assert stat.S_IMODE(os.stat(side).st_mode) & ~mode == 0, (side, oct(os.stat(side).st_mode))
         assert seen and all(bits & ~mode == 0 for bits in seen)  # temp files renamed into place
     finally:
@@ -350,8 +346,8 @@ def test_a_new_file_gets_side_files_with_its_own_mode(tmp_path):
     old = os.umask(0o077)
     try:
         target = tmp_path / "new.toml"
-        store.create(target, dump_encounter(Encounter()), {})
-        for side in (target, store.journal_path(target), store.lock_path(target)):
+        transaction.create(target, dump_encounter(Encounter()), {})
+        for side in (target, journal_path(target), lock_path(target)):
             assert stat.S_IMODE(os.stat(side).st_mode) == 0o600, side
     finally:
         os.umask(old)
@@ -367,7 +363,7 @@ CHANGING = [
 def _refused(path: Path, argv: list[str], what: str) -> None:
     names = sorted(p.name for p in path.parent.iterdir())
     before = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.is_file()}
-    result = cli(*argv)
+    result = run(*argv)
     assert (result.exit_code, result.stdout) == (2, ""), (argv, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and f"the {what} is read-only" in lines[0], (argv, lines)
@@ -377,8 +373,8 @@ def _refused(path: Path, argv: list[str], what: str) -> None:
 
 @pytest.mark.parametrize("argv", CHANGING, ids=" ".join)
 def test_a_read_only_file_is_refused_before_anything_is_written(encounter, argv):
-    assert cli("turn", "end").exit_code == 0
-    assert cli("undo").exit_code == 0  # something to redo, and something to undo
+    assert run("turn", "end").exit_code == 0
+    assert run("undo").exit_code == 0  # something to redo, and something to undo
     os.chmod(encounter, 0o444)
     _refused(encounter, argv, "file")
 
@@ -388,18 +384,18 @@ def test_a_refused_read_only_file_leaves_the_lock_file_writable(encounter):
     if lock.exists():
         lock.unlink()
     os.chmod(encounter, 0o444)
-    result = cli("turn", "start")
+    result = run("turn", "start")
     assert result.exit_code == 2
     os.chmod(encounter, 0o644)
     if lock.exists():
         assert stat.S_IMODE(lock.stat().st_mode) & stat.S_IWUSR  # not 0444
-    assert cli("turn", "start").exit_code == 0
+    assert run("turn", "start").exit_code == 0
 
 
 @pytest.mark.parametrize("argv", CHANGING, ids=" ".join)
 def test_a_read_only_folder_is_refused_before_anything_is_written(encounter, argv):
-    assert cli("turn", "end").exit_code == 0
-    assert cli("undo").exit_code == 0
+    assert run("turn", "end").exit_code == 0
+    assert run("undo").exit_code == 0
     folder = encounter.parent
     os.chmod(folder, 0o555)
     try:
@@ -432,10 +428,10 @@ def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user(what,
     folder = Path(tempfile.mkdtemp(prefix="d4cli-perm-"))  # outside pytest's private 0700 tree
     try:
         target = folder / "encounter.toml"
-        store.create(target, dump_encounter(Encounter(name="X")), {})
+        transaction.create(target, dump_encounter(Encounter(name="X")), {})
         os.chmod(target, file_mode)
-        os.chmod(store.journal_path(target), file_mode)
-        os.chmod(store.lock_path(target), 0o666)
+        os.chmod(journal_path(target), file_mode)
+        os.chmod(lock_path(target), 0o666)
         os.chmod(folder, folder_mode)
         before = target.read_bytes()
         env = {**os.environ, "D4CLI_FILE": str(target), "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}

@@ -70,10 +70,11 @@ def act_command(
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.fight.actions import ActRequest, act
     from d4cli.rules.dc import parse_dc
     from d4cli.rules.dice import parse_extras
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.store import read_encounter
 
     request = ActRequest(
         actor=name,
@@ -119,10 +120,10 @@ def team_command(
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.fight.actions import TeamRequest, team
     from d4cli.fight.encounter import TEAM_SOURCE
     from d4cli.fight.events import GrantKind
-    from d4cli.store import resolve_path
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")

@@ -113,7 +113,7 @@ def emit_json(obj: dict[str, Any]) -> None:
 def change_noting_comments(
     path: Path, transition: Callable[[Encounter], tuple[Encounter, R]], note: str | None = None
 ) -> R:
-    """`d4cli.store.change` journaling `d4cli.output.serialize.journal_json`; its record.
+    """`d4cli.store.transaction.change` journaling `d4cli.output.serialize.journal_json`; its record.
 
     *note* (``--note``, checked by `check_note`) joins the journal entry as
     ``note``: the one place where a note meets the facts, so every command
@@ -127,7 +127,8 @@ def change_noting_comments(
     from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
     from d4cli.output.serialize import journal_json
     from d4cli.rules.errors import FileError
-    from d4cli.store import change, read_text
+    from d4cli.store.files import read_text
+    from d4cli.store.transaction import change
 
     try:
         before = read_text(path)

@@ -39,7 +39,7 @@ def add_command(
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """
-    from d4cli.fight.effects import add_effect, make_effect
+    from d4cli.fight.effect_transitions import add_effect, make_effect
     from d4cli.rules.limits import parse_whole
 
     if adv == dis:
@@ -75,7 +75,7 @@ def remove_command(
 
     Example: d4cli effect remove Aria darkness
     """
-    from d4cli.fight.effects import remove_effect
+    from d4cli.fight.effect_transitions import remove_effect
     from d4cli.rules.names import check_text
 
     check_text(source, "SOURCE", name=True)
@@ -92,7 +92,8 @@ def list_command(
 
     Example: d4cli effect list Aria --json
     """
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
 
     encounter = read_encounter(resolve_path(file))
     if name is not None:

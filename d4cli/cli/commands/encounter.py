@@ -1,7 +1,7 @@
 """The encounter commands: init, add, remove, status, exhaust, undo, redo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call a pure
-transition of `d4cli.fight.encounter` through `d4cli.store.change` (lock, journal,
+transition of `d4cli.fight.encounter` through `d4cli.store.transaction.change` (lock, journal,
 atomic write), print the record: its JSON from `d4cli.output.serialize` (the same
 object the journal keeps), or one line. ``act`` and ``team`` live in `commands.act`,
 ``turn start|end`` in `commands.turn`, ``log`` in `commands.log`.
@@ -55,8 +55,8 @@ def apply_change(
     A change that changes nothing is reported and writes nothing (`d4cli.cli.commands.unchanged`).
     """
     from d4cli.cli.commands.unchanged import Unchanged, or_unchanged, unchanged_line
+    from d4cli.cli.settings import resolve_path
     from d4cli.output.serialize import journal_json, record_json, unchanged_json
-    from d4cli.store import resolve_path
 
     changed = True
     try:
@@ -91,10 +91,11 @@ def init_command(
     """
     from dataclasses import replace
 
-    from d4cli.cli.settings import lock_timeout
+    from d4cli.cli.settings import lock_timeout, resolve_path
     from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
     from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-    from d4cli.store import create, read_text, resolve_path
+    from d4cli.store.files import read_text
+    from d4cli.store.transaction import create
 
     if mode is not None and mode not in MODES:
         raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
@@ -238,7 +239,8 @@ def status_command(
 
     Example: d4cli status --json
     """
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
 
     encounter = read_encounter(resolve_path(file))
     if name is not None:
@@ -300,8 +302,8 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli undo
     """
-    from d4cli.cli.settings import lock_timeout
-    from d4cli.store import resolve_path, undo
+    from d4cli.cli.settings import lock_timeout, resolve_path
+    from d4cli.store.transaction import undo
 
     undone = undo(resolve_path(file), timeout=lock_timeout())
     if json_:
@@ -324,8 +326,8 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli redo
     """
-    from d4cli.cli.settings import lock_timeout
-    from d4cli.store import redo, resolve_path
+    from d4cli.cli.settings import lock_timeout, resolve_path
+    from d4cli.store.transaction import redo
 
     redone = redo(resolve_path(file), timeout=lock_timeout())
     if json_:

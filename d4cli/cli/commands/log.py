@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, emit_json
-from d4cli.cli.commands.encounter import FileOption, SourceList
+from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json
 from d4cli.cli.completion import complete_creature
 from d4cli.rules.errors import escape_control
 from d4cli.rules.limits import LAST, parse_whole
@@ -28,9 +27,10 @@ def log_command(
 
     Example: d4cli log --round 2 --creature Aria --kind act
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
     from d4cli.rules.limits import ROUND
-    from d4cli.store import read_history, resolve_path
+    from d4cli.store.history import read_history
 
     count = None if last is None else parse_whole(last, "--last", LAST)
     round_number = None if round_ is None else parse_whole(round_, "--round", ROUND)

@@ -12,17 +12,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from d4cli.cli.commands.common import (
+    FileOption,
     JsonOption,
     NoteOption,
     OddsOption,
     QuietOption,
     SeedOption,
+    SourceList,
     change_noting_comments,
     check_note,
     emit_json,
     make_rng,
 )
-from d4cli.cli.commands.encounter import FileOption, SourceList
 from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
 from d4cli.cli.completion.sheets import (
     complete_action,
@@ -67,8 +68,9 @@ def check_command(
 
     Example: d4cli check Aldric --attribute Willpower --dc hard
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.fight.sheet_check import sheet_check
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.store import read_encounter
 
     with naming(name):
         request = _check_request(name, attribute, proficiency, specialization, dc, advantage, disadvantage, adv, dis, rule_of_three, note)
@@ -189,8 +191,8 @@ def action_add_command(
 
     Example: d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.fight.sheets import add_action
-    from d4cli.store import resolve_path
 
     with naming(name):
         row = _action_row(action, aspect, cost, extra, dc, adv, dis)
@@ -233,8 +235,8 @@ def action_remove_command(
 
     Example: d4cli action remove Aria dagger
     """
+    from d4cli.cli.settings import resolve_path
     from d4cli.fight.sheets import remove_action
-    from d4cli.store import resolve_path
 
     event = change_noting_comments(resolve_path(file), lambda encounter: remove_action(encounter, name, action), note)
     _print_event(event, json_)

@@ -38,7 +38,8 @@ def simulate_command(
     import os
 
     from d4cli.rules.limits import parse_whole
-    from d4cli.sim.engine import MAX_RUNS, MODES, prepare, run_all
+    from d4cli.sim.engine import MAX_RUNS, MODES, prepare
+    from d4cli.sim.pieces import run_all
 
     count = parse_whole(runs, "--runs", (1, MAX_RUNS))
     chosen = [mode.strip() for mode in modes.split(",")]
@@ -124,7 +125,8 @@ def _sweep(text: str) -> tuple[str, list[int]]:
 
 
 def _load(file: str | None, from_: str | None) -> Any:
-    from d4cli.store import read_encounter, resolve_path
+    from d4cli.cli.settings import resolve_path
+    from d4cli.store import read_encounter
 
     if from_ is not None:
         if file is not None:

@@ -10,15 +10,14 @@ Creature names come from the encounter file named by ``--file/-f`` already
 typed on the line, else ``D4CLI_FILE``, else ``./encounter.toml``; matching
 follows N1 (`d4cli.rules.names.fold_name`), by prefix.
 
-Submodules: `shells` (the bash/zsh/fish classes and scripts), `words` (splitting
-the typed line, bash quoting), `sheets` (stats and named actions, C8). Their
-public names are also reachable from here, imported on first use so that the
-completers stay cheap to import.
+Submodules, imported from where they are used: `shells` (the bash/zsh/fish
+classes and scripts), `words` (splitting the typed line, bash quoting),
+`sheets` (stats and named actions, C8). They read this module's state (the
+words typed), so it imports none of them and the completers stay cheap.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -87,15 +86,10 @@ def _typed_file(ctx: Any) -> str | None:
 def _encounter(ctx: Any) -> Any:
     """The encounter named on the line (or by D4CLI_FILE / ./encounter.toml), or None."""
     try:
-        from d4cli import store
+        from d4cli.cli.settings import resolve_path
+        from d4cli.store import read_encounter
 
-        value = _typed_file(ctx)
-        resolve = getattr(store, "resolve_path", None)
-        if resolve is not None:
-            path = resolve(value)
-        else:  # pragma: no cover - only while the store is being written
-            path = value or os.environ.get("D4CLI_FILE") or "encounter.toml"
-        return store.read_encounter(path)
+        return read_encounter(resolve_path(_typed_file(ctx)))
     except BaseException:  # noqa: BLE001 - a completer must never fail or print
         return None
 
@@ -215,27 +209,3 @@ def complete_other_creature(ctx: Any, incomplete: str) -> list[str]:
         return _matching(names, incomplete)
     except Exception:  # noqa: BLE001
         return []
-
-
-_ELSEWHERE = {
-    "d4cli.cli.completion.shells": ("BASH_SCRIPT", "ZSH_SCRIPT", "FISH_SCRIPT", "SCRIPTS", "use_d4_shells", "completion_script"),
-    "d4cli.cli.completion.words": ("DEFAULT_WORDBREAKS", "TypedWord", "split_line", "line_to_cursor", "bash_quote"),
-    "d4cli.cli.completion.sheets": (
-        "complete_stat",
-        "complete_attribute",
-        "complete_proficiency",
-        "complete_specialization",
-        "complete_action",
-        "complete_aspect_or_action",
-    ),
-}
-
-
-def __getattr__(name: str) -> Any:
-    """The shells', words' and sheets' public names, imported when first asked for."""
-    import importlib
-
-    for module, names in _ELSEWHERE.items():
-        if name in names:
-            return getattr(importlib.import_module(module), name)
-    raise AttributeError(f"module 'd4cli.cli.completion' has no attribute {name!r}")

@@ -39,7 +39,7 @@ def effects_table(encounter: Encounter, only: str | None = None) -> Table:
     """``effect list``: one row per effect, creature by creature in turn order (R20)."""
     from rich.table import Table
 
-    from d4cli.fight.effects import applied_round
+    from d4cli.fight.effect_transitions import applied_round
     from d4cli.output.serialize.effects import effect_json
     from d4cli.rules.names import fold_name
 
@@ -67,7 +67,7 @@ def print_effects(encounter: Encounter, only: str | None = None) -> None:
 
 def effects_cell(effects: tuple[Any, ...], round_number: int) -> str:
     """The effects of one creature (`d4cli.fight.effects.Effect` values), one line each (markup);
-    *round_number* is the round counted first (`d4cli.fight.effects.applied_round`)."""
+    *round_number* is the round counted first (`d4cli.fight.effect_transitions.applied_round`)."""
     from d4cli.output.serialize.effects import effect_json
 
     return "\n".join(escape(describe(effect_json(effect), round_number)) for effect in effects)

@@ -55,7 +55,7 @@ def status_table(encounter: Encounter) -> Table:
     """
     from rich.table import Table
 
-    from d4cli.fight.effects import applied_round
+    from d4cli.fight.effect_transitions import applied_round
 
     state = f"round {encounter.round}" if encounter.round else "not started"
     mode = f"round mode, {encounter.round_reset} reset (R12)" if encounter.mode == "round" else "turn mode"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.encounter import Pending
+    from d4cli.fight.effects import Pending
     from d4cli.fight.events import (
         AddEvent,
         DamageEvent,

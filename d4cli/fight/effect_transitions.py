@@ -1,0 +1,230 @@
+"""Lasting effects on the encounter (R11, R20): adding and removing them, ending them at a
+turn's start or end and at a round's end, counting down their uses, naming them as a roll's sources.
+
+Each transition takes an `Encounter` and returns the new one with a record:
+`add_effect` and `remove_effect` an `EffectEvent`; `turn_start_ends`, `turn_end_ends`,
+`retime_removed` and `use_effects` the effects that ended (`Ended`), which
+`d4cli.fight.turns`, `d4cli.fight.actions` and `d4cli.fight.sheet_check` put in
+their records. The effects themselves, and which boundary or roll ends one,
+are values of `d4cli.fight.effects`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from d4cli.fight.effects import (
+    Boundary,
+    Effect,
+    Ended,
+    RoundEnd,
+    TurnEnd,
+    TurnStart,
+    ended_at,
+    put_effect,
+    reason,
+    used,
+)
+from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
+from d4cli.fight.frozen import replace
+from d4cli.rules.errors import InputError
+from d4cli.rules.names import fold_name
+
+if TYPE_CHECKING:
+    from d4cli.fight.events import EffectEvent
+
+
+def applied_round(encounter: Encounter) -> int:
+    """The round an effect applied now counts from: round 1 before the first round, the
+    next round when the round is over (`Encounter.round_over`), else the running round (R20)."""
+    if encounter.round_over:
+        return encounter.round + 1
+    return max(encounter.round, 1)
+
+
+def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> list[tuple[str, str, str]]:
+    """The effect sources of a roll by *actor* (against *target*): ``(source, grant, origin)``.
+
+    The actor's ``own`` effects, then the target's ``against`` effects (R20,
+    C8); origin is ``effect`` or ``team`` (R11). Names are as written; R4
+    folds repeats when the roll counts them.
+
+    Raises:
+        InputError: an unknown actor or target.
+    """
+    return roll_sources(encounter.find(actor), None if target is None else encounter.find(target, "--target"))
+
+
+def roll_sources(actor: Creature, target: Creature | None) -> list[tuple[str, str, str]]:
+    """`sources_for` of the creatures themselves: *actor*'s ``own`` effects, then *target*'s ``against`` ones."""
+    found = [(e.source, e.grant, e.origin) for e in actor.effects if e.on == "own"] if actor.effects else []
+    if target is not None and target.effects:
+        found += [(e.source, e.grant, e.origin) for e in target.effects if e.on == "against"]
+    return found
+
+
+def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encounter, tuple[Ended, ...]]:
+    """End every effect of every creature that *boundaries* end, in order (R20)."""
+    if not any(creature.effects for creature in encounter.creatures):
+        return encounter, ()
+    ended: list[Ended] = []
+    creatures = []
+    for creature in encounter.creatures:
+        effects = creature.effects
+        for boundary in boundaries:
+            effects, gone = ended_at(effects, boundary)
+            ended += [Ended(creature.name, effect, reason(boundary, effect)) for effect in gone]
+        creatures.append(creature if effects == creature.effects else replace(creature, effects=effects))
+    return replace(encounter, creatures=tuple(creatures)), tuple(ended)
+
+
+def skipped_down(encounter: Encounter) -> tuple[str, ...]:
+    """The creatures down (R18) that have had no turn this round: their turn was skipped (R20)."""
+    return tuple(c.name for c in encounter.creatures if c.down and not c.had_turn)
+
+
+def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
+    """Effects a turn start ends: the end of the turn that ran (R14), the end of the round
+    when a new one begins, the start of the new turn (R20)."""
+    if not any(creature.effects for creature in after.creatures):
+        return after, ()  # nothing to end (as `end_effects` finds)
+    boundaries: list[Boundary] = []
+    if before.current is not None:
+        boundaries.append(TurnEnd(before.current, before.round))
+    if after.round > before.round and before.round > 0:
+        boundaries.append(RoundEnd(before.round, skipped_down(before)))
+    if after.current is not None:
+        boundaries.append(TurnStart(after.current, after.round))
+    return end_effects(after, boundaries)
+
+
+def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
+    """Effects a turn end ends: the end of that turn, and of the round when it is over (R20)."""
+    if not any(creature.effects for creature in after.creatures):
+        return after, ()  # nothing to end (as `end_effects` finds)
+    boundaries: list[Boundary] = []
+    if before.current is not None:
+        boundaries.append(TurnEnd(before.current, before.round))
+    if after.current is None and after.next_turn is None and after.round > 0:
+        boundaries.append(RoundEnd(after.round, skipped_down(after)))
+    return end_effects(after, boundaries)
+
+
+def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, ...]) -> tuple[Encounter, tuple[Ended, ...]]:
+    """After *gone* left (R17): its own effects went with it; effects timed to its turn
+    now end at the end of this round (round 1 before the first round), R20."""
+    last = max(encounter.round, 1)
+    creatures = []
+    for creature in encounter.creatures:
+        effects = tuple(
+            replace(e, ends="rounds", creature=None, last_round=max(last, e.from_round or 1), from_round=None) if e.ends in ("start", "end") and same_name(e.creature, gone) else e
+            for e in creature.effects
+        )
+        creatures.append(creature if effects == creature.effects else replace(creature, effects=effects))
+    return replace(encounter, creatures=tuple(creatures)), tuple(Ended(gone, e, f"{gone} removed") for e in its_effects)
+
+
+def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[Encounter, tuple[Ended, ...]]:
+    """A roll by *actor* (against *target*) was made: count down the uses of the effects that applied (R20)."""
+    ended: list[Ended] = []
+    creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
+    changed = False
+    for name, role in ((actor, "own"), (target, "against")):
+        position = None if name is None else encounter.index(name)
+        effects = None if position is None else roll_used(creatures[position], role, ended)
+        if position is not None and effects is not None:
+            creatures[position] = replace(creatures[position], effects=effects)
+            changed = True
+    return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
+
+
+def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect, ...] | None:
+    """A roll applied *creature*'s *role* effects (`use_effects`): its effects now, None when
+    they stay as they are; the effects used up are added to *ended* (R11, R20)."""
+    if not creature.effects:
+        return None
+    effects, gone = used(creature.effects, role)  # `ended_at` of ``Used(role)``
+    ended += [Ended(creature.name, effect, "used up") for effect in gone]
+    return effects if gone or effects != creature.effects else None
+
+
+def make_effect(
+    encounter: Encounter,
+    source: str,
+    grant: str,
+    *,
+    against: bool = False,
+    start_of: str | None = None,
+    end_of: str | None = None,
+    rounds: int | None = None,
+    uses: int | None = None,
+    level: int = 1,
+) -> Effect:
+    """An `Effect` from ``effect add``'s options; creature names as written in the file.
+
+    *level* (``--level``, 1..5, checked by the caller) is its Advantage level on checks (C8).
+
+    Raises:
+        InputError: two durations, a duration of 0 or less, an unknown creature,
+            a blank source or one with control characters (N1).
+    """
+    check_new_name(source, "SOURCE")
+    given = [flag for flag, value in (("--until-start-of", start_of), ("--until-end-of", end_of), ("--rounds", rounds), ("--uses", uses)) if value is not None]
+    if len(given) > 1:
+        raise InputError("/".join(given), None, "give at most one duration")
+    on = "against" if against else "own"
+    first = applied_round(encounter)
+    since = first if encounter.round and first > encounter.round else None  # added after the round was over (R20)
+    if start_of is not None:
+        return Effect(source, grant, on, "start", creature=encounter.find(start_of, "--until-start-of").name, level=level, from_round=since)
+    if end_of is not None:
+        return Effect(source, grant, on, "end", creature=encounter.find(end_of, "--until-end-of").name, level=level, from_round=since)
+    if rounds is not None:
+        if rounds < 1:
+            raise InputError("--rounds", rounds, "must be 1 or more")
+        return Effect(source, grant, on, "rounds", last_round=first + rounds - 1, level=level)
+    if uses is not None:
+        if uses < 1:
+            raise InputError("--uses", uses, "must be 1 or more")
+        return Effect(source, grant, on, "uses", uses=uses, level=level)
+    return Effect(source, grant, on, level=level)
+
+
+def add_effect(encounter: Encounter, name: str, effect: Effect) -> tuple[Encounter, EffectEvent]:
+    """Put *effect* on the creature *name* (R20); one of the same folded source (R4) is replaced.
+
+    Raises:
+        InputError: no such creature.
+    """
+    # The records' module builds many classes: loaded only when a change is made (not by ``status``).
+    from d4cli.fight.events import EffectEvent
+
+    position = encounter.index(name)
+    creature = encounter.creatures[position]
+    effects, replaced = put_effect(creature.effects, effect)
+    new = encounter.with_creature(position, replace(creature, effects=effects))
+    return new, EffectEvent(
+        new.round, new.current, creature.name, action="add", effect=effect, replaced=replaced,
+        counts_from=applied_round(new),
+    )
+
+
+def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encounter, EffectEvent]:
+    """Take the effect *source* (R4 folding) off the creature *name* (R20).
+
+    Raises:
+        InputError: no such creature, or it has no effect of that source.
+    """
+    # The records' module builds many classes: loaded only when a change is made (not by ``status``).
+    from d4cli.fight.events import EffectEvent
+
+    position = encounter.index(name)
+    creature = encounter.creatures[position]
+    key = fold_name(source)
+    for effect in creature.effects:
+        if effect.key == key:
+            effects = tuple(other for other in creature.effects if other is not effect)
+            new = encounter.with_creature(position, replace(creature, effects=effects))
+            return new, EffectEvent(new.round, new.current, creature.name, action="remove", effect=effect)
+    have = ", ".join(effect.source for effect in creature.effects) or "none"
+    raise InputError("SOURCE", source, f"{creature.name} has no such effect (it has: {have})")
