@@ -50,7 +50,7 @@ class _Transaction:
     def __enter__(self) -> Self:
         path = self.path
         self._lock = locked(path, self.timeout)
-        self._lock.__enter__()
+        self.held = self._lock.__enter__()
         try:
             exists = self.must_exist or os.path.exists(path)
             self.data = files.read_bytes(path) if exists else None
@@ -123,10 +123,16 @@ class _Transaction:
         """Append *line* (or cut the undone entry at *cut*), replace the file, set the redo records.
 
         Order: (undo: the redo records), the journal, the file, then the journal's
-        cut (undo) or the redo records (others); see the package's crash story.
+        cut (undo) or the redo records (others); see the package's crash story. The
+        lock must still be this change's before anything is written and before the
+        file is replaced (`d4cli.store.lock.Held`); if not, what was written goes back.
+
+        Raises:
+            FileError: a failed write, or the lock file removed or replaced meanwhile.
         """
         path = self.path
         tail = self.tail
+        self.held.check()
         temp.remove_stale_temp_files(path)
         temp.remove_stale_temp_files(redo_path(path))
         files.tighten(journal_path(path), self.mode)
@@ -145,6 +151,7 @@ class _Transaction:
                 writer.append(line, after_torn=damaged is not None and damaged.torn)
             elif tail.unfinished:
                 writer.cut(tail.good_end)
+            self.held.check()
             files.replace_file(path, new_data, None if self.data is not None else self.mode)
             replaced = True
         except BaseException as error:
