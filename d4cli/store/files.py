@@ -38,17 +38,38 @@ LOCK_SUFFIX = ".lock"
 REDO_SUFFIX = ".redo"
 
 
-def real_path(path: Path) -> Path:
-    """The encounter file itself: *path* with every symlink resolved (``os.path.realpath``).
+SYMLINKED = (
+    "is a symlink: d4cli does not follow a linked encounter file (its journal and lock would be"
+    " made beside the link's target); give the file itself"
+)
 
-    The store's entry points call it once, so a change through a link writes
-    the link's target and keeps the link a link, and every name of one
-    encounter sees one state, one history and one lock (RELIABILITY.md,
-    promise 7). *path* itself comes back when no link is involved, so that
-    messages name the file as it was typed.
+
+def real_path(path: Path) -> Path:
+    """The encounter file itself: *path*, with the links among its folders resolved.
+
+    The encounter file may not be a symlink (`refuse_link`): its side files are
+    made beside it, and beside a link's target they could land anywhere (a link
+    to ``/etc/passwd`` would make ``/etc/passwd.lock``). A linked folder is fine:
+    the side files are in the one real folder whichever name is used. *path*
+    itself comes back when no link is involved, so that messages name the file
+    as it was typed.
+
+    Raises:
+        FileError: *path* is a symlink.
     """
+    refuse_link(path)
     resolved = os.path.realpath(path)
     return path if resolved == os.path.abspath(path) else Path(resolved)
+
+
+def refuse_link(path: Path) -> None:
+    """Refuse an encounter file that is a symlink (RELIABILITY.md, promise 7).
+
+    Raises:
+        FileError: naming the link.
+    """
+    if os.path.islink(path):
+        raise FileError(path, "", None, SYMLINKED)
 
 
 def journal_path(path: Path) -> Path:
@@ -72,6 +93,7 @@ def check_file(path: Path) -> None:
     Raises:
         FileError: saying which.
     """
+    refuse_link(path)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -93,7 +115,7 @@ def read_bytes(path: Path) -> bytes:
     """
     check_file(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise FileError(path, "", None, f"cannot read: {error.strerror}") from None
     try:
@@ -174,25 +196,78 @@ def _builtin_sha256() -> Any:
 _SHA256: Any = False  # not looked up yet; this Python's module name is tried first
 
 
+# Side files (journal, redo records, lock, temporary files) are opened without following a link.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def check_side_file(side: Path, info: os.stat_result | None = None) -> os.stat_result | None:
+    """*side*'s status when it is d4cli's own: a regular file (not a symlink) of the
+    encounter file's owner or of this user; None when there is none.
+
+    A journal linked to ``../victim.txt`` would have a change appended to it (and
+    chmod-ed): a side file that is not d4cli's is refused before anything is written.
+
+    Raises:
+        FileError: a symlink, not a regular file, of another owner, or unreadable.
+    """
+    if info is None:
+        try:
+            info = os.lstat(side)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise FileError(side, "", None, "is a symlink: d4cli's side files are its own (remove the link)")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileError(side, "", None, "is not a regular file")
+    owner = _owner_of(side.with_name(side.name.rsplit(".", 1)[0]))
+    if owner is not None and info.st_uid not in (owner, os.geteuid()):
+        problem = f"belongs to {owner_name(info.st_uid)}, not to the encounter file's owner {owner_name(owner)}"
+        raise FileError(side, "", None, problem)
+    return info
+
+
+def _owner_of(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_uid
+    except OSError:
+        return None
+
+
+def open_side(side: Path) -> int | None:
+    """*side* opened for reading without following a link (`check_side_file`); None when missing.
+
+    Raises:
+        FileError: as `check_side_file`, or unreadable.
+    """
+    try:
+        fd = os.open(side, os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            check_side_file(side)
+        raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
+    try:
+        check_side_file(side, os.fstat(fd))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:
     """The journal opened for reading and its size, or (None, 0) when there is none.
 
     Raises:
-        FileError: not a regular file, or unreadable.
+        FileError: not d4cli's own (`check_side_file`), or unreadable.
     """
-    try:
-        info = os.stat(journal)
-    except FileNotFoundError:
+    fd = open_side(journal)
+    if fd is None:
         return None, 0
-    except OSError as error:
-        raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise FileError(journal, "", None, "is not a regular file")
-    try:
-        handle = open(journal, "rb")  # noqa: SIM115 - the caller closes it
-    except OSError as error:
-        raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
-    return handle, os.fstat(handle.fileno()).st_size
+    handle = os.fdopen(fd, "rb")  # the caller closes it
+    return handle, os.fstat(fd).st_size
 
 
 # --- permissions ---------------------------------------------------------------------------
@@ -216,12 +291,16 @@ def mode_of(path: Path) -> int:
 def tighten(side: Path, mode: int) -> None:
     """Take from *side* (journal, redo, lock) every permission bit the encounter file lacks.
 
-    Best effort on a file d4cli does not own (the bits it already has stay).
+    Best effort on a file d4cli does not own (the bits it already has stay). Never
+    through a link: what a symlink points at is not d4cli's to chmod.
     """
     try:
-        current = stat.S_IMODE(os.stat(side).st_mode)
+        info = os.lstat(side)
     except OSError:
         return
+    if not stat.S_ISREG(info.st_mode):
+        return
+    current = stat.S_IMODE(info.st_mode)
     if current & ~mode & 0o777:
         try:
             os.chmod(side, current & mode)
@@ -363,8 +442,16 @@ class JournalWriter:
         self.path = journal
         self.size = size
         self.good_end = good_end
-        self.created = not journal.exists()
-        self.fd = os.open(journal, os.O_RDWR | os.O_CREAT, mode)
+        self.created = not os.path.lexists(journal)
+        # A new journal is created exclusively; an old one opened without following a link.
+        flags = os.O_RDWR | NOFOLLOW | (os.O_CREAT | os.O_EXCL if self.created else 0)
+        self.fd = os.open(journal, flags, mode)
+        try:
+            if not self.created:  # a new one is ours: made just now, then given to the file's owner
+                check_side_file(journal, os.fstat(self.fd))
+        except BaseException:
+            os.close(self.fd)
+            raise
         if self.created:
             os.fchmod(self.fd, mode)  # the umask must not make it looser or tighter than the file
             keep_owner(self.fd, journal.with_name(journal.name.removesuffix(".journal")))

@@ -7,9 +7,11 @@ the lock (the file's bytes and hash, the open journal) and writes.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
+from d4cli.rules.errors import FileError
 from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path, redo_path
 
@@ -142,7 +144,13 @@ def redo_records(path: Path) -> list[Any] | None:
     """The records of ``PATH.redo``, one JSON value a line, oldest first (``undo`` writes them);
     None when there is no such file, it cannot be read, or a line is not JSON."""
     try:
-        with open(redo_path(path), "rb") as handle:
+        fd = files.open_side(redo_path(path))
+    except FileError:
+        return None
+    if fd is None:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
             raw = handle.read(64 * files.MAX_FILE_BYTES)
     except OSError:
         return None

@@ -49,6 +49,12 @@ class _Transaction:
 
     def __enter__(self) -> Self:
         path = self.path
+        if self.must_exist and not os.path.lexists(files.lock_path(path)):
+            # The first change makes the lock file: only beside a file that is an encounter
+            # (``--file /etc/passwd`` never makes ``/etc/passwd.lock``). Later ones find it.
+            from d4cli.fileformat.encounter_toml import parse_encounter
+
+            parse_encounter(files.read_text(path), path)
         self._lock = locked(path, self.timeout)
         self.held = self._lock.__enter__()
         try:
@@ -133,6 +139,7 @@ class _Transaction:
         path = self.path
         tail = self.tail
         self.held.check()
+        files.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
         temp.remove_stale_temp_files(path)
         temp.remove_stale_temp_files(redo_path(path))
         files.tighten(journal_path(path), self.mode)
@@ -181,7 +188,13 @@ class _Transaction:
 
 def _read_or_none(target: Path) -> bytes | None:
     try:
-        with open(target, "rb") as handle:
+        fd = files.open_side(target)
+    except FileError:
+        return None
+    if fd is None:
+        return None
+    try:
+        with os.fdopen(fd, "rb") as handle:
             return handle.read()
     except OSError:
         return None
@@ -226,7 +239,7 @@ def change(
     nothing. Clears what ``redo`` could put back.
 
     Args:
-        path: the encounter file; a symlink is followed (`real_path`).
+        path: the encounter file; a symlink is refused (`real_path`).
         transition: a pure function of `d4cli.fight.encounter` (dice already bound).
         clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
@@ -316,8 +329,8 @@ def create(
 
     An existing journal is kept and the ``init`` entry (which holds the whole
     new text) appended: ``log`` and ``undo`` never look past the newest
-    ``init``. A symlink is followed (`real_path`): the link's target is
-    written, the link kept.
+    ``init``. A symlink is refused (`real_path`): its side files would be
+    made beside its target.
 
     Raises:
         InputError: the file exists and *force* is not set.
