@@ -46,7 +46,7 @@ read-only file or folder), the file and the journal stay byte-for-byte as
 they were.
 
 **Symlinks** are refused: an encounter file that is a link (`real_path`), and a
-journal, redo file or lock that is one (`files.check_side_file`, ``O_NOFOLLOW``): side
+journal, redo file or lock that is one (`sidefiles.check_side_file`, ``O_NOFOLLOW``): side
 files are d4cli's own, regular files of the encounter file's owner, made only beside
 a file that is an encounter.
 

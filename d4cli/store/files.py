@@ -30,18 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from d4cli.rules.errors import FileError
+from d4cli.store.sidefiles import NOFOLLOW, check_side_file, open_side, owner_name, refuse_link
 from d4cli.store.temp import make_temp
 
 MAX_FILE_BYTES = 1024 * 1024
 JOURNAL_SUFFIX = ".journal"
 LOCK_SUFFIX = ".lock"
 REDO_SUFFIX = ".redo"
-
-
-SYMLINKED = (
-    "is a symlink: d4cli does not follow a linked encounter file (its journal and lock would be"
-    " made beside the link's target); give the file itself"
-)
 
 
 def real_path(path: Path) -> Path:
@@ -60,16 +55,6 @@ def real_path(path: Path) -> Path:
     refuse_link(path)
     resolved = os.path.realpath(path)
     return path if resolved == os.path.abspath(path) else Path(resolved)
-
-
-def refuse_link(path: Path) -> None:
-    """Refuse an encounter file that is a symlink (RELIABILITY.md, promise 7).
-
-    Raises:
-        FileError: naming the link.
-    """
-    if os.path.islink(path):
-        raise FileError(path, "", None, SYMLINKED)
 
 
 def journal_path(path: Path) -> Path:
@@ -196,67 +181,6 @@ def _builtin_sha256() -> Any:
 _SHA256: Any = False  # not looked up yet; this Python's module name is tried first
 
 
-# Side files (journal, redo records, lock, temporary files) are opened without following a link.
-NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-def check_side_file(side: Path, info: os.stat_result | None = None) -> os.stat_result | None:
-    """*side*'s status when it is d4cli's own: a regular file (not a symlink) of the
-    encounter file's owner or of this user; None when there is none.
-
-    A journal linked to ``../victim.txt`` would have a change appended to it (and
-    chmod-ed): a side file that is not d4cli's is refused before anything is written.
-
-    Raises:
-        FileError: a symlink, not a regular file, of another owner, or unreadable.
-    """
-    if info is None:
-        try:
-            info = os.lstat(side)
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
-    if stat.S_ISLNK(info.st_mode):
-        raise FileError(side, "", None, "is a symlink: d4cli's side files are its own (remove the link)")
-    if not stat.S_ISREG(info.st_mode):
-        raise FileError(side, "", None, "is not a regular file")
-    owner = _owner_of(side.with_name(side.name.rsplit(".", 1)[0]))
-    if owner is not None and info.st_uid not in (owner, os.geteuid()):
-        problem = f"belongs to {owner_name(info.st_uid)}, not to the encounter file's owner {owner_name(owner)}"
-        raise FileError(side, "", None, problem)
-    return info
-
-
-def _owner_of(path: Path) -> int | None:
-    try:
-        return os.stat(path).st_uid
-    except OSError:
-        return None
-
-
-def open_side(side: Path) -> int | None:
-    """*side* opened for reading without following a link (`check_side_file`); None when missing.
-
-    Raises:
-        FileError: as `check_side_file`, or unreadable.
-    """
-    try:
-        fd = os.open(side, os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            check_side_file(side)
-        raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
-    try:
-        check_side_file(side, os.fstat(fd))
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
 def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:
     """The journal opened for reading and its size, or (None, 0) when there is none.
 
@@ -339,16 +263,6 @@ def check_writable(path: Path, *, new: bool = False) -> None:
                 where, "", None,
                 f"the {what} is read-only; nothing was changed (allow writing with chmod u+w)",
             )
-
-
-def owner_name(uid: int) -> str:
-    """The login name of *uid* (``root``), or ``uid 1000`` when it has none."""
-    try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
-        return f"uid {uid}"
 
 
 def keep_owner(target: Path | int, like: Path) -> None:

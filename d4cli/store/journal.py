@@ -289,6 +289,10 @@ def encode_entry(entry: dict[str, Any]) -> bytes:
 # --- patches -------------------------------------------------------------------------------
 
 
+# The most line pairs (removed x added) a middle that grew or shrank may hand to difflib.
+MAX_DIFF_WORK = 40_000
+
+
 def make_patch(old: str, new: str) -> Patch:
     """The line patch from *old* to *new*: ``[[line, removed, added], ...]``, lines with their ends.
 
@@ -296,7 +300,11 @@ def make_patch(old: str, new: str) -> Patch:
     between hunks are not stored, so the size follows the change. Cheap on
     the usual change (a few lines edited in place): common ends are trimmed
     and an equal-length middle is compared line by line; only a middle that
-    grew or shrank goes through ``difflib``.
+    grew or shrank goes through ``difflib``, and only while both its sides are
+    small (`MAX_DIFF_WORK` line pairs): ``difflib`` is quadratic in them (the
+    first change of a hand-written file of 300 creatures took 41 s, holding the
+    lock). A bigger middle is one hunk, in time linear in the file; the entry
+    then usually keeps the whole previous text instead (`going_back`).
     """
     a = old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
@@ -321,6 +329,8 @@ def make_patch(old: str, new: str) -> Patch:
             hunks.append([i, a[i:j], b[i:j]])
             i = j
         return hunks
+    if (ea - lo) * (eb - lo) > MAX_DIFF_WORK:
+        return [[lo, a[lo:ea], b[lo:eb]]]
     import difflib
 
     matcher = difflib.SequenceMatcher(None, a[lo:ea], b[lo:eb], autojunk=False)

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import FileError, InputError
-from d4cli.store import files, journal, temp
+from d4cli.store import files, journal, sidefiles, temp
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
@@ -129,17 +129,13 @@ class _Transaction:
         """Append *line* (or cut the undone entry at *cut*), replace the file, set the redo records.
 
         Order: (undo: the redo records), the journal, the file, then the journal's
-        cut (undo) or the redo records (others); see the package's crash story. The
-        lock must still be this change's before anything is written and before the
-        file is replaced (`d4cli.store.lock.Held`); if not, what was written goes back.
-
-        Raises:
-            FileError: a failed write, or the lock file removed or replaced meanwhile.
+        cut (undo) or the redo records (others); see the package's crash story. The lock
+        must still be this change's (`d4cli.store.lock.Held`), else nothing stays written.
         """
         path = self.path
         tail = self.tail
         self.held.check()
-        files.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
+        sidefiles.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
         temp.remove_stale_temp_files(path)
         temp.remove_stale_temp_files(redo_path(path))
         files.tighten(journal_path(path), self.mode)
@@ -148,7 +144,7 @@ class _Transaction:
             writer = files.JournalWriter(journal_path(path), tail.size, tail.good_end, self.mode)
         except OSError as error:
             raise files.write_failed(journal_path(path), error) from None
-        old_redo = _read_or_none(redo_path(path)) if redo_first else None
+        old_redo = sidefiles.read_side(redo_path(path)) if redo_first else None
         replaced = False
         try:
             if redo_first:
@@ -184,20 +180,6 @@ class _Transaction:
                 _write_redo(path, redo, self.mode)
             except OSError:
                 pass  # stale records are recognised and ignored (`redo_stack`)
-
-
-def _read_or_none(target: Path) -> bytes | None:
-    try:
-        fd = files.open_side(target)
-    except FileError:
-        return None
-    if fd is None:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
 
 
 def _put_back(target: Path, data: bytes | None, mode: int) -> None:
