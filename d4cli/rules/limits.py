@@ -70,9 +70,14 @@ def parse_whole(text: str, field: str, bounds: Range) -> int:
     """
     if not _WHOLE.fullmatch(text):
         raise InputError(field, text, "must be a whole number")
-    if len(text) > MAX_DIGITS and len(text.lstrip("-").lstrip("0")) > MAX_DIGITS:
-        low, high = bounds
-        raise InputError(field, text, f"must be within {low}..{high}")
+    if len(text) > MAX_DIGITS:
+        # `int` counts leading zeros against its own limit: convert only the digits that count.
+        digits = text.lstrip("-").lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            low, high = bounds
+            raise InputError(field, text, f"must be within {low}..{high}")
+        value = int(digits or "0")
+        return check_range(-value if text.startswith("-") else value, field, bounds)
     return check_range(int(text), field, bounds)
 
 

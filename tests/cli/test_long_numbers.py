@@ -202,3 +202,13 @@ def test_a_journal_line_too_deep_or_too_long_is_damaged(encounter: Path, line):
     redo.write_bytes(line)
     for argv in (["redo"], ["undo"], ["redo"]):
         expect_clean(argv, encounter.parent)
+
+
+@pytest.mark.parametrize("digits", ["0" * 4300 + "1", "0" * 10_000 + "7", "-" + "0" * 5000 + "2"])
+def test_leading_zeros_do_not_count_against_the_limit(encounter: Path, digits):
+    # Python's own limit counts every digit, leading zeros too: a whole number is its digits that count.
+    out = run("exhaust", "Aria", digits)
+    check_answer(out)
+    assert out.exit_code in (0, 2)
+    out = run("roll", "pool", digits, "--seed", "1", "--json")
+    assert out.exit_code in (0, 3) and out.json()["aspect"] == int(digits.lstrip("-").lstrip("0")) * (-1 if digits.startswith("-") else 1)
