@@ -67,7 +67,14 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     from d4cli.fight.actions import ActRequest, TeamRequest, act, team
     from d4cli.output.serialize import record_json
     from d4cli.sim.engine import BatchedDice, play, run_seed
-    from d4cli.sim.policy import MAX_ACTIONS, best_move, can_act, pick_target, reaction_aspect
+    from d4cli.sim.policy import (
+        MAX_ACTIONS,
+        best_move,
+        can_act,
+        pick_target,
+        reaction_aspect,
+        worth_reacting,
+    )
 
     records: list[dict] = []
     states: list[dict] = []
@@ -108,7 +115,11 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
                 if side_of[ally] != defended or other.down:
                     continue
                 aspect = reaction_aspect(policies[ally], other.aspects, other.load)
-                if aspect is not None:
+                # The default rule weighs the reaction's cost (round mode: a turn still to come keeps its Load).
+                to_come = encounter.mode == "round" and not other.had_turn
+                if aspect is not None and worth_reacting(
+                        policies[ally], to_come, moves[ally], other.load, move, creatures[me].load,
+                        creatures[target].evasion, creatures[me].evasion):
                     encounter, _ = keep(team(encounter, TeamRequest(other.name, names[me], "disadvantage", aspect=aspect)))
                     break
             request = ActRequest(names[me], move.aspect, cost=move.cost, extra=move.extra, target=names[target])

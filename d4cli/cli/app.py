@@ -42,6 +42,9 @@ COMMANDS: dict[str, Spec] = {
     "odds": "d4cli.cli.commands.odds:app",
     "play": "d4cli.cli.commands.play:play_command",
     "simulate": "d4cli.cli.commands.simulate:simulate_command",
+    "forecast": "d4cli.cli.commands.forecast:forecast_command",
+    "recap": "d4cli.cli.commands.recap:recap_command",
+    "handbook": "d4cli.cli.commands.handbook:handbook_command",
     "help": "d4cli.cli.commands.help:help_command",
 }
 

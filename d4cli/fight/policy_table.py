@@ -53,10 +53,10 @@ def check_target(value: object, field: str = "--target-rule") -> str:
 
 def _reaction(value: object, aspects: tuple[tuple[str, int], ...]) -> str:
     if isinstance(value, str):
-        if value in ("best", "none"):
+        if value in ("weigh", "always", "best", "none"):
             return value
         for name, _ in aspects:
             if fold_name(name) == fold_name(value):
                 return name
     have = ", ".join(name for name, _ in aspects) or "none"
-    raise InputError("policy.reaction", value, f"must be best, none or one of its Aspects ({have})")
+    raise InputError("policy.reaction", value, f"must be weigh, always, best, none or one of its Aspects ({have})")

@@ -346,7 +346,7 @@ def _comments(text: str) -> list[str]:
 
 
 def bundled_examples() -> dict[str, Path]:
-    """The encounter templates shipped in ``d4cli/fileformat/examples`` by name (``skirmish``, ``duel``)."""
+    """The encounter templates shipped in ``d4cli/fileformat/examples`` by name (``skirmish``, ``duel``, ``ambush``)."""
     folder = Path(__file__).parent / "examples"
     return {path.stem: path for path in sorted(folder.glob("*.toml"))}
 

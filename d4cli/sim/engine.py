@@ -28,7 +28,7 @@ change the picture and would fork the transitions' code.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import InputError
@@ -41,7 +41,12 @@ from d4cli.sim.policy import (
     can_act,
     make_policy,
     reaction_aspect,
+    worth_reacting,
 )
+from d4cli.sim.tally import CREATURE_SUMS as CREATURE_SUMS  # re-exported: the tally's own module
+from d4cli.sim.tally import FIGURES as FIGURES
+from d4cli.sim.tally import Fight as Fight
+from d4cli.sim.tally import Tally as Tally
 
 if TYPE_CHECKING:
     from d4cli.fight.actions import ActRequest, TeamRequest
@@ -54,8 +59,6 @@ MODES: dict[str, tuple[str, str]] = {
     "round-zero": ("round", "zero"),
 }
 MAX_RUNS = 10_000_000
-# The per-run figures, in `Tally.sums` / `Tally.products` order; damage per side follows.
-FIGURES: tuple[str, ...] = ("rounds", "turns", "actions", "reactions", "stuck")
 
 
 @dataclass(frozen=True)
@@ -77,63 +80,6 @@ class Setup:
     moves: tuple[tuple[Move, ...], ...]
     policies: tuple[Policy, ...]
     max_rounds: int
-
-
-@dataclass
-class Tally:
-    """Integer sums over runs of one mode; `merge` adds two (order never matters).
-
-    Attributes:
-        runs / wins (per side) / draws.
-        rounds: runs by number of rounds played.
-        loads: turns by the Load at their start (after the reset).
-        sums / products: per-run figures (`FIGURES`, then damage dealt per side)
-            summed, and their pairwise products summed (for the intervals).
-    """
-
-    sides: int
-    runs: int = 0
-    draws: int = 0
-    wins: list[int] = field(default_factory=list)
-    rounds: dict[int, int] = field(default_factory=dict)
-    loads: dict[int, int] = field(default_factory=dict)
-    sums: list[int] = field(default_factory=list)
-    products: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        width = len(FIGURES) + self.sides
-        self.wins = self.wins or [0] * self.sides
-        self.sums = self.sums or [0] * width
-        self.products = self.products or [0] * (width * width)
-
-    def add_run(self, winner: int | None, figures: list[int], loads: dict[int, int]) -> None:
-        self.runs += 1
-        if winner is None:
-            self.draws += 1
-        else:
-            self.wins[winner] += 1
-        self.rounds[figures[0]] = self.rounds.get(figures[0], 0) + 1
-        for load, count in loads.items():
-            self.loads[load] = self.loads.get(load, 0) + count
-        width = len(figures)
-        sums, products = self.sums, self.products
-        nonzero = [(i, a) for i, a in enumerate(figures) if a]
-        for i, a in nonzero:
-            sums[i] += a
-            row = i * width
-            for j, b in nonzero:
-                products[row + j] += a * b
-
-    def merge(self, other: Tally) -> Tally:
-        self.runs += other.runs
-        self.draws += other.draws
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        for mine, theirs in ((self.rounds, other.rounds), (self.loads, other.loads)):
-            for key, count in theirs.items():
-                mine[key] = mine.get(key, 0) + count
-        self.sums = [a + b for a, b in zip(self.sums, other.sums)]
-        self.products = [a + b for a, b in zip(self.products, other.products)]
-        return self
 
 
 def prepare(
@@ -227,7 +173,8 @@ def run_seed(seed: int, mode: str, index: int) -> str:
     return f"{seed}/{mode}/{index}"
 
 
-def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int | None, list[int], dict[int, int]]:
+def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
+         fight: Fight | None = None) -> tuple[int | None, list[int], dict[int, int]]:
     """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
 
     A turn running in the state goes on first (its creature takes the actions
@@ -241,6 +188,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     keys ``(creature, load)`` say whether it can act at all, ``(ally, load,
     attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action,
     ``"positions"`` each side's creatures (a memo given another setup starts afresh).
+
+    *fight*, when given, is filled with each creature's damage dealt and whether it
+    ended down (`Fight`); the result is the same with or without it.
 
     Returns:
         ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
@@ -266,6 +216,7 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
     position_of, foes, members = fixed
     recall = memo.get
     damage = [0] * len(setup.sides)
+    dealt = [0] * len(side_of)
     loads: dict[int, int] = {}
     turns = actions = reactions = stuck = 0
     winner: int | None = None
@@ -312,16 +263,20 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
                 other = creatures[ally]
                 if other.down:
                     continue
-                help_request = recall((ally, other.load, me), _UNKNOWN)
+                # Keyed by all a reaction rule weighs (`worth_reacting`): a 7-tuple, apart from the other keys.
+                key = ("react", ally, other.load, me, now, evasion, other.had_turn)
+                help_request = recall(key, _UNKNOWN)
                 if help_request is _UNKNOWN:
-                    help_request = memo[(ally, other.load, me)] = _team_request(setup, ally, other.load, me)
+                    help_request = memo[key] = _team_request(setup, ally, other.load, me, now, evasion, other.had_turn)
                 if help_request is not None:
                     encounter, _ = team(encounter, help_request)
                     reactions += 1
                     break
             encounter, record = act(encounter, request, rng)
             actions += 1
-            damage[side] += (record.hp_before or 0) - (record.hp_after or 0)
+            lost = (record.hp_before or 0) - (record.hp_after or 0)
+            damage[side] += lost
+            dealt[me] += lost
             if record.hp_after == 0 and _beaten(encounter, side_of, defended):
                 standing -= 1
                 if standing == 1:  # the last side with a creature up wins (R18)
@@ -331,6 +286,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None) -> tuple[int 
             break
         encounter, turn_end = end_turn(encounter)
         round_over = turn_end.round_over
+    if fight is not None:
+        fight.dealt = dealt
+        fight.down = [1 if c.down else 0 for c in encounter.creatures]
     return winner, [rounds, turns, actions, reactions, stuck, *damage], loads
 
 
@@ -352,14 +310,25 @@ def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) ->
     return replace(request, extra=move.extra) if request.extra == move.extra else request
 
 
-def _team_request(setup: Setup, ally: int, load: int, attacker: int) -> TeamRequest | None:
-    """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed or none set."""
+def _team_request(setup: Setup, ally: int, load: int, attacker: int, attacker_load: int = 0,
+                  target_evasion: int = 0, had_turn: bool = True) -> TeamRequest | None:
+    """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed, none set,
+    or not worth its cost (`d4cli.sim.policy.worth_reacting`)."""
     from d4cli.fight.actions import TeamRequest
 
     creature = setup.encounter.creatures[ally]
-    aspect = reaction_aspect(setup.policies[ally], creature.aspects, load)
+    policy = setup.policies[ally]
+    aspect = reaction_aspect(policy, creature.aspects, load)
     if aspect is None:
         return None
+    if policy.reaction == "weigh":
+        # In round mode a creature that has not had its turn plays it with the Load it has now (R12).
+        to_come = setup.encounter.mode == "round" and not had_turn
+        attack = best_move(setup.moves[attacker], attacker_load, target_evasion, setup.policies[attacker].reserve)
+        evasion = setup.encounter.creatures[attacker].evasion
+        if attack is not None and not worth_reacting(policy, to_come, setup.moves[ally], load, attack,
+                                                     attacker_load, target_evasion, evasion):
+            return None
     attacker_name = setup.encounter.creatures[attacker].name
     return TeamRequest(creature.name, attacker_name, "disadvantage", aspect=aspect)  # type: ignore[arg-type]
 
@@ -373,10 +342,12 @@ def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
 
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
-    tally = Tally(len(setup.sides))
+    tally = Tally(len(setup.sides), creatures=len(setup.side_of))
     memo: dict = {}
     dice = BatchedDice(random.Random())
+    fight = Fight()
     for index in range(start, stop):
-        winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo)
+        winner, figures, loads = play(setup, dice.reseed(run_seed(seed, mode, index)), memo, fight)
         tally.add_run(winner, figures, loads)
+        tally.add_creatures(fight, setup.side_of, figures)
     return tally

@@ -47,7 +47,7 @@ def run_all(
     Returns:
         The merged `Tally` of each label.
     """
-    tallies = {label: engine.Tally(len(setup.sides)) for label, _, setup in setups}
+    tallies = {label: engine.Tally(len(setup.sides), creatures=len(setup.side_of)) for label, _, setup in setups}
     tasks = [(label, mode, setup, start, stop) for label, mode, setup in setups
              for start, stop in chunks(runs, jobs)]
     if executor is None and jobs <= 1:

@@ -13,10 +13,15 @@ The policy (stated by ``d4cli help simulate``):
   until no action qualifies, no enemy is up, or `MAX_ACTIONS` actions.
 * Off its turn, when an enemy attacks a creature of its side, the first creature
   of that side in turn order (not down, ``reaction`` not ``none``) whose gate
-  allows a Team Action of Cost 1 imposes Disadvantage on the attacker (R11);
-  the Aspect that pays is ``reaction`` (an Aspect name) or, for ``best``, the
-  Aspect with the most headroom. A reaction may spend the reserve: that is what
-  the reserve is kept for.
+  allows a Team Action of Cost 1 and whose reaction rule says yes imposes
+  Disadvantage on the attacker (R11); the Aspect that pays is ``reaction`` (an
+  Aspect name) or, for ``weigh``, ``always`` and ``best``, the Aspect with the
+  most headroom. A reaction may spend the reserve: that is what the reserve is
+  kept for. ``always``, ``best`` and an Aspect name react whenever the gate
+  allows; ``weigh`` (the default) weighs the cost (`worth_reacting`): it reacts
+  when the headroom it spends is not needed for its own turn still to come this
+  round, or when the expected damage the Disadvantage prevents exceeds the
+  expected damage its own coming turn forgoes.
 
 A creature's file table ``policy = { target = "random", reserve = 1, reaction = "Wits" }``
 sets its own; `check_policy` validates it.
@@ -46,12 +51,13 @@ class Policy:
     Attributes:
         target: ``lowest-hp`` or ``random``.
         reserve: headroom kept on its own turn, 0 or more.
-        reaction: ``best``, ``none`` or the name of the Aspect that pays for a reaction.
+        reaction: ``weigh`` (the default), ``always``, ``best`` (the same as ``always``),
+            ``none`` or the name of the Aspect that pays for a reaction (always).
     """
 
     target: str = "lowest-hp"
     reserve: int = 0
-    reaction: str = "best"
+    reaction: str = "weigh"
 
 
 def make_policy(table: PolicyTable, *, target: str | None = None, reserve: int | None = None) -> Policy:
@@ -60,7 +66,7 @@ def make_policy(table: PolicyTable, *, target: str | None = None, reserve: int |
     return Policy(
         target=target if target is not None else str(values.get("target", "lowest-hp")),
         reserve=reserve if reserve is not None else int(values.get("reserve", 0)),
-        reaction=str(values.get("reaction", "best")),
+        reaction=str(values.get("reaction", "weigh")),
     )
 
 
@@ -110,7 +116,7 @@ def reaction_aspect(policy: Policy, aspects: tuple[tuple[str, int], ...], load: 
     """The Aspect that pays for a reaction now (R2, R11), or None: none allowed or none set."""
     if policy.reaction == "none":
         return None
-    if policy.reaction != "best":
+    if policy.reaction not in ("best", "always", "weigh"):
         for name, value in aspects:
             if name == policy.reaction:
                 return name if value - load >= REACTION_COST else None
@@ -147,3 +153,46 @@ def choose_target(rule: str, positions: tuple[int, ...], creatures: Sequence[Any
 
 def _hp(candidate: tuple[int, int]) -> int:
     return candidate[1]
+
+
+def turn_damage(moves: tuple[Move, ...], load: int, evasion: int, reserve: int) -> float:
+    """The expected damage of a whole turn from *load*: the best move again and again while one qualifies
+    (`best_move`, R2, R5-R8), against one *evasion*, at most `MAX_ACTIONS` actions."""
+    total = 0.0
+    for _ in range(MAX_ACTIONS):
+        move = best_move(moves, load, evasion, reserve)
+        if move is None:
+            break
+        total += expected_damage(max(1, move.value - max(0, load) + move.net), move.extra, evasion)
+        load += move.cost
+    return total
+
+
+def worth_reacting(
+    policy: Policy,
+    own_turn_to_come: bool,
+    own_moves: tuple[Move, ...],
+    load: int,
+    attack: Move,
+    attacker_load: int,
+    target_evasion: int,
+    attacker_evasion: int,
+) -> bool:
+    """Whether a creature whose gate allows a reaction makes it (R11), by its ``reaction`` rule.
+
+    ``weigh``: yes when its own turn is not still to come this round with this
+    Load (*own_turn_to_come* false: it had its turn, or its turn starts with a
+    reset, R1, R12), or when the expected damage the Disadvantage prevents (the
+    *attack* from *attacker_load* against *target_evasion*, with its pool and
+    with one die fewer, R4, R5) exceeds what its own coming turn forgoes: its
+    `turn_damage` at *load* minus at *load* + 1 (the Cost of the reaction),
+    against *attacker_evasion*. Every other rule: always yes.
+    """
+    if policy.reaction != "weigh" or not own_turn_to_come:
+        return True
+    pool = max(1, attack.value - max(0, attacker_load) + attack.net)
+    prevented = expected_damage(pool, attack.extra, target_evasion) - expected_damage(
+        max(1, pool - 1), attack.extra, target_evasion)
+    forgone = turn_damage(own_moves, load, attacker_evasion, policy.reserve) - turn_damage(
+        own_moves, load + REACTION_COST, attacker_evasion, policy.reserve)
+    return prevented > forgone

@@ -153,8 +153,46 @@ def rounds_figure(finished: dict[int, int]) -> Figure:
             "p90": quantile(finished, 0.9), "histogram": {str(k): c for k, c in finished.items()}, "finished": n}
 
 
-def mode_report(mode: str, tally: Tally, sides: tuple[str, ...], max_rounds: int) -> dict[str, Any]:
-    """Every figure of one mode, JSON-ready (docs/cli.md): rates with ``low``/``high`` bounds, histograms."""
+def creature_figures(tally: Tally, number: int, side: int) -> dict[str, Figure]:
+    """Creature *number*'s ``down`` (Wilson), ``damage_per_fight`` (normal) and ``share_of_side`` (its
+    side's damage over all runs, delta method) from the tally's per-creature sums."""
+    from d4cli.sim.engine import CREATURE_SUMS
+
+    n = tally.runs
+    row = number * len(CREATURE_SUMS)
+    downs, dealt, squared, by_side = tally.per_creature[row : row + len(CREATURE_SUMS)]
+    low, high = wilson(downs, n)
+    down = {"downs": downs, "rate": downs / n if n else 0.0, "low": low, "high": high}
+    mean = dealt / n if n else 0.0
+    per_fight: Figure = {"value": mean, "low": None, "high": None}
+    if n >= 2:
+        half = Z95 * math.sqrt(max(0.0, (squared - dealt * dealt / n) / (n - 1)) / n)
+        per_fight = {"value": mean, "low": max(0.0, mean - half), "high": mean + half}
+    width = len(tally.sums)
+    column = len(FIGURES) + side
+    side_total = tally.sums[column]
+    share: Figure = {"value": 0.0, "low": None, "high": None}
+    if side_total:
+        value = dealt / side_total
+        share = {"value": value, "low": None, "high": None}
+        if n >= 2:
+            mean_s = side_total / n
+            scc = squared / n - mean * mean
+            sss = tally.products[column * width + column] / n - mean_s * mean_s
+            scs = by_side / n - mean * mean_s
+            variance = max(0.0, scc - 2 * value * scs + value * value * sss) / (n * mean_s * mean_s)
+            half = Z95 * math.sqrt(variance)
+            share = {"value": value, "low": max(0.0, value - half), "high": min(1.0, value + half)}
+    return {"down": down, "damage_per_fight": per_fight, "share_of_side": share}
+
+
+def mode_report(mode: str, tally: Tally, sides: tuple[str, ...], max_rounds: int,
+                creatures: tuple[tuple[str, int], ...] = ()) -> dict[str, Any]:
+    """Every figure of one mode, JSON-ready (docs/cli.md): rates with ``low``/``high`` bounds, histograms.
+
+    *creatures* (``(name, side index)`` in turn order) adds ``creatures``: each one's
+    `creature_figures` with its ``name`` and ``side``.
+    """
     index = {name: i for i, name in enumerate(FIGURES)}
     runs = tally.runs
     wins = {}
@@ -176,16 +214,24 @@ def mode_report(mode: str, tally: Tally, sides: tuple[str, ...], max_rounds: int
         "stuck_share": turn_share(tally, index["stuck"], index["turns"]),
         "load_at_turn_start": {str(k): tally.loads[k] / turns for k in sorted(tally.loads)} if turns else {},
         "turns": turns,
+        **({"creatures": [{"name": name, "side": sides[side], **creature_figures(tally, number, side)}
+                          for number, (name, side) in enumerate(creatures)]}
+           if creatures and tally.per_creature else {}),
     }
 
 
 def simulation_json(name: str, sides: tuple[str, ...], runs: int, seed: int, max_rounds: int, key: str | None,
-            values: list[Any], grid: list[tuple[Any, str, str]], tallies: dict[str, Any]) -> dict[str, Any]:
-    """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode."""
+            values: list[Any], grid: list[tuple[Any, str, str]], tallies: dict[str, Any],
+            creatures: tuple[tuple[str, int], ...] = ()) -> dict[str, Any]:
+    """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode.
+
+    *creatures* (``(name, side index)``) adds each mode's per-creature figures (`mode_report`).
+    """
     head: dict[str, Any] = {"encounter": name, "runs": runs, "seed": seed, "max_rounds": max_rounds, "sides": list(sides)}
     if key is None:
-        return {**head, "modes": [mode_report(mode, tallies[label], sides, max_rounds) for _, mode, label in grid]}
-    rows = [{"value": value, "modes": [mode_report(mode, tallies[label], sides, max_rounds)
+        return {**head, "modes": [mode_report(mode, tallies[label], sides, max_rounds, creatures)
+                                  for _, mode, label in grid]}
+    rows = [{"value": value, "modes": [mode_report(mode, tallies[label], sides, max_rounds, creatures)
                                        for v, mode, label in grid if v == value]}
             for value in values]
     return {**head, "sweep": {"key": key, "values": values}, "rows": rows}
@@ -207,6 +253,12 @@ def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
     out += [(f"damage per round: {side}", "damage_per_round", side, m["damage_per_round"][side], "value", False)
             for side in sides]
     out.append(("turns unable to act", "stuck_share", "", m["stuck_share"], "value", True))
+    for c in m.get("creatures", ()):  # the side slot holds the creature's name for these
+        out.append((f"{c['name']}: went down", "creature_down_rate", c["name"], c["down"], "rate", True))
+        out.append((f"{c['name']}: damage per fight", "creature_damage_per_fight", c["name"], c["damage_per_fight"],
+                    "value", False))
+        out.append((f"{c['name']}: share of its side's damage", "creature_damage_share", c["name"],
+                    c["share_of_side"], "value", True))
     return out
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from d4cli.rules.lazy_dataclass import frozen_dataclass, realize
 
 from d4cli.cli.lazy import YOUNG_THRESHOLD
-from d4cli.rules.lazy_dataclass import frozen_dataclass, realize
 
 PROBE = r"""
 import json, sys

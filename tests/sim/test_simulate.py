@@ -12,7 +12,7 @@ from d4cli.fight.policy_table import check_policy
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import Tally, prepare, run_chunk
+from d4cli.sim.engine import FIGURES, Tally, prepare, run_chunk
 from d4cli.sim.pieces import chunks, run_all
 from d4cli.sim.policy import Policy, best_move, reaction_aspect
 from d4cli.sim.report import Z999, decimals, shown, wilson
@@ -110,6 +110,114 @@ def test_simulated_duel_matches_the_exact_win_probability(mode):
     low, high = wilson(tally.wins[0], runs, Z999)
     assert low <= exact <= high, (mode, exact, tally.wins[0] / runs)
     assert tally.runs == runs and sum(tally.wins) + tally.draws == runs
+
+
+# The duel's creatures as the default policy (`reaction = "weigh"`) plays them: Aspect, Cost, extra dice,
+# Evasion, the R1 reset value; both have a single attack, so every choice is the gate's (R2).
+ASH = {"aspect": 3, "cost": 1, "extra": ["1d4"], "evasion": 6, "reset": -1}
+BIRCH = {"aspect": 4, "cost": 2, "extra": ["1d6"], "evasion": 7, "reset": 1}
+
+
+def _expected(pool: int, extra: list[str], evasion: int) -> float:
+    from d4cli.rules.dice import parse_extra
+
+    return sum(max(0, v - evasion) * p for v, p in pool_distribution(pool, [parse_extra(e) for e in extra]).items())
+
+
+def _turn_value(c: dict, load: int, evasion: int) -> float:
+    """The expected damage of a whole turn from *load*: every attack the gate allows (R2, R5, R7)."""
+    total = 0.0
+    while c["aspect"] - load >= c["cost"]:
+        total += _expected(max(1, c["aspect"] - max(0, load)), c["extra"], evasion)
+        load += c["cost"]
+    return total
+
+
+def _turn(attacker: dict, load: int, defender: dict, guard: int, to_come: bool) -> tuple[list[int], int, int]:
+    """One turn of *attacker* from *load*, the *defender* (at Load *guard*) reacting by the weighed rule (R11):
+    when its gate allows Cost 1 and, if its own turn is still to come with this Load, the Disadvantage prevents
+    more expected damage than its turn forgoes. Returns the pools rolled and both Loads after."""
+    pools = []
+    while attacker["aspect"] - load >= attacker["cost"]:
+        pool = max(1, attacker["aspect"] - max(0, load))
+        if defender["aspect"] - guard >= 1:
+            prevented = _expected(pool, attacker["extra"], defender["evasion"]) - _expected(
+                max(1, pool - 1), attacker["extra"], defender["evasion"])
+            forgone = _turn_value(defender, guard, attacker["evasion"]) - _turn_value(defender, guard + 1, attacker["evasion"])
+            if not to_come or prevented > forgone:
+                pool, guard = max(1, pool - 1), guard + 1
+        pools.append(pool)
+        load += attacker["cost"]
+    return pools, load, guard
+
+
+def _damage(pools: list[int], extra: list[str], evasion: int) -> dict[int, float]:
+    from d4cli.rules.dice import parse_extra
+
+    total = {0: 1.0}
+    for pool in pools:
+        one: dict[int, float] = {}
+        for value, p in pool_distribution(pool, [parse_extra(e) for e in extra]).items():
+            one[max(0, value - evasion)] = one.get(max(0, value - evasion), 0.0) + p
+        total = _convolve(total, one)
+    return total
+
+
+def exact_first_wins_with_reactions(mode: str, max_rounds: int) -> float:
+    """P(Ash wins) under the default policy, reactions weighed: the Loads of each round follow from the
+    gate alone (no choice depends on the dice), so a dynamic program over hit points is exact."""
+    ash_load, birch_load = 0, 0  # as in the file
+    states = {(9, 11): 1.0}
+    won = 0.0
+    for _ in range(max_rounds):
+        if mode == "turn":
+            ash_load = ASH["reset"]  # R1 at its turn start
+        else:  # R12: every creature resets at the round's start
+            ash_load, birch_load = (0, 0) if mode == "round-zero" else (ASH["reset"], BIRCH["reset"])
+        ash_pools, ash_load, birch_load = _turn(ASH, ash_load, BIRCH, birch_load, mode != "turn")
+        if mode == "turn":
+            birch_load = BIRCH["reset"]
+        birch_pools, birch_load, ash_load = _turn(BIRCH, birch_load, ASH, ash_load, False)  # Ash had its turn
+        ash = _damage(ash_pools, ASH["extra"], BIRCH["evasion"])
+        birch = _damage(birch_pools, BIRCH["extra"], ASH["evasion"])
+        after: dict[tuple[int, int], float] = {}
+        for (ha, hb), p in states.items():
+            for d, pd in ash.items():
+                if d >= hb:
+                    won += p * pd
+                    continue
+                for e, pe in birch.items():
+                    if e >= ha:
+                        continue
+                    key = (ha - e, hb - d)
+                    after[key] = after.get(key, 0.0) + p * pd * pe
+        states = after
+    return won
+
+
+@pytest.mark.parametrize("mode", ["turn", "round", "round-zero"])
+def test_simulated_duel_with_weighed_reactions_matches_the_exact_win_probability(mode):
+    exact = exact_first_wins_with_reactions(mode, 20)
+    assert 0.05 < exact < 0.95
+    runs = 4000
+    weighed = parse_encounter(DUEL.replace('policy = { reaction = "none" }\n', ""), "duel.toml")
+    setup = prepare(weighed, mode, max_rounds=20)
+    assert {p.reaction for p in setup.policies} == {"weigh"}
+    tally = run_chunk(setup, 7, mode, 0, runs)
+    low, high = wilson(tally.wins[0], runs, Z999)
+    assert low <= exact <= high, (mode, exact, tally.wins[0] / runs)
+    if mode == "turn":
+        assert tally.sums[3] > 0  # a reaction never costs its own turn in turn mode (R1): Birch reacts
+
+
+def test_the_old_rule_always_reacts_and_lets_the_first_win_every_round_mode_duel():
+    always = parse_encounter(DUEL.replace('policy = { reaction = "none" }', 'policy = { reaction = "always" }'), "d")
+    for mode in ("round", "round-zero"):
+        tally = run_chunk(prepare(always, mode, max_rounds=20), 7, mode, 0, 300)
+        assert tally.wins[1] == 0 and tally.sums[len(FIGURES) + 1] == 0  # Birch spends its rounds on reactions
+        weighed = parse_encounter(DUEL.replace('policy = { reaction = "none" }\n', ""), "duel.toml")
+        tally = run_chunk(prepare(weighed, mode, max_rounds=20), 7, mode, 0, 300)
+        assert tally.wins[1] > 0 and tally.sums[len(FIGURES) + 1] > 0
 
 
 def test_the_modes_differ_in_the_duel():

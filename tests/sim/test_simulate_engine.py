@@ -270,13 +270,16 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
 
 
 def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
-    from d4cli.sim.engine import Tally, run_chunk
+    from d4cli.sim.engine import Fight, Tally, run_chunk
 
     for mode, rule in (("turn", "random"), ("round-zero", None)):
         setup = prepare(parse_encounter(example("skirmish"), "s"), mode, target=rule)
-        fresh = Tally(2)
+        fresh = Tally(2, creatures=4)
         for index in range(60):
-            fresh.add_run(*play(setup, BatchedDice(random.Random(run_seed(5, mode, index)))))
+            fight = Fight()
+            winner, figures, loads = play(setup, BatchedDice(random.Random(run_seed(5, mode, index))), None, fight)
+            fresh.add_run(winner, figures, loads)
+            fresh.add_creatures(fight, setup.side_of, figures)
         assert run_chunk(setup, 5, mode, 0, 60) == fresh
 
 

@@ -49,3 +49,6 @@ def test_records_states_and_play_match_the_recorded_trace(label, mode, setup):
         for step, (want, have) in enumerate(zip(expected["states"], got["states"])):
             assert have == want, f"{label} fight {index} state after record {step}"
         assert got["play"] == expected["play"], f"{label} fight {index}: play()"
+        kinds = [record["kind"] for record in got["records"]]
+        actions, reactions = got["play"][1][2], got["play"][1][3]
+        assert (kinds.count("pool"), kinds.count("team")) == (actions, reactions), f"{label} fight {index}"

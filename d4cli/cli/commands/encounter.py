@@ -79,7 +79,7 @@ def apply_change(
 def init_command(
     mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", autocompletion=complete_mode, help="When Loads reset (R12); default turn, or the template's.")] = None,
     round_reset: Annotated[str | None, typer.Option("--round-reset", metavar="buffer|zero", help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).")] = None,
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel) or an encounter file.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel, ambush) or an encounter file.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
     name: Annotated[str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")] = None,
     file: FileOption = None,
@@ -230,6 +230,8 @@ def remove_command(
 
 def status_command(
     name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Show this creature's whole sheet.", autocompletion=complete_creature)] = None,
+    at: Annotated[str | None, typer.Option("--at", metavar="SEQ", help="As it stood after journal entry SEQ (replayed; read-only).")] = None,
+    forecast: Annotated[bool, typer.Option("--forecast", help="Add one line: each side's chance to win from here (d4cli forecast).")] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -239,10 +241,25 @@ def status_command(
 
     Example: d4cli status --json
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.store import read_encounter
+    entry = None
+    if at is not None:
+        if forecast:
+            raise InputError("--forecast", None, "forecasts from the state as it is, not with --at")
+        from d4cli.cli.commands.replay import status_at
 
-    encounter = read_encounter(resolve_path(file))
+        entry, encounter = status_at(file, at)  # as it stood after entry SEQ, replayed (read-only)
+    else:
+        from d4cli.cli.settings import resolve_path
+        from d4cli.store import read_encounter
+
+        encounter = read_encounter(resolve_path(file))
+    if forecast:
+        if name is not None:
+            raise InputError("--forecast", None, "is for the whole encounter, not one sheet")
+        from d4cli.cli.commands.forecast import print_status_forecast
+
+        print_status_forecast(encounter, json_)
+        return
     if name is not None:
         from d4cli.cli.commands.sheet import show_sheet
 
@@ -252,6 +269,11 @@ def status_command(
         from d4cli.output.serialize.views import status_json
 
         emit_json(status_json(encounter))
+        return
+    if entry is not None:
+        from d4cli.cli.commands.replay import print_replayed
+
+        print_replayed(entry, encounter)
         return
     from d4cli.output.render.encounter import print_status
 

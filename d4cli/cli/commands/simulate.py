@@ -16,7 +16,7 @@ MAX_SETTINGS = 51  # settings of one --sweep
 
 def simulate_command(
     file: Annotated[str | None, typer.Argument(metavar="[FILE]", help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).")] = None,
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel) or another file instead.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel, ambush) or another file instead.")] = None,
     runs: Annotated[str, typer.Option("--runs", metavar="N", help="Fights per mode (1..10,000,000).")] = "1000",
     modes: Annotated[str, typer.Option("--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12).")] = "turn,round,round-zero",
     seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
@@ -25,7 +25,7 @@ def simulate_command(
     scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli.")] = None,
     target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
     reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
-    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2, one row per setting.")] = None,
+    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2 (everyone), reserve:NAME=0..3 or buffer:NAME=0..2 (one creature), one row per setting.")] = None,
     format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv", help="Output for people, a handbook or a spreadsheet.")] = "table",
     json_: JsonOption = False,
 ) -> None:
@@ -63,7 +63,10 @@ def simulate_command(
     target = None if target_rule is None else check_target(target_rule)
     reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
     key, values = _sweep(sweep) if sweep is not None else (None, [None])
-    if key == "reserve" and reserve_all is not None:
+    from d4cli.sim.sweep_one import split_key, with_setting
+
+    base, one = split_key(key) if key is not None else (None, None)
+    if base == "reserve" and reserve_all is not None:
         raise InputError("--reserve", None, f"give --reserve or --sweep {sweep}, not both: the sweep sets every reserve")
     number = int.from_bytes(os.urandom(4), "big") if seed is None else parse_whole(seed, "--seed", (0, 2**63 - 1))
     encounter = _load(file, from_)
@@ -72,10 +75,13 @@ def simulate_command(
     for value in values:
         for mode in chosen:
             options: dict[str, Any] = {"max_rounds": rounds_limit, "target": target, "reserve": reserve_all}
-            if key is not None:
-                options[key] = value
+            played = encounter
+            if base is not None and one is not None and value is not None:
+                played = with_setting(encounter, base, one, value)
+            elif base is not None:
+                options[base] = value
             label = f"{value}/{mode}"
-            setups.append((label, mode, prepare(encounter, mode, **options)))
+            setups.append((label, mode, prepare(played, mode, **options)))
             grid.append((value, mode, label))
     from d4cli.output.render.simulate import Progress
 
@@ -94,10 +100,12 @@ def simulate_command(
     from d4cli.sim.report import simulation_json
 
     head = (encounter.name, setups[0][2].sides, count, number, rounds_limit)
+    first = setups[0][2]
+    creatures = tuple((c.name, side) for c, side in zip(first.encounter.creatures, first.side_of))
     if json_:
-        emit_json(simulation_json(*head, key, values, grid, tallies))
+        emit_json(simulation_json(*head, key, values, grid, tallies, creatures))
         return
-    _print(simulation_json(*head, key, values, grid, tallies), format_=format_)
+    _print(simulation_json(*head, key, values, grid, tallies, creatures), format_=format_)
 
 
 def _sweep(text: str) -> tuple[str, list[int]]:
@@ -108,10 +116,13 @@ def _sweep(text: str) -> tuple[str, list[int]]:
             and at most `MAX_SETTINGS` settings.
     """
     from d4cli.rules.limits import parse_whole
+    from d4cli.sim.sweep_one import split_key
 
-    key, sign, span = text.partition("=")
-    if key not in SWEEP_KEYS:
-        raise InputError("--sweep", text, "unknown key; one of " + ", ".join(SWEEP_KEYS) + " (such as reserve=0..3)")
+    key, sign, span = text.rpartition("=") if "=" in text else (text, "", "")
+    base, name = split_key(key)
+    if base not in SWEEP_KEYS or name == "":
+        raise InputError("--sweep", text, "unknown key; one of " + ", ".join(SWEEP_KEYS)
+                         + ", or KEY:NAME for one creature (such as reserve=0..3 or buffer:Aria=0..2)")
     low, dots, high = span.partition("..")
     if not sign or not dots:
         raise InputError("--sweep", text, "must be KEY=A..B, such as reserve=0..3")

@@ -1,0 +1,69 @@
+"""``d4cli handbook``: the rules, the odds grids and the reset modes of an encounter as one Markdown document."""
+
+# No `from __future__ import annotations`: Typer reads the annotations on every run
+# (see d4cli/cli/commands/roll.py).
+from typing import Annotated
+
+import typer
+
+from d4cli.rules.errors import InputError
+
+DEFAULT_EXAMPLE = "ambush"
+
+
+def handbook_command(
+    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|FILE", help="The encounter whose reset modes are compared (default: the bundled ambush).")] = None,
+    out: Annotated[str | None, typer.Option("--out", metavar="PATH", help="Write the Markdown here instead of printing it.")] = None,
+    runs: Annotated[str, typer.Option("--runs", metavar="N", help="Simulated fights per mode (1..1,000,000).")] = "1000",
+    seed: Annotated[str, typer.Option("--seed", metavar="N", help="Seed of the simulated fights.")] = "1",
+) -> None:
+    """One Markdown document for the designer's handbook: every rule with its example, the exact odds
+    grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
+    (R1-R20, C1-C8, L1-L4, N1).
+
+    Example: d4cli handbook --from duel --out handbook.md
+    """
+    import os
+
+    from d4cli.cli.commands.encounter import _template
+    from d4cli.output.render.handbook import handbook_markdown
+    from d4cli.rules.limits import SEED, parse_whole
+    from d4cli.sim.engine import MODES, prepare
+    from d4cli.sim.pieces import run_all
+    from d4cli.sim.report import simulation_json
+    from d4cli.store import read_encounter
+
+    count = parse_whole(runs, "--runs", (1, 1_000_000))
+    number = parse_whole(seed, "--seed", SEED)
+    target = None
+    if out is not None:
+        from d4cli.rules.names import check_text
+
+        target = check_text(out, "--out")
+        folder = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(folder):
+            raise InputError("--out", out, "its folder does not exist")
+        if os.path.isdir(target):
+            raise InputError("--out", out, "is a folder")
+    encounter = read_encounter(_template(from_ or DEFAULT_EXAMPLE))
+    setups = [(mode, mode, prepare(encounter, mode)) for mode in MODES]
+    tallies = run_all(setups, count, number, min(2, os.cpu_count() or 1))
+    first = setups[0][2]
+    grid = [(None, mode, mode) for mode in MODES]
+    creatures = tuple((c.name, side) for c, side in zip(first.encounter.creatures, first.side_of))
+    report = simulation_json(encounter.name, first.sides, count, number, 100, None, [None], grid, tallies, creatures)
+    text = handbook_markdown(report)
+    if target is None:
+        import sys
+
+        sys.stdout.write(text)
+        return
+    try:
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise InputError("--out", out, f"cannot be written: {error.strerror or error}") from None
+    from d4cli.output.render import escape
+    from d4cli.output.render.encounter import print_lines
+
+    print_lines([f"Wrote {escape(target)}: {text.count(chr(10)):,} lines"])

@@ -1,0 +1,53 @@
+"""``d4cli forecast --json``: the `d4cli.sim.forecast.Forecast` record as its JSON object (docs/cli.md "Forecast")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from d4cli.output.serialize.base import JsonObject
+
+if TYPE_CHECKING:
+    from d4cli.fight.encounter import Encounter
+    from d4cli.sim.forecast import Chance, Forecast
+
+
+def chance_json(chance: Chance) -> JsonObject:
+    """``{wins, rate, low, high}``: a count of runs, its share 0..1 and its 95% Wilson interval."""
+    return {"wins": chance.wins, "rate": chance.rate, "low": chance.low, "high": chance.high}
+
+
+def forecast_json(forecast: Forecast) -> JsonObject:
+    """``{kind: "forecast", encounter, mode, runs, seed, max_rounds, sides, wins: {SIDE: {wins, rate, low, high}},
+    draws: {draws, rate, low, high}, rounds_left: {median, p90, finished, histogram: {ROUNDS: fights}}, fight_over: null}``.
+
+    ``status --forecast --json`` of a fight already over has ``{kind: "forecast", fight_over: {winner}}`` instead.
+    """
+    draws = chance_json(forecast.draws)
+    return {
+        "kind": "forecast",
+        "encounter": forecast.encounter,
+        "mode": forecast.mode,
+        "runs": forecast.runs,
+        "seed": forecast.seed,
+        "max_rounds": forecast.max_rounds,
+        "sides": [chance.side for chance in forecast.chances],
+        "wins": {chance.side: chance_json(chance) for chance in forecast.chances},
+        "draws": {"draws": draws.pop("wins"), **draws},
+        "rounds_left": {"median": forecast.rounds_median, "p90": forecast.rounds_p90, "finished": forecast.finished,
+                        "histogram": {str(rounds): fights for rounds, fights in forecast.histogram}},
+        "fight_over": None,
+    }
+
+
+def over_json(winner: str | None) -> JsonObject:
+    """``{kind: "forecast", fight_over: {winner}}``: the forecast of a fight already over (R18; winner null: nobody up)."""
+    return {"kind": "forecast", "fight_over": {"winner": winner}}
+
+
+def status_forecast_json(encounter: Encounter, forecast: Forecast | None, winner: str | None) -> JsonObject:
+    """``status --forecast --json``: the ``status --json`` object plus ``forecast`` (`forecast_json` or `over_json`)."""
+    from d4cli.output.serialize.views import status_json
+
+    obj = status_json(encounter)
+    obj["forecast"] = forecast_json(forecast) if forecast is not None else over_json(winner)
+    return obj

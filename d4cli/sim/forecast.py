@@ -1,0 +1,166 @@
+"""Forecast: how a fight is likely to end from the encounter as it stands, through the simulator (R12, R18, R19).
+
+The fight is played on from the file's state (the running turn goes on, hp,
+Loads and effects as they are), in the file's own mode only, under the
+simulator's stated policy (`d4cli.sim.policy`, ``d4cli help simulate``).
+Pure once the runs are played: `forecast_of` turns a `Tally` into a
+`Forecast` record; the shell prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from d4cli.rules.errors import InputError
+
+if TYPE_CHECKING:
+    from d4cli.fight.encounter import Encounter
+    from d4cli.sim.engine import Setup, Tally
+
+# Runs of a forecast: the default answers in well under 2 s on two cores (benchmarks/forecast.py).
+DEFAULT_RUNS = 2000
+RUNS = (1, 1_000_000)
+MAX_ROUNDS = 100
+
+
+@dataclass(frozen=True)
+class Chance:
+    """One side's chance to win: ``wins`` of the runs, ``rate`` in 0..1 and its 95% Wilson interval."""
+
+    side: str
+    wins: int
+    rate: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """The forecast of one encounter.
+
+    Attributes:
+        encounter: the encounter's name.
+        mode: the simulator's mode of the file (``turn``, ``round`` or ``round-zero``, R12).
+        runs / seed / max_rounds: how it was computed (a fight still running after
+            ``max_rounds`` rounds is a draw).
+        chances: each side's `Chance`, in order of first appearance.
+        draws: the draws as a `Chance` whose side is "".
+        rounds_median / rounds_p90: rounds left to the end of the finished fights,
+            the running round counted as 1 (None when no fight finished).
+        finished: how many fights finished.
+        histogram: finished fights by rounds left, ``(rounds, fights)`` in order.
+    """
+
+    encounter: str
+    mode: str
+    runs: int
+    seed: int
+    max_rounds: int
+    chances: tuple[Chance, ...]
+    draws: Chance
+    rounds_median: int | None
+    rounds_p90: int | None
+    finished: int
+    histogram: tuple[tuple[int, int], ...] = ()
+
+
+class FightOver(InputError):
+    """The fight is already over (R18): one side, or none, has a creature with hp up.
+
+    Attributes:
+        winner: the side left standing, or None when no side has a creature up.
+    """
+
+    def __init__(self, winner: str | None) -> None:
+        self.winner = winner
+        problem = f"the fight is over: {winner} won (R18)" if winner else "the fight is over: no side has a creature up (R18)"
+        super().__init__("forecast", None, problem)
+
+
+def sim_mode(encounter: Encounter) -> str:
+    """The simulator mode of the file's own reset mode: ``turn``, ``round`` or ``round-zero`` (R12)."""
+    if encounter.mode != "round":
+        return "turn"
+    return "round-zero" if encounter.round_reset == "zero" else "round"
+
+
+def winner(encounter: Encounter) -> str | None:
+    """The side that has won (of two sides or more, the only one with a creature with hp up, R18), else None."""
+    up = sides_up(encounter)
+    return up[0] if len(up) == 1 and len(sides(encounter)) >= 2 else None
+
+
+def sides(encounter: Encounter) -> list[str]:
+    """The sides of the creatures, in order of first appearance (creatures without one left out)."""
+    found: list[str] = []
+    for creature in encounter.creatures:
+        if creature.side and creature.side not in found:
+            found.append(creature.side)
+    return found
+
+
+def sides_up(encounter: Encounter) -> list[str]:
+    """The sides with a creature that has hp above 0 (R16, R18), in order of first appearance."""
+    return [side for side in sides(encounter)
+            if any(c.side == side and c.hp is not None and c.hp > 0 for c in encounter.creatures)]
+
+
+def check_running(encounter: Encounter) -> None:
+    """Refuse a fight that is over: two sides or more, but at most one with a creature up (R18).
+
+    Raises:
+        FightOver: naming the side that has won (or none).
+    """
+    if len(sides(encounter)) >= 2:
+        up = sides_up(encounter)
+        if len(up) <= 1:
+            raise FightOver(up[0] if up else None)
+
+
+def forecast_setup(encounter: Encounter, max_rounds: int = MAX_ROUNDS) -> tuple[str, Setup]:
+    """The file's mode and its `Setup` from the state as it is.
+
+    Raises:
+        FightOver: the fight is already over (R18).
+        InputError: what `d4cli.sim.engine.prepare` refuses (fewer than two sides, ...).
+    """
+    from d4cli.sim.engine import prepare
+
+    check_running(encounter)
+    mode = sim_mode(encounter)
+    return mode, prepare(encounter, mode, max_rounds=max_rounds)
+
+
+def forecast_of(encounter: Encounter, mode: str, sides: tuple[str, ...], tally: Tally, seed: int,
+                max_rounds: int = MAX_ROUNDS) -> Forecast:
+    """The `Forecast` of the runs in *tally* (95% Wilson intervals; rounds of finished fights only)."""
+    from d4cli.sim.report import finishes, quantile, wilson
+
+    runs = tally.runs
+    chances = tuple(Chance(side, tally.wins[n], tally.wins[n] / runs if runs else 0.0, *wilson(tally.wins[n], runs))
+                    for n, side in enumerate(sides))
+    draws = Chance("", tally.draws, tally.draws / runs if runs else 0.0, *wilson(tally.draws, runs))
+    finished = finishes(tally.rounds, tally.draws, max_rounds)
+    return Forecast(encounter.name, mode, runs, seed, max_rounds, chances, draws,
+                    quantile(finished, 0.5), quantile(finished, 0.9), sum(finished.values()),
+                    tuple(sorted(finished.items())))
+
+
+def forecast(encounter: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, jobs: int = 1,
+             max_rounds: int = MAX_ROUNDS) -> Forecast:
+    """Play *runs* fights on from the encounter's state in its own mode and say how they ended.
+
+    The result depends on *seed* and *runs* only, never on *jobs* (processes).
+
+    Raises:
+        FightOver: the fight is already over (R18).
+        InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
+    """
+    from d4cli.sim.pieces import run_all
+
+    if not RUNS[0] <= runs <= RUNS[1]:
+        raise InputError("--runs", runs, "must be within 1..1,000,000")
+    mode, setup = forecast_setup(encounter, max_rounds)
+    tally = run_all([("forecast", mode, setup)], runs, seed, jobs)["forecast"]
+    return forecast_of(encounter, mode, setup.sides, tally, seed, max_rounds)

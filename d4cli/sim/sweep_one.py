@@ -1,0 +1,40 @@
+"""A sweep over one creature's setting: ``reserve:NAME`` (its policy's reserve) or ``buffer:NAME`` (its Load Buffer, R1).
+
+Pure: the encounter with that creature's value changed, for `d4cli.sim.engine.prepare`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from d4cli.rules.errors import InputError
+
+if TYPE_CHECKING:
+    from d4cli.fight.encounter import Encounter
+
+KEYS = ("reserve", "buffer")
+
+
+def split_key(key: str) -> tuple[str, str | None]:
+    """``reserve:Aria`` -> ("reserve", "Aria"); ``reserve`` -> ("reserve", None)."""
+    base, colon, name = key.partition(":")
+    return (base, name) if colon else (base, None)
+
+
+def with_setting(encounter: Encounter, key: str, name: str, value: int) -> Encounter:
+    """*encounter* with creature *name*'s *key* (``reserve`` or ``buffer``) set to *value*.
+
+    Raises:
+        InputError: naming ``--sweep``: no creature called *name* (N1).
+    """
+    try:
+        position = encounter.index(name, "--sweep")
+    except InputError as error:
+        raise InputError("--sweep", f"{key}:{name}", error.problem) from None
+    creature = encounter.creatures[position]
+    if key == "buffer":
+        changed = replace(creature, load_buffer=value)
+    else:
+        changed = replace(creature, policy=tuple(p for p in creature.policy if p[0] != "reserve") + (("reserve", value),))
+    return encounter.with_creature(position, changed)

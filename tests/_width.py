@@ -1,0 +1,19 @@
+"""Human output at a fixed terminal width, for snapshots at 80 and 120 columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from d4cli.output import render
+
+
+def at_width(monkeypatch: Any, width: int) -> None:
+    """Every Console d4cli builds lays out to *width* columns, as on a terminal that wide (no colour)."""
+    base = render._console_class()
+
+    class Fixed(base):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["width"] = width
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(render, "_CONSOLE_CLASS", Fixed)
