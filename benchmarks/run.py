@@ -9,6 +9,8 @@ each command: wall time (what a user waits) and the CPU time of the child
 
 Public tools only: subprocess, time.perf_counter, statistics, resource; when
 ``hyperfine`` is installed its medians for the start-up pairs are printed too.
+``--only instructions`` counts the instructions of the same commands with
+valgrind (load-independent; a cross-check on a shared machine).
 
 Byte code: the runs use a private ``PYTHONPYCACHEPREFIX`` (and ignore
 ``PYTHONDONTWRITEBYTECODE``), so every module, d4cli's and the baselines', is
@@ -37,10 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = Path(__file__).resolve().parent
 PYTHON = sys.executable
 
-# Budgets (ratios of medians).
-BUDGET_JSON = 1.25
-BUDGET_TABLE = 1.25
-BUDGET_TAB = 1.30
+# Budgets (ratios of wall-time medians, each to its baseline in the same run).
+BUDGET_POOL_JSON = 1.10  # roll pool 4 --json / import typer
+BUDGET_POOL_TABLE = 1.25  # roll pool 4 (Rich table) / import typer, rich.table, rich.console
+BUDGET_ACT_JSON = 1.25  # act ... --json on a 3-creature encounter / import typer
+BUDGET_ACT_TABLE = 1.15  # act ... (Rich table) / import typer, rich.table, rich.console
+BUDGET_TAB = 1.15  # one Tab press / import typer
 
 
 @dataclass
@@ -154,8 +158,13 @@ def bench_module(name: str):  # type: ignore[no-untyped-def]
 
 
 def startup(runs: int, cache: str, folder: Path) -> list[str]:
+    """Start-up of ``roll pool`` and ``act`` (JSON and table) beside ``import typer`` (and Rich), in one run."""
     env = bench_env(cache)
     d4 = d4cli_command()
+    # act: Cost 0 keeps the Load (and so the gate) the same on every run.
+    small = folder / "startup-act.toml"
+    bench_module("encounter").fresh_encounter(small)
+    act = d4 + ["act", "Bench", "Might", "--cost", "0", "--seed", "1", "-f", str(small)]
     commands = {
         "python -c pass": ([PYTHON, "-c", "pass"], env),
         "import typer": ([PYTHON, "-c", "import typer"], env),
@@ -169,6 +178,8 @@ def startup(runs: int, cache: str, folder: Path) -> list[str]:
             env,
         ),
         "d4cli roll pool 4": (d4 + ["roll", "pool", "4"], env),
+        "d4cli act Bench Might --cost 0 --json": (act + ["--json"], env),
+        "d4cli act Bench Might --cost 0": (act, env),
         "d4cli --version": (d4 + ["--version"], env),
     }
     timings = side_by_side(commands, runs)
@@ -176,8 +187,10 @@ def startup(runs: int, cache: str, folder: Path) -> list[str]:
     for timing in timings.values():
         lines.append(f"  {timing.name:<44} wall {ms(timing.wall):>9}   cpu {ms(timing.cpu):>9}")
     lines.append("Ratios")
-    lines.append(ratio_line("roll pool 4 --json / import typer", timings, "d4cli roll pool 4 --json", "import typer", BUDGET_JSON))
-    lines.append(ratio_line("roll pool 4 (Rich table) / typer+rich", timings, "d4cli roll pool 4", "import typer, rich.table, rich.console", BUDGET_TABLE))
+    lines.append(ratio_line("roll pool 4 --json / import typer", timings, "d4cli roll pool 4 --json", "import typer", BUDGET_POOL_JSON))
+    lines.append(ratio_line("roll pool 4 (Rich table) / typer+rich", timings, "d4cli roll pool 4", "import typer, rich.table, rich.console", BUDGET_POOL_TABLE))
+    lines.append(ratio_line("act --json / import typer", timings, "d4cli act Bench Might --cost 0 --json", "import typer", BUDGET_ACT_JSON))
+    lines.append(ratio_line("act (Rich table) / typer+rich", timings, "d4cli act Bench Might --cost 0", "import typer, rich.table, rich.console", BUDGET_ACT_TABLE))
     lines.append(ratio_line("python -m d4cli ... --json / import typer", timings, "python -m d4cli roll pool 4 --json", "import typer", None))
     lines.append(ratio_line("console script / python -m d4cli", timings, "d4cli roll pool 4 --json", "python -m d4cli roll pool 4 --json", None))
     lines.append(ratio_line("roll pool 4 --json / python -c pass", timings, "d4cli roll pool 4 --json", "python -c pass", None))
@@ -201,6 +214,23 @@ def startup(runs: int, cache: str, folder: Path) -> list[str]:
     return lines
 
 
+def tab_request(cache: str, line: str, encounter: Path, **extra: str) -> dict[str, str]:
+    """The environment of one Tab press at the end of *line*, as the generated bash script sends it."""
+    return bench_env(
+        cache,
+        _D4CLI_COMPLETE="complete_bash",
+        COMP_LINE=line,
+        COMP_POINT=str(len(line.encode())),
+        _D4CLI_COMP_CUR=line.split(" ")[-1],
+        COMP_WORDBREAKS=" \t\n\"'><=;|&(:",
+        D4CLI_FILE=str(encounter),
+        **extra,
+    )
+
+
+TAB_LINES = ("d4cli roll check --dc h", "d4cli help ga", "d4cli act Gob")
+
+
 def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
     """A Tab press: the request the generated bash script sends, vs import typer."""
     d4 = d4cli_command()
@@ -209,21 +239,8 @@ def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
     commands: dict[str, tuple[list[str], dict[str, str]]] = {
         "import typer": ([PYTHON, "-c", "import typer"], base_env),
     }
-
-    def request(line: str) -> dict[str, str]:
-        return bench_env(
-            cache,
-            _D4CLI_COMPLETE="complete_bash",
-            COMP_LINE=line,
-            COMP_POINT=str(len(line.encode())),
-            _D4CLI_COMP_CUR=line.split(" ")[-1],
-            COMP_WORDBREAKS=" \t\n\"'><=;|&(:",
-            D4CLI_FILE=str(encounter),
-        )
-
-    commands["Tab: d4cli roll check --dc h"] = (d4, request("d4cli roll check --dc h"))
-    commands["Tab: d4cli help ga"] = (d4, request("d4cli help ga"))
-    commands["Tab: d4cli act Gob"] = (d4, request("d4cli act Gob"))
+    for line in TAB_LINES:
+        commands[f"Tab: {line}"] = (d4, tab_request(cache, line, encounter))
     timings = side_by_side(commands, runs)
     lines = ["Tab completion (one completion request, as the bash script makes it)"]
     for timing in timings.values():
@@ -232,6 +249,57 @@ def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
     for name in timings:
         if name.startswith("Tab"):
             lines.append(ratio_line(f"{name} / import typer", timings, name, "import typer", BUDGET_TAB))
+    return lines
+
+
+def instruction_figures(cache: str, folder: Path) -> list[str]:
+    """Instructions each budgeted command executes, beside its baseline (valgrind's callgrind).
+
+    One run each, after a run that caches the byte code; the hash seed is fixed. A count
+    does not move with the load on the machine (a wall time on a shared 2-core machine
+    does, by a fifth or more), but it leaves out waiting (``fsync``) and memory stalls:
+    a cross-check of the wall-time ratios, not a replacement. Needs ``valgrind``;
+    slow (a few seconds a command), so it runs only with ``--only instructions``.
+    """
+    exe = shutil.which("valgrind")
+    if exe is None:
+        return ["Instructions: valgrind is not installed; skipped"]
+    d4 = d4cli_command()
+    env = bench_env(cache, PYTHONHASHSEED="0")
+    small = folder / "instructions-act.toml"
+    bench_module("encounter").fresh_encounter(small)
+    encounter = write_encounter(folder)
+    act = d4 + ["act", "Bench", "Might", "--cost", "0", "--seed", "1", "-f", str(small)]
+    typer_rich = [PYTHON, "-c", "import typer, rich.table, rich.console"]
+    # name -> (argv, environment, baseline name, budget)
+    cases: dict[str, tuple[list[str], dict[str, str], str | None, float | None]] = {
+        "import typer": ([PYTHON, "-c", "import typer"], env, None, None),
+        "import typer, rich.table, rich.console": (typer_rich, env, None, None),
+        "d4cli roll pool 4 --json": (d4 + ["roll", "pool", "4", "--json"], env, "import typer", BUDGET_POOL_JSON),
+        "d4cli roll pool 4": (d4 + ["roll", "pool", "4"], env, "import typer, rich.table, rich.console", BUDGET_POOL_TABLE),
+        "d4cli act ... --json": (act + ["--json"], env, "import typer", BUDGET_ACT_JSON),
+        "d4cli act ...": (act, env, "import typer, rich.table, rich.console", BUDGET_ACT_TABLE),
+    }
+    for line in TAB_LINES:
+        request = tab_request(cache, line, encounter, PYTHONHASHSEED="0")
+        cases[f"Tab: {line}"] = (d4, request, "import typer", BUDGET_TAB)
+    counts: dict[str, int] = {}
+    for name, (argv, case_env, _, _) in cases.items():
+        subprocess.run(argv, env=case_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        proc = subprocess.run(
+            [exe, "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+            env=case_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+        )
+        found = [line.split()[-1] for line in proc.stderr.splitlines() if "Collected :" in line]
+        counts[name] = int(found[-1].replace(",", "")) if found else 0
+    lines = ["Instructions (valgrind callgrind, one run each; ratios of counts)"]
+    for name, (_, _, base, budget) in cases.items():
+        line = f"  {name:<44} {counts[name] / 1e6:8.1f} M"
+        if base is not None and counts[base]:
+            ratio = counts[name] / counts[base]
+            verdict = "within" if budget is None or ratio <= budget else "over"
+            line += f"   {ratio:5.2f}x {base}" + ("" if budget is None else f" (budget {budget:.2f}x: {verdict})")
+        lines.append(line)
     return lines
 
 
@@ -406,7 +474,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
     parser.add_argument(
         "--only",
-        choices=("startup", "tab", "encounter", "journal", "store", "odds", "throughput", "grids", "scaling", "play", "simulate"),
+        choices=(
+            "startup", "tab", "encounter", "journal", "store", "odds", "throughput", "grids", "scaling", "play",
+            "simulate", "instructions",
+        ),
         action="append",
         help="Run only these sections (repeatable).",
     )
@@ -431,11 +502,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "scaling": lambda: scaling_figures(runs, cache, folder, args.quick),
             "play": lambda: play_figures(runs, cache, folder),
             "simulate": lambda: simulate_figures(args.quick),
+            "instructions": lambda: instruction_figures(cache, folder),
         }
         print(f"d4cli benchmark: {machine()}; {runs} runs per command")
         for name, section in sections.items():
-            if args.only and name not in args.only:
-                continue
+            if (args.only and name not in args.only) or (name == "instructions" and not args.only):
+                continue  # instructions: only when asked for (slow)
             print()
             for line in section():
                 print(line, flush=True)

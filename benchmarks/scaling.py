@@ -1,10 +1,9 @@
-"""Costs that must not grow: encounter start-up, ``log`` and ``status`` at scale, JSON Lines, odds JSON size.
+"""Costs that must not grow: ``log`` and ``status`` at scale, JSON Lines, odds JSON size.
 
 Each figure is a ratio to a baseline measured in the same run (round-robin, as
-``benchmarks/run.py`` does), printed by ``python benchmarks/run.py --only scaling``:
+``benchmarks/run.py`` does), printed by ``python benchmarks/run.py --only scaling``
+(``act``'s start-up is in run.py's start-up section, beside ``roll pool``'s):
 
-- ``act --json`` / ``import typer`` (goal <= 1.25) and ``act`` as a table /
-  ``import typer, rich.table, rich.console`` (goal <= 1.15);
 - ``log`` as text / ``log --json`` on a journal of 10,000 actions (goal <= 1.5),
   and the peak memory (max RSS) of each;
 - ``status`` as a table / ``status --json`` at 1,000 creatures (goal <= 2);
@@ -78,23 +77,6 @@ def figures(
     """Every figure of this module, as report lines (see the module docstring)."""
     python = sys.executable
     lines: list[str] = []
-
-    # act start-up: Cost 0 keeps the Load (and so the gate) the same on every run.
-    small = folder / "scaling-act.toml"
-    bench_encounter.fresh_encounter(small)
-    act = d4 + ["act", "Bench", "Might", "--cost", "0", "--seed", "1", "-f", str(small)]
-    timings = side_by_side(
-        {
-            "import typer": ([python, "-c", "import typer"], env),
-            "import typer, rich.table, rich.console": ([python, "-c", "import typer, rich.table, rich.console"], env),
-            "act --json": (act + ["--json"], env),
-            "act (table)": (act, env),
-        },
-        runs,
-    )
-    lines.append("Encounter start-up (act on a 3-creature encounter, Cost 0)")
-    lines.append(ratio_line("act --json / import typer", timings, "act --json", "import typer", 1.25))
-    lines.append(ratio_line("act (table) / typer+rich", timings, "act (table)", "import typer, rich.table, rich.console", 1.15))
 
     # log on 10,000 actions.
     logged = folder / "scaling-log.toml"

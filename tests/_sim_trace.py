@@ -2,7 +2,7 @@
 
 `trace_fight` plays one fight as `d4cli.sim.engine.play` does (same policy, same
 dice source, same seed) but through the public transitions by name, and keeps
-the JSON object (`d4cli.output.serialize.record_json`) of every record, the encounter
+the JSON object (`d4cli.output.serialize.changes.record_json`) of every record, the encounter
 after each transition (`dataclasses.asdict`), and what `play` returned. The
 fixture ``tests/sim/fixtures/sim_trace.json.gz`` was written by `write_fixture`
 from the reference implementation of the transitions; tests compare the code
@@ -29,8 +29,9 @@ FIGHTS_PER_SETUP = 20
 
 def setups() -> list[tuple[str, str, object]]:
     """``(label, mode, Setup)`` of every traced setup."""
+    from dataclasses import replace
+
     from d4cli.fight.effects import Effect
-    from d4cli.fight.frozen import replace
     from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
     from d4cli.sim.engine import prepare
 
@@ -65,7 +66,7 @@ def setups() -> list[tuple[str, str, object]]:
 def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     """One fight: ``{"records": [...], "states": [...], "play": [winner, figures, loads]}``."""
     from d4cli.fight.actions import ActRequest, TeamRequest, act, team
-    from d4cli.output.serialize import record_json
+    from d4cli.output.serialize.changes import record_json
     from d4cli.sim.engine import BatchedDice, play, run_seed
     from d4cli.sim.policy import (
         MAX_ACTIONS,

@@ -63,8 +63,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 @pytest.fixture(autouse=True)
 def journaled_records(monkeypatch):
-    """Hand the store what the commands hand it: the record's `d4cli.output.serialize.journal_json` facts."""
-    from d4cli.output.serialize import journal_json
+    """Hand the store what the commands hand it: the record's `d4cli.output.serialize.changes.journal_json` facts."""
+    from d4cli.output.serialize.changes import journal_json
     from d4cli.store import transaction
 
     change = transaction.change

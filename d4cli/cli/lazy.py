@@ -10,22 +10,23 @@ So ``d4cli roll pool`` never pays for the encounter commands, ``roll check``, Ri
 the TOML writer. Adding a command is one line in that mapping.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: Typer reads each completer's annotations on
+# every run, and objects cost nothing to read where strings must be evaluated.
 import functools
 import importlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
-if TYPE_CHECKING:
-    # Typer's own copy of Click (vendored since Typer 0.26); types only, never imported at run time.
-    from typer._click import Command, Context
+# A Click command or context as Typer makes them. Typer's Click is private
+# (``typer._click``, vendored since Typer 0.26), so its types are not named here.
+Command = Any
+Context = Any
 
 # How to build one command: returns the Click command.
-Builder = Callable[[], "Command"]
+Builder = Callable[[], Command]
 
 
 def _need_command(group: TyperGroup, ctx: Context, args: list[str]) -> None:
@@ -142,60 +143,25 @@ def _single_from_info(name: str, info: Any) -> Command:
 
 
 def _single(name: str, function: Callable[..., Any], settings: Mapping[str, Any]) -> Command:
-    """One Click command from *function*, built by Typer; it runs with the collector on."""
+    """One Click command from *function*, built by Typer."""
     holder = typer.Typer(add_completion=False)
     holder.command(name, **settings)(function)
-    command = typer.main.get_command(holder)
-    callback = command.callback
-    if callback is not None:
-
-        @functools.wraps(callback)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            start_collecting()
-            return callback(*args, **kwargs)
-
-        command.callback = run
-    return command
+    return typer.main.get_command(holder)
 
 
-def completer(target: str, *, ctx: bool = True) -> Callable[..., Any]:
+def completer(target: str, *, ctx: bool = True) -> Callable[[typer.Context, str], Any]:
     """A Tab completer for an option that imports *target* (``"module:function"``) only on Tab.
 
     Typer reads a completer's signature while it builds the command, on every run;
-    this one has plain annotations (nothing to evaluate) and its module is
+    the completer is a plain function of ``(ctx, incomplete)`` and *target*'s module is
     loaded when a Tab press calls it. *ctx*: *target* takes ``(ctx, incomplete)``,
     else ``(incomplete)``.
     """
     module_name, _, attribute = target.partition(":")
+    takes_ctx = ctx
 
-    def complete(ctx: Any, incomplete: str) -> Any:
+    def complete(ctx: typer.Context, incomplete: str) -> Any:
         function = getattr(importlib.import_module(module_name), attribute)
         return function(ctx, incomplete) if takes_ctx else function(incomplete)
 
-    takes_ctx = ctx
-    complete.__annotations__ = {"incomplete": str}  # ``ctx`` is matched by its name (Typer)
-    complete.__name__ = complete.__qualname__ = attribute
     return complete
-
-
-def start_collecting() -> None:
-    """Turn the garbage collector back on when `d4cli.cli.main` paused it for start-up.
-
-    What start-up loaded is frozen first: later collections never scan it again.
-    The youngest generation is collected every `YOUNG_THRESHOLD` allocations
-    instead of 700: a command that imports Rich for its table (thousands of
-    long-lived objects) would otherwise pay a dozen collections, about 2 ms;
-    cycles are still collected, later. (Under CliRunner the collector was never
-    paused, and nothing changes.)
-    """
-    import gc
-
-    if not gc.isenabled():
-        gc.freeze()
-        _, middle, old = gc.get_threshold()
-        gc.set_threshold(YOUNG_THRESHOLD, middle, old)
-        gc.enable()
-
-
-# Allocations between two collections of the youngest generation while a command runs.
-YOUNG_THRESHOLD = 20_000

@@ -55,15 +55,16 @@ def say_error(message: str) -> None:
 
 def _usage_error(error: typer.TyperException) -> int:
     ctx = getattr(error, "ctx", None)
-    from typer._click.exceptions import NoSuchOption
-
-    if ctx is not None and isinstance(error, NoSuchOption):
+    # An unknown option: Click's NoSuchOption, the one usage error with `possibilities`
+    # (Typer's Click is private, so the class is not imported).
+    option_name = getattr(error, "option_name", None)
+    if ctx is not None and option_name is not None and hasattr(error, "possibilities"):
         # Click compares options with their dashes (`--quiet` "close" to `--file`) and
         # by case (`--DC` near nothing): suggest this command's own closest options.
         from d4cli.rules.suggest import closest
 
         known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
-        error.possibilities = closest(error.option_name, [opt for opt in known if opt.startswith("--")])
+        error.possibilities = closest(option_name, [opt for opt in known if opt.startswith("--")])
     if ctx is not None:
         sys.stderr.write(ctx.get_usage() + "\n")
         sys.stderr.write(f"Try '{ctx.command_path} --help' for help.\n")

@@ -6,8 +6,8 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from d4cli.fight import effect_transitions as lasting
 from d4cli.fight import kinds
@@ -19,12 +19,11 @@ from d4cli.fight.encounter import (
     check_new_name,
     same_name,
 )
-from d4cli.fight.frozen import build, replace
 from d4cli.rules.errors import InputError
 
 if TYPE_CHECKING:
+    from d4cli.fight.closed_sets import ActOutcome, GrantKind
     from d4cli.fight.encounter import Creature
-    from d4cli.fight.events import ActOutcome, GrantKind
     from d4cli.rules.dice import DiceSource, ExtraDice
     from d4cli.rules.pool import Gate, PoolResult
 
@@ -82,7 +81,7 @@ class ActRecord:
     @property
     def outcome(self) -> ActOutcome | None:
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
-        from d4cli.fight.events import ActOutcome
+        from d4cli.fight.closed_sets import ActOutcome
 
         result = self.result
         if not self.allowed:
@@ -253,8 +252,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         new = replace(base, creatures=tuple(creatures))
     elif allowed:  # a refused action changes nothing (R2, R18); each creature changes once
         creatures = list(encounter.creatures)
-        changes: dict[str, object] = {"load": load_after}
-        target_changes: dict[str, object] = {}
+        changes: dict[str, Any] = {"load": load_after}
+        target_changes: dict[str, Any] = {}
         if with_effects:  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
             gone: list[Ended] = []
             effects = lasting.roll_used(actor, "own", gone)
@@ -272,10 +271,9 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
                 if hp_after != hp_before:  # no damage: the creature stays as it is
                     target_changes["hp"] = hp_after
             if target_changes:
-                creatures[target_position] = replace(target, **target_changes)  # type: ignore[arg-type,assignment]
+                creatures[target_position] = replace(target, **target_changes)  # type: ignore[type-var,assignment]
         new = replace(encounter, creatures=tuple(creatures))
-    record = build(  # one dict, not a frozen __init__ of 17 fields
-        ActRecord,
+    record = ActRecord(
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
@@ -385,8 +383,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     down = actor.down
     allowed = gate.allowed and not down
     load_after = actor.load + request.cost if allowed else actor.load
-    record = build(
-        TeamRecord,
+    record = TeamRecord(
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
@@ -417,6 +414,6 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
 def _grant_kind(grant: str) -> GrantKind:
     """The `GrantKind` of *grant*, kept in ``_KINDS``."""
-    import d4cli.fight.events as records
+    import d4cli.fight.closed_sets as records
 
     return _KINDS.setdefault(grant, records.GrantKind(grant))

@@ -11,6 +11,7 @@ are values of `d4cli.fight.effects`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from d4cli.fight.effects import (
@@ -26,7 +27,6 @@ from d4cli.fight.effects import (
     used,
 )
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
-from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
 

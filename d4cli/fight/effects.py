@@ -21,10 +21,9 @@ rolls and origin ``team``; `Pending` names grants by source (a file's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from d4cli.fight.frozen import replace
 from d4cli.rules.names import fold_name
 
 GRANTS: tuple[str, ...] = ("advantage", "disadvantage")

@@ -20,14 +20,13 @@ over (or not started), so that the next turn starts round + 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from d4cli.fight.effects import GRANTS, Effect, Pending, team_grant_effects
-from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
 
-# The values of `d4cli.fight.events.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
+# The values of `d4cli.fight.closed_sets.Mode` and `GrantKind` (kept plain: reading a file builds no enum).
 MODES: tuple[str, ...] = ("turn", "round")
 # How round mode resets (R12): to the R1 value, or to Load 0.
 ROUND_RESETS: tuple[str, ...] = ("buffer", "zero")

@@ -1,50 +1,28 @@
-"""The records of encounter changes other than a roll, and the closed sets of the encounter.
+"""The records of encounter changes other than a roll (the closed sets of the encounter re-exported).
 
 A transition on the encounter returns one of these beside the new encounter
 (`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
 `DamageEvent`, `HealEvent`, `EffectEvent`;
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
-object. Records and values only: it imports nothing but `d4cli.fight.kinds` and the
-effects' values (`d4cli.fight.effects`). This module is loaded only when a change is made,
-so reading a file (Tab completion) builds none of these classes.
+object. Records only: it imports nothing but `d4cli.fight.kinds`, the closed sets
+(`d4cli.fight.closed_sets`: `Mode`, `GrantKind`, `ActOutcome`) and the effects' values
+(`d4cli.fight.effects`). This module is loaded only when a change other than an action
+is made, so reading a file (Tab completion) or acting builds none of these classes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from d4cli.fight import kinds
+from d4cli.fight.closed_sets import ActOutcome as ActOutcome  # the closed sets, re-exported
+from d4cli.fight.closed_sets import GrantKind as GrantKind
+from d4cli.fight.closed_sets import Mode as Mode
 
 if TYPE_CHECKING:
     from d4cli.fight.effects import Effect, Ended
-
-
-class Mode(StrEnum):
-    """When Loads reset (R12): at a creature's own turn, or everyone at each round."""
-
-    TURN = "turn"
-    ROUND = "round"
-
-
-class GrantKind(StrEnum):
-    """What a Team Action grants the target's next roll (R11)."""
-
-    ADVANTAGE = "advantage"
-    DISADVANTAGE = "disadvantage"
-
-
-class ActOutcome(StrEnum):
-    """How an action ended: against a DC (R7), against Evasion (R7), or refused by the gate (R2)."""
-
-    SUCCESS = "success"
-    FAILURE = "failure"
-    DAMAGE = "damage"
-    NO_DAMAGE = "no-damage"
-    REFUSED = "refused"
-
 
 
 @dataclass(frozen=True)

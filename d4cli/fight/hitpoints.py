@@ -7,10 +7,10 @@ cannot act or give Team Actions, and healing above 0 brings it back.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.frozen import replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP
 

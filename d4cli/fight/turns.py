@@ -9,11 +9,11 @@ begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from d4cli.fight.effect_transitions import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
-from d4cli.fight.frozen import build, replace
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import NameSet, look_alike_problem
 
@@ -205,8 +205,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
     new, resets = _reset_and_mark(base, position, new_round)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    event = build(  # one dict, not a frozen __init__ of 12 fields
-        records.TurnStartEvent,
+    event = records.TurnStartEvent(
         round=new.round,
         turn=new.current,
         actor=who.name,
@@ -244,8 +243,8 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     following = new.next_turn
     if following is None:
         new = _close_round(new)  # R19: the round is over for good
-    event = build(
-        records.TurnEndEvent, round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
+    event = records.TurnEndEvent(
+        round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
         round_over=following is None, effects_ended=effects_ended,
     )
     return new, event

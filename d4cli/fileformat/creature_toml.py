@@ -18,8 +18,11 @@ from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
 from d4cli.rules.names import NameSet, escape_name, fold_name, look_alike_problem, name_problem
 
+# The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them is read
+# without loading the sheet rules.
+SHEET_KEYS = ("side", "attributes", "proficiencies", "specializations", "actions", "policy")
 CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                 "pending", "effects", "side", "attributes", "proficiencies", "specializations", "actions", "policy")
+                 "pending", "effects", *SHEET_KEYS)
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
 
@@ -106,12 +109,14 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
     had_turn = row.get("had_turn", False)
     if not isinstance(had_turn, bool):
         where.fail("had_turn", had_turn, "must be true or false (R19)")
-    from d4cli.fight.sheets import sheet_from_row
+    sheet: dict[str, Any] = {}
+    if any(key in row for key in SHEET_KEYS):
+        from d4cli.fight.sheets import sheet_from_row
 
-    try:
-        sheet: dict[str, Any] = sheet_from_row(row, aspects)
-    except InputError as error:
-        where.fail(error.field, error.value, error.problem)
+        try:
+            sheet = sheet_from_row(row, aspects)
+        except InputError as error:
+            where.fail(error.field, error.value, error.problem)
     return Creature(
         name=name,
         aspects=aspects,

@@ -7,16 +7,16 @@ from docs/rules.md by `parse_rules` (``python scripts/gen_rules.py``), and a
 test keeps the two equal.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 RULE_ID = re.compile(r"^(R|C|L|N)([0-9]+)$")
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One rule of docs/rules.md: its id (``R14``), title, statement and worked example."""
 
     id: str
@@ -59,8 +59,7 @@ def parse_rules(markdown: str) -> dict[str, Rule]:
     return rules
 
 
-@dataclass(frozen=True)
-class Topic:
+class Topic(NamedTuple):
     """One help topic: a title, its rule ids, the explanation and a worked example."""
 
     title: str

@@ -4,12 +4,12 @@ Every rule that rolls takes a `DiceSource`, anything with ``randint(a, b)``
 (``random.Random`` is one). Tests pass `ScriptedDice` to fix every die.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import FACES, MAX_DICE, MODIFIER
@@ -46,13 +46,31 @@ class ScriptedDice:
         return len(self._results) - self.used
 
 
-@dataclass(frozen=True)
 class ExtraDice:
-    """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``."""
+    """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``.
 
-    count: int
-    sides: int
-    modifier: int = 0
+    A value: equal and hashed by ``(count, sides, modifier)``, never changed once made.
+    A plain class with slots, not a named tuple (``count`` would hide `tuple.count`)
+    nor a dataclass: ``roll pool`` builds it at every start.
+    """
+
+    __slots__ = ("count", "sides", "modifier")
+
+    def __init__(self, count: int, sides: int, modifier: int = 0) -> None:
+        self.count = count
+        self.sides = sides
+        self.modifier = modifier
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not ExtraDice:
+            return NotImplemented
+        return (self.count, self.sides, self.modifier) == (other.count, other.sides, other.modifier)
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.sides, self.modifier))
+
+    def __repr__(self) -> str:
+        return f"ExtraDice(count={self.count!r}, sides={self.sides!r}, modifier={self.modifier!r})"
 
     @property
     def notation(self) -> str:
@@ -61,8 +79,7 @@ class ExtraDice:
         return f"{self.count}d{self.sides}{mod}"
 
 
-@dataclass(frozen=True)
-class ExtraRoll:
+class ExtraRoll(NamedTuple):
     """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
 
     extra: ExtraDice
@@ -196,7 +213,7 @@ class BatchedDice:
         self._in_order = in_order
         self._left: dict[int, list[int]] = {}
 
-    def reseed(self, seed: str) -> BatchedDice:
+    def reseed(self, seed: str) -> "BatchedDice":
         """Start afresh from *seed*: the very dice of a new source over ``random.Random(seed)``, without making it."""
         self.rng.seed(seed)
         self._left.clear()

@@ -2,18 +2,19 @@
 
 Pure functions on plain data. `plan_pool` decides everything that does not
 need dice (the gate, Net Advantage, the pool size); `roll_pool` rolls that plan
-with an injected `DiceSource`. Both return frozen records that say what
-happened and which rule decided it.
+with an injected `DiceSource`. Both return immutable records that say what
+happened and which rule decided it (named tuples: a command builds them at
+every start, and a named tuple class costs a fraction of a frozen dataclass).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from d4cli.rules.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import check_dice
-from d4cli.rules.names import distinct_sources
 
 
 def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
@@ -25,8 +26,7 @@ def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
     return exhaustion - load_buffer
 
 
-@dataclass(frozen=True)
-class Gate:
+class Gate(NamedTuple):
     """The "can I act?" gate (R2, R3, R9): ``Aspect - Load >= Cost``.
 
     Attributes:
@@ -57,8 +57,7 @@ def check_gate(aspect: int, load: int, cost: int, *, gm: bool = False) -> Gate:
     return Gate(aspect, load, cost, headroom, gm or headroom >= cost, skipped=gm)
 
 
-@dataclass(frozen=True)
-class PoolSize:
+class PoolSize(NamedTuple):
     """How the pool size came about (R5, R9).
 
     Attributes:
@@ -88,8 +87,7 @@ def pool_size(aspect: int, load: int, net_advantage: int, *, ignore_load: bool =
     return PoolSize(base, net_advantage, max(1, raw), raw < 1)
 
 
-@dataclass(frozen=True)
-class PoolRequest:
+class PoolRequest(NamedTuple):
     """What a pool roll asks for (docs/cli.md ``roll pool``).
 
     Attributes:
@@ -116,8 +114,7 @@ class PoolRequest:
     ignore_load: bool = False
 
 
-@dataclass(frozen=True)
-class PoolPlan:
+class PoolPlan(NamedTuple):
     """Everything about a pool roll that is known before the dice (R2, R4, R5, R6).
 
     Attributes:
@@ -164,8 +161,8 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     if request.ignore_load and not request.gm:
         raise InputError("--ignore-load", None, "only with --gm: ignoring Load is for a GM-called roll (R9)")
     gate = check_gate(request.aspect, request.load, request.cost, gm=request.gm)
-    advantage, advantage_repeats = distinct_sources(request.advantage, "--adv")
-    disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage, "--dis")
+    advantage, advantage_repeats = _distinct(request.advantage, "--adv")
+    disadvantage, disadvantage_repeats = _distinct(request.disadvantage, "--dis")
     size = pool_size(
         request.aspect,
         request.load,
@@ -182,8 +179,16 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     return plan
 
 
-@dataclass(frozen=True)
-class PoolResult:
+def _distinct(names: tuple[str, ...], field: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`d4cli.rules.names.distinct_sources` (R4); no names, nothing to fold (the name rules stay unloaded)."""
+    if not names:
+        return (), ()
+    from d4cli.rules.names import distinct_sources
+
+    return distinct_sources(names, field)
+
+
+class PoolResult(NamedTuple):
     """A rolled (or refused) pool action (R2-R8).
 
     Attributes:
@@ -197,7 +202,7 @@ class PoolResult:
 
     plan: PoolPlan
     dice: tuple[int, ...] = ()
-    extra: tuple[ExtraRoll, ...] = field(default=())
+    extra: tuple[ExtraRoll, ...] = ()
     total: int | None = None
 
     @property

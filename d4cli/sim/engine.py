@@ -14,12 +14,11 @@ Speed without a second rules engine: `play` looks up (per setup, in its
 ``memo``) the policy's pure choices and the requests built from them, and
 follows the rounds through each turn end's record; the transitions themselves
 find names as written before folding them, plan a pool and check a gate once
-per key, skip the effect bookkeeping when no creature has effects, change
-each creature once and copy the encounter once per change, and build their
-records of many fields in one dict (`d4cli.fight.frozen.build`); `BatchedDice`
-hands a pool's dice in one call and is reseeded for each run. Their records
-stay complete and identical (a recorded trace of seeded fights
-checks it). There is no lean record mode: building every record of the four
+per key, skip the effect bookkeeping when no creature has effects, and
+change each creature once and copy the encounter once per change
+(`dataclasses.replace`); `BatchedDice` hands a pool's dice in one call and
+is reseeded for each run. Their records stay complete and identical (a
+recorded trace of seeded fights checks it). There is no lean record mode: building every record of the four
 transitions was measured at under a tenth of the time (skipping them all made
 the skirmish only about 7% faster), so a mode that skipped them would not
 change the picture and would fork the transitions' code.

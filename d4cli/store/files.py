@@ -22,12 +22,9 @@ for, so it is refused for root too.
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import stat
-import sys
 from pathlib import Path
-from typing import Any
 
 from d4cli.rules.errors import FileError
 from d4cli.store.sidefiles import NOFOLLOW, check_side_file, open_side, owner_name, refuse_link
@@ -143,42 +140,14 @@ def read_text(path: Path) -> str:
     return decode(read_bytes(path), path)
 
 
-# Past this size hashlib's OpenSSL SHA-256 pays for its import (about 2 ms); below it the
-# interpreter's own, which loads in a tenth of that. The same digest either way.
-_SMALL = 1 << 16
-
-
 def digest(data: bytes) -> str:
     """The SHA-256 of *data*, in hex: the hash the journal keeps (``before``/``after``).
 
-    Imported here, not at the top: Tab completion never hashes. A small file (an
-    encounter of a few dozen creatures) is hashed by the interpreter's built-in
-    ``_sha2`` (``_sha256`` before Python 3.12), a large one by `hashlib`.
+    `hashlib` is imported here, not at the top: Tab completion never hashes.
     """
-    if len(data) <= _SMALL:
-        sha256 = _builtin_sha256()
-        if sha256 is not None:
-            return sha256(data).hexdigest()
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
-
-
-def _builtin_sha256() -> Any:
-    """The interpreter's own SHA-256 constructor, or None; looked up once (a failed import searches sys.path)."""
-    global _SHA256
-    if _SHA256 is False:
-        _SHA256 = None
-        for name in ("_sha2", "_sha256") if sys.version_info >= (3, 12) else ("_sha256", "_sha2"):
-            try:
-                _SHA256 = importlib.import_module(name).sha256
-                break
-            except (ImportError, AttributeError):
-                continue
-    return _SHA256
-
-
-_SHA256: Any = False  # not looked up yet; this Python's module name is tried first
 
 
 def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:

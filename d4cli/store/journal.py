@@ -19,13 +19,14 @@ bytes before and after, and what is needed to go back:
 - ``text``: an ``init``'s whole file text (the anchor of a new history).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a named tuple's field annotations would then be
+# strings, each compiled when the class is made (start-up).
 
 import json
 import re
 from collections.abc import Iterator
 from itertools import accumulate
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 # Journal keys that are bookkeeping, not facts of the change (left out of `log`).
 PRIVATE_KEYS = ("before", "after", "prev", "patch", "text")
@@ -69,46 +70,23 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-class _Fields:
-    """A small record: its ``__slots__`` are its fields, compared and shown in order.
-
-    Plain classes, not `typing.NamedTuple`: creating a named tuple class costs about
-    0.15 ms of start-up, and every change reads the journal's tail through these.
-    """
-
-    __slots__: tuple[str, ...] = ()
-    __hash__ = None  # type: ignore[assignment]  # an entry is a dict
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
-
-class Line(_Fields):
+class Line(NamedTuple):
     """One journal line: its byte span and its entry (None when torn or not JSON).
 
     ``raw`` holds the line's bytes only when it is not an entry (b"" otherwise).
     """
 
-    __slots__ = ("start", "end", "entry", "raw")
-
-    def __init__(self, start: int, end: int, entry: dict[str, Any] | None, raw: bytes = b"") -> None:
-        self.start = start
-        self.end = end
-        self.entry = entry
-        self.raw = raw
+    start: int
+    end: int
+    entry: dict[str, Any] | None
+    raw: bytes = b""
 
     @property
     def torn(self) -> bool:
         return not self.raw.endswith(b"\n")
 
 
-class Tail(_Fields):
+class Tail(NamedTuple):
     """The end of the journal as seen against the file's current hash.
 
     Attributes:
@@ -119,32 +97,24 @@ class Tail(_Fields):
         file_newer: with *damaged*: the file is not what the entry before it wrote.
     """
 
-    __slots__ = ("size", "good_end", "last", "damaged", "file_newer")
-
-    def __init__(
-        self, size: int, good_end: int, last: Line | None, damaged: Line | None = None, file_newer: bool = False
-    ) -> None:
-        self.size = size
-        self.good_end = good_end
-        self.last = last
-        self.damaged = damaged
-        self.file_newer = file_newer
+    size: int
+    good_end: int
+    last: Line | None
+    damaged: Line | None = None
+    file_newer: bool = False
 
     @property
     def unfinished(self) -> bool:
         return self.good_end < self.size
 
 
-class Split(_Fields):
+class Split(NamedTuple):
     """The standing lines, newest first (after a damaged newest line), and what was split off."""
 
-    __slots__ = ("good_end", "lines", "damaged", "file_newer")
-
-    def __init__(self, good_end: int, lines: Iterator[Line], damaged: Line | None, file_newer: bool) -> None:
-        self.good_end = good_end
-        self.lines = lines
-        self.damaged = damaged
-        self.file_newer = file_newer
+    good_end: int
+    lines: Iterator[Line]
+    damaged: Line | None
+    file_newer: bool
 
 
 EMPTY = Tail(0, 0, None)

@@ -225,7 +225,7 @@ def change(
         transition: a pure function of `d4cli.fight.encounter` (dice already bound).
         clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
-        facts: the record's facts for the journal entry (``kind`` first; `d4cli.output.serialize.journal_json`).
+        facts: the record's facts for the journal entry (``kind`` first; `d4cli.output.serialize.changes.journal_json`).
 
     Returns:
         The new encounter (the old one when refused) and the record.

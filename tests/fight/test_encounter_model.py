@@ -11,7 +11,7 @@ from d4cli.fight.actions import ActRequest, TeamRequest, act, team
 from d4cli.fight.effects import Pending
 from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
-from d4cli.output.serialize import journal_json
+from d4cli.output.serialize.changes import journal_json
 from d4cli.output.serialize.views import status_json
 from d4cli.rules.dice import ExtraDice, ScriptedDice
 from d4cli.rules.errors import InputError

@@ -242,7 +242,7 @@ def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_ti
 
 
 def test_r20_removing_the_creature_retimes_a_late_effect_to_the_round_it_counts_from():
-    from d4cli.fight.frozen import replace
+    from dataclasses import replace
 
     late = Effect("marked", "disadvantage", "own", "end", creature="Bram", from_round=3)
     on_time = Effect("hexed", "disadvantage", "own", "start", creature="Bram")

@@ -281,3 +281,12 @@ def test_status_name_shows_hp_down_turn_and_lasting_effects(isolated_env):
     downed = ok("status", "Goblin Archer").stdout
     assert "0/7: down, cannot act (R18)" in downed
     assert "no turn left this round (R19)" in ok("status", "Aria").stdout
+
+
+def test_the_file_reader_knows_every_sheet_key():
+    # A creature row with none of these keys is read without the sheet rules (start-up).
+    from d4cli.fight.sheets import SHEET_KEYS
+    from d4cli.fileformat.creature_toml import CREATURE_KEYS
+    from d4cli.fileformat.creature_toml import SHEET_KEYS as READ
+
+    assert set(READ) == set(SHEET_KEYS) and set(READ) <= set(CREATURE_KEYS)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 import typer.main
-from typer._click.core import Context  # the Click that Typer vendors and d4cli's groups use
 
 from d4cli.cli.app import COMMANDS, app
 
@@ -27,7 +27,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 def _tree(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
     yield path, command
     if hasattr(command, "list_commands"):  # a group (Typer's own Click classes)
-        ctx = Context(command)
+        ctx = typer.Context(command)
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
             assert sub is not None, name

@@ -182,7 +182,7 @@ def test_a_file_before_round_one_starts_it(monkeypatch):
 
 def test_a_running_turn_of_a_down_creature_just_ends(tmp_path, monkeypatch):
     text = mid_turn(tmp_path)
-    from d4cli.fight.frozen import replace
+    from dataclasses import replace
 
     encounter = replace(text, creatures=(replace(text.creatures[0], hp=0),) + text.creatures[1:])
     setup = prepare(encounter, "turn")

@@ -122,8 +122,8 @@ def team_command(
     """
     from d4cli.cli.settings import resolve_path
     from d4cli.fight.actions import TeamRequest, team
+    from d4cli.fight.closed_sets import GrantKind
     from d4cli.fight.encounter import TEAM_SOURCE
-    from d4cli.fight.events import GrantKind
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
@@ -162,7 +162,7 @@ def team_command(
 def show_act(
     record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
 ) -> None:
-    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.act_json`), or its steps and what it did.
+    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.acts.act_json`), or its steps and what it did.
 
     *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
     the one-line summary that ``log`` shows.
@@ -172,14 +172,14 @@ def show_act(
     """
     from d4cli.cli.commands.output import print_one
     from d4cli.cli.commands.pool_view import pool_view
-    from d4cli.output.serialize import act_json
+    from d4cli.output.serialize.acts import act_json
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
     result = record.result
     if short and not json_ and not quiet:
         from d4cli.output.render.encounter import print_lines, summary
-        from d4cli.output.serialize import journal_json
+        from d4cli.output.serialize.changes import journal_json
 
         print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
         quiet = True  # a refusal still ends in exit 3, and nothing more is printed
@@ -225,7 +225,7 @@ def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
 
     if json_:
         from d4cli.cli.commands.common import emit_json
-        from d4cli.output.serialize import act_json
+        from d4cli.output.serialize.acts import act_json
 
         emit_json(act_json(record))
     raise RefusedError(down_refusal(record.actor), record)
@@ -250,7 +250,7 @@ def _show_team(record: "TeamRecord") -> None:
 
 
 def _team_json(record: "TeamRecord") -> dict[str, object]:
-    from d4cli.output.serialize import team_json
+    from d4cli.output.serialize.acts import team_json
 
     return team_json(record)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -106,6 +105,8 @@ def parse_times(times: str | None, *, odds: bool = False) -> int:
 
 def emit_json(obj: dict[str, Any]) -> None:
     """Write one JSON object as one line on stdout and flush it (JSON Lines)."""
+    import json  # here, not at the top: Tab completion and tables never print JSON
+
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
 
@@ -113,7 +114,7 @@ def emit_json(obj: dict[str, Any]) -> None:
 def change_noting_comments(
     path: Path, transition: Callable[[Encounter], tuple[Encounter, R]], note: str | None = None
 ) -> R:
-    """`d4cli.store.transaction.change` journaling `d4cli.output.serialize.journal_json`; its record.
+    """`d4cli.store.transaction.change` journaling `d4cli.output.serialize.changes.journal_json`; its record.
 
     *note* (``--note``, checked by `check_note`) joins the journal entry as
     ``note``: the one place where a note meets the facts, so every command
@@ -125,7 +126,7 @@ def change_noting_comments(
     """
     from d4cli.cli.settings import lock_timeout
     from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
-    from d4cli.output.serialize import journal_json
+    from d4cli.output.serialize.changes import journal_json
     from d4cli.rules.errors import FileError
     from d4cli.store.files import read_text
     from d4cli.store.transaction import change

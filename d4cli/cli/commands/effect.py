@@ -9,8 +9,12 @@ import typer
 
 from d4cli.cli.commands.common import JsonOption, NoteOption, emit_json
 from d4cli.cli.commands.encounter import FileOption, apply_change
-from d4cli.cli.completion import complete_creature, complete_effect_source
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_creature = completer("d4cli.cli.completion:complete_creature")
+complete_effect_source = completer("d4cli.cli.completion:complete_effect_source")
 
 app = typer.Typer(help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).", no_args_is_help=True)
 
@@ -99,7 +103,7 @@ def list_command(
     if name is not None:
         encounter.find(name, "CREATURE")
     if json_:
-        from d4cli.output.serialize import effects_list_json
+        from d4cli.output.serialize.effects import effects_list_json
 
         emit_json(effects_list_json(encounter, name))
         return

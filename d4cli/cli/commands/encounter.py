@@ -24,18 +24,19 @@ from d4cli.cli.commands.common import (
     change_noting_comments,
     emit_json,
 )
-from d4cli.cli.completion import (
-    complete_creature,
-    complete_example,
-    complete_mode,
-)
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
     from d4cli.fight.encounter import Encounter
-    from d4cli.output.serialize import Record
+    from d4cli.output.serialize.changes import Record
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_creature = completer("d4cli.cli.completion:complete_creature")
+complete_example = completer("d4cli.cli.completion:complete_example", ctx=False)
+complete_mode = completer("d4cli.cli.completion:complete_mode", ctx=False)
 
 # ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
 EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])
@@ -56,7 +57,7 @@ def apply_change(
     """
     from d4cli.cli.commands.unchanged import Unchanged, or_unchanged, unchanged_line
     from d4cli.cli.settings import resolve_path
-    from d4cli.output.serialize import journal_json, record_json, unchanged_json
+    from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json
 
     changed = True
     try:

@@ -14,9 +14,12 @@ import typer
 
 from d4cli.cli.commands.common import JsonOption, NoteOption
 from d4cli.cli.commands.encounter import FileOption, apply_change
-from d4cli.cli.completion import complete_creature
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP, parse_whole
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 # Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
 Amount = Annotated[str | None, typer.Argument(metavar="N", help="A whole number, 0 or more.", show_default=False)]

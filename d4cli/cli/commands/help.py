@@ -9,7 +9,10 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.commands.common import JsonOption, emit_json
-from d4cli.cli.completion import complete_topic
+from d4cli.cli.lazy import completer
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_topic = completer("d4cli.cli.completion:complete_topic", ctx=False)
 
 
 def help_command(

@@ -37,7 +37,7 @@ def write_pool_lines(
         plan: an allowed pool.
         rng: ``random.Random`` (its ``choices`` draws the batches).
         count: how many rolls, 2 or more.
-        to_json: the object of one roll (`d4cli.output.serialize.pool_json`, with ``odds`` when asked).
+        to_json: the object of one roll (`d4cli.output.serialize.rolls.pool_json`, with ``odds`` when asked).
     """
     from d4cli.output.serialize.rolls import pool_lines
     from d4cli.rules.dice import times_dice

@@ -9,10 +9,13 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json
-from d4cli.cli.completion import complete_creature
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, parse_whole
 from d4cli.rules.names import check_text
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 
 def log_command(

@@ -47,7 +47,7 @@ def pool_view(
     (`d4cli.output.render.acts.act_title`); the tables come from `d4cli.output.render.roll`.
     """
     from d4cli.cli.commands.output import ResultView, print_renderables
-    from d4cli.output.serialize import pool_json, with_odds
+    from d4cli.output.serialize.rolls import pool_json, with_odds
 
     odds_record = None
     if odds and plan.gate.allowed:

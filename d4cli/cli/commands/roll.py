@@ -20,7 +20,7 @@ from d4cli.cli.commands.common import (
 )
 from d4cli.cli.commands.pool_view import gate_refusal as gate_refusal
 from d4cli.cli.commands.pool_view import pool_view as pool_view
-from d4cli.cli.completion import complete_dc_tier
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import (
     ASPECT,
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from d4cli.rules.pool import PoolResult
 
 JsonObject = dict[str, Any]
+
+# Loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
 
 app = typer.Typer(help="Roll a D4 pool or a d20 Action Roll.", no_args_is_help=True)
 
@@ -162,7 +165,7 @@ def check_command(
     Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """
     from d4cli.cli.commands.output import ResultView, print_many, print_renderables
-    from d4cli.output.serialize import check_json, with_odds
+    from d4cli.output.serialize.rolls import check_json, with_odds
     from d4cli.rules.action_roll import (
         CheckRequest,
         CheckResult,

@@ -118,7 +118,8 @@ def _check_request(
 def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False) -> None:
     """Print a check (JSON, the total with *quiet*, or steps with exact odds on ``--odds``); exit 3 when impossible (C4)."""
     from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-    from d4cli.output.serialize import sheet_check_json, with_odds
+    from d4cli.output.serialize.acts import sheet_check_json
+    from d4cli.output.serialize.rolls import with_odds
 
     result = record.result
     odds_record = None
@@ -161,7 +162,8 @@ def _show_check(record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool
 
 def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None) -> None:
     from d4cli.cli.commands.unchanged import unchanged_line
-    from d4cli.output.serialize import action_event_json, unchanged_json
+    from d4cli.output.serialize.acts import action_event_json
+    from d4cli.output.serialize.changes import unchanged_json
 
     obj = action_event_json(event) if changed else unchanged_json(action_event_json(event))
     if json_:

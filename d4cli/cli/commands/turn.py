@@ -9,7 +9,10 @@ import typer
 
 from d4cli.cli.commands.common import JsonOption, NoteOption
 from d4cli.cli.commands.encounter import FileOption, apply_change
-from d4cli.cli.completion import complete_creature
+from d4cli.cli.lazy import completer
+
+# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
+complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 app = typer.Typer(help="Start and end turns (R1, R12-R14).", no_args_is_help=True)
 

@@ -173,7 +173,7 @@ def complete_example(incomplete: str) -> list[str]:
 def complete_dc_tier(incomplete: str) -> list[str]:
     """The named Difficulty Classes (C2) that start with *incomplete*."""
     try:
-        from d4cli.rules.action_roll import DC_TIERS
+        from d4cli.rules.dc import DC_TIERS
 
         return _matching(DC_TIERS, incomplete)
     except Exception:  # noqa: BLE001

@@ -1,6 +1,6 @@
 """Rich output of the encounter commands: the status table, the log, one-line summaries.
 
-Summaries work on the journal's plain entries (`d4cli.output.serialize.journal_json`
+Summaries work on the journal's plain entries (`d4cli.output.serialize.changes.journal_json`
 objects), so a change just made and the same change read back by ``d4cli log``
 read alike.
 Every name from the file goes through `escape` (N1).
@@ -132,7 +132,7 @@ def summary(entry: dict[str, Any]) -> str:
     """One line (Rich markup) that says what a journal entry changed, with its rule ids,
     and the lasting effects it ended (R20).
 
-    *entry* is a change's JSON object (`d4cli.output.serialize.journal_json`: a change just
+    *entry* is a change's JSON object (`d4cli.output.serialize.changes.journal_json`: a change just
     made, or read back by ``log``); its ``kind`` picks the line (`SUMMARIES`); a kind this
     version does not know reads as its name.
     """

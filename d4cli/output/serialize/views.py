@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
     from pathlib import Path
 
     from d4cli.fight.encounter import Creature, Encounter
+    from d4cli.output.helptext import Rule, Topic
 
 
 def init_json(encounter: Encounter, template: str | None) -> JsonObject:
@@ -47,7 +48,7 @@ def log_json(entries: list[JsonObject]) -> JsonObject:
     return {"entries": entries}
 
 
-def help_json(topics: Mapping[str, object], rules: Iterable[object] = (), *, topics_key: bool = True) -> JsonObject:
+def help_json(topics: Mapping[str, Topic], rules: Iterable[Rule] = (), *, topics_key: bool = True) -> JsonObject:
     """The ``help --json`` object: ``{"topics": [{topic, ...its fields}], "rules": [{id, title, text, example}]}``.
 
     ``help --json`` lists every topic and every rule; ``help --json TOPIC`` one topic;
@@ -55,9 +56,9 @@ def help_json(topics: Mapping[str, object], rules: Iterable[object] = (), *, top
     """
     found: JsonObject = {}
     if topics_key:
-        found["topics"] = [{"topic": name, **vars(entry)} for name, entry in topics.items()]
+        found["topics"] = [{"topic": name, **entry._asdict()} for name, entry in topics.items()]
     if rules:
-        found["rules"] = [vars(rule) for rule in rules]
+        found["rules"] = [rule._asdict() for rule in rules]
     return found
 
 
