@@ -16,6 +16,7 @@ def fought(isolated_env):
     return isolated_env / "encounter.toml"
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_forecast_after_two_rounds_gives_each_side_a_chance_with_an_interval(fought):
     before = files(fought)
     found = ok_json("forecast", "--seed", "1")
@@ -58,6 +59,7 @@ def test_the_same_seed_gives_the_same_forecast(fought):
     assert json.loads(env.stdout) == ok_json("forecast", "--seed", "9", "--runs", "200")
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_status_forecast_adds_one_line(fought):
     plain = ok("status").stdout.splitlines()
     lines = run("status", "--forecast", env={"D4CLI_SEED": "1"}).stdout.splitlines()
@@ -66,6 +68,7 @@ def test_status_forecast_adds_one_line(fought):
     assert "foes " in lines[-1] and "2,000 runs, turn mode, seed 1" in lines[-1]
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_status_forecast_json_adds_the_forecast(fought):
     obj = json.loads(run("status", "--forecast", "--json", env={"D4CLI_SEED": "1"}).stdout)
     assert obj.pop("forecast") == ok_json("forecast", "--seed", "1")

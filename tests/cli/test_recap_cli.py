@@ -97,6 +97,7 @@ def test_each_rolls_luck_is_its_exact_mid_rank(fought):
     assert luck["verdict"] == "even"
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_the_fight_is_placed_among_simulated_fights_from_its_start(fought):
     report = ok_json("recap", "--runs", "200", "--seed", "3")
     sim = report["simulated"]

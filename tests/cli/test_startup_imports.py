@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 # Runs the command line in argv[2:] (argv[1]: a JSON object of environment variables
 # to set first) through the console script's entry point; the loaded modules go to
 # stderr as the last line, after whatever the command printed.
@@ -92,6 +94,7 @@ def test_the_core_packages_load_no_shell_library(tmp_path: Path) -> None:
     assert not _top(modules, *SHELL_LIBRARIES)
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_only_play_loads_prompt_toolkit(tmp_path: Path) -> None:
     # Every other module, the commands and the play session included, imports without it.
     modules = _import_all("d4cli", skip=("d4cli.__main__", "d4cli.cli.play_prompt"), cwd=tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from _cli import ok, ok_json
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
@@ -14,6 +15,7 @@ def example(name: str):
     return parse_encounter(path.read_text(), path)
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_the_party_wins_the_ambush_between_40_and_70_percent_in_turn_mode():
     ambush = example("ambush")
     assert {p.reaction for p in prepare(ambush, "turn").policies} == {"weigh"}

@@ -61,6 +61,7 @@ def test_simulate_json_table_markdown_and_csv_carry_them(isolated_env):
     assert float(down["Sera"]) == pytest.approx(creatures[0]["down"]["rate"], abs=0.01)
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_a_sweep_over_one_creature_changes_only_it(isolated_env):
     report = ok_json("simulate", "--from", "skirmish", "--runs", "200", "--seed", "1", "--modes", "turn",
                      "--sweep", "buffer:Goblin Brute=0..2")

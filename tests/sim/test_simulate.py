@@ -195,6 +195,7 @@ def exact_first_wins_with_reactions(mode: str, max_rounds: int) -> float:
     return won
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 @pytest.mark.parametrize("mode", ["turn", "round", "round-zero"])
 def test_simulated_duel_with_weighed_reactions_matches_the_exact_win_probability(mode):
     exact = exact_first_wins_with_reactions(mode, 20)
@@ -210,6 +211,7 @@ def test_simulated_duel_with_weighed_reactions_matches_the_exact_win_probability
         assert tally.sums[3] > 0  # a reaction never costs its own turn in turn mode (R1): Birch reacts
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_the_old_rule_always_reacts_and_lets_the_first_win_every_round_mode_duel():
     always = parse_encounter(DUEL.replace('policy = { reaction = "none" }', 'policy = { reaction = "always" }'), "d")
     for mode in ("round", "round-zero"):
@@ -259,6 +261,7 @@ def test_tallies_merge_in_any_order():
         parts.wins, parts.sums, parts.products, parts.rounds, parts.loads)
 
 
+@pytest.mark.slow  # over a second of simulation or child processes
 def test_table_markdown_csv_and_sweep():
     table = run("simulate", "--from", "duel", "--runs", "200", "--seed", "1", "--jobs", "1")
     assert table.exit_code == 0, table.stderr
