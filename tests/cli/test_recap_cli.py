@@ -180,7 +180,8 @@ def test_no_fight_yet(isolated_env):
     [(("--from-seq", "24"), "--from-seq: 24: leaves nothing to recap: the newest entry is #24"),
      (("--from-seq", "99"), "--from-seq: 99"),
      (("--from-seq", "0"), "--from-seq: 0: is before the init (#1)"),
-     (("--format", "svg"), "--format: 'svg'"),
+     (("--format", "html"), "--format: 'html'"),
+     (("--format", "svg", "--json"), "--json: --json and --format svg ask for two formats"),
      (("--format", "csv", "--json"), "--json: --json and --format csv ask for two formats"),
      (("--runs", "-1"), "--runs: -1"),
      (("--seed", "x"), "--seed: 'x'")],
@@ -210,3 +211,21 @@ def test_recap_markdown_output(fought, snapshot):
 def test_recap_json_is_one_object(fought):
     assert len(run("recap", "--runs", "0", "--json").stdout.splitlines()) == 1
     json.loads(run("recap", "--runs", "0", "--json").stdout)
+
+
+def test_recap_svg_charts_the_damage_per_round_of_its_json(fought):
+    import xml.etree.ElementTree as ET
+
+    report = ok_json("recap", "--runs", "0")
+    text = ok("recap", "--runs", "0", "--format", "svg").stdout
+    assert text == ok("recap", "--runs", "0", "--format", "svg").stdout  # the same bytes again
+    root = ET.fromstring(text)
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = root.findall(f".//{ns}rect[@class='bar']")
+    expected = [(side, str(r["round"]), str(r["sides"].get(side, 0)))
+                for r in report["damage_per_round"] for side in report["sides"]]
+    assert len(bars) == len(report["damage_per_round"]) * len(report["sides"]) == 4
+    values = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "value"]
+    assert [(bar.get("data-series"), bar.get("data-category"), value) for bar, value in zip(bars, values)] == expected
+    assert [g.find(f"{ns}text").text for g in root.iter(f"{ns}g") if g.get("class") == "legend"] == report["sides"]
+    assert [t.text for t in root.iter(f"{ns}text") if t.get("class") == "category"] == ["1", "2"]

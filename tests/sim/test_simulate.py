@@ -385,3 +385,40 @@ def test_ctrl_c_stops_cleanly_with_exit_130():
     code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"], 2.5)
     assert code == 130
     assert out == b"" and b"Traceback" not in err
+
+
+def test_svg_charts_the_rounds_to_finish_of_its_json():
+    import xml.etree.ElementTree as ET
+
+    from d4cli.sim.report import share_places
+
+    args = ("simulate", "--from", "duel", "--runs", "60", "--seed", "2", "--jobs", "1", "--max-rounds", "3")
+    report = json.loads(run(*args, "--json").stdout)
+    result = run(*args, "--format", "svg")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == run(*args, "--format", "svg").stdout  # the same bytes again
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(result.stdout)
+    bars = root.findall(f".//{ns}rect[@class='bar']")
+    values = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "value"]
+    got = sorted((bar.get("data-series"), bar.get("data-category"), value) for bar, value in zip(bars, values))
+    expected = []
+    for mode in report["modes"]:
+        places = share_places(mode["runs"])
+        counts = dict(mode["rounds"]["histogram"])
+        if mode["draws"]["draws"]:
+            counts["draw (after 3 rounds)"] = mode["draws"]["draws"]
+        expected += [(mode["mode"], key, f"{100 * count / mode['runs']:.{places}f}%") for key, count in counts.items()]
+    assert len(bars) == len(expected) and got == sorted(expected)
+    legend = [g.find(f"{ns}text").text for g in root.iter(f"{ns}g") if g.get("class") == "legend"]
+    assert legend == [mode["mode"] for mode in report["modes"]]
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--format", "svg", "--json"], "--json: --json and --format svg ask for two formats"),
+    (["--format", "svg", "--sweep", "reserve=0..1"], "--format: 'svg'"),
+])
+def test_svg_refusals_are_one_line_exit_2(args, needle):
+    result = run("simulate", "--from", "duel", "--runs", "20", *args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()] and needle in result.stderr

@@ -9,14 +9,14 @@ import typer
 from d4cli.cli.commands.common import FileOption, JsonOption, emit_json
 from d4cli.rules.errors import InputError
 
-FORMATS = ("table", "markdown", "csv")
+FORMATS = ("table", "markdown", "csv", "svg")
 
 
 def recap_command(
     from_seq: Annotated[str | None, typer.Option("--from-seq", metavar="N", help="Recap the entries after entry N (default: the init).")] = None,
     runs: Annotated[str | None, typer.Option("--runs", metavar="N", help="Simulated fights to place the real one among (0..1,000,000; default 1,000; 0: none).")] = None,
     seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the simulated fights' dice.")] = None,
-    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv", help="Output for people, a handbook or a spreadsheet.")] = "table",
+    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv|svg", help="Output for people, a handbook, a spreadsheet, or the damage per round per side as an SVG chart on stdout.")] = "table",
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -24,15 +24,16 @@ def recap_command(
     damage per round; luck of every roll; the fight placed among simulated ones (R2, R8, R11, R16, R18).
 
     Only the changes that stand count (undone ones are gone). Nothing is written.
+    --format svg prints the damage per round per side chart as one SVG document.
 
-    Example: d4cli recap --format markdown
+    Example: d4cli recap --format svg > recap.svg
     """
     import os
 
     from d4cli.rules.limits import SEED, parse_whole
 
     if format_ not in FORMATS:
-        raise InputError("--format", format_, "must be table, markdown or csv")
+        raise InputError("--format", format_, "must be table, markdown, csv or svg")
     if json_ and format_ != "table":
         raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
     start_at = None if from_seq is None else parse_whole(from_seq, "--from-seq", (0, 10**18))
@@ -50,6 +51,10 @@ def recap_command(
         from d4cli.output.render.recap import print_recap
 
         print_recap(obj)
+    elif format_ == "svg":
+        from d4cli.output.render.svg import recap_svg
+
+        print(recap_svg(obj))
     else:
         from d4cli.output.render.recap import csv_recap, markdown_recap
 

@@ -10,7 +10,7 @@ from d4cli.cli.commands.common import JsonOption, emit_json
 from d4cli.rules.errors import InputError
 
 SWEEP_KEYS = ("reserve", "buffer")
-FORMATS = ("table", "markdown", "csv")
+FORMATS = ("table", "markdown", "csv", "svg")
 MAX_SETTINGS = 51  # settings of one --sweep
 
 
@@ -26,14 +26,15 @@ def simulate_command(
     target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
     reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
     sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2 (everyone), reserve:NAME=0..3 or buffer:NAME=0..2 (one creature), one row per setting.")] = None,
-    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv", help="Output for people, a handbook or a spreadsheet.")] = "table",
+    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv|svg", help="Output for people, a handbook, a spreadsheet, or the rounds-to-finish chart of each mode as SVG on stdout (not with --sweep).")] = "table",
     json_: JsonOption = False,
 ) -> None:
     """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
 
     The policy of every creature is stated by `d4cli help simulate`. Nothing is written.
+    --format svg prints the rounds-to-finish chart as one SVG document (not with --sweep).
 
-    Example: d4cli simulate --from skirmish --runs 10000
+    Example: d4cli simulate --from skirmish --runs 10000 --format svg > rounds.svg
     """
     import os
 
@@ -55,9 +56,11 @@ def simulate_command(
 
         check_address(scheduler)
     if format_ not in FORMATS:
-        raise InputError("--format", format_, "must be table, markdown or csv")
+        raise InputError("--format", format_, "must be table, markdown, csv or svg")
     if json_ and format_ != "table":
         raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
+    if format_ == "svg" and sweep is not None:
+        raise InputError("--format", format_, "charts one report's rounds to finish; give it without --sweep")
     from d4cli.fight.policy_table import check_target
 
     target = None if target_rule is None else check_target(target_rule)
@@ -153,6 +156,11 @@ def _print(report: dict[str, Any], *, format_: str) -> None:
         from d4cli.output.render.simulate import print_report, print_sweep
 
         (print_sweep if "sweep" in report else print_report)(report)
+        return
+    if format_ == "svg":
+        from d4cli.output.render.svg import simulate_svg
+
+        print(simulate_svg(report))
         return
     from d4cli.output.render.simtext import csv_report, markdown_report
 
