@@ -332,6 +332,11 @@ def journal_figures() -> list[str]:
     ]
 
 
+def store_figures(quick: bool) -> list[str]:
+    """The first change of a hand-written 1,000-creature file vs d4cli's layout (benchmarks/store_costs.py)."""
+    return bench_module("store_costs").first_change_figures(3 if quick else 5, 1000)
+
+
 def odds_figures(quick: bool) -> list[str]:
     """The odds figures, from ``benchmarks/odds.py`` (run in its own process)."""
     path = BENCH / "odds.py"
@@ -470,8 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         choices=(
-            "startup", "tab", "encounter", "journal", "odds", "throughput", "grids", "scaling", "play", "simulate",
-            "instructions",
+            "startup", "tab", "encounter", "journal", "store", "odds", "throughput", "grids", "scaling", "play",
+            "simulate", "instructions",
         ),
         action="append",
         help="Run only these sections (repeatable).",
@@ -490,6 +495,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "tab": lambda: tab_completion(runs, cache, folder),
             "encounter": lambda: encounter_figures(args.quick),
             "journal": journal_figures,
+            "store": lambda: store_figures(args.quick),
             "odds": lambda: odds_figures(args.quick),
             "throughput": lambda: throughput(cache, args.quick),
             "grids": lambda: grid_figures(cache),

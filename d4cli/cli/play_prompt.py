@@ -11,12 +11,19 @@ This is the only module that imports prompt_toolkit.
 
 from __future__ import annotations
 
+import datetime
+import errno
+import os
+import stat
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+
+from d4cli.rules.errors import escape_control
 
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session
@@ -126,18 +133,92 @@ class SessionCompleter(Completer):
             yield Completion(replacement, start_position=start - len(text), display=display, display_meta=meta)
 
 
+# A history larger than this is not loaded (prompt_toolkit reads it whole, in a thread).
+MAX_HISTORY_BYTES = 16 * 1024 * 1024
+
+
 def _history(session: Session) -> Any:
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    """The session's history: `history_path` when it is a regular file of ours that can be
+    read and appended to, made 0600 (it keeps every ``--note`` typed, as a shell's history
+    does); else one warning line and a history in memory only. Never a question on screen:
+    prompt_toolkit stops on an error of its history thread with "Press ENTER to continue"."""
+    from prompt_toolkit.history import InMemoryHistory
 
     from d4cli.cli.play_session import history_path
 
     path = history_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(exist_ok=True)
-        return FileHistory(str(path))
-    except OSError:
+        _open_history(path)
+    except OSError as error:
+        _history_warning(path, error)
         return InMemoryHistory()
+    return _file_history_class()(str(path))
+
+
+def _open_history(path: Path) -> None:
+    """Create or check the history file: a regular file of this user, not a symlink, 0600.
+
+    Raises:
+        OSError: it cannot be made, opened for reading and appending, or is no such file.
+    """
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    fd = os.open(path, flags, 0o600)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if info.st_uid != os.geteuid():
+            raise OSError(errno.EPERM, "owned by another user")
+        if info.st_size > MAX_HISTORY_BYTES:
+            raise OSError(errno.EFBIG, f"larger than {MAX_HISTORY_BYTES // (1024 * 1024)} MB")
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            os.fchmod(fd, 0o600)
+        os.read(fd, 1)
+    finally:
+        os.close(fd)
+
+
+def _history_warning(path: object, error: BaseException) -> None:
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    sys.stderr.write(f"d4cli: warning: history {escape_control(str(path))}: {reason}; this session keeps no history\n")
+    sys.stderr.flush()
+
+
+def _file_history_class() -> Any:
+    """prompt_toolkit's FileHistory that never fails the prompt: a read or a write that
+    fails says so once and the session goes on without saving; lines are appended
+    without following a symlink, to a file created 0600."""
+    from prompt_toolkit.history import FileHistory
+
+    class SessionHistory(FileHistory):
+        failed = False
+
+        def load_history_strings(self) -> Any:
+            try:
+                return list(super().load_history_strings())
+            except (OSError, ValueError) as error:
+                self._fail(error)
+                return []
+
+        def store_string(self, string: str) -> None:
+            if self.failed:
+                return
+            text = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
+            try:
+                fd = os.open(self.filename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+                try:
+                    os.write(fd, text.encode("utf-8", errors="replace"))
+                finally:
+                    os.close(fd)
+            except OSError as error:
+                self._fail(error)
+
+        def _fail(self, error: BaseException) -> None:
+            self.failed = True
+            _history_warning(self.filename, error)
+
+    return SessionHistory
 
 
 def interact(session: Session) -> int:

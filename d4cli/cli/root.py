@@ -26,6 +26,27 @@ from d4cli.rules.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError,
 EXIT_OUTPUT = EXIT_INTERNAL
 
 
+# COLUMNS and LINES: Rich reads either with `int` when it holds digits, so a value
+# out of this range is bad input, refused before Rich converts it (docs/cli.md).
+TERMINAL_SIZE = (1, 10_000)
+
+
+def check_terminal_size() -> None:
+    """Refuse a ``COLUMNS`` or ``LINES`` of digits that is no terminal size (L1).
+
+    A value without digits (``COLUMNS=wide``) is ignored, as Rich ignores it.
+
+    Raises:
+        InputError: naming the variable and its value (5,000 digits included).
+    """
+    for name in ("COLUMNS", "LINES"):
+        text = os.environ.get(name)
+        if text and text.isdigit() and not (text.isascii() and len(text) <= 5 and 1 <= int(text) <= TERMINAL_SIZE[1]):
+            from d4cli.rules.limits import parse_whole
+
+            parse_whole(text, name, TERMINAL_SIZE)
+
+
 def say_error(message: str) -> None:
     """Write one plain error line to stderr."""
     sys.stderr.write(f"d4cli: error: {escape_control(message)}\n")
@@ -68,14 +89,17 @@ _NEVER_FAILS = frozenset({"backslashreplace", "namereplace", "xmlcharrefreplace"
 def _prepare_streams() -> None:
     """Make stdout and stderr unable to fail on text, and a closed stdout a plain `ReaderGone`.
 
-    A closed stream (``d4cli ... >&-``) is None in Python: it writes to nowhere instead.
+    A closed stream (``d4cli ... >&-``) is None in Python: it writes to nowhere instead,
+    and a closed stdout is a reader that has gone: its first write raises `ReaderGone`,
+    so ``--times 1000000`` stops at once (exit 0) and a change already made stands.
     A stream whose encoding cannot hold a character (``PYTHONIOENCODING=ascii``,
     ``ascii:surrogateescape``, ``LC_ALL=C PYTHONUTF8=0``) escapes it. stdout is wrapped
     in `_Stdout`, so a reader that went away (``| head -1``) reaches `D4Group.main` as
     `ReaderGone` wherever it happens: during a command, while printing ``--help`` or
     ``--version``, or in the last flush.
     """
-    if sys.stdout is None:
+    closed = sys.stdout is None
+    if closed:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
@@ -87,7 +111,7 @@ def _prepare_streams() -> None:
             except (ValueError, OSError):
                 pass
     if not isinstance(sys.stdout, _Stdout):
-        sys.stdout = _Stdout(sys.stdout)
+        sys.stdout = _Stdout(sys.stdout, gone=closed)
 
 
 class _Stdout:
@@ -98,10 +122,13 @@ class _Stdout:
     the wrapped stream's.
     """
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, *, gone: bool = False) -> None:
         self._stream = stream
+        self._gone = gone  # stdout was closed before d4cli started (``>&-``)
 
     def write(self, text: str) -> int:
+        if self._gone and text:
+            raise ReaderGone()
         try:
             return int(self._stream.write(text))
         except BrokenPipeError as error:
@@ -187,6 +214,7 @@ class D4Group(LazyGroup):
 
             argv = recover_args(argv)
         try:
+            check_terminal_size()
             code = super().main(
                 args=argv,
                 prog_name=prog_name or "d4cli",

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from d4cli.fight.effects import GRANTS, Effect, Pending, team_grant_effects
 from d4cli.rules.errors import InputError
-from d4cli.rules.names import check_text, fold_name
+from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
 
 if TYPE_CHECKING:
     from d4cli.fight.view_settings import PlayerView
@@ -338,13 +338,16 @@ def new_creature(
     check_new_name(name)
     if not aspects:
         raise InputError("--aspect", None, f"{name} needs at least one Aspect (--aspect NAME=N)")
-    seen: dict[str, str] = {}
+    seen = NameSet()
     for aspect_name, _ in aspects:
         check_new_name(aspect_name, "--aspect")
-        key = fold_name(aspect_name)
-        if key in seen:
-            raise InputError("--aspect", aspect_name, f"the same Aspect as {seen[key]!r} (N1)")
-        seen[key] = aspect_name
+        same = seen.equal_to(aspect_name)
+        if same is not None:
+            raise InputError("--aspect", aspect_name, f"the same Aspect as {same!r} (N1)")
+        alike = seen.looks_like(aspect_name)
+        if alike is not None:
+            raise InputError("--aspect", aspect_name, f"{name}: an Aspect that {look_alike_problem(aspect_name, alike)}")
+        seen.add(aspect_name)
     if max_hp is not None and hp is None:
         hp = max_hp
     elif hp is not None and max_hp is None:

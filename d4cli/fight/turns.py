@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from d4cli.fight.effect_transitions import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.rules.errors import InputError
+from d4cli.rules.names import NameSet, look_alike_problem
 
 if TYPE_CHECKING:
     from d4cli.fight.events import (
@@ -99,6 +100,9 @@ def add_creatures(
             if same_name(other.name, creature.name):
                 problem = f"the encounter already has {other.name!r} (N1)"
                 raise InputError("NAME", creature.name, problem)
+        alike = NameSet(other.name for other in encounter.creatures + added[:index]).looks_like(creature.name)
+        if alike is not None:
+            raise InputError("NAME", creature.name, f"the encounter already has a name that {look_alike_problem(creature.name, alike)}")
     if before is not None and after is not None:
         raise InputError("--before/--after", None, "give at most one of --before and --after")
     if encounter.round_over:

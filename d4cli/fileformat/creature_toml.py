@@ -16,7 +16,7 @@ from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fileformat.effects_toml import effects_from_row
 from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
-from d4cli.rules.names import escape_name, fold_name, name_problem
+from d4cli.rules.names import NameSet, escape_name, fold_name, look_alike_problem, name_problem
 
 # The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them is read
 # without loading the sheet rules.
@@ -148,14 +148,17 @@ def _aspects(where: Where, table: object) -> tuple[tuple[str, int], ...]:
     if not table:
         where.fail("aspects", None, "needs at least one Aspect (Aspect = number)")
     aspects: list[tuple[str, int]] = []
-    seen: dict[str, str] = {}
+    seen = NameSet()
     for name, value in table.items():
         field = f"aspects.{escape_name(name)}"
         where.name(field, name)
-        key = fold_name(name)
-        if key in seen:
-            where.fail(field, name, f"the same Aspect as {seen[key]!r} (N1)")
-        seen[key] = name
+        same = seen.equal_to(name)
+        if same is not None:
+            where.fail(field, name, f"the same Aspect as {same!r} (N1)")
+        alike = seen.looks_like(name)
+        if alike is not None:
+            where.fail(field, name, f"an Aspect that {look_alike_problem(name, alike)}")
+        seen.add(name)
         aspects.append((name, where.whole(field, value, ASPECT)))
     return tuple(aspects)
 

@@ -25,7 +25,8 @@ from d4cli.fileformat.creature_toml import (
 )
 from d4cli.fileformat.effects_toml import effects_document
 from d4cli.rules.errors import FileError
-from d4cli.rules.names import fold_name
+from d4cli.rules.limits import MAX_DIGITS
+from d4cli.rules.names import NameSet, look_alike_problem
 
 SCHEMA_VERSION = 3
 # Schema 2 lacks what the players see (`d4cli.fileformat.player_view_toml`); it is read with its own
@@ -69,6 +70,10 @@ _LONG_DOTTED_KEY = rf"(?<![A-Za-z0-9_\-. \t])(?:[A-Za-z0-9_\- \t]*+\.){{{MAX_DOT
 # Compiled when first needed (`_may_be_fancy`): most files hold none of its marks.
 _FANCY_INTEGER = r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])(?![ \t]*=)"
 # What every match of `_FANCY_INTEGER` holds one of: a sign, a base prefix, a digit before `_`.
+# A whole number of more digits than any range allows (`d4cli.rules.limits.MAX_DIGITS`): refused
+# before tomllib converts it, which is quadratic in the digits and fails past 4,300. Not a
+# bare key (followed by `=` or `.`), nor part of a float or a date.
+_LONG_INTEGER = rf"(?<![\w.:-])-?[0-9]{{{MAX_DIGITS + 1},}}+(?![ \t]*[=.])(?![eE:-])"
 _FANCY_MARKS = ("+", "0x", "0o", "0b") + tuple(f"{digit}_" for digit in range(10))
 
 HEADER = (
@@ -131,6 +136,12 @@ def check_shape(text: str, path: object) -> None:
     if code.count(".") > MAX_DOTS and _long_key(code) is not None:
         problem = f"a key with more than {MAX_DOTS} dots (the schema needs none)"
         _refuse_shape(text, path, _long_key, problem)
+    if len(code) > MAX_DIGITS and re.search(f"[0-9]{{{MAX_DIGITS + 1}}}", code):
+        long = re.search(_LONG_INTEGER, code)
+        if long is not None:
+            digits = len(long.group().lstrip("-"))
+            problem = f"a number of {digits:,} digits: a whole number has at most {MAX_DIGITS} digits (L1)"
+            _refuse_shape(text, path, _long_at, problem, key=True)
     fancy = re.search(_FANCY_INTEGER, code) if any(mark in code for mark in _FANCY_MARKS) else None
     if fancy is not None:
         problem = f"{fancy.group()}: a whole number is written plainly, without _, +, 0x, 0o or 0b (L3)"
@@ -139,6 +150,11 @@ def check_shape(text: str, path: object) -> None:
 
 def _fancy_at(code: str) -> int | None:
     found = re.search(_FANCY_INTEGER, code)
+    return None if found is None else found.start()
+
+
+def _long_at(code: str) -> int | None:
+    found = re.search(_LONG_INTEGER, code)
     return None if found is None else found.start()
 
 
@@ -158,15 +174,21 @@ def _long_key(code: str) -> int | None:
     return None if match is None else match.start()
 
 
-def _refuse_shape(text: str, path: object, find: Any, problem: str) -> NoReturn:
-    """Raise the FileError of `check_shape`, naming the line where *find* finds the fault.
+def _refuse_shape(text: str, path: object, find: Any, problem: str, *, key: bool = False) -> NoReturn:
+    """Raise the FileError of `check_shape`, naming the line where *find* finds the fault
+    (and, with *key*, the key that line sets, when it starts with one).
 
     Strings are blanked again keeping their line breaks, so the line is the file's own.
     """
     code = _NOT_STRUCTURE.sub(lambda match: "_" + "\n" * match.group().count("\n"), text)
     index = find(code)
     line = 1 if index is None else code.count("\n", 0, index) + 1
-    raise FileError(path, f"line {line}", None, problem)
+    where = f"line {line}"
+    if key:
+        setting = re.match(r"[ \t]*([^=\n]{1,200}?)[ \t]*=", text.splitlines()[line - 1] if index is not None else "")
+        if setting is not None:
+            where += f": {setting.group(1)}"
+    raise FileError(path, where, None, problem)
 
 
 def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
@@ -197,15 +219,18 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     if not isinstance(rows, list):
         top.fail("creature", rows, "must be an array of tables ([[creature]])")
     creatures: list[Creature] = []
-    seen: dict[str, str] = {}
+    seen = NameSet()
     for number, row in enumerate(rows, start=1):
         creature = creature_from_row(row, number, path, creature_keys)
-        key = fold_name(creature.name)
-        if key in seen:
+        same = seen.equal_to(creature.name)
+        if same is not None:
             Where(path, f"creature #{number}").fail(
-                "name", creature.name, f"the same name as {seen[key]!r} (N1): names must differ"
+                "name", creature.name, f"the same name as {same!r} (N1): names must differ"
             )
-        seen[key] = creature.name
+        alike = seen.looks_like(creature.name)
+        if alike is not None:
+            Where(path, f"creature #{number}").fail("name", creature.name, look_alike_problem(creature.name, alike))
+        seen.add(creature.name)
         creatures.append(creature)
     check_effect_creatures(path, creatures)
     player_view = None

@@ -60,7 +60,8 @@ class FileError(InputError):
 
     def __init__(self, path: object, field: str, value: object, problem: str) -> None:
         self.path = str(path)
-        where = f"{path}: {field}" if field else f"{path}"
+        shown = shorten(self.path)
+        where = f"{shown}: {field}" if field else shown
         super().__init__(where, value, problem)
 
 
@@ -88,11 +89,26 @@ class RefusedError(D4Error):
         super().__init__(message)
 
 
+# A value longer than this is shown by its first SHOWN_HEAD characters and its length.
+MAX_SHOWN = 1000
+SHOWN_HEAD = 60
+
+
+def shorten(text: str) -> str:
+    """*text* as a message shows it: whole, or past `MAX_SHOWN` characters its first
+    `SHOWN_HEAD` and its length, so a message stays one short line even for a value of megabytes."""
+    if len(text) <= MAX_SHOWN:
+        return text
+    return f"{text[:SHOWN_HEAD]}... ({len(text):,} characters)"
+
+
 def _show(value: object) -> str:
     """A value as the user wrote it (TOML spelling for what came from a file), not Python's."""
     if value is None:
         return ""
     if isinstance(value, str):
+        if len(value) > MAX_SHOWN:
+            return "'" + escape_control(value[:SHOWN_HEAD]) + f"...' ({len(value):,} characters)"
         return escape_control(repr(value)) if value == "" else "'" + escape_control(value) + "'"
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -42,14 +42,20 @@ MAX_TOTALS = 100_000
 # Bounded work: one command rolls at most this many dice in all (--times x dice per roll).
 MAX_ROLLED_DICE = 20_000_000
 
-_WHOLE = re.compile(r"-?[0-9]{1,30}")
+# A whole number of more digits than this is out of every range above, so it is refused as
+# such before `int` converts it: conversion is quadratic in the digits, and Python refuses
+# more than 4,300 with a ValueError of its own.
+MAX_DIGITS = 30
+
+_WHOLE = re.compile(r"-?[0-9]+")
 
 
 def parse_whole(text: str, field: str, bounds: Range) -> int:
     """Parse a plain whole number typed by a user (L3) and check its range (L1).
 
     Only an optional minus sign and ASCII digits are accepted: ``3.0``,
-    ``3_000``, ``" 3"``, ``+3`` and ``true`` are refused.
+    ``3_000``, ``" 3"``, ``+3`` and ``true`` are refused. A number of more than
+    `MAX_DIGITS` digits (leading zeros aside) is out of range without being converted.
 
     Args:
         text: the text as typed.
@@ -64,6 +70,14 @@ def parse_whole(text: str, field: str, bounds: Range) -> int:
     """
     if not _WHOLE.fullmatch(text):
         raise InputError(field, text, "must be a whole number")
+    if len(text) > MAX_DIGITS:
+        # `int` counts leading zeros against its own limit: convert only the digits that count.
+        digits = text.lstrip("-").lstrip("0")
+        if len(digits) > MAX_DIGITS:
+            low, high = bounds
+            raise InputError(field, text, f"must be within {low}..{high}")
+        value = int(digits or "0")
+        return check_range(-value if text.startswith("-") else value, field, bounds)
     return check_range(int(text), field, bounds)
 
 

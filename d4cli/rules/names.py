@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 import unicodedata
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import NOT_UTF8, InputError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 # The longest name (N1), in characters: a creature, Aspect, source, effect, stat, action or side.
 MAX_NAME_LENGTH = 200
@@ -251,3 +255,81 @@ def parse_named_number(text: str, option: str, bounds: tuple[int, int], *, noun:
         return name, parse_whole(value, option, bounds)
     except InputError as error:
         raise InputError(option, text, f"the value {error.problem}") from None
+
+
+# --- look-alike names (N1, Unicode TR39) ---------------------------------------------------
+
+# disarm's TR39 skeleton of printable ASCII: lower case after these four. An encounter whose
+# names are all ASCII is compared without loading disarm (its import costs about 35 ms);
+# tests/rules/test_look_alike.py checks this table against disarm for every ASCII character.
+_ASCII_SKELETON = str.maketrans({"I": "l", "|": "l", '"': "''", "`": "'"})
+
+
+def look_alike_key(name: str) -> str:
+    """The key under which *name* looks like other names (N1): its Unicode TR39 confusable skeleton.
+
+    Two names with the same key draw alike (``Aria`` and ``Аria`` with a Cyrillic
+    ``А``; ``Ilsa`` and ``llsa``). The skeleton is disarm's (`disarm.skeleton_key`:
+    TR39 prototypes, lower case, white space folded), of the NFC form.
+    """
+    if name.isascii():
+        return " ".join(name.translate(_ASCII_SKELETON).lower().split())
+    from disarm import skeleton_key
+
+    return skeleton_key(unicodedata.normalize("NFC", name))
+
+
+def _describe(text: str) -> str:
+    if not text:
+        return "nothing"
+    return ", ".join(f"{escape_name(char)!r} {unicodedata.name(char, f'U+{ord(char):04X}')}" for char in text)
+
+
+def difference(name: str, other: str) -> str:
+    """Which characters of *name* differ from *other* (their common ends left out), for messages.
+
+    >>> difference("Аria", "Aria")
+    "'А' CYRILLIC CAPITAL LETTER A where 'Aria' has 'A' LATIN CAPITAL LETTER A"
+    """
+    a, b = unicodedata.normalize("NFC", name), unicodedata.normalize("NFC", other)
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    return f"{_describe(a[start:len(a) - end])} where {escape_name(other)!r} has {_describe(b[start:len(b) - end])}"
+
+
+class NameSet:
+    """Names that must stay apart (N1): none equal to another, none that looks like another.
+
+    For the creatures of an encounter and the Aspects of one creature: `equal_to`
+    and `looks_like` of a new name say which name it clashes with, `add` takes it in.
+    """
+
+    __slots__ = ("_equal", "_alike")
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self._equal: dict[str, str] = {}
+        self._alike: dict[str, str] = {}
+        for name in names:
+            self.add(name)
+
+    def equal_to(self, name: str) -> str | None:
+        """The name here that *name* compares equal to (`fold_name`), or None."""
+        return self._equal.get(fold_name(name))
+
+    def looks_like(self, name: str) -> str | None:
+        """The name here that *name* looks like (`look_alike_key`), or None."""
+        return self._alike.get(look_alike_key(name))
+
+    def add(self, name: str) -> None:
+        """Take *name* in (whether it clashes is the caller's to check first)."""
+        self._equal.setdefault(fold_name(name), name)
+        self._alike.setdefault(look_alike_key(name), name)
+
+
+def look_alike_problem(name: str, other: str) -> str:
+    """The message of *name* refused for looking like *other* (N1)."""
+    return f"looks like {other!r} (N1): {difference(name, other)}; names must look different"

@@ -45,8 +45,10 @@ naming the line, and a change keeps its bytes and appends after a newline.
 read-only file or folder), the file and the journal stay byte-for-byte as
 they were.
 
-**Symlinks** are followed: the encounter is the file a link points to
-(`real_path`), so its journal, its lock and its temp files are the target's.
+**Symlinks** are refused: an encounter file that is a link (`real_path`), and a
+journal, redo file or lock that is one (`sidefiles.check_side_file`, ``O_NOFOLLOW``): side
+files are d4cli's own, regular files of the encounter file's owner, made only beside
+a file that is an encounter.
 
 Import-light on purpose (Tab completion reads through `read_encounter`):
 tomli-w is imported only on the write paths, hashlib only when hashing.

@@ -27,6 +27,7 @@ import stat
 from pathlib import Path
 
 from d4cli.rules.errors import FileError
+from d4cli.store.sidefiles import NOFOLLOW, check_side_file, open_side, owner_name, refuse_link
 from d4cli.store.temp import make_temp
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -36,14 +37,19 @@ REDO_SUFFIX = ".redo"
 
 
 def real_path(path: Path) -> Path:
-    """The encounter file itself: *path* with every symlink resolved (``os.path.realpath``).
+    """The encounter file itself: *path*, with the links among its folders resolved.
 
-    The store's entry points call it once, so a change through a link writes
-    the link's target and keeps the link a link, and every name of one
-    encounter sees one state, one history and one lock (RELIABILITY.md,
-    promise 7). *path* itself comes back when no link is involved, so that
-    messages name the file as it was typed.
+    The encounter file may not be a symlink (`refuse_link`): its side files are
+    made beside it, and beside a link's target they could land anywhere (a link
+    to ``/etc/passwd`` would make ``/etc/passwd.lock``). A linked folder is fine:
+    the side files are in the one real folder whichever name is used. *path*
+    itself comes back when no link is involved, so that messages name the file
+    as it was typed.
+
+    Raises:
+        FileError: *path* is a symlink.
     """
+    refuse_link(path)
     resolved = os.path.realpath(path)
     return path if resolved == os.path.abspath(path) else Path(resolved)
 
@@ -69,6 +75,7 @@ def check_file(path: Path) -> None:
     Raises:
         FileError: saying which.
     """
+    refuse_link(path)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -93,7 +100,7 @@ def read_bytes(path: Path) -> bytes:
     """
     check_file(path)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise FileError(path, "", None, f"cannot read: {error.strerror}") from None
     try:
@@ -150,21 +157,13 @@ def open_journal(journal: Path) -> tuple[object, int] | tuple[None, int]:
     """The journal opened for reading and its size, or (None, 0) when there is none.
 
     Raises:
-        FileError: not a regular file, or unreadable.
+        FileError: not d4cli's own (`check_side_file`), or unreadable.
     """
-    try:
-        info = os.stat(journal)
-    except FileNotFoundError:
+    fd = open_side(journal)
+    if fd is None:
         return None, 0
-    except OSError as error:
-        raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise FileError(journal, "", None, "is not a regular file")
-    try:
-        handle = open(journal, "rb")  # noqa: SIM115 - the caller closes it
-    except OSError as error:
-        raise FileError(journal, "", None, f"cannot read: {error.strerror}") from None
-    return handle, os.fstat(handle.fileno()).st_size
+    handle = os.fdopen(fd, "rb")  # the caller closes it
+    return handle, os.fstat(fd).st_size
 
 
 # --- permissions ---------------------------------------------------------------------------
@@ -188,12 +187,16 @@ def mode_of(path: Path) -> int:
 def tighten(side: Path, mode: int) -> None:
     """Take from *side* (journal, redo, lock) every permission bit the encounter file lacks.
 
-    Best effort on a file d4cli does not own (the bits it already has stay).
+    Best effort on a file d4cli does not own (the bits it already has stay). Never
+    through a link: what a symlink points at is not d4cli's to chmod.
     """
     try:
-        current = stat.S_IMODE(os.stat(side).st_mode)
+        info = os.lstat(side)
     except OSError:
         return
+    if not stat.S_ISREG(info.st_mode):
+        return
+    current = stat.S_IMODE(info.st_mode)
     if current & ~mode & 0o777:
         try:
             os.chmod(side, current & mode)
@@ -232,16 +235,6 @@ def check_writable(path: Path, *, new: bool = False) -> None:
                 where, "", None,
                 f"the {what} is read-only; nothing was changed (allow writing with chmod u+w)",
             )
-
-
-def owner_name(uid: int) -> str:
-    """The login name of *uid* (``root``), or ``uid 1000`` when it has none."""
-    try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
-        return f"uid {uid}"
 
 
 def keep_owner(target: Path | int, like: Path) -> None:
@@ -335,8 +328,16 @@ class JournalWriter:
         self.path = journal
         self.size = size
         self.good_end = good_end
-        self.created = not journal.exists()
-        self.fd = os.open(journal, os.O_RDWR | os.O_CREAT, mode)
+        self.created = not os.path.lexists(journal)
+        # A new journal is created exclusively; an old one opened without following a link.
+        flags = os.O_RDWR | NOFOLLOW | (os.O_CREAT | os.O_EXCL if self.created else 0)
+        self.fd = os.open(journal, flags, mode)
+        try:
+            if not self.created:  # a new one is ours: made just now, then given to the file's owner
+                check_side_file(journal, os.fstat(self.fd))
+        except BaseException:
+            os.close(self.fd)
+            raise
         if self.created:
             os.fchmod(self.fd, mode)  # the umask must not make it looser or tighter than the file
             keep_owner(self.fd, journal.with_name(journal.name.removesuffix(".journal")))

@@ -7,10 +7,12 @@ the lock (the file's bytes and hash, the open journal) and writes.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from d4cli.store import files, journal
+from d4cli.rules.errors import FileError
+from d4cli.store import files, journal, sidefiles
 from d4cli.store.files import journal_path, real_path, redo_path
 
 
@@ -140,16 +142,21 @@ def _rebuild(handle: BinaryIO, end: int) -> str | None:
 
 def redo_records(path: Path) -> list[Any] | None:
     """The records of ``PATH.redo``, one JSON value a line, oldest first (``undo`` writes them);
-    None when there is no such file, it cannot be read, or a line is not JSON."""
-    import json
+    None when there is no such file or a line is no bounded JSON (`journal.load_line`).
 
-    try:
-        with open(redo_path(path), "rb") as handle:
-            raw = handle.read(64 * files.MAX_FILE_BYTES)
-    except OSError:
+    Raises:
+        FileError: it cannot be read, or is not d4cli's own (`sidefiles.check_side_file`).
+    """
+    fd = sidefiles.open_side(redo_path(path))  # a link or another owner's file: refused, named
+    if fd is None:
         return None
     try:
-        return [json.loads(line) for line in raw.splitlines()]
+        with os.fdopen(fd, "rb") as handle:
+            raw = handle.read(64 * files.MAX_FILE_BYTES)
+    except OSError as error:
+        raise FileError(redo_path(path), "", None, f"cannot read: {error.strerror}") from None
+    try:
+        return [journal.load_line(line) for line in raw.splitlines()]  # bounded: a damaged line
     except ValueError:
         return None
 

@@ -25,12 +25,49 @@ bytes before and after, and what is needed to go back:
 import json
 import re
 from collections.abc import Iterator
+from itertools import accumulate
 from typing import Any, BinaryIO, NamedTuple
 
 # Journal keys that are bookkeeping, not facts of the change (left out of `log`).
 PRIVATE_KEYS = ("before", "after", "prev", "patch", "text")
 
 Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
+
+# Bounds of a journal or redo line that is read (`load_line`). d4cli's entries nest at most
+# 5 deep (an entry, its patch, a hunk, its lines); json recurses once a level, so 10,000
+# levels end in RecursionError. Whole numbers of more digits than any range allows are
+# refused before `int` converts them (quadratic, and a ValueError past 4,300 digits).
+MAX_JSON_DEPTH = 16
+MAX_JSON_DIGITS = 30
+_JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"')
+_NOT_JSON_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_JSON_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (MAX_JSON_DIGITS + 1))
+
+
+def load_line(raw: bytes) -> Any:
+    """One JSON line of the journal or the redo file, parsed within bounds.
+
+    Returns:
+        The parsed value (any JSON value; the caller checks its shape).
+
+    Raises:
+        ValueError: not JSON, nested more than `MAX_JSON_DEPTH` deep, or holding a
+            whole number of more than `MAX_JSON_DIGITS` digits: a damaged line.
+    """
+    if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH:
+        brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_JSON_BRACKETS)
+        if len(brackets) > MAX_JSON_DEPTH and max(accumulate(map(_JSON_STEP.__getitem__, brackets))) > MAX_JSON_DEPTH:
+            raise ValueError(f"nested more than {MAX_JSON_DEPTH} deep")
+    if _LONG_DIGITS.search(raw):
+        return json.loads(raw, parse_int=_bounded_int)
+    return json.loads(raw)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise ValueError(f"a whole number of {len(text):,} digits")
+    return int(text)
 
 
 class Line(NamedTuple):
@@ -109,7 +146,7 @@ def parse_line(start: int, raw: bytes) -> Line:
     entry = None
     if raw.endswith(b"\n"):
         try:
-            value = json.loads(raw)
+            value = load_line(raw)
         except ValueError:
             value = None
         if isinstance(value, dict) and isinstance(value.get("kind"), str):
@@ -222,6 +259,10 @@ def encode_entry(entry: dict[str, Any]) -> bytes:
 # --- patches -------------------------------------------------------------------------------
 
 
+# The most line pairs (removed x added) a middle that grew or shrank may hand to difflib.
+MAX_DIFF_WORK = 40_000
+
+
 def make_patch(old: str, new: str) -> Patch:
     """The line patch from *old* to *new*: ``[[line, removed, added], ...]``, lines with their ends.
 
@@ -229,7 +270,11 @@ def make_patch(old: str, new: str) -> Patch:
     between hunks are not stored, so the size follows the change. Cheap on
     the usual change (a few lines edited in place): common ends are trimmed
     and an equal-length middle is compared line by line; only a middle that
-    grew or shrank goes through ``difflib``.
+    grew or shrank goes through ``difflib``, and only while both its sides are
+    small (`MAX_DIFF_WORK` line pairs): ``difflib`` is quadratic in them (the
+    first change of a hand-written file of 300 creatures took 41 s, holding the
+    lock). A bigger middle is one hunk, in time linear in the file; the entry
+    then usually keeps the whole previous text instead (`going_back`).
     """
     a = old.splitlines(keepends=True)
     b = new.splitlines(keepends=True)
@@ -254,6 +299,8 @@ def make_patch(old: str, new: str) -> Patch:
             hunks.append([i, a[i:j], b[i:j]])
             i = j
         return hunks
+    if (ea - lo) * (eb - lo) > MAX_DIFF_WORK:
+        return [[lo, a[lo:ea], b[lo:eb]]]
     import difflib
 
     matcher = difflib.SequenceMatcher(None, a[lo:ea], b[lo:eb], autojunk=False)

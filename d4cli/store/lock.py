@@ -42,34 +42,86 @@ else:
         fcntl = _fcntl
 
 
+class Held:
+    """The lock as held: `check` that ``PATH.lock`` still names the file that was locked.
+
+    A lock is a lock on one file (one device and inode). Should someone remove
+    or replace ``PATH.lock`` while a change holds it, the next command locks the
+    new file and changes the encounter too: the first change must then write
+    nothing, or the two would interleave (and the journal lose an entry).
+    """
+
+    __slots__ = ("_fd", "_lock")
+
+    def __init__(self, lock: Path, fd: int) -> None:
+        self._lock = lock
+        self._fd = fd
+
+    def check(self) -> None:
+        """Raise unless ``PATH.lock`` is still the file this change locked.
+
+        Raises:
+            FileError: naming the lock file; nothing was written.
+        """
+        if not _names(self._lock, self._fd):
+            raise FileError(
+                self._lock, "", None,
+                "was removed or replaced while this change held it, so another command may be "
+                "changing the encounter; nothing was written: try again",
+            )
+
+
+def _names(lock: Path, fd: int) -> bool:
+    """True when the path *lock* is the regular file open as *fd* (same device and inode)."""
+    try:
+        named = os.stat(lock, follow_symlinks=False)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return stat.S_ISREG(named.st_mode) and (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
 @contextmanager
-def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+def locked(path: Path, timeout: float | None = None) -> Iterator[Held]:
     """Hold the encounter's exclusive lock (``PATH.lock``) for a whole read-modify-write.
+
+    Once locked, the path must still name the locked file (`Held`): a lock file
+    removed or replaced while this command waited is opened and locked anew.
 
     Args:
         path: the encounter file (its real path).
         timeout: seconds to wait (the shell passes ``D4CLI_LOCK_TIMEOUT``); default 5.
 
+    Yields:
+        `Held`, whose ``check`` the transaction calls before it writes.
+
     Raises:
         LockTimeout: another command held it longer than *timeout*.
         FileError: the lock file cannot be made (missing or read-only folder).
     """
+    import time
+
     seconds = DEFAULT_LOCK_TIMEOUT if timeout is None else timeout
+    deadline = time.monotonic() + seconds
     lock = lock_path(path)
-    fd = _open_lock_file(lock, mode_of(path) | stat.S_IWUSR)  # holds no data: writable, whatever the file
-    try:
-        release = _acquire(fd, lock, seconds)
+    while True:
+        fd = _open_lock_file(lock, mode_of(path) | stat.S_IWUSR)  # holds no data: writable, whatever the file
+        release = _acquire(fd, lock, max(0.0, deadline - time.monotonic()))
         if release is None:
+            os.close(fd)
             raise LockTimeout(
                 f"{path}: could not get the lock within {seconds:g} s ({lock}): another d4cli "
                 f"command is changing this encounter; try again (or set D4CLI_LOCK_TIMEOUT to "
                 f"wait longer)"
             )
-        try:
-            yield
-        finally:
-            release()
+        if _names(lock, fd):
+            break
+        release()  # the file we waited on is gone from the path: lock the one it names now
+        os.close(fd)
+    try:
+        yield Held(lock, fd)
     finally:
+        release()
         os.close(fd)
 
 

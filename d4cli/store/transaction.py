@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import FileError, InputError
-from d4cli.store import files, journal, temp
+from d4cli.store import files, journal, sidefiles, temp
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
@@ -49,8 +49,14 @@ class _Transaction:
 
     def __enter__(self) -> Self:
         path = self.path
+        if self.must_exist and not os.path.lexists(files.lock_path(path)):
+            # The first change makes the lock file: only beside a file that is an encounter
+            # (``--file /etc/passwd`` never makes ``/etc/passwd.lock``). Later ones find it.
+            from d4cli.fileformat.encounter_toml import parse_encounter
+
+            parse_encounter(files.read_text(path), path)
         self._lock = locked(path, self.timeout)
-        self._lock.__enter__()
+        self.held = self._lock.__enter__()
         try:
             exists = self.must_exist or os.path.exists(path)
             self.data = files.read_bytes(path) if exists else None
@@ -123,10 +129,13 @@ class _Transaction:
         """Append *line* (or cut the undone entry at *cut*), replace the file, set the redo records.
 
         Order: (undo: the redo records), the journal, the file, then the journal's
-        cut (undo) or the redo records (others); see the package's crash story.
+        cut (undo) or the redo records (others); see the package's crash story. The lock
+        must still be this change's (`d4cli.store.lock.Held`), else nothing stays written.
         """
         path = self.path
         tail = self.tail
+        self.held.check()
+        sidefiles.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
         temp.remove_stale_temp_files(path)
         temp.remove_stale_temp_files(redo_path(path))
         files.tighten(journal_path(path), self.mode)
@@ -135,7 +144,7 @@ class _Transaction:
             writer = files.JournalWriter(journal_path(path), tail.size, tail.good_end, self.mode)
         except OSError as error:
             raise files.write_failed(journal_path(path), error) from None
-        old_redo = _read_or_none(redo_path(path)) if redo_first else None
+        old_redo = sidefiles.read_side(redo_path(path)) if redo_first else None
         replaced = False
         try:
             if redo_first:
@@ -145,6 +154,7 @@ class _Transaction:
                 writer.append(line, after_torn=damaged is not None and damaged.torn)
             elif tail.unfinished:
                 writer.cut(tail.good_end)
+            self.held.check()
             files.replace_file(path, new_data, None if self.data is not None else self.mode)
             replaced = True
         except BaseException as error:
@@ -170,14 +180,6 @@ class _Transaction:
                 _write_redo(path, redo, self.mode)
             except OSError:
                 pass  # stale records are recognised and ignored (`redo_stack`)
-
-
-def _read_or_none(target: Path) -> bytes | None:
-    try:
-        with open(target, "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
 
 
 def _put_back(target: Path, data: bytes | None, mode: int) -> None:
@@ -219,7 +221,7 @@ def change(
     nothing. Clears what ``redo`` could put back.
 
     Args:
-        path: the encounter file; a symlink is followed (`real_path`).
+        path: the encounter file; a symlink is refused (`real_path`).
         transition: a pure function of `d4cli.fight.encounter` (dice already bound).
         clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
         timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
@@ -309,8 +311,8 @@ def create(
 
     An existing journal is kept and the ``init`` entry (which holds the whole
     new text) appended: ``log`` and ``undo`` never look past the newest
-    ``init``. A symlink is followed (`real_path`): the link's target is
-    written, the link kept.
+    ``init``. A symlink is refused (`real_path`): its side files would be
+    made beside its target.
 
     Raises:
         InputError: the file exists and *force* is not set.

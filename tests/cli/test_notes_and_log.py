@@ -173,7 +173,7 @@ def test_label_on_roll_pool_and_check():
 # --- JSON Lines -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("extra", [[], ["--dc", "9"], ["--evasion", "8"], ["--adv", "a", "--odds"]])
+@pytest.mark.parametrize("extra", [[], ["--dc", "9"], ["--evasion", "8"], ["--adv", "a", "--label", "x"]])
 def test_json_lines_are_the_objects_of_the_rolls(extra):
     single = json.loads(run("roll", "pool", "4", "--seed", "11", "--json", *extra).stdout)
     lines = run("roll", "pool", "4", "--times", "5000", "--seed", "11", "--json", *extra).stdout.splitlines()

@@ -290,3 +290,21 @@ def test_parse_range_forms():
         parse_range("4/2", "--x", (0, 10))
     with pytest.raises(InputError):
         parse_range("1..", "--x", (0, 10))
+
+
+@pytest.mark.parametrize("times", ["2", "100000", "1000000"])
+@pytest.mark.parametrize(
+    "argv", [["roll", "check", "--advantage", "5", "--odds"], ["roll", "pool", "3", "--odds", "--dc", "7"]]
+)
+def test_odds_with_times_is_refused_before_any_roll(argv, times):
+    # One distribution for every roll: a million lines of it were 142 MB of repeats (docs/cli.md).
+    for json_flag in (["--json"], []):
+        result = run(*argv, "--times", times, *json_flag)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith(f"d4cli: error: --times: '{times}': --odds"), result.stderr
+
+
+def test_odds_with_times_1_is_one_roll_with_its_odds():
+    result = run("roll", "pool", "3", "--odds", "--times", "1", "--json")
+    assert result.exit_code == 0
+    assert "distribution" in json.loads(result.stdout)["odds"]

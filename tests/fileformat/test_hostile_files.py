@@ -55,43 +55,46 @@ def assert_refused(argv: list[str], folder: Path, *, says: str) -> None:
 
 # --- symlinks ------------------------------------------------------------------------------
 #
-# Decision (RELIABILITY.md): a symlink is FOLLOWED. The encounter is the file the link points
-# to; a change writes the target (atomically, beside the target) and leaves the link a link,
-# so that every name of one encounter sees the same state, the same history and the same lock.
+# Decision (RELIABILITY.md, promise 7): an encounter file that is a symlink is REFUSED. Its
+# journal, lock and temp files are made beside the encounter file; beside a link's target they
+# could land anywhere (a link to /etc/passwd made /etc/passwd.lock), beside the link two names
+# of one encounter would have two locks and two histories. Linked folders are fine.
 
 
-def test_symlink_to_a_valid_file_is_read_through(duel):
+@pytest.mark.parametrize("argv", READS + CHANGES, ids=" ".join)
+def test_a_symlinked_encounter_file_is_refused_and_nothing_is_made_beside_its_target(duel, argv):
+    elsewhere = duel.parent / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "real.toml"
+    duel.rename(target)
     link = duel.parent / "link.toml"
-    link.symlink_to(duel.name)
-    via_link = ok("status", "--json", file=link).json()
-    assert via_link == ok("status", "--json", file=duel).json()
-    assert via_link["round"] == 1 and via_link["current"] == "Sera"
+    link.symlink_to(target)
+    before = sorted(p.name for p in elsewhere.iterdir())
+    assert_refused(argv + ["--file", str(link)], duel.parent, says="is a symlink")
+    assert link.is_symlink() and sorted(p.name for p in elsewhere.iterdir()) == before
 
 
-@pytest.mark.parametrize("argv", CHANGES, ids=" ".join)
-def test_a_change_through_a_symlink_writes_the_target_and_keeps_the_link(duel, argv):
-    """BUG (store.replace_file): os.replace swaps the link itself for a regular file.
-
-    Reproduce: d4cli init --from duel -f real.toml; ln -s real.toml link.toml;
-    d4cli turn start -f link.toml; ls -l  ->  link.toml is now a regular file with
-    its own link.toml.journal; real.toml still shows "not started".
-    """
-    link = duel.parent / "link.toml"
-    link.symlink_to(duel.name)
-    out = run(*argv, file=link)
-    assert out.exit_code == 0, str(out)
-    assert link.is_symlink(), "the change replaced the symlink with a regular file"
-    # One encounter, one state, one history, whichever name is used.
-    assert ok("status", "--json", file=link).json() == ok("status", "--json", file=duel).json()
-    assert ok("log", "--json", file=link).json() == ok("log", "--json", file=duel).json()
+def test_a_symlinked_folder_is_fine(duel):
+    linked = duel.parent / "linked"
+    linked.symlink_to(duel.parent, target_is_directory=True)
+    assert ok("turn", "end", file=linked / duel.name)
+    assert ok("status", "--json", file=linked / duel.name).json() == ok("status", "--json", file=duel).json()
 
 
 @pytest.mark.parametrize("argv", READS + CHANGES, ids=" ".join)
 def test_symlink_to_a_missing_target_is_an_error(tmp_path, argv):
     link = tmp_path / "encounter.toml"
     link.symlink_to(tmp_path / "gone.toml")
-    assert_refused(argv + ["--file", str(link)], tmp_path, says="no such encounter file")
+    assert_refused(argv + ["--file", str(link)], tmp_path, says="is a symlink")
     assert link.is_symlink() and not (tmp_path / "gone.toml").exists()
+
+
+def test_a_file_that_is_no_encounter_gets_no_lock_file(tmp_path):
+    other = tmp_path / "passwd"
+    other.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    for argv in CHANGES:
+        assert_refused(argv + ["--file", str(other)], tmp_path, says="passwd")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["passwd"]
 
 
 # --- a folder, a FIFO -------------------------------------------------------------------

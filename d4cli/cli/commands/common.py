@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, TIMES, parse_whole
 
 if TYPE_CHECKING:
@@ -91,9 +92,18 @@ def make_rng(seed: str | None) -> Any:
     return random.Random(parse_whole(seed, "--seed", SEED))
 
 
-def parse_times(times: str | None) -> int:
-    """The --times count (1 when not given)."""
-    return 1 if times is None else parse_whole(times, "--times", TIMES)
+def parse_times(times: str | None, *, odds: bool = False) -> int:
+    """The --times count (1 when not given).
+
+    Raises:
+        InputError: not a whole number within 1..1,000,000; or more than 1 with
+            *odds* (``--odds``): the exact odds are one answer for every roll, so a
+            million lines would repeat one distribution (docs/cli.md).
+    """
+    count = 1 if times is None else parse_whole(times, "--times", TIMES)
+    if odds and count > 1:
+        raise InputError("--times", times, "--odds gives the exact odds of one roll, the same for every roll: ask for them without --times")
+    return count
 
 
 def emit_json(obj: dict[str, Any]) -> None:

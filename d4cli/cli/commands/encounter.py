@@ -38,6 +38,9 @@ complete_creature = completer("d4cli.cli.completion:complete_creature")
 complete_example = completer("d4cli.cli.completion:complete_example", ctx=False)
 complete_mode = completer("d4cli.cli.completion:complete_mode", ctx=False)
 
+# ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
+EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])
+
 R = TypeVar("R", bound="Record")
 
 
@@ -358,8 +361,8 @@ def exhaust_command(
     """
     from d4cli.fight.turns import set_exhaustion
 
-    if level[:1] in ("+", "-") and level[1:].isdigit():
-        step = int(level)
+    if level[:1] in ("+", "-") and level[1:].isascii() and level[1:].isdigit():
+        step = parse_whole(level.removeprefix("+"), "LEVEL", EXHAUSTION_STEP)
 
         def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
             current = encounter.creatures[encounter.index(name)].exhaustion

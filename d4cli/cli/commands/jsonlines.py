@@ -6,8 +6,9 @@ batches (`d4cli.rules.dice.times_dice`, as ``--quiet`` and the summary do), a bl
 rolls at a time (`d4cli.rules.pool.roll_pools`). Each roll is the rules' own
 `d4cli.rules.pool.PoolResult`, and its line the serializer's text of it
 (`d4cli.output.serialize.rolls.pool_lines`: the same bytes as ``json.dumps`` of its object).
-Lines are written in blocks, flushed at least every `FLUSH_SECONDS` and at the end, so a
-reader of a live pipe sees them promptly.
+Each block of `BLOCK` lines goes out as soon as it is made (a few milliseconds), so a
+reader of a live pipe sees them promptly, whole even when Ctrl-C stops the run
+(`d4cli.cli.commands.line_guard.LineBoundary`).
 
 Only for a pool the gate allows, from a random source with ``choices``; otherwise
 `write_pool_lines` returns False and the caller uses the general printer.
@@ -16,14 +17,14 @@ Only for a pool the gate allows, from a random source with ``choices``; otherwis
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from d4cli.cli.commands.line_guard import LineBoundary
 
 if TYPE_CHECKING:
     from d4cli.rules.pool import PoolPlan, PoolResult
 
-FLUSH_SECONDS = 0.1
 BLOCK = 2048  # rolls made and written per block
 
 
@@ -47,18 +48,13 @@ def write_pool_lines(
     first = roll_pool(plan, rng)
     line = pool_lines(to_json, first)
     out = sys.stdout
-    out.write(line(first) + "\n")
+    out.write(line(first) + "\n")  # first through the stream: a closed stdout stops here
     out.flush()
     dice = times_dice(rng)
-    flushed = time.monotonic()
     left = count - 1
-    while left > 0:
-        rolls = min(BLOCK, left)
-        left -= rolls
-        out.write("\n".join(map(line, roll_pools(plan, dice, rolls))) + "\n")
-        now = time.monotonic()
-        if now - flushed >= FLUSH_SECONDS / 2:
-            out.flush()
-            flushed = now
-    out.flush()
+    with LineBoundary() as boundary:
+        while left > 0:
+            rolls = min(BLOCK, left)
+            left -= rolls
+            boundary.write(out, "\n".join(map(line, roll_pools(plan, dice, rolls))) + "\n")
     return True

@@ -96,13 +96,13 @@ def print_many(
     if count == 1:
         print_one(roll_once(), view, json_=json_, quiet=quiet)
         return
+    if json_:
+        _print_json_lines(roll_once, count, view)
+        return
     summary = _Summary()
     for _ in range(count):
         result = roll_once()
         refusal = view.refusal(result)
-        if json_:
-            emit_json(view.to_json(result))
-            continue
         if refusal is not None:
             if not quiet:
                 view.show(result)
@@ -112,11 +112,6 @@ def print_many(
         else:
             summary.add(*view.tally(result))
             summary.note(result, view.essential(result))
-    if json_:
-        refusal = view.refusal(result)
-        if refusal is not None:
-            raise RefusedError(refusal, result)
-        return
     if not quiet:
         from d4cli.output.render.roll import times_summary
 
@@ -131,6 +126,28 @@ def print_many(
             evasion=evasion,
             label=view.label,
         ))
+
+
+def _print_json_lines(roll_once: Callable[[], Any], count: int, view: ResultView) -> None:
+    """*count* rolls as JSON Lines, each line whole even when Ctrl-C stops the run (`LineBoundary`).
+
+    Raises:
+        RefusedError: the rules refused the roll, after every object was printed.
+    """
+    import json
+    import sys
+
+    from d4cli.cli.commands.line_guard import LineBoundary
+
+    result = roll_once()
+    emit_json(view.to_json(result))  # first through the stream: a closed stdout stops here
+    with LineBoundary() as boundary:
+        for _ in range(count - 1):
+            result = roll_once()
+            boundary.write(sys.stdout, json.dumps(view.to_json(result)) + "\n")
+    refusal = view.refusal(result)
+    if refusal is not None:
+        raise RefusedError(refusal, result)
 
 
 # `--times` lists each roll's essential number above the summary up to this many rolls.

@@ -93,7 +93,7 @@ def pool_command(
         gm=gm,
         ignore_load=ignore_load,
     )
-    count = parse_times(times)
+    count = parse_times(times, odds=odds)
     rng = make_rng(seed)
     plan = plan_pool(request)
     check_rolled_dice(plan.dice_count, count)
@@ -201,7 +201,7 @@ def check_command(
         disadvantage=parse_whole(disadvantage, "--disadvantage", DISADVANTAGE_COUNT),
         rule_of_three=rule_of_three,
     )
-    count = parse_times(times)
+    count = parse_times(times, odds=odds)
     rng = make_rng(seed)
     impossible = apply_disadvantage(request.advantage_level, request.disadvantage).impossible
     odds_record = None

@@ -86,10 +86,9 @@ def line_to_cursor(raw: bytes, point: str) -> str:
     """COMP_LINE up to COMP_POINT. bash counts the point in characters under a UTF-8
     locale and in bytes otherwise."""
     text = raw.decode("utf-8", "surrogateescape")
-    try:
-        index = int(point)
-    except ValueError:
-        return text
+    if not (point.isascii() and point.isdigit() and len(point) <= 18):
+        return text  # no cursor position (or 5,000 digits): the whole line
+    index = int(point)
     if index >= len(raw):
         return text
     locale = os.environ.get("LC_ALL") or os.environ.get("LC_CTYPE") or os.environ.get("LANG") or ""

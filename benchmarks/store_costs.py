@@ -1,0 +1,80 @@
+"""The store's costs follow the change, not the file: the first change of a hand-written file.
+
+A hand-written file of 1,000 creatures (d4cli's tables, keys in another order, a comment each) gets its first change; d4cli writes it back in its own layout, so the line
+patch from the old text to the new covers nearly every line. The same change on the
+same encounter already in d4cli's layout is the yardstick (goal: ratio <= 3x). Each
+run starts from a fresh copy of the file, in process (`store.transaction.change`),
+alternating the two so a busy machine slows both alike.
+
+    python benchmarks/store_costs.py [--runs 5] [--creatures 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from d4cli.fight.turns import set_exhaustion
+from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
+from d4cli.output.serialize import journal_json
+from d4cli.store import transaction
+
+
+def hand_written(creatures: int) -> str:
+    """An encounter as a person might write it: d4cli's tables, its keys in another order,
+    a comment per creature. Most lines (``exhaustion = 0``) recur in every creature: the
+    case that made the line patch quadratic."""
+    rows = [
+        f'[[creature]]\n# number {n}\nname = "Creature {n:04d}"\nhad_turn = false\nevasion = {n % 3}\n'
+        f"exhaustion = 0\nload = -1\nload_buffer = 1\n\n[creature.aspects]\nMight = {n % 4}\nFinesse = 2\n"
+        for n in range(creatures)
+    ]
+    return 'schema_version = 2\nname = "Hand-written"\nmode = "turn"\nround = 0\n\n' + "\n".join(rows)
+
+
+def first_change(folder: Path, name: str, text: str) -> float:
+    """Seconds of one `change` (an Exhaustion level set) on a fresh file holding *text*."""
+    case = folder / name
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir()
+    path = case / "encounter.toml"
+    path.write_text(text, encoding="utf-8")
+    started = time.perf_counter()
+    transaction.change(path, lambda e: set_exhaustion(e, "Creature 0001", 1), facts=journal_json)
+    return time.perf_counter() - started
+
+
+def first_change_figures(runs: int = 5, creatures: int = 1000) -> list[str]:
+    text = hand_written(creatures)
+    ours = dump_encounter(parse_encounter(text, "hand-written"))
+    hand: list[float] = []
+    same: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="d4cli-store-") as tmp:
+        folder = Path(tmp)
+        for _ in range(runs):
+            hand.append(first_change(folder, "hand", text))
+            same.append(first_change(folder, "ours", ours))
+    h, s = statistics.median(hand), statistics.median(same)
+    return [
+        f"First change of a hand-written file of {creatures:,} creatures (median of {runs})",
+        f"  hand-written layout {h * 1000:.1f} ms, d4cli's layout {s * 1000:.1f} ms: ratio {h / s:.2f}x (goal <= 3x)",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--creatures", type=int, default=1000)
+    args = parser.parse_args(argv)
+    for line in first_change_figures(args.runs, args.creatures):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""Side files are d4cli's own: never a symlink, a regular file of the encounter file's owner.
+
+A journal linked to ``../victim.txt`` had a change appended to it and was chmod-ed;
+an encounter file linked to ``/etc/passwd`` made ``/etc/passwd.lock``. So the
+encounter file may not be a link (`refuse_link`), and the journal, redo file and
+lock are opened without following one (``O_NOFOLLOW``) and checked before anything
+is written (`check_side_file`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from d4cli.rules.errors import FileError
+
+SYMLINKED = (
+    "is a symlink: d4cli does not follow a linked encounter file (its journal and lock would be"
+    " made beside the link's target); give the file itself"
+)
+
+
+def refuse_link(path: Path) -> None:
+    """Refuse an encounter file that is a symlink (RELIABILITY.md, promise 7).
+
+    Raises:
+        FileError: naming the link.
+    """
+    if os.path.islink(path):
+        raise FileError(path, "", None, SYMLINKED)
+
+
+# Side files (journal, redo records, lock, temporary files) are opened without following a link.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def check_side_file(side: Path, info: os.stat_result | None = None) -> os.stat_result | None:
+    """*side*'s status when it is d4cli's own: a regular file (not a symlink) of the
+    encounter file's owner or of this user; None when there is none.
+
+    A journal linked to ``../victim.txt`` would have a change appended to it (and
+    chmod-ed): a side file that is not d4cli's is refused before anything is written.
+
+    Raises:
+        FileError: a symlink, not a regular file, of another owner, or unreadable.
+    """
+    if info is None:
+        try:
+            info = os.lstat(side)
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise FileError(side, "", None, "is a symlink: d4cli's side files are its own (remove the link)")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileError(side, "", None, "is not a regular file")
+    owner = _owner_of(side.with_name(side.name.rsplit(".", 1)[0]))
+    if owner is not None and info.st_uid not in (owner, os.geteuid()):
+        problem = f"belongs to {owner_name(info.st_uid)}, not to the encounter file's owner {owner_name(owner)}"
+        raise FileError(side, "", None, problem)
+    return info
+
+
+def _owner_of(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_uid
+    except OSError:
+        return None
+
+
+def open_side(side: Path) -> int | None:
+    """*side* opened for reading without following a link (`check_side_file`); None when missing.
+
+    Raises:
+        FileError: as `check_side_file`, or unreadable.
+    """
+    try:
+        fd = os.open(side, os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            check_side_file(side)
+        raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
+    try:
+        check_side_file(side, os.fstat(fd))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def owner_name(uid: int) -> str:
+    """The login name of *uid* (``root``), or ``uid 1000`` when it has none."""
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return f"uid {uid}"
+
+
+def read_side(side: Path) -> bytes | None:
+    """*side*'s bytes when it is there and d4cli's own (`open_side`), else None (best effort)."""
+    try:
+        fd = open_side(side)
+        if fd is None:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read()
+    except (OSError, FileError):
+        return None

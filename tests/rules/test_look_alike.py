@@ -1,0 +1,83 @@
+"""Look-alike names (N1): two creatures, or two Aspects of one creature, whose Unicode TR39
+confusable skeletons match cannot coexist, from the command line or a hand-edited file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _cli import fails, ok
+from disarm import skeleton_key
+from hypothesis import given
+from hypothesis import strategies as st
+
+from d4cli.rules.names import NameSet, difference, look_alike_key
+
+
+@pytest.mark.parametrize("char", [chr(code) for code in range(0x20, 0x7F)])
+def test_the_ascii_fast_path_is_disarms_skeleton(char):
+    # Names that are all ASCII are compared without importing disarm: the same key.
+    text = f"a{char}b {char}"
+    assert look_alike_key(text) == skeleton_key(text)
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=30))
+def test_ascii_keys_agree_with_disarm_on_any_text(text):
+    assert look_alike_key(text) == skeleton_key(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("Аria", "Aria"),  # Cyrillic capital A
+        ("Gоblin", "Goblin"),  # Cyrillic small o
+        ("llsa", "Ilsa"),  # l and capital I
+        ("Ρaul", "Paul"),  # Greek capital rho
+        ("Aria", "ARIA"),  # plain N1 equality is a clash too
+    ],
+)
+def test_look_alikes_clash(name, other):
+    names = NameSet([other])
+    assert (names.equal_to(name) or names.looks_like(name)) == other
+
+
+@pytest.mark.parametrize(("name", "other"), [("Zoë", "Zoe"), ("Orc 1", "Orc 2"), ("Aria", "Arla")])
+def test_different_names_do_not_clash(name, other):
+    names = NameSet([other])
+    assert names.equal_to(name) is None and names.looks_like(name) is None
+
+
+def test_the_difference_names_the_characters():
+    assert difference("Аria", "Aria") == "'А' CYRILLIC CAPITAL LETTER A where 'Aria' has 'A' LATIN CAPITAL LETTER A"
+
+
+def test_add_refuses_a_look_alike_creature(tmp_path: Path):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    ok("add", "Aria", "--aspect", "Might=3")
+    line = fails(2, path, "add", "Аria", "--aspect", "Might=3")
+    assert "'Аria'" in line and "'Aria'" in line and "CYRILLIC CAPITAL LETTER A" in line and "(N1)" in line
+
+
+def test_add_refuses_look_alike_aspects(tmp_path: Path):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    line = fails(2, path, "add", "Bob", "--aspect", "Might=3", "--aspect", "Мight=2")
+    assert "--aspect" in line and "'Мight'" in line and "'Might'" in line and "CYRILLIC CAPITAL LETTER EM" in line
+
+
+@pytest.mark.parametrize(
+    ("table", "field"),
+    [
+        ('[[creature]]\nname = "Aria"\n{rest}\n[[creature]]\nname = "\u0410ria"\n{rest}', "creature #2: name"),
+        ('[[creature]]\nname = "Bob"\n{rest_no_aspects}\n[creature.aspects]\nMight = 1\n"\u041cight" = 2\n', "aspects"),
+    ],
+)
+def test_a_hand_edited_file_with_look_alikes_is_refused(tmp_path: Path, table, field):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    rest_no_aspects = "load_buffer = 1\nexhaustion = 0\nload = -1\nevasion = 0\nhad_turn = false\n"
+    rest = rest_no_aspects + "[creature.aspects]\nMight = 1\n"
+    path.write_text(path.read_text() + "\n" + table.format(rest=rest, rest_no_aspects=rest_no_aspects), encoding="utf-8")
+    line = fails(2, path, "status")
+    assert str(path) in line and field in line and "looks like" in line and "(N1)" in line
