@@ -1,4 +1,6 @@
-"""The store's costs follow the change, not the file: the first change of a hand-written file.
+"""The store's costs follow the change, not the file nor the history.
+
+First change of a hand-written file:
 
 A hand-written file of 1,000 creatures (d4cli's tables, keys in another order, a comment each) gets its first change; d4cli writes it back in its own layout, so the line
 patch from the old text to the new covers nearly every line. The same change on the
@@ -6,7 +8,11 @@ same encounter already in d4cli's layout is the yardstick (goal: ratio <= 3x). E
 run starts from a fresh copy of the file, in process (`store.transaction.change`),
 alternating the two so a busy machine slows both alike.
 
-    python benchmarks/store_costs.py [--runs 5] [--creatures 1000]
+Undo and redo at depth: the CPU time of one ``undo`` (and one ``redo``) with 10 and with
+1,000 changes already undone (goal: the same; the redo file is appended to and cut, never
+rewritten).
+
+    python benchmarks/store_costs.py [--runs 5] [--creatures 1000] [--depth 1000]
 """
 
 from __future__ import annotations
@@ -16,12 +22,12 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from d4cli.fight.turns import set_exhaustion
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-from d4cli.output.serialize import journal_json
+from d4cli.output.serialize.changes import journal_json
 from d4cli.store import transaction
 
 
@@ -66,12 +72,64 @@ def first_change_figures(runs: int = 5, creatures: int = 1000) -> list[str]:
     ]
 
 
+def _timed(action: Callable[[], object]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    action()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def undo_redo_figures(depth: int = 1000, shallow: int = 10, samples: int = 7) -> list[str]:
+    """One undo and one redo with *shallow* and with *depth* changes already undone (in process)."""
+    from d4cli.fight.encounter import Encounter, new_creature
+    from d4cli.fight.turns import add_creature, end_turn, start_turn
+
+    changes = depth + samples + 1
+    with tempfile.TemporaryDirectory(prefix="d4cli-store-") as tmp:
+        path = Path(tmp) / "encounter.toml"
+        transaction.create(path, dump_encounter(Encounter(name="Deep")), {"name": "Deep"})
+        for name in ("Aria", "Borin", "Goblin"):
+            creature = new_creature(name, (("Might", 3),), hp=9)
+            transaction.change(path, lambda e, c=creature: add_creature(e, c), facts=journal_json)
+        for n in range(changes):
+            step = start_turn if n % 2 == 0 else end_turn
+            transaction.change(path, lambda e, s=step: s(e), facts=journal_json)
+        undo: dict[int, list[tuple[float, float]]] = {shallow: [], depth: []}
+        for stacked in range(changes):  # `stacked` changes already undone
+            figure = _timed(lambda: transaction.undo(path))
+            for wanted in undo:
+                if wanted <= stacked < wanted + samples:
+                    undo[wanted].append(figure)
+        redo: dict[int, list[tuple[float, float]]] = {shallow: [], depth: []}
+        for stacked in range(changes, 0, -1):
+            figure = _timed(lambda: transaction.redo(path))
+            for wanted in redo:
+                if wanted < stacked <= wanted + samples:
+                    redo[wanted].append(figure)
+
+    def cell(figures: list[tuple[float, float]]) -> tuple[float, str]:
+        cpu = statistics.median(f[0] for f in figures)
+        wall = statistics.median(f[1] for f in figures)
+        return cpu, f"{cpu * 1000:.2f} ms CPU ({wall * 1000:.2f} ms wall)"
+
+    lines = [f"Undo and redo with {shallow:,} and {depth:,} changes already undone (median of {samples})"]
+    for name, table in (("undo", undo), ("redo", redo)):
+        small, small_text = cell(table[shallow])
+        large, large_text = cell(table[depth])
+        lines.append(
+            f"  {name} at depth {shallow:,}: {small_text}; at depth {depth:,}: {large_text}:"
+            f" ratio {large / small:.2f}x (goal about 1x)"
+        )
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--creatures", type=int, default=1000)
+    parser.add_argument("--depth", type=int, default=1000)
     args = parser.parse_args(argv)
-    for line in first_change_figures(args.runs, args.creatures):
+    for line in first_change_figures(args.runs, args.creatures) + undo_redo_figures(args.depth):
         print(line)
     return 0
 

@@ -27,7 +27,14 @@ import stat
 from pathlib import Path
 
 from d4cli.rules.errors import FileError
-from d4cli.store.sidefiles import NOFOLLOW, check_side_file, open_side, owner_name, refuse_link
+from d4cli.store.sidefiles import (
+    NOFOLLOW,
+    check_side_file,
+    denied_hint,
+    open_side,
+    owner_name,
+    refuse_link,
+)
 from d4cli.store.temp import make_temp
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -386,6 +393,9 @@ def write_failed(path: Path, error: OSError) -> FileError:
     reason = error.strerror or str(error)
     if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):  # the file itself read-only (a journal), else its folder
         exists = os.path.lexists(path)
-        read_only = exists and (not os.lstat(path).st_mode & stat.S_IWUSR or not os.access(path, os.W_OK, follow_symlinks=False))
-        reason += f" (the file {path.name} is read-only: allow writing with chmod u+w)" if read_only else " (is the folder read-only?)"
+        if exists and hasattr(os, "geteuid") and os.lstat(path).st_uid != os.geteuid():
+            reason += denied_hint(path)  # another user's file: chmod is not this user's to run
+        else:
+            read_only = exists and (not os.lstat(path).st_mode & stat.S_IWUSR or not os.access(path, os.W_OK, follow_symlinks=False))
+            reason += f" (the file {path.name} is read-only: allow writing with chmod u+w)" if read_only else " (is the folder read-only?)"
     return FileError(path, "", None, f"cannot write, nothing was changed: {reason}")

@@ -1,5 +1,5 @@
-"""Reading the history: ``log``'s entries, the text an entry goes back to (``undo``), the redo
-records and why ``redo`` has nothing.
+"""Reading the history: ``log``'s entries and the text an entry goes back to (``undo``); the redo
+records are `d4cli.store.redo`'s.
 
 Reads only: the transaction (`d4cli.store.transaction`) hands in what it read under
 the lock (the file's bytes and hash, the open journal) and writes.
@@ -7,13 +7,11 @@ the lock (the file's bytes and hash, the open journal) and writes.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from d4cli.rules.errors import FileError
-from d4cli.store import files, journal, sidefiles
-from d4cli.store.files import journal_path, real_path, redo_path
+from d4cli.store import files, journal
+from d4cli.store.files import journal_path, real_path
 
 
 class History(NamedTuple):
@@ -138,40 +136,3 @@ def _rebuild(handle: BinaryIO, end: int) -> str | None:
         if text is None:
             return None
     return text
-
-
-def redo_records(path: Path) -> list[Any] | None:
-    """The records of ``PATH.redo``, one JSON value a line, oldest first (``undo`` writes them);
-    None when there is no such file or a line is no bounded JSON (`journal.load_line`).
-
-    Raises:
-        FileError: it cannot be read, or is not d4cli's own (`sidefiles.check_side_file`).
-    """
-    fd = sidefiles.open_side(redo_path(path))  # a link or another owner's file: refused, named
-    if fd is None:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            raw = handle.read(64 * files.MAX_FILE_BYTES)
-    except OSError as error:
-        raise FileError(redo_path(path), "", None, f"cannot read: {error.strerror}") from None
-    try:
-        return [journal.load_line(line) for line in raw.splitlines()]  # bounded: a damaged line
-    except ValueError:
-        return None
-
-
-def redo_refusal(path: Path, due: int, digest: str | None) -> str:
-    """Why ``redo`` has nothing to put back: the file was edited by hand since the undo
-    (the newest undone change, the one of journal sequence *due*, no longer fits the file
-    whose hash is *digest*), or plainly nothing."""
-    records = redo_records(path)
-    if records is None:
-        return "nothing to redo"
-    newest = [item for item in records if isinstance(item, dict) and item.get("seq") == due]
-    if newest and newest[-1].get("before") not in (None, digest):
-        return (
-            "the encounter file was edited by hand since the undo, so the undone change cannot be redone"
-            " (revert the hand edit to redo it)"
-        )
-    return "nothing to redo"

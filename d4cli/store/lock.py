@@ -22,6 +22,7 @@ from typing import Any
 
 from d4cli.rules.errors import FileError, LockTimeout
 from d4cli.store.files import keep_owner, lock_path, mode_of, tighten
+from d4cli.store.sidefiles import denied_hint
 
 DEFAULT_LOCK_TIMEOUT = 5.0
 
@@ -141,8 +142,10 @@ def _open_lock_file(lock: Path, mode: int) -> int:
             except OSError:
                 pass
         reason = error.strerror or str(error)
-        if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        if error.errno == errno.EROFS:
             reason += " (is the folder read-only?)"
+        elif error.errno in (errno.EACCES, errno.EPERM):
+            reason += denied_hint(lock)
         raise FileError(lock, "", None, f"cannot create the lock file: {reason}") from None
     tighten(lock, mode)
     keep_owner(fd, lock.with_name(lock.name.removesuffix(".lock")))

@@ -113,3 +113,27 @@ def read_side(side: Path) -> bytes | None:
             return handle.read()
     except (OSError, FileError):
         return None
+
+
+def denied_hint(side: Path) -> str:
+    """Why this user may not open *side* for writing, in words for a refusal: `` (is the folder
+    read-only?)`` unless *side* exists and belongs to another user; then who owns it and, in a
+    sticky folder (mode 1777, like ``/tmp``), that only its owner may open it there."""
+    try:
+        info = os.lstat(side)
+    except OSError:
+        return " (is the folder read-only?)"
+    if not hasattr(os, "geteuid") or info.st_uid == os.geteuid():
+        return " (is the folder read-only?)"
+    owner = owner_name(info.st_uid)
+    try:
+        sticky = bool(os.stat(side.parent).st_mode & stat.S_ISVTX)
+    except OSError:
+        sticky = False
+    if sticky:
+        # Linux's protected_regular refuses even root an O_CREAT open of another user's file here.
+        return (
+            f" (the file belongs to {owner} and the folder is sticky, like /tmp: only {owner} may open it"
+            f" there; run d4cli as {owner}, or use a folder of your own)"
+        )
+    return f" (the file belongs to {owner}: run d4cli as {owner}, or ask them to remove it)"

@@ -16,6 +16,7 @@ from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, sidefiles, temp
+from d4cli.store import redo as redo_file
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.lock import locked
 
@@ -46,6 +47,7 @@ class _Transaction:
         self.must_exist = must_exist
         self.handle: BinaryIO | None = None
         self._tail: journal.Tail | None = None
+        self._redo: redo_file.Top | None = None
 
     def __enter__(self) -> Self:
         path = self.path
@@ -103,19 +105,11 @@ class _Transaction:
             or not journal.forwardable(last)
         )
 
-    def redo_stack(self) -> list[dict[str, Any]]:
-        """The records ``redo`` can still apply, the next one last (stale ones left out)."""
-        from d4cli.store.history import redo_records  # undo and redo only: not on every change
-
-        stack = redo_records(self.path)
-        if stack is None or not all(isinstance(item, dict) and isinstance(item.get("seq"), int) for item in stack):
-            return []
-        due = journal.next_seq(self.tail)
-        while stack and stack[-1]["seq"] < due:
-            stack.pop()  # left by an undo that was killed before it took its entry back
-        if not stack or stack[-1]["seq"] != due or stack[-1].get("before") != self.digest:
-            return []  # a change came after the undo: nothing to redo
-        return stack
+    def redo_top(self) -> redo_file.Top:
+        """The newest redo record as it fits the journal and the file (`d4cli.store.redo.top`)."""
+        if self._redo is None:
+            self._redo = redo_file.top(self.path, journal.next_seq(self.tail), self.digest)
+        return self._redo
 
     def commit(
         self,
@@ -123,14 +117,15 @@ class _Transaction:
         *,
         line: bytes | None = None,
         cut: int | None = None,
-        redo: list[dict[str, Any]] | None = None,
-        redo_first: bool = False,
+        redo_append: bytes | None = None,
+        redo_cut: int | None = None,
     ) -> None:
-        """Append *line* (or cut the undone entry at *cut*), replace the file, set the redo records.
+        """Append *line* (or cut the undone entry at *cut*), replace the file, then see to ``PATH.redo``.
 
-        Order: (undo: the redo records), the journal, the file, then the journal's
-        cut (undo) or the redo records (others); see the package's crash story. The lock
-        must still be this change's (`d4cli.store.lock.Held`), else nothing stays written.
+        Order: (undo: its redo record *redo_append*, appended), the journal, the file,
+        then the journal's cut (undo), then the redo file: cut at *redo_cut* (redo), or
+        removed (any other change); see the package's crash story. The lock must
+        still be this change's (`d4cli.store.lock.Held`), else nothing stays written.
         """
         path = self.path
         tail = self.tail
@@ -144,11 +139,17 @@ class _Transaction:
             writer = files.JournalWriter(journal_path(path), tail.size, tail.good_end, self.mode)
         except OSError as error:
             raise files.write_failed(journal_path(path), error) from None
-        old_redo = sidefiles.read_side(redo_path(path)) if redo_first else None
+        redo_writer: redo_file.RedoWriter | None = None
         replaced = False
         try:
-            if redo_first:
-                _write_redo(path, redo, self.mode)
+            if redo_append is not None:
+                found = self.redo_top()
+                start = found.end if found.record is not None else 0  # no stack to build on: afresh
+                try:
+                    redo_writer = redo_file.RedoWriter(path, start, found.size, self.mode)
+                except OSError as error:
+                    raise files.write_failed(redo_path(path), error) from None
+                redo_writer.append(redo_append)
             if line is not None:
                 damaged = tail.damaged
                 writer.append(line, after_torn=damaged is not None and damaged.torn)
@@ -160,8 +161,8 @@ class _Transaction:
         except BaseException as error:
             if not replaced:
                 writer.restore()
-                if redo_first:
-                    _put_back(redo_path(path), old_redo, self.mode)
+                if redo_writer is not None:
+                    redo_writer.restore()
             if isinstance(error, OSError):
                 raise files.write_failed(path, error) from None
             raise
@@ -175,33 +176,16 @@ class _Transaction:
                     pass
         finally:
             writer.close()
-        if not redo_first:
+            if redo_writer is not None:
+                redo_writer.close()
+        if redo_append is None:
             try:
-                _write_redo(path, redo, self.mode)
+                if redo_cut is not None:
+                    redo_file.cut(path, redo_cut)
+                else:
+                    redo_file.clear(path)
             except OSError:
-                pass  # stale records are recognised and ignored (`redo_stack`)
-
-
-def _put_back(target: Path, data: bytes | None, mode: int) -> None:
-    try:
-        if data is None:
-            os.unlink(target)
-        else:
-            files.replace_file(target, data, mode)
-    except OSError:
-        pass
-
-
-def _write_redo(path: Path, records: list[dict[str, Any]] | None, mode: int) -> None:
-    """Replace ``PATH.redo`` with *records* (none: remove it)."""
-    target = redo_path(path)
-    if not records:
-        try:
-            os.unlink(target)
-        except FileNotFoundError:
-            pass
-        return
-    files.replace_file(target, b"".join(journal.encode_entry(item) for item in records), mode, owner=path)
+                pass  # records left behind are recognised as stale (`d4cli.store.redo.top`)
 
 
 def change(
@@ -388,11 +372,11 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
         if old_text is None or files.digest(old_text.encode("utf-8")) != entry.get("before"):
             problem = "damaged: its saved text does not match its hash"
             raise FileError(journal_path(path), f"entry {entry.get('seq')}", None, problem)
-        stack = t.redo_stack()
+        record_line = None
         try:
             current = t.data.decode("utf-8")
         except UnicodeDecodeError:
-            stack = []  # a hand edit that is not text: nothing to redo after this undo
+            pass  # a hand edit that is not text: nothing to redo after this undo
         else:
             record = {**journal.public_entry(entry), "before": entry["before"], "after": t.digest}
             patch = journal.make_patch(old_text, current)
@@ -400,8 +384,8 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
                 record["text"] = current
             else:
                 record["patch"] = patch
-            stack.append(record)
-        t.commit(old_text.encode("utf-8"), cut=last.start, redo=stack, redo_first=True)
+            record_line = journal.encode_entry(record)
+        t.commit(old_text.encode("utf-8"), cut=last.start, redo_append=record_line)
     return Undone(journal.public_entry(entry), hand_edited=entry.get("after") != t.digest)
 
 
@@ -419,12 +403,10 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
     path = real_path(path)
     files.check_file(path)
     with _Transaction(path, timeout) as t:
-        stack = t.redo_stack()
-        if not stack:
-            from d4cli.store.history import redo_refusal
-
-            raise InputError("redo", None, redo_refusal(t.path, journal.next_seq(t.tail), t.digest))
-        record = stack.pop()
+        found = t.redo_top()
+        record = found.record
+        if record is None:
+            raise InputError("redo", None, redo_file.refusal(t.path, found, journal.next_seq(t.tail), t.digest))
         text = t.text
         patch = record.get("patch")
         new_text = record.get("text")
@@ -441,5 +423,5 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
             "after": record["after"],
             **journal.going_back(text, new_text, t.needs_anchor()),
         }
-        t.commit(new_data, line=journal.encode_entry(entry), redo=stack)
+        t.commit(new_data, line=journal.encode_entry(entry), redo_cut=found.start)
     return Redone(journal.public_entry(entry))

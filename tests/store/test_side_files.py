@@ -83,3 +83,40 @@ def test_a_journal_of_another_owner_is_refused(path: Path):
     os.chown(journal, 12345, 12345)
     line = fails(2, path, "turn", "start")
     assert "belongs to" in line and "encounter file's owner" in line
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+@pytest.mark.parametrize("sticky", [True, False], ids=["sticky", "plain"])
+def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_folder(tmp_path: Path, monkeypatch, sticky):
+    """Another user's lock file that this user may not open: in a sticky folder (/tmp) the kernel
+    refuses even root an O_CREAT open of it (fs.protected_regular); the folder is writable, so
+    "is the folder read-only?" would send the GM the wrong way."""
+    from d4cli.store import transaction
+
+    path = tmp_path / "encounter.toml"
+    ok("init", "--file", str(path))
+    tmp_path.chmod(0o1777 if sticky else 0o777)
+    lock = path.with_name(path.name + ".lock")
+    os.chown(lock, 65534, 65534)
+    lock.chmod(0o600)
+    real_open = os.open
+
+    def refused(name, flags, *args, **kwargs):  # what the kernel answers a user who is not its owner
+        if str(name) == str(lock):
+            raise PermissionError(13, os.strerror(13), str(name))
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    from d4cli.rules.errors import FileError
+    from d4cli.store.sidefiles import owner_name
+
+    with pytest.raises(FileError) as caught:
+        transaction.undo(path, timeout=1)
+    owner = owner_name(65534)
+    message = str(caught.value)
+    assert message.startswith(f"{lock}: cannot create the lock file: Permission denied (the file belongs to {owner}")
+    assert "read-only" not in message
+    assert ("the folder is sticky, like /tmp" in message) == sticky
+    assert f"run d4cli as {owner}" in message
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before

@@ -209,6 +209,93 @@ def test_a_crash_inside_undo_before_the_file_keeps_everything(tmp_path, monkeypa
         transaction.redo(target)
 
 
+def _deep(tmp_path: Path, changes: int) -> tuple[Path, list[bytes]]:
+    target = _played(tmp_path)
+    states = [target.read_bytes()]
+    for n in range(changes):
+        transaction.change(target, (lambda e: start_turn(e)) if n % 2 == 0 else (lambda e: end_turn(e)))
+        states.append(target.read_bytes())
+    return target, states
+
+
+def test_one_undo_appends_one_record_and_one_redo_cuts_it_off(tmp_path):
+    target, states = _deep(tmp_path, 12)
+    sizes = [0]
+    for n in range(12):
+        before = redo_path(target).read_bytes() if redo_path(target).exists() else b""
+        transaction.undo(target)
+        after = redo_path(target).read_bytes()
+        assert after.startswith(before) and after.count(b"\n") == n + 1  # appended, never rewritten
+        assert json.loads(after[len(before):])["seq"] == 16 - n
+        sizes.append(len(after))
+    for n in range(12):
+        transaction.redo(target)
+        assert target.read_bytes() == states[n + 1]
+        assert os.path.getsize(redo_path(target)) == sizes[-2 - n] if n < 11 else not redo_path(target).exists()
+
+
+def test_one_undo_or_redo_reads_as_many_lines_deep_as_shallow(tmp_path, monkeypatch):
+    """Depth costs nothing: the lines parsed by one undo or redo do not grow with the redo stack."""
+    target, _ = _deep(tmp_path, 40)
+    counted: list[int] = []
+    real = journal.load_line
+
+    def counting(raw):
+        counted.append(1)
+        return real(raw)
+
+    def parsed(action) -> int:
+        counted.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(journal, "load_line", counting)
+            action(target)
+        return len(counted)
+
+    shallow = [parsed(transaction.undo) for _ in range(3)]
+    for _ in range(30):
+        transaction.undo(target)
+    deep = [parsed(transaction.undo) for _ in range(3)]
+    assert shallow[1:] == deep[1:] and max(deep) <= 4, (shallow, deep)
+    deep_redo = parsed(transaction.redo)
+    for _ in range(30):
+        transaction.redo(target)
+    assert parsed(transaction.redo) == deep_redo <= 3
+
+
+def test_a_redo_file_left_by_an_older_version_is_read_as_it_is(tmp_path):
+    """Older versions rewrote the whole file on each undo: the same lines, oldest first, the next
+    last; one may end with a record an undo killed before its file left (its seq below the next)."""
+    target, states = _deep(tmp_path, 4)
+    for _ in range(3):
+        transaction.undo(target)
+    records = [json.loads(line) for line in redo_path(target).read_bytes().splitlines()]
+    stale = {**records[-1], "seq": records[-1]["seq"] - 1}  # an undo of the entry below, killed
+    redo_path(target).write_bytes(b"".join(journal.encode_entry(r) for r in [*records, stale]))
+    for n in range(3):
+        transaction.redo(target)
+        assert target.read_bytes() == states[2 + n]
+    assert not redo_path(target).exists()
+
+
+def test_a_torn_redo_record_of_a_killed_undo_is_passed_over_and_cut(tmp_path):
+    target, states = _deep(tmp_path, 4)
+    transaction.undo(target)
+    whole = redo_path(target).read_bytes()
+    with redo_path(target).open("ab") as handle:  # the next undo, killed inside its append
+        handle.write(b'{"seq":7,"time":"2026-12-0')
+    transaction.redo(target)
+    assert target.read_bytes() == states[-1] and not redo_path(target).exists()
+    transaction.undo(target)
+    with redo_path(target).open("ab") as handle:
+        handle.write(b'{"seq":7,"time":"2026-12-0')
+    transaction.undo(target)  # cuts the torn line and appends after the record below it
+    lines = redo_path(target).read_bytes().splitlines(keepends=True)
+    assert lines[0] == whole and [json.loads(line)["seq"] for line in lines] == [8, 7]
+    transaction.redo(target)
+    transaction.redo(target)
+    assert target.read_bytes() == states[-1]
+
+
 def test_old_format_journal_keeps_working_undo_across_the_boundary(tmp_path):
     """A journal written with the whole previous text on every entry (and an init without it)."""
     target = _played(tmp_path)
@@ -314,6 +401,23 @@ def test_redo_command(encounter):
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == ["d4cli: error: redo: nothing to redo"]
     assert encounter.read_bytes() == after
+
+
+def test_redo_with_a_damaged_redo_file_names_it_and_changes_nothing(encounter):
+    assert run("undo").exit_code == 0
+    redo = encounter.with_name(encounter.name + ".redo")
+    redo.write_bytes(redo.read_bytes() + b"{not a record}\n")
+    before = {p.name: p.read_bytes() for p in encounter.parent.iterdir() if not p.name.endswith(".lock")}
+    result = run("redo")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [
+        f"d4cli: error: {redo}: line 2 is damaged (not a redo record), so redo cannot tell what to put back"
+        " (remove the file to start afresh)"
+    ]
+    assert {p.name: p.read_bytes() for p in encounter.parent.iterdir() if not p.name.endswith(".lock")} == before
+    assert run("undo").exit_code == 2  # the init: nothing to undo
+    redo.unlink()
+    assert run("redo").stderr.strip() == "d4cli: error: redo: nothing to redo"
 
 
 @pytest.mark.parametrize("mode", [0o600, 0o640, 0o644])
