@@ -12,6 +12,9 @@ Undo and redo at depth: the CPU time of one ``undo`` (and one ``redo``) with 10 
 1,000 changes already undone (goal: the same; the redo file is appended to and cut, never
 rewritten).
 
+``log`` streams: the peak memory (max RSS) of ``d4cli log --json`` and ``d4cli log``, each in
+a fresh process, on journals of about 1,000 and 10,000 entries (goal: flat in the length).
+
     python benchmarks/store_costs.py [--runs 5] [--creatures 1000] [--depth 1000]
 """
 
@@ -20,6 +23,8 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -123,13 +128,55 @@ def undo_redo_figures(depth: int = 1000, shallow: int = 10, samples: int = 7) ->
     return lines
 
 
+def _peak_rss(argv: list[str]) -> tuple[int, float]:
+    """(max RSS in KiB, wall seconds) of one fresh process running *argv*, stdout thrown away."""
+    probe = (
+        "import resource, subprocess, sys, time; t = time.perf_counter();"
+        " subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True);"
+        " print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - t)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=True)
+    rss, wall = out.stdout.split()
+    return int(rss), float(wall)
+
+
+def log_memory_figures(sizes: tuple[int, int] = (1_000, 10_000), runs: int = 3) -> list[str]:
+    """Peak memory of ``log --json`` and ``log`` on journals of *sizes* entries (median of *runs*)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from encounter import add_history, fresh_encounter
+
+    lines = [f"log streams: max RSS of one process, median of {runs} (journal entries as built)"]
+    with tempfile.TemporaryDirectory(prefix="d4cli-log-") as tmp:
+        peaks: dict[str, list[int]] = {"--json": [], "text": []}
+        for size in sizes:
+            path = Path(tmp) / f"e{size}.toml"
+            fresh_encounter(path)
+            # about 1.23 journal entries an action (the turn starts they need)
+            add_history(path, round(size / 1.229))
+            entries = len(path.with_name(path.name + ".journal").read_bytes().splitlines())
+            megabytes = path.with_name(path.name + ".journal").stat().st_size / 1e6
+            for form, extra in (("--json", ["--json"]), ("text", [])):
+                argv = [sys.executable, "-m", "d4cli", "log", *extra, "--file", str(path)]
+                figures = [_peak_rss(argv) for _ in range(runs)]
+                rss = statistics.median(f[0] for f in figures)
+                wall = statistics.median(f[1] for f in figures)
+                peaks[form].append(int(rss))
+                lines.append(
+                    f"  log {form} of {entries:,} entries ({megabytes:.1f} MB): {rss / 1024:.1f} MiB, {wall * 1000:.0f} ms"
+                )
+        for form, (small, large) in peaks.items():
+            lines.append(f"  log {form}: {large / small:.2f}x the memory for {sizes[1] // sizes[0]}x the entries (goal about 1x)")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--creatures", type=int, default=1000)
     parser.add_argument("--depth", type=int, default=1000)
     args = parser.parse_args(argv)
-    for line in first_change_figures(args.runs, args.creatures) + undo_redo_figures(args.depth):
+    figures = first_change_figures(args.runs, args.creatures) + undo_redo_figures(args.depth)
+    for line in figures + log_memory_figures():
         print(line)
     return 0
 

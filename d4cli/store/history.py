@@ -7,6 +7,7 @@ the lock (the file's bytes and hash, the open journal) and writes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -76,6 +77,97 @@ def read_history(path: Path, last: int | None = None) -> History:
     parse_encounter(files.decode(data, path), path)
     history = standing_entries(path, files.digest(data), last)
     return History([journal.public_entry(entry) for entry in history.entries], history.warning)
+
+
+class HistoryStream:
+    """The standing entries of `stream_history`, read forward from the journal when iterated.
+
+    Holds no entry but the newest: memory stays flat however long the journal.
+    Iterate once (`entries`) for each pass; the journal is read between byte
+    offsets found when the stream was made, so each pass gives the same entries.
+
+    Attributes:
+        count: how many entries a pass gives.
+        newest: the newest of them (as ``log`` shows it), or None when there is none.
+        warning: a damaged journal line, in words (as `History.warning`), or None.
+    """
+
+    def __init__(self, journal_file: Path, start: int, end: int, count: int,
+                 newest: dict[str, Any] | None, warning: str | None) -> None:
+        self.journal = journal_file
+        self.start, self.end = start, end
+        self.count, self.newest, self.warning = count, newest, warning
+
+    def entries(self) -> Iterator[dict[str, Any]]:
+        """The entries, oldest first, without their bookkeeping (`journal.public_entry`), one at a time.
+
+        Raises:
+            FileError: the journal can no longer be read, or is no longer d4cli's own.
+        """
+        if not self.count:
+            return
+        handle, _ = files.open_journal(self.journal)
+        if handle is None:
+            return
+        with handle:  # type: ignore[attr-defined]
+            handle.seek(self.start)  # type: ignore[attr-defined]
+            pos = self.start
+            while pos < self.end:
+                raw = handle.readline()  # type: ignore[attr-defined]
+                if not raw:
+                    return
+                line = journal.parse_line(pos, raw)
+                pos += len(raw)
+                if line.entry is not None:
+                    yield journal.public_entry(line.entry)
+
+
+def stream_history(path: Path, last: int | None = None) -> HistoryStream:
+    """`read_history` without holding the entries: their span in the journal, read when iterated.
+
+    One backward pass finds where the standing entries begin (the newest ``init``,
+    or the *last* newest) and what is damaged; each pass over `HistoryStream.entries`
+    reads forward from there, one line at a time.
+
+    Raises:
+        FileError: as `read_history`.
+    """
+    from d4cli.fileformat.encounter_toml import parse_encounter
+
+    path = real_path(path)
+    data = files.read_bytes(path)
+    parse_encounter(files.decode(data, path), path)
+    journal_file = journal_path(path)
+    handle, size = files.open_journal(journal_file)
+    if handle is None:
+        return HistoryStream(journal_file, 0, 0, 0, None, None)
+    with handle:  # type: ignore[attr-defined]
+        split = journal.standing(journal.lines_backward(handle, size), files.digest(data), size)  # type: ignore[arg-type]
+        count, start, end = 0, 0, 0
+        newest: dict[str, Any] | None = None
+        skipped: str | None = None
+        for line in split.lines:
+            if last is not None and count >= last:
+                break
+            end = end or line.end
+            if line.entry is None:
+                if skipped is None:
+                    problem = journal.damage(handle, line, False)  # type: ignore[arg-type]
+                    skipped = f"{journal_file}: {problem}: skipped; 'undo' cannot go back past it"
+                continue
+            count += 1
+            start = line.start
+            if newest is None:
+                newest = journal.public_entry(line.entry)
+            if line.entry["kind"] == "init":
+                break
+        warnings = []
+        if split.damaged is not None:
+            problem = journal.damage(handle, split.damaged, split.file_newer)  # type: ignore[arg-type]
+            warnings.append(f"{journal_file}: {problem}: the change it held is not shown")
+        if skipped is not None:
+            warnings.append(skipped)
+    return HistoryStream(journal_file, start, end, count, newest, "; ".join(warnings) or None)
 
 
 def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:

@@ -70,7 +70,8 @@ def top(path: Path, due: int, digest: str | None) -> Top:
                 if record is None:
                     return Top(None, 0, end, size, None, journal.line_number(handle, line.start))
                 if record["seq"] < due:
-                    end = line.start  # left by a kill: its change is in the journal or never left it
+                    # Left by a kill: its change is in the journal, or never left it.
+                    end = line.start
                     continue
                 fits = record["seq"] == due and record.get("before") == digest
                 return Top(record if fits else None, line.start, end, size, record)
@@ -125,12 +126,15 @@ class RedoWriter:
         self.fd = os.open(self.path, flags, mode)
         try:
             if self.created:
-                os.fchmod(self.fd, mode)  # the umask must not make it looser or tighter than the file
+                # The umask must not make it looser or tighter than the file.
+                os.fchmod(self.fd, mode)
                 files.keep_owner(self.fd, path)
             else:
                 sidefiles.check_side_file(self.path, os.fstat(self.fd))
                 if os.fstat(self.fd).st_size != size:
-                    raise FileError(self.path, "", None, "changed while locked (is another program writing it?)")
+                    raise FileError(
+                        self.path, "", None, "changed while locked (is another program writing it?)"
+                    )
             os.lseek(self.fd, end, os.SEEK_SET)
             self.cut_off = os.read(self.fd, size - end) if size > end else b""
         except BaseException:

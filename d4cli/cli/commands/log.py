@@ -4,6 +4,8 @@
 # (see d4cli/cli/commands/roll.py).
 
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -34,8 +36,6 @@ def log_command(
     from d4cli.cli.settings import resolve_path
     from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
     from d4cli.rules.limits import ROUND
-    from d4cli.store.history import History, read_history
-    from d4cli.store.journal import public_entry
 
     if states and not json_:
         raise InputError("--states", None, "streams JSON Lines: add --json")
@@ -43,36 +43,57 @@ def log_command(
     round_number = None if round_ is None else parse_whole(round_, "--round", ROUND)
     name = None if creature is None else check_text(creature, "--creature")
     if states:
-        from d4cli.store.replay import replay_texts
-
-        replay = replay_texts(resolve_path(file))
-        history = History([public_entry(entry) for entry in replay.entries], replay.warning)
-        if count is not None:
-            history = History(history.entries[-count:] if count else [], history.warning)
+        warning = _states(resolve_path(file), count, round_number, name, kind or ())
     else:
-        history = read_history(resolve_path(file), count)
-    seen = {entry.get("kind") for entry in history.entries} - set(LOG_KINDS)
-    known = LOG_KINDS + tuple(sorted(kind for kind in seen if isinstance(kind, str)))
-    keep = entry_filter(round_number, name, check_kinds(kind or (), known))
-    entries = history.entries if keep is None else [entry for entry in history.entries if keep(entry)]
-    if states:
-        from d4cli.cli.commands.replay import state_lines
-        from d4cli.output.serialize.replay import state_line_json
+        from d4cli.store.history import stream_history
 
-        offset = len(replay.entries) - len(history.entries)
-        chosen = [offset + n for n, entry in enumerate(history.entries) if keep is None or keep(entry)]
-        for entry, state in state_lines(resolve_path(file), replay, chosen):
-            emit_json(state_line_json(entry, state))
-    elif json_:
-        from d4cli.output.serialize.views import log_json
+        # Streamed: the entries are read from the journal as they are written out, never all held.
+        stream = stream_history(resolve_path(file), count)
+        known = LOG_KINDS
+        if any(k.strip().lower() not in LOG_KINDS for k in kind or ()):  # a kind only this journal has
+            seen = {entry.get("kind") for entry in stream.entries()} - set(LOG_KINDS)
+            known = LOG_KINDS + tuple(sorted(k for k in seen if isinstance(k, str)))
+        keep = entry_filter(round_number, name, check_kinds(kind or (), known))
+        entries = stream.entries() if keep is None else filter(keep, stream.entries())
+        if json_:
+            from d4cli.cli.commands.common import write_chunks
+            from d4cli.output.serialize.views import log_json_chunks
 
-        emit_json(log_json(entries))
-    else:
-        from d4cli.output.render.logtext import write_log
+            write_chunks(log_json_chunks(entries))
+        else:
+            from d4cli.output.render.logtext import write_log
 
-        write_log(entries, empty="Nothing in the log yet." if keep is None else "No change matches.")
-    if history.warning is not None:
+            newest = stream.newest
+            if keep is not None:  # the widths come from the newest entry shown: one pass to find it
+                newest = None
+                for entry in filter(keep, stream.entries()):
+                    newest = entry
+            write_log(entries, empty="Nothing in the log yet." if keep is None else "No change matches.", newest=newest)
+        warning = stream.warning
+    if warning is not None:
         # A damaged newest journal line: the readable entries are shown, the damage named.
         sys.stdout.flush()
-        sys.stderr.write(f"d4cli: warning: {escape_control(history.warning)}\n")
+        sys.stderr.write(f"d4cli: warning: {escape_control(warning)}\n")
         sys.stderr.flush()
+
+
+def _states(path: Path, count: int | None, round_number: int | None, name: str | None, kinds: Sequence[str]) -> str | None:
+    """``log --states --json``: one {seq, entry, state} line per entry chosen; the warning, if any."""
+    from d4cli.cli.commands.replay import state_lines
+    from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
+    from d4cli.output.serialize.replay import state_line_json
+    from d4cli.store.journal import public_entry
+    from d4cli.store.replay import replay_texts
+
+    replay = replay_texts(path)
+    entries = [public_entry(entry) for entry in replay.entries]
+    if count is not None:
+        entries = entries[-count:] if count else []
+    seen = {entry.get("kind") for entry in entries} - set(LOG_KINDS)
+    known = LOG_KINDS + tuple(sorted(kind for kind in seen if isinstance(kind, str)))
+    keep = entry_filter(round_number, name, check_kinds(kinds, known))
+    offset = len(replay.entries) - len(entries)
+    chosen = [offset + n for n, entry in enumerate(entries) if keep is None or keep(entry)]
+    for entry, state in state_lines(path, replay, chosen):
+        emit_json(state_line_json(entry, state))
+    return replay.warning

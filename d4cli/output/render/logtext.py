@@ -86,26 +86,34 @@ def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
     return f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} {text}"
 
 
-def write_log(entries: Iterable[Entry], *, empty: str = "Nothing in the log yet.") -> int:
+def write_log(entries: Iterable[Entry], *, empty: str = "Nothing in the log yet.", newest: Entry | None = None) -> int:
     """Write *entries* as `log_line` lines on stdout, in blocks of `BLOCK`; their count.
 
     The columns are as wide as the largest ``seq`` and round (read from the
-    entries, which arrive oldest first). With no entry, *empty* is printed.
+    first entry and the newest, as they arrive oldest first): a list gives its
+    own last; an iterator is consumed as it goes, one entry held at a time, and
+    *newest* is then its last entry. With no entry, *empty* is printed.
     """
-    listed = entries if isinstance(entries, list) else list(entries)
-    if not listed:
+    if isinstance(entries, list):
+        newest = entries[-1] if entries else None
+    stream = iter(entries)
+    first = next(stream, None)
+    if first is None:
         _write([empty])
         return 0
-    seq_width = max(len(str(listed[0].get("seq", ""))), len(str(listed[-1].get("seq", ""))))
-    round_width = max(len(str(entry.get("round", ""))) for entry in (listed[0], listed[-1]))
-    block: list[str] = []
-    for entry in listed:
+    last = first if newest is None else newest
+    seq_width = max(len(str(first.get("seq", ""))), len(str(last.get("seq", ""))))
+    round_width = max(len(str(entry.get("round", ""))) for entry in (first, last))
+    block = [log_line(first, seq_width, round_width)]
+    count = 1
+    for entry in stream:
         block.append(log_line(entry, seq_width, round_width))
+        count += 1
         if len(block) >= BLOCK:
             _write(block)
             block = []
     _write(block)
-    return len(listed)
+    return count
 
 
 def _write(lines: list[str]) -> None:

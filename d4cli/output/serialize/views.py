@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from d4cli.output.serialize.base import JsonObject, pending_json
@@ -46,6 +46,19 @@ def redo_json(entry: JsonObject) -> JsonObject:
 def log_json(entries: list[JsonObject]) -> JsonObject:
     """The ``log --json`` object: ``{"entries": [...]}``, oldest first."""
     return {"entries": entries}
+
+
+def log_json_chunks(entries: Iterable[JsonObject]) -> Iterator[str]:
+    """`log_json` of *entries* as ``json.dumps`` writes it, plus a newline, in pieces: one entry
+    at a time, so a long log is never held whole (``log --json`` streams it)."""
+    import json
+
+    yield '{"entries": ['
+    separator = ""
+    for entry in entries:
+        yield separator + json.dumps(entry)
+        separator = ", "
+    yield "]}\n"
 
 
 def help_json(topics: Mapping[str, Topic], rules: Iterable[Rule] = (), *, topics_key: bool = True) -> JsonObject:
