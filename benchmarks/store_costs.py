@@ -12,6 +12,10 @@ Undo and redo at depth: the CPU time of one ``undo`` (and one ``redo``) with 10 
 1,000 changes already undone (goal: the same; the redo file is appended to and cut, never
 rewritten).
 
+Adds in one ``play`` session: the time of one ``add`` at 100 and at 1,000 creatures, through
+the session's own line runner (`d4cli.cli.play_session.Session`, in process; goal: within
+5x), and the whole 1,000 adds.
+
 ``log`` streams: the peak memory (max RSS) of ``d4cli log --json`` and ``d4cli log``, each in
 a fresh process, on journals of about 1,000 and 10,000 entries (goal: flat in the length).
 
@@ -128,6 +132,52 @@ def undo_redo_figures(depth: int = 1000, shallow: int = 10, samples: int = 7) ->
     return lines
 
 
+def play_add_figures(small: int = 100, large: int = 1000, samples: int = 20) -> list[str]:
+    """Wall and CPU time of one ``add`` line of a ``play`` session at *small* and *large* creatures."""
+    import contextlib
+    import io
+    import os
+
+    from d4cli.cli.play_session import Session
+
+    with tempfile.TemporaryDirectory(prefix="d4cli-play-") as tmp:
+        path = Path(tmp) / "encounter.toml"
+        saved = os.environ.get("D4CLI_FILE")
+        os.environ["D4CLI_FILE"] = str(path)
+        session = Session(str(path))
+        per_add: dict[int, tuple[float, float]] = {}
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                assert session.run_line("init") == 0
+                started = time.perf_counter()
+                for n in range(large + samples):
+                    if n in (small, large):
+                        cpu, wall = time.process_time(), time.perf_counter()
+                    line = f"add 'Creature {n:04d}' --aspect Might={n % 5} --aspect Finesse=2 --hp 10"
+                    assert session.run_line(line) == 0, line
+                    if n in (small + samples - 1, large + samples - 1):
+                        size = n + 1 - samples
+                        per_add[size] = ((time.process_time() - cpu) / samples, (time.perf_counter() - wall) / samples)
+                    if n == large - 1:
+                        total = time.perf_counter() - started
+                    if out.tell() > 1 << 20:
+                        out.seek(0)
+                        out.truncate()
+        finally:
+            if saved is None:
+                os.environ.pop("D4CLI_FILE", None)
+            else:
+                os.environ["D4CLI_FILE"] = saved
+    (small_cpu, small_wall), (large_cpu, large_wall) = per_add[small], per_add[large]
+    return [
+        f"Adds in one play session (in process, mean of {samples} adds at each size)",
+        f"  one add at {small:,} creatures {small_wall * 1000:.1f} ms ({small_cpu * 1000:.1f} ms CPU), at {large:,}"
+        f" {large_wall * 1000:.1f} ms ({large_cpu * 1000:.1f} ms CPU): ratio {large_wall / small_wall:.2f}x wall,"
+        f" {large_cpu / small_cpu:.2f}x CPU (goal <= 5x)",
+        f"  {large:,} adds from an empty encounter: {total:.1f} s",
+    ]
+
+
 def _peak_rss(argv: list[str]) -> tuple[int, float]:
     """(max RSS in KiB, wall seconds) of one fresh process running *argv*, stdout thrown away."""
     probe = (
@@ -176,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=1000)
     args = parser.parse_args(argv)
     figures = first_change_figures(args.runs, args.creatures) + undo_redo_figures(args.depth)
-    for line in figures + log_memory_figures():
+    for line in figures + play_add_figures() + log_memory_figures():
         print(line)
     return 0
 

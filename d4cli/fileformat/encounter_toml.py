@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter
+from d4cli.fileformat import remembered
 from d4cli.fileformat.creature_toml import (
     CREATURE_KEYS,
     CREATURE_KEYS_2,
@@ -103,15 +104,20 @@ def parse_encounter(text: str, path: object) -> Encounter:
             out of range (L1), a bool or float where a whole number belongs (L3),
             a ``current`` that names nobody.
     """
-    text = text.removeprefix(BOM)
-    check_shape(text, path)
+    known = remembered.encounter_of(text)  # the text this process just read or wrote
+    if known is not None:
+        return known
+    body = text.removeprefix(BOM)
+    check_shape(body, path)
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(body)
     except tomllib.TOMLDecodeError as error:
         raise FileError(path, "", None, f"not valid TOML: {error}") from None
     except (RecursionError, MemoryError):  # check_shape should have refused it first
         raise FileError(path, "", None, "not valid TOML: nested or dotted too deeply") from None
-    return encounter_from_document(data, path)
+    encounter = encounter_from_document(data, path)
+    remembered.remember(text, encounter)
+    return encounter
 
 
 def check_shape(text: str, path: object) -> None:
@@ -221,7 +227,8 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     creatures: list[Creature] = []
     seen = NameSet()
     for number, row in enumerate(rows, start=1):
-        creature = creature_from_row(row, number, path, creature_keys)
+        # A Creature in place of a row was validated already (`d4cli.fileformat.checked`).
+        creature = row if isinstance(row, Creature) else creature_from_row(row, number, path, creature_keys)
         same = seen.equal_to(creature.name)
         if same is not None:
             Where(path, f"creature #{number}").fail(
@@ -318,11 +325,12 @@ def encounter_document(encounter: Encounter) -> dict[str, Any]:
 
         document["player_view"] = player_view_document(encounter.player_view)
     if encounter.creatures:
-        document["creature"] = [_creature_document(creature) for creature in encounter.creatures]
+        document["creature"] = [creature_document(creature) for creature in encounter.creatures]
     return document
 
 
-def _creature_document(creature: Creature) -> dict[str, Any]:
+def creature_document(creature: Creature) -> dict[str, Any]:
+    """One ``[[creature]]`` table of `encounter_document` as plain data."""
     row: dict[str, Any] = {
         "name": creature.name,
         "load_buffer": creature.load_buffer,

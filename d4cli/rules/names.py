@@ -61,7 +61,8 @@ def fold_name(name: str) -> str:
     Unicode NFC normalisation, case folding, surrounding white space dropped and
     inner runs of white space folded to one space: ``"Watch  My Back "`` and
     ``"watch my back"`` give the same key. There is no prefix matching. Keys of
-    short names are cached (the simulator folds the same few names millions of times).
+    short names are cached (the simulator folds the same few names millions of times;
+    a change folds every creature's name: the cache holds more than an encounter's).
     """
     if len(name) <= 100:
         return _fold_short(name)
@@ -72,7 +73,8 @@ def _fold(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
-_fold_short = lru_cache(maxsize=1024)(_fold)
+# Larger than the creatures a file can hold (1 MB): an LRU cycled by more names than it holds hits never.
+_fold_short = lru_cache(maxsize=8192)(_fold)
 
 
 # Code points that draw nothing although Unicode does not class them as controls or
@@ -270,13 +272,23 @@ def look_alike_key(name: str) -> str:
 
     Two names with the same key draw alike (``Aria`` and ``Аria`` with a Cyrillic
     ``А``; ``Ilsa`` and ``llsa``). The skeleton is disarm's (`disarm.skeleton_key`:
-    TR39 prototypes, lower case, white space folded), of the NFC form.
+    TR39 prototypes, lower case, white space folded), of the NFC form. Keys of short
+    names are cached, as `fold_name`'s: every change compares every creature's name.
     """
+    if len(name) <= 100:
+        return _skeleton_short(name)
+    return _skeleton(name)
+
+
+def _skeleton(name: str) -> str:
     if name.isascii():
         return " ".join(name.translate(_ASCII_SKELETON).lower().split())
     from disarm import skeleton_key
 
     return skeleton_key(unicodedata.normalize("NFC", name))
+
+
+_skeleton_short = lru_cache(maxsize=8192)(_skeleton)
 
 
 def _describe(text: str) -> str:

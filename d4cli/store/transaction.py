@@ -256,20 +256,10 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
     Raises:
         FileError: the new file would be too large or invalid; nothing is written.
     """
-    from d4cli.fileformat.encounter_toml import (
-        HEADER,
-        check_shape,
-        encounter_document,
-        encounter_from_document,
-    )
+    from d4cli.fileformat.checked import checked_text
 
-    document = encounter_document(encounter)
     try:
-        encounter_from_document(document, path)
-        import tomli_w
-
-        text = HEADER + tomli_w.dumps(document)
-        check_shape(text, path)
+        text = checked_text(encounter, path)
     except FileError as error:
         reason = str(error).removeprefix(f"{path}: ")
         raise FileError(

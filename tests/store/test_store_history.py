@@ -366,7 +366,11 @@ def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
     real = tomllib.loads
     monkeypatch.setattr(tomllib, "loads", lambda text: calls.append(1) or real(text))
     transaction.change(target, lambda e: start_turn(e))
+    assert len(calls) == 0  # the text this process wrote last is remembered, never parsed back
+    target.write_text(target.read_text().replace("hp = 9", "hp = 8", 1))  # a hand edit
+    transaction.change(target, lambda e: end_turn(e))
     assert len(calls) == 1  # the read; the new text is checked as data before it is written
+    assert "hp = 8" in target.read_text()
 
 
 def test_the_store_reads_no_environment(tmp_path, monkeypatch):
