@@ -77,14 +77,21 @@ class _PoolChain:
     of big-integer operations per d4 instead of a distribution from scratch.
     Each step floors once (error below ``2**-FIXED_BITS`` per slot), so after
     10,000 d4 a value is off by less than 1e-26.
+
+    A slot of total ``t`` one d4 on is made from the slots of ``t-1..t-4`` alone (and
+    a slot floors on its own: the mask drops what the shift brings down from the one
+    above), so the slots above the highest total any column reads (*top*) are cut
+    off at each step: the same values for the slots kept, in time that follows the
+    columns asked for, not the pool (``--pool 1..10000 --dc 5`` keeps none after 5 d4).
     """
 
-    def __init__(self, distribution: Distribution, damage: bool) -> None:
+    def __init__(self, distribution: Distribution, damage: bool, top: int | None = None) -> None:
         one = 1 << FIXED_BITS
         self.one = one
         self.low = distribution.low
         self.high = distribution.high
-        self.mean = distribution.mean_exact
+        self._mean = distribution.mean_exact
+        self.steps = 0  # d4s added: the mean grows by 5/2 each (kept whole: a Fraction sum per d4 cost a tenth)
         self.damage = damage
         running = 0
         suffix = []
@@ -104,8 +111,21 @@ class _PoolChain:
             ss.reverse()
             values = ss
         self.slots = len(values)
+        # The highest total whose slot a column reads (`values`): slots above it are never needed.
+        self.top = None if top is None else top + 1 if damage else top
         self.packed = int.from_bytes(b"".join(v.to_bytes(_SLOT_BYTES, "little") for v in values), "little")
-        self.mask = self._mask(self.slots + 3)
+        self.kept = self.slots
+        self._cut()
+        self.mask = self._mask(self.kept + 3)
+
+    def _cut(self) -> None:
+        """Drop the slots above `top` (the totals no column reads, now or after more d4s)."""
+        if self.top is None:
+            return
+        keep = max(0, min(self.slots, self.top - self.low + 1))
+        if keep < self.kept:
+            self.packed &= (1 << (_SLOT_BITS * keep)) - 1
+        self.kept = keep
 
     @staticmethod
     def _mask(slots: int) -> int:
@@ -125,14 +145,23 @@ class _PoolChain:
             corr = (3 * first + 6 * one) + ((2 * first + 3 * one) << s) + ((first + one) << (2 * s))
         else:
             corr = 3 * one + ((2 * one) << s) + (one << (2 * s))
-        total = packed + (packed << s) + (packed << (2 * s)) + (packed << (3 * s)) + corr
-        self.slots += 3
-        if self.slots > (self.mask.bit_length() + 2) // s:
-            self.mask = self._mask(2 * self.slots)
-        self.packed = (total >> 2) & self.mask
         self.low += 1
         self.high += 4
-        self.mean += Fraction(5, 2)  # a d4's mean
+        self.steps += 1
+        self.slots += 3
+        if self.kept == 0 and self.top is not None:
+            return  # no column reads a slot any more (the totals only grow)
+        total = packed + (packed << s) + (packed << (2 * s)) + (packed << (3 * s)) + corr
+        self.kept = self.slots if self.top is None else self.kept + 3
+        if self.kept > (self.mask.bit_length() + 2) // s:
+            self.mask = self._mask(2 * self.kept)
+        self.packed = (total >> 2) & self.mask
+        self._cut()
+
+    @property
+    def mean(self) -> Fraction:
+        """The pool's mean total, exact."""
+        return self._mean + Fraction(5 * self.steps, 2)  # a d4's mean is 5/2
 
     def values(self, columns: Sequence[int]) -> tuple[float, ...]:
         data = b""
@@ -140,7 +169,7 @@ class _PoolChain:
         def slot(index: int) -> int:
             nonlocal data
             if not data:  # only when some column falls inside the possible totals
-                data = self.packed.to_bytes(self.slots * _SLOT_BYTES, "little")
+                data = self.packed.to_bytes(self.kept * _SLOT_BYTES, "little")
             return int.from_bytes(data[index * _SLOT_BYTES : (index + 1) * _SLOT_BYTES], "little")
 
         out = []
@@ -188,7 +217,8 @@ def pool_values(
             size: tuple(value(pool_distribution(size, extra, field="--extra"), column) for column in columns)
             for size in sizes
         }
-    chain = _PoolChain(pool_distribution(sizes[0], extra, field="--extra"), damage)
+    top = max(columns, default=None)
+    chain = _PoolChain(pool_distribution(sizes[0], extra, field="--extra"), damage, top)
     out: dict[int, tuple[float, ...]] = {}
     current = sizes[0]
     for size in sizes:

@@ -11,6 +11,7 @@ import time
 import pytest
 from _cli import run
 
+from d4cli.odds.distribution import edge_safe
 from d4cli.odds.pool_chain import MAX_GRID_WORK, _PoolChain, check_grid_work, grid_work, pool_values
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.dice import parse_extra
@@ -91,3 +92,26 @@ def test_times_refuses_more_dice_than_one_command_rolls_at_once():
     assert result.exit_code == 2 and result.stdout == ""
     assert "--times" in result.stderr and f"{MAX_ROLLED_DICE:,}" in result.stderr
     assert time.perf_counter() - start < 2
+
+
+@pytest.mark.parametrize("damage", [False, True])
+@pytest.mark.parametrize("extra", [(), ("1d8+1",)])
+def test_a_chain_cut_to_its_columns_gives_the_very_same_values(damage, extra):
+    """The slots above the highest column are cut off at each step: every value is bit for bit
+    what the whole chain gives, and once the pools pass the columns nothing is carried at all."""
+    extra = tuple(parse_extra(text) for text in extra)
+    columns = [-3, 0, 7, 40, 41, 95, 140, 141]
+    whole = _PoolChain(pool_distribution(3, extra), damage)
+    cut = _PoolChain(pool_distribution(3, extra), damage, max(columns))
+    for size in range(3, 200):
+        assert cut.values(columns) == whole.values(columns), size
+        assert cut.kept <= max(0, max(columns) + 2 - cut.low) and cut.mean == whole.mean
+        whole.add_d4()
+        cut.add_d4()
+    assert cut.kept == 0 and cut.packed == 0 and whole.kept == whole.slots == 3 * 200 + 1 + 7 * bool(extra)
+
+
+def test_a_grid_of_pools_past_its_columns_carries_nothing():
+    values = pool_values(range(1, 10_001), (), [5], damage=False)
+    assert values[4] == (edge_safe(1 - 1 / 256, False, False),) and values[5] == (1.0,) and values[10_000] == (1.0,)
+    assert values[1] == (0.0,) and values[2] == (10 / 16,)
