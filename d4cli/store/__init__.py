@@ -3,7 +3,7 @@
 Modules: `journal` (pure: lines, entries, patches, the crash classification
 of the journal's tail), `files` (reads, permissions, atomic replacement),
 `lock` (the OS advisory lock), `history` (``log``, the text an ``undo`` goes
-back to, the redo records), `transaction` (the one transaction `change`,
+back to), `redo` (the redo file: appended by ``undo``, cut by ``redo``), `transaction` (the one transaction `change`,
 `create`, `undo` and `redo` share), `temp` (stale temp files). The package
 itself offers `read_encounter`, the read every command shares; a caller
 imports the module whose parts it needs, so that a read loads neither the
@@ -27,12 +27,12 @@ not its ``after``, or when it is torn (no newline at the end, not JSON) and
 the file is still what the entry before it wrote: the crash came between the
 two steps. An unfinished entry is ignored by readers and cut off by the next
 change. When the hash is neither, the GM edited the file by hand after the
-entry, which stands. ``undo`` writes its redo record, cuts an unfinished
+entry, which stands. ``undo`` appends its redo record, cuts an unfinished
 entry, writes the previous text back, then truncates the journal before the
 undone entry: a crash between the last two steps leaves the undone entry
 unfinished (the file is at its ``before``), so it is dropped as if the
 truncation had happened. ``redo`` appends the entry again, then replaces the
-file, then drops its record. A redo record counts only while its ``seq`` is
+file, then cuts its record off the redo file. A redo record counts only while its ``seq`` is
 the journal's next and its ``before`` is the file's hash, so a change after
 an undo (or a crash anywhere) never lets a stale record be applied.
 
