@@ -333,8 +333,15 @@ def journal_figures() -> list[str]:
 
 
 def store_figures(quick: bool) -> list[str]:
-    """The first change of a hand-written 1,000-creature file vs d4cli's layout (benchmarks/store_costs.py)."""
-    return bench_module("store_costs").first_change_figures(3 if quick else 5, 1000)
+    """The store's costs against the change (benchmarks/store_costs.py): the first change of a
+    hand-written 1,000-creature file, undo and redo at depth, adds in one play session, log's memory."""
+    costs = bench_module("store_costs")
+    return (
+        costs.first_change_figures(3 if quick else 5, 1000)
+        + costs.undo_redo_figures()
+        + costs.play_add_figures()
+        + costs.log_memory_figures(runs=1 if quick else 3)
+    )
 
 
 def odds_figures(quick: bool) -> list[str]:

@@ -16,6 +16,9 @@ Adds in one ``play`` session: the time of one ``add`` at 100 and at 1,000 creatu
 the session's own line runner (`d4cli.cli.play_session.Session`, in process; goal: within
 5x), and the whole 1,000 adds.
 
+Grids of pools: ``odds pool --pool 1..10000`` against DC 5 and DC 15,000, each a fresh process
+(the chain carries only the totals the columns read).
+
 ``log`` streams: the peak memory (max RSS) of ``d4cli log --json`` and ``d4cli log``, each in
 a fresh process, on journals of about 1,000 and 10,000 entries (goal: flat in the length).
 
@@ -178,6 +181,20 @@ def play_add_figures(small: int = 100, large: int = 1000, samples: int = 20) -> 
     ]
 
 
+def odds_grid_figures(runs: int = 3) -> list[str]:
+    """Wall time of the largest grids of pools, as JSON to a pipe, each in a fresh process (median)."""
+    lines = [f"Grids of pools (fresh process, median of {runs})"]
+    for dc in ("5", "15000"):
+        argv = [sys.executable, "-m", "d4cli", "odds", "pool", "--pool", "1..10000", "--dc", dc, "--json"]
+        walls = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, check=True)
+            walls.append(time.perf_counter() - started)
+        lines.append(f"  odds pool --pool 1..10000 --dc {dc}: {statistics.median(walls):.2f} s")
+    return lines
+
+
 def _peak_rss(argv: list[str]) -> tuple[int, float]:
     """(max RSS in KiB, wall seconds) of one fresh process running *argv*, stdout thrown away."""
     probe = (
@@ -225,9 +242,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--creatures", type=int, default=1000)
     parser.add_argument("--depth", type=int, default=1000)
     args = parser.parse_args(argv)
-    figures = first_change_figures(args.runs, args.creatures) + undo_redo_figures(args.depth)
-    for line in figures + play_add_figures() + log_memory_figures():
-        print(line)
+    import os
+
+    parts: list[Callable[[], list[str]]] = [
+        lambda: first_change_figures(args.runs, args.creatures),
+        lambda: undo_redo_figures(args.depth),
+        play_add_figures,
+        log_memory_figures,
+        odds_grid_figures,
+    ]
+    for part in parts:
+        for line in part():
+            print(line, flush=True)
+    print("load average {:.2f} {:.2f} {:.2f} at the end".format(*os.getloadavg()))
     return 0
 
 
