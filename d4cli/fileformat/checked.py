@@ -43,7 +43,8 @@ def checked_text(encounter: Encounter, path: object) -> str:
         rows.append(creature if known else creature_document(creature))  # a Creature: validated already
         texts.append(text)
     top = encounter_document(replace(encounter, creatures=()) if encounter.creatures else encounter)
-    encounter_from_document({**top, "creature": rows} if rows else top, path)
+    # What a read of the text will give (an alias brings a [player_view] in, say): remembered as that.
+    reading = encounter_from_document({**top, "creature": rows} if rows else top, path)
     text = HEADER + tomli_w.dumps(top)
     check_shape(text, path)
     made: list[str] = []
@@ -55,5 +56,5 @@ def checked_text(encounter: Encounter, path: object) -> str:
         made.append(row_text)
     if made:
         text += "\n" + "\n".join(made)
-    remembered.remember(text, encounter, made)
+    remembered.remember(text, reading, made)
     return text

@@ -184,7 +184,7 @@ class _Transaction:
                     redo_file.cut(path, redo_cut)
                 else:
                     redo_file.clear(path)
-            except OSError:
+            except (OSError, FileError):
                 pass  # records left behind are recognised as stale (`d4cli.store.redo.top`)
 
 
