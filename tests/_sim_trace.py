@@ -29,7 +29,6 @@ FIGHTS_PER_SETUP = 20
 
 def setups() -> list[tuple[str, str, object]]:
     """``(label, mode, Setup)`` of every traced setup."""
-    from dataclasses import replace
 
     from d4cli.fight.effects import Effect
     from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
@@ -50,8 +49,8 @@ def setups() -> list[tuple[str, str, object]]:
         "Goblin Brute": (Effect("prone", "advantage", "against", "rounds", last_round=1),
                          Effect("Team Action", "advantage", "own", "uses", uses=1, origin="team")),
     }
-    with_effects = replace(skirmish, creatures=tuple(
-        replace(c, effects=effects.get(c.name, ())) for c in skirmish.creatures))
+    with_effects = skirmish._replace(creatures=tuple(
+        c._replace(effects=effects.get(c.name, ())) for c in skirmish.creatures))
     out = []
     for mode in ("turn", "round", "round-zero"):
         out.append((f"skirmish/{mode}", mode, prepare(skirmish, mode)))
