@@ -4,7 +4,8 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 ``(new_encounter, record)`` and changes nothing when the gate refuses (R2).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
+# and string annotations cost a compile each; names imported for type checking only are quoted.
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -53,7 +54,7 @@ class ActRecord(NamedTuple):
     turn: str | None
     actor: str
     aspect: str
-    result: PoolResult
+    result: "PoolResult"
     target: str | None
     load_before: int
     load_after: int
@@ -82,7 +83,7 @@ class ActRecord(NamedTuple):
         return self.allowed and self.hp_after == 0
 
     @property
-    def outcome(self) -> ActOutcome | None:
+    def outcome(self) -> "ActOutcome | None":
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
         from d4cli.fight.closed_sets import ActOutcome
 
@@ -111,8 +112,8 @@ class TeamRecord(NamedTuple):
     actor: str
     aspect: str
     target: str
-    gate: Gate
-    grant: GrantKind
+    gate: "Gate"
+    grant: "GrantKind"
     source: str
     load_before: int
     load_after: int
@@ -148,7 +149,7 @@ class ActRequest(NamedTuple):
     cost: int = 1
     advantage: tuple[str, ...] = ()
     disadvantage: tuple[str, ...] = ()
-    extra: tuple[ExtraDice, ...] = ()
+    extra: "tuple[ExtraDice, ...]" = ()
     dc: int | None = None
     target: str | None = None
     evasion: int | None = None
@@ -163,10 +164,10 @@ _PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
 _MAX_PLANS = 4096
 # Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
 _GATES: dict[tuple[object, ...], object] = {}
-_KINDS: dict[str, GrantKind] = {}  # `GrantKind` members by value: a dict look-up, not an enum call
+_KINDS: "dict[str, GrantKind]" = {}  # `GrantKind` members by value: a dict look-up, not an enum call
 
 
-def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
+def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[Encounter, ActRecord]:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
     The actor's pending Team Action grants join the sources (R11, counted once
@@ -319,13 +320,13 @@ class TeamRequest(NamedTuple):
 
     actor: str
     target: str
-    grant: GrantKind
+    grant: "GrantKind"
     aspect: str | None = None
     cost: int = 1
     source: str = TEAM_SOURCE
 
 
-def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
+def _check_grant_adds(target: "Creature", source: str, grant: str) -> None:
     """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20).
 
     On its own rolls it would count once; an ``against`` effect of that name holds
@@ -421,7 +422,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     return encounter._replace(creatures=tuple(creatures)), record
 
 
-def _grant_kind(grant: str) -> GrantKind:
+def _grant_kind(grant: str) -> "GrantKind":
     """The `GrantKind` of *grant*, kept in ``_KINDS``."""
     import d4cli.fight.closed_sets as records
 
