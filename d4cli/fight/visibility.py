@@ -11,7 +11,7 @@ What the players then see is computed by `d4cli.fight.public_view`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from d4cli.fight import kinds
@@ -79,9 +79,9 @@ def reveal(encounter: Encounter, name: str) -> tuple[Encounter, RevealEvent]:
     Raises:
         InputError: no such creature.
     """
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     old = encounter.creatures[position]
-    new = replace(old, hidden=False)
+    new = old._replace(hidden=False)
     event = _event(RevealEvent, encounter, old, new)
     return encounter.with_creature(position, new), event  # type: ignore[return-value]
 
@@ -92,9 +92,9 @@ def conceal(encounter: Encounter, name: str) -> tuple[Encounter, ConcealEvent]:
     Raises:
         InputError: no such creature.
     """
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     old = encounter.creatures[position]
-    new = replace(old, hidden=True)
+    new = old._replace(hidden=True)
     event = _event(ConcealEvent, encounter, old, new)
     return encounter.with_creature(position, new), event  # type: ignore[return-value]
 
@@ -109,14 +109,14 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
         InputError: no such creature; a blank alias or one with control characters
             (naming ``TEXT``); an alias matching another creature's name or alias (N1).
     """
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     old = encounter.creatures[position]
     if alias is not None:
         check_text(alias, "TEXT", name=True)
         clash = alias_clash(encounter.creatures, position, alias)
         if clash is not None:
             raise InputError("TEXT", alias, f"matches {clash} (N1): the players could not tell them apart")
-    new = replace(old, alias="" if alias is None else alias)
+    new = old._replace(alias="" if alias is None else alias)
     event = _event(AliasEvent, encounter, old, new)
     return encounter.with_creature(position, new), event  # type: ignore[return-value]
 
