@@ -13,7 +13,6 @@ The text is the same, byte for byte, as tomli-w writes for the whole document.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from d4cli.fight.encounter import Encounter
@@ -42,7 +41,7 @@ def checked_text(encounter: Encounter, path: object) -> str:
         known, text = remembered.row_of(creature)
         rows.append(creature if known else creature_document(creature))  # a Creature: validated already
         texts.append(text)
-    top = encounter_document(replace(encounter, creatures=()) if encounter.creatures else encounter)
+    top = encounter_document(encounter._replace(creatures=()) if encounter.creatures else encounter)
     # What a read of the text will give (an alias brings a [player_view] in, say): remembered as that.
     reading = encounter_from_document({**top, "creature": rows} if rows else top, path)
     text = HEADER + tomli_w.dumps(top)
