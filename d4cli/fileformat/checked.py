@@ -39,7 +39,8 @@ def checked_text(encounter: Encounter, path: object) -> str:
     texts: list[str | None] = []
     for creature in encounter.creatures:
         known, text = remembered.row_of(creature)
-        rows.append(creature if known else creature_document(creature))  # a Creature: validated already
+        # A Creature in the rows was validated already: passed through as it is.
+        rows.append(creature if known else creature_document(creature))
         texts.append(text)
     top = encounter_document(encounter._replace(creatures=()) if encounter.creatures else encounter)
     # What a read of the text will give (an alias brings a [player_view] in, say): remembered as that.

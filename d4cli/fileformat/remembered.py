@@ -44,5 +44,7 @@ def remember(text: str, encounter: Encounter, row_texts: list[str] | None = None
     """Remember *encounter* as the valid reading of *text* (with each creature's row text, if known)."""
     global _last, _rows
     _last = (text, encounter)
-    texts: list[str | None] = list(row_texts) if row_texts is not None else [None] * len(encounter.creatures)
+    texts: list[str | None] = (
+        list(row_texts) if row_texts is not None else [None] * len(encounter.creatures)
+    )
     _rows = {id(creature): (creature, texts[n]) for n, creature in enumerate(encounter.creatures)}

@@ -36,7 +36,9 @@ def test_the_text_is_tomli_ws_whole_document_through_a_run_of_changes(example):
         lambda e: add_creature(e, new_creature("Newcomer", (("Might", 2),), hp=5)),
         lambda e: set_exhaustion(e, e.creatures[0].name, 2),
         lambda e: end_turn(e),
-        lambda e: add_creature(e, new_creature("Second", (("Wits", 1),)), before=e.creatures[0].name),
+        lambda e: add_creature(
+            e, new_creature("Second", (("Wits", 1),)), before=e.creatures[0].name
+        ),
         lambda e: remove_creature(e, "Newcomer"),
         lambda e: start_turn(e),
         lambda e: conceal(e, e.creatures[-1].name),
@@ -56,11 +58,19 @@ def test_the_text_is_tomli_ws_whole_document_through_a_run_of_changes(example):
 
 
 def test_one_new_creature_is_the_one_validated_and_dumped(monkeypatch):
-    encounter = Encounter(creatures=tuple(new_creature(f"C{n}", (("Might", 1),)) for n in range(50)))
-    encounter = parse_encounter(checked_text(encounter, "e.toml"), "e.toml")  # read back, as a change does
+    encounter = Encounter(
+        creatures=tuple(new_creature(f"C{n}", (("Might", 1),)) for n in range(50))
+    )
+    encounter = parse_encounter(
+        checked_text(encounter, "e.toml"), "e.toml"
+    )  # read back, as a change does
     validated, dumped = [], []
     real_row, real_dumps = creature_toml.creature_from_row, tomli_w.dumps
-    monkeypatch.setattr(encounter_toml, "creature_from_row", lambda *a, **k: validated.append(1) or real_row(*a, **k))
+    monkeypatch.setattr(
+        encounter_toml,
+        "creature_from_row",
+        lambda *a, **k: validated.append(1) or real_row(*a, **k),
+    )
     monkeypatch.setattr(tomli_w, "dumps", lambda *a, **k: dumped.append(1) or real_dumps(*a, **k))
     bigger, _ = add_creature(encounter, new_creature("C50", (("Might", 1),)))
     text = checked_text(bigger, "e.toml")
@@ -76,8 +86,15 @@ def test_checks_across_creatures_still_see_remembered_ones():
     with pytest.raises(FileError, match="the same name as 'Ilsa'"):
         checked_text(encounter._replace(creatures=(aria, aria)), "e.toml")
     with pytest.raises(FileError, match="looks like 'Ilsa'"):
-        checked_text(encounter._replace(creatures=(aria, new_creature("llsa", (("Might", 1),)))), "e.toml")
+        checked_text(
+            encounter._replace(creatures=(aria, new_creature("llsa", (("Might", 1),)))), "e.toml"
+        )
     with pytest.raises(FileError, match="current.*names no creature"):
         checked_text(encounter._replace(round=1, current="Borin"), "e.toml")
     with pytest.raises(FileError, match="aspects.Might"):
-        checked_text(encounter._replace(creatures=(aria, aria._replace(name="Bo", aspects=(("Might", 10**9),)))), "e.toml")
+        checked_text(
+            encounter._replace(
+                creatures=(aria, aria._replace(name="Bo", aspects=(("Might", 10**9),)))
+            ),
+            "e.toml",
+        )

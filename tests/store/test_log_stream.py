@@ -58,7 +58,9 @@ def test_the_stream_reads_one_line_per_entry_it_hands_out(tmp_path, monkeypatch)
     stream = stream_history(path)
     parsed = []
     real = journal.parse_line
-    monkeypatch.setattr(journal, "parse_line", lambda start, raw: parsed.append(start) or real(start, raw))
+    monkeypatch.setattr(
+        journal, "parse_line", lambda start, raw: parsed.append(start) or real(start, raw)
+    )
     entries = stream.entries()
     first = next(entries)
     assert first["kind"] == "init" and len(parsed) == 1  # nothing read ahead
@@ -87,7 +89,13 @@ def test_log_json_prints_what_it_printed_when_it_held_the_entries(tmp_path):
     out = ok("log", "--json", file=path)
     assert out.stdout == json.dumps(expected) + "\n"
     out = ok("log", "--json", "--last", "3", "--kind", "turn-end", file=path)
-    assert out.stdout == json.dumps({"entries": [e for e in read_history(path, 3).entries if e["kind"] == "turn-end"]}) + "\n"
+    assert (
+        out.stdout
+        == json.dumps(
+            {"entries": [e for e in read_history(path, 3).entries if e["kind"] == "turn-end"]}
+        )
+        + "\n"
+    )
     assert ok("log", "--json", "--kind", "check", file=path).stdout == '{"entries": []}\n'
 
 
