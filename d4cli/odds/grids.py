@@ -107,6 +107,34 @@ def _pool_rows(
     return rows
 
 
+def _pool_grid_rows(
+    columns: Sequence[int],
+    aspects: Sequence[int] | None,
+    pool_sizes: Sequence[int] | None,
+    load: int,
+    net_advantage: int,
+    extra: tuple[ExtraDice, ...],
+    *,
+    damage: bool,
+    label_prefix: str = "",
+    keys_prefix: tuple[Key, ...] = (),
+) -> list[GridRow]:
+    """The pool rows of a grid, one value per column, computed together (`pool_values`).
+
+    *damage*: expected damage against Evasions, else P(success) against DCs.
+    *label_prefix* and *keys_prefix* go before every row's label and keys.
+
+    Raises:
+        InputError: a roll over 10,000 dice (L2) or 100,000 totals (L4).
+    """
+    pool_rows = _pool_rows(aspects, pool_sizes, load, net_advantage, extra)
+    values = pool_values([size for _, _, size in pool_rows], extra, columns, damage=damage)
+    return [
+        GridRow(label_prefix + label, (*keys_prefix, *keys), values[size])
+        for label, keys, size in pool_rows
+    ]
+
+
 def _pool_settings(
     by_aspect: bool, load: int, net_advantage: int, extra: Sequence[ExtraDice]
 ) -> tuple[tuple[str, object], ...]:
@@ -198,11 +226,9 @@ def _pool_value_grid(
     The rows are computed together (`pool_values`); *value* names the quantity.
     """
     extra = tuple(extra)
-    pool_rows = _pool_rows(aspects, pool_sizes, load, net_advantage, extra)
-    values = pool_values(
-        [size for _, _, size in pool_rows], extra, columns, damage=quantity == EXPECTED_DAMAGE
+    rows = _pool_grid_rows(
+        columns, aspects, pool_sizes, load, net_advantage, extra, damage=quantity == EXPECTED_DAMAGE
     )
-    rows = tuple(GridRow(label, keys, values[size]) for label, keys, size in pool_rows)
     return Grid(
         kind,
         title,
@@ -210,7 +236,7 @@ def _pool_value_grid(
         "Pool" if pool_sizes is not None else "Aspect (pool)",
         column,
         tuple(columns),
-        rows,
+        tuple(rows),
         _pool_settings(pool_sizes is None, load, net_advantage, extra),
     )
 
@@ -287,13 +313,17 @@ def compare_grid(
         InputError: as `pool_grid` and `check_grid`.
     """
     extra = tuple(extra)
-    prefix = "Aspect " if pool_sizes is None else "Pool "
-    pool_rows = _pool_rows(aspects, pool_sizes, load, net_advantage, extra)
-    values = pool_values([size for _, _, size in pool_rows], extra, dcs, damage=False)
-    rows = [
-        GridRow(prefix + label, (("system", "pool"), *keys), values[size])
-        for label, keys, size in pool_rows
-    ]
+    rows = _pool_grid_rows(
+        dcs,
+        aspects,
+        pool_sizes,
+        load,
+        net_advantage,
+        extra,
+        damage=False,
+        label_prefix="Aspect " if pool_sizes is None else "Pool ",
+        keys_prefix=(("system", "pool"),),
+    )
     rows += [
         GridRow(
             check_label(advantage_level, disadvantage, modifier),
