@@ -2,7 +2,7 @@
 by pool or Advantage Level against DCs or Evasions, and the two systems side by side.
 
 Pure: builds `Grid` records from the distributions of `d4cli.odds.roll_odds`; rendering
-is in `d4cli.output.render.odds`.
+is in `d4cli.output.render.odds`, the JSON in `d4cli.output.serialize.grids`.
 """
 
 from __future__ import annotations
@@ -347,27 +347,4 @@ def compare_grid(
         tuple(rows),
         _pool_settings(pool_sizes is None, load, net_advantage, extra),
     )
-
-
-def grid_json(grid: Grid) -> dict[str, object]:
-    """A grid as one JSON object: ``table``, ``quantity``, ``columns``, ``rows``, ``settings``.
-
-    Each row is ``{"label": ..., <its keys>..., "values": [...]}`` with one
-    value per column; ``column`` names what the columns are (``dc``, ``evasion``).
-    """
-    return {
-        "kind": "odds",
-        "table": grid.kind,
-        "title": grid.title,
-        "quantity": grid.quantity,
-        "column": grid.column_key,
-        "columns": list(grid.columns),
-        "rows": [
-            {"label": row.label, **dict(row.keys), "values": list(row.values)} for row in grid.rows
-        ],
-        "settings": {
-            key: list(value) if isinstance(value, tuple) else value for key, value in grid.settings
-        },
-    }
-
 

@@ -19,7 +19,6 @@ from d4cli.odds.grids import (
     check_grid,
     compare_grid,
     damage_grid,
-    grid_json,
     pool_grid,
 )
 from d4cli.odds.roll_odds import (
@@ -32,6 +31,7 @@ from d4cli.odds.roll_odds import (
     pool_distribution,
     pool_odds,
 )
+from d4cli.output.serialize.grids import grid_json
 from d4cli.output.serialize.rolls import odds_json
 from d4cli.rules.action_roll import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.rules.dice import ExtraDice, ScriptedDice
