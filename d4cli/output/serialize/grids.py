@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from d4cli.output.gridtext import grid_title, row_label
 from d4cli.output.serialize.base import JsonObject
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
@@ -22,12 +23,13 @@ def grid_json(grid: Grid) -> JsonObject:
     return {
         "kind": "odds",
         "table": grid.kind,
-        "title": grid.title,
+        "title": grid_title(grid),
         "quantity": grid.quantity,
         "column": grid.column_key,
         "columns": list(grid.columns),
         "rows": [
-            {"label": row.label, **dict(row.keys), "values": list(row.values)} for row in grid.rows
+            {"label": row_label(grid, row), **dict(row.keys), "values": list(row.values)}
+            for row in grid.rows
         ],
         "settings": {
             key: list(value) if isinstance(value, tuple) else value for key, value in grid.settings
