@@ -4,10 +4,10 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 ``(new_encounter, record)`` and changes nothing when the gate refuses (R2).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
+# and string annotations cost a compile each; names imported for type checking only are quoted.
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d4cli.fight import effect_transitions as lasting
 from d4cli.fight import kinds
@@ -28,8 +28,7 @@ if TYPE_CHECKING:
     from d4cli.rules.pool import Gate, PoolResult
 
 
-@dataclass(frozen=True)
-class ActRecord:
+class ActRecord(NamedTuple):
     """An action of a creature of the encounter (R2-R11, R16).
 
     Attributes:
@@ -51,13 +50,11 @@ class ActRecord:
             foe down (R18, `d4cli.fight.sides`), else None.
     """
 
-    kind: ClassVar[str] = kinds.ACT
-
     round: int
     turn: str | None
     actor: str
     aspect: str
-    result: PoolResult
+    result: "PoolResult"
     target: str | None
     load_before: int
     load_after: int
@@ -73,6 +70,10 @@ class ActRecord:
     fight_over: str | None = None  # the winning side, when this action ended the fight (R18)
 
     @property
+    def kind(self) -> str:
+        return kinds.ACT
+
+    @property
     def allowed(self) -> bool:
         return self.result.allowed and not self.actor_down
 
@@ -82,7 +83,7 @@ class ActRecord:
         return self.allowed and self.hp_after == 0
 
     @property
-    def outcome(self) -> ActOutcome | None:
+    def outcome(self) -> "ActOutcome | None":
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
         from d4cli.fight.closed_sets import ActOutcome
 
@@ -96,8 +97,7 @@ class ActRecord:
         return None
 
 
-@dataclass(frozen=True)
-class TeamRecord:
+class TeamRecord(NamedTuple):
     """A Team Action (R11): the actor pays through the gate, the target gets a named grant.
 
     Attributes:
@@ -107,15 +107,13 @@ class TeamRecord:
         actor_down: the actor is down (R18): refused, nothing changed.
     """
 
-    kind: ClassVar[str] = kinds.TEAM
-
     round: int
     turn: str | None
     actor: str
     aspect: str
     target: str
-    gate: Gate
-    grant: GrantKind
+    gate: "Gate"
+    grant: "GrantKind"
     source: str
     load_before: int
     load_after: int
@@ -123,12 +121,15 @@ class TeamRecord:
     actor_down: bool = False
 
     @property
+    def kind(self) -> str:
+        return kinds.TEAM
+
+    @property
     def allowed(self) -> bool:
         return self.gate.allowed and not self.actor_down
 
 
-@dataclass(frozen=True)
-class ActRequest:
+class ActRequest(NamedTuple):
     """What ``d4cli act`` asks for.
 
     Attributes:
@@ -148,7 +149,7 @@ class ActRequest:
     cost: int = 1
     advantage: tuple[str, ...] = ()
     disadvantage: tuple[str, ...] = ()
-    extra: tuple[ExtraDice, ...] = ()
+    extra: "tuple[ExtraDice, ...]" = ()
     dc: int | None = None
     target: str | None = None
     evasion: int | None = None
@@ -163,10 +164,10 @@ _PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
 _MAX_PLANS = 4096
 # Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
 _GATES: dict[tuple[object, ...], object] = {}
-_KINDS: dict[str, GrantKind] = {}  # `GrantKind` members by value: a dict look-up, not an enum call
+_KINDS: "dict[str, GrantKind]" = {}  # `GrantKind` members by value: a dict look-up, not an enum call
 
 
-def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
+def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[Encounter, ActRecord]:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
     The actor's pending Team Action grants join the sources (R11, counted once
@@ -195,13 +196,13 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
         given = [option for option, value in choices if value is not None]
         raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
-    position = encounter.index(request.actor)
+    position = encounter.position_of(request.actor)
     actor = encounter.creatures[position]
     aspect_name, aspect_value = actor.aspect(request.aspect)
     target_position = None
     target = None
     if request.target is not None:
-        target_position = encounter.index(request.target, "--target")
+        target_position = encounter.position_of(request.target, "--target")
         target = encounter.creatures[target_position]
     evasion = target.evasion if target is not None else request.evasion
     sources = [(s, "advantage", "command") for s in request.advantage] if request.advantage else []
@@ -248,11 +249,11 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         if with_effects:
             base, ended = lasting.use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
         creatures = list(base.creatures)
-        creatures[position] = replace(creatures[position], load=load_after)
+        creatures[position] = creatures[position]._replace(load=load_after)
         if hp_before is not None:
             hp_after = max(0, hp_before - (result.damage or 0))
-            creatures[position] = replace(creatures[position], hp=hp_after)
-        new = replace(base, creatures=tuple(creatures))
+            creatures[position] = creatures[position]._replace(hp=hp_after)
+        new = base._replace(creatures=tuple(creatures))
     elif allowed:  # a refused action changes nothing (R2, R18); each creature changes once
         creatures = list(encounter.creatures)
         changes: dict[str, Any] = {"load": load_after}
@@ -267,15 +268,15 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
                 if effects is not None:
                     target_changes["effects"] = effects
             ended = tuple(gone)
-        creatures[position] = replace(actor, **changes)
+        creatures[position] = actor._replace(**changes)
         if target_position is not None:
             if hp_before is not None:
                 hp_after = max(0, hp_before - (result.damage or 0))
                 if hp_after != hp_before:  # no damage: the creature stays as it is
                     target_changes["hp"] = hp_after
             if target_changes:
-                creatures[target_position] = replace(target, **target_changes)  # type: ignore[type-var,assignment]
-        new = replace(encounter, creatures=tuple(creatures))
+                creatures[target_position] = creatures[target_position]._replace(**target_changes)
+        new = encounter._replace(creatures=tuple(creatures))
     record = ActRecord(
         round=encounter.round,
         turn=encounter.current,
@@ -306,8 +307,7 @@ def _ended_fight(before: Encounter, after: Encounter) -> str | None:
 
 
 
-@dataclass(frozen=True)
-class TeamRequest:
+class TeamRequest(NamedTuple):
     """What ``d4cli team`` asks for (R11).
 
     Attributes:
@@ -320,13 +320,13 @@ class TeamRequest:
 
     actor: str
     target: str
-    grant: GrantKind
+    grant: "GrantKind"
     aspect: str | None = None
     cost: int = 1
     source: str = TEAM_SOURCE
 
 
-def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
+def _check_grant_adds(target: "Creature", source: str, grant: str) -> None:
     """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20).
 
     On its own rolls it would count once; an ``against`` effect of that name holds
@@ -362,9 +362,9 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
-    position = encounter.index(request.actor, "ACTOR")
+    position = encounter.position_of(request.actor, "ACTOR")
     actor = encounter.creatures[position]
-    target_position = encounter.index(request.target, "TARGET")
+    target_position = encounter.position_of(request.target, "TARGET")
     target = encounter.creatures[target_position]
     if target_position == position:
         raise InputError(
@@ -417,12 +417,12 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         grant = _GATES[grant_key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
     effects, _ = put_effect(target.effects, grant, keep=True)
     creatures = list(encounter.creatures)
-    creatures[position] = replace(actor, load=load_after)
-    creatures[target_position] = replace(target, effects=effects)
-    return replace(encounter, creatures=tuple(creatures)), record
+    creatures[position] = actor._replace(load=load_after)
+    creatures[target_position] = target._replace(effects=effects)
+    return encounter._replace(creatures=tuple(creatures)), record
 
 
-def _grant_kind(grant: str) -> GrantKind:
+def _grant_kind(grant: str) -> "GrantKind":
     """The `GrantKind` of *grant*, kept in ``_KINDS``."""
     import d4cli.fight.closed_sets as records
 

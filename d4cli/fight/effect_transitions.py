@@ -11,7 +11,6 @@ are values of `d4cli.fight.effects`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from d4cli.fight.effects import (
@@ -76,8 +75,8 @@ def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encou
         for boundary in boundaries:
             effects, gone = ended_at(effects, boundary)
             ended += [ended_by(creature.name, effect, boundary) for effect in gone]
-        creatures.append(creature if effects == creature.effects else replace(creature, effects=effects))
-    return replace(encounter, creatures=tuple(creatures)), tuple(ended)
+        creatures.append(creature if effects == creature.effects else creature._replace(effects=effects))
+    return encounter._replace(creatures=tuple(creatures)), tuple(ended)
 
 
 def skipped_down(encounter: Encounter) -> tuple[str, ...]:
@@ -119,11 +118,11 @@ def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, .
     creatures = []
     for creature in encounter.creatures:
         effects = tuple(
-            replace(e, ends="rounds", creature=None, last_round=max(last, e.from_round or 1), from_round=None) if e.ends in ("start", "end") and same_name(e.creature, gone) else e
+            e._replace(ends="rounds", creature=None, last_round=max(last, e.from_round or 1), from_round=None) if e.ends in ("start", "end") and same_name(e.creature, gone) else e
             for e in creature.effects
         )
-        creatures.append(creature if effects == creature.effects else replace(creature, effects=effects))
-    return replace(encounter, creatures=tuple(creatures)), tuple(Ended(gone, e, REMOVED, gone) for e in its_effects)
+        creatures.append(creature if effects == creature.effects else creature._replace(effects=effects))
+    return encounter._replace(creatures=tuple(creatures)), tuple(Ended(gone, e, REMOVED, gone) for e in its_effects)
 
 
 def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[Encounter, tuple[Ended, ...]]:
@@ -132,12 +131,12 @@ def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[E
     creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
     changed = False
     for name, role in ((actor, "own"), (target, "against")):
-        position = None if name is None else encounter.index(name)
+        position = None if name is None else encounter.position_of(name)
         effects = None if position is None else roll_used(creatures[position], role, ended)
         if position is not None and effects is not None:
-            creatures[position] = replace(creatures[position], effects=effects)
+            creatures[position] = creatures[position]._replace(effects=effects)
             changed = True
-    return (replace(encounter, creatures=tuple(creatures)) if changed else encounter), tuple(ended)
+    return (encounter._replace(creatures=tuple(creatures)) if changed else encounter), tuple(ended)
 
 
 def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect, ...] | None:
@@ -201,10 +200,10 @@ def add_effect(encounter: Encounter, name: str, effect: Effect) -> tuple[Encount
     # The records' module builds many classes: loaded only when a change is made (not by ``status``).
     from d4cli.fight.events import EffectEvent
 
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
     effects, replaced = put_effect(creature.effects, effect)
-    new = encounter.with_creature(position, replace(creature, effects=effects))
+    new = encounter.with_creature(position, creature._replace(effects=effects))
     return new, EffectEvent(
         new.round, new.current, creature.name, action="add", effect=effect, replaced=replaced,
         counts_from=applied_round(new),
@@ -220,13 +219,13 @@ def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encount
     # The records' module builds many classes: loaded only when a change is made (not by ``status``).
     from d4cli.fight.events import EffectEvent
 
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
     key = fold_name(source)
     for effect in creature.effects:
         if effect.key == key:
             effects = tuple(other for other in creature.effects if other is not effect)
-            new = encounter.with_creature(position, replace(creature, effects=effects))
+            new = encounter.with_creature(position, creature._replace(effects=effects))
             return new, EffectEvent(new.round, new.current, creature.name, action="remove", effect=effect)
     have = ", ".join(effect.source for effect in creature.effects) or "none"
     raise InputError("SOURCE", source, f"{creature.name} has no such effect (it has: {have})")

@@ -19,9 +19,8 @@ rolls and origin ``team``; `Pending` names grants by source (a file's
 ``pending`` table, a roll's ``grants_used``).
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, replace
+# No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
+# and string annotations cost a compile each (this module loads with every file read).
 from typing import NamedTuple
 
 from d4cli.rules.names import fold_name
@@ -32,8 +31,7 @@ ENDS: tuple[str, ...] = ("start", "end", "rounds", "uses", "removed")
 ORIGINS: tuple[str, ...] = ("effect", "team")
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(NamedTuple):
     """One lasting effect (R20).
 
     Attributes:
@@ -69,8 +67,7 @@ class Effect:
         return fold_name(self.source)
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """Team Action grants by source name (R11): the grants of a file's ``pending`` table, or those a roll used up."""
 
     advantage: tuple[str, ...] = ()
@@ -79,14 +76,14 @@ class Pending:
     def __bool__(self) -> bool:
         return bool(self.advantage or self.disadvantage)
 
-    def with_grant(self, kind: str, source: str) -> Pending:
+    def with_grant(self, kind: str, source: str) -> "Pending":
         """Add *source* to the *kind* list; a name already pending there (N1) is kept once (R4)."""
         if kind not in GRANTS:
             raise ValueError(f"not a grant kind: {kind!r}")
         names: tuple[str, ...] = getattr(self, kind)
         if any(fold_name(name) == fold_name(source) for name in names):
             return self
-        return replace(self, **{kind: names + (source,)})
+        return self._replace(**{kind: names + (source,)})
 
     def as_dict(self) -> dict[str, list[str]]:
         """The grants as lists by kind: the file's ``pending`` table."""
@@ -205,7 +202,7 @@ def used(effects: tuple[Effect, ...], role: str) -> tuple[tuple[Effect, ...], tu
             if effect.uses <= 1:
                 gone.append(effect)
                 continue
-            effect = replace(effect, uses=effect.uses - 1)
+            effect = effect._replace(uses=effect.uses - 1)
         kept.append(effect)
     return tuple(kept), tuple(gone)
 

@@ -18,12 +18,11 @@ around, that has not had its turn and is not down (R18); None when the round is
 over (or not started), so that the next turn starts round + 1.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
+# and string annotations cost a compile each (every command that reads a file loads this).
+from typing import TYPE_CHECKING, NamedTuple
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
-
-from d4cli.fight.effects import GRANTS, Effect, Pending, team_grant_effects
+from d4cli.fight.effects import GRANTS, Effect, Pending
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
 
@@ -47,8 +46,7 @@ STAT_KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """A named action on a creature's sheet (`d4cli.fight.sheets`): what ``act NAME ACTION`` rolls.
 
     Attributes:
@@ -69,8 +67,7 @@ class Action:
     disadvantage: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Creature:
+class Creature(NamedTuple):
     """One creature of the encounter.
 
     Attributes:
@@ -81,8 +78,6 @@ class Creature:
         load: the current Action Load.
         evasion: Evasion against attacks (R7); 0 when not given.
         hp: hit points, or None when the encounter does not track them (R16).
-        pending: Team Action grants of files written before effects (R11); a file's
-            ``pending`` table is read into ``effects`` (empty here once loaded).
         notes: free text kept with the creature in the file ("" when none).
         effects: its lasting effects (R20), Team Action grants among them (R11).
         had_turn: it has had its turn this round, or was down and skipped by the turn end that ended it (R19).
@@ -104,7 +99,6 @@ class Creature:
     load: int = 0
     evasion: int = 0
     hp: int | None = None
-    pending: Pending = field(default_factory=Pending)
     notes: str = ""
     effects: tuple[Effect, ...] = ()
     had_turn: bool = False
@@ -119,13 +113,6 @@ class Creature:
     alias: str = ""
     hp_shown: str | None = None
     evasion_shown: bool = False
-
-    def __post_init__(self) -> None:
-        # R11 as R20: grants given as `pending` become one-roll Team Action effects.
-        pending = self.pending
-        if pending.advantage or pending.disadvantage:
-            object.__setattr__(self, "effects", team_grant_effects(self.effects, self.pending))
-            object.__setattr__(self, "pending", Pending())
 
     @property
     def grants(self) -> Pending:
@@ -172,8 +159,7 @@ class Creature:
         raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have}){hint}")
 
 
-@dataclass(frozen=True)
-class Encounter:
+class Encounter(NamedTuple):
     """The state of an encounter (R12, R13).
 
     Attributes:
@@ -195,7 +181,7 @@ class Encounter:
     last_turn: str | None = None
     creatures: tuple[Creature, ...] = ()
     round_reset: str = "buffer"
-    player_view: PlayerView | None = None
+    player_view: "PlayerView | None" = None
 
     def next_position(self) -> int | None:
         """Position of the default next turn this round (R19), None when the round is over.
@@ -257,7 +243,7 @@ class Encounter:
             return 0
         return creature.reset_value
 
-    def index(self, name: str, field_name: str = "NAME") -> int:
+    def position_of(self, name: str, field_name: str = "NAME") -> int:
         """Position of the creature called *name* (N1).
 
         Raises:
@@ -276,16 +262,16 @@ class Encounter:
 
     def find(self, name: str, field_name: str = "NAME") -> Creature:
         """The creature called *name* (N1); raises `InputError` naming *field_name* when unknown."""
-        return self.creatures[self.index(name, field_name)]
+        return self.creatures[self.position_of(name, field_name)]
 
     def follower(self, position: int) -> str | None:
         """Name of the creature after *position* in turn order, None past the last (R13)."""
         return self.creatures[position + 1].name if position + 1 < len(self.creatures) else None
 
-    def with_creature(self, position: int, creature: Creature) -> Encounter:
+    def with_creature(self, position: int, creature: Creature) -> "Encounter":
         creatures = list(self.creatures)
         creatures[position] = creature
-        return replace(self, creatures=tuple(creatures))
+        return self._replace(creatures=tuple(creatures))
 
 
 def known_names(encounter: Encounter) -> str:

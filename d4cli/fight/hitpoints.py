@@ -31,12 +31,12 @@ def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Dam
     from d4cli.fight.events import DamageEvent
 
     _check_amount(amount)
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
     new = encounter
     if creature.hp is not None:
         hp_after = max(0, creature.hp - amount)
-        new = encounter.with_creature(position, replace(creature, hp=hp_after))
+        new = encounter.with_creature(position, creature._replace(hp=hp_after))
     event = _event(DamageEvent, new, creature, new.creatures[position], amount)
     if event.down_after and not event.down_before:
         from d4cli.fight.sides import ended_fight
@@ -59,7 +59,7 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
     from d4cli.fight.events import HealEvent
 
     _check_amount(amount)
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
     if creature.hp is None:
         raise InputError("NAME", creature.name, "has no hp to heal (R16): give it hp with 'add --hp' or in the file")
@@ -68,7 +68,7 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
         hp_after = min(hp_after, max(creature.max_hp, creature.hp))
     if hp_after > HP[1]:
         raise InputError("N", amount, f"would take {creature.name}'s hp past {HP[1]:,} (L1)")
-    new = encounter.with_creature(position, replace(creature, hp=hp_after))
+    new = encounter.with_creature(position, creature._replace(hp=hp_after))
     event = _event(HealEvent, new, creature, new.creatures[position], amount)
     if creature.down and hp_after > 0 and creature.had_turn:  # its next turn is in the next round (R19)
         event = replace(event, next_round=True)

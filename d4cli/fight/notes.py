@@ -5,7 +5,6 @@ Pure, like every transition: each takes an `Encounter` and returns ``(new_encoun
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,7 +32,7 @@ def set_notes(encounter: Encounter, name: str, text: str) -> tuple[Encounter, No
     """
     from d4cli.fight.events import NoteEvent
 
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
-    new = encounter.with_creature(position, replace(creature, notes=text))
+    new = encounter.with_creature(position, creature._replace(notes=text))
     return new, NoteEvent(new.round, new.current, creature.name, text, set=True, notes_before=creature.notes)

@@ -157,7 +157,7 @@ def sheet_check(encounter: Encounter, request: SheetCheckRequest, rng: DiceSourc
 
     check_range(request.advantage_level, "--advantage", ADVANTAGE_LEVEL)
     check_range(request.disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
-    position = encounter.index(request.actor)
+    position = encounter.position_of(request.actor)
     creature = encounter.creatures[position]
     stats: list[tuple[str, str, int]] = []
     values = {}

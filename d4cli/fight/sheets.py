@@ -11,8 +11,7 @@ Checks made from the stats live in `d4cli.fight.sheet_check`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, NamedTuple
 
 from d4cli.fight import kinds
 from d4cli.fight.encounter import STAT_KINDS, Action, Creature, Encounter, Stats
@@ -101,7 +100,7 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
             changes["side"] = sheet_from_row({"side": check_text(side, "--side")}, ())["side"]
         except InputError as error:
             raise InputError("--side", error.value, error.problem) from None
-    return replace(creature, **changes)  # type: ignore[arg-type]
+    return creature._replace(**changes)  # type: ignore[arg-type]
 
 
 def copy_sheet(
@@ -146,8 +145,7 @@ def copy_sheet(
         hp=hp,
         max_hp=max_hp,
     )
-    return replace(
-        made,
+    return made._replace(
         attributes=template.attributes,
         proficiencies=template.proficiencies,
         specializations=template.specializations,
@@ -352,18 +350,15 @@ def apply_named_action(encounter: Encounter, request: ActRequest, given: frozens
         changes["advantage"] = action.advantage
     if "dis" not in given:
         changes["disadvantage"] = action.disadvantage
-    return replace(request, **changes)  # type: ignore[arg-type]
+    return request._replace(**changes)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
-class ActionEvent:
+class ActionEvent(NamedTuple):
     """A named action added to or removed from a creature's sheet.
 
     Attributes:
         replaced: for an add, the action of that name (N1) it replaced where it stood, else None.
     """
-
-    allowed: ClassVar[bool] = True
 
     kind: str
     round: int
@@ -371,6 +366,10 @@ class ActionEvent:
     actor: str
     action: Action
     replaced: Action | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return True
 
 
 def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tuple[Encounter, ActionEvent]:
@@ -380,7 +379,7 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
     Raises:
         InputError: unknown creature; the action's problems as `check_action`.
     """
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
     try:
         action = check_action(row, creature.aspects)
@@ -392,7 +391,7 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
     replaced = find_action(creature, action.name)
     if replaced is None:
         actions += (action,)
-    new = encounter.with_creature(position, replace(creature, actions=actions))
+    new = encounter.with_creature(position, creature._replace(actions=actions))
     return new, ActionEvent(kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action, replaced)
 
 
@@ -402,12 +401,12 @@ def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[En
     Raises:
         InputError: unknown creature or action (the message lists its actions).
     """
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
     action = find_action(creature, action_name)
     if action is None:
         have = ", ".join(a.name for a in creature.actions) or "none"
         raise InputError("ACTION", action_name, f"{creature.name} has no such action (it has: {have})")
     kept = tuple(a for a in creature.actions if a is not action)
-    new = encounter.with_creature(position, replace(creature, actions=kept))
+    new = encounter.with_creature(position, creature._replace(actions=kept))
     return new, ActionEvent(kinds.ACTION_REMOVE, encounter.round, encounter.current, creature.name, action)

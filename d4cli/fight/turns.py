@@ -9,7 +9,6 @@ begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_r
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from d4cli.fight.effect_transitions import retime_removed, turn_end_ends, turn_start_ends
@@ -107,14 +106,14 @@ def add_creatures(
         raise InputError("--before/--after", None, "give at most one of --before and --after")
     if encounter.round_over:
         # the round is over: they wait for the next (R19)
-        added = tuple(replace(creature, had_turn=True) for creature in added)
+        added = tuple(creature._replace(had_turn=True) for creature in added)
     position = len(encounter.creatures)
     if before is not None:
-        position = encounter.index(before, "--before")
+        position = encounter.position_of(before, "--before")
     elif after is not None:
-        position = encounter.index(after, "--after") + 1
+        position = encounter.position_of(after, "--after") + 1
     creatures = encounter.creatures[:position] + added + encounter.creatures[position:]
-    new = replace(encounter, creatures=creatures)
+    new = encounter._replace(creatures=creatures)
     creature = added[0]
     event = AddEvent(
         new.round,
@@ -159,14 +158,14 @@ def move_creature(
 
     if place not in PLACES:
         raise InputError("place", place, "must be before, after, first or last")
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     moving = encounter.creatures[position]
     rest = encounter.creatures[:position] + encounter.creatures[position + 1 :]
     if place in ("before", "after"):
         option = f"--{place}"
         if other is None:
             raise InputError(option, None, "names the creature to move next to")
-        anchor = encounter.index(other, option)
+        anchor = encounter.position_of(other, option)
         if anchor == position:
             raise InputError(option, other, f"is {moving.name} itself: name another creature")
         anchor_name = encounter.creatures[anchor].name
@@ -175,7 +174,7 @@ def move_creature(
     else:
         target = 0 if place == "first" else len(rest)
     creatures = rest[:target] + (moving,) + rest[target:]
-    new = replace(encounter, creatures=creatures)
+    new = encounter._replace(creatures=creatures)
     event = MoveEvent(
         new.round,
         new.current,
@@ -201,7 +200,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     """
     from d4cli.fight.events import RemoveEvent
 
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     gone = encounter.creatures[position]
     was_current = same_name(encounter.current, gone.name)
     current = None if was_current else encounter.current
@@ -210,7 +209,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     if same_name(last_turn, gone.name):
         # The default order follows the one before it, so it goes on with its follower (R17).
         last_turn = creatures[(position - 1) % len(creatures)].name if creatures else None
-    new = replace(encounter, creatures=creatures, current=current, last_turn=last_turn)
+    new = encounter._replace(creatures=creatures, current=current, last_turn=last_turn)
     new, effects_ended = retime_removed(new, gone.name, gone.effects)  # R20
     event = RemoveEvent(
         new.round,
@@ -307,7 +306,7 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     if encounter.current is None:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
-    new = replace(encounter, current=None)
+    new = encounter._replace(current=None)
     new, effects_ended = turn_end_ends(encounter, new)  # R20
     following = new.next_turn
     if following is None:
@@ -324,16 +323,16 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
 
 def _begin_round(encounter: Encounter) -> Encounter:
     """Round + 1: nobody has had a turn, and the default order starts at the first creature (R19)."""
-    creatures = tuple(replace(c, had_turn=False) if c.had_turn else c for c in encounter.creatures)
-    return replace(encounter, round=encounter.round + 1, last_turn=None, creatures=creatures)
+    creatures = tuple(c._replace(had_turn=False) if c.had_turn else c for c in encounter.creatures)
+    return encounter._replace(round=encounter.round + 1, last_turn=None, creatures=creatures)
 
 
 def _close_round(encounter: Encounter) -> Encounter:
     """The round is over (R19): the down creatures it skipped count as having had their turn."""
     if not any(c.down and not c.had_turn for c in encounter.creatures):
         return encounter
-    creatures = tuple(replace(c, had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures)
-    return replace(encounter, creatures=creatures)
+    creatures = tuple(c._replace(had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures)
+    return encounter._replace(creatures=creatures)
 
 
 def _choose_turn(encounter: Encounter, name: str | None, known: int | None = None) -> tuple[int, tuple[str, ...]]:
@@ -345,12 +344,12 @@ def _choose_turn(encounter: Encounter, name: str | None, known: int | None = Non
         InputError: an unknown *name*; no *name* and every creature is down.
     """
     if name is not None:
-        return encounter.index(name), ()
+        return encounter.position_of(name), ()
     position = encounter.next_position() if known is None else known
     if position is None:
         problem = "every creature is down (R18): heal one, or name whose turn starts"
         raise InputError("turn start", None, problem)
-    start = 0 if encounter.last_turn is None else encounter.index(encounter.last_turn, "last_turn") + 1
+    start = 0 if encounter.last_turn is None else encounter.position_of(encounter.last_turn, "last_turn") + 1
     count = len(encounter.creatures)
     steps = (position - start) % count
     if not steps:  # the very next creature: none passed over
@@ -377,13 +376,13 @@ def _reset_and_mark(encounter: Encounter, position: int, new_round: bool) -> tup
         value = encounter.reset_to(creature)
         resets.append(records.Reset(creature.name, creature.load, value))
         if index == position:
-            creatures[index] = replace(creature, load=value, had_turn=True)
+            creatures[index] = creature._replace(load=value, had_turn=True)
         else:
-            creatures[index] = replace(creature, load=value)
+            creatures[index] = creature._replace(load=value)
     if position not in positions:
-        creatures[position] = replace(creatures[position], had_turn=True)
+        creatures[position] = creatures[position]._replace(had_turn=True)
     name = creatures[position].name
-    return replace(encounter, creatures=tuple(creatures), current=name, last_turn=name), tuple(resets)
+    return encounter._replace(creatures=tuple(creatures), current=name, last_turn=name), tuple(resets)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:
@@ -394,9 +393,9 @@ def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encount
     """
     from d4cli.fight.events import ExhaustEvent
 
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     creature = encounter.creatures[position]
-    changed = replace(creature, exhaustion=level)
+    changed = creature._replace(exhaustion=level)
     new = encounter.with_creature(position, changed)
     event = ExhaustEvent(
         new.round,

@@ -11,7 +11,7 @@ What the players then see is computed by `d4cli.fight.public_view`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from d4cli.fight import kinds
@@ -76,7 +76,7 @@ def _change_view(
     """The encounter with the creature at *position* given *hidden* and *alias* (None: unchanged;
     alias ``""``: its own name), and the *cls* record of the change."""
     old = encounter.creatures[position]
-    new = replace(old, hidden=old.hidden if hidden is None else hidden, alias=old.alias if alias is None else alias)
+    new = old._replace(hidden=old.hidden if hidden is None else hidden, alias=old.alias if alias is None else alias)
     event = cls(
         encounter.round, encounter.current, old.name, old.hidden, new.hidden, old.alias or None, new.alias or None
     )
@@ -89,7 +89,7 @@ def reveal(encounter: Encounter, name: str) -> tuple[Encounter, RevealEvent]:
     Raises:
         InputError: no such creature.
     """
-    return _change_view(RevealEvent, encounter, encounter.index(name), hidden=False)
+    return _change_view(RevealEvent, encounter, encounter.position_of(name), hidden=False)
 
 
 def conceal(encounter: Encounter, name: str) -> tuple[Encounter, ConcealEvent]:
@@ -98,7 +98,7 @@ def conceal(encounter: Encounter, name: str) -> tuple[Encounter, ConcealEvent]:
     Raises:
         InputError: no such creature.
     """
-    return _change_view(ConcealEvent, encounter, encounter.index(name), hidden=True)
+    return _change_view(ConcealEvent, encounter, encounter.position_of(name), hidden=True)
 
 
 def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encounter, AliasEvent]:
@@ -111,7 +111,7 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
         InputError: no such creature; a blank alias or one with control characters
             (naming ``TEXT``); an alias matching another creature's name or alias (N1).
     """
-    position = encounter.index(name)
+    position = encounter.position_of(name)
     if alias is not None:
         check_text(alias, "TEXT", name=True)
         clash = alias_clash(encounter.creatures, position, alias)

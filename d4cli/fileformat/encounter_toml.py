@@ -261,7 +261,7 @@ def dump_encounter(encounter: Encounter) -> str:
     The layout never depends on the values (a hand-edited file diffs only where
     a value changed): the top-level fields, then per creature a ``[[creature]]``
     table of its numbers and notes, a ``[creature.aspects]`` table and, when it
-    has grants, a ``[creature.pending]`` table. A name that looks like a number
+    has any, its effects and its sheet. A name that looks like a number
     (``1_2``, ``0x10``) is a key like any other: keys never pass the number check.
 
     ``parse_encounter(dump_encounter(e), path) == e`` for every valid encounter.
@@ -338,8 +338,6 @@ def _creature_document(creature: Creature) -> dict[str, Any]:
     if creature.notes:
         row["notes"] = creature.notes
     row["aspects"] = dict(creature.aspects)
-    if creature.pending:
-        row["pending"] = creature.pending.as_dict()
     if creature.effects:
         row["effects"] = effects_document(creature.effects)
     from d4cli.fight.sheets import sheet_document

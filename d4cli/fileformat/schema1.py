@@ -9,8 +9,6 @@ writes the file as schema 2 (``undo`` of that change restores the old bytes).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from d4cli.fight.encounter import Encounter
 
 OLD_TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
@@ -28,9 +26,9 @@ def upgrade_turns(encounter: Encounter, next_turn: str | None) -> Encounter:
     if encounter.round == 0 or not encounter.creatures:
         return encounter
     count = len(encounter.creatures)
-    done = count if next_turn is None else encounter.index(next_turn)
+    done = count if next_turn is None else encounter.position_of(next_turn)
     creatures = tuple(
-        replace(creature, had_turn=True)
+        creature._replace(had_turn=True)
         if position < done or creature.name == encounter.current
         else creature
         for position, creature in enumerate(encounter.creatures)
@@ -39,4 +37,4 @@ def upgrade_turns(encounter: Encounter, next_turn: str | None) -> Encounter:
         last = encounter.current or encounter.creatures[-1].name
     else:
         last = encounter.creatures[(done - 1) % count].name
-    return replace(encounter, creatures=creatures, last_turn=last)
+    return encounter._replace(creatures=creatures, last_turn=last)

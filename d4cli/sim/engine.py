@@ -16,7 +16,7 @@ follows the rounds through each turn end's record; the transitions themselves
 find names as written before folding them, plan a pool and check a gate once
 per key, skip the effect bookkeeping when no creature has effects, and
 change each creature once and copy the encounter once per change
-(`dataclasses.replace`); `BatchedDice` hands a pool's dice in one call and
+(`_replace` of the named-tuple records); `BatchedDice` hands a pool's dice in one call and
 is reseeded for each run. Their records stay complete and identical (a
 recorded trace of seeded fights checks it). There is no lean record mode: building every record of the four
 transitions was measured at under a tenth of the time (skipping them all made
@@ -27,7 +27,7 @@ change the picture and would fork the transitions' code.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import InputError
@@ -107,7 +107,7 @@ def prepare(
     kind, reset = MODES[mode]
     creatures = encounter.creatures
     if buffer is not None:
-        creatures = tuple(replace(c, load_buffer=buffer) for c in creatures)
+        creatures = tuple(c._replace(load_buffer=buffer) for c in creatures)
     sides: list[str] = []
     side_of: list[int] = []
     for creature in creatures:
@@ -137,7 +137,7 @@ def prepare(
             raise InputError("actions", creature.name, "has no named action it could ever afford (R2)")
         all_moves.append(moves)
     policies = tuple(make_policy(c.policy, target=target, reserve=reserve) for c in creatures)
-    start = replace(encounter, mode=kind, round_reset=reset, creatures=creatures)
+    start = encounter._replace(mode=kind, round_reset=reset, creatures=creatures)
     if start.current is not None and start.find(start.current).down:  # a down creature's turn only ends
         from d4cli.fight.turns import end_turn
 
@@ -306,7 +306,7 @@ def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) ->
         return None
     names = setup.encounter.creatures
     request = named_request(setup.encounter, names[me].name, move.name, names[target].name)
-    return replace(request, extra=move.extra) if request.extra == move.extra else request
+    return request._replace(extra=move.extra) if request.extra == move.extra else request
 
 
 def _team_request(setup: Setup, ally: int, load: int, attacker: int, attacker_load: int = 0,

@@ -5,7 +5,6 @@ Pure: the encounter with that creature's value changed, for `d4cli.sim.engine.pr
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import InputError
@@ -29,12 +28,12 @@ def with_setting(encounter: Encounter, key: str, name: str, value: int) -> Encou
         InputError: naming ``--sweep``: no creature called *name* (N1).
     """
     try:
-        position = encounter.index(name, "--sweep")
+        position = encounter.position_of(name, "--sweep")
     except InputError as error:
         raise InputError("--sweep", f"{key}:{name}", error.problem) from None
     creature = encounter.creatures[position]
     if key == "buffer":
-        changed = replace(creature, load_buffer=value)
+        changed = creature._replace(load_buffer=value)
     else:
-        changed = replace(creature, policy=tuple(p for p in creature.policy if p[0] != "reserve") + (("reserve", value),))
+        changed = creature._replace(policy=tuple(p for p in creature.policy if p[0] != "reserve") + (("reserve", value),))
     return encounter.with_creature(position, changed)

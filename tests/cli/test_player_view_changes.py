@@ -118,7 +118,7 @@ def test_schema_3_fields_are_read_and_written_back(tmp_path: Path):
     assert (encounter.player_view.party, encounter.player_view.party_hp, encounter.player_view.others_hp) == ("heroes", "label", "none")
     ok("damage", "Aria", "1")
     again = read_encounter(tmp_path / "encounter.toml")
-    assert again.creatures[0] == aria.__class__(**{**aria.__dict__, "hp": 4})
+    assert again.creatures[0] == aria._replace(hp=4)
     assert again.player_view == encounter.player_view
 
 

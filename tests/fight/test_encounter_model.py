@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from d4cli.fight.actions import ActRequest, TeamRequest, act, team
-from d4cli.fight.effects import Pending
+from d4cli.fight.effects import Pending, team_grant_effects
 from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
 from d4cli.output.serialize.changes import journal_json
@@ -19,7 +19,7 @@ from d4cli.rules.errors import InputError
 
 def creature(name: str, *, load: int = 0, buffer: int = 1, exhaustion: int = 0, evasion: int = 0,
              hp: int | None = None, pending: Pending = Pending(), **aspects: int) -> Creature:
-    return Creature(name, tuple(aspects.items()), buffer, exhaustion, load, evasion, hp, pending)
+    return Creature(name, tuple(aspects.items()), buffer, exhaustion, load, evasion, hp, effects=team_grant_effects((), pending))
 
 
 def party(mode: str = "turn") -> Encounter:

@@ -8,7 +8,6 @@ dice handed in one call) is checked against the path it short-cuts.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -45,17 +44,17 @@ def encounter() -> Encounter:
 def test_a_name_as_written_and_a_folded_spelling_find_the_same_creature(name, spelling):
     e = encounter()
     position = [c.name for c in e.creatures].index(name)
-    assert e.index(name) == e.index(spelling) == position
+    assert e.position_of(name) == e.position_of(spelling) == position
     assert fold_name(spelling) == fold_name(name)
 
 
 def test_unknown_names_still_fail_and_the_default_turn_follows_a_folded_last_turn():
     e = encounter()
     with pytest.raises(InputError, match="no such creature"):
-        e.index("Borin")
-    folded = replace(e, last_turn="goblin archer")
+        e.position_of("Borin")
+    folded = e._replace(last_turn="goblin archer")
     assert e.next_position() == folded.next_position() == 2
-    assert replace(e, last_turn="Nobody").next_position() == 0  # an unknown last turn: from the first
+    assert e._replace(last_turn="Nobody").next_position() == 0  # an unknown last turn: from the first
     aria = e.creatures[0]
     assert aria.aspect("Might") == aria.aspect("might") == ("Might", 2)
     with pytest.raises(InputError, match="no such Aspect"):
@@ -126,12 +125,6 @@ def test_team_actions_and_their_grants_equal_the_general_path_and_are_used_once(
     after, roll = act(second, attack, ScriptedDice([4, 4]))
     assert roll.grants_used == Pending(disadvantage=("team action",)) and roll.result.plan.size.size == 2
     assert after.find("Goblin Archer").effects == () and after.find("Goblin Archer").load == 1
-
-
-def test_replace_runs_post_init():
-    aria = encounter().creatures[0]
-    moved = replace(aria, pending=Pending(advantage=("help",)))
-    assert moved.pending == Pending() and moved.effects[0].source == "help"
 
 
 def test_every_printable_ascii_pair_is_a_name():

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from d4cli.fight.recap import can_act_at_cost_1, hp_lost, recap, rounds_between
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 
@@ -14,7 +12,7 @@ def duel():
 
 
 def with_hp(encounter, name, hp):
-    return replace(encounter, creatures=tuple(replace(c, hp=hp) if c.name == name else c for c in encounter.creatures))
+    return encounter._replace(creatures=tuple(c._replace(hp=hp) if c.name == name else c for c in encounter.creatures))
 
 
 def test_hp_lost_is_what_came_off_or_the_r7_damage_without_hp():
@@ -27,19 +25,19 @@ def test_hp_lost_is_what_came_off_or_the_r7_damage_without_hp():
 def test_cost_1_needs_headroom_and_hp():
     sera = duel().creatures[0]
     assert can_act_at_cost_1(sera)
-    assert not can_act_at_cost_1(replace(sera, load=5))  # Finesse 5 - Load 5 < 1 (R2)
-    assert not can_act_at_cost_1(replace(sera, hp=0))  # down (R18)
+    assert not can_act_at_cost_1(sera._replace(load=5))  # Finesse 5 - Load 5 < 1 (R2)
+    assert not can_act_at_cost_1(sera._replace(hp=0))  # down (R18)
 
 
 def test_rounds_count_the_round_running_at_the_start_as_one():
     start = duel()  # round 0: nothing running
-    assert rounds_between(start, replace(start, round=2)) == 2
-    running = replace(start, round=2, current="Sera")
-    assert rounds_between(running, replace(start, round=3)) == 2
+    assert rounds_between(start, start._replace(round=2)) == 2
+    running = start._replace(round=2, current="Sera")
+    assert rounds_between(running, start._replace(round=3)) == 2
 
 
 def test_a_recap_of_a_blow_and_the_gms_damage():
-    start = replace(duel(), round=1, current="Sera")
+    start = duel()._replace(round=1, current="Sera")
     hit = with_hp(start, "The Masked Blade", 9)
     down = with_hp(hit, "The Masked Blade", 0)
     steps = [

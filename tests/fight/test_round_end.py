@@ -242,12 +242,11 @@ def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_ti
 
 
 def test_r20_removing_the_creature_retimes_a_late_effect_to_the_round_it_counts_from():
-    from dataclasses import replace
 
     late = Effect("marked", "disadvantage", "own", "end", creature="Bram", from_round=3)
     on_time = Effect("hexed", "disadvantage", "own", "start", creature="Bram")
     encounter = _three()
-    encounter = replace(encounter, round=2, creatures=(replace(encounter.creatures[0], effects=(late, on_time)),))
+    encounter = encounter._replace(round=2, creatures=(encounter.creatures[0]._replace(effects=(late, on_time)),))
     retimed, _ = retime_removed(encounter, "Bram", ())
     effects = retimed.creatures[0].effects
     assert [(e.ends, e.last_round, e.from_round) for e in effects] == [("rounds", 3, None), ("rounds", 2, None)]

@@ -14,7 +14,7 @@ import pytest
 from _cli import fails, files, ok, ok_json, run
 
 from d4cli.fight.effect_transitions import add_effect, make_effect
-from d4cli.fight.effects import Pending
+from d4cli.fight.effects import Pending, team_grant_effects
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sheet_check import SheetCheckRequest, Source, sheet_check
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
@@ -215,12 +215,12 @@ def test_bundled_skirmish_has_sheets_on_two_sides():
 
 
 def test_sheet_check_is_pure_and_counts_lasting_effects():
-    aldric = Creature("Aldric", (("Might", 3),), attributes=(("Willpower", 2),), pending=Pending(advantage=("help",)))
+    aldric = Creature("Aldric", (("Might", 3),), attributes=(("Willpower", 2),), effects=team_grant_effects((), Pending(advantage=("help",))))
     encounter = Encounter(creatures=(aldric,))
     request = SheetCheckRequest("aldric", attribute="willpower", dc=10)
     new, record = sheet_check(encounter, request, ScriptedDice([10, 4]))
     assert record.result.total == 10 + 2 + 4 and record.result.request.advantage_level == 1
-    assert new.creatures[0].pending == Pending() and new.creatures[0].load == aldric.load
+    assert new.creatures[0].grants == Pending() and new.creatures[0].load == aldric.load
     shaken = make_effect(encounter, "shaken", "disadvantage")
     with_effect, _ = add_effect(encounter, "Aldric", shaken)
     _, record = sheet_check(with_effect, request, ScriptedDice([10]))

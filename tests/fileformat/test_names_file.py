@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import replace
 
 import pytest
 from _cli import ok, run
 
-from d4cli.fight.effects import Pending
+from d4cli.fight.effects import Pending, team_grant_effects
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fileformat.encounter_toml import dropped_comments, dump_encounter, parse_encounter
 from d4cli.rules.errors import FileError, InputError, escape_control
@@ -163,8 +162,8 @@ def test_a_hand_written_bare_numeric_key_loads_and_later_changes_succeed(tmp_pat
 @pytest.mark.parametrize("name", ["Might", "my-aspect_2", "1_2", "0x10", "0b1", "1e5", "inf", "nan", "True", "a b", 'q"x', "a.b", "1979-05-27"])
 def test_every_legal_aspect_name_survives_write_and_read(name):
     encounter = parse_encounter(FILE.format(name='"Ann"', aspect='"Might"'), "x.toml")
-    creature = replace(encounter.creatures[0], aspects=((name, 3),))
-    again = parse_encounter(dump_encounter(replace(encounter, creatures=(creature,))), "x.toml")
+    creature = encounter.creatures[0]._replace(aspects=((name, 3),))
+    again = parse_encounter(dump_encounter(encounter._replace(creatures=(creature,))), "x.toml")
     assert again.creatures[0].aspects == ((name, 3),)
 
 
@@ -203,7 +202,8 @@ def test_every_number_field_refuses_a_float(old, new, shown):
 
 def _encounter(load: int, pending: bool = False, notes: str = "") -> Encounter:
     creatures = tuple(
-        Creature(name, (("Might", 3), ("1_2", 1)), 1, 0, load, 0, None, Pending(advantage=("Bob",)) if pending else Pending(), notes)
+        Creature(name, (("Might", 3), ("1_2", 1)), 1, 0, load, 0, None, notes,
+                 team_grant_effects((), Pending(advantage=("Bob",))) if pending else ())
         for name in ("A", "B")
     )
     return Encounter("E", "turn", 0, None, None, creatures)

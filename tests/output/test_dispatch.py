@@ -25,11 +25,22 @@ def ok(*args: str) -> str:
     return result.stdout
 
 
+def is_record_class(cls: object) -> bool:
+    """A dataclass or a NamedTuple: the two shapes a record takes."""
+    return isinstance(cls, type) and (dataclasses.is_dataclass(cls) or (issubclass(cls, tuple) and hasattr(cls, "_fields")))
+
+
+def kind_of(cls: type) -> object:
+    """A record class's kind: a class attribute, or a property that returns a constant."""
+    kind = getattr(cls, "kind", None)
+    return kind.fget(None) if isinstance(kind, property) else kind
+
+
 def test_every_record_type_in_the_table_is_a_record_class_with_a_kind():
     for name in SERIALIZERS:
         module, _, class_name = name.rpartition(".")
         record_type = getattr(importlib.import_module(module), class_name)
-        assert isinstance(record_type, type) and dataclasses.is_dataclass(record_type), name
+        assert is_record_class(record_type), name
         assert f"{record_type.__module__}.{record_type.__qualname__}" == name
 
 
@@ -41,7 +52,8 @@ def test_every_record_class_of_the_model_has_its_serializer():
         for module in (actions, events, sheet_check, sheets, visibility)
         for cls in vars(module).values()
         if isinstance(cls, type) and cls.__module__ == module.__name__ and not cls.__name__.startswith("_")
-        and dataclasses.is_dataclass(cls) and ("kind" in getattr(cls, "__dataclass_fields__", {}) or isinstance(getattr(cls, "kind", None), str))
+        and is_record_class(cls) and ("kind" in getattr(cls, "__dataclass_fields__", {}) or "kind" in getattr(cls, "_fields", ())
+                                       or isinstance(kind_of(cls), str))
     }
     assert found == set(SERIALIZERS)
 

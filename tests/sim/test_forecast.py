@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
@@ -19,15 +17,15 @@ def example(name: str):
 
 
 def with_hp(encounter, **hp):
-    return replace(encounter, creatures=tuple(
-        replace(c, hp=hp[c.name.split()[-1]]) if c.name.split()[-1] in hp else c for c in encounter.creatures))
+    return encounter._replace(creatures=tuple(
+        c._replace(hp=hp[c.name.split()[-1]]) if c.name.split()[-1] in hp else c for c in encounter.creatures))
 
 
 def test_the_file_mode_picks_the_simulator_mode():
     duel = example("duel")
     assert sim_mode(example("skirmish")) == "turn"
     assert sim_mode(duel) == "round"
-    assert sim_mode(replace(duel, round_reset="zero")) == "round-zero"
+    assert sim_mode(duel._replace(round_reset="zero")) == "round-zero"
 
 
 def test_forecast_is_the_simulators_runs_in_the_files_mode():

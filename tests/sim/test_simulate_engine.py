@@ -182,9 +182,8 @@ def test_a_file_before_round_one_starts_it(monkeypatch):
 
 def test_a_running_turn_of_a_down_creature_just_ends(tmp_path, monkeypatch):
     text = mid_turn(tmp_path)
-    from dataclasses import replace
 
-    encounter = replace(text, creatures=(replace(text.creatures[0], hp=0),) + text.creatures[1:])
+    encounter = text._replace(creatures=(text.creatures[0]._replace(hp=0),) + text.creatures[1:])
     setup = prepare(encounter, "turn")
     assert setup.encounter.current is None and setup.encounter.round == 1
     log, _ = traced_play(setup, monkeypatch)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from d4cli import store
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.fight.actions import ActRequest, act
-from d4cli.fight.effects import Pending
+from d4cli.fight.effects import Pending, team_grant_effects
 from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
@@ -217,7 +217,7 @@ names = st.text(st.characters(blacklist_categories=NEVER_IN_A_NAME), min_size=1,
 @given(name=names, aspect=names, load=st.integers(-1000, 1000), hp=st.none() | st.integers(0, 100_000),
        source=names)
 def test_dump_then_parse_is_the_same_encounter(name, aspect, load, hp, source):
-    creature = Creature(name, ((aspect, 3),), 1, 0, load, 0, hp, Pending(advantage=(source,)))
+    creature = Creature(name, ((aspect, 3),), 1, 0, load, 0, hp, effects=team_grant_effects((), Pending(advantage=(source,))))
     encounter = Encounter("Any \"name\"\n", "round", 2, name, None, (creature,))
     assert parse_encounter(dump_encounter(encounter), "x.toml") == encounter
 

@@ -64,9 +64,7 @@ def add_command(
             encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n, level=level_n
         )
         if gm_only:
-            from dataclasses import replace
-
-            effect = replace(effect, public=False)
+            effect = effect._replace(public=False)
         return add_effect(encounter, name, effect)
 
     apply_change(file, transition, json_, note)

@@ -89,8 +89,6 @@ def init_command(
 
     Example: d4cli init --from skirmish
     """
-    from dataclasses import replace
-
     from d4cli.cli.settings import lock_timeout, resolve_path
     from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
     from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
@@ -115,7 +113,7 @@ def init_command(
         source = template_path(from_)
         text = read_text(source)
         encounter = parse_encounter(text, source)
-        changed = replace(encounter, mode=mode or encounter.mode, name=encounter.name if name is None else name,
+        changed = encounter._replace(mode=mode or encounter.mode, name=encounter.name if name is None else name,
                           round_reset=round_reset or encounter.round_reset)
         _check_round_reset(changed, round_reset)
         if changed != encounter:
@@ -198,9 +196,7 @@ def add_command(
             except InputError as error:
                 raise InputError(f"{creature_name}: {error.field}", error.value, error.problem) from None
         if hidden:
-            from dataclasses import replace
-
-            creature = replace(creature, hidden=True)
+            creature = creature._replace(hidden=True)
         return creature
 
     # Without --like the sheet is checked before the file is even read; its numbered names need the file.
@@ -342,7 +338,7 @@ def exhaust_command(
         step = parse_whole(level.removeprefix("+"), "LEVEL", EXHAUSTION_STEP)
 
         def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
-            current = encounter.creatures[encounter.index(name)].exhaustion
+            current = encounter.creatures[encounter.position_of(name)].exhaustion
             value = _relative(current, step, level)
             return set_exhaustion(encounter, name, value)
 
