@@ -24,12 +24,16 @@ def template_path(value: str) -> Path:
     check_text(value, "--from")
     examples = bundled_examples()
     for example, path in examples.items():
-        if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(value):
+        if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(
+            value
+        ):
             return path
     candidate = Path(value)
     try:
         if candidate.exists():
             return candidate
     except OSError as error:
-        raise InputError("--from", value, f"cannot look for this file: {error.strerror or error}") from None
+        raise InputError(
+            "--from", value, f"cannot look for this file: {error.strerror or error}"
+        ) from None
     raise InputError("--from", value, "no such example (" + ", ".join(examples) + ") or file")

@@ -41,20 +41,51 @@ Estimate = tuple[str, str, str, Figure, str, bool]
 
 def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
     """Every figure of mode report *m* that has an interval, in report order."""
-    out: list[Estimate] = [(f"wins: {side}", "win_rate", side, m["wins"][side], "rate", True) for side in sides]
+    out: list[Estimate] = [
+        (f"wins: {side}", "win_rate", side, m["wins"][side], "rate", True) for side in sides
+    ]
     out.append(("draws", "draw_rate", "", m["draws"], "rate", True))
     out.append(("rounds to finish: mean", "rounds_mean", "", m["rounds"], "mean", False))
     out.append(("actions per turn", "actions_per_turn", "", m["actions_per_turn"], "value", False))
-    out.append(("reactions per round", "reactions_per_round", "", m["reactions_per_round"], "value", False))
-    out += [(f"damage per round: {side}", "damage_per_round", side, m["damage_per_round"][side], "value", False)
-            for side in sides]
+    out.append(
+        ("reactions per round", "reactions_per_round", "", m["reactions_per_round"], "value", False)
+    )
+    out += [
+        (
+            f"damage per round: {side}",
+            "damage_per_round",
+            side,
+            m["damage_per_round"][side],
+            "value",
+            False,
+        )
+        for side in sides
+    ]
     out.append(("turns unable to act", "stuck_share", "", m["stuck_share"], "value", True))
     for c in m.get("creatures", ()):  # the side slot holds the creature's name for these
-        out.append((f"{c['name']}: went down", "creature_down_rate", c["name"], c["down"], "rate", True))
-        out.append((f"{c['name']}: damage per fight", "creature_damage_per_fight", c["name"], c["damage_per_fight"],
-                    "value", False))
-        out.append((f"{c['name']}: share of its side's damage", "creature_damage_share", c["name"],
-                    c["share_of_side"], "value", True))
+        out.append(
+            (f"{c['name']}: went down", "creature_down_rate", c["name"], c["down"], "rate", True)
+        )
+        out.append(
+            (
+                f"{c['name']}: damage per fight",
+                "creature_damage_per_fight",
+                c["name"],
+                c["damage_per_fight"],
+                "value",
+                False,
+            )
+        )
+        out.append(
+            (
+                f"{c['name']}: share of its side's damage",
+                "creature_damage_share",
+                c["name"],
+                c["share_of_side"],
+                "value",
+                True,
+            )
+        )
     return out
 
 
@@ -87,7 +118,9 @@ def share_places(count: int) -> int:
 def loads_cell(m: dict[str, Any]) -> str:
     """``-1: 52%, 0: 30%``: shares of turns by starting Load, to the digits the turns support."""
     places = share_places(m["turns"])
-    return ", ".join(f"{load}: {share * 100:.{places}f}%" for load, share in m["load_at_turn_start"].items())
+    return ", ".join(
+        f"{load}: {share * 100:.{places}f}%" for load, share in m["load_at_turn_start"].items()
+    )
 
 
 def rounds_shares(m: dict[str, Any]) -> list[tuple[str, float]]:
@@ -116,7 +149,9 @@ def figure_rows(modes: list[dict[str, Any]], sides: tuple[str, ...]) -> list[lis
     return rows
 
 
-def sweep_columns(grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
+def sweep_columns(
+    grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str, ...]
+) -> list[tuple[str, str, list[str]]]:
     """``(mode, figure, one cell per setting)`` of a sweep: the modes as groups of columns.
 
     Every figure with its interval, then the rounds-to-finish and Load distributions.
@@ -125,10 +160,24 @@ def sweep_columns(grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str
     for number, first in enumerate(grid[0][1]):
         mode_rows = [modes[number] for _, modes in grid]
         for place, estimate in enumerate(estimates(first, sides)):
-            columns.append((first["mode"], estimate[0], [cell(*estimates(m, sides)[place][3:]) for m in mode_rows]))
+            columns.append(
+                (
+                    first["mode"],
+                    estimate[0],
+                    [cell(*estimates(m, sides)[place][3:]) for m in mode_rows],
+                )
+            )
             if estimate[1] == "rounds_mean":
-                columns.append((first["mode"], "rounds to finish: median / p90", [middle(m["rounds"]) for m in mode_rows]))
-        columns.append((first["mode"], "rounds to finish (share of runs)", [rounds_cell(m) for m in mode_rows]))
+                columns.append(
+                    (
+                        first["mode"],
+                        "rounds to finish: median / p90",
+                        [middle(m["rounds"]) for m in mode_rows],
+                    )
+                )
+        columns.append(
+            (first["mode"], "rounds to finish (share of runs)", [rounds_cell(m) for m in mode_rows])
+        )
         columns.append((first["mode"], "Load at turn start", [loads_cell(m) for m in mode_rows]))
     return columns
 
@@ -147,5 +196,7 @@ def plural(count: int, word: str) -> str:
 
 def heading(report: dict[str, Any]) -> str:
     """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds`` (plain text)."""
-    return (f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
-            f"draw after {plural(report['max_rounds'], 'round')}")
+    return (
+        f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
+        f"draw after {plural(report['max_rounds'], 'round')}"
+    )
