@@ -59,11 +59,9 @@ class LazyGroup(TyperGroup):
     unknown_hint: Callable[[str], str] | None = None
 
     def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
-        from typer._click.exceptions import UsageError
-
         try:
             return super().resolve_command(ctx, args)
-        except UsageError as error:
+        except typer.TyperException as error:  # Click's UsageError; TyperException is its public base
             hint = self.unknown_hint(args[0]) if self.unknown_hint is not None and args else ""
             if hint:
                 error.message = f"{error.message.rstrip('.')}; {hint}"

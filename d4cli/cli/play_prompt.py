@@ -1,7 +1,7 @@
 """The interactive prompt of ``d4cli play``: prompt_toolkit, Tab completion, history.
 
 Completion asks the root command itself, through Click's completion
-(`ShellComplete.get_completions`), the way the bash, zsh and fish scripts do:
+(`d4cli.cli.completion.shells.line_completions`), the way the bash, zsh and fish scripts do:
 every parameter's completer in `d4cli.cli.completion` (creatures, Aspects, DC
 tiers, formats, and any added later) works here without being named. Values
 are quoted for `d4cli.cli.play_session.split` (``"Goblin Archer"``).
@@ -71,9 +71,8 @@ def quote_value(value: str) -> str:
 def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
     """``(replacement, display, help)`` for the word at the end of *text*; never raises."""
     try:
-        from typer._click.shell_completion import ShellComplete
-
         from d4cli.cli import completion
+        from d4cli.cli.completion.shells import line_completions
         from d4cli.cli.completion.words import split_line
 
         words, typed = split_line(text)
@@ -84,9 +83,8 @@ def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
         head = ""
         if incomplete.startswith("-") and "=" in incomplete:
             head = incomplete.partition("=")[0] + "="
-        complete = _session_complete(ShellComplete)(root, {}, "d4cli", "_D4CLI_COMPLETE")
         out: list[tuple[str, str, str]] = []
-        for item in complete.get_completions(words, incomplete):
+        for item in line_completions(root, words, incomplete):
             if getattr(item, "type", "plain") != "plain":
                 continue
             value = str(item.value)
@@ -94,25 +92,6 @@ def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
         return out
     except Exception:  # noqa: BLE001 - completion never breaks the prompt
         return []
-
-
-def _session_complete(base: Any) -> Any:
-    """Click's completion class with the shell-facing parts (never used here) filled in."""
-
-    class SessionComplete(base):  # type: ignore[misc, valid-type]
-        name = "d4cli-play"
-        source_template = ""
-
-        def source_vars(self) -> dict[str, Any]:
-            return {}
-
-        def get_completion_args(self) -> tuple[list[str], str]:
-            return [], ""
-
-        def format_completion(self, item: Any) -> str:
-            return str(item.value)
-
-    return SessionComplete
 
 
 class SessionCompleter(Completer):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import MutableMapping
 from typing import Any
 
 import typer
@@ -168,18 +167,6 @@ class D4Group(LazyGroup):
         """*message* as this run says it (`session_text` inside ``d4cli play``)."""
         return session_text(message) if self.in_session else message
 
-    def _main_shell_completion(
-        self, ctx_args: MutableMapping[str, Any], prog_name: str, complete_var: str | None = None
-    ) -> None:
-        if complete_var is None:
-            complete_var = f"_{prog_name}_COMPLETE".replace("-", "_").upper()
-        if os.environ.get(complete_var):
-            # Our shell classes quote names for the shell (d4cli.cli.completion).
-            from d4cli.cli.completion.shells import use_d4_shells
-
-            use_d4_shells()
-        super()._main_shell_completion(ctx_args, prog_name, complete_var)
-
     def main(  # type: ignore[override]
         self,
         args: Any = None,
@@ -203,7 +190,13 @@ class D4Group(LazyGroup):
         interactive session (``d4cli play``) runs each line through this.
         """
         _prepare_streams()
-        if any(str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]):
+        prog_name = prog_name or "d4cli"
+        # A completion request (Click's variable, as the scripts set it: _D4CLI_COMPLETE) or
+        # --show/--install-completion: our shell classes quote names for the shell.
+        complete_var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
+        if os.environ.get(complete_var) or any(
+            str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]
+        ):
             from d4cli.cli.completion.shells import use_d4_shells
 
             use_d4_shells()
@@ -217,7 +210,7 @@ class D4Group(LazyGroup):
             check_terminal_size()
             code = super().main(
                 args=argv,
-                prog_name=prog_name or "d4cli",
+                prog_name=prog_name,
                 complete_var=complete_var,
                 standalone_mode=False,
                 **extra,

@@ -1,7 +1,9 @@
 """What the shell reads from the environment for the store: the file and the lock's patience.
 
 The store itself never reads the environment: the command layer calls
-`resolve_path` and `lock_timeout` and passes the results in.
+`resolve_path` and `lock_timeout` and passes the results in. The lock's default
+patience is the store's (`d4cli.store.lock.DEFAULT_LOCK_TIMEOUT`); this module
+does not import the store, being on every command's start-up path.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from d4cli.rules.errors import FileError, InputError
 DEFAULT_FILE = "encounter.toml"
 FILE_ENV = "D4CLI_FILE"
 LOCK_TIMEOUT_ENV = "D4CLI_LOCK_TIMEOUT"
-DEFAULT_LOCK_TIMEOUT = 5.0
 
 
 def resolve_path(option_value: str | None) -> Path:
@@ -36,15 +37,16 @@ def resolve_path(option_value: str | None) -> Path:
     return path
 
 
-def lock_timeout() -> float:
-    """Seconds to wait for the encounter's lock: ``D4CLI_LOCK_TIMEOUT``, default 5.
+def lock_timeout() -> float | None:
+    """Seconds to wait for the encounter's lock: ``D4CLI_LOCK_TIMEOUT``; None when unset or
+    empty, which the store takes as its default (`d4cli.store.lock.DEFAULT_LOCK_TIMEOUT`, 5 s).
 
     Raises:
         InputError: not a number of seconds within 0..86400.
     """
     text = os.environ.get(LOCK_TIMEOUT_ENV)
     if text is None or text == "":
-        return DEFAULT_LOCK_TIMEOUT
+        return None
     try:
         seconds = float(text)
     except ValueError:

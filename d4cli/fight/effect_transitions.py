@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from d4cli.fight.effects import (
+    REMOVED,
+    USED_UP,
     Boundary,
     Effect,
     Ended,
@@ -21,8 +23,8 @@ from d4cli.fight.effects import (
     TurnEnd,
     TurnStart,
     ended_at,
+    ended_by,
     put_effect,
-    reason,
     used,
 )
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
@@ -72,7 +74,7 @@ def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encou
         effects = creature.effects
         for boundary in boundaries:
             effects, gone = ended_at(effects, boundary)
-            ended += [Ended(creature.name, effect, reason(boundary, effect)) for effect in gone]
+            ended += [ended_by(creature.name, effect, boundary) for effect in gone]
         creatures.append(creature if effects == creature.effects else creature._replace(effects=effects))
     return encounter._replace(creatures=tuple(creatures)), tuple(ended)
 
@@ -120,7 +122,7 @@ def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, .
             for e in creature.effects
         )
         creatures.append(creature if effects == creature.effects else creature._replace(effects=effects))
-    return encounter._replace(creatures=tuple(creatures)), tuple(Ended(gone, e, f"{gone} removed") for e in its_effects)
+    return encounter._replace(creatures=tuple(creatures)), tuple(Ended(gone, e, REMOVED, gone) for e in its_effects)
 
 
 def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[Encounter, tuple[Ended, ...]]:
@@ -143,7 +145,7 @@ def roll_used(creature: Creature, role: str, ended: list[Ended]) -> tuple[Effect
     if not creature.effects:
         return None
     effects, gone = used(creature.effects, role)  # `ended_at` of ``Used(role)``
-    ended += [Ended(creature.name, effect, "used up") for effect in gone]
+    ended += [Ended(creature.name, effect, USED_UP) for effect in gone]
     return effects if gone or effects != creature.effects else None
 
 

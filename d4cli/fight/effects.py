@@ -121,28 +121,48 @@ class Used(NamedTuple):
 Boundary = TurnStart | TurnEnd | RoundEnd
 
 
+# Why an effect ended (`Ended.why`); `d4cli.output.effecttext.END_REASONS` gives the words.
+TURN_START = "turn_start"  # the start of `Ended.who`'s turn
+TURN_END = "turn_end"  # the end of `Ended.who`'s turn
+ROUND_END = "round_end"  # the end of round `Ended.round`
+TURN_SKIPPED = "turn_skipped"  # the end of round `Ended.round`; `Ended.who` was down, its turn skipped (R18)
+REMOVED = "removed"  # `Ended.who` left the encounter (R17), taking its own effects
+USED_UP = "used_up"  # a roll used its last use (R11, R20)
+END_REASONS: tuple[str, ...] = (TURN_START, TURN_END, ROUND_END, TURN_SKIPPED, REMOVED, USED_UP)
+
+
 class Ended(NamedTuple):
-    """An effect that ended, on which creature, and why (``reason``: plain words)."""
+    """An effect that ended, on which creature, and why.
+
+    Attributes:
+        creature: the creature the effect was on.
+        effect: the effect as it was.
+        why: one of `END_REASONS`.
+        who: the creature the reason names (whose turn, who was removed or down), else None.
+        round: the round that ended (``round_end``, ``turn_skipped``), else None.
+    """
 
     creature: str
     effect: Effect
-    reason: str
+    why: str
+    who: str | None = None
+    round: int | None = None
 
 
 def _same(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and (a == b or fold_name(a) == fold_name(b))
 
 
-def reason(boundary: Boundary, effect: Effect | None = None) -> str:
-    """The words for *boundary*: ``start of Goblin Archer's turn``, ``end of round 2``;
-    ``end of round 2, Bram is down and his turn was skipped (R18)`` for *effect* timed to a skipped turn."""
+def ended_by(creature: str, effect: Effect, boundary: Boundary) -> Ended:
+    """The `Ended` record of *effect* on *creature*, ended at *boundary* (`ends_at`): an
+    effect timed to a turn that ends at a round's end had its creature's turn skipped (R18)."""
     if isinstance(boundary, TurnStart):
-        return f"start of {boundary.name}'s turn"
+        return Ended(creature, effect, TURN_START, boundary.name)
     if isinstance(boundary, TurnEnd):
-        return f"end of {boundary.name}'s turn"
-    if effect is not None and effect.ends in ("start", "end"):
-        return f"end of round {boundary.round}, {effect.creature} is down and its turn was skipped (R18)"
-    return f"end of round {boundary.round}"
+        return Ended(creature, effect, TURN_END, boundary.name)
+    if effect.ends in ("start", "end"):
+        return Ended(creature, effect, TURN_SKIPPED, effect.creature, boundary.round)
+    return Ended(creature, effect, ROUND_END, None, boundary.round)
 
 
 def ends_at(effect: Effect, boundary: Boundary) -> bool:

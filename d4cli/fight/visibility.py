@@ -12,7 +12,7 @@ What the players then see is computed by `d4cli.fight.public_view`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from d4cli.fight import kinds
 from d4cli.fight.encounter import Creature, Encounter
@@ -67,10 +67,20 @@ class AliasEvent(_ViewChange):
 ViewEvent = RevealEvent | ConcealEvent | AliasEvent
 
 
-def _event(cls: type[_ViewChange], encounter: Encounter, old: Creature, new: Creature) -> _ViewChange:
-    return cls(
+_Change = TypeVar("_Change", bound=_ViewChange)
+
+
+def _change_view(
+    cls: type[_Change], encounter: Encounter, position: int, *, hidden: bool | None = None, alias: str | None = None
+) -> tuple[Encounter, _Change]:
+    """The encounter with the creature at *position* given *hidden* and *alias* (None: unchanged;
+    alias ``""``: its own name), and the *cls* record of the change."""
+    old = encounter.creatures[position]
+    new = old._replace(hidden=old.hidden if hidden is None else hidden, alias=old.alias if alias is None else alias)
+    event = cls(
         encounter.round, encounter.current, old.name, old.hidden, new.hidden, old.alias or None, new.alias or None
     )
+    return encounter.with_creature(position, new), event
 
 
 def reveal(encounter: Encounter, name: str) -> tuple[Encounter, RevealEvent]:
@@ -79,11 +89,7 @@ def reveal(encounter: Encounter, name: str) -> tuple[Encounter, RevealEvent]:
     Raises:
         InputError: no such creature.
     """
-    position = encounter.position_of(name)
-    old = encounter.creatures[position]
-    new = old._replace(hidden=False)
-    event = _event(RevealEvent, encounter, old, new)
-    return encounter.with_creature(position, new), event  # type: ignore[return-value]
+    return _change_view(RevealEvent, encounter, encounter.position_of(name), hidden=False)
 
 
 def conceal(encounter: Encounter, name: str) -> tuple[Encounter, ConcealEvent]:
@@ -92,11 +98,7 @@ def conceal(encounter: Encounter, name: str) -> tuple[Encounter, ConcealEvent]:
     Raises:
         InputError: no such creature.
     """
-    position = encounter.position_of(name)
-    old = encounter.creatures[position]
-    new = old._replace(hidden=True)
-    event = _event(ConcealEvent, encounter, old, new)
-    return encounter.with_creature(position, new), event  # type: ignore[return-value]
+    return _change_view(ConcealEvent, encounter, encounter.position_of(name), hidden=True)
 
 
 def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encounter, AliasEvent]:
@@ -110,15 +112,12 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
             (naming ``TEXT``); an alias matching another creature's name or alias (N1).
     """
     position = encounter.position_of(name)
-    old = encounter.creatures[position]
     if alias is not None:
         check_text(alias, "TEXT", name=True)
         clash = alias_clash(encounter.creatures, position, alias)
         if clash is not None:
             raise InputError("TEXT", alias, f"matches {clash} (N1): the players could not tell them apart")
-    new = old._replace(alias="" if alias is None else alias)
-    event = _event(AliasEvent, encounter, old, new)
-    return encounter.with_creature(position, new), event  # type: ignore[return-value]
+    return _change_view(AliasEvent, encounter, position, alias="" if alias is None else alias)
 
 
 def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> str | None:

@@ -1,8 +1,9 @@
 """Grids of exact odds for designers (``d4cli odds``): P(success) and expected damage
 by pool or Advantage Level against DCs or Evasions, and the two systems side by side.
 
-Pure: builds `Grid` records from the distributions of `d4cli.odds.roll_odds`; rendering
-is in `d4cli.output.render.odds`.
+Pure: builds `Grid` records from the distributions of `d4cli.odds.roll_odds`: codes and
+numbers, no words. The titles, headers and row labels are `d4cli.output.gridtext`;
+rendering is in `d4cli.output.render.odds`, the JSON in `d4cli.output.serialize.grids`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from dataclasses import dataclass
 from d4cli.odds.distribution import Distribution
 from d4cli.odds.pool_chain import pool_values
 from d4cli.odds.roll_odds import p_check_success
-from d4cli.rules.action_roll import apply_disadvantage
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import pool_size as rules_pool_size
@@ -30,14 +30,14 @@ class GridRow:
     """One row of a grid.
 
     Attributes:
-        label: what the row shows, for people (``3 (3d4)``, ``Adv 2``).
         keys: the numbers that define the row (``("aspect", 3), ("pool_size", 3)``).
         values: one value per column of the grid.
+        dice: a pool row's dice (``3d4+1d8``, `pool_notation`); None for a check row.
     """
 
-    label: str
     keys: tuple[Key, ...]
     values: tuple[float, ...]
+    dice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,23 +46,21 @@ class Grid:
 
     Attributes:
         kind: ``pool``, ``check``, ``damage`` or ``compare``.
-        title: a one-line description with the rule ids.
         quantity: `P_SUCCESS` or `EXPECTED_DAMAGE`: what the cells hold.
-        row_header: the header of the label column.
         column_key: ``dc`` or ``evasion``.
         columns: the DCs or Evasions.
         rows: the rows, in the order asked for.
         settings: the fixed inputs (Load, Net Advantage, extra dice, modifiers ...).
+        by_aspect: the pool rows are by Aspect (sized with Load and Net Advantage, R5), not by pool size.
     """
 
     kind: str
-    title: str
     quantity: str
-    row_header: str
     column_key: str
     columns: tuple[int, ...]
     rows: tuple[GridRow, ...]
     settings: tuple[tuple[str, object], ...] = ()
+    by_aspect: bool = False
 
 
 def grid_cells(rows: int, columns: int, field: str) -> int:
@@ -97,14 +95,32 @@ def _pool_rows(
     rows: list[tuple[str, tuple[Key, ...], int]] = []
     for aspect in aspects or ():
         size = rules_pool_size(aspect, load, net_advantage).size
-        rows.append(
-            (
-                f"{aspect} ({pool_notation(size, extra)})",
-                (("aspect", aspect), ("pool_size", size)),
-                size,
-            )
-        )
+        rows.append((pool_notation(size, extra), (("aspect", aspect), ("pool_size", size)), size))
     return rows
+
+
+def _pool_grid_rows(
+    columns: Sequence[int],
+    aspects: Sequence[int] | None,
+    pool_sizes: Sequence[int] | None,
+    load: int,
+    net_advantage: int,
+    extra: tuple[ExtraDice, ...],
+    *,
+    damage: bool,
+    keys_prefix: tuple[Key, ...] = (),
+) -> list[GridRow]:
+    """The pool rows of a grid, one value per column, computed together (`pool_values`).
+
+    *damage*: expected damage against Evasions, else P(success) against DCs.
+    *keys_prefix* goes before every row's keys.
+
+    Raises:
+        InputError: a roll over 10,000 dice (L2) or 100,000 totals (L4).
+    """
+    pool_rows = _pool_rows(aspects, pool_sizes, load, net_advantage, extra)
+    values = pool_values([size for _, _, size in pool_rows], extra, columns, damage=damage)
+    return [GridRow((*keys_prefix, *keys), values[size], dice) for dice, keys, size in pool_rows]
 
 
 def _pool_settings(
@@ -139,7 +155,6 @@ def pool_grid(
     """
     return _pool_value_grid(
         "pool",
-        "Chance of success of a D4 pool: total >= DC (R5-R7)",
         P_SUCCESS,
         "dc",
         dcs,
@@ -167,7 +182,6 @@ def damage_grid(
     """
     return _pool_value_grid(
         "damage",
-        "Expected damage of a D4 pool: max(0, total - Evasion) (R5-R7)",
         EXPECTED_DAMAGE,
         "evasion",
         evasions,
@@ -182,7 +196,6 @@ def damage_grid(
 
 def _pool_value_grid(
     kind: str,
-    title: str,
     quantity: str,
     column: str,
     columns: Sequence[int],
@@ -198,39 +211,18 @@ def _pool_value_grid(
     The rows are computed together (`pool_values`); *value* names the quantity.
     """
     extra = tuple(extra)
-    pool_rows = _pool_rows(aspects, pool_sizes, load, net_advantage, extra)
-    values = pool_values(
-        [size for _, _, size in pool_rows], extra, columns, damage=quantity == EXPECTED_DAMAGE
+    rows = _pool_grid_rows(
+        columns, aspects, pool_sizes, load, net_advantage, extra, damage=quantity == EXPECTED_DAMAGE
     )
-    rows = tuple(GridRow(label, keys, values[size]) for label, keys, size in pool_rows)
     return Grid(
         kind,
-        title,
         quantity,
-        "Pool" if pool_sizes is not None else "Aspect (pool)",
         column,
         tuple(columns),
-        rows,
+        tuple(rows),
         _pool_settings(pool_sizes is None, load, net_advantage, extra),
+        by_aspect=pool_sizes is None,
     )
-
-
-def check_label(advantage_level: int, disadvantage: int, modifiers: int | None = None) -> str:
-    """``Adv 2``, ``Adv 2, Dis 1 (= Adv 1)``, ``Dis 1 (-1d6)``, ``d20+3, Adv 2`` (C3, C4)."""
-    parts = [] if modifiers is None else [f"d20{modifiers:+d}"]
-    levels = apply_disadvantage(advantage_level, disadvantage)
-    if advantage_level:
-        parts.append(f"Adv {advantage_level}")
-    if disadvantage:
-        parts.append(f"Dis {disadvantage}")
-    text = ", ".join(parts) or "no Advantage"
-    if levels.impossible:
-        return text + " (impossible)"
-    if disadvantage and levels.subtract_die:
-        return text + " (-1d6)"
-    if disadvantage:
-        return text + f" (= Adv {levels.effective_level})"
-    return text
 
 
 def check_grid(
@@ -250,7 +242,6 @@ def check_grid(
     """
     rows = tuple(
         GridRow(
-            check_label(level, dis),
             (("advantage_level", level), ("disadvantage", dis)),
             tuple(p_check_success(dc, modifiers, level, dis) for dc in dcs),
         )
@@ -259,9 +250,7 @@ def check_grid(
     )
     return Grid(
         "check",
-        "Chance of success of a d20 Action Roll: natural 1 fails, crit d6 on 20 (C1-C6)",
         P_SUCCESS,
-        "Advantage",
         "dc",
         tuple(dcs),
         rows,
@@ -287,16 +276,18 @@ def compare_grid(
         InputError: as `pool_grid` and `check_grid`.
     """
     extra = tuple(extra)
-    prefix = "Aspect " if pool_sizes is None else "Pool "
-    pool_rows = _pool_rows(aspects, pool_sizes, load, net_advantage, extra)
-    values = pool_values([size for _, _, size in pool_rows], extra, dcs, damage=False)
-    rows = [
-        GridRow(prefix + label, (("system", "pool"), *keys), values[size])
-        for label, keys, size in pool_rows
-    ]
+    rows = _pool_grid_rows(
+        dcs,
+        aspects,
+        pool_sizes,
+        load,
+        net_advantage,
+        extra,
+        damage=False,
+        keys_prefix=(("system", "pool"),),
+    )
     rows += [
         GridRow(
-            check_label(advantage_level, disadvantage, modifier),
             (
                 ("system", "check"),
                 ("modifiers", modifier),
@@ -309,35 +300,11 @@ def compare_grid(
     ]
     return Grid(
         "compare",
-        "Chance of success: D4 pool (R5-R7) against d20 Action Roll (C1-C6)",
         P_SUCCESS,
-        "Roll",
         "dc",
         tuple(dcs),
         tuple(rows),
         _pool_settings(pool_sizes is None, load, net_advantage, extra),
+        by_aspect=pool_sizes is None,
     )
-
-
-def grid_json(grid: Grid) -> dict[str, object]:
-    """A grid as one JSON object: ``table``, ``quantity``, ``columns``, ``rows``, ``settings``.
-
-    Each row is ``{"label": ..., <its keys>..., "values": [...]}`` with one
-    value per column; ``column`` names what the columns are (``dc``, ``evasion``).
-    """
-    return {
-        "kind": "odds",
-        "table": grid.kind,
-        "title": grid.title,
-        "quantity": grid.quantity,
-        "column": grid.column_key,
-        "columns": list(grid.columns),
-        "rows": [
-            {"label": row.label, **dict(row.keys), "values": list(row.values)} for row in grid.rows
-        ],
-        "settings": {
-            key: list(value) if isinstance(value, tuple) else value for key, value in grid.settings
-        },
-    }
-
 

@@ -4,13 +4,17 @@
 the shape docs/cli.md gives: ``{source, grant, on, ends: {kind, creature, last_round, uses},
 origin, level}``), so an ``effect`` change just made, the same change read back by ``log``
 and a row of ``status`` or ``effect list`` read alike. `ORIGINS` is the one table of the
-names of an origin, in JSON and for people. Plain text, no Rich and no imports: callers escape (N1).
+names of an origin, in JSON and for people, and `END_REASONS` the words of why an effect
+ended (`end_reason`). Plain text, no Rich and no imports at run time: callers escape (N1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:  # only for the annotations: keeps this module free of imports
+    from d4cli.fight.effects import Ended
 
 
 class Origin(NamedTuple):
@@ -41,6 +45,30 @@ def check_origin(origin: str) -> str:
     """A sheet check source's origin as the check names it: ``team action``, ``effect``, ``--adv``, ``--dis`` (C8)."""
     names = ORIGINS.get(origin)
     return origin if names is None or names.check is None else names.check
+
+
+# Why an effect ended (`d4cli.fight.effects.END_REASONS`) -> the words, the ``reason`` of an
+# ended effect's JSON (the public contract); ``{who}`` and ``{round}`` from its `Ended` record.
+END_REASONS: dict[str, str] = {
+    "turn_start": "start of {who}'s turn",
+    "turn_end": "end of {who}'s turn",
+    "round_end": "end of round {round}",
+    "turn_skipped": "end of round {round}, {who} is down and its turn was skipped (R18)",
+    "removed": "{who} removed",
+    "used_up": "used up",
+}
+
+
+def end_reason(ended: Ended) -> str:
+    """Why *ended* ended, in words: ``start of Goblin Archer's turn``, ``end of round 2``,
+    ``end of round 2, Bram is down and its turn was skipped (R18)``, ``Borin removed``, ``used up`` (R20).
+
+    Names are as written: escape them for markup.
+
+    Raises:
+        KeyError: a reason code not in `END_REASONS`.
+    """
+    return END_REASONS[ended.why].format(who=ended.who, round=ended.round)
 
 
 Effect = Mapping[str, Any]  # an effect's JSON object

@@ -16,9 +16,8 @@ Pure arithmetic on `d4cli.sim.engine.Tally` sums; every interval is 95%.
 * With fewer than two runs (two finished fights for the rounds) a mean or a
   ratio has no interval: its ``low`` and ``high`` are None.
 
-`shown` prints a figure to the decimal place of the first significant digit of
-its interval's half-width. A figure without an interval, or with one of zero
-width (every run alike), shows 2 significant digits (a whole number in full).
+`decimals` gives the decimal places an interval's half-width supports; the figures
+as text (cells, headings) are `d4cli.output.figuretext`.
 """
 
 from __future__ import annotations
@@ -55,26 +54,6 @@ def decimals(half_width: float, most: int = 6) -> int:
     if half_width <= 0 or not math.isfinite(half_width):
         return most
     return max(0, min(most, -math.floor(math.log10(half_width))))
-
-
-def significant(value: float, digits: int = 2) -> str:
-    """*value* to *digits* significant digits; a whole number in full (``2``, ``2.3``, ``0.047``, ``123``)."""
-    value = round(value, 9)
-    if value == int(value):
-        return str(int(value))
-    places = max(0, digits - 1 - math.floor(math.log10(abs(value))))
-    return f"{value:.{places}f}"
-
-
-def shown(value: float, low: float | None, high: float | None, scale: float = 1.0) -> str:
-    """*value* (times *scale*) with only the digits its interval ``low..high`` supports.
-
-    Without an interval (None) or with one of width 0, 2 significant digits (`significant`).
-    """
-    if low is None or high is None or high - low <= 0:
-        return significant(value * scale)
-    places = decimals((high - low) * scale / 2)
-    return f"{value * scale:.{places}f}"
 
 
 def ratio(tally: Tally, top: int, bottom: int) -> Figure:
@@ -235,121 +214,3 @@ def simulation_json(name: str, sides: tuple[str, ...], runs: int, seed: int, max
                                        for v, mode, label in grid if v == value]}
             for value in values]
     return {**head, "sweep": {"key": key, "values": values}, "rows": rows}
-
-
-# --- The figures as text: one cell per figure, shared by the table, Markdown and CSV ---------
-
-# (label, CSV name, side or "", figure, key of its value, a percentage) of one estimate.
-Estimate = tuple[str, str, str, Figure, str, bool]
-
-
-def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
-    """Every figure of mode report *m* that has an interval, in report order."""
-    out: list[Estimate] = [(f"wins: {side}", "win_rate", side, m["wins"][side], "rate", True) for side in sides]
-    out.append(("draws", "draw_rate", "", m["draws"], "rate", True))
-    out.append(("rounds to finish: mean", "rounds_mean", "", m["rounds"], "mean", False))
-    out.append(("actions per turn", "actions_per_turn", "", m["actions_per_turn"], "value", False))
-    out.append(("reactions per round", "reactions_per_round", "", m["reactions_per_round"], "value", False))
-    out += [(f"damage per round: {side}", "damage_per_round", side, m["damage_per_round"][side], "value", False)
-            for side in sides]
-    out.append(("turns unable to act", "stuck_share", "", m["stuck_share"], "value", True))
-    for c in m.get("creatures", ()):  # the side slot holds the creature's name for these
-        out.append((f"{c['name']}: went down", "creature_down_rate", c["name"], c["down"], "rate", True))
-        out.append((f"{c['name']}: damage per fight", "creature_damage_per_fight", c["name"], c["damage_per_fight"],
-                    "value", False))
-        out.append((f"{c['name']}: share of its side's damage", "creature_damage_share", c["name"],
-                    c["share_of_side"], "value", True))
-    return out
-
-
-def cell(figure: Figure, key: str, percent: bool) -> str:
-    """``3.81 (3.70-3.92)``, ``93% (88-96)``: a figure to its supported digits, with its interval.
-
-    ``-`` for a figure that does not exist (rounds when no fight finished); the value
-    alone without an interval or with one of zero width (every run alike).
-    """
-    value, low, high = figure[key], figure["low"], figure["high"]
-    if value is None:
-        return "-"
-    scale, unit = (100.0, "%") if percent else (1.0, "")
-    text = shown(value, low, high, scale) + unit
-    if low is None or high - low <= 0:
-        return text
-    return f"{text} ({shown(low, low, high, scale)}-{shown(high, low, high, scale)})"
-
-
-def middle(rounds: Figure) -> str:
-    """``1 / 2``: the median and 90th percentile of rounds to finish; ``-`` when none finished."""
-    return "-" if rounds["median"] is None else f"{rounds['median']} / {rounds['p90']}"
-
-
-def share_places(count: int) -> int:
-    """Decimal places of a percentage of *count* things: what its widest 95% interval supports."""
-    return decimals(100 * Z95 * math.sqrt(0.25 / count)) if count else 0
-
-
-def loads_cell(m: dict[str, Any]) -> str:
-    """``-1: 52%, 0: 30%``: shares of turns by starting Load, to the digits the turns support."""
-    places = share_places(m["turns"])
-    return ", ".join(f"{load}: {share * 100:.{places}f}%" for load, share in m["load_at_turn_start"].items())
-
-
-def rounds_shares(m: dict[str, Any]) -> list[tuple[str, float]]:
-    """``[("1", 0.54), ("2", 0.41), ("draw", 0.05)]``: finished fights by rounds, then draws, as shares of all runs."""
-    runs = m["runs"] or 1
-    shares = [(k, count / runs) for k, count in m["rounds"]["histogram"].items()]
-    if m["draws"]["draws"]:
-        shares.append(("draw", m["draws"]["draws"] / runs))
-    return shares
-
-
-def rounds_cell(m: dict[str, Any]) -> str:
-    """``1: 54%, 2: 41%, draw: 5%``: the rounds-to-finish distribution in one cell."""
-    places = share_places(m["runs"])
-    return ", ".join(f"{k}: {share * 100:.{places}f}%" for k, share in rounds_shares(m))
-
-
-def figure_rows(modes: list[dict[str, Any]], sides: tuple[str, ...]) -> list[list[str]]:
-    """One row per figure, one column per mode (the first column names the figure), with intervals."""
-    rows: list[list[str]] = []
-    for number, first in enumerate(estimates(modes[0], sides)):
-        rows.append([first[0]] + [cell(*estimates(m, sides)[number][3:]) for m in modes])
-        if first[1] == "rounds_mean":
-            rows.append(["rounds to finish: median / p90"] + [middle(m["rounds"]) for m in modes])
-    rows.append(["Load at turn start"] + [loads_cell(m) for m in modes])
-    return rows
-
-
-def sweep_columns(grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str, ...]) -> list[tuple[str, str, list[str]]]:
-    """``(mode, figure, one cell per setting)`` of a sweep: the modes as groups of columns.
-
-    Every figure with its interval, then the rounds-to-finish and Load distributions.
-    """
-    columns: list[tuple[str, str, list[str]]] = []
-    for number, first in enumerate(grid[0][1]):
-        mode_rows = [modes[number] for _, modes in grid]
-        for place, estimate in enumerate(estimates(first, sides)):
-            columns.append((first["mode"], estimate[0], [cell(*estimates(m, sides)[place][3:]) for m in mode_rows]))
-            if estimate[1] == "rounds_mean":
-                columns.append((first["mode"], "rounds to finish: median / p90", [middle(m["rounds"]) for m in mode_rows]))
-        columns.append((first["mode"], "rounds to finish (share of runs)", [rounds_cell(m) for m in mode_rows]))
-        columns.append((first["mode"], "Load at turn start", [loads_cell(m) for m in mode_rows]))
-    return columns
-
-
-def few_runs(runs: int) -> str | None:
-    """The note a report of *runs* fights per mode needs when too few give a mean or ratio an interval."""
-    if runs >= 2:
-        return None
-    return "1 run per mode: too few for the interval of a mean or ratio; those show 2 significant digits"
-
-
-def plural(count: int, word: str) -> str:
-    """``1 run``, ``2 runs``, ``10,000 runs``."""
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
-
-
-def heading(report: dict[str, Any]) -> str:
-    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds`` (plain text)."""
-    return (f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
-            f"draw after {plural(report['max_rounds'], 'round')}")

@@ -24,6 +24,7 @@ from d4cli.rules.errors import FileError, LockTimeout
 from d4cli.store.files import keep_owner, lock_path, mode_of, tighten
 from d4cli.store.sidefiles import denied_hint
 
+# Seconds to wait for the lock when the caller gives no timeout (``D4CLI_LOCK_TIMEOUT`` unset).
 DEFAULT_LOCK_TIMEOUT = 5.0
 
 # Only the module this platform has is imported (a failed import searches the whole path);
@@ -91,7 +92,8 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[Held]:
 
     Args:
         path: the encounter file (its real path).
-        timeout: seconds to wait (the shell passes ``D4CLI_LOCK_TIMEOUT``); default 5.
+        timeout: seconds to wait (the shell passes ``D4CLI_LOCK_TIMEOUT``); None:
+            `DEFAULT_LOCK_TIMEOUT`.
 
     Yields:
         `Held`, whose ``check`` the transaction calls before it writes.

@@ -62,7 +62,7 @@ def test_the_default_file_says_plain_init(tmp_path, monkeypatch):
 
 
 def test_a_side_wins_reads_with_any_side_name():
-    from d4cli.sim.report import estimates
+    from d4cli.output.figuretext import estimates
 
     figure = {"wins": 1, "rate": 0.5, "low": 0.1, "high": 0.9}
     mode = {"wins": {"foes": figure, "party": figure}, "draws": figure, "rounds": figure,

@@ -22,7 +22,7 @@ from d4cli.fight.effects import (
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-from d4cli.output.effecttext import describe
+from d4cli.output.effecttext import describe, end_reason
 from d4cli.output.serialize.effects import effect_json
 
 
@@ -57,7 +57,7 @@ def first_ending(encounter: Encounter, source: str) -> tuple[str, str, int, str]
             encounter, event = start_turn(encounter)
         for gone in event.effects_ended:
             if gone.effect.source == source:
-                return event.kind, event.actor, event.round, gone.reason
+                return event.kind, event.actor, event.round, end_reason(gone)
     return None
 
 
@@ -108,7 +108,7 @@ def test_r20_uses_end_after_that_many_rolls_it_applied_to(mode, when):
     encounter, _ = act(encounter, ActRequest("Borin", "Might", cost=0), Dice())  # neither applies
     encounter, second = act(encounter, ActRequest("Aria", "Might", cost=0, target="Borin"), Dice())
     assert second.result.plan.advantage == ("bless", "prone")
-    assert [(g.creature, g.effect.source, g.reason) for g in second.effects_ended] == [
+    assert [(g.creature, g.effect.source, end_reason(g)) for g in second.effects_ended] == [
         ("Aria", "bless", "used up"),
         ("Borin", "prone", "used up"),
     ]
@@ -123,7 +123,7 @@ def test_r20_rounds_end_at_a_new_round_when_no_turn_was_ended():
         assert event.effects_ended == ()
     encounter, event = start_turn(encounter)
     assert (event.round, event.actor) == (2, "Aria")
-    assert [g.reason for g in event.effects_ended] == ["end of round 1"]
+    assert [end_reason(g) for g in event.effects_ended] == ["end of round 1"]
 
 
 def test_r20_applied_after_the_round_is_over_counts_from_the_next_round():
@@ -138,7 +138,7 @@ def test_r20_starting_a_turn_ends_the_running_one_first():
     encounter = setup(trio("turn"), "own")
     encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "guard", "advantage", end_of="Aria"))
     encounter, event = start_turn(encounter, "Cyra")
-    assert [g.reason for g in event.effects_ended] == ["end of Aria's turn"]
+    assert [end_reason(g) for g in event.effects_ended] == ["end of Aria's turn"]
 
 
 def test_r17_r20_removed_creature_effects_go_and_timed_ones_end_at_the_end_of_the_round():
@@ -146,7 +146,7 @@ def test_r17_r20_removed_creature_effects_go_and_timed_ones_end_at_the_end_of_th
     encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "mark", "disadvantage", start_of="Borin"))
     encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "shield", "advantage"))
     encounter, event = remove_creature(encounter, "Borin")
-    assert [(g.creature, g.effect.source, g.reason) for g in event.effects_ended] == [("Borin", "shield", "Borin removed")]
+    assert [(g.creature, g.effect.source, end_reason(g)) for g in event.effects_ended] == [("Borin", "shield", "Borin removed")]
     assert encounter.find("Aria").effects[0].ends == "rounds"
     assert first_ending(encounter, "mark") == ("turn-end", "Cyra", 1, "end of round 1")
 
@@ -315,3 +315,12 @@ def test_completion_of_effect_sources_and_duration_names(fight):
     nobody = SimpleNamespace(params={"file": str(fight), "name": "Nobody"}, parent=None, command=None)
     assert complete_effect_source(nobody, "") == []
     assert complete_creature(SimpleNamespace(params={"file": str(fight)}, parent=None, command=None), "go") == ["Goblin Archer"]
+
+
+def test_every_reason_an_effect_ends_has_its_words():
+    from d4cli.fight import effects
+    from d4cli.output import effecttext
+
+    assert set(effecttext.END_REASONS) == set(effects.END_REASONS)
+    gone = effects.Ended("Aria", effects.Effect("bless"), effects.TURN_SKIPPED, "Bram", 2)
+    assert end_reason(gone) == "end of round 2, Bram is down and its turn was skipped (R18)"

@@ -432,7 +432,7 @@ def test_a_failed_change_in_a_missing_folder_creates_nothing(tmp_path):
     ids=["init --from", "init --file", "status --file", "turn start --file"],
 )
 def test_a_name_too_long_for_the_file_system_is_an_input_error(tmp_path, argv):
-    """BUG (commands/encounter._template): Path.exists() raises ENAMETOOLONG, which becomes exit 1.
+    """BUG (cli/encounter_templates.template_path): Path.exists() raises ENAMETOOLONG, which becomes exit 1.
 
     Reproduce: d4cli init --from $(printf 'x%.0s' {1..300})  ->
     "d4cli: error: internal error: OSError: [Errno 36] File name too long: 'xxx...'", exit 1.

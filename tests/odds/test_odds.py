@@ -19,7 +19,6 @@ from d4cli.odds.grids import (
     check_grid,
     compare_grid,
     damage_grid,
-    grid_json,
     pool_grid,
 )
 from d4cli.odds.roll_odds import (
@@ -32,6 +31,8 @@ from d4cli.odds.roll_odds import (
     pool_distribution,
     pool_odds,
 )
+from d4cli.output.gridtext import row_label
+from d4cli.output.serialize.grids import grid_json
 from d4cli.output.serialize.rolls import odds_json
 from d4cli.rules.action_roll import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.rules.dice import ExtraDice, ScriptedDice
@@ -475,7 +476,7 @@ def test_damage_and_check_and_compare_grids():
     assert damage.rows[0].values == (12.5, 1963 / 1024)
     check = check_grid((12,), advantage_levels=(2,), disadvantages=(0, 1, 2), modifiers=3)
     assert [row.values[0] for row in check.rows] == [0.825, p_check_success(12, 3, 1), 0.0]
-    assert check.rows[2].label.endswith("(impossible)")
+    assert row_label(check, check.rows[2]).endswith("(impossible)")
     compare = compare_grid((12,), aspects=(5,), modifiers=(0, 3), advantage_level=2)
     assert [row.values[0] for row in compare.rows] == [
         0.6513671875,

@@ -16,10 +16,9 @@ from _cli import ok
 PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 SERIALIZER = PACKAGE / "output" / "serialize"  # the package: every module in it may build one
 
-# The odds tables (`odds.odds_json`, `grids.grid_json`) keep their own builders next to
-# the distributions they describe; the store wraps the serializer's object in the
-# journal's bookkeeping (``seq``, ``time``, digests, and the ``init`` entry's kind).
-ELSEWHERE = {PACKAGE / "odds" / "roll_odds.py", PACKAGE / "odds" / "grids.py", PACKAGE / "store" / "transaction.py"}
+# The store wraps the serializer's object in the journal's bookkeeping (``seq``, ``time``,
+# digests, and the ``init`` entry's kind).
+ELSEWHERE = {PACKAGE / "store" / "transaction.py"}
 
 
 def _contract_dicts(path: Path) -> list[str]:

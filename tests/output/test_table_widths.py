@@ -90,7 +90,7 @@ def test_a_sweep_pairs_every_label_with_its_own_values(tmp_path, terminal, width
 
     import d4cli.output.render as render
     import d4cli.output.render.simulate as simulate
-    from d4cli.sim.report import sweep_columns
+    from d4cli.output.figuretext import sweep_columns
 
     report = json.loads(ok("simulate", "--from", "skirmish", "--runs", "40", "--seed", "1", "--jobs", "1",
                            "--sweep", "reserve=0..2", "--json").stdout)

@@ -11,11 +11,12 @@ from _cli import run
 from d4cli.fight.policy_table import check_policy
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.odds.roll_odds import pool_distribution
+from d4cli.output.figuretext import shown
 from d4cli.rules.errors import InputError
 from d4cli.sim.engine import FIGURES, Tally, prepare, run_chunk
 from d4cli.sim.pieces import chunks, run_all
 from d4cli.sim.policy import Policy, best_move, reaction_aspect
-from d4cli.sim.report import Z999, decimals, shown, wilson
+from d4cli.sim.report import Z999, decimals, wilson
 
 DUEL = """
 schema_version = 2
@@ -390,7 +391,7 @@ def test_ctrl_c_stops_cleanly_with_exit_130():
 def test_svg_charts_the_rounds_to_finish_of_its_json():
     import xml.etree.ElementTree as ET
 
-    from d4cli.sim.report import share_places
+    from d4cli.output.figuretext import share_places
 
     args = ("simulate", "--from", "duel", "--runs", "60", "--seed", "2", "--jobs", "1", "--max-rounds", "3")
     report = json.loads(run(*args, "--json").stdout)

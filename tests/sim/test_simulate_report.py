@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from _cli import fails, ok, ok_json
 
+from d4cli.output.figuretext import shown, significant
 from d4cli.sim.engine import FIGURES, Tally
-from d4cli.sim.report import Z95, finishes, rounds_figure, shown, significant, turn_share, wilson
+from d4cli.sim.report import Z95, finishes, rounds_figure, turn_share, wilson
 
 DUEL = ("simulate", "--from", "duel", "--jobs", "1")
 SKIRMISH = ("simulate", "--from", "skirmish", "--jobs", "1")

@@ -36,6 +36,7 @@ from d4cli.store import files, journal, transaction
 from d4cli.store.files import MAX_FILE_BYTES, digest, journal_path, lock_path
 from d4cli.store.history import History, read_history, read_log
 from d4cli.store.journal import encode_entry
+from d4cli.store.lock import DEFAULT_LOCK_TIMEOUT
 
 VALID = """\
 schema_version = 1
@@ -780,7 +781,8 @@ def test_lock_timeout_setting_is_checked(monkeypatch):
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "0.5")
     assert lock_timeout() == 0.5
     monkeypatch.delenv("D4CLI_LOCK_TIMEOUT")
-    assert lock_timeout() == 5.0
+    assert lock_timeout() is None  # the store's default, DEFAULT_LOCK_TIMEOUT
+    assert DEFAULT_LOCK_TIMEOUT == 5.0
 
 
 def test_file_permissions_are_kept(path):

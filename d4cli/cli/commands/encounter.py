@@ -11,7 +11,6 @@ object the journal keeps), or one line. ``act`` and ``team`` live in `commands.a
 # (see d4cli/cli/commands/roll.py).
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
@@ -109,7 +108,9 @@ def init_command(
         _check_round_reset(encounter, round_reset)
         text = dump_encounter(encounter)
     else:
-        source = _template(from_)
+        from d4cli.cli.encounter_templates import template_path
+
+        source = template_path(from_)
         text = read_text(source)
         encounter = parse_encounter(text, source)
         changed = encounter._replace(mode=mode or encounter.mode, name=encounter.name if name is None else name,
@@ -132,30 +133,6 @@ def init_command(
 def _check_round_reset(encounter: "Encounter", round_reset: str | None) -> None:
     if round_reset is not None and encounter.mode != "round":
         raise InputError("--round-reset", round_reset, "applies only in round mode (R12): add --mode round")
-
-
-def _template(value: str) -> Path:
-    """A bundled example by name (``skirmish``), else a path to an encounter file.
-
-    Raises:
-        InputError: naming ``--from``: not UTF-8 text, no such example or file,
-            or a path the system refuses to look at (a name too long, ...).
-    """
-    from d4cli.fileformat.encounter_toml import bundled_examples
-    from d4cli.rules.names import fold_name
-
-    check_text(value, "--from")
-    examples = bundled_examples()
-    for example, path in examples.items():
-        if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(value):
-            return path
-    candidate = Path(value)
-    try:
-        if candidate.exists():
-            return candidate
-    except OSError as error:
-        raise InputError("--from", value, f"cannot look for this file: {error.strerror or error}") from None
-    raise InputError("--from", value, "no such example (" + ", ".join(examples) + ") or file")
 
 
 def parse_aspect(text: str) -> tuple[str, int]:

@@ -25,7 +25,7 @@ def handbook_command(
     """
     import os
 
-    from d4cli.cli.commands.encounter import _template
+    from d4cli.cli.encounter_templates import template_path
     from d4cli.output.render.handbook import handbook_markdown
     from d4cli.rules.limits import SEED, parse_whole
     from d4cli.sim.engine import MODES, prepare
@@ -45,7 +45,7 @@ def handbook_command(
             raise InputError("--out", out, "its folder does not exist")
         if os.path.isdir(target):
             raise InputError("--out", out, "is a folder")
-    encounter = read_encounter(_template(from_ or DEFAULT_EXAMPLE))
+    encounter = read_encounter(template_path(from_ or DEFAULT_EXAMPLE))
     setups = [(mode, mode, prepare(encounter, mode)) for mode in MODES]
     tallies = run_all(setups, count, number, min(2, os.cpu_count() or 1))
     first = setups[0][2]

@@ -145,9 +145,9 @@ def _load(file: str | None, from_: str | None) -> Any:
     if from_ is not None:
         if file is not None:
             raise InputError("--from", from_, "give FILE or --from, not both")
-        from d4cli.cli.commands.encounter import _template
+        from d4cli.cli.encounter_templates import template_path
 
-        return read_encounter(_template(from_))
+        return read_encounter(template_path(from_))
     return read_encounter(resolve_path(file))
 
 

@@ -1,4 +1,15 @@
-"""The bash, zsh and fish completion classes and scripts, registered over Typer's (docs/cli.md)."""
+"""The bash, zsh and fish completion classes and scripts, registered over Typer's (docs/cli.md),
+and the completions of a command line for ``d4cli play``.
+
+The one module of d4cli that reaches into Typer's private modules (``typer._click``,
+``typer._completion_classes``, ``typer._completion_shared``), always inside a function, so
+that nothing else needs them. No public route exists: Typer 0.26-0.28 vendor Click as
+``typer._click`` and offer no public hook to register a shell class, to set the script that
+``--show-completion`` and ``--install-completion`` print, or to ask a command for the
+completions of a line. The ``click`` package (``click.shell_completion``) is not Typer's Click
+here, nor a dependency of d4cli: its classes do not recognise Typer's commands. Re-check these
+imports whenever the Typer pin in pyproject.toml moves.
+"""
 
 from __future__ import annotations
 
@@ -100,6 +111,7 @@ def _is_path_item(item: Any) -> str:
 
 
 def _shell_classes() -> list[Any]:
+    # Private: Typer's shell classes (no public equivalent; see the module).
     from typer._completion_classes import BashComplete, FishComplete, ZshComplete
 
     class D4BashComplete(BashComplete):
@@ -189,6 +201,7 @@ def use_d4_shells() -> None:
     global _registered
     if _registered:
         return
+    # Private: Typer's registry of shell classes and its table of scripts (see the module).
     from typer import _completion_shared
     from typer._click.shell_completion import add_completion_class
     from typer._completion_classes import completion_init
@@ -203,10 +216,39 @@ def use_d4_shells() -> None:
 
 def completion_script(shell: str, prog_name: str = "d4cli") -> str:
     """The completion script for *shell* (bash, zsh, fish), as ``completions/`` holds it."""
-    from typer import _completion_shared
+    from typer import _completion_shared  # private: as --show-completion prints it (see the module)
 
     use_d4_shells()
     complete_var = "_{}_COMPLETE".format(prog_name.replace("-", "_").upper())
     return _completion_shared.get_completion_script(
         prog_name=prog_name, complete_var=complete_var, shell=shell
     )
+
+
+def line_completions(root: Any, words: list[str], incomplete: str) -> list[Any]:
+    """Click's completion items for *incomplete* after *words* (the words after ``d4cli``),
+    asked of the root command *root* as the shell classes ask it: each item has ``value``,
+    ``type`` (``plain``, ``file``, ``dir``) and ``help``.
+
+    Raises:
+        Whatever a parameter's completer or Click's parsing of *words* raises.
+    """
+    # Private: Click's completion machinery, vendored by Typer (see the module).
+    from typer._click.shell_completion import ShellComplete
+
+    class SessionComplete(ShellComplete):
+        """Click's completion class with the shell-facing parts (never used here) filled in."""
+
+        name = "d4cli-play"
+        source_template = ""
+
+        def source_vars(self) -> dict[str, Any]:
+            return {}
+
+        def get_completion_args(self) -> tuple[list[str], str]:
+            return [], ""
+
+        def format_completion(self, item: Any) -> str:
+            return str(item.value)
+
+    return list(SessionComplete(root, {}, "d4cli", "_D4CLI_COMPLETE").get_completions(words, incomplete))

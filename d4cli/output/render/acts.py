@@ -33,9 +33,11 @@ def used_up_lines(record: Any) -> list[str]:
     used = [f"+{escape(n)}" for n in record.grants_used.advantage]
     used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
     lines = [f"Team Action grants used up: {', '.join(used)} (R11)"] if used else []
+    from d4cli.output.effecttext import end_reason
+
     for gone in record.effects_ended:
         if gone.effect.origin != "team":
-            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {gone.reason} (R20)")
+            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {escape(end_reason(gone))} (R20)")
     return lines
 
 

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 def percent(chance: Chance) -> str:
     """``62% (60-64%)``: the share to the digits its 95% interval supports, then the interval."""
-    from d4cli.sim.report import cell
+    from d4cli.output.figuretext import cell
 
     return cell({"value": chance.rate, "low": chance.low, "high": chance.high}, "value", True)
 
@@ -35,7 +35,7 @@ def print_forecast(forecast: Forecast) -> None:
     """A table of each side's chance to win (95% interval), the draws, and the rounds left."""
     from rich.table import Table
 
-    from d4cli.sim.report import plural
+    from d4cli.output.figuretext import plural
 
     out = console()
     title = (f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "

@@ -21,6 +21,7 @@ from rich.text import Text
 from d4cli.odds.distribution import Distribution
 from d4cli.odds.grids import EXPECTED_DAMAGE, Grid, pool_notation
 from d4cli.odds.roll_odds import CheckOdds, PoolOdds
+from d4cli.output.gridtext import grid_title, row_header, row_label
 from d4cli.output.render import escape
 
 # Bar characters: at/above the line (success, damage) and below it.
@@ -283,16 +284,16 @@ def grid_table(grid: Grid, columns: range | None = None, pages: int = 1) -> Tabl
     """A grid as a Rich table, the settings in the caption; *columns*: only those (a page of
     `grid_pages`, one of *pages*), the title saying which."""
     shown = range(len(grid.columns)) if columns is None else columns
-    title = escape(grid.title)
+    title = escape(grid_title(grid))
     if pages > 1:
         first, last = grid.columns[shown[0]], grid.columns[shown[-1]]
         title += f" ({column_header(grid, first)} .. {column_header(grid, last)}; {len(shown)} of {len(grid.columns)} columns)"
     table = Table(title=title, title_justify="left")
-    table.add_column(escape(grid.row_header), style="bold", no_wrap=True)
+    table.add_column(escape(row_header(grid)), style="bold", no_wrap=True)
     for index in shown:
         table.add_column(column_header(grid, grid.columns[index]), justify="right", no_wrap=True)
     for row in grid.rows:
-        table.add_row(escape(row.label), *(cell_text(grid, row.values[index]) for index in shown))
+        table.add_row(escape(row_label(grid, row)), *(cell_text(grid, row.values[index]) for index in shown))
     settings = _settings_line(grid)
     if settings:
         table.caption = escape(settings)
@@ -307,7 +308,7 @@ def grid_pages(grid: Grid, width: int) -> list[Table]:
 
     if width >= PIPE_WIDTH or not grid.columns:
         return [grid_table(grid)]
-    label = max([len(grid.row_header)] + [len(row.label) for row in grid.rows]) + 3
+    label = max([len(row_header(grid))] + [len(row_label(grid, row)) for row in grid.rows]) + 3
     cell = max(len(column_header(grid, column)) for column in grid.columns)
     cell = max([cell] + [len(cell_text(grid, value)) for row in grid.rows for value in row.values]) + 3
     per_page = max(1, (width - label - 1) // cell)
@@ -321,13 +322,13 @@ def _markdown_cell(text: str) -> str:
 
 def grid_markdown(grid: Grid) -> str:
     """A grid as a GitHub pipe table: a header row, an alignment row, one row per row."""
-    header = [grid.row_header, *(column_header(grid, column) for column in grid.columns)]
+    header = [row_header(grid), *(column_header(grid, column) for column in grid.columns)]
     lines = [
         "| " + " | ".join(_markdown_cell(cell) for cell in header) + " |",
         "|" + "|".join([":---", *("---:" for _ in grid.columns)]) + "|",
     ]
     for row in grid.rows:
-        cells = [row.label, *(cell_text(grid, value) for value in row.values)]
+        cells = [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
         lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -350,7 +351,7 @@ def grid_csv(grid: Grid) -> str:
         known = dict(row.keys)
         writer.writerow(
             [
-                row.label,
+                row_label(grid, row),
                 *(known.get(key, "") for key in keys),
                 *(repr(value) for value in row.values),
                 *(fraction_text(value) or "" for value in exact),

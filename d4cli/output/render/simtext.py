@@ -20,7 +20,7 @@ NOTE = ("Rounds to finish count finished fights only; draws (fights stopped at -
 
 def markdown_report(report: dict[str, Any]) -> str:
     """The report as Markdown: a heading line, the figures table, the rounds-to-finish table."""
-    from d4cli.sim.report import few_runs, figure_rows, heading
+    from d4cli.output.figuretext import few_runs, figure_rows, heading
 
     sides = tuple(report["sides"])
     lines = [f"**{_md(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
@@ -38,7 +38,7 @@ def markdown_report(report: dict[str, Any]) -> str:
 def sweep_markdown(report: dict[str, Any]) -> str:
     """One table per mode, a row per figure (with its interval) and a column per sweep setting:
     as many columns as settings, plus one, so a handbook page holds it."""
-    from d4cli.sim.report import sweep_columns
+    from d4cli.output.figuretext import sweep_columns
 
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     columns = sweep_columns(grid, tuple(report["sides"]))
@@ -52,7 +52,7 @@ def sweep_markdown(report: dict[str, Any]) -> str:
 
 
 def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
-    from d4cli.sim.report import plural, rounds_shares, share_places
+    from d4cli.output.figuretext import plural, rounds_shares, share_places
 
     shares = [dict(rounds_shares(m)) for m in modes]
     keys = sorted({k for s in shares for k in s if k != "draw"}, key=int)
@@ -101,7 +101,7 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
 
 def _mode_rows(m: dict[str, Any], sides: tuple[str, ...]) -> list[list[Any]]:
     """``[figure, side, bin, value, low, high]`` rows of one mode."""
-    from d4cli.sim.report import estimates, shown
+    from d4cli.output.figuretext import estimates, shown
 
     rows: list[list[Any]] = []
     for _, name, side, figure, key, _ in estimates(m, sides):

@@ -14,8 +14,8 @@ def print_report(report: dict[str, Any]) -> None:
     """The figures of each mode side by side, then a bar chart of rounds-to-finish per mode (draws apart)."""
     from rich.table import Table
 
+    from d4cli.output.figuretext import few_runs, figure_rows, heading
     from d4cli.output.render.simtext import NOTE
-    from d4cli.sim.report import few_runs, figure_rows, heading
 
     out = console()
     sides = tuple(report["sides"])
@@ -43,9 +43,9 @@ def print_sweep(report: dict[str, Any]) -> None:
     tables of as many columns as fit its width."""
     from rich.table import Table
 
+    from d4cli.output.figuretext import few_runs, heading, sweep_columns
     from d4cli.output.render import PIPE_WIDTH
     from d4cli.output.render.simtext import NOTE
-    from d4cli.sim.report import few_runs, heading, sweep_columns
 
     out = console()
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
@@ -85,7 +85,7 @@ def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
 
     Shares are of all runs, to the digits the runs support; the draws' line is labelled.
     """
-    from d4cli.sim.report import plural, rounds_shares, share_places
+    from d4cli.output.figuretext import plural, rounds_shares, share_places
 
     shares = rounds_shares(mode)
     if not shares:

@@ -147,7 +147,7 @@ def simulate_svg(report: dict[str, Any]) -> str:
 
     Shares are of all runs, to the digits the runs support (as the terminal chart shows them).
     """
-    from d4cli.sim.report import heading, plural, rounds_shares, share_places
+    from d4cli.output.figuretext import heading, plural, rounds_shares, share_places
 
     modes = report["modes"]
     shares = [dict(rounds_shares(mode)) for mode in modes]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from d4cli.output.effecttext import ORIGINS
+from d4cli.output.effecttext import ORIGINS, end_reason
 from d4cli.output.serialize.base import JsonObject, event_head
 
 if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
@@ -33,7 +33,7 @@ def effect_json(effect: Effect) -> JsonObject:
 
 def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:
     """Effects a change ended (R20): each effect's object plus ``creature`` and ``reason``."""
-    return [{**effect_json(gone.effect), "creature": gone.creature, "reason": gone.reason} for gone in ended]
+    return [{**effect_json(gone.effect), "creature": gone.creature, "reason": end_reason(gone)} for gone in ended]
 
 
 def effects_list_json(encounter: Encounter, only: str | None = None) -> JsonObject:
