@@ -40,14 +40,18 @@ ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
 def fresh_encounter(path: Path) -> None:
     """An encounter of three creatures, made through the store: init (anew) and adds."""
-    transaction.create(path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"}, force=True)
+    transaction.create(
+        path, dump_encounter(Encounter(name="Bench")), {"name": "Bench", "mode": "turn"}, force=True
+    )
     for name, aspects in (
         ("Bench", (("Might", 1000),)),
         ("Aria", (("Finesse", 4), ("Might", 2))),
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, evasion=10, hp=100_000)
-        transaction.change(path, lambda encounter, c=creature: add_creature(encounter, c), facts=journal_json)
+        transaction.change(
+            path, lambda encounter, c=creature: add_creature(encounter, c), facts=journal_json
+        )
 
 
 def add_history(path: Path, actions: int, seed: int = 0) -> int:
@@ -98,7 +102,9 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
     return journal.stat().st_size
 
 
-def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 20) -> dict[int, float]:
+def journal_bytes_per_act(
+    sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 20
+) -> dict[int, float]:
     """Mean journal bytes one ``act`` adds, on encounters of *sizes* creatures (through `store.transaction.change`).
 
     Each encounter is created through the store; then, *acts* times, its
@@ -110,17 +116,29 @@ def journal_bytes_per_act(sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 2
         for size in sizes:
             path = Path(tmp) / f"e{size}.toml"
             creatures = tuple(
-                new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100_000)
+                new_creature(
+                    f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100_000
+                )
                 for n in range(size)
             )
-            transaction.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
+            transaction.create(
+                path,
+                dump_encounter(Encounter(name="Bench", creatures=creatures)),
+                {"name": "Bench"},
+            )
             rng = random.Random(size)
             request = ActRequest("Creature 0", "Might", target="Creature 1")
             total = 0
             for _ in range(acts):
-                transaction.change(path, lambda encounter: start_turn(encounter, "Creature 0"), facts=journal_json)  # Load resets
+                transaction.change(
+                    path, lambda encounter: start_turn(encounter, "Creature 0"), facts=journal_json
+                )  # Load resets
                 start = journal_path(path).stat().st_size
-                _, record = transaction.change(path, lambda encounter, q=request, r=rng: act(encounter, q, r), facts=journal_json)
+                _, record = transaction.change(
+                    path,
+                    lambda encounter, q=request, r=rng: act(encounter, q, r),
+                    facts=journal_json,
+                )
                 assert record.allowed
                 total += journal_path(path).stat().st_size - start
             figures[size] = total / acts
@@ -145,7 +163,11 @@ def _run_once(path: Path) -> float:
 def _change_once(path: Path) -> float:
     request = ActRequest("Bench", "Might")
     started = time.perf_counter()
-    transaction.change(path, lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)), facts=journal_json)
+    transaction.change(
+        path,
+        lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)),
+        facts=journal_json,
+    )
     return time.perf_counter() - started
 
 
@@ -166,7 +188,12 @@ def measure_act(runs: int = 21, history: int = 10_000) -> dict[str, float]:
         journal_bytes = add_history(long, history)
         build_seconds = time.perf_counter() - built
         _run_once(fresh), _run_once(long)  # warm the byte-code cache and the page cache
-        times: dict[str, list[float]] = {"fresh": [], "long": [], "change_fresh": [], "change_long": []}
+        times: dict[str, list[float]] = {
+            "fresh": [],
+            "long": [],
+            "change_fresh": [],
+            "change_long": [],
+        }
         for _ in range(runs):
             times["fresh"].append(_run_once(fresh))
             times["long"].append(_run_once(long))
@@ -191,12 +218,18 @@ def main() -> None:
     parser.add_argument("--history", type=int, default=10_000, help="past actions (default 10,000)")
     args = parser.parse_args()
     figures = measure_act(args.runs, args.history)
-    print(f"history: {args.history:,} past actions, {figures['history_entries']:,} journal entries, "
-          f"{figures['journal_bytes'] / 1e6:.1f} MB (built in {figures['build_seconds']:.1f} s)")
-    print(f"d4cli act (subprocess, median of {args.runs}): fresh {1000 * figures['fresh']:.1f} ms, "
-          f"long {1000 * figures['long']:.1f} ms, ratio {figures['ratio']:.3f} (goal <= 1.3)")
-    print(f"transaction.change (in-process, median of {args.runs}): fresh {1000 * figures['change_fresh']:.2f} ms, "
-          f"long {1000 * figures['change_long']:.2f} ms, ratio {figures['change_ratio']:.3f}")
+    print(
+        f"history: {args.history:,} past actions, {figures['history_entries']:,} journal entries, "
+        f"{figures['journal_bytes'] / 1e6:.1f} MB (built in {figures['build_seconds']:.1f} s)"
+    )
+    print(
+        f"d4cli act (subprocess, median of {args.runs}): fresh {1000 * figures['fresh']:.1f} ms, "
+        f"long {1000 * figures['long']:.1f} ms, ratio {figures['ratio']:.3f} (goal <= 1.3)"
+    )
+    print(
+        f"transaction.change (in-process, median of {args.runs}): fresh {1000 * figures['change_fresh']:.2f} ms, "
+        f"long {1000 * figures['change_long']:.2f} ms, ratio {figures['change_ratio']:.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -78,11 +78,15 @@ def bench_env(cache: str, **extra: str) -> dict[str, str]:
 def _run_once(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    proc = subprocess.run(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 3):
-        raise SystemExit(f"benchmark command failed ({proc.returncode}): {argv}\n{proc.stderr.decode()}")
+        raise SystemExit(
+            f"benchmark command failed ({proc.returncode}): {argv}\n{proc.stderr.decode()}"
+        )
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
@@ -107,7 +111,9 @@ def side_by_side(
     }
 
 
-def hyperfine_medians(commands: dict[str, str], runs: int, env: dict[str, str]) -> dict[str, float] | None:
+def hyperfine_medians(
+    commands: dict[str, str], runs: int, env: dict[str, str]
+) -> dict[str, float] | None:
     """Medians (seconds) from hyperfine for shell-free *commands*, or None when it is missing."""
     exe = shutil.which("hyperfine")
     if exe is None:
@@ -117,7 +123,9 @@ def hyperfine_medians(commands: dict[str, str], runs: int, env: dict[str, str]) 
         argv = [exe, "-N", "--warmup", "3", "--runs", str(runs), "--export-json", str(out)]
         for name, command in commands.items():
             argv += ["-n", name, command]
-        proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        proc = subprocess.run(
+            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+        )
         if proc.returncode != 0:
             return None
         data = json.loads(out.read_text())
@@ -128,7 +136,9 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds >= 0.001 else f"{seconds * 1000:.2f} ms"
 
 
-def ratio_line(label: str, timings: dict[str, Timing], cand: str, base: str, budget: float | None) -> str:
+def ratio_line(
+    label: str, timings: dict[str, Timing], cand: str, base: str, budget: float | None
+) -> str:
     wall = timings[cand].wall / timings[base].wall
     cpu = timings[cand].cpu / timings[base].cpu
     verdict = ""
@@ -187,14 +197,72 @@ def startup(runs: int, cache: str, folder: Path) -> list[str]:
     for timing in timings.values():
         lines.append(f"  {timing.name:<44} wall {ms(timing.wall):>9}   cpu {ms(timing.cpu):>9}")
     lines.append("Ratios")
-    lines.append(ratio_line("roll pool 4 --json / import typer", timings, "d4cli roll pool 4 --json", "import typer", BUDGET_POOL_JSON))
-    lines.append(ratio_line("roll pool 4 (Rich table) / typer+rich", timings, "d4cli roll pool 4", "import typer, rich.table, rich.console", BUDGET_POOL_TABLE))
-    lines.append(ratio_line("act --json / import typer", timings, "d4cli act Bench Might --cost 0 --json", "import typer", BUDGET_ACT_JSON))
-    lines.append(ratio_line("act (Rich table) / typer+rich", timings, "d4cli act Bench Might --cost 0", "import typer, rich.table, rich.console", BUDGET_ACT_TABLE))
-    lines.append(ratio_line("python -m d4cli ... --json / import typer", timings, "python -m d4cli roll pool 4 --json", "import typer", None))
-    lines.append(ratio_line("console script / python -m d4cli", timings, "d4cli roll pool 4 --json", "python -m d4cli roll pool 4 --json", None))
-    lines.append(ratio_line("roll pool 4 --json / python -c pass", timings, "d4cli roll pool 4 --json", "python -c pass", None))
-    lines.append(ratio_line("import typer / python -c pass", timings, "import typer", "python -c pass", None))
+    lines.append(
+        ratio_line(
+            "roll pool 4 --json / import typer",
+            timings,
+            "d4cli roll pool 4 --json",
+            "import typer",
+            BUDGET_POOL_JSON,
+        )
+    )
+    lines.append(
+        ratio_line(
+            "roll pool 4 (Rich table) / typer+rich",
+            timings,
+            "d4cli roll pool 4",
+            "import typer, rich.table, rich.console",
+            BUDGET_POOL_TABLE,
+        )
+    )
+    lines.append(
+        ratio_line(
+            "act --json / import typer",
+            timings,
+            "d4cli act Bench Might --cost 0 --json",
+            "import typer",
+            BUDGET_ACT_JSON,
+        )
+    )
+    lines.append(
+        ratio_line(
+            "act (Rich table) / typer+rich",
+            timings,
+            "d4cli act Bench Might --cost 0",
+            "import typer, rich.table, rich.console",
+            BUDGET_ACT_TABLE,
+        )
+    )
+    lines.append(
+        ratio_line(
+            "python -m d4cli ... --json / import typer",
+            timings,
+            "python -m d4cli roll pool 4 --json",
+            "import typer",
+            None,
+        )
+    )
+    lines.append(
+        ratio_line(
+            "console script / python -m d4cli",
+            timings,
+            "d4cli roll pool 4 --json",
+            "python -m d4cli roll pool 4 --json",
+            None,
+        )
+    )
+    lines.append(
+        ratio_line(
+            "roll pool 4 --json / python -c pass",
+            timings,
+            "d4cli roll pool 4 --json",
+            "python -c pass",
+            None,
+        )
+    )
+    lines.append(
+        ratio_line("import typer / python -c pass", timings, "import typer", "python -c pass", None)
+    )
     hf = hyperfine_medians(
         {
             "import typer": f"{PYTHON} -c 'import typer'",
@@ -248,7 +316,9 @@ def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
     lines.append("Ratios")
     for name in timings:
         if name.startswith("Tab"):
-            lines.append(ratio_line(f"{name} / import typer", timings, name, "import typer", BUDGET_TAB))
+            lines.append(
+                ratio_line(f"{name} / import typer", timings, name, "import typer", BUDGET_TAB)
+            )
     return lines
 
 
@@ -275,8 +345,18 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
     cases: dict[str, tuple[list[str], dict[str, str], str | None, float | None]] = {
         "import typer": ([PYTHON, "-c", "import typer"], env, None, None),
         "import typer, rich.table, rich.console": (typer_rich, env, None, None),
-        "d4cli roll pool 4 --json": (d4 + ["roll", "pool", "4", "--json"], env, "import typer", BUDGET_POOL_JSON),
-        "d4cli roll pool 4": (d4 + ["roll", "pool", "4"], env, "import typer, rich.table, rich.console", BUDGET_POOL_TABLE),
+        "d4cli roll pool 4 --json": (
+            d4 + ["roll", "pool", "4", "--json"],
+            env,
+            "import typer",
+            BUDGET_POOL_JSON,
+        ),
+        "d4cli roll pool 4": (
+            d4 + ["roll", "pool", "4"],
+            env,
+            "import typer, rich.table, rich.console",
+            BUDGET_POOL_TABLE,
+        ),
         "d4cli act ... --json": (act + ["--json"], env, "import typer", BUDGET_ACT_JSON),
         "d4cli act ...": (act, env, "import typer, rich.table, rich.console", BUDGET_ACT_TABLE),
     }
@@ -285,10 +365,16 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
         cases[f"Tab: {line}"] = (d4, request, "import typer", BUDGET_TAB)
     counts: dict[str, int] = {}
     for name, (argv, case_env, _, _) in cases.items():
-        subprocess.run(argv, env=case_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            argv, env=case_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        )
         proc = subprocess.run(
             [exe, "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
-            env=case_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+            env=case_env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
         )
         found = [line.split()[-1] for line in proc.stderr.splitlines() if "Collected :" in line]
         counts[name] = int(found[-1].replace(",", "")) if found else 0
@@ -298,7 +384,9 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
         if base is not None and counts[base]:
             ratio = counts[name] / counts[base]
             verdict = "within" if budget is None or ratio <= budget else "over"
-            line += f"   {ratio:5.2f}x {base}" + ("" if budget is None else f" (budget {budget:.2f}x: {verdict})")
+            line += f"   {ratio:5.2f}x {base}" + (
+                "" if budget is None else f" (budget {budget:.2f}x: {verdict})"
+            )
         lines.append(line)
     return lines
 
@@ -325,7 +413,9 @@ def journal_figures() -> list[str]:
     """Journal bytes per ``act`` on encounters of 3, 100 and 1,000 creatures (benchmarks/encounter.py)."""
     figures = bench_module("encounter").journal_bytes_per_act((3, 100, 1000))
     small = figures[3]
-    cells = ", ".join(f"{size:,} creatures {size_bytes:,.0f} B" for size, size_bytes in figures.items())
+    cells = ", ".join(
+        f"{size:,} creatures {size_bytes:,.0f} B" for size, size_bytes in figures.items()
+    )
     return [
         "Journal bytes per act (goal: 1,000 creatures within 2x of 3)",
         f"  {cells}; 1,000 / 3 = {figures[1000] / small:.2f}x",
@@ -350,8 +440,12 @@ def odds_figures(quick: bool) -> list[str]:
     argv = [PYTHON, str(path)] + (["--quick"] if quick else [])
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
     if proc.returncode != 0 and quick:
-        proc = subprocess.run([PYTHON, str(path)], capture_output=True, text=True, cwd=ROOT, check=False)
-    body = proc.stdout.rstrip().splitlines() or [f"(no output; exit {proc.returncode}) {proc.stderr.strip()[-300:]}"]
+        proc = subprocess.run(
+            [PYTHON, str(path)], capture_output=True, text=True, cwd=ROOT, check=False
+        )
+    body = proc.stdout.rstrip().splitlines() or [
+        f"(no output; exit {proc.returncode}) {proc.stderr.strip()[-300:]}"
+    ]
     return ["Odds (benchmarks/odds.py)"] + [f"  {line}" for line in body]
 
 
@@ -361,10 +455,16 @@ def throughput(cache: str, quick: bool) -> list[str]:
     d4 = d4cli_command()
     env = bench_env(cache)
     lines = [f"Throughput (--times {count:,}; best of 3)"]
-    for label, extra in (("JSON Lines", ["--json"]), ("summary table", []), ("--quiet", ["--quiet"])):
+    for label, extra in (
+        ("JSON Lines", ["--json"]),
+        ("summary table", []),
+        ("--quiet", ["--quiet"]),
+    ):
         argv = d4 + ["roll", "pool", "4", "--adv", "torch", "--times", str(count)] + extra
         best = min(_run_once(argv, env)[0] for _ in range(3))
-        lines.append(f"  roll pool 4 --adv torch, {label:<14} {count / best:>12,.0f} rolls/s  ({best:.2f} s)")
+        lines.append(
+            f"  roll pool 4 --adv torch, {label:<14} {count / best:>12,.0f} rolls/s  ({best:.2f} s)"
+        )
     return lines
 
 
@@ -378,18 +478,43 @@ def grid_figures(cache: str) -> list[str]:
     env = bench_env(cache)
     lines = ["Grids of pools (one run each; the largest inside the bound of work)"]
     cases = (
-        ("odds pool --pool 1..10000 --dc 5 (10,000 rows; largest accepted)", ["odds", "pool", "--pool", "1..10000", "--dc", "5"]),
-        ("odds pool --pool 1..10000 --dc 15000 (the same, every cell computed)", ["odds", "pool", "--pool", "1..10000", "--dc", "15000"]),
-        ("odds pool --pool 9000..10000 --dc 20000..20008 (9,009 cells)", ["odds", "pool", "--pool", "9000..10000", "--dc", "20000..20008"]),
-        ("odds damage --pool 1..10000 --evasion 5", ["odds", "damage", "--pool", "1..10000", "--evasion", "5"]),
-        ("odds pool --pool 1..9990 --extra 10d1000 --dc 5 (refused)", ["odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5"]),
+        (
+            "odds pool --pool 1..10000 --dc 5 (10,000 rows; largest accepted)",
+            ["odds", "pool", "--pool", "1..10000", "--dc", "5"],
+        ),
+        (
+            "odds pool --pool 1..10000 --dc 15000 (the same, every cell computed)",
+            ["odds", "pool", "--pool", "1..10000", "--dc", "15000"],
+        ),
+        (
+            "odds pool --pool 9000..10000 --dc 20000..20008 (9,009 cells)",
+            ["odds", "pool", "--pool", "9000..10000", "--dc", "20000..20008"],
+        ),
+        (
+            "odds damage --pool 1..10000 --evasion 5",
+            ["odds", "damage", "--pool", "1..10000", "--evasion", "5"],
+        ),
+        (
+            "odds pool --pool 1..9990 --extra 10d1000 --dc 5 (refused)",
+            ["odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5"],
+        ),
     )
     for label, argv in cases:
         start = time.perf_counter()
-        proc = subprocess.run(d4 + argv + ["--json"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+        proc = subprocess.run(
+            d4 + argv + ["--json"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
         wall = time.perf_counter() - start
         expected = 2 if "refused" in label else 0
-        note = "" if proc.returncode == expected else f"  (exit {proc.returncode}, expected {expected})"
+        note = (
+            ""
+            if proc.returncode == expected
+            else f"  (exit {proc.returncode}, expected {expected})"
+        )
         lines.append(f"  {label:<72} {wall:>7.2f} s{note}")
     return lines
 
@@ -397,7 +522,14 @@ def grid_figures(cache: str) -> list[str]:
 def scaling_figures(runs: int, cache: str, folder: Path, quick: bool) -> list[str]:
     """Encounter start-up, log and status at scale, JSON Lines, odds JSON size (benchmarks/scaling.py)."""
     return bench_module("scaling").figures(
-        folder, d4cli_command(), bench_env(cache), runs, quick, side_by_side, ratio_line, bench_module("encounter")
+        folder,
+        d4cli_command(),
+        bench_env(cache),
+        runs,
+        quick,
+        side_by_side,
+        ratio_line,
+        bench_module("encounter"),
     )
 
 
@@ -443,15 +575,22 @@ def play_figures(runs: int, cache: str, folder: Path) -> list[str]:
     lines = [line for _, line in PLAY_CASES]
     proc = subprocess.run(
         [PYTHON, "-c", _IN_SESSION, str(path), str(runs), json.dumps(lines)],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     inside = json.loads(proc.stdout.strip().splitlines()[-1])
-    separate = side_by_side({label: (d4 + shlex.split(line), env) for label, line in PLAY_CASES}, runs)
+    separate = side_by_side(
+        {label: (d4 + shlex.split(line), env) for label, line in PLAY_CASES}, runs
+    )
     out = ["d4cli play: median latency inside one session vs. a separate process per command"]
     for label, line in PLAY_CASES:
         alone = separate[label].wall
         ratio = alone / inside[line] if inside[line] else float("inf")
-        out.append(f"  {label:<20} in session {ms(inside[line]):>10}   process {ms(alone):>10}   {ratio:>6.0f}x faster")
+        out.append(
+            f"  {label:<20} in session {ms(inside[line]):>10}   process {ms(alone):>10}   {ratio:>6.0f}x faster"
+        )
     return out
 
 
@@ -478,12 +617,24 @@ def simulate_figures(quick: bool) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="Fewer runs (a smoke test, noisier).")
-    parser.add_argument("--runs", type=int, default=None, help="Runs per command (default 40, quick 10).")
+    parser.add_argument(
+        "--runs", type=int, default=None, help="Runs per command (default 40, quick 10)."
+    )
     parser.add_argument(
         "--only",
         choices=(
-            "startup", "tab", "encounter", "journal", "store", "odds", "throughput", "grids", "scaling", "play",
-            "simulate", "instructions",
+            "startup",
+            "tab",
+            "encounter",
+            "journal",
+            "store",
+            "odds",
+            "throughput",
+            "grids",
+            "scaling",
+            "play",
+            "simulate",
+            "instructions",
         ),
         action="append",
         help="Run only these sections (repeatable).",

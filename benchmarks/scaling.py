@@ -38,7 +38,9 @@ for _ in range(count):
 
 def _peak_kib(argv: Sequence[str], env: dict[str, str]) -> int:
     """Max RSS (KiB on Linux) of one run of *argv*, stdout to /dev/null."""
-    proc = subprocess.Popen(list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     _, _, usage = os.wait4(proc.pid, 0)
     proc.returncode = 0
     return int(usage.ru_maxrss)
@@ -50,16 +52,21 @@ def _big_encounter(path: Path, size: int) -> None:
     from d4cli.store import transaction
 
     creatures = tuple(
-        new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100) for n in range(size)
+        new_creature(f"Creature {n}", (("Might", 4), ("Finesse", 3)), evasion=10, hp=100)
+        for n in range(size)
     )
-    transaction.create(path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"})
+    transaction.create(
+        path, dump_encounter(Encounter(name="Bench", creatures=creatures)), {"name": "Bench"}
+    )
 
 
 def _best_wall(argv: Sequence[str], env: dict[str, str], repeats: int) -> float:
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
-        subprocess.run(list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        )
         best = min(best, time.perf_counter() - start)
     return best
 
@@ -85,7 +92,9 @@ def figures(
     bench_encounter.add_history(logged, actions)
     log = d4 + ["log", "-f", str(logged)]
     log_runs = 3 if quick else 7
-    timings = side_by_side({"log --json": (log + ["--json"], env), "log (text)": (log, env)}, log_runs, warmup=1)
+    timings = side_by_side(
+        {"log --json": (log + ["--json"], env), "log (text)": (log, env)}, log_runs, warmup=1
+    )
     lines.append(f"log on a journal of {actions:,} actions (median of {log_runs})")
     lines.append(
         f"  log (text) {timings['log (text)'].wall * 1000:.0f} ms, log --json {timings['log --json'].wall * 1000:.0f} ms; "
@@ -97,14 +106,26 @@ def figures(
     crowd = folder / "scaling-status.toml"
     _big_encounter(crowd, 1_000)
     status = d4 + ["status", "-f", str(crowd)]
-    timings = side_by_side({"status --json": (status + ["--json"], env), "status (table)": (status, env)}, log_runs, warmup=1)
-    lines.append("status at 1,000 creatures (stdout a pipe: past its height, one line per creature)")
-    lines.append(ratio_line("status (table) / status --json", timings, "status (table)", "status --json", 2.0))
+    timings = side_by_side(
+        {"status --json": (status + ["--json"], env), "status (table)": (status, env)},
+        log_runs,
+        warmup=1,
+    )
+    lines.append(
+        "status at 1,000 creatures (stdout a pipe: past its height, one line per creature)"
+    )
+    lines.append(
+        ratio_line(
+            "status (table) / status --json", timings, "status (table)", "status --json", 2.0
+        )
+    )
 
     # JSON Lines beside a minimal loop.
     count = 200_000 if quick else 1_000_000
     repeats = 1 if quick else 3
-    ours = _best_wall(d4 + ["roll", "pool", "5", "--times", str(count), "--json", "--dc", "10"], env, repeats)
+    ours = _best_wall(
+        d4 + ["roll", "pool", "5", "--times", str(count), "--json", "--dc", "10"], env, repeats
+    )
     loop = _best_wall([python, "-c", MINIMAL_LOOP, str(count)], env, repeats)
     lines.append(f"JSON Lines: roll pool 5 --times {count:,} --json --dc 10 (best of {repeats})")
     lines.append(
@@ -115,7 +136,9 @@ def figures(
     # The 10,000-dice odds JSON.
     proc = subprocess.run(
         d4 + ["roll", "pool", "1000", "--extra", "9000d4", "--odds", "--json", "--seed", "1"],
-        env=env, capture_output=True, check=False,
+        env=env,
+        capture_output=True,
+        check=False,
     )
     lines.append("Odds JSON of 10,000 dice (roll pool 1000 --extra 9000d4 --odds --json)")
     lines.append(f"  {len(proc.stdout):,} bytes (exit {proc.returncode})")

@@ -42,8 +42,13 @@ def minimal_rate(runs: int) -> tuple[float, int]:
     setup = prepare(parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish"), "turn")
     start_state = setup.encounter.creatures
     sides = setup.side_of
-    plans = [[(m.value, m.cost, [(e.count, e.sides, e.modifier) for e in m.extra], m.extra, m.net) for m in moves]
-             for moves in setup.moves]
+    plans = [
+        [
+            (m.value, m.cost, [(e.count, e.sides, e.modifier) for e in m.extra], m.extra, m.net)
+            for m in moves
+        ]
+        for moves in setup.moves
+    ]
     best_aspect = [max(v for _, v in c.aspects) for c in start_state]
     rng = random.Random(1)
     choices = rng.choices
@@ -61,7 +66,9 @@ def minimal_rate(runs: int) -> tuple[float, int]:
                     continue
                 load[me] = creature.reset_value
                 for _step in range(20):
-                    foes = [(hp[i], i) for i in range(len(hp)) if sides[i] != sides[me] and hp[i] > 0]
+                    foes = [
+                        (hp[i], i) for i in range(len(hp)) if sides[i] != sides[me] and hp[i] > 0
+                    ]
                     if not foes:
                         over = True
                         break
@@ -69,13 +76,21 @@ def minimal_rate(runs: int) -> tuple[float, int]:
                     best, value = None, -1.0
                     for plan in plans[me]:
                         if plan[0] - load[me] >= plan[1]:
-                            ev = expected_damage(max(1, plan[0] - max(0, load[me]) + plan[4]), plan[3], evasion[target])
+                            ev = expected_damage(
+                                max(1, plan[0] - max(0, load[me]) + plan[4]),
+                                plan[3],
+                                evasion[target],
+                            )
                             if ev > value:
                                 best, value = plan, ev
                     if best is None:
                         break
                     for ally in range(len(hp)):
-                        if sides[ally] == sides[target] and hp[ally] > 0 and best_aspect[ally] - load[ally] >= 1:
+                        if (
+                            sides[ally] == sides[target]
+                            and hp[ally] > 0
+                            and best_aspect[ally] - load[ally] >= 1
+                        ):
                             load[ally] += 1
                             grant[me] = True
                             break

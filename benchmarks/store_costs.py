@@ -52,7 +52,9 @@ def hand_written(creatures: int) -> str:
         f"exhaustion = 0\nload = -1\nload_buffer = 1\n\n[creature.aspects]\nMight = {n % 4}\nFinesse = 2\n"
         for n in range(creatures)
     ]
-    return 'schema_version = 2\nname = "Hand-written"\nmode = "turn"\nround = 0\n\n' + "\n".join(rows)
+    return 'schema_version = 2\nname = "Hand-written"\nmode = "turn"\nround = 0\n\n' + "\n".join(
+        rows
+    )
 
 
 def first_change(folder: Path, name: str, text: str) -> float:
@@ -124,7 +126,9 @@ def undo_redo_figures(depth: int = 1000, shallow: int = 10, samples: int = 7) ->
         wall = statistics.median(f[1] for f in figures)
         return cpu, f"{cpu * 1000:.2f} ms CPU ({wall * 1000:.2f} ms wall)"
 
-    lines = [f"Undo and redo with {shallow:,} and {depth:,} changes already undone (median of {samples})"]
+    lines = [
+        f"Undo and redo with {shallow:,} and {depth:,} changes already undone (median of {samples})"
+    ]
     for name, table in (("undo", undo), ("redo", redo)):
         small, small_text = cell(table[shallow])
         large, large_text = cell(table[depth])
@@ -156,11 +160,16 @@ def play_add_figures(small: int = 100, large: int = 1000, samples: int = 20) -> 
                 for n in range(large + samples):
                     if n in (small, large):
                         cpu, wall = time.process_time(), time.perf_counter()
-                    line = f"add 'Creature {n:04d}' --aspect Might={n % 5} --aspect Finesse=2 --hp 10"
+                    line = (
+                        f"add 'Creature {n:04d}' --aspect Might={n % 5} --aspect Finesse=2 --hp 10"
+                    )
                     assert session.run_line(line) == 0, line
                     if n in (small + samples - 1, large + samples - 1):
                         size = n + 1 - samples
-                        per_add[size] = ((time.process_time() - cpu) / samples, (time.perf_counter() - wall) / samples)
+                        per_add[size] = (
+                            (time.process_time() - cpu) / samples,
+                            (time.perf_counter() - wall) / samples,
+                        )
                     if n == large - 1:
                         total = time.perf_counter() - started
                     if out.tell() > 1 << 20:
@@ -185,7 +194,18 @@ def odds_grid_figures(runs: int = 3) -> list[str]:
     """Wall time of the largest grids of pools, as JSON to a pipe, each in a fresh process (median)."""
     lines = [f"Grids of pools (fresh process, median of {runs})"]
     for dc in ("5", "15000"):
-        argv = [sys.executable, "-m", "d4cli", "odds", "pool", "--pool", "1..10000", "--dc", dc, "--json"]
+        argv = [
+            sys.executable,
+            "-m",
+            "d4cli",
+            "odds",
+            "pool",
+            "--pool",
+            "1..10000",
+            "--dc",
+            dc,
+            "--json",
+        ]
         walls = []
         for _ in range(runs):
             started = time.perf_counter()
@@ -202,7 +222,9 @@ def _peak_rss(argv: list[str]) -> tuple[int, float]:
         " subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True);"
         " print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.perf_counter() - t)"
     )
-    out = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=True
+    )
     rss, wall = out.stdout.split()
     return int(rss), float(wall)
 
@@ -232,7 +254,9 @@ def log_memory_figures(sizes: tuple[int, int] = (1_000, 10_000), runs: int = 3) 
                     f"  log {form} of {entries:,} entries ({megabytes:.1f} MB): {rss / 1024:.1f} MiB, {wall * 1000:.0f} ms"
                 )
         for form, (small, large) in peaks.items():
-            lines.append(f"  log {form}: {large / small:.2f}x the memory for {sizes[1] // sizes[0]}x the entries (goal about 1x)")
+            lines.append(
+                f"  log {form}: {large / small:.2f}x the memory for {sizes[1] // sizes[0]}x the entries (goal about 1x)"
+            )
     return lines
 
 

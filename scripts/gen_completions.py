@@ -30,7 +30,9 @@ def generate() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="Only compare; exit 1 on a difference.")
+    parser.add_argument(
+        "--check", action="store_true", help="Only compare; exit 1 on a difference."
+    )
     args = parser.parse_args(argv)
     stale = []
     for name, text in generate().items():

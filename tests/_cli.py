@@ -63,7 +63,9 @@ class Outcome:
         )
 
 
-def run(*args: str, file: Path | str | None = None, env: Mapping[str, str | None] | None = None) -> Outcome:
+def run(
+    *args: str, file: Path | str | None = None, env: Mapping[str, str | None] | None = None
+) -> Outcome:
     """``d4cli ARGS`` in process (``--file FILE`` appended when *file* is given).
 
     *env* is set for the call (a None value unsets a variable). An exception that
@@ -77,24 +79,38 @@ def run(*args: str, file: Path | str | None = None, env: Mapping[str, str | None
     return Outcome(tuple(argv), result.exit_code, result.stdout, result.stderr, result.output)
 
 
-def ok(*args: str, file: Path | str | None = None, env: Mapping[str, str | None] | None = None) -> Outcome:
+def ok(
+    *args: str, file: Path | str | None = None, env: Mapping[str, str | None] | None = None
+) -> Outcome:
     """`run` a command that must succeed (exit 0)."""
     out = run(*args, file=file, env=env)
     assert out.exit_code == 0, str(out)
     return out
 
 
-def ok_json(*args: str, file: Path | str | None = None, env: Mapping[str, str | None] | None = None) -> dict:
+def ok_json(
+    *args: str, file: Path | str | None = None, env: Mapping[str, str | None] | None = None
+) -> dict:
     """`ok` with ``--json``: its one JSON object."""
     return ok(*args, "--json", file=file, env=env).json()
 
 
 def files(path: Path) -> dict[str, bytes]:
     """Every file beside *path* (the encounter, its journal, redo file) by name, lock files aside."""
-    return {p.name: p.read_bytes() for p in sorted(path.parent.iterdir()) if p.is_file() and not p.name.endswith(".lock")}
+    return {
+        p.name: p.read_bytes()
+        for p in sorted(path.parent.iterdir())
+        if p.is_file() and not p.name.endswith(".lock")
+    }
 
 
-def fails(code: int, path: Path, *args: str, env: Mapping[str, str | None] | None = None, usage: bool = False) -> str:
+def fails(
+    code: int,
+    path: Path,
+    *args: str,
+    env: Mapping[str, str | None] | None = None,
+    usage: bool = False,
+) -> str:
     """Run a command that must fail with *code*, leaving every file beside *path* as it was.
 
     Returns its error line. stderr is that one line, no traceback; on exit 2 stdout is
@@ -111,7 +127,11 @@ def fails(code: int, path: Path, *args: str, env: Mapping[str, str | None] | Non
         assert result.stdout == ""
     if usage:
         assert len(lines) == 3, lines
-        assert lines[0].startswith("Usage: d4cli ") and lines[1].startswith("Try 'd4cli ") and lines[1].endswith(" --help' for help."), lines
+        assert (
+            lines[0].startswith("Usage: d4cli ")
+            and lines[1].startswith("Try 'd4cli ")
+            and lines[1].endswith(" --help' for help.")
+        ), lines
     else:
         assert len(lines) == 1, lines
     assert lines[-1].startswith("d4cli: "), lines

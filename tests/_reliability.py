@@ -38,7 +38,11 @@ def interrupted(args: list[str], after: float, cwd: Path | None = None) -> tuple
     whole group: the command and its workers) after *after* seconds; ``(exit code, stdout, stderr)``."""
     script = Path(sys.executable).parent / "d4cli"
     process = subprocess.Popen(
-        [str(script), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+        [str(script), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(after)
@@ -66,7 +70,9 @@ def lock_held_elsewhere(
     """Another process runs *script* on *target* (by default: holds the lock file *target*) and
     says ``locked``; the block runs while it holds it, and the process is killed after."""
     holder = subprocess.Popen(
-        [sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-c", script, str(target)],
+        stdout=subprocess.PIPE,
+        text=True,
         env=dict(env) if env is not None else None,
     )
     try:
@@ -175,8 +181,13 @@ def replay(start: dict, entries: list[dict]) -> dict:
     """
     creatures = {
         c["name"]: {
-            "load": c["load"], "hp": c["hp"], "exhaustion": c["exhaustion"],
-            "pending": {"advantage": list(c["pending"]["advantage"]), "disadvantage": list(c["pending"]["disadvantage"])},
+            "load": c["load"],
+            "hp": c["hp"],
+            "exhaustion": c["exhaustion"],
+            "pending": {
+                "advantage": list(c["pending"]["advantage"]),
+                "disadvantage": list(c["pending"]["disadvantage"]),
+            },
         }
         for c in start["creatures"]
     }
@@ -187,11 +198,15 @@ def replay(start: dict, entries: list[dict]) -> dict:
         actor = entry.get("actor")
         if kind in ("act", "team"):
             me = creatures[actor]
-            assert entry["load_before"] == me["load"], f"lost update before {where}: Load was {me['load']}"
+            assert entry["load_before"] == me["load"], (
+                f"lost update before {where}: Load was {me['load']}"
+            )
             me["load"] = entry["load_after"]
             assert entry["load_after"] == entry["load_before"] + entry["cost"], where
         if kind == "act":
-            assert entry["grants_used"] == me["pending"], f"grants mismatch at {where}: pending {me['pending']}"
+            assert entry["grants_used"] == me["pending"], (
+                f"grants mismatch at {where}: pending {me['pending']}"
+            )
             me["pending"] = {"advantage": [], "disadvantage": []}
             if entry.get("target") is not None and entry.get("hp_before") is not None:
                 target = creatures[entry["target"]]
@@ -204,7 +219,9 @@ def replay(start: dict, entries: list[dict]) -> dict:
         elif kind == "turn-start":
             for reset in entry["resets"]:
                 who = creatures[reset["name"]]
-                assert reset["load_before"] == who["load"], f"lost update before {where}: Load was {who['load']}"
+                assert reset["load_before"] == who["load"], (
+                    f"lost update before {where}: Load was {who['load']}"
+                )
                 who["load"] = reset["load_after"]
             state["current"] = actor
         elif kind == "turn-end":
@@ -223,7 +240,9 @@ def replay(start: dict, entries: list[dict]) -> dict:
             for grant, names in entry["grants_used"].items():
                 pending = me["pending"][grant]
                 for name in names:
-                    assert fold(name) in {fold(n) for n in pending}, f"grants mismatch at {where}: pending {me['pending']}"
+                    assert fold(name) in {fold(n) for n in pending}, (
+                        f"grants mismatch at {where}: pending {me['pending']}"
+                    )
                     pending[:] = [n for n in pending if fold(n) != fold(name)]
         elif kind == "effect":  # only a Team Action grant shows as pending (R11)
             effect = entry["effect"]
@@ -237,7 +256,9 @@ def replay(start: dict, entries: list[dict]) -> dict:
             pass  # only the sheet changes
         elif kind == "add":
             creatures[actor] = {
-                "load": entry["load_after"], "hp": entry["hp_after"], "exhaustion": entry["exhaustion"],
+                "load": entry["load_after"],
+                "hp": entry["hp_after"],
+                "exhaustion": entry["exhaustion"],
                 "pending": {"advantage": [], "disadvantage": []},
             }
         elif kind == "remove":
@@ -257,7 +278,12 @@ def as_replayed(status: dict) -> dict:
         "round": status["round"],
         "current": status["current"],
         "creatures": {
-            c["name"]: {"load": c["load"], "hp": c["hp"], "exhaustion": c["exhaustion"], "pending": c["pending"]}
+            c["name"]: {
+                "load": c["load"],
+                "hp": c["hp"],
+                "exhaustion": c["exhaustion"],
+                "pending": c["pending"],
+            }
             for c in status["creatures"]
         },
     }

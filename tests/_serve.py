@@ -36,8 +36,12 @@ class Server:
 
     def __init__(self, folder: Path, *args: str) -> None:
         self.process = subprocess.Popen(
-            [str(D4CLI), "serve", "--port", "0", *args], cwd=folder, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")}, start_new_session=True,
+            [str(D4CLI), "serve", "--port", "0", *args],
+            cwd=folder,
+            stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")},
+            start_new_session=True,
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         assert self.process.stderr is not None
@@ -115,6 +119,11 @@ def next_message(stream: Stream) -> dict:
 def gm(folder: Path, *args: str) -> float:
     """Run a GM command in its own process; its wall time."""
     start = time.monotonic()
-    subprocess.run([str(D4CLI), *args], cwd=folder, check=True, capture_output=True,
-                   env={**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")})
+    subprocess.run(
+        [str(D4CLI), *args],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        env={**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")},
+    )
     return time.monotonic() - start

@@ -38,24 +38,35 @@ def setups() -> list[tuple[str, str, object]]:
 
     skirmish, duel = example("skirmish"), example("duel")
     effects = {
-        "Aria": (Effect("cursed", "disadvantage", "own", "uses", uses=3),
-                 Effect("winded", "disadvantage", "own", "rounds", last_round=2),
-                 Effect("hidden", "advantage", "own", "end", creature="Aria")),
-        "Borin": (Effect("shaken", "disadvantage", "own", "start", creature="Borin"),
-                  Effect("exposed", "advantage", "against", "end", creature="Goblin Brute")),
-        "Goblin Archer": (Effect("keen eye", "advantage", "own"),
-                          Effect("rage", "advantage", "own", "rounds", last_round=3)),
-        "Goblin Brute": (Effect("prone", "advantage", "against", "rounds", last_round=1),
-                         Effect("Team Action", "advantage", "own", "uses", uses=1, origin="team")),
+        "Aria": (
+            Effect("cursed", "disadvantage", "own", "uses", uses=3),
+            Effect("winded", "disadvantage", "own", "rounds", last_round=2),
+            Effect("hidden", "advantage", "own", "end", creature="Aria"),
+        ),
+        "Borin": (
+            Effect("shaken", "disadvantage", "own", "start", creature="Borin"),
+            Effect("exposed", "advantage", "against", "end", creature="Goblin Brute"),
+        ),
+        "Goblin Archer": (
+            Effect("keen eye", "advantage", "own"),
+            Effect("rage", "advantage", "own", "rounds", last_round=3),
+        ),
+        "Goblin Brute": (
+            Effect("prone", "advantage", "against", "rounds", last_round=1),
+            Effect("Team Action", "advantage", "own", "uses", uses=1, origin="team"),
+        ),
     }
-    with_effects = skirmish._replace(creatures=tuple(
-        c._replace(effects=effects.get(c.name, ())) for c in skirmish.creatures))
+    with_effects = skirmish._replace(
+        creatures=tuple(c._replace(effects=effects.get(c.name, ())) for c in skirmish.creatures)
+    )
     out = []
     for mode in ("turn", "round", "round-zero"):
         out.append((f"skirmish/{mode}", mode, prepare(skirmish, mode)))
         out.append((f"duel/{mode}", mode, prepare(duel, mode)))
         out.append((f"effects/{mode}", mode, prepare(with_effects, mode)))
-    out.append(("random-reserve/turn", "turn", prepare(skirmish, "turn", target="random", reserve=1)))
+    out.append(
+        ("random-reserve/turn", "turn", prepare(skirmish, "turn", target="random", reserve=1))
+    )
     out.append(("buffer-0/round", "round", prepare(skirmish, "round", buffer=0, max_rounds=6)))
     out.append(("draw/round-zero", "round-zero", prepare(skirmish, "round-zero", max_rounds=1)))
     return out
@@ -101,8 +112,11 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
         can_act(mine, encounter.creatures[me].load)
         for _ in range(MAX_ACTIONS):
             creatures = encounter.creatures
-            candidates = [(i, c.hp) for i, c in enumerate(creatures)
-                          if side_of[i] != side and c.hp is not None and c.hp > 0]
+            candidates = [
+                (i, c.hp)
+                for i, c in enumerate(creatures)
+                if side_of[i] != side and c.hp is not None and c.hp > 0
+            ]
             if not candidates:
                 break
             target = pick_target(policy.target, candidates, rng)
@@ -117,14 +131,30 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
                 # The default rule weighs the reaction's cost (round mode: a turn still to come keeps its Load).
                 to_come = encounter.mode == "round" and not other.had_turn
                 if aspect is not None and worth_reacting(
-                        policies[ally], to_come, moves[ally], other.load, move, creatures[me].load,
-                        creatures[target].evasion, creatures[me].evasion):
-                    encounter, _ = keep(team(encounter, TeamRequest(other.name, names[me], "disadvantage", aspect=aspect)))
+                    policies[ally],
+                    to_come,
+                    moves[ally],
+                    other.load,
+                    move,
+                    creatures[me].load,
+                    creatures[target].evasion,
+                    creatures[me].evasion,
+                ):
+                    encounter, _ = keep(
+                        team(
+                            encounter,
+                            TeamRequest(other.name, names[me], "disadvantage", aspect=aspect),
+                        )
+                    )
                     break
-            request = ActRequest(names[me], move.aspect, cost=move.cost, extra=move.extra, target=names[target])
+            request = ActRequest(
+                names[me], move.aspect, cost=move.cost, extra=move.extra, target=names[target]
+            )
             encounter, record = keep(act(encounter, request, rng))
             if record.hp_after == 0 and not any(
-                    s == defended and c.hp is not None and c.hp > 0 for c, s in zip(encounter.creatures, side_of)):
+                s == defended and c.hp is not None and c.hp > 0
+                for c, s in zip(encounter.creatures, side_of)
+            ):
                 done = True
                 break
         if not done:
@@ -176,8 +206,10 @@ def without_player_view(state: dict) -> dict:
 
 def trace_all() -> dict[str, list[dict]]:
     """Every traced fight by setup label (seed 7, runs 0..FIGHTS_PER_SETUP - 1)."""
-    return {label: [trace_fight(setup, 7, mode, index) for index in range(FIGHTS_PER_SETUP)]
-            for label, mode, setup in setups()}
+    return {
+        label: [trace_fight(setup, 7, mode, index) for index in range(FIGHTS_PER_SETUP)]
+        for label, mode, setup in setups()
+    }
 
 
 def load_fixture() -> dict[str, list[dict]]:

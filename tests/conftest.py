@@ -96,6 +96,17 @@ def encounter_file(isolated_env):
 
     path = Path(_os.environ["D4CLI_FILE"])
     ok("init", "--name", "Test")
-    ok("add", "Aria", "--aspect", "Finesse=4", "--aspect", "Might=2", "--evasion", "11", "--hp", "12")
+    ok(
+        "add",
+        "Aria",
+        "--aspect",
+        "Finesse=4",
+        "--aspect",
+        "Might=2",
+        "--evasion",
+        "11",
+        "--hp",
+        "12",
+    )
     ok("add", "Goblin Archer", "--aspect", "Finesse=3", "--evasion", "10", "--hp", "7")
     return path

@@ -88,4 +88,3 @@ def root(
 
     Try `d4cli roll pool 4 --adv torch` or `d4cli help`.
     """
-

@@ -82,7 +82,11 @@ class Board:
             return []
         if self.upto is not None:
             upto = self.upto
-            entries = [entry for entry in entries if isinstance(entry.get("seq"), int) and entry["seq"] <= upto][-LOG_LINES:]
+            entries = [
+                entry
+                for entry in entries
+                if isinstance(entry.get("seq"), int) and entry["seq"] <= upto
+            ][-LOG_LINES:]
         return [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
 
 

@@ -58,10 +58,14 @@ class LazyGroup(TyperGroup):
     # What an unknown command name might have meant (``roll 3d4``): a hint, or "" for none.
     unknown_hint: Callable[[str], str] | None = None
 
-    def resolve_command(self, ctx: Context, args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
         try:
             return super().resolve_command(ctx, args)
-        except typer.TyperException as error:  # Click's UsageError; TyperException is its public base
+        except (
+            typer.TyperException
+        ) as error:  # Click's UsageError; TyperException is its public base
             hint = self.unknown_hint(args[0]) if self.unknown_hint is not None and args else ""
             if hint:
                 error.message = f"{error.message.rstrip('.')}; {hint}"

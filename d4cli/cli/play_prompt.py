@@ -100,7 +100,9 @@ class SessionCompleter(Completer):
     def __init__(self, root: Any) -> None:
         self.root = root
 
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
         text = document.text_before_cursor
         start = current_word_start(text)
         found = completions(self.root, text)
@@ -109,7 +111,9 @@ class SessionCompleter(Completer):
             replacement, display, meta = found[0]
             found = [(replacement + " ", display, meta)]
         for replacement, display, meta in found:
-            yield Completion(replacement, start_position=start - len(text), display=display, display_meta=meta)
+            yield Completion(
+                replacement, start_position=start - len(text), display=display, display_meta=meta
+            )
 
 
 # A history larger than this is not loaded (prompt_toolkit reads it whole, in a thread).
@@ -160,7 +164,9 @@ def _open_history(path: Path) -> None:
 
 def _history_warning(path: object, error: BaseException) -> None:
     reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-    sys.stderr.write(f"d4cli: warning: history {escape_control(str(path))}: {reason}; this session keeps no history\n")
+    sys.stderr.write(
+        f"d4cli: warning: history {escape_control(str(path))}: {reason}; this session keeps no history\n"
+    )
     sys.stderr.flush()
 
 
@@ -183,9 +189,15 @@ def _file_history_class() -> Any:
         def store_string(self, string: str) -> None:
             if self.failed:
                 return
-            text = f"\n# {datetime.datetime.now()}\n" + "".join(f"+{line}\n" for line in string.split("\n"))
+            text = f"\n# {datetime.datetime.now()}\n" + "".join(
+                f"+{line}\n" for line in string.split("\n")
+            )
             try:
-                fd = os.open(self.filename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+                fd = os.open(
+                    self.filename,
+                    os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                    0o600,
+                )
                 try:
                     os.write(fd, text.encode("utf-8", errors="replace"))
                 finally:
@@ -207,7 +219,9 @@ def interact(session: Session) -> int:
     from d4cli.cli.play_session import LEAVE_WORDS
 
     prompt: PromptSession[str] = PromptSession(
-        history=_history(session), completer=SessionCompleter(session.root), complete_while_typing=False
+        history=_history(session),
+        completer=SessionCompleter(session.root),
+        complete_while_typing=False,
     )
     while True:
         try:

@@ -91,7 +91,9 @@ class Session:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.root = _root()
-        self.root.in_session = True  # messages say `help`, `act --help` (`d4cli.cli.root.session_text`)
+        self.root.in_session = (
+            True  # messages say `help`, `act --help` (`d4cli.cli.root.session_text`)
+        )
 
     def run_line(self, line: str) -> int:
         """Run one command line; its exit code (0 for a blank line or a comment)."""
@@ -176,7 +178,9 @@ def run_piped(session: Session, lines: Iterable[str]) -> int:
         code = session.run_line(line)
         if code != 0:
             sys.stdout.flush()
-            sys.stderr.write(f"d4cli: play: stopped at line {number} (exit {code}): {escape_control(line.strip())}\n")
+            sys.stderr.write(
+                f"d4cli: play: stopped at line {number} (exit {code}): {escape_control(line.strip())}\n"
+            )
             sys.stderr.flush()
             return code
     return 0

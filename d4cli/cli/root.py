@@ -40,7 +40,11 @@ def check_terminal_size() -> None:
     """
     for name in ("COLUMNS", "LINES"):
         text = os.environ.get(name)
-        if text and text.isdigit() and not (text.isascii() and len(text) <= 5 and 1 <= int(text) <= TERMINAL_SIZE[1]):
+        if (
+            text
+            and text.isdigit()
+            and not (text.isascii() and len(text) <= 5 and 1 <= int(text) <= TERMINAL_SIZE[1])
+        ):
             from d4cli.rules.limits import parse_whole
 
             parse_whole(text, name, TERMINAL_SIZE)
@@ -68,12 +72,19 @@ def _usage_error(error: typer.TyperException, in_session: bool = False) -> int:
         # by case (`--DC` near nothing): suggest this command's own closest options.
         from d4cli.rules.suggest import closest
 
-        known = [opt for param in ctx.command.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)]
+        known = [
+            opt
+            for param in ctx.command.get_params(ctx)
+            for opt in (*param.opts, *param.secondary_opts)
+        ]
         error.possibilities = closest(option_name, [opt for opt in known if opt.startswith("--")])
     if ctx is not None:
         usage, hint = ctx.get_usage(), f"Try '{ctx.command_path} --help' for help."
         if in_session:  # `act --help`, or `help` at the session's own level (no usage line there)
-            usage, hint = ("" if ctx.parent is None else usage.replace(" d4cli ", " ", 1)), session_text(hint)
+            usage, hint = (
+                ("" if ctx.parent is None else usage.replace(" d4cli ", " ", 1)),
+                session_text(hint),
+            )
         sys.stderr.write((usage + "\n" if usage else "") + hint + "\n")
     say_error(session_text(error.format_message()) if in_session else error.format_message())
     code = getattr(error, "exit_code", EXIT_INPUT)
@@ -82,7 +93,9 @@ def _usage_error(error: typer.TyperException, in_session: bool = False) -> int:
 
 # Error handlers that never fail to encode; any other (strict, surrogateescape, ...) is
 # replaced by backslashreplace, so `Zoë` on an ASCII stream reads `Zo\xeb`.
-_NEVER_FAILS = frozenset({"backslashreplace", "namereplace", "xmlcharrefreplace", "replace", "ignore"})
+_NEVER_FAILS = frozenset(
+    {"backslashreplace", "namereplace", "xmlcharrefreplace", "replace", "ignore"}
+)
 
 
 def _prepare_streams() -> None:
@@ -195,7 +208,8 @@ class D4Group(LazyGroup):
         # --show/--install-completion: our shell classes quote names for the shell.
         complete_var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
         if os.environ.get(complete_var) or any(
-            str(arg).startswith(("--show-completion", "--install-completion")) for arg in args or sys.argv[1:]
+            str(arg).startswith(("--show-completion", "--install-completion"))
+            for arg in args or sys.argv[1:]
         ):
             from d4cli.cli.completion.shells import use_d4_shells
 
@@ -254,7 +268,9 @@ class D4Group(LazyGroup):
 def _output_failed(error: OSError | UnicodeEncodeError) -> None:
     """Say on stderr that the output was lost but any change stands, so nobody repeats it."""
     reason = getattr(error, "strerror", None) or type(error).__name__
-    say_error(f"output: {reason}; the command finished and any change it made was saved ('d4cli log' shows it)")
+    say_error(
+        f"output: {reason}; the command finished and any change it made was saved ('d4cli log' shows it)"
+    )
     # What is left in stdout's buffer can never be written: drop it, so that the
     # interpreter's last flush does not fail again.
     _silence_stdout()

@@ -84,7 +84,12 @@ def respond(method: str, target: str, snapshot: Snapshot) -> Response:
 
     path = urlsplit(target).path
     if method != "GET":
-        return Response(405, "text/plain; charset=utf-8", b"405 method not allowed: this page is read-only (GET)\n", (("Allow", "GET"),))
+        return Response(
+            405,
+            "text/plain; charset=utf-8",
+            b"405 method not allowed: this page is read-only (GET)\n",
+            (("Allow", "GET"),),
+        )
     if path in ("/", "/index.html"):
         from d4cli.output.page import page_html
 
@@ -160,7 +165,9 @@ class Watcher:
     def wait_after(self, seq: int, timeout: float) -> Snapshot:
         """The snapshot once its counter passes *seq*, or the current one after *timeout* or on stop."""
         with self.changed:
-            self.changed.wait_for(lambda: self.snapshot.seq != seq or self.stopping.is_set(), timeout)
+            self.changed.wait_for(
+                lambda: self.snapshot.seq != seq or self.stopping.is_set(), timeout
+            )
             return self.snapshot
 
 
@@ -261,14 +268,18 @@ def bind(host: str, port: int, watcher: Watcher) -> PlayerViewServer:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
-        raise InputError("--host", host, f"cannot be bound: {getattr(error, 'strerror', None) or error}") from None
+        raise InputError(
+            "--host", host, f"cannot be bound: {getattr(error, 'strerror', None) or error}"
+        ) from None
     family = infos[0][0]
     PlayerViewServer.address_family = family
     try:
         return PlayerViewServer((host, port), make_handler(watcher))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            raise InputError("--port", port, "is in use: give another --port (or stop what listens there)") from None
+            raise InputError(
+                "--port", port, "is in use: give another --port (or stop what listens there)"
+            ) from None
         if error.errno == errno.EACCES:
             raise InputError("--port", port, "needs privileges: give a port from 1024 up") from None
         raise InputError("--host", host, f"cannot be bound: {error.strerror or error}") from None
@@ -281,6 +292,7 @@ def serve(path: Path, host: str, port: int) -> int:
         InputError: the port or host cannot be bound.
         FileError: the file cannot be read at the start (later, the last good view is kept).
     """
+
     def warn(text: str) -> None:
         sys.stderr.write(f"d4cli: warning: {text}\n")
         sys.stderr.flush()
@@ -291,7 +303,9 @@ def serve(path: Path, host: str, port: int) -> int:
     shown = f"[{bound_host}]" if ":" in str(bound_host) else bound_host
     if host not in ("127.0.0.1", "localhost", "::1"):
         warn(f"--host {host}: anyone on that network can read the player view")
-    sys.stderr.write(f"d4cli: serving the player view of {path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n")
+    sys.stderr.write(
+        f"d4cli: serving the player view of {path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
+    )
     sys.stderr.flush()
     poller = threading.Thread(target=watcher.run, name="d4cli-watch", daemon=True)
     poller.start()

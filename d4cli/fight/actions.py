@@ -155,7 +155,9 @@ class ActRequest(NamedTuple):
     evasion: int | None = None
     gm: bool = False
     ignore_load: bool = False
-    action: str | None = None  # the named action used (C8 sheets, `d4cli.fight.sheets.apply_named_action`)
+    action: str | None = (
+        None  # the named action used (C8 sheets, `d4cli.fight.sheets.apply_named_action`)
+    )
 
 
 # Pool plans by the values that make them (`act`): a plan is a frozen value, pure in its key.
@@ -167,7 +169,9 @@ _GATES: dict[tuple[object, ...], object] = {}
 _KINDS: "dict[str, GrantKind]" = {}  # `GrantKind` members by value: a dict look-up, not an enum call
 
 
-def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[Encounter, ActRecord]:
+def act(
+    encounter: Encounter, request: ActRequest, rng: "DiceSource"
+) -> tuple[Encounter, ActRecord]:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
     The actor's pending Team Action grants join the sources (R11, counted once
@@ -192,8 +196,13 @@ def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[E
     import d4cli.rules.pool as pool  # a plain module import costs less per call than a from-import
 
     if (request.dc is not None or request.evasion is not None) and (
-            (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1):
-        choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
+        (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1
+    ):
+        choices = (
+            ("--dc", request.dc),
+            ("--target", request.target),
+            ("--evasion", request.evasion),
+        )
         given = [option for option, value in choices if value is not None]
         raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
     position = encounter.position_of(request.actor)
@@ -211,12 +220,30 @@ def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[E
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
     if with_effects:
-        sources += lasting.roll_sources(actor, target)  # R20: `sources_for` of the creatures found above
-    advantage = tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
-    disadvantage = tuple([source for source, grant, _ in sources if grant == "disadvantage"]) if sources else ()
+        sources += lasting.roll_sources(
+            actor, target
+        )  # R20: `sources_for` of the creatures found above
+    advantage = (
+        tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
+    )
+    disadvantage = (
+        tuple([source for source, grant, _ in sources if grant == "disadvantage"])
+        if sources
+        else ()
+    )
     # The plan is pure in these values: made once, then looked up (`_PLANS`).
-    key = (aspect_value, actor.load, request.cost, advantage, disadvantage, id(request.extra),
-           request.dc, evasion, request.gm, request.ignore_load)
+    key = (
+        aspect_value,
+        actor.load,
+        request.cost,
+        advantage,
+        disadvantage,
+        id(request.extra),
+        request.dc,
+        evasion,
+        request.gm,
+        request.ignore_load,
+    )
     plan = _PLANS.get(key)
     if not isinstance(plan, pool.PoolPlan) or plan.request.extra is not request.extra:
         plan = pool.plan_pool(
@@ -244,10 +271,14 @@ def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[E
     target_name = None if target is None else target.name
     new, hp_after = encounter, hp_before
     ended: tuple[Ended, ...] = ()
-    if allowed and target_position == position:  # a creature targeting itself: one change after the other
+    if (
+        allowed and target_position == position
+    ):  # a creature targeting itself: one change after the other
         base = encounter
         if with_effects:
-            base, ended = lasting.use_effects(encounter, actor.name, target_name)  # R11, R20 (effects only)
+            base, ended = lasting.use_effects(
+                encounter, actor.name, target_name
+            )  # R11, R20 (effects only)
         creatures = list(base.creatures)
         creatures[position] = creatures[position]._replace(load=load_after)
         if hp_before is not None:
@@ -258,7 +289,9 @@ def act(encounter: Encounter, request: ActRequest, rng: "DiceSource") -> tuple[E
         creatures = list(encounter.creatures)
         changes: dict[str, Any] = {"load": load_after}
         target_changes: dict[str, Any] = {}
-        if with_effects:  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
+        if (
+            with_effects
+        ):  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
             gone: list[Ended] = []
             effects = lasting.roll_used(actor, "own", gone)
             if effects is not None:
@@ -306,7 +339,6 @@ def _ended_fight(before: Encounter, after: Encounter) -> str | None:
     return ended_fight(before, after)
 
 
-
 class TeamRequest(NamedTuple):
     """What ``d4cli team`` asks for (R11).
 
@@ -341,8 +373,10 @@ def _check_grant_adds(target: "Creature", source: str, grant: str) -> None:
                 why = "a grant of the same name would count once (R4) and add nothing"
             else:
                 why = "a creature holds one effect per source name (R20), so the grant could not be kept"
-            problem = (f"{target.name} already has the lasting effect {effect.source!r} ({grant}"
-                       f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with --source")
+            problem = (
+                f"{target.name} already has the lasting effect {effect.source!r} ({grant}"
+                f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with --source"
+            )
             raise InputError("--source", source, problem)
 
 
@@ -410,11 +444,15 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     if not allowed:
         return encounter, record
     grant_key = (request.source, str(request.grant))
-    grant = _GATES.get(grant_key)  # the grant: a frozen value, the same for the same source and kind
+    grant = _GATES.get(
+        grant_key
+    )  # the grant: a frozen value, the same for the same source and kind
     if not isinstance(grant, Effect):
         if len(_GATES) >= _MAX_PLANS:
             _GATES.clear()
-        grant = _GATES[grant_key] = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")  # R11 as R20
+        grant = _GATES[grant_key] = Effect(
+            request.source, str(request.grant), "own", "uses", uses=1, origin="team"
+        )  # R11 as R20
     effects, _ = put_effect(target.effects, grant, keep=True)
     creatures = list(encounter.creatures)
     creatures[position] = actor._replace(load=load_after)

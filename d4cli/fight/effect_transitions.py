@@ -43,7 +43,9 @@ def applied_round(encounter: Encounter) -> int:
     return max(encounter.round, 1)
 
 
-def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> list[tuple[str, str, str]]:
+def sources_for(
+    encounter: Encounter, actor: str, target: str | None = None
+) -> list[tuple[str, str, str]]:
     """The effect sources of a roll by *actor* (against *target*): ``(source, grant, origin)``.
 
     The actor's ``own`` effects, then the target's ``against`` effects (R20,
@@ -53,18 +55,26 @@ def sources_for(encounter: Encounter, actor: str, target: str | None = None) -> 
     Raises:
         InputError: an unknown actor or target.
     """
-    return roll_sources(encounter.find(actor), None if target is None else encounter.find(target, "--target"))
+    return roll_sources(
+        encounter.find(actor), None if target is None else encounter.find(target, "--target")
+    )
 
 
 def roll_sources(actor: Creature, target: Creature | None) -> list[tuple[str, str, str]]:
     """`sources_for` of the creatures themselves: *actor*'s ``own`` effects, then *target*'s ``against`` ones."""
-    found = [(e.source, e.grant, e.origin) for e in actor.effects if e.on == "own"] if actor.effects else []
+    found = (
+        [(e.source, e.grant, e.origin) for e in actor.effects if e.on == "own"]
+        if actor.effects
+        else []
+    )
     if target is not None and target.effects:
         found += [(e.source, e.grant, e.origin) for e in target.effects if e.on == "against"]
     return found
 
 
-def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encounter, tuple[Ended, ...]]:
+def end_effects(
+    encounter: Encounter, boundaries: list[Boundary]
+) -> tuple[Encounter, tuple[Ended, ...]]:
     """End every effect of every creature that *boundaries* end, in order (R20)."""
     if not any(creature.effects for creature in encounter.creatures):
         return encounter, ()
@@ -75,7 +85,9 @@ def end_effects(encounter: Encounter, boundaries: list[Boundary]) -> tuple[Encou
         for boundary in boundaries:
             effects, gone = ended_at(effects, boundary)
             ended += [ended_by(creature.name, effect, boundary) for effect in gone]
-        creatures.append(creature if effects == creature.effects else creature._replace(effects=effects))
+        creatures.append(
+            creature if effects == creature.effects else creature._replace(effects=effects)
+        )
     return encounter._replace(creatures=tuple(creatures)), tuple(ended)
 
 
@@ -111,21 +123,36 @@ def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple
     return end_effects(after, boundaries)
 
 
-def retime_removed(encounter: Encounter, gone: str, its_effects: tuple[Effect, ...]) -> tuple[Encounter, tuple[Ended, ...]]:
+def retime_removed(
+    encounter: Encounter, gone: str, its_effects: tuple[Effect, ...]
+) -> tuple[Encounter, tuple[Ended, ...]]:
     """After *gone* left (R17): its own effects went with it; effects timed to its turn
     now end at the end of this round (round 1 before the first round), R20."""
     last = max(encounter.round, 1)
     creatures = []
     for creature in encounter.creatures:
         effects = tuple(
-            e._replace(ends="rounds", creature=None, last_round=max(last, e.from_round or 1), from_round=None) if e.ends in ("start", "end") and same_name(e.creature, gone) else e
+            e._replace(
+                ends="rounds",
+                creature=None,
+                last_round=max(last, e.from_round or 1),
+                from_round=None,
+            )
+            if e.ends in ("start", "end") and same_name(e.creature, gone)
+            else e
             for e in creature.effects
         )
-        creatures.append(creature if effects == creature.effects else creature._replace(effects=effects))
-    return encounter._replace(creatures=tuple(creatures)), tuple(Ended(gone, e, REMOVED, gone) for e in its_effects)
+        creatures.append(
+            creature if effects == creature.effects else creature._replace(effects=effects)
+        )
+    return encounter._replace(creatures=tuple(creatures)), tuple(
+        Ended(gone, e, REMOVED, gone) for e in its_effects
+    )
 
 
-def use_effects(encounter: Encounter, actor: str, target: str | None) -> tuple[Encounter, tuple[Ended, ...]]:
+def use_effects(
+    encounter: Encounter, actor: str, target: str | None
+) -> tuple[Encounter, tuple[Ended, ...]]:
     """A roll by *actor* (against *target*) was made: count down the uses of the effects that applied (R20)."""
     ended: list[Ended] = []
     creatures = list(encounter.creatures)  # changed in place, one new encounter at the end
@@ -170,16 +197,43 @@ def make_effect(
             a blank source or one with control characters (N1).
     """
     check_new_name(source, "SOURCE")
-    given = [flag for flag, value in (("--until-start-of", start_of), ("--until-end-of", end_of), ("--rounds", rounds), ("--uses", uses)) if value is not None]
+    given = [
+        flag
+        for flag, value in (
+            ("--until-start-of", start_of),
+            ("--until-end-of", end_of),
+            ("--rounds", rounds),
+            ("--uses", uses),
+        )
+        if value is not None
+    ]
     if len(given) > 1:
         raise InputError("/".join(given), None, "give at most one duration")
     on = "against" if against else "own"
     first = applied_round(encounter)
-    since = first if encounter.round and first > encounter.round else None  # added after the round was over (R20)
+    since = (
+        first if encounter.round and first > encounter.round else None
+    )  # added after the round was over (R20)
     if start_of is not None:
-        return Effect(source, grant, on, "start", creature=encounter.find(start_of, "--until-start-of").name, level=level, from_round=since)
+        return Effect(
+            source,
+            grant,
+            on,
+            "start",
+            creature=encounter.find(start_of, "--until-start-of").name,
+            level=level,
+            from_round=since,
+        )
     if end_of is not None:
-        return Effect(source, grant, on, "end", creature=encounter.find(end_of, "--until-end-of").name, level=level, from_round=since)
+        return Effect(
+            source,
+            grant,
+            on,
+            "end",
+            creature=encounter.find(end_of, "--until-end-of").name,
+            level=level,
+            from_round=since,
+        )
     if rounds is not None:
         if rounds < 1:
             raise InputError("--rounds", rounds, "must be 1 or more")
@@ -205,7 +259,12 @@ def add_effect(encounter: Encounter, name: str, effect: Effect) -> tuple[Encount
     effects, replaced = put_effect(creature.effects, effect)
     new = encounter.with_creature(position, creature._replace(effects=effects))
     return new, EffectEvent(
-        new.round, new.current, creature.name, action="add", effect=effect, replaced=replaced,
+        new.round,
+        new.current,
+        creature.name,
+        action="add",
+        effect=effect,
+        replaced=replaced,
         counts_from=applied_round(new),
     )
 
@@ -226,6 +285,8 @@ def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encount
         if effect.key == key:
             effects = tuple(other for other in creature.effects if other is not effect)
             new = encounter.with_creature(position, creature._replace(effects=effects))
-            return new, EffectEvent(new.round, new.current, creature.name, action="remove", effect=effect)
+            return new, EffectEvent(
+                new.round, new.current, creature.name, action="remove", effect=effect
+            )
     have = ", ".join(effect.source for effect in creature.effects) or "none"
     raise InputError("SOURCE", source, f"{creature.name} has no such effect (it has: {have})")

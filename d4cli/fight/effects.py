@@ -125,7 +125,9 @@ Boundary = TurnStart | TurnEnd | RoundEnd
 TURN_START = "turn_start"  # the start of `Ended.who`'s turn
 TURN_END = "turn_end"  # the end of `Ended.who`'s turn
 ROUND_END = "round_end"  # the end of round `Ended.round`
-TURN_SKIPPED = "turn_skipped"  # the end of round `Ended.round`; `Ended.who` was down, its turn skipped (R18)
+TURN_SKIPPED = (
+    "turn_skipped"  # the end of round `Ended.round`; `Ended.who` was down, its turn skipped (R18)
+)
 REMOVED = "removed"  # `Ended.who` left the encounter (R17), taking its own effects
 USED_UP = "used_up"  # a roll used its last use (R11, R20)
 END_REASONS: tuple[str, ...] = (TURN_START, TURN_END, ROUND_END, TURN_SKIPPED, REMOVED, USED_UP)
@@ -171,12 +173,23 @@ def ends_at(effect: Effect, boundary: Boundary) -> bool:
         return effect.ends == "start" and _same(effect.creature, boundary.name)
     if isinstance(boundary, TurnEnd):
         return effect.ends == "end" and _same(effect.creature, boundary.name)
-    if effect.ends in ("start", "end"):  # its creature's turn was skipped (R18) in a round it was in force
-        return (effect.from_round or 0) <= boundary.round and any(_same(effect.creature, n) for n in boundary.skipped)
-    return effect.ends == "rounds" and effect.last_round is not None and effect.last_round <= boundary.round
+    if effect.ends in (
+        "start",
+        "end",
+    ):  # its creature's turn was skipped (R18) in a round it was in force
+        return (effect.from_round or 0) <= boundary.round and any(
+            _same(effect.creature, n) for n in boundary.skipped
+        )
+    return (
+        effect.ends == "rounds"
+        and effect.last_round is not None
+        and effect.last_round <= boundary.round
+    )
 
 
-def ended_at(effects: tuple[Effect, ...], boundary: Boundary | Used) -> tuple[tuple[Effect, ...], tuple[Effect, ...]]:
+def ended_at(
+    effects: tuple[Effect, ...], boundary: Boundary | Used
+) -> tuple[tuple[Effect, ...], tuple[Effect, ...]]:
     """Split *effects* into ``(kept, ended)`` at *boundary*, each in its order (R20).
 
     At `Used` the kept effects of that role have one use fewer (`used`).
@@ -207,7 +220,9 @@ def used(effects: tuple[Effect, ...], role: str) -> tuple[tuple[Effect, ...], tu
     return tuple(kept), tuple(gone)
 
 
-def put_effect(effects: tuple[Effect, ...], effect: Effect, *, keep: bool = False) -> tuple[tuple[Effect, ...], Effect | None]:
+def put_effect(
+    effects: tuple[Effect, ...], effect: Effect, *, keep: bool = False
+) -> tuple[tuple[Effect, ...], Effect | None]:
     """*effects* with *effect*: one of the same folded source is replaced in place;
     with *keep* (a Team Action grant, R11) one of the same source and grant is kept
     instead, as two grants of one name count once (R4); ``(effects, the one it met)``."""
@@ -224,7 +239,9 @@ def team_grant_effects(effects: tuple[Effect, ...], pending: Pending) -> tuple[E
     """*effects* with the Team Action grants of *pending* as one-roll effects (R11, R20)."""
     for grant in GRANTS:
         for source in getattr(pending, grant):
-            effects, _ = put_effect(effects, Effect(source, grant, "own", "uses", uses=1, origin="team"), keep=True)
+            effects, _ = put_effect(
+                effects, Effect(source, grant, "own", "uses", uses=1, origin="team"), keep=True
+            )
     return effects
 
 
@@ -242,5 +259,3 @@ def team_grants(ended: tuple[Ended, ...]) -> Pending:
         if effect.origin == "team":
             (advantage if effect.grant == "advantage" else disadvantage).append(effect.source)
     return Pending(tuple(advantage), tuple(disadvantage))
-
-

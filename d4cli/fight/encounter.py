@@ -108,7 +108,9 @@ class Creature(NamedTuple):
     specializations: Stats = ()
     actions: tuple[Action, ...] = ()
     side: str = ""
-    policy: tuple[tuple[str, str | int], ...] = ()  # the simulator's policy table (d4cli.sim.policy)
+    policy: tuple[
+        tuple[str, str | int], ...
+    ] = ()  # the simulator's policy table (d4cli.sim.policy)
     hidden: bool = False
     alias: str = ""
     hp_shown: str | None = None
@@ -146,7 +148,9 @@ class Creature(NamedTuple):
             InputError: the creature has no such Aspect.
         """
         for aspect_name, value in self.aspects:
-            if aspect_name == name:  # as written: the same Aspect N1 would find (names differ folded)
+            if (
+                aspect_name == name
+            ):  # as written: the same Aspect N1 would find (names differ folded)
                 return aspect_name, value
         key = fold_name(name)
         for aspect_name, value in self.aspects:
@@ -201,7 +205,9 @@ class Encounter(NamedTuple):
         for step in range(count):
             position = (start + step) % count
             creature = creatures[position]
-            if not creature.had_turn and not ((hp := creature.hp) is not None and hp <= 0):  # not `down`
+            if not creature.had_turn and not (
+                (hp := creature.hp) is not None and hp <= 0
+            ):  # not `down`
                 return position
         return None
 
@@ -258,7 +264,9 @@ class Encounter(NamedTuple):
         from d4cli.rules.suggest import did_you_mean
 
         hint = did_you_mean(name, (creature.name for creature in self.creatures))
-        raise InputError(field_name, name, "no such creature in the encounter" + known_names(self) + hint)
+        raise InputError(
+            field_name, name, "no such creature in the encounter" + known_names(self) + hint
+        )
 
     def find(self, name: str, field_name: str = "NAME") -> Creature:
         """The creature called *name* (N1); raises `InputError` naming *field_name* when unknown."""
@@ -332,7 +340,11 @@ def new_creature(
             raise InputError("--aspect", aspect_name, f"the same Aspect as {same!r} (N1)")
         alike = seen.looks_like(aspect_name)
         if alike is not None:
-            raise InputError("--aspect", aspect_name, f"{name}: an Aspect that {look_alike_problem(aspect_name, alike)}")
+            raise InputError(
+                "--aspect",
+                aspect_name,
+                f"{name}: an Aspect that {look_alike_problem(aspect_name, alike)}",
+            )
         seen.add(aspect_name)
     if max_hp is not None and hp is None:
         hp = max_hp

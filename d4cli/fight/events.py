@@ -138,7 +138,9 @@ class TurnStartEvent(_Change):
     skipped: tuple[str, ...] = ()
     again: bool = False
     down: bool = False
-    fight_over: str | None = None  # the fight is over (R18): the side left alone up; the turn starts all the same
+    fight_over: str | None = (
+        None  # the fight is over (R18): the side left alone up; the turn starts all the same
+    )
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,11 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
     if creature.hp is None:
-        raise InputError("NAME", creature.name, "has no hp to heal (R16): give it hp with 'add --hp' or in the file")
+        raise InputError(
+            "NAME",
+            creature.name,
+            "has no hp to heal (R16): give it hp with 'add --hp' or in the file",
+        )
     hp_after = creature.hp + amount
     if creature.max_hp is not None:
         hp_after = min(hp_after, max(creature.max_hp, creature.hp))
@@ -70,7 +74,9 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
         raise InputError("N", amount, f"would take {creature.name}'s hp past {HP[1]:,} (L1)")
     new = encounter.with_creature(position, creature._replace(hp=hp_after))
     event = _event(HealEvent, new, creature, new.creatures[position], amount)
-    if creature.down and hp_after > 0 and creature.had_turn:  # its next turn is in the next round (R19)
+    if (
+        creature.down and hp_after > 0 and creature.had_turn
+    ):  # its next turn is in the next round (R19)
         event = replace(event, next_round=True)
     return new, event
 

@@ -31,6 +31,23 @@ ALIAS = "alias"
 
 # In the order ``log --kind`` lists them (docs/cli.md "log").
 LOG_KINDS: tuple[str, ...] = (
-    INIT, ADD, REMOVE, TURN_START, TURN_END, ACT, TEAM, EXHAUST, DAMAGE, HEAL, MOVE, EFFECT, CHECK,
-    ACTION_ADD, ACTION_REMOVE, NOTE, REVEAL, CONCEAL, ALIAS,
+    INIT,
+    ADD,
+    REMOVE,
+    TURN_START,
+    TURN_END,
+    ACT,
+    TEAM,
+    EXHAUST,
+    DAMAGE,
+    HEAL,
+    MOVE,
+    EFFECT,
+    CHECK,
+    ACTION_ADD,
+    ACTION_REMOVE,
+    NOTE,
+    REVEAL,
+    CONCEAL,
+    ALIAS,
 )

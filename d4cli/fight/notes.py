@@ -35,4 +35,6 @@ def set_notes(encounter: Encounter, name: str, text: str) -> tuple[Encounter, No
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
     new = encounter.with_creature(position, creature._replace(notes=text))
-    return new, NoteEvent(new.round, new.current, creature.name, text, set=True, notes_before=creature.notes)
+    return new, NoteEvent(
+        new.round, new.current, creature.name, text, set=True, notes_before=creature.notes
+    )

@@ -26,11 +26,15 @@ def check_policy(table: object, aspects: tuple[tuple[str, int], ...]) -> PolicyT
             that is neither ``best``, ``none`` nor one of the creature's Aspects.
     """
     if not isinstance(table, Mapping):
-        raise InputError("policy", table, "must be a table such as { target = \"random\", reserve = 1 }")
+        raise InputError(
+            "policy", table, 'must be a table such as { target = "random", reserve = 1 }'
+        )
     pairs: list[tuple[str, str | int]] = []
     for key, value in table.items():
         if key not in POLICY_KEYS:
-            raise InputError(f"policy.{key}", None, "unknown key; known keys: " + ", ".join(POLICY_KEYS))
+            raise InputError(
+                f"policy.{key}", None, "unknown key; known keys: " + ", ".join(POLICY_KEYS)
+            )
         if key == "target":
             pairs.append((key, check_target(value, "policy.target")))
         elif key == "reserve":
@@ -59,4 +63,8 @@ def _reaction(value: object, aspects: tuple[tuple[str, int], ...]) -> str:
             if fold_name(name) == fold_name(value):
                 return name
     have = ", ".join(name for name, _ in aspects) or "none"
-    raise InputError("policy.reaction", value, f"must be weigh, always, best, none or one of its Aspects ({have})")
+    raise InputError(
+        "policy.reaction",
+        value,
+        f"must be weigh, always, best, none or one of its Aspects ({have})",
+    )

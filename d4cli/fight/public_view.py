@@ -134,7 +134,10 @@ def public_view(encounter: Encounter) -> PublicView:
     Returns:
         A `PublicView`; pure and total: every valid encounter has one.
     """
-    names = {creature.name: (HIDDEN_CREATURE if creature.hidden else public_name(creature)) for creature in encounter.creatures}
+    names = {
+        creature.name: (HIDDEN_CREATURE if creature.hidden else public_name(creature))
+        for creature in encounter.creatures
+    }
     from d4cli.fight.view_settings import PlayerView
 
     settings = encounter.player_view or PlayerView()
@@ -162,11 +165,20 @@ def public_view(encounter: Encounter) -> PublicView:
                 max_hp=creature.max_hp if exact and creature.hp is not None else None,
                 hp_label=None if shown == "none" else hp_label(creature.hp, creature.max_hp),
                 evasion=creature.evasion if creature.evasion_shown else None,
-                effects=tuple(_effect(effect, names) for effect in creature.effects if effect.public),
+                effects=tuple(
+                    _effect(effect, names) for effect in creature.effects if effect.public
+                ),
                 headroom=tuple(creature.headroom().items()) if party else None,
             )
         )
-    return PublicView(encounter.name, encounter.round, current, hidden_turn, tuple(visible), applied_round(encounter))
+    return PublicView(
+        encounter.name,
+        encounter.round,
+        current,
+        hidden_turn,
+        tuple(visible),
+        applied_round(encounter),
+    )
 
 
 def _effect(effect: Effect, names: dict[str, str]) -> PublicEffect:
@@ -178,5 +190,9 @@ def _effect(effect: Effect, names: dict[str, str]) -> PublicEffect:
             from d4cli.rules.names import fold_name
 
             key = fold_name(effect.creature)
-            shown = next((name for real, name in names.items() if fold_name(real) == key), HIDDEN_CREATURE)
-    return PublicEffect(effect.source, effect.grant, effect.on, effect.ends, shown, effect.last_round, effect.uses)
+            shown = next(
+                (name for real, name in names.items() if fold_name(real) == key), HIDDEN_CREATURE
+            )
+    return PublicEffect(
+        effect.source, effect.grant, effect.on, effect.ends, shown, effect.last_round, effect.uses
+    )

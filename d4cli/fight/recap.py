@@ -116,7 +116,9 @@ def can_act_at_cost_1(creature: Creature) -> bool:
 
 def rounds_between(start: Encounter, end: Encounter) -> int:
     """Rounds played from *start* to *end*: the round running at *start* counts as 1 (R13, R19)."""
-    running = start.current is not None or start.next_position() is not None  # as the simulator counts
+    running = (
+        start.current is not None or start.next_position() is not None
+    )  # as the simulator counts
     return max(0, end.round - start.round + (1 if running else 0))
 
 
@@ -131,7 +133,11 @@ def sides_of(encounter: Encounter) -> list[str]:
 def winner_of(encounter: Encounter) -> str | None:
     """The only side with a creature with hp up, of two or more (R18); else None."""
     sides = sides_of(encounter)
-    up = [s for s in sides if any(c.side == s and c.hp is not None and c.hp > 0 for c in encounter.creatures)]
+    up = [
+        s
+        for s in sides
+        if any(c.side == s and c.hp is not None and c.hp > 0 for c in encounter.creatures)
+    ]
     return up[0] if len(sides) >= 2 and len(up) == 1 else None
 
 
@@ -178,7 +184,9 @@ def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:
             if isinstance(target, str):
                 of(target).damage_taken += lost
             if lost and mine.side:
-                per_round.setdefault(round_, {})[mine.side] = per_round.get(round_, {}).get(mine.side, 0) + lost
+                per_round.setdefault(round_, {})[mine.side] = (
+                    per_round.get(round_, {}).get(mine.side, 0) + lost
+                )
             mine.load_spent += _spent(entry)
         elif kind == "team" and isinstance(actor, str):
             mine = of(actor)
@@ -189,7 +197,11 @@ def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:
             of(actor).damage_taken += lost
             if lost:
                 other[round_] = other.get(round_, 0) + lost
-        starting = next((c for c in after.creatures if c.name == actor), None) if after is not None else None
+        starting = (
+            next((c for c in after.creatures if c.name == actor), None)
+            if after is not None
+            else None
+        )
         if kind == "turn-start" and isinstance(actor, str) and starting is not None:
             mine = of(actor)
             mine.turns += 1
@@ -212,7 +224,8 @@ def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:
             damage.setdefault(side, 0)
     rounds = sorted(set(per_round) | set(other))
     damage_per_round = tuple(
-        RoundDamage(r, {s: per_round.get(r, {}).get(s, 0) for s in sides}, other.get(r, 0)) for r in rounds
+        RoundDamage(r, {s: per_round.get(r, {}).get(s, 0) for s in sides}, other.get(r, 0))
+        for r in rounds
     )
     streaks = [(f.name, f.longest_unable) for f in figures.values() if f.longest_unable]
     longest = max(streaks, key=lambda item: item[1]) if streaks else None

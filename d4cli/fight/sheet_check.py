@@ -109,12 +109,16 @@ class CheckRecord:
         return not self.result.impossible
 
 
-def check_sources(encounter: Encounter, creature: Creature, request: SheetCheckRequest) -> list[Source]:
+def check_sources(
+    encounter: Encounter, creature: Creature, request: SheetCheckRequest
+) -> list[Source]:
     """Every source of the check: command line, then its own lasting effects and grants (C8, R11, R20),
     each effect with its level (C8)."""
     sources = [Source(name, "advantage", "--adv") for name in request.advantage]
     sources += [Source(name, "disadvantage", "--dis") for name in request.disadvantage_sources]
-    sources += [Source(e.source, e.grant, e.origin, e.level) for e in creature.effects if e.on == "own"]  # C8: its level
+    sources += [
+        Source(e.source, e.grant, e.origin, e.level) for e in creature.effects if e.on == "own"
+    ]  # C8: its level
     return sources
 
 
@@ -138,14 +142,18 @@ def raised_level(base_level: int, counted: tuple[Source, ...]) -> int:
     return base_level + sum(s.level for s in counted if s.grant == "advantage")
 
 
-def levels_from(base_level: int, base_disadvantage: int, counted: tuple[Source, ...]) -> tuple[int, int]:
+def levels_from(
+    base_level: int, base_disadvantage: int, counted: tuple[Source, ...]
+) -> tuple[int, int]:
     """C8: ``(Advantage Level, Disadvantages)``: each Advantage source adds its level (capped at 5)."""
     raised = raised_level(base_level, counted)
     dis = base_disadvantage + sum(1 for s in counted if s.grant == "disadvantage")
     return min(ADVANTAGE_LEVEL[1], raised), dis
 
 
-def sheet_check(encounter: Encounter, request: SheetCheckRequest, rng: DiceSource) -> tuple[Encounter, CheckRecord]:
+def sheet_check(
+    encounter: Encounter, request: SheetCheckRequest, rng: DiceSource
+) -> tuple[Encounter, CheckRecord]:
     """A check from a creature's sheet (C1-C8): stats by name, sources, roll, grants used up.
 
     Never changes Load (C8). An impossible check (C4) rolls nothing and changes nothing.

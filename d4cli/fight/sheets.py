@@ -39,8 +39,15 @@ SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
 MAX_SIDE = MAX_NAME_LENGTH
 # The option of ``action add`` that sets each field of an action.
-OPTION_OF = {"name": "ACTION", "aspect": "--aspect", "cost": "--cost", "extra": "--extra", "dc": "--dc",
-             "advantage": "--adv", "disadvantage": "--dis"}
+OPTION_OF = {
+    "name": "ACTION",
+    "aspect": "--aspect",
+    "cost": "--cost",
+    "extra": "--extra",
+    "dc": "--dc",
+    "advantage": "--adv",
+    "disadvantage": "--dis",
+}
 
 
 # --- stats ----------------------------------------------------------------------------------
@@ -79,7 +86,9 @@ def parse_stat(text: str, option: str) -> tuple[str, int]:
     return name, value
 
 
-def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side: str | None) -> Creature:
+def with_stats(
+    creature: Creature, options: Mapping[str, list[str] | None], side: str | None
+) -> Creature:
     """*creature* with the stats typed as ``--attribute NAME=N`` ... and a ``--side`` (C8, L1, N1).
 
     Raises:
@@ -92,7 +101,11 @@ def with_stats(creature: Creature, options: Mapping[str, list[str] | None], side
         seen: dict[str, str] = {}
         for stat_name, _ in pairs:
             if fold_name(stat_name) in seen:
-                raise InputError(option, stat_name, f"{creature.name}: the same {STAT_KINDS[kind]} as {seen[fold_name(stat_name)]!r} (N1)")
+                raise InputError(
+                    option,
+                    stat_name,
+                    f"{creature.name}: the same {STAT_KINDS[kind]} as {seen[fold_name(stat_name)]!r} (N1)",
+                )
             seen[fold_name(stat_name)] = stat_name
         changes[kind] = tuple(pairs)
     if side is not None:
@@ -166,7 +179,9 @@ def stat(creature: Creature, kind: str, name: str, option: str) -> tuple[str, in
         if fold_name(stat_name) == fold_name(name):
             return stat_name, value
     have = ", ".join(stat_name for stat_name, _ in stats) or "none"
-    raise InputError(option, name, f"{creature.name} has no such {STAT_KINDS[kind]} (it has: {have}) (C8)")
+    raise InputError(
+        option, name, f"{creature.name} has no such {STAT_KINDS[kind]} (it has: {have}) (C8)"
+    )
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -196,10 +211,12 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
         raise InputError(f"{where}.aspect", aspect, "missing or not text")
     aspect = _aspect_of(aspects, aspect, f"{where}.aspect")
     if any(fold_name(name) == fold_name(aspect_name) for aspect_name, _ in aspects):
-        raise InputError(f"{where}.name", name, "is also an Aspect's name (N1): `act` could not tell them apart")
+        raise InputError(
+            f"{where}.name", name, "is also an Aspect's name (N1): `act` could not tell them apart"
+        )
     extra = row.get("extra", [])
     if not isinstance(extra, list) or not all(isinstance(text, str) for text in extra):
-        raise InputError(f"{where}.extra", extra, "must be a list of dice such as \"1d4\"")
+        raise InputError(f"{where}.extra", extra, 'must be a list of dice such as "1d4"')
     from d4cli.rules.dice import parse_extra
 
     for text in extra:
@@ -211,7 +228,9 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
 
         tier = DC_TIERS.get(fold_name(dc))
         if tier is None:
-            raise InputError(f"{where}.dc", dc, f"must be a whole number or one of {', '.join(DC_TIERS)} (C2)")
+            raise InputError(
+                f"{where}.dc", dc, f"must be a whole number or one of {', '.join(DC_TIERS)} (C2)"
+            )
         dc = tier
     sources = {}
     for key in ("advantage", "disadvantage"):
@@ -246,7 +265,11 @@ def check_actions(rows: object, aspects: Stats) -> tuple[Action, ...]:
     for number, row in enumerate(rows, start=1):
         action = check_action(row, aspects, number)
         if fold_name(action.name) in seen:
-            raise InputError(f"actions.{escape_name(action.name)}", action.name, "a second action of that name (N1)")
+            raise InputError(
+                f"actions.{escape_name(action.name)}",
+                action.name,
+                "a second action of that name (N1)",
+            )
         seen.add(fold_name(action.name))
         actions.append(action)
     return tuple(actions)
@@ -271,7 +294,9 @@ def sheet_from_row(row: Mapping[str, object], aspects: Stats) -> dict[str, objec
 
     Files without them load unchanged (empty stats, no actions, no side).
     """
-    sheet: dict[str, object] = {kind: check_stats(kind, row[kind]) for kind in STAT_KINDS if kind in row}
+    sheet: dict[str, object] = {
+        kind: check_stats(kind, row[kind]) for kind in STAT_KINDS if kind in row
+    }
     if "actions" in row:
         sheet["actions"] = check_actions(row["actions"], aspects)
     if "side" in row:
@@ -313,7 +338,9 @@ def find_action(creature: Creature, name: str) -> Action | None:
     return None
 
 
-def apply_named_action(encounter: Encounter, request: ActRequest, given: frozenset[str]) -> ActRequest:
+def apply_named_action(
+    encounter: Encounter, request: ActRequest, given: frozenset[str]
+) -> ActRequest:
     """``act NAME ACTION``: fill *request* from the actor's named action (R3, R6, R7).
 
     When *request.aspect* names one of the actor's Aspects, *request* is returned
@@ -372,7 +399,9 @@ class ActionEvent(NamedTuple):
         return True
 
 
-def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tuple[Encounter, ActionEvent]:
+def add_action(
+    encounter: Encounter, name: str, row: Mapping[str, object]
+) -> tuple[Encounter, ActionEvent]:
     """Add a named action at the end of a creature's sheet, or replace the one of the same name
     (N1) where it stands, so the order of the actions is kept (and the very action it has changes nothing).
 
@@ -387,15 +416,21 @@ def add_action(encounter: Encounter, name: str, row: Mapping[str, object]) -> tu
         option = OPTION_OF.get(error.field.rpartition(".")[2], error.field)
         raise InputError(f"{creature.name}: {option}", error.value, error.problem) from None
     key = fold_name(action.name)
-    actions = tuple(action if fold_name(a.name) == key else a for a in creature.actions)  # in place: order kept
+    actions = tuple(
+        action if fold_name(a.name) == key else a for a in creature.actions
+    )  # in place: order kept
     replaced = find_action(creature, action.name)
     if replaced is None:
         actions += (action,)
     new = encounter.with_creature(position, creature._replace(actions=actions))
-    return new, ActionEvent(kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action, replaced)
+    return new, ActionEvent(
+        kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action, replaced
+    )
 
 
-def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[Encounter, ActionEvent]:
+def remove_action(
+    encounter: Encounter, name: str, action_name: str
+) -> tuple[Encounter, ActionEvent]:
     """Remove a named action from a creature's sheet.
 
     Raises:
@@ -406,7 +441,11 @@ def remove_action(encounter: Encounter, name: str, action_name: str) -> tuple[En
     action = find_action(creature, action_name)
     if action is None:
         have = ", ".join(a.name for a in creature.actions) or "none"
-        raise InputError("ACTION", action_name, f"{creature.name} has no such action (it has: {have})")
+        raise InputError(
+            "ACTION", action_name, f"{creature.name} has no such action (it has: {have})"
+        )
     kept = tuple(a for a in creature.actions if a is not action)
     new = encounter.with_creature(position, creature._replace(actions=kept))
-    return new, ActionEvent(kinds.ACTION_REMOVE, encounter.round, encounter.current, creature.name, action)
+    return new, ActionEvent(
+        kinds.ACTION_REMOVE, encounter.round, encounter.current, creature.name, action
+    )

@@ -99,9 +99,15 @@ def add_creatures(
             if same_name(other.name, creature.name):
                 problem = f"the encounter already has {other.name!r} (N1)"
                 raise InputError("NAME", creature.name, problem)
-        alike = NameSet(other.name for other in encounter.creatures + added[:index]).looks_like(creature.name)
+        alike = NameSet(other.name for other in encounter.creatures + added[:index]).looks_like(
+            creature.name
+        )
         if alike is not None:
-            raise InputError("NAME", creature.name, f"the encounter already has a name that {look_alike_problem(creature.name, alike)}")
+            raise InputError(
+                "NAME",
+                creature.name,
+                f"the encounter already has a name that {look_alike_problem(creature.name, alike)}",
+            )
     if before is not None and after is not None:
         raise InputError("--before/--after", None, "give at most one of --before and --after")
     if encounter.round_over:
@@ -254,7 +260,9 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     base = _begin_round(encounter) if new_round else encounter
     position, skipped = _choose_turn(base, name, None if new_round else following)
     who = base.creatures[position]
-    default = base.next_position() if name is not None else position  # the default turn: `_choose_turn`
+    default = (
+        base.next_position() if name is not None else position
+    )  # the default turn: `_choose_turn`
     new, resets = _reset_and_mark(base, position, new_round)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
     event = records.TurnStartEvent(
@@ -312,8 +320,13 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     if following is None:
         new = _close_round(new)  # R19: the round is over for good
     event = records.TurnEndEvent(
-        round=new.round, turn=who.name, actor=who.name, load_after=who.load, next=following,
-        round_over=following is None, effects_ended=effects_ended,
+        round=new.round,
+        turn=who.name,
+        actor=who.name,
+        load_after=who.load,
+        next=following,
+        round_over=following is None,
+        effects_ended=effects_ended,
     )
     return new, event
 
@@ -331,11 +344,15 @@ def _close_round(encounter: Encounter) -> Encounter:
     """The round is over (R19): the down creatures it skipped count as having had their turn."""
     if not any(c.down and not c.had_turn for c in encounter.creatures):
         return encounter
-    creatures = tuple(c._replace(had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures)
+    creatures = tuple(
+        c._replace(had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures
+    )
     return encounter._replace(creatures=creatures)
 
 
-def _choose_turn(encounter: Encounter, name: str | None, known: int | None = None) -> tuple[int, tuple[str, ...]]:
+def _choose_turn(
+    encounter: Encounter, name: str | None, known: int | None = None
+) -> tuple[int, tuple[str, ...]]:
     """Whose turn starts: *name*'s, or the default next one (R19); and the down creatures passed over (R18).
 
     *known*: the encounter's `Encounter.next_position`, when the caller has it already.
@@ -349,7 +366,11 @@ def _choose_turn(encounter: Encounter, name: str | None, known: int | None = Non
     if position is None:
         problem = "every creature is down (R18): heal one, or name whose turn starts"
         raise InputError("turn start", None, problem)
-    start = 0 if encounter.last_turn is None else encounter.position_of(encounter.last_turn, "last_turn") + 1
+    start = (
+        0
+        if encounter.last_turn is None
+        else encounter.position_of(encounter.last_turn, "last_turn") + 1
+    )
     count = len(encounter.creatures)
     steps = (position - start) % count
     if not steps:  # the very next creature: none passed over
@@ -358,7 +379,9 @@ def _choose_turn(encounter: Encounter, name: str | None, known: int | None = Non
     return position, tuple(c.name for c in passed if c.down and not c.had_turn)
 
 
-def _reset_and_mark(encounter: Encounter, position: int, new_round: bool) -> tuple[Encounter, tuple[Reset, ...]]:
+def _reset_and_mark(
+    encounter: Encounter, position: int, new_round: bool
+) -> tuple[Encounter, tuple[Reset, ...]]:
     """A turn starts at *position*: the Load resets, the creature in ``turn`` mode (R1), everyone at
     a new round in ``round`` mode (R12); and that creature has its turn: current, last to go, had
     its turn this round (R19). Each creature changes once, the encounter once.
@@ -382,7 +405,9 @@ def _reset_and_mark(encounter: Encounter, position: int, new_round: bool) -> tup
     if position not in positions:
         creatures[position] = creatures[position]._replace(had_turn=True)
     name = creatures[position].name
-    return encounter._replace(creatures=tuple(creatures), current=name, last_turn=name), tuple(resets)
+    return encounter._replace(creatures=tuple(creatures), current=name, last_turn=name), tuple(
+        resets
+    )
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:

@@ -71,14 +71,27 @@ _Change = TypeVar("_Change", bound=_ViewChange)
 
 
 def _change_view(
-    cls: type[_Change], encounter: Encounter, position: int, *, hidden: bool | None = None, alias: str | None = None
+    cls: type[_Change],
+    encounter: Encounter,
+    position: int,
+    *,
+    hidden: bool | None = None,
+    alias: str | None = None,
 ) -> tuple[Encounter, _Change]:
     """The encounter with the creature at *position* given *hidden* and *alias* (None: unchanged;
     alias ``""``: its own name), and the *cls* record of the change."""
     old = encounter.creatures[position]
-    new = old._replace(hidden=old.hidden if hidden is None else hidden, alias=old.alias if alias is None else alias)
+    new = old._replace(
+        hidden=old.hidden if hidden is None else hidden, alias=old.alias if alias is None else alias
+    )
     event = cls(
-        encounter.round, encounter.current, old.name, old.hidden, new.hidden, old.alias or None, new.alias or None
+        encounter.round,
+        encounter.current,
+        old.name,
+        old.hidden,
+        new.hidden,
+        old.alias or None,
+        new.alias or None,
     )
     return encounter.with_creature(position, new), event
 
@@ -116,7 +129,9 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
         check_text(alias, "TEXT", name=True)
         clash = alias_clash(encounter.creatures, position, alias)
         if clash is not None:
-            raise InputError("TEXT", alias, f"matches {clash} (N1): the players could not tell them apart")
+            raise InputError(
+                "TEXT", alias, f"matches {clash} (N1): the players could not tell them apart"
+            )
     return _change_view(AliasEvent, encounter, position, alias="" if alias is None else alias)
 
 

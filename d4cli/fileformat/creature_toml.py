@@ -21,8 +21,21 @@ from d4cli.rules.names import NameSet, escape_name, fold_name, look_alike_proble
 # The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them is read
 # without loading the sheet rules.
 SHEET_KEYS = ("side", "attributes", "proficiencies", "specializations", "actions", "policy")
-CREATURE_KEYS_2: tuple[str, ...] = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "had_turn", "notes",
-                                    "pending", "effects", *SHEET_KEYS)
+CREATURE_KEYS_2: tuple[str, ...] = (
+    "name",
+    "aspects",
+    "load_buffer",
+    "exhaustion",
+    "load",
+    "evasion",
+    "hp",
+    "max_hp",
+    "had_turn",
+    "notes",
+    "pending",
+    "effects",
+    *SHEET_KEYS,
+)
 # Schema 2's creature keys; schema 3 adds what the players see (`d4cli.fileformat.player_view_toml`).
 CREATURE_KEYS_3 = ("hidden", "alias", "hp_shown", "evasion_shown")
 CREATURE_KEYS = CREATURE_KEYS_2 + CREATURE_KEYS_3
@@ -68,7 +81,9 @@ class Where:
             self.fail(name, value, "cannot be empty")
         return value
 
-    def keys(self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+    def keys(
+        self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]
+    ) -> None:
         for key in table:
             if key not in allowed:
                 from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
@@ -91,7 +106,9 @@ def turn_name(where: Where, key: str, value: object, encounter: Encounter) -> st
     where.fail(key, text, "names no creature of this encounter")
 
 
-def creature_from_row(row: object, number: int, path: object, allowed: tuple[str, ...] = CREATURE_KEYS) -> Creature:
+def creature_from_row(
+    row: object, number: int, path: object, allowed: tuple[str, ...] = CREATURE_KEYS
+) -> Creature:
     where = Where(path, f"creature #{number}")
     if not isinstance(row, dict):
         where.fail("creature", row, "must be a table ([[creature]])")
@@ -102,9 +119,13 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
     name = where.name("name", row["name"])
     notes = where.text("notes", row.get("notes", ""), allow_empty=True)
     if len(notes) > MAX_NOTES:
-        where.fail("notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}")
+        where.fail(
+            "notes", f"{notes[:20]}...", f"is {len(notes):,} characters long; at most {MAX_NOTES:,}"
+        )
     aspects = _aspects(where, row["aspects"])
-    hp, max_hp = (None if row.get(key) is None else where.whole(key, row[key], HP) for key in ("hp", "max_hp"))
+    hp, max_hp = (
+        None if row.get(key) is None else where.whole(key, row[key], HP) for key in ("hp", "max_hp")
+    )
     if max_hp is not None and hp is None:
         where.fail("max_hp", max_hp, "needs hp too (R16)")
     if max_hp is not None and hp is not None and hp > max_hp:
@@ -134,7 +155,9 @@ def creature_from_row(row: object, number: int, path: object, allowed: tuple[str
         evasion=where.whole("evasion", row.get("evasion", 0), EVASION),
         hp=hp,
         notes=notes,
-        effects=effects_from_row(where, row, _pending(where, row.get("pending", {}))),  # R11 grants -> R20
+        effects=effects_from_row(
+            where, row, _pending(where, row.get("pending", {}))
+        ),  # R11 grants -> R20
         had_turn=had_turn,
         max_hp=max_hp,
         **sheet,
@@ -191,5 +214,7 @@ def check_effect_creatures(path: object, creatures: list[Creature]) -> None:
         for number, effect in enumerate(creature.effects, start=1):
             if effect.creature is not None and fold_name(effect.creature) not in names:
                 Where(path, f"creature {creature.name!r}").fail(
-                    f"effects #{number}.creature", escape_name(effect.creature), "names no creature of this encounter (R20)"
+                    f"effects #{number}.creature",
+                    escape_name(effect.creature),
+                    "names no creature of this encounter (R20)",
                 )

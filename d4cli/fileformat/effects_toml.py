@@ -12,7 +12,19 @@ from typing import Any
 
 from d4cli.fight.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
 
-EFFECT_KEYS = ("source", "grant", "on", "ends", "creature", "last_round", "uses", "origin", "level", "from_round", "public")
+EFFECT_KEYS = (
+    "source",
+    "grant",
+    "on",
+    "ends",
+    "creature",
+    "last_round",
+    "uses",
+    "origin",
+    "level",
+    "from_round",
+    "public",
+)
 COUNT = (1, 1_000_000)
 LEVEL = (1, 5)  # an Advantage effect's level on checks (C8, C3)
 
@@ -45,7 +57,12 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         where.fail(f"{field}.source", None, "missing")
     source = where.name(f"{field}.source", item["source"])
     values = {}
-    for key, allowed, default in (("grant", GRANTS, None), ("on", ONS, "own"), ("ends", ENDS, "removed"), ("origin", ORIGINS, "effect")):
+    for key, allowed, default in (
+        ("grant", GRANTS, None),
+        ("on", ONS, "own"),
+        ("ends", ENDS, "removed"),
+        ("origin", ORIGINS, "effect"),
+    ):
         value = item.get(key, default)
         if value not in allowed:
             where.fail(f"{field}.{key}", value, "must be one of: " + ", ".join(allowed))
@@ -67,20 +84,41 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
         if values["grant"] != "advantage":
             where.fail(f"{field}.level", item["level"], "only an Advantage effect has a level (C8)")
         if values["on"] == "against":
-            where.fail(f"{field}.level", item["level"], "an 'against' effect has no level: it never counts on checks (C8)")
+            where.fail(
+                f"{field}.level",
+                item["level"],
+                "an 'against' effect has no level: it never counts on checks (C8)",
+            )
     public = True
     if "public" in item:
         from d4cli.fileformat.player_view_toml import public_from_item
 
         public = public_from_item(where, field, item)
-    return Effect(source, values["grant"], values["on"], ends, creature, last_round, uses, values["origin"], level, from_round, public)
+    return Effect(
+        source,
+        values["grant"],
+        values["on"],
+        ends,
+        creature,
+        last_round,
+        uses,
+        values["origin"],
+        level,
+        from_round,
+        public,
+    )
 
 
 def effects_document(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
     """The ``[[creature.effects]]`` tables of *effects*, in one fixed layout."""
     rows = []
     for effect in effects:
-        row: dict[str, Any] = {"source": effect.source, "grant": effect.grant, "on": effect.on, "ends": effect.ends}
+        row: dict[str, Any] = {
+            "source": effect.source,
+            "grant": effect.grant,
+            "on": effect.on,
+            "ends": effect.ends,
+        }
         if effect.creature is not None:
             row["creature"] = effect.creature
         if effect.last_round is not None:

@@ -37,7 +37,16 @@ SCHEMA_2 = 2
 OLD_SCHEMA_VERSION = 1
 ROUND = (0, 1_000_000)
 
-TOP_KEYS_2: tuple[str, ...] = ("schema_version", "name", "mode", "round_reset", "round", "current", "last_turn", "creature")
+TOP_KEYS_2: tuple[str, ...] = (
+    "schema_version",
+    "name",
+    "mode",
+    "round_reset",
+    "round",
+    "current",
+    "last_turn",
+    "creature",
+)
 TOP_KEYS = TOP_KEYS_2 + ("player_view",)
 TOP_REQUIRED = ("schema_version", "mode", "round")
 # Bounds of the shape pre-scan (`check_shape`): the schema needs depth 2 and no dotted key at all.
@@ -69,7 +78,9 @@ _LONG_DOTTED_KEY = rf"(?<![A-Za-z0-9_\-. \t])(?:[A-Za-z0-9_\- \t]*+\.){{{MAX_DOT
 # and floats are left to the type checks. A bare key (`1_2 = 3`, `{ 0x10 = 1 }`) is a
 # name, not a number: a match followed by `=` is never refused.
 # Compiled when first needed (`_may_be_fancy`): most files hold none of its marks.
-_FANCY_INTEGER = r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])(?![ \t]*=)"
+_FANCY_INTEGER = (
+    r"(?<![\w.])(?:[+-]?0[xob][0-9A-Fa-f_]+|[+-]?[0-9]+(?:_[0-9]+)+|\+[0-9]+)(?![\w.:-])(?![ \t]*=)"
+)
 # What every match of `_FANCY_INTEGER` holds one of: a sign, a base prefix, a digit before `_`.
 # A whole number of more digits than any range allows (`d4cli.rules.limits.MAX_DIGITS`): refused
 # before tomllib converts it, which is quadratic in the digits and fails past 4,300. Not a
@@ -137,7 +148,10 @@ def check_shape(text: str, path: object) -> None:
     """
     code = _NOT_STRUCTURE.sub("_", text)
     brackets = code.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
-    if len(brackets) > MAX_DEPTH and max(accumulate(map(_BRACKET_STEP.__getitem__, brackets))) > MAX_DEPTH:
+    if (
+        len(brackets) > MAX_DEPTH
+        and max(accumulate(map(_BRACKET_STEP.__getitem__, brackets))) > MAX_DEPTH
+    ):
         _refuse_shape(text, path, _too_deep, f"nested more than {MAX_DEPTH} deep")
     if code.count(".") > MAX_DOTS and _long_key(code) is not None:
         problem = f"a key with more than {MAX_DOTS} dots (the schema needs none)"
@@ -150,7 +164,9 @@ def check_shape(text: str, path: object) -> None:
             _refuse_shape(text, path, _long_at, problem, key=True)
     fancy = re.search(_FANCY_INTEGER, code) if any(mark in code for mark in _FANCY_MARKS) else None
     if fancy is not None:
-        problem = f"{fancy.group()}: a whole number is written plainly, without _, +, 0x, 0o or 0b (L3)"
+        problem = (
+            f"{fancy.group()}: a whole number is written plainly, without _, +, 0x, 0o or 0b (L3)"
+        )
         _refuse_shape(text, path, _fancy_at, problem)
 
 
@@ -180,7 +196,9 @@ def _long_key(code: str) -> int | None:
     return None if match is None else match.start()
 
 
-def _refuse_shape(text: str, path: object, find: Any, problem: str, *, key: bool = False) -> NoReturn:
+def _refuse_shape(
+    text: str, path: object, find: Any, problem: str, *, key: bool = False
+) -> NoReturn:
     """Raise the FileError of `check_shape`, naming the line where *find* finds the fault
     (and, with *key*, the key that line sets, when it starts with one).
 
@@ -191,7 +209,10 @@ def _refuse_shape(text: str, path: object, find: Any, problem: str, *, key: bool
     line = 1 if index is None else code.count("\n", 0, index) + 1
     where = f"line {line}"
     if key:
-        setting = re.match(r"[ \t]*([^=\n]{1,200}?)[ \t]*=", text.splitlines()[line - 1] if index is not None else "")
+        setting = re.match(
+            r"[ \t]*([^=\n]{1,200}?)[ \t]*=",
+            text.splitlines()[line - 1] if index is not None else "",
+        )
         if setting is not None:
             where += f": {setting.group(1)}"
     raise FileError(path, where, None, problem)
@@ -200,7 +221,11 @@ def _refuse_shape(text: str, path: object, find: Any, problem: str, *, key: bool
 def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     """Validate a parsed TOML document (see `parse_encounter`); schema 1 documents are upgraded (`d4cli.fileformat.schema1`)."""
     top = Where(path)
-    version = top.whole("schema_version", data.get("schema_version"), (0, 1_000_000)) if "schema_version" in data else None
+    version = (
+        top.whole("schema_version", data.get("schema_version"), (0, 1_000_000))
+        if "schema_version" in data
+        else None
+    )
     old = version == OLD_SCHEMA_VERSION
     top_keys: tuple[str, ...] = TOP_KEYS
     creature_keys: tuple[str, ...] = CREATURE_KEYS
@@ -212,7 +237,11 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         top_keys, creature_keys = TOP_KEYS_2, CREATURE_KEYS_2
     top.keys(data, top_keys, TOP_REQUIRED)
     if version not in (SCHEMA_VERSION, SCHEMA_2, OLD_SCHEMA_VERSION):
-        top.fail("schema_version", version, f"this d4cli reads schema_version {SCHEMA_VERSION} (and {SCHEMA_2}, {OLD_SCHEMA_VERSION})")
+        top.fail(
+            "schema_version",
+            version,
+            f"this d4cli reads schema_version {SCHEMA_VERSION} (and {SCHEMA_2}, {OLD_SCHEMA_VERSION})",
+        )
     name = top.text("name", data.get("name", ""), allow_empty=True)
     mode = data["mode"]
     if mode not in MODES:
@@ -228,7 +257,11 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     seen = NameSet()
     for number, row in enumerate(rows, start=1):
         # A Creature in place of a row was validated already (`d4cli.fileformat.checked`).
-        creature = row if isinstance(row, Creature) else creature_from_row(row, number, path, creature_keys)
+        creature = (
+            row
+            if isinstance(row, Creature)
+            else creature_from_row(row, number, path, creature_keys)
+        )
         same = seen.equal_to(creature.name)
         if same is not None:
             Where(path, f"creature #{number}").fail(
@@ -236,12 +269,16 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
             )
         alike = seen.looks_like(creature.name)
         if alike is not None:
-            Where(path, f"creature #{number}").fail("name", creature.name, look_alike_problem(creature.name, alike))
+            Where(path, f"creature #{number}").fail(
+                "name", creature.name, look_alike_problem(creature.name, alike)
+            )
         seen.add(creature.name)
         creatures.append(creature)
     check_effect_creatures(path, creatures)
     player_view = None
-    if "player_view" in data or any(creature.alias for creature in creatures):  # schema 3's, loaded when used
+    if "player_view" in data or any(
+        creature.alias for creature in creatures
+    ):  # schema 3's, loaded when used
         from d4cli.fileformat.player_view_toml import check_aliases, player_view_from_document
 
         check_aliases(path, creatures)
@@ -254,7 +291,9 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
     if round_number == 0 and any(creature.had_turn for creature in creatures):
         top.fail("round", 0, "is 0 (not started), so no creature can have had_turn = true")
-    encounter = Encounter(name, mode, round_number, current, last_turn, tuple(creatures), round_reset, player_view)
+    encounter = Encounter(
+        name, mode, round_number, current, last_turn, tuple(creatures), round_reset, player_view
+    )
     if old:
         from d4cli.fileformat.schema1 import upgrade_turns
 
@@ -286,7 +325,11 @@ def _layout(path: str, table: dict[str, Any], *, aot: bool) -> list[str]:
     """
     import tomli_w
 
-    plain = {key: value for key, value in table.items() if not _is_table(value) and not _is_array_of_tables(value)}
+    plain = {
+        key: value
+        for key, value in table.items()
+        if not _is_table(value) and not _is_array_of_tables(value)
+    }
     head = f"[[{path}]]\n" if aot else (f"[{path}]\n" if path else "")
     chunks = [head + tomli_w.dumps(plain)]
     for key, value in table.items():
@@ -372,7 +415,9 @@ def dropped_comments(old_text: str, new_text: str) -> int:
 
 def _comments(text: str) -> list[str]:
     """The comments of *text* (strings blanked first, so a ``#`` inside quotes is not one)."""
-    code = _NOT_STRUCTURE.sub(lambda match: match.group() if match.group().startswith("#") else "_", text)
+    code = _NOT_STRUCTURE.sub(
+        lambda match: match.group() if match.group().startswith("#") else "_", text
+    )
     return [match.group().strip() for match in re.finditer(r"#[^\n]*", code)]
 
 
@@ -380,4 +425,3 @@ def bundled_examples() -> dict[str, Path]:
     """The encounter templates shipped in ``d4cli/fileformat/examples`` by name (``skirmish``, ``duel``, ``ambush``)."""
     folder = Path(__file__).parent / "examples"
     return {path.stem: path for path in sorted(folder.glob("*.toml"))}
-

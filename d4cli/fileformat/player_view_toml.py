@@ -43,7 +43,10 @@ def player_view_from_document(where: Any, data: dict[str, Any]) -> PlayerView | 
             where.fail(f"player_view.{key}", None, unknown_key(key, PLAYER_VIEW_KEYS))
     defaults = PlayerView()
     party = where.name("player_view.party", table.get("party", defaults.party))
-    shown = {key: _hp_shown(where, f"player_view.{key}", table.get(key, getattr(defaults, key))) for key in ("party_hp", "others_hp")}
+    shown = {
+        key: _hp_shown(where, f"player_view.{key}", table.get(key, getattr(defaults, key)))
+        for key in ("party_hp", "others_hp")
+    }
     return PlayerView(party, **shown)
 
 
@@ -102,7 +105,12 @@ def check_aliases(path: object, creatures: list[Any]) -> None:
             if clash is not None:
                 from d4cli.rules.errors import FileError
 
-                raise FileError(path, f"creature {creature.name!r}: alias", creature.alias, f"matches {clash} (N1)")
+                raise FileError(
+                    path,
+                    f"creature {creature.name!r}: alias",
+                    creature.alias,
+                    f"matches {clash} (N1)",
+                )
 
 
 def player_view_document(view: PlayerView) -> dict[str, Any]:

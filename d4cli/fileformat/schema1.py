@@ -12,7 +12,17 @@ from __future__ import annotations
 from d4cli.fight.encounter import Encounter
 
 OLD_TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
-OLD_CREATURE_KEYS = ("name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "notes", "pending")
+OLD_CREATURE_KEYS = (
+    "name",
+    "aspects",
+    "load_buffer",
+    "exhaustion",
+    "load",
+    "evasion",
+    "hp",
+    "notes",
+    "pending",
+)
 
 
 def upgrade_turns(encounter: Encounter, next_turn: str | None) -> Encounter:

@@ -219,7 +219,9 @@ def _check_without_dc(modifiers: int, advantage_level: int, disadvantage: int) -
     )
 
 
-def fraction_check_success(dc: int, modifiers: int = 0, advantage_level: int = 0, disadvantage: int = 0) -> Fraction:
+def fraction_check_success(
+    dc: int, modifiers: int = 0, advantage_level: int = 0, disadvantage: int = 0
+) -> Fraction:
     """The exact P(success) of an Action Roll against *dc* (C1-C6): `p_check_success` as a fraction."""
     if apply_disadvantage(advantage_level, disadvantage).impossible:
         return Fraction(0)

@@ -355,7 +355,9 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> DiceSumDist
             counts = kronecker(counts, group, (outcomes * group_outcomes).bit_length())
             outcomes *= group_outcomes
         probabilities = tuple(c / outcomes for c in counts)
-        return DiceSumDistribution(spec.shift, probabilities, spec.mean, tuple(counts), outcomes, True, spec)
+        return DiceSumDistribution(
+            spec.shift, probabilities, spec.mean, tuple(counts), outcomes, True, spec
+        )
     start, window = 0, [_FIXED_ONE]
     for faces, count in narrow_first:
         offset, part = _fixed_group(count, faces)
@@ -365,7 +367,9 @@ def sum_distribution(spec: DiceSum, *, exact: bool | None = None) -> DiceSumDist
         start, window = _trim(start + offset, window)
     weights = (0,) * start + tuple(window) + (0,) * (totals - start - len(window))
     probabilities = tuple(w / _FIXED_ONE if w else 0.0 for w in weights)
-    return DiceSumDistribution(spec.shift, probabilities, spec.mean, weights, _FIXED_ONE, False, spec)
+    return DiceSumDistribution(
+        spec.shift, probabilities, spec.mean, weights, _FIXED_ONE, False, spec
+    )
 
 
 def _trim(start: int, window: list[int]) -> tuple[int, list[int]]:

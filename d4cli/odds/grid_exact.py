@@ -21,7 +21,9 @@ def grid_fractions(grid: Grid) -> list[tuple[Fraction | None, ...]]:
     return [_row_fractions(grid, row, settings) for row in grid.rows]
 
 
-def _row_fractions(grid: Grid, row: GridRow, settings: dict[str, object]) -> tuple[Fraction | None, ...]:
+def _row_fractions(
+    grid: Grid, row: GridRow, settings: dict[str, object]
+) -> tuple[Fraction | None, ...]:
     from d4cli.odds.grids import EXPECTED_DAMAGE
 
     keys = dict(row.keys)
@@ -31,7 +33,9 @@ def _row_fractions(grid: Grid, row: GridRow, settings: dict[str, object]) -> tup
         from d4cli.rules.dice import parse_extra
 
         notations = settings.get("extra", ())
-        extra = tuple(parse_extra(text) for text in notations) if isinstance(notations, tuple) else ()
+        extra = (
+            tuple(parse_extra(text) for text in notations) if isinstance(notations, tuple) else ()
+        )
         size = int(keys["pool_size"])
         spec = dice_sum(size, extra)
         if spec.totals * spec.outcome_bits > EXACT_BITS:

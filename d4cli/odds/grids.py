@@ -307,4 +307,3 @@ def compare_grid(
         _pool_settings(pool_sizes is None, load, net_advantage, extra),
         by_aspect=pool_sizes is None,
     )
-

@@ -92,7 +92,9 @@ def pool_percentile(pool_size: int, extra: Iterable[Any], total: int) -> Fractio
     return mid_rank(pool_distribution(pool_size, tuple(extra)), total)
 
 
-def check_percentile(modifiers: int, advantage_level: int, disadvantage: int, total: int) -> Fraction:
+def check_percentile(
+    modifiers: int, advantage_level: int, disadvantage: int, total: int
+) -> Fraction:
     """The mid-rank percentile of an Action Roll's Result *total* (C1-C5) at these levels (after C8).
 
     Raises:
@@ -102,7 +104,9 @@ def check_percentile(modifiers: int, advantage_level: int, disadvantage: int, to
     from d4cli.odds.check_odds import check_odds
     from d4cli.rules.action_roll import CheckRequest
 
-    request = CheckRequest(attribute=modifiers, advantage_level=advantage_level, disadvantage=disadvantage)
+    request = CheckRequest(
+        attribute=modifiers, advantage_level=advantage_level, disadvantage=disadvantage
+    )
     return mid_rank(check_odds(request).distribution, total)
 
 
@@ -122,19 +126,33 @@ def entry_luck(entry: dict[str, Any]) -> RollLuck | None:
         if kind == "act" and entry.get("allowed") and isinstance(entry.get("pool_size"), int):
             from d4cli.rules.dice import parse_extra
 
-            extra = tuple(parse_extra(str(item.get("notation")), "extra") for item in entry.get("extra") or ())
+            extra = tuple(
+                parse_extra(str(item.get("notation")), "extra") for item in entry.get("extra") or ()
+            )
             found = pool_percentile(entry["pool_size"], extra, total)
         elif kind == "check" and not entry.get("impossible"):
-            modifiers = sum(int(entry.get(key) or 0) for key in ("attribute", "proficiency", "specialization"))
-            found = check_percentile(modifiers, int(entry.get("advantage_level") or 0),
-                                     int(entry.get("disadvantage") or 0), total)
+            modifiers = sum(
+                int(entry.get(key) or 0) for key in ("attribute", "proficiency", "specialization")
+            )
+            found = check_percentile(
+                modifiers,
+                int(entry.get("advantage_level") or 0),
+                int(entry.get("disadvantage") or 0),
+                total,
+            )
         else:
             return None
     except (D4Error, ValueError, TypeError, AttributeError):
         return None
     seq, round_ = entry.get("seq"), entry.get("round")
-    return RollLuck(seq if isinstance(seq, int) else 0, actor, kind, round_ if isinstance(round_, int) else 0,
-                    total, found)
+    return RollLuck(
+        seq if isinstance(seq, int) else 0,
+        actor,
+        kind,
+        round_ if isinstance(round_, int) else 0,
+        total,
+        found,
+    )
 
 
 def verdict(mean: float, rolls: int) -> str:

@@ -113,7 +113,9 @@ class _PoolChain:
         self.slots = len(values)
         # The highest total whose slot a column reads (`values`): slots above it are never needed.
         self.top = None if top is None else top + 1 if damage else top
-        self.packed = int.from_bytes(b"".join(v.to_bytes(_SLOT_BYTES, "little") for v in values), "little")
+        self.packed = int.from_bytes(
+            b"".join(v.to_bytes(_SLOT_BYTES, "little") for v in values), "little"
+        )
         self.kept = self.slots
         self._cut()
         self.mask = self._mask(self.kept + 3)
@@ -214,7 +216,9 @@ def pool_values(
     if len(sizes) == 1 or sum(3 * size + spread for size in sizes) <= _DIRECT_TOTALS:
         value = Distribution.expected_excess if damage else Distribution.p_at_least
         return {
-            size: tuple(value(pool_distribution(size, extra, field="--extra"), column) for column in columns)
+            size: tuple(
+                value(pool_distribution(size, extra, field="--extra"), column) for column in columns
+            )
             for size in sizes
         }
     top = max(columns, default=None)

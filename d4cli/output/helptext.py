@@ -134,7 +134,7 @@ TOPICS: dict[str, Topic] = {
         "  d4cli effect add Aria haste --adv --uses 2           (ends after 2 of Aria's rolls)\n"
         "On Aria's turn in round 1:\n"
         "  d4cli turn start\n"
-        "  d4cli effect add \"Goblin Archer\" prone --adv --against --until-start-of \"Goblin Archer\"\n"
+        '  d4cli effect add "Goblin Archer" prone --adv --against --until-start-of "Goblin Archer"\n'
         "    (ends at the start of the Goblin Archer's turn, later in round 1)\n"
         "  d4cli effect add Aria focus --adv --until-end-of Aria     (ends when this turn ends)\n"
         "A reaction on Borin's turn, off Aria's turn:\n"
@@ -278,13 +278,13 @@ TOPICS: dict[str, Topic] = {
         "Evasion, its pool with one die fewer, R5) exceeds the expected damage the reaction "
         "forgoes (its own whole turn at its Load now minus at its Load + 1, each action the "
         "policy's best against the attacker's Evasion, while the gate and reserve allow). "
-        "`reaction = \"always\"` (or `best`, or an Aspect's name) is the old rule: react "
+        '`reaction = "always"` (or `best`, or an Aspect\'s name) is the old rule: react '
         "whenever the gate allows, which in round mode lets the second duellist spend its "
-        "round on reactions and never attack; `reaction = \"none\"` turns reactions off. "
+        'round on reactions and never attack; `reaction = "none"` turns reactions off. '
         "Bundled examples: `duel` (round mode, two duellists), `skirmish` (a party that "
         "always wins: a baseline), `ambush` (a fight the party wins about half the time in "
         "turn mode: a sweep on it moves the needle). A creature's "
-        "`policy = { target = \"random\", reserve = 1, reaction = \"Wits\" }` sets its own; "
+        '`policy = { target = "random", reserve = 1, reaction = "Wits" }` sets its own; '
         "--target-rule and --reserve set everyone's. The report: win rates, draws and the "
         "share of turns on which a creature could not act carry Wilson 95% intervals (that "
         "share over all turns played, widened to the per-fight interval where that is wider); "

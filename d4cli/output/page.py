@@ -50,7 +50,7 @@ def _effects(creature: PublicCreature, counts_from: int) -> str:
         where = " vs it" if effect.on == "against" else ""
         chips.append(
             f'<span class="chip {escape(effect.grant)}">{escape(effect.source)}{where} {sign}'
-            f' <small>{escape(effect_left(effect, counts_from))}</small></span>'
+            f" <small>{escape(effect_left(effect, counts_from))}</small></span>"
         )
     return f'<div class="chips">{"".join(chips)}</div>' if chips else ""
 
@@ -86,16 +86,20 @@ def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
         if creature.party:
             classes.append("party")
         marker = "&#9654;" if creature.current else ("&#10003;" if creature.had_turn else "")
-        evasion = f' <span class="evasion">Evasion {creature.evasion}</span>' if creature.evasion is not None else ""
+        evasion = (
+            f' <span class="evasion">Evasion {creature.evasion}</span>'
+            if creature.evasion is not None
+            else ""
+        )
         rows.append(
             f'<li class="{" ".join(classes)}"><span class="marker">{marker}</span>'
             f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
-            f'{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>'
+            f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
         )
     warning = f'<p class="warning">{escape(UNREADABLE)}</p>' if unreadable else ""
     body = "".join(rows) or '<li class="empty">No creatures to show</li>'
     return (
-        f'<header><h1>{escape(view.name) or "Encounter"}</h1>'
+        f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
         f'<div class="round">{state}</div><div class="now">{now}</div></header>'
         f'{warning}<ol class="order">{body}</ol>'
     )

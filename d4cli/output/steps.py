@@ -100,7 +100,9 @@ def pool_plan_steps(plan: PoolPlan) -> list[Step]:
     request = plan.request
     size = plan.size
     if request.ignore_load:
-        steps.append(Step("Base pool", f"Aspect {request.aspect} (Load ignored) = {size.base}", "R9"))
+        steps.append(
+            Step("Base pool", f"Aspect {request.aspect} (Load ignored) = {size.base}", "R9")
+        )
     else:
         detail = f"Aspect {request.aspect} - max(0, Load {request.load}) = {size.base}"
         steps.append(Step("Base pool", detail, "R5"))
@@ -144,13 +146,19 @@ def pool_steps(result: PoolResult) -> list[Step]:
         word = "success" if result.success else "failure"
         sign = ">=" if result.success else "<"
         tone: Tone = "good" if result.success else "bad"
-        steps.append(Step(f"DC {request.dc}", f"{result.total} {sign} {request.dc}: {word}", "R7", tone, word))
+        steps.append(
+            Step(
+                f"DC {request.dc}", f"{result.total} {sign} {request.dc}: {word}", "R7", tone, word
+            )
+        )
     if request.evasion is not None:
         damage = str(result.damage)
         detail = f"max(0, {result.total} - {request.evasion}) = {damage} damage"
         steps.append(Step(f"Evasion {request.evasion}", detail, "R7", "strong", damage))
     if plan.gate.skipped:
-        steps.append(Step("Load after", f"{plan.load_after}, unchanged: a GM-called roll adds no Cost", "R9"))
+        steps.append(
+            Step("Load after", f"{plan.load_after}, unchanged: a GM-called roll adds no Cost", "R9")
+        )
     else:
         load_text = f"{plan.gate.load} + Cost {plan.gate.cost} = {plan.load_after}"
         steps.append(Step("Load after", load_text, "R8"))
@@ -180,8 +188,14 @@ def act_steps(result: PoolResult, sources: Sequence[tuple[str, str, str]]) -> li
     steps = pool_steps(result)
     if not result.allowed or not any(origin != "command" for _, _, origin in sources):
         return steps
-    named = ", ".join(f"{'+' if grant == 'advantage' else '-'}{source} ({ORIGINS[origin].label})" for source, grant, origin in sources)
-    at = next((i for i, step in enumerate(steps) if step.name in ("Advantage", "Disadvantage")), len(steps))
+    named = ", ".join(
+        f"{'+' if grant == 'advantage' else '-'}{source} ({ORIGINS[origin].label})"
+        for source, grant, origin in sources
+    )
+    at = next(
+        (i for i, step in enumerate(steps) if step.name in ("Advantage", "Disadvantage")),
+        len(steps),
+    )
     return steps[:at] + [Step("Sources", named, "R20")] + steps[at:]
 
 
@@ -224,7 +238,9 @@ def check_steps(result: CheckResult) -> list[Step]:
     if result.advantage_dice:
         dice = ", ".join(str(die) for die in result.advantage_dice)
         sixes = sum(1 for die in result.advantage_dice if die == 6)
-        detail = f"Level {levels.effective_level}: d6s {dice} -> highest {max(result.advantage_dice)}"
+        detail = (
+            f"Level {levels.effective_level}: d6s {dice} -> highest {max(result.advantage_dice)}"
+        )
         if sixes > 1:
             detail += f" +{sixes - 1} for extra sixes"
         steps.append(Step("Advantage", f"{detail} = {signed(result.advantage_bonus)}", "C3"))
@@ -251,7 +267,15 @@ def team_steps(record: TeamRecord) -> list[Step]:
     """The steps of a Team Action: the actor's gate, the grant, the Load (R2, R8, R10, R11)."""
     gate = record.gate
     if record.actor_down:
-        return [Step("Down", f"{record.actor} is at 0 hp: it cannot give a Team Action", "R18", "alarm", "cannot")]
+        return [
+            Step(
+                "Down",
+                f"{record.actor} is at 0 hp: it cannot give a Team Action",
+                "R18",
+                "alarm",
+                "cannot",
+            )
+        ]
     first = gate_step(gate, record.aspect)
     if not gate.allowed:
         return [first, Step("Load", f"stays {gate.load}: nothing granted", "R2")]
@@ -280,7 +304,11 @@ def sheet_check_steps(record: CheckRecord) -> list[Step]:
         parts.append(f"{source.name} ({check_origin(source.origin)}) {how}")
     if len(parts) > (1 if record.base_level else 0):
         level = result.request.advantage_level
-        capped = f"{record.raised_level}, capped at Level {level} (C3)" if record.raised_level > level else f"Level {level}"
+        capped = (
+            f"{record.raised_level}, capped at Level {level} (C3)"
+            if record.raised_level > level
+            else f"Level {level}"
+        )
         detail = ", ".join(parts) + f" = {capped}"
         steps.append(Step("Advantage Level", detail, "C8"))
     dis = [f"--disadvantage {record.base_disadvantage}"] if record.base_disadvantage else []
@@ -289,5 +317,7 @@ def sheet_check_steps(record: CheckRecord) -> list[Step]:
             how = "" if id(source) in counted else ", counted once"
             dis.append(f"{source.name} ({check_origin(source.origin)}{how})")
     if dis and (record.base_disadvantage == 0 or len(dis) > 1):
-        steps.append(Step("Disadvantages", ", ".join(dis) + f" = {result.request.disadvantage}", "C8"))
+        steps.append(
+            Step("Disadvantages", ", ".join(dis) + f" = {result.request.disadvantage}", "C8")
+        )
     return steps + check_steps(result)

@@ -212,4 +212,3 @@ def roll_check(request: CheckRequest, rng: DiceSource) -> CheckResult:
     return CheckResult(
         request, levels, natural, advantage_dice, disadvantage_die, crit_die, total, outcome
     )
-

@@ -145,7 +145,9 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
         return [parse_extra(text, field)]
     terms = [(match[1], match[2]) for match in re.finditer(_TERM, text)]
     if "".join(sign + term for sign, term in terms) != text or terms[0][0]:
-        raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
+        raise InputError(
+            field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2"
+        )
     groups: list[ExtraDice] = []
     modifier = 0
     for sign, term in terms:
@@ -159,7 +161,9 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
         else:
             modifier += -int(term) if sign == "-" else int(term)
     if not groups:
-        raise InputError(field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2")
+        raise InputError(
+            field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2"
+        )
     if sum(group.count for group in groups) > MAX_DICE:
         raise InputError(field, text, f"a roll has at most {MAX_DICE:,} dice (L2)")
     if not MODIFIER[0] <= modifier <= MODIFIER[1]:
@@ -264,7 +268,14 @@ class BatchedDice:
     `times_dice` gives the ``--times`` rolls' source.
     """
 
-    def __init__(self, rng: Any, batch: int = 64, *, sides: Iterable[int] | None = None, in_order: bool = False) -> None:
+    def __init__(
+        self,
+        rng: Any,
+        batch: int = 64,
+        *,
+        sides: Iterable[int] | None = None,
+        in_order: bool = False,
+    ) -> None:
         self.rng = rng
         self.randrange = rng.randrange
         self.batch = batch
@@ -301,7 +312,7 @@ class BatchedDice:
         """*count* dice of *sides*: the very dice of *count* ``randint(1, sides)`` calls (`roll_dice`)."""
         left = self._left.get(sides)
         if left is not None and 0 < count <= len(left):
-            taken = tuple(left[:-count - 1:-1])  # randint pops from the end: the last die first
+            taken = tuple(left[: -count - 1 : -1])  # randint pops from the end: the last die first
             del left[-count:]
             return taken
         randint = self.randint

@@ -39,7 +39,11 @@ class InputError(D4Error):
     """
 
     def __init__(self, field: str, value: object, problem: str) -> None:
-        if isinstance(value, str) and not value.isascii() and any(0xDC80 <= ord(ch) <= 0xDCFF for ch in value):
+        if (
+            isinstance(value, str)
+            and not value.isascii()
+            and any(0xDC80 <= ord(ch) <= 0xDCFF for ch in value)
+        ):
             problem = NOT_UTF8  # bytes of argv that are not UTF-8 (N1): the fault, whatever else was looked for
         self.field = field
         self.value = value
@@ -124,7 +128,9 @@ def _show(value: object) -> str:
     return escape_control(str(shown))
 
 
-_BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
+_BIDI = (
+    frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
+)
 
 
 def escape_control(text: str) -> str:

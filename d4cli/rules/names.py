@@ -45,8 +45,10 @@ def recover_args(args: list[str]) -> list[str]:
     out: list[str] = []
     path_next = False
     for arg in args:
-        if path_next or arg.startswith(tuple(f"{option}=" for option in _PATH_OPTIONS)) or (
-            arg.startswith("-f") and not arg.startswith("--")
+        if (
+            path_next
+            or arg.startswith(tuple(f"{option}=" for option in _PATH_OPTIONS))
+            or (arg.startswith("-f") and not arg.startswith("--"))
         ):
             out.append(arg)
         else:
@@ -133,7 +135,9 @@ def name_problem(value: str) -> str | None:
     bad = invisible_char(value)
     if bad is not None:
         code = f"U+{ord(bad):04X}"
-        label = unicodedata.name(bad, "") or ("control" if unicodedata.category(bad) == "Cc" else "")
+        label = unicodedata.name(bad, "") or (
+            "control" if unicodedata.category(bad) == "Cc" else ""
+        )
         what = f"{code} {label}".rstrip()
         return f"holds an invisible or control character ({what}): a name has visible characters and spaces (N1)"
     if not any(unicodedata.category(char)[0] not in "ZM" for char in value):
@@ -154,7 +158,13 @@ def escape_name(value: str) -> str:
     for char in value:
         code = ord(char)
         if code in _INVISIBLE or unicodedata.category(char) in _REFUSED_CATEGORIES:
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+            out.append(
+                f"\\x{code:02x}"
+                if code < 0x100
+                else f"\\u{code:04x}"
+                if code < 0x10000
+                else f"\\U{code:08x}"
+            )
         else:
             out.append(char)
     return "".join(out)
@@ -190,14 +200,21 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
     Raises:
         InputError: not valid UTF-8 text; or, with *name*, not a legal name.
     """
-    if value.isascii() and value.isprintable() and len(value) <= MAX_NAME_LENGTH and value.strip(" "):
+    if (
+        value.isascii()
+        and value.isprintable()
+        and len(value) <= MAX_NAME_LENGTH
+        and value.strip(" ")
+    ):
         # Fast path, the same verdict: printable ASCII is UTF-8 text with no character
         # `invisible_char` refuses, and something besides spaces is visible (`name_problem`).
         return value
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError(field, value, NOT_UTF8) from None  # the bytes shown as \\xNN (`InputError`)
+        raise InputError(
+            field, value, NOT_UTF8
+        ) from None  # the bytes shown as \\xNN (`InputError`)
     if name:
         problem = name_problem(value)
         if problem is not None:
@@ -234,7 +251,9 @@ def distinct_sources(
     return tuple(counted), tuple(repeats)
 
 
-def parse_named_number(text: str, option: str, bounds: tuple[int, int], *, noun: str, example: str) -> tuple[str, int]:
+def parse_named_number(
+    text: str, option: str, bounds: tuple[int, int], *, noun: str, example: str
+) -> tuple[str, int]:
     """One ``NAME=N`` of a repeatable option (``--aspect Might=3``, ``--attribute Strength=2``): L1, L3.
 
     Returns ``(name as typed, value)``; the name's own N1 checks are the caller's.
@@ -252,7 +271,11 @@ def parse_named_number(text: str, option: str, bounds: tuple[int, int], *, noun:
     if not name.strip():
         raise InputError(option, text, f"needs a name before '=', such as {example}")
     if "=" in name or "," in text:
-        raise InputError(option, text, f"one {noun}=N per {option}: repeat the option, as in {option} {example} {option} ...")
+        raise InputError(
+            option,
+            text,
+            f"one {noun}=N per {option}: repeat the option, as in {option} {example} {option} ...",
+        )
     try:
         return name, parse_whole(value, option, bounds)
     except InputError as error:
@@ -294,7 +317,9 @@ _skeleton_short = lru_cache(maxsize=8192)(_skeleton)
 def _describe(text: str) -> str:
     if not text:
         return "nothing"
-    return ", ".join(f"{escape_name(char)!r} {unicodedata.name(char, f'U+{ord(char):04X}')}" for char in text)
+    return ", ".join(
+        f"{escape_name(char)!r} {unicodedata.name(char, f'U+{ord(char):04X}')}" for char in text
+    )
 
 
 def difference(name: str, other: str) -> str:
@@ -310,7 +335,7 @@ def difference(name: str, other: str) -> str:
     end = 0
     while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
         end += 1
-    return f"{_describe(a[start:len(a) - end])} where {escape_name(other)!r} has {_describe(b[start:len(b) - end])}"
+    return f"{_describe(a[start : len(a) - end])} where {escape_name(other)!r} has {_describe(b[start : len(b) - end])}"
 
 
 class NameSet:

@@ -159,7 +159,9 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     if request.dc is not None and request.evasion is not None:
         raise InputError("--dc/--evasion", None, "give a DC or an Evasion, not both")
     if request.ignore_load and not request.gm:
-        raise InputError("--ignore-load", None, "only with --gm: ignoring Load is for a GM-called roll (R9)")
+        raise InputError(
+            "--ignore-load", None, "only with --gm: ignoring Load is for a GM-called roll (R9)"
+        )
     gate = check_gate(request.aspect, request.load, request.cost, gm=request.gm)
     advantage, advantage_repeats = _distinct(request.advantage, "--adv")
     disadvantage, disadvantage_repeats = _distinct(request.disadvantage, "--dis")

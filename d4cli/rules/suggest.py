@@ -42,7 +42,9 @@ def closest(typed: str, known: Iterable[str], limit: int = 3, cutoff: float = CU
         elif min(len(other), len(wanted)) >= 3 and other.startswith(wanted):
             ratio = max(ratio, 1.0)  # an abbreviation: ``--adv`` for ``--advantage``
         elif min(len(other), len(wanted)) >= 3 and wanted.startswith(other):
-            ratio = max(ratio, cutoff)  # close, but never above a closer spelling (``load`` for ``load_bufer``)
+            ratio = max(
+                ratio, cutoff
+            )  # close, but never above a closer spelling (``load`` for ``load_bufer``)
         if ratio >= cutoff:
             scored.append((ratio, word))
     scored.sort(key=lambda pair: -pair[0])

@@ -65,7 +65,9 @@ def check_address(text: str) -> str:
     """
     found = _ADDRESS.fullmatch(text)
     if found is None:
-        raise InputError(FIELD, text, "must be a Dask scheduler address such as tcp://host:8786 or host:8786")
+        raise InputError(
+            FIELD, text, "must be a Dask scheduler address such as tcp://host:8786 or host:8786"
+        )
     scheme = (found["scheme"] or "tcp").lower()
     if scheme not in SCHEMES:
         raise InputError(FIELD, text, f"unknown scheme {scheme!r}; one of " + ", ".join(SCHEMES))
@@ -113,14 +115,20 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
         try:
             client = distributed.Client(address, timeout=seconds, set_as_default=False)
         except Exception as error:  # noqa: BLE001 - whatever the peer did, the address is at fault
-            raise InputError(FIELD, text, _no_scheduler(error, time.monotonic() - start, seconds)) from None
+            raise InputError(
+                FIELD, text, _no_scheduler(error, time.monotonic() - start, seconds)
+            ) from None
         executor = _Watched(client, text, seconds)
         try:
             yield Cluster(executor, threads)
         except ImportError as error:
-            raise InputError(FIELD, text, f"a worker cannot import d4cli ({error}): {_same()}") from None
+            raise InputError(
+                FIELD, text, f"a worker cannot import d4cli ({error}): {_same()}"
+            ) from None
         except (OSError, distributed.CancelledError, distributed.KilledWorker) as error:
-            raise ClusterError(f"{FIELD}: {text!r}: the cluster failed during the run ({type(error).__name__})") from None
+            raise ClusterError(
+                f"{FIELD}: {text!r}: the cluster failed during the run ({type(error).__name__})"
+            ) from None
         finally:
             try:
                 executor.shutdown(wait=False)
@@ -155,9 +163,13 @@ class _Watched(Executor):
         with self.lock:
             self.pending.add(outer)
             if self.watch is None:
-                self.watch = threading.Thread(target=self._watch, name="d4cli-cluster-watch", daemon=True)
+                self.watch = threading.Thread(
+                    target=self._watch, name="d4cli-cluster-watch", daemon=True
+                )
                 self.watch.start()
-        self.inner.submit(fn, *args, **kwargs).add_done_callback(lambda inner: self._settle(outer, inner))
+        self.inner.submit(fn, *args, **kwargs).add_done_callback(
+            lambda inner: self._settle(outer, inner)
+        )
         return outer
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
@@ -214,9 +226,16 @@ class _Watched(Executor):
 def _check_tls(distributed: Any, address: str, text: str) -> None:
     """``tls://`` and ``wss://`` need Dask's TLS settings; without them no connection is tried."""
     scheme = address.partition(":")[0]
-    if scheme in ("tls", "wss") and distributed.Security().get_connection_args("client")["ssl_context"] is None:
-        raise InputError(FIELD, text, f"{scheme}:// needs TLS settings in Dask's configuration "
-                                      "(distributed.comm.tls), and none are set")
+    if (
+        scheme in ("tls", "wss")
+        and distributed.Security().get_connection_args("client")["ssl_context"] is None
+    ):
+        raise InputError(
+            FIELD,
+            text,
+            f"{scheme}:// needs TLS settings in Dask's configuration "
+            "(distributed.comm.tls), and none are set",
+        )
 
 
 def _no_scheduler(error: BaseException, elapsed: float, seconds: float) -> str:
@@ -229,7 +248,9 @@ def _no_scheduler(error: BaseException, elapsed: float, seconds: float) -> str:
     detail = f"{kind}: {detail}" if detail else kind
     if len(detail) > 80:
         detail = detail[:77] + "..."
-    return f"no Dask scheduler answered (something there did not answer as a Dask scheduler: {detail})"
+    return (
+        f"no Dask scheduler answered (something there did not answer as a Dask scheduler: {detail})"
+    )
 
 
 def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
@@ -254,25 +275,35 @@ def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
         return d4cli.__version__
 
     async def survey() -> int:
-        client = distributed.Client(address, asynchronous=True, timeout=seconds, set_as_default=False)
+        client = distributed.Client(
+            address, asynchronous=True, timeout=seconds, set_as_default=False
+        )
         try:
             start = time.monotonic()
             try:
                 await asyncio.wait_for(client, seconds)
             except Exception as error:  # noqa: BLE001 - whatever the peer did, the address is at fault
-                raise InputError(FIELD, text, _no_scheduler(error, time.monotonic() - start, seconds)) from None
+                raise InputError(
+                    FIELD, text, _no_scheduler(error, time.monotonic() - start, seconds)
+                ) from None
             deadline = time.monotonic() + WORKERS_WAIT
             threads = sum((await asyncio.wait_for(client.nthreads(), seconds)).values())
             while not threads and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
                 threads = sum((await asyncio.wait_for(client.nthreads(), seconds)).values())
             if not threads:
-                raise InputError(FIELD, text, "the cluster has no workers: start some (dask worker "
-                                              f"{address}) with d4cli {__version__} installed")
+                raise InputError(
+                    FIELD,
+                    text,
+                    "the cluster has no workers: start some (dask worker "
+                    f"{address}) with d4cli {__version__} installed",
+                )
             try:
                 versions = await asyncio.wait_for(client.run(probe, on_error="return"), seconds)
             except TimeoutError:
-                raise InputError(FIELD, text, f"its workers did not answer within {seconds:g} s") from None
+                raise InputError(
+                    FIELD, text, f"its workers did not answer within {seconds:g} s"
+                ) from None
             _check_versions(versions, text)
             return threads
         finally:
@@ -302,6 +333,12 @@ def _check_versions(versions: dict[str, Any], text: str) -> None:
     for worker, found in sorted(versions.items()):
         if isinstance(found, BaseException):
             problem = " ".join(str(found).split()) or type(found).__name__
-            raise InputError(FIELD, text, f"a worker cannot import d4cli ({worker}: {problem}): {_same()}")
+            raise InputError(
+                FIELD, text, f"a worker cannot import d4cli ({worker}: {problem}): {_same()}"
+            )
         if found != __version__:
-            raise InputError(FIELD, text, f"a worker has d4cli {found} ({worker}), this is d4cli {__version__}: {_same()}")
+            raise InputError(
+                FIELD,
+                text,
+                f"a worker has d4cli {found} ({worker}), this is d4cli {__version__}: {_same()}",
+            )

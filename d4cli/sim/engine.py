@@ -112,7 +112,9 @@ def prepare(
     side_of: list[int] = []
     for creature in creatures:
         if not creature.side:
-            raise InputError("side", creature.name, "has no side: the simulator needs every creature on one")
+            raise InputError(
+                "side", creature.name, "has no side: the simulator needs every creature on one"
+            )
         if creature.side not in sides:
             sides.append(creature.side)
         side_of.append(sides.index(creature.side))
@@ -121,24 +123,44 @@ def prepare(
     for number, side in enumerate(sides):
         if not any(c.hp is not None for c, s in zip(creatures, side_of) if s == number):
             raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
-        if not any(c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number):
-            over = "the fight is already over" if len(sides) == 2 else "it is out before the fight starts"
-            raise InputError("side", side, f"has every creature with hp down: {over} (R18); heal one to simulate")
+        if not any(
+            c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number
+        ):
+            over = (
+                "the fight is already over"
+                if len(sides) == 2
+                else "it is out before the fight starts"
+            )
+            raise InputError(
+                "side", side, f"has every creature with hp down: {over} (R18); heal one to simulate"
+            )
     all_moves = []
     for creature, own in zip(creatures, side_of):
         values = dict(creature.aspects)
         foe = next(c.name for c, s in zip(creatures, side_of) if s != own)
-        attacks = [a for a in creature.actions if a.dc is None]  # an action with a DC is a check (R7)
+        attacks = [
+            a for a in creature.actions if a.dc is None
+        ]  # an action with a DC is a check (R7)
         if creature.actions and not attacks:
-            raise InputError("actions", creature.name, "has only actions with a DC: the simulator needs one that attacks (R7)")
-        moves = tuple(_move(named_request(encounter, creature.name, a.name, foe), values) for a in attacks)
+            raise InputError(
+                "actions",
+                creature.name,
+                "has only actions with a DC: the simulator needs one that attacks (R7)",
+            )
+        moves = tuple(
+            _move(named_request(encounter, creature.name, a.name, foe), values) for a in attacks
+        )
         best_load = min(0 if reset == "zero" else creature.reset_value, creature.load)
         if not can_act(moves, best_load):
-            raise InputError("actions", creature.name, "has no named action it could ever afford (R2)")
+            raise InputError(
+                "actions", creature.name, "has no named action it could ever afford (R2)"
+            )
         all_moves.append(moves)
     policies = tuple(make_policy(c.policy, target=target, reserve=reserve) for c in creatures)
     start = encounter._replace(mode=kind, round_reset=reset, creatures=creatures)
-    if start.current is not None and start.find(start.current).down:  # a down creature's turn only ends
+    if (
+        start.current is not None and start.find(start.current).down
+    ):  # a down creature's turn only ends
         from d4cli.fight.turns import end_turn
 
         start, _ = end_turn(start)
@@ -162,9 +184,17 @@ def _move(request: ActRequest, values: dict[str, int]) -> Move:
     """The policy's view of a named action's request: its net sources counted as `act` counts them (R4)."""
     from d4cli.rules.names import distinct_sources
 
-    net = len(distinct_sources(request.advantage)[0]) - len(distinct_sources(request.disadvantage)[0])
-    return Move(request.action or request.aspect, request.aspect, values[request.aspect], request.cost,
-                request.extra, net)
+    net = len(distinct_sources(request.advantage)[0]) - len(
+        distinct_sources(request.disadvantage)[0]
+    )
+    return Move(
+        request.action or request.aspect,
+        request.aspect,
+        values[request.aspect],
+        request.cost,
+        request.extra,
+        net,
+    )
 
 
 def run_seed(seed: int, mode: str, index: int) -> str:
@@ -172,8 +202,9 @@ def run_seed(seed: int, mode: str, index: int) -> str:
     return f"{seed}/{mode}/{index}"
 
 
-def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
-         fight: Fight | None = None) -> tuple[int | None, list[int], dict[int, int]]:
+def play(
+    setup: Setup, rng: BatchedDice, memo: dict | None = None, fight: Fight | None = None
+) -> tuple[int | None, list[int], dict[int, int]]:
     """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
 
     A turn running in the state goes on first (its creature takes the actions
@@ -209,8 +240,12 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
     fixed = memo.get("positions")
     if fixed is None:
         position_of = {c.name: i for i, c in enumerate(encounter.creatures)}
-        foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))]
-        members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))]
+        foes = [
+            tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))
+        ]
+        members = [
+            tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))
+        ]
         fixed = memo["positions"] = (position_of, foes, members)
     position_of, foes, members = fixed
     recall = memo.get
@@ -222,7 +257,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
     standing = len(setup.sides)  # sides with a creature up (`prepare`: every one at the start)
     # A file saved mid-turn goes on with that turn; a round running counts as round 1.
     running = encounter.current is not None
-    round_over = not running and encounter.next_position() is None  # then as each turn end says (R19)
+    round_over = (
+        not running and encounter.next_position() is None
+    )  # then as each turn end says (R19)
     rounds = 0 if round_over else 1
     while True:
         if round_over:
@@ -254,7 +291,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
             now, evasion = creatures[me].load, creatures[target].evasion
             request = recall((me, now, target, evasion), _UNKNOWN)
             if request is _UNKNOWN:
-                request = memo[(me, now, target, evasion)] = _act_request(setup, me, now, target, evasion)
+                request = memo[(me, now, target, evasion)] = _act_request(
+                    setup, me, now, target, evasion
+                )
             if request is None:
                 break
             defended = side_of[target]
@@ -266,7 +305,9 @@ def play(setup: Setup, rng: BatchedDice, memo: dict | None = None,
                 key = ("react", ally, other.load, me, now, evasion, other.had_turn)
                 help_request = recall(key, _UNKNOWN)
                 if help_request is _UNKNOWN:
-                    help_request = memo[key] = _team_request(setup, ally, other.load, me, now, evasion, other.had_turn)
+                    help_request = memo[key] = _team_request(
+                        setup, ally, other.load, me, now, evasion, other.had_turn
+                    )
                 if help_request is not None:
                     encounter, _ = team(encounter, help_request)
                     reactions += 1
@@ -309,8 +350,15 @@ def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) ->
     return request._replace(extra=move.extra) if request.extra == move.extra else request
 
 
-def _team_request(setup: Setup, ally: int, load: int, attacker: int, attacker_load: int = 0,
-                  target_evasion: int = 0, had_turn: bool = True) -> TeamRequest | None:
+def _team_request(
+    setup: Setup,
+    ally: int,
+    load: int,
+    attacker: int,
+    attacker_load: int = 0,
+    target_evasion: int = 0,
+    had_turn: bool = True,
+) -> TeamRequest | None:
     """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed, none set,
     or not worth its cost (`d4cli.sim.policy.worth_reacting`)."""
     from d4cli.fight.actions import TeamRequest
@@ -323,10 +371,13 @@ def _team_request(setup: Setup, ally: int, load: int, attacker: int, attacker_lo
     if policy.reaction == "weigh":
         # In round mode a creature that has not had its turn plays it with the Load it has now (R12).
         to_come = setup.encounter.mode == "round" and not had_turn
-        attack = best_move(setup.moves[attacker], attacker_load, target_evasion, setup.policies[attacker].reserve)
+        attack = best_move(
+            setup.moves[attacker], attacker_load, target_evasion, setup.policies[attacker].reserve
+        )
         evasion = setup.encounter.creatures[attacker].evasion
-        if attack is not None and not worth_reacting(policy, to_come, setup.moves[ally], load, attack,
-                                                     attacker_load, target_evasion, evasion):
+        if attack is not None and not worth_reacting(
+            policy, to_come, setup.moves[ally], load, attack, attacker_load, target_evasion, evasion
+        ):
             return None
     attacker_name = setup.encounter.creatures[attacker].name
     return TeamRequest(creature.name, attacker_name, "disadvantage", aspect=aspect)  # type: ignore[arg-type]

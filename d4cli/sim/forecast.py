@@ -74,7 +74,11 @@ class FightOver(InputError):
 
     def __init__(self, winner: str | None) -> None:
         self.winner = winner
-        problem = f"the fight is over: {winner} won (R18)" if winner else "the fight is over: no side has a creature up (R18)"
+        problem = (
+            f"the fight is over: {winner} won (R18)"
+            if winner
+            else "the fight is over: no side has a creature up (R18)"
+        )
         super().__init__("forecast", None, problem)
 
 
@@ -102,8 +106,11 @@ def sides(encounter: Encounter) -> list[str]:
 
 def sides_up(encounter: Encounter) -> list[str]:
     """The sides with a creature that has hp above 0 (R16, R18), in order of first appearance."""
-    return [side for side in sides(encounter)
-            if any(c.side == side and c.hp is not None and c.hp > 0 for c in encounter.creatures)]
+    return [
+        side
+        for side in sides(encounter)
+        if any(c.side == side and c.hp is not None and c.hp > 0 for c in encounter.creatures)
+    ]
 
 
 def check_running(encounter: Encounter) -> None:
@@ -132,23 +139,48 @@ def forecast_setup(encounter: Encounter, max_rounds: int = MAX_ROUNDS) -> tuple[
     return mode, prepare(encounter, mode, max_rounds=max_rounds)
 
 
-def forecast_of(encounter: Encounter, mode: str, sides: tuple[str, ...], tally: Tally, seed: int,
-                max_rounds: int = MAX_ROUNDS) -> Forecast:
+def forecast_of(
+    encounter: Encounter,
+    mode: str,
+    sides: tuple[str, ...],
+    tally: Tally,
+    seed: int,
+    max_rounds: int = MAX_ROUNDS,
+) -> Forecast:
     """The `Forecast` of the runs in *tally* (95% Wilson intervals; rounds of finished fights only)."""
     from d4cli.sim.report import finishes, quantile, wilson
 
     runs = tally.runs
-    chances = tuple(Chance(side, tally.wins[n], tally.wins[n] / runs if runs else 0.0, *wilson(tally.wins[n], runs))
-                    for n, side in enumerate(sides))
+    chances = tuple(
+        Chance(
+            side, tally.wins[n], tally.wins[n] / runs if runs else 0.0, *wilson(tally.wins[n], runs)
+        )
+        for n, side in enumerate(sides)
+    )
     draws = Chance("", tally.draws, tally.draws / runs if runs else 0.0, *wilson(tally.draws, runs))
     finished = finishes(tally.rounds, tally.draws, max_rounds)
-    return Forecast(encounter.name, mode, runs, seed, max_rounds, chances, draws,
-                    quantile(finished, 0.5), quantile(finished, 0.9), sum(finished.values()),
-                    tuple(sorted(finished.items())))
+    return Forecast(
+        encounter.name,
+        mode,
+        runs,
+        seed,
+        max_rounds,
+        chances,
+        draws,
+        quantile(finished, 0.5),
+        quantile(finished, 0.9),
+        sum(finished.values()),
+        tuple(sorted(finished.items())),
+    )
 
 
-def forecast(encounter: Encounter, runs: int = DEFAULT_RUNS, seed: int = 0, jobs: int = 1,
-             max_rounds: int = MAX_ROUNDS) -> Forecast:
+def forecast(
+    encounter: Encounter,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    jobs: int = 1,
+    max_rounds: int = MAX_ROUNDS,
+) -> Forecast:
     """Play *runs* fights on from the encounter's state in its own mode and say how they ended.
 
     The result depends on *seed* and *runs* only, never on *jobs* (processes).

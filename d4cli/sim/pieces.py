@@ -47,9 +47,15 @@ def run_all(
     Returns:
         The merged `Tally` of each label.
     """
-    tallies = {label: engine.Tally(len(setup.sides), creatures=len(setup.side_of)) for label, _, setup in setups}
-    tasks = [(label, mode, setup, start, stop) for label, mode, setup in setups
-             for start, stop in chunks(runs, jobs)]
+    tallies = {
+        label: engine.Tally(len(setup.sides), creatures=len(setup.side_of))
+        for label, _, setup in setups
+    }
+    tasks = [
+        (label, mode, setup, start, stop)
+        for label, mode, setup in setups
+        for start, stop in chunks(runs, jobs)
+    ]
     if executor is None and jobs <= 1:
         for label, mode, setup, start, stop in tasks:
             tallies[label].merge(engine.run_chunk(setup, seed, mode, start, stop))
@@ -80,11 +86,16 @@ def run_pieces(
     if pool is None:
         import multiprocessing
 
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_ignore_interrupts)
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, len(tasks)),
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_ignore_interrupts,
+        )
     try:
-        futures = {pool.submit(_run_piece, setup, seed, mode, start, stop): (label, stop - start)
-                   for label, mode, setup, start, stop in tasks}
+        futures = {
+            pool.submit(_run_piece, setup, seed, mode, start, stop): (label, stop - start)
+            for label, mode, setup, start, stop in tasks
+        }
         for future in as_completed(futures):
             label, size = futures[future]
             tallies[label].merge(_unwrap(future.result()))
@@ -104,7 +115,9 @@ def run_pieces(
     return tallies
 
 
-def _run_piece(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally | tuple[str, tuple]:
+def _run_piece(
+    setup: Setup, seed: int, mode: str, start: int, stop: int
+) -> Tally | tuple[str, tuple]:
     """`run_chunk` in a worker: a d4cli error comes back as data (its class's arguments do not pickle)."""
     from d4cli.rules.errors import RefusedError
 

@@ -51,8 +51,14 @@ def share_below(values: Sequence[int], real: int) -> float:
     return (below + equal / 2) / len(values)
 
 
-def place(start: Encounter, rounds: int, damage: dict[str, int], runs: int = RUNS, seed: int = 0,
-          max_rounds: int = 100) -> Placement:
+def place(
+    start: Encounter,
+    rounds: int,
+    damage: dict[str, int],
+    runs: int = RUNS,
+    seed: int = 0,
+    max_rounds: int = 100,
+) -> Placement:
     """Play *runs* fights from *start* and place the real *rounds* and *damage* (per side) among them.
 
     Raises:
@@ -76,9 +82,13 @@ def place(start: Encounter, rounds: int, damage: dict[str, int], runs: int = RUN
         if winner is not None:
             wins[winner] += 1
     return Placement(
-        mode, runs, seed,
+        mode,
+        runs,
+        seed,
         (rounds, share_below(played_rounds, rounds)),
-        {side: (damage.get(side, 0), share_below(played_damage[n], damage.get(side, 0)))
-         for n, side in enumerate(setup.sides)},
+        {
+            side: (damage.get(side, 0), share_below(played_damage[n], damage.get(side, 0)))
+            for n, side in enumerate(setup.sides)
+        },
         {side: wins[n] / runs for n, side in enumerate(setup.sides)},
     )

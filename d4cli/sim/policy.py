@@ -44,6 +44,7 @@ MAX_ACTIONS = 20
 # The Cost of a reaction: a Team Action imposing Disadvantage (R11).
 REACTION_COST = 1
 
+
 @dataclass(frozen=True)
 class Policy:
     """How one creature plays.
@@ -60,7 +61,9 @@ class Policy:
     reaction: str = "weigh"
 
 
-def make_policy(table: PolicyTable, *, target: str | None = None, reserve: int | None = None) -> Policy:
+def make_policy(
+    table: PolicyTable, *, target: str | None = None, reserve: int | None = None
+) -> Policy:
     """The `Policy` of a creature's table; *target* and *reserve* (the command line) win."""
     values = dict(table)
     return Policy(
@@ -134,7 +137,9 @@ def pick_target(rule: str, candidates: list[tuple[int, int]], rng: object) -> in
     return min(candidates, key=_hp)[0]
 
 
-def choose_target(rule: str, positions: tuple[int, ...], creatures: Sequence[Any], rng: object) -> int | None:
+def choose_target(
+    rule: str, positions: tuple[int, ...], creatures: Sequence[Any], rng: object
+) -> int | None:
     """`pick_target` among the *creatures* at *positions* (anything with an ``hp``) whose hp is above 0; None: none is.
 
     ``lowest-hp`` is one pass, without building the candidates; ``random`` draws as `pick_target` does.
@@ -192,7 +197,9 @@ def worth_reacting(
         return True
     pool = max(1, attack.value - max(0, attacker_load) + attack.net)
     prevented = expected_damage(pool, attack.extra, target_evasion) - expected_damage(
-        max(1, pool - 1), attack.extra, target_evasion)
+        max(1, pool - 1), attack.extra, target_evasion
+    )
     forgone = turn_damage(own_moves, load, attacker_evasion, policy.reserve) - turn_damage(
-        own_moves, load + REACTION_COST, attacker_evasion, policy.reserve)
+        own_moves, load + REACTION_COST, attacker_evasion, policy.reserve
+    )
     return prevented > forgone

@@ -110,7 +110,9 @@ def finishes(rounds: dict[int, int], draws: int, max_rounds: int) -> dict[int, i
     finished = {k: count for k, count in rounds.items() if k != max_rounds}
     left = rounds.get(max_rounds, 0) - draws
     if left < 0:
-        raise ValueError(f"{draws} draws but {rounds.get(max_rounds, 0)} fights of {max_rounds} rounds")
+        raise ValueError(
+            f"{draws} draws but {rounds.get(max_rounds, 0)} fights of {max_rounds} rounds"
+        )
     if left:
         finished[max_rounds] = left
     return dict(sorted(finished.items()))
@@ -128,8 +130,15 @@ def rounds_figure(finished: dict[int, int]) -> Figure:
         variance = sum(c * (k - mean) ** 2 for k, c in finished.items()) / (n - 1)
         half = Z95 * math.sqrt(variance / n)
         low, high = max(0.0, mean - half), mean + half
-    return {"mean": mean, "low": low, "high": high, "median": quantile(finished, 0.5),
-            "p90": quantile(finished, 0.9), "histogram": {str(k): c for k, c in finished.items()}, "finished": n}
+    return {
+        "mean": mean,
+        "low": low,
+        "high": high,
+        "median": quantile(finished, 0.5),
+        "p90": quantile(finished, 0.9),
+        "histogram": {str(k): c for k, c in finished.items()},
+        "finished": n,
+    }
 
 
 def creature_figures(tally: Tally, number: int, side: int) -> dict[str, Figure]:
@@ -165,8 +174,13 @@ def creature_figures(tally: Tally, number: int, side: int) -> dict[str, Figure]:
     return {"down": down, "damage_per_fight": per_fight, "share_of_side": share}
 
 
-def mode_report(mode: str, tally: Tally, sides: tuple[str, ...], max_rounds: int,
-                creatures: tuple[tuple[str, int], ...] = ()) -> dict[str, Any]:
+def mode_report(
+    mode: str,
+    tally: Tally,
+    sides: tuple[str, ...],
+    max_rounds: int,
+    creatures: tuple[tuple[str, int], ...] = (),
+) -> dict[str, Any]:
     """Every figure of one mode, JSON-ready (docs/cli.md): rates with ``low``/``high`` bounds, histograms.
 
     *creatures* (``(name, side index)`` in turn order) adds ``creatures``: each one's
@@ -177,40 +191,90 @@ def mode_report(mode: str, tally: Tally, sides: tuple[str, ...], max_rounds: int
     wins = {}
     for number, side in enumerate(sides):
         low, high = wilson(tally.wins[number], runs)
-        wins[side] = {"wins": tally.wins[number], "rate": tally.wins[number] / runs if runs else 0.0, "low": low, "high": high}
+        wins[side] = {
+            "wins": tally.wins[number],
+            "rate": tally.wins[number] / runs if runs else 0.0,
+            "low": low,
+            "high": high,
+        }
     draw_low, draw_high = wilson(tally.draws, runs)
-    damage = {side: ratio(tally, len(FIGURES) + number, index["rounds"]) for number, side in enumerate(sides)}
+    damage = {
+        side: ratio(tally, len(FIGURES) + number, index["rounds"])
+        for number, side in enumerate(sides)
+    }
     turns = sum(tally.loads.values())
     return {
         "mode": mode,
         "runs": runs,
         "wins": wins,
-        "draws": {"draws": tally.draws, "rate": tally.draws / runs if runs else 0.0, "low": draw_low, "high": draw_high},
+        "draws": {
+            "draws": tally.draws,
+            "rate": tally.draws / runs if runs else 0.0,
+            "low": draw_low,
+            "high": draw_high,
+        },
         "rounds": rounds_figure(finishes(tally.rounds, tally.draws, max_rounds)),
         "actions_per_turn": ratio(tally, index["actions"], index["turns"]),
         "reactions_per_round": ratio(tally, index["reactions"], index["rounds"]),
         "damage_per_round": damage,
         "stuck_share": turn_share(tally, index["stuck"], index["turns"]),
-        "load_at_turn_start": {str(k): tally.loads[k] / turns for k in sorted(tally.loads)} if turns else {},
+        "load_at_turn_start": {str(k): tally.loads[k] / turns for k in sorted(tally.loads)}
+        if turns
+        else {},
         "turns": turns,
-        **({"creatures": [{"name": name, "side": sides[side], **creature_figures(tally, number, side)}
-                          for number, (name, side) in enumerate(creatures)]}
-           if creatures and tally.per_creature else {}),
+        **(
+            {
+                "creatures": [
+                    {"name": name, "side": sides[side], **creature_figures(tally, number, side)}
+                    for number, (name, side) in enumerate(creatures)
+                ]
+            }
+            if creatures and tally.per_creature
+            else {}
+        ),
     }
 
 
-def simulation_json(name: str, sides: tuple[str, ...], runs: int, seed: int, max_rounds: int, key: str | None,
-            values: list[Any], grid: list[tuple[Any, str, str]], tallies: dict[str, Any],
-            creatures: tuple[tuple[str, int], ...] = ()) -> dict[str, Any]:
+def simulation_json(
+    name: str,
+    sides: tuple[str, ...],
+    runs: int,
+    seed: int,
+    max_rounds: int,
+    key: str | None,
+    values: list[Any],
+    grid: list[tuple[Any, str, str]],
+    tallies: dict[str, Any],
+    creatures: tuple[tuple[str, int], ...] = (),
+) -> dict[str, Any]:
     """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode.
 
     *creatures* (``(name, side index)``) adds each mode's per-creature figures (`mode_report`).
     """
-    head: dict[str, Any] = {"encounter": name, "runs": runs, "seed": seed, "max_rounds": max_rounds, "sides": list(sides)}
+    head: dict[str, Any] = {
+        "encounter": name,
+        "runs": runs,
+        "seed": seed,
+        "max_rounds": max_rounds,
+        "sides": list(sides),
+    }
     if key is None:
-        return {**head, "modes": [mode_report(mode, tallies[label], sides, max_rounds, creatures)
-                                  for _, mode, label in grid]}
-    rows = [{"value": value, "modes": [mode_report(mode, tallies[label], sides, max_rounds, creatures)
-                                       for v, mode, label in grid if v == value]}
-            for value in values]
+        return {
+            **head,
+            "modes": [
+                mode_report(mode, tallies[label], sides, max_rounds, creatures)
+                for _, mode, label in grid
+            ],
+        }
+    rows = [
+        {
+            "value": value,
+            "modes": [
+                mode_report(mode, tallies[label], sides, max_rounds, creatures)
+                for v, mode, label in grid
+                if v == value
+            ],
+        }
+        for value in values
+    ]
     return {**head, "sweep": {"key": key, "values": values}, "rows": rows}

@@ -35,5 +35,7 @@ def with_setting(encounter: Encounter, key: str, name: str, value: int) -> Encou
     if key == "buffer":
         changed = creature._replace(load_buffer=value)
     else:
-        changed = creature._replace(policy=tuple(p for p in creature.policy if p[0] != "reserve") + (("reserve", value),))
+        changed = creature._replace(
+            policy=tuple(p for p in creature.policy if p[0] != "reserve") + (("reserve", value),)
+        )
     return encounter.with_creature(position, changed)

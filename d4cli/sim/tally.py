@@ -82,7 +82,9 @@ class Tally:
                 mine[key] = mine.get(key, 0) + count
         self.sums = [a + b for a, b in zip(self.sums, other.sums)]
         self.products = [a + b for a, b in zip(self.products, other.products)]
-        self.per_creature = [a + b for a, b in zip(self.per_creature, other.per_creature)] or other.per_creature
+        self.per_creature = [
+            a + b for a, b in zip(self.per_creature, other.per_creature)
+        ] or other.per_creature
         self.creatures = max(self.creatures, other.creatures)
         return self
 

@@ -234,12 +234,16 @@ def check_writable(path: Path, *, new: bool = False) -> None:
                 # Not a missing write bit but another owner: chmod is theirs to run, not ours.
                 owner = owner_name(info.st_uid)
                 raise FileError(
-                    where, "", None,
+                    where,
+                    "",
+                    None,
                     f"the {what} is read-only for this user: it belongs to {owner}; nothing was changed "
                     f"(run d4cli as {owner}, or ask them to give it back with chown)",
                 )
             raise FileError(
-                where, "", None,
+                where,
+                "",
+                None,
                 f"the {what} is read-only; nothing was changed (allow writing with chmod u+w)",
             )
 
@@ -289,7 +293,9 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def replace_file(path: Path, data: bytes, mode: int | None = None, owner: Path | None = None) -> None:
+def replace_file(
+    path: Path, data: bytes, mode: int | None = None, owner: Path | None = None
+) -> None:
     """Write *data* to a temp file in *path*'s folder, fsync it, and ``os.replace`` it over *path*.
 
     The temp file is made 0600 (`make_temp`) and gets *mode* (default: the
@@ -314,7 +320,9 @@ def replace_file(path: Path, data: bytes, mode: int | None = None, owner: Path |
             write_all(fd, data)
             os.fsync(fd)
             if existed or owner is not None:
-                keep_owner(fd, owner or path)  # before the chmod: chown may clear setuid/setgid bits
+                keep_owner(
+                    fd, owner or path
+                )  # before the chmod: chown may clear setuid/setgid bits
         finally:
             os.close(fd)
         os.chmod(temp, mode)
@@ -391,11 +399,22 @@ class JournalWriter:
 
 def write_failed(path: Path, error: OSError) -> FileError:
     reason = error.strerror or str(error)
-    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):  # the file itself read-only (a journal), else its folder
+    if error.errno in (
+        errno.EROFS,
+        errno.EACCES,
+        errno.EPERM,
+    ):  # the file itself read-only (a journal), else its folder
         exists = os.path.lexists(path)
         if exists and hasattr(os, "geteuid") and os.lstat(path).st_uid != os.geteuid():
             reason += denied_hint(path)  # another user's file: chmod is not this user's to run
         else:
-            read_only = exists and (not os.lstat(path).st_mode & stat.S_IWUSR or not os.access(path, os.W_OK, follow_symlinks=False))
-            reason += f" (the file {path.name} is read-only: allow writing with chmod u+w)" if read_only else " (is the folder read-only?)"
+            read_only = exists and (
+                not os.lstat(path).st_mode & stat.S_IWUSR
+                or not os.access(path, os.W_OK, follow_symlinks=False)
+            )
+            reason += (
+                f" (the file {path.name} is read-only: allow writing with chmod u+w)"
+                if read_only
+                else " (is the folder read-only?)"
+            )
     return FileError(path, "", None, f"cannot write, nothing was changed: {reason}")

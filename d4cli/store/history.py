@@ -43,7 +43,9 @@ def standing_entries(path: Path, file_digest: str | None, last: int | None = Non
             if line.entry is None:
                 if not skipped:
                     problem = journal.damage(handle, line, False)  # type: ignore[arg-type]
-                    skipped.append(f"{journal_file}: {problem}: skipped; 'undo' cannot go back past it")
+                    skipped.append(
+                        f"{journal_file}: {problem}: skipped; 'undo' cannot go back past it"
+                    )
                 continue
             entries.append(line.entry)
             if line.entry["kind"] == "init":
@@ -92,8 +94,15 @@ class HistoryStream:
         warning: a damaged journal line, in words (as `History.warning`), or None.
     """
 
-    def __init__(self, journal_file: Path, start: int, end: int, count: int,
-                 newest: dict[str, Any] | None, warning: str | None) -> None:
+    def __init__(
+        self,
+        journal_file: Path,
+        start: int,
+        end: int,
+        count: int,
+        newest: dict[str, Any] | None,
+        warning: str | None,
+    ) -> None:
         self.journal = journal_file
         self.start, self.end = start, end
         self.count, self.newest, self.warning = count, newest, warning
@@ -175,7 +184,9 @@ def read_log(path: Path, last: int | None = None) -> list[dict[str, Any]]:
     return read_history(path, last).entries
 
 
-def previous_text(line: journal.Line, handle: BinaryIO, path: Path, data: bytes, digest: str | None) -> str | None:
+def previous_text(
+    line: journal.Line, handle: BinaryIO, path: Path, data: bytes, digest: str | None
+) -> str | None:
     """The text the entry on *line* of the journal open as *handle* goes back to (its ``before``),
     or None when it cannot be had; *data* and *digest* are the file at *path* now.
 

@@ -44,7 +44,9 @@ _NOT_JSON_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _JSON_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 # A run of more than MAX_JSON_DIGITS ASCII digits, found by a byte translation and a substring
 # search (a regular expression tried at every position cost a log of 10,000 entries half a second).
-_DIGITS_ONLY = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))  # a digit: "0", else " "
+_DIGITS_ONLY = bytes(
+    48 if 48 <= byte <= 57 else 32 for byte in range(256)
+)  # a digit: "0", else " "
 _LONG_RUN = b"0" * (MAX_JSON_DIGITS + 1)
 
 
@@ -60,7 +62,10 @@ def load_line(raw: bytes) -> Any:
     """
     if raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH:
         brackets = _JSON_STRING.sub(b"", raw).translate(None, _NOT_JSON_BRACKETS)
-        if len(brackets) > MAX_JSON_DEPTH and max(accumulate(map(_JSON_STEP.__getitem__, brackets))) > MAX_JSON_DEPTH:
+        if (
+            len(brackets) > MAX_JSON_DEPTH
+            and max(accumulate(map(_JSON_STEP.__getitem__, brackets))) > MAX_JSON_DEPTH
+        ):
             raise ValueError(f"nested more than {MAX_JSON_DEPTH} deep")
     if _LONG_RUN in raw.translate(_DIGITS_ONLY):
         return json.loads(raw, parse_int=_bounded_int)

@@ -67,7 +67,9 @@ class Held:
         """
         if not _names(self._lock, self._fd):
             raise FileError(
-                self._lock, "", None,
+                self._lock,
+                "",
+                None,
                 "was removed or replaced while this change held it, so another command may be "
                 "changing the encounter; nothing was written: try again",
             )
@@ -80,7 +82,10 @@ def _names(lock: Path, fd: int) -> bool:
     except OSError:
         return False
     held = os.fstat(fd)
-    return stat.S_ISREG(named.st_mode) and (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+    return stat.S_ISREG(named.st_mode) and (named.st_dev, named.st_ino) == (
+        held.st_dev,
+        held.st_ino,
+    )
 
 
 @contextmanager
@@ -108,7 +113,9 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[Held]:
     deadline = time.monotonic() + seconds
     lock = lock_path(path)
     while True:
-        fd = _open_lock_file(lock, mode_of(path) | stat.S_IWUSR)  # holds no data: writable, whatever the file
+        fd = _open_lock_file(
+            lock, mode_of(path) | stat.S_IWUSR
+        )  # holds no data: writable, whatever the file
         release = _acquire(fd, lock, max(0.0, deadline - time.monotonic()))
         if release is None:
             os.close(fd)

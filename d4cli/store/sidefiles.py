@@ -54,7 +54,9 @@ def check_side_file(side: Path, info: os.stat_result | None = None) -> os.stat_r
         except OSError as error:
             raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
     if stat.S_ISLNK(info.st_mode):
-        raise FileError(side, "", None, "is a symlink: d4cli's side files are its own (remove the link)")
+        raise FileError(
+            side, "", None, "is a symlink: d4cli's side files are its own (remove the link)"
+        )
     if not stat.S_ISREG(info.st_mode):
         raise FileError(side, "", None, "is not a regular file")
     owner = _owner_of(side.with_name(side.name.rsplit(".", 1)[0]))

@@ -13,8 +13,12 @@ from pathlib import Path
 
 # The flags and the name characters of `tempfile.mkstemp`.
 _TEMP_FLAGS = (
-    os.O_RDWR | os.O_CREAT | os.O_EXCL
-    | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    os.O_RDWR
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
 )
 _TEMP_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789_"
 
@@ -73,5 +77,5 @@ def _is_temp_name(name: str, prefix: str) -> bool:
     """*name* is ``PREFIX`` + one or more of ``[a-z0-9_]`` + ``.tmp`` (a `replace_file` temp file)."""
     if not (name.startswith(prefix) and name.endswith(".tmp")):
         return False
-    middle = name[len(prefix):-len(".tmp")]
+    middle = name[len(prefix) : -len(".tmp")]
     return bool(middle) and _TEMP_CHARS.issuperset(middle)

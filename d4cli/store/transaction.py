@@ -229,7 +229,11 @@ def change(
         new_encounter, record = transition(encounter)
         if not record.allowed:
             return encounter, record
-        new_data = t.data if new_encounter == encounter and t.data is not None else encode_checked(new_encounter, path)  # a note keeps the bytes
+        new_data = (
+            t.data
+            if new_encounter == encounter and t.data is not None
+            else encode_checked(new_encounter, path)
+        )  # a note keeps the bytes
         new_text = new_data.decode("utf-8")
         entry = {
             "seq": journal.next_seq(t.tail),
@@ -263,7 +267,10 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
     except FileError as error:
         reason = str(error).removeprefix(f"{path}: ")
         raise FileError(
-            path, "", None, f"this change would leave the file invalid ({reason}); nothing was written"
+            path,
+            "",
+            None,
+            f"this change would leave the file invalid ({reason}); nothing was written",
         ) from None
     data = text.encode("utf-8")
     if len(data) > files.MAX_FILE_BYTES:
@@ -351,10 +358,15 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
         entry = None if last is None else last.entry
         damaged = tail.damaged if tail.damaged is not None else last if entry is None else None
         if damaged is not None:
-            raise t.refuse_damage(damaged, tail.damaged is not None and tail.file_newer,
-                                  "undo cannot tell what to restore")
-        if entry is None or entry["kind"] == "init" or not (
-            isinstance(entry.get("prev"), str) or isinstance(entry.get("patch"), list)
+            raise t.refuse_damage(
+                damaged,
+                tail.damaged is not None and tail.file_newer,
+                "undo cannot tell what to restore",
+            )
+        if (
+            entry is None
+            or entry["kind"] == "init"
+            or not (isinstance(entry.get("prev"), str) or isinstance(entry.get("patch"), list))
         ):
             raise InputError("undo", None, "nothing to undo")
         assert last is not None and t.data is not None and t.handle is not None
@@ -396,7 +408,9 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
         found = t.redo_top()
         record = found.record
         if record is None:
-            raise InputError("redo", None, redo_file.refusal(t.path, found, journal.next_seq(t.tail), t.digest))
+            raise InputError(
+                "redo", None, redo_file.refusal(t.path, found, journal.next_seq(t.tail), t.digest)
+            )
         text = t.text
         patch = record.get("patch")
         new_text = record.get("text")
@@ -404,7 +418,12 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
             new_text = journal.apply_patch(text, patch) if isinstance(patch, list) else None
         new_data = None if new_text is None else new_text.encode("utf-8")
         if new_data is None or files.digest(new_data) != record.get("after"):
-            raise FileError(redo_path(path), f"entry {record.get('seq')}", None, "damaged: the change it holds does not match its hash")
+            raise FileError(
+                redo_path(path),
+                f"entry {record.get('seq')}",
+                None,
+                "damaged: the change it holds does not match its hash",
+            )
         assert new_text is not None
         facts = {k: v for k, v in record.items() if k not in journal.PRIVATE_KEYS}
         entry = {

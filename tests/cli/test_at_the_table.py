@@ -58,16 +58,25 @@ def test_the_default_file_says_plain_init(tmp_path, monkeypatch):
     monkeypatch.delenv("D4CLI_FILE")
     result = run("status")
     assert result.exit_code == 2
-    assert result.stderr == "d4cli: error: encounter.toml: no such encounter file (create it with 'd4cli init')\n"
+    assert (
+        result.stderr
+        == "d4cli: error: encounter.toml: no such encounter file (create it with 'd4cli init')\n"
+    )
 
 
 def test_a_side_wins_reads_with_any_side_name():
     from d4cli.output.figuretext import estimates
 
     figure = {"wins": 1, "rate": 0.5, "low": 0.1, "high": 0.9}
-    mode = {"wins": {"foes": figure, "party": figure}, "draws": figure, "rounds": figure,
-            "actions_per_turn": figure, "reactions_per_round": figure,
-            "damage_per_round": {"foes": figure, "party": figure}, "stuck_share": figure}
+    mode = {
+        "wins": {"foes": figure, "party": figure},
+        "draws": figure,
+        "rounds": figure,
+        "actions_per_turn": figure,
+        "reactions_per_round": figure,
+        "damage_per_round": {"foes": figure, "party": figure},
+        "stuck_share": figure,
+    }
     labels = [row[0] for row in estimates(mode, ("foes", "party"))]
     assert labels[:2] == ["wins: foes", "wins: party"]
     assert not any(label.endswith(" wins") for label in labels)

@@ -56,7 +56,11 @@ def test_gm_board_once_shows_everything_and_the_log(snapshot, columns: int):
     _hidden_skirmish()
     text = _frame(columns=columns)
     assert text == snapshot
-    assert "Goblin Brute (hidden)" in text and "Goblin Archer as Goblin 2" in text and "cursed -1d4 (GM only)" in text
+    assert (
+        "Goblin Brute (hidden)" in text
+        and "Goblin Archer as Goblin 2" in text
+        and "cursed -1d4 (GM only)" in text
+    )
     lines = text.splitlines()
     assert len(lines) <= 24 and max(len(line) for line in lines) <= columns
 
@@ -72,7 +76,9 @@ def test_board_once_on_a_bad_file_is_one_line_and_exit_2():
 
 
 def _tmux(socket: str, *args: str) -> str:
-    done = subprocess.run(["tmux", "-L", socket, *args], capture_output=True, text=True, timeout=10, check=False)
+    done = subprocess.run(
+        ["tmux", "-L", socket, *args], capture_output=True, text=True, timeout=10, check=False
+    )
     return done.stdout
 
 
@@ -95,14 +101,41 @@ def test_live_board_redraws_on_a_change_and_quits_cleanly(tmp_path: Path, key: s
     d4cli = Path(sys.executable).parent / "d4cli"
     env = f"cd {tmp_path} && export D4CLI_FILE={tmp_path / 'encounter.toml'} NO_COLOR=1 TERM=xterm-256color"
     try:
-        _tmux(socket, "new-session", "-d", "-s", "board", "-x", "80", "-y", "24", "bash", "--norc", "--noprofile")
-        _tmux(socket, "send-keys", "-t", "board", f"{env}; clear; {d4cli} board --players; echo EXIT=$?", "Enter")
+        _tmux(
+            socket,
+            "new-session",
+            "-d",
+            "-s",
+            "board",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "bash",
+            "--norc",
+            "--noprofile",
+        )
+        _tmux(
+            socket,
+            "send-keys",
+            "-t",
+            "board",
+            f"{env}; clear; {d4cli} board --players; echo EXIT=$?",
+            "Enter",
+        )
         screen, _ = _wait_for(socket, r"Goblin 2 +Hurt")
         assert not any(secret in screen for secret in SECRETS)
-        subprocess.run([str(d4cli), "damage", "Goblin Archer", "9"], cwd=tmp_path, check=True, capture_output=True,
-                       env={**os.environ, "D4CLI_FILE": str(tmp_path / "encounter.toml")})
+        subprocess.run(
+            [str(d4cli), "damage", "Goblin Archer", "9"],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            env={**os.environ, "D4CLI_FILE": str(tmp_path / "encounter.toml")},
+        )
         screen, waited = _wait_for(socket, r"Goblin 2 +Down")
-        assert waited < 1.0  # polled at 5 Hz: drawn well within half a second, plus the capture's own time
+        assert (
+            waited < 1.0
+        )  # polled at 5 Hz: drawn well within half a second, plus the capture's own time
         _tmux(socket, "send-keys", "-t", "board", key)
         screen, _ = _wait_for(socket, rf"EXIT={code}")
         assert "Goblin 2" not in screen  # the alternate screen is gone: the shell's screen is back
@@ -118,17 +151,31 @@ def test_board_json_is_the_projection_with_players_else_the_status():
     view = run("board", "--players", "--json")
     assert view.exit_code == 0
     obj = view.json()
-    assert obj["kind"] == "player-view" and [c["name"] for c in obj["creatures"]] == ["Aria", "Borin", "Goblin 2"]
+    assert obj["kind"] == "player-view" and [c["name"] for c in obj["creatures"]] == [
+        "Aria",
+        "Borin",
+        "Goblin 2",
+    ]
     assert not any(secret in view.stdout for secret in SECRETS)
     status = run("board", "--json").json()
-    assert [c["name"] for c in status["creatures"]][-1] == "Goblin Brute" and status["creatures"][-1]["hidden"] is True
+    assert [c["name"] for c in status["creatures"]][-1] == "Goblin Brute" and status["creatures"][
+        -1
+    ]["hidden"] is True
 
 
 def test_board_at_seq_shows_the_encounter_as_it_stood_then():
     _hidden_skirmish()
-    seq = [entry["seq"] for entry in run("log", "--json").json()["entries"] if entry["kind"] == "conceal"][0]
+    seq = [
+        entry["seq"]
+        for entry in run("log", "--json").json()["entries"]
+        if entry["kind"] == "conceal"
+    ][0]
     then = run("board", "--players", "--at", str(seq), "--json").json()
-    assert [c["name"] for c in then["creatures"]] == ["Aria", "Borin", "Goblin Archer"]  # before the alias
+    assert [c["name"] for c in then["creatures"]] == [
+        "Aria",
+        "Borin",
+        "Goblin Archer",
+    ]  # before the alias
     text = run("board", "--at", str(seq), "--once", env={"COLUMNS": "80"}).stdout
     assert "Goblin Brute (hidden)" in text and "Goblin 2" not in text
     assert "--at" in fails(2, FILE, "board", "--at", "999")

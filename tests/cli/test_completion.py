@@ -41,8 +41,12 @@ REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 D4CLI = BIN / "d4cli"
 HAS_STORE = importlib.util.find_spec("d4cli.store") is not None
-needs_store = pytest.mark.skipif(not HAS_STORE, reason="d4cli.store (the encounter store) not there yet")
-needs_script = pytest.mark.skipif(not D4CLI.exists(), reason="the d4cli console script is not installed")
+needs_store = pytest.mark.skipif(
+    not HAS_STORE, reason="d4cli.store (the encounter store) not there yet"
+)
+needs_script = pytest.mark.skipif(
+    not D4CLI.exists(), reason="the d4cli console script is not installed"
+)
 
 NAMES = ("Goblin Archer", "Orc: Chief", "Zoë Mirth")
 
@@ -53,7 +57,16 @@ def encounter(tmp_path: Path) -> Path:
     path = tmp_path / "encounter.toml"
     steps = [
         ["init", "--file", str(path)],
-        ["add", "Goblin Archer", "--aspect", "Might=3", "--aspect", "Quick Shot=2", "--file", str(path)],
+        [
+            "add",
+            "Goblin Archer",
+            "--aspect",
+            "Might=3",
+            "--aspect",
+            "Quick Shot=2",
+            "--file",
+            str(path),
+        ],
         ["add", "Orc: Chief", "--aspect", "Might=5", "--file", str(path)],
         ["add", "Zoë Mirth", "--aspect", "Wit=4", "--file", str(path)],
     ]
@@ -81,10 +94,14 @@ def test_static_completers():
 
 
 def test_examples_are_the_bundled_files():
-    stems = sorted(path.stem for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml"))
+    stems = sorted(
+        path.stem for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml")
+    )
     assert stems, "no bundled examples"
     assert complete_example("") == stems
-    assert complete_example(stems[0][:2].upper()) == [s for s in stems if s.startswith(stems[0][:2])]
+    assert complete_example(stems[0][:2].upper()) == [
+        s for s in stems if s.startswith(stems[0][:2])
+    ]
 
 
 @needs_store
@@ -100,7 +117,9 @@ def test_creatures_from_the_file_typed_on_the_line(encounter: Path, monkeypatch)
 
 
 @needs_store
-def test_creatures_from_parent_context_env_and_default(encounter: Path, monkeypatch, tmp_path: Path):
+def test_creatures_from_parent_context_env_and_default(
+    encounter: Path, monkeypatch, tmp_path: Path
+):
     parent = ctx_with(file=str(encounter))
     child = SimpleNamespace(params={"name": None}, parent=parent, command=None)
     assert complete_creature(child, "Go") == ["Goblin Archer"]
@@ -113,8 +132,13 @@ def test_creatures_from_parent_context_env_and_default(encounter: Path, monkeypa
 
 @needs_store
 def test_aspects_of_the_creature_named_earlier(encounter: Path):
-    assert complete_aspect(ctx_with(file=str(encounter), name="goblin archer"), "") == ["Might", "Quick Shot"]
-    assert complete_aspect(ctx_with(file=str(encounter), name="Goblin Archer"), "q") == ["Quick Shot"]
+    assert complete_aspect(ctx_with(file=str(encounter), name="goblin archer"), "") == [
+        "Might",
+        "Quick Shot",
+    ]
+    assert complete_aspect(ctx_with(file=str(encounter), name="Goblin Archer"), "q") == [
+        "Quick Shot"
+    ]
     assert complete_aspect(ctx_with(file=str(encounter), actor="Zoë Mirth"), "") == ["Wit"]
     assert complete_aspect(ctx_with(file=str(encounter), name="Nobody"), "") == []
     assert complete_aspect(ctx_with(file=str(encounter)), "") == []
@@ -126,18 +150,26 @@ def test_aspects_of_the_actor_when_click_dropped_the_params(encounter: Path, mon
     ctx.params holds no ACTOR; the words typed on the line name it (the first creature named)."""
     from d4cli.cli import completion
 
-    monkeypatch.setattr(completion, "_typed_words", ["team", "Orc: Chief", "Zoë Mirth", "--adv", "--aspect"])
+    monkeypatch.setattr(
+        completion, "_typed_words", ["team", "Orc: Chief", "Zoë Mirth", "--adv", "--aspect"]
+    )
     assert complete_aspect(ctx_with(file=str(encounter)), "") == ["Might"]
-    monkeypatch.setattr(completion, "_typed_words", ["team", "-f", str(encounter), "goblin archer", "Orc: Chief", "--aspect"])
+    monkeypatch.setattr(
+        completion,
+        "_typed_words",
+        ["team", "-f", str(encounter), "goblin archer", "Orc: Chief", "--aspect"],
+    )
     assert complete_aspect(ctx_with(), "q") == ["Quick Shot"]
 
 
 @pytest.mark.parametrize(
     "content",
-    [None, b"", b"not = [valid toml", b"\xff\xfe\x00garbage", b'schema_version = 99\nname = 3\n'],
+    [None, b"", b"not = [valid toml", b"\xff\xfe\x00garbage", b"schema_version = 99\nname = 3\n"],
     ids=["missing", "empty", "bad-toml", "binary", "wrong-schema"],
 )
-def test_missing_or_damaged_file_gives_nothing_quietly(tmp_path: Path, content: bytes | None, capsys):
+def test_missing_or_damaged_file_gives_nothing_quietly(
+    tmp_path: Path, content: bytes | None, capsys
+):
     path = tmp_path / "broken.toml"
     if content is not None:
         path.write_bytes(content)
@@ -197,7 +229,12 @@ def request(shell: str, line: str, env_extra: dict[str, str] | None = None, **en
         full["_D4CLI_COMPLETE_INCOMPLETE"] = typed.value
     full.update(env)
     return subprocess.run(
-        [sys.executable, "-m", "d4cli"], env=full, capture_output=True, text=True, encoding="utf-8", check=False
+        [sys.executable, "-m", "d4cli"],
+        env=full,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
     )
 
 
@@ -277,7 +314,9 @@ def test_plain_requests_for_zsh_and_fish(encounter: Path, shell: str):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
-@pytest.mark.parametrize("content", [None, b"creature = [[[", b"\x00\x01"], ids=["missing", "bad", "binary"])
+@pytest.mark.parametrize(
+    "content", [None, b"creature = [[[", b"\x00\x01"], ids=["missing", "bad", "binary"]
+)
 def test_request_with_bad_file_is_silent(tmp_path: Path, shell: str, content: bytes | None):
     path = tmp_path / "encounter.toml"
     if content is not None:
@@ -303,14 +342,18 @@ def test_completions_folder_is_up_to_date():
     for name, text in generated.items():
         path = REPO / "completions" / name
         assert path.exists(), f"missing completions/{name}: run python scripts/gen_completions.py"
-        assert path.read_text(encoding="utf-8") == text, f"completions/{name} is stale: run python scripts/gen_completions.py"
+        assert path.read_text(encoding="utf-8") == text, (
+            f"completions/{name} is stale: run python scripts/gen_completions.py"
+        )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_source_instruction_gives_the_same_script(shell: str):
     env = dict(os.environ, _D4CLI_COMPLETE=f"source_{shell}")
-    result = subprocess.run([sys.executable, "-m", "d4cli"], env=env, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "d4cli"], env=env, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0
     assert result.stdout.strip() == completion_script(shell).strip()
     assert "COMP_LINE" in completion_script("bash")  # ours, not Typer's COMP_WORDS protocol
@@ -328,7 +371,11 @@ def test_source_instruction_gives_the_same_script(shell: str):
 def test_install_completion_writes_our_script(tmp_path: Path, shell: str, installed: str):
     env = dict(os.environ, HOME=str(tmp_path), _TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION="1")
     result = subprocess.run(
-        [sys.executable, "-m", "d4cli", "--install-completion", shell], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "d4cli", "--install-completion", shell],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert f"{shell} completion installed" in result.stdout
@@ -365,14 +412,23 @@ def test_generated_bash_script_in_real_bash(encounter: Path):
     )
     for typed, word in (("Gob", "Goblin Archer"), ("Orc", "Orc: Chief"), ("zo", "Zoë Mirth")):
         env["LINE"] = f"d4cli act {typed}"
-        result = subprocess.run(["bash", "--norc", "--noprofile", "-c", BASH_HARNESS], env=env, capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            ["bash", "--norc", "--noprofile", "-c", BASH_HARNESS],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert result.returncode == 0, result.stderr
         count, reply = result.stdout.splitlines()
         assert count == "1"
         completed = f"d4cli act {reply[1:-1]}"
         words = subprocess.run(
             ["bash", "--norc", "--noprofile", "-c", f"set -- {completed}; printf '<%s>' \"$@\""],
-            capture_output=True, text=True, env=env, check=False,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
         ).stdout
         assert words == f"<d4cli><act><{word}>"
 
@@ -380,7 +436,9 @@ def test_generated_bash_script_in_real_bash(encounter: Path):
 # --- real interactive shells on a pseudo-terminal ---------------------------------------------
 
 
-def type_and_run(argv: list[str], setup: list[str], keys: str, env: dict[str, str], ready: str) -> str:
+def type_and_run(
+    argv: list[str], setup: list[str], keys: str, env: dict[str, str], ready: str
+) -> str:
     """Start an interactive shell on a pty, type *keys* (with a Tab), press Enter; the output.
 
     The Enter is typed ahead: the shell finishes the completion before it reads it.
@@ -430,13 +488,22 @@ SHELLS = {
     ),
     "zsh": (
         ["zsh", "-f", "-i"],
-        ["PS1='$ '", "autoload -U compinit; compinit -u -D", 'source "$SCRIPT"', "d4cli() { printf '<%s>' \"$@\"; echo END-OF-ARGS; }"],
+        [
+            "PS1='$ '",
+            "autoload -U compinit; compinit -u -D",
+            'source "$SCRIPT"',
+            "d4cli() { printf '<%s>' \"$@\"; echo END-OF-ARGS; }",
+        ],
         "echo READY-$((40+2))",
         "_d4cli",
     ),
     "fish": (
         ["fish", "--no-config", "-i"],
-        ["function fish_prompt; echo '$ '; end", "source $SCRIPT", "function d4cli; printf '<%s>' $argv; echo END-OF-ARGS; end"],
+        [
+            "function fish_prompt; echo '$ '; end",
+            "source $SCRIPT",
+            "function d4cli; printf '<%s>' $argv; echo END-OF-ARGS; end",
+        ],
         "echo READY-(math 40 + 2)",
         "d4cli.fish",
     ),
@@ -460,12 +527,26 @@ SHELLS = {
         ("d4cli roll check --dc=h\t", "<roll><check><--dc=hard>"),
         # Click stops parsing at an option still waiting for its value, so ACTOR never reaches
         # ctx.params: complete_aspect falls back on the words typed on the line.
-        ("d4cli team Orc\\:\\ Chief Zoë\\ Mirth --adv --aspect \t", "<team><Orc: Chief><Zoë Mirth><--adv><--aspect><Might>"),
-        ("d4cli team Goblin\\ Archer Orc\\:\\ Chief --dis --aspect q\t", "<team><Goblin Archer><Orc: Chief><--dis><--aspect><Quick Shot>"),
+        (
+            "d4cli team Orc\\:\\ Chief Zoë\\ Mirth --adv --aspect \t",
+            "<team><Orc: Chief><Zoë Mirth><--adv><--aspect><Might>",
+        ),
+        (
+            "d4cli team Goblin\\ Archer Orc\\:\\ Chief --dis --aspect q\t",
+            "<team><Goblin Archer><Orc: Chief><--dis><--aspect><Quick Shot>",
+        ),
     ],
     ids=[
-        "space", "open-quote", "case", "colon", "non-ascii", "aspect-after-non-ascii", "aspect-space", "option=",
-        "team-aspect", "team-aspect-prefix",
+        "space",
+        "open-quote",
+        "case",
+        "colon",
+        "non-ascii",
+        "aspect-after-non-ascii",
+        "aspect-space",
+        "option=",
+        "team-aspect",
+        "team-aspect-prefix",
     ],
 )
 def test_tab_in_real_shell(encounter: Path, shell: str, keys: str, args: str):

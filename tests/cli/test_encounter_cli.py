@@ -19,11 +19,37 @@ from _reliability import lock_held_elsewhere
 from d4cli.fileformat.encounter_toml import bundled_examples
 
 POOL_KEYS = {
-    "kind", "aspect", "load", "cost", "allowed", "headroom", "advantage", "disadvantage",
-    "net_advantage", "pool_size", "dice", "extra", "total", "dc", "success", "evasion", "damage",
+    "kind",
+    "aspect",
+    "load",
+    "cost",
+    "allowed",
+    "headroom",
+    "advantage",
+    "disadvantage",
+    "net_advantage",
+    "pool_size",
+    "dice",
+    "extra",
+    "total",
+    "dc",
+    "success",
+    "evasion",
+    "damage",
 }
 ACT_KEYS = POOL_KEYS | {"actor", "target", "load_before", "load_after", "off_turn", "hp_after"}
-CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "hp", "headroom", "pending", "effects"}
+CREATURE_KEYS = {
+    "name",
+    "aspects",
+    "load",
+    "buffer",
+    "exhaustion",
+    "evasion",
+    "hp",
+    "headroom",
+    "pending",
+    "effects",
+}
 
 
 # --- init ---------------------------------------------------------------------------------
@@ -31,8 +57,17 @@ CREATURE_KEYS = {"name", "aspects", "load", "buffer", "exhaustion", "evasion", "
 
 def test_init_creates_an_empty_turn_mode_encounter(isolated_env):
     obj = ok_json("init")
-    assert obj == {"kind": "init", "file": os.environ["D4CLI_FILE"], "round": 0, "turn": None,
-                   "name": "encounter", "mode": "turn", "round_reset": "buffer", "from": None, "creatures": 0}
+    assert obj == {
+        "kind": "init",
+        "file": os.environ["D4CLI_FILE"],
+        "round": 0,
+        "turn": None,
+        "name": "encounter",
+        "mode": "turn",
+        "round_reset": "buffer",
+        "from": None,
+        "creatures": 0,
+    }
     status = ok_json("status")
     assert status["round"] == 0 and status["mode"] == "turn" and status["creatures"] == []
 
@@ -76,9 +111,18 @@ def test_add_json_and_status(encounter_file):
     assert obj["kind"] == "add" and obj["actor"] == "Borin" and obj["load_after"] == -1
     borin = ok_json("status")["creatures"][-1]
     assert CREATURE_KEYS <= borin.keys()
-    assert borin == {**borin, "name": "Borin", "aspects": {"Might": 4}, "load": -1, "buffer": 2,
-                     "exhaustion": 1, "evasion": 0, "hp": None, "headroom": {"Might": 5},
-                     "pending": {"advantage": [], "disadvantage": []}}
+    assert borin == {
+        **borin,
+        "name": "Borin",
+        "aspects": {"Might": 4},
+        "load": -1,
+        "buffer": 2,
+        "exhaustion": 1,
+        "evasion": 0,
+        "hp": None,
+        "headroom": {"Might": 5},
+        "pending": {"advantage": [], "disadvantage": []},
+    }
 
 
 @pytest.mark.parametrize("aspect", ["Might=x", "=3", "Might", "Might=3.0", "Might=", "Might=5000"])
@@ -88,8 +132,12 @@ def test_add_bad_aspect_values(encounter_file, aspect):
 
 
 def test_add_duplicate_name_and_bad_numbers(encounter_file):
-    assert "'goblin  archer'" in fails(2, encounter_file, "add", "goblin  archer", "--aspect", "Might=1")
-    assert "--exhaustion" in fails(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--exhaustion", "-1")
+    assert "'goblin  archer'" in fails(
+        2, encounter_file, "add", "goblin  archer", "--aspect", "Might=1"
+    )
+    assert "--exhaustion" in fails(
+        2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--exhaustion", "-1"
+    )
     assert "--hp" in fails(2, encounter_file, "add", "Borin", "--aspect", "Might=1", "--hp", "true")
     # no --aspect (and no --like to copy Aspects from): the line names --aspect
     assert "--aspect: Borin needs at least one Aspect" in fails(2, encounter_file, "add", "Borin")
@@ -135,7 +183,9 @@ def test_status_missing_and_damaged_file(isolated_env):
     path = Path(os.environ["D4CLI_FILE"])
     line = fails(2, path, "status")
     assert str(path) in line and "init" in line
-    path.write_text("schema_version = 1\nmode = 'turn'\nround = 0\n[[creature]]\nname = 'X'\naspects = {}\nload_bufer = 1\n")
+    path.write_text(
+        "schema_version = 1\nmode = 'turn'\nround = 0\n[[creature]]\nname = 'X'\naspects = {}\nload_bufer = 1\n"
+    )
     line = fails(2, path, "status")
     assert "creature 'X': load_bufer: unknown key" in line
 
@@ -145,7 +195,12 @@ def test_status_missing_and_damaged_file(isolated_env):
 
 def test_turn_start_end_cycle(encounter_file):
     obj = ok_json("turn", "start")
-    assert (obj["kind"], obj["round"], obj["turn"], obj["new_round"]) == ("turn-start", 1, "Aria", True)
+    assert (obj["kind"], obj["round"], obj["turn"], obj["new_round"]) == (
+        "turn-start",
+        1,
+        "Aria",
+        True,
+    )
     obj = ok_json("turn", "end")
     assert (obj["kind"], obj["actor"], obj["next"]) == ("turn-end", "Aria", "Goblin Archer")
     ok("turn", "start")
@@ -161,7 +216,9 @@ def test_turn_start_end_cycle(encounter_file):
 
 def test_act_json_has_the_contract_keys_and_changes_the_file(encounter_file):
     ok("turn", "start")
-    obj = ok_json("act", "aria", "finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "7")
+    obj = ok_json(
+        "act", "aria", "finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "7"
+    )
     assert ACT_KEYS <= obj.keys()
     assert (obj["actor"], obj["target"], obj["off_turn"]) == ("Aria", "Goblin Archer", False)
     assert (obj["load_before"], obj["load_after"], obj["evasion"]) == (-1, 0, 10)
@@ -171,13 +228,20 @@ def test_act_json_has_the_contract_keys_and_changes_the_file(encounter_file):
     status = ok_json("status")
     assert status["creatures"][0]["load"] == 0 and status["creatures"][1]["hp"] == obj["hp_after"]
     entry = ok_json("log", "--last", "1")["entries"][0]
-    assert entry["kind"] == "act" and entry["dice"] == obj["dice"] and entry["total"] == obj["total"]
+    assert (
+        entry["kind"] == "act" and entry["dice"] == obj["dice"] and entry["total"] == obj["total"]
+    )
 
 
 def test_act_off_turn_reaction(encounter_file):
     ok("turn", "start")  # Aria's turn
     obj = ok_json("act", "Goblin Archer", "Finesse", "--dc", "5", "--seed", "1")
-    assert obj["off_turn"] is True and obj["dc"] == 5 and obj["target"] is None and obj["hp_after"] is None
+    assert (
+        obj["off_turn"] is True
+        and obj["dc"] == 5
+        and obj["target"] is None
+        and obj["hp_after"] is None
+    )
 
 
 def test_act_refused_exits_3_prints_json_and_changes_nothing(encounter_file):
@@ -224,19 +288,36 @@ def test_act_bad_input(encounter_file, args, expected):
 
 def test_team_grant_used_by_the_next_act(encounter_file):
     obj = ok_json("team", "Goblin Archer", "Aria", "--adv", "--source", "Watch My Back")
-    assert (obj["kind"], obj["grant"], obj["source"], obj["load_after"]) == ("team", "advantage", "Watch My Back", 0)
+    assert (obj["kind"], obj["grant"], obj["source"], obj["load_after"]) == (
+        "team",
+        "advantage",
+        "Watch My Back",
+        0,
+    )
     aria = ok_json("status")["creatures"][0]
     assert aria["pending"] == {"advantage": ["Watch My Back"], "disadvantage": []}
     act = ok_json("act", "Aria", "Finesse", "--adv", "watch my back", "--seed", "3")
-    assert act["advantage"] == ["watch my back"] and act["net_advantage"] == 1 and act["pool_size"] == 5
+    assert (
+        act["advantage"] == ["watch my back"]
+        and act["net_advantage"] == 1
+        and act["pool_size"] == 5
+    )
     assert ok_json("status")["creatures"][0]["pending"] == {"advantage": [], "disadvantage": []}
 
 
 def test_team_dry_run_shows_the_grant_and_writes_nothing(encounter_file):
     before = files(encounter_file)
     obj = ok_json("team", "Goblin Archer", "Aria", "--adv", "--dry-run")
-    assert (obj["kind"], obj["grant"], obj["load_after"], obj["dry_run"]) == ("team", "advantage", 0, True)
-    assert "(dry run: nothing was written)" in ok("team", "Goblin Archer", "Aria", "--adv", "--dry-run").stdout
+    assert (obj["kind"], obj["grant"], obj["load_after"], obj["dry_run"]) == (
+        "team",
+        "advantage",
+        0,
+        True,
+    )
+    assert (
+        "(dry run: nothing was written)"
+        in ok("team", "Goblin Archer", "Aria", "--adv", "--dry-run").stdout
+    )
     assert files(encounter_file) == before
     assert ok_json("status")["creatures"][0]["pending"] == {"advantage": [], "disadvantage": []}
     result = run("team", "Goblin Archer", "Aria", "--dis", "--cost", "5", "--dry-run")
@@ -245,7 +326,9 @@ def test_team_dry_run_shows_the_grant_and_writes_nothing(encounter_file):
 
 
 def test_team_errors_and_refusal(encounter_file):
-    assert "not the actor itself" in fails(2, encounter_file, "team", "Aria", "aria", "--adv", "--aspect", "Might")
+    assert "not the actor itself" in fails(
+        2, encounter_file, "team", "Aria", "aria", "--adv", "--aspect", "Might"
+    )
     assert "--adv" in fails(2, encounter_file, "team", "Aria", "Goblin Archer")
     assert "--aspect" in fails(2, encounter_file, "team", "Aria", "Goblin Archer", "--dis")
     before = files(encounter_file)
@@ -275,7 +358,9 @@ def test_log_validates_the_file_like_every_read(encounter_file, json_):
     ok("turn", "start")
     encounter_file.write_text(encounter_file.read_text().replace("load_buffer", "load_bufer", 1))
     line = fails(2, encounter_file, "log", *json_)
-    assert line.startswith("d4cli: error: ") and str(encounter_file) in line and "load_bufer" in line
+    assert (
+        line.startswith("d4cli: error: ") and str(encounter_file) in line and "load_bufer" in line
+    )
     ok("undo")  # undo still rescues the hand edit
     assert ok_json("log")["entries"][-1]["kind"] == "add"
 
@@ -312,7 +397,10 @@ def test_lock_held_elsewhere_is_exit_2_with_one_line(encounter_file):
         before = files(encounter_file)
         result = run("act", "Aria", "Finesse", env={"D4CLI_LOCK_TIMEOUT": "0.2"})
         assert result.exit_code == 2 and result.stdout == ""
-        assert result.stderr.count("\n") == 1 and "could not get the lock within 0.2 s" in result.stderr
+        assert (
+            result.stderr.count("\n") == 1
+            and "could not get the lock within 0.2 s" in result.stderr
+        )
         assert files(encounter_file) == before
 
 
@@ -325,8 +413,22 @@ def test_file_option_wins_over_env(encounter_file, tmp_path):
 
 
 def test_every_encounter_command_has_help():
-    for command in (["init"], ["add"], ["remove"], ["status"], ["turn", "start"], ["turn", "end"],
-                    ["act"], ["team"], ["exhaust"], ["log"], ["undo"], ["move"], ["damage"], ["heal"]):
+    for command in (
+        ["init"],
+        ["add"],
+        ["remove"],
+        ["status"],
+        ["turn", "start"],
+        ["turn", "end"],
+        ["act"],
+        ["team"],
+        ["exhaust"],
+        ["log"],
+        ["undo"],
+        ["move"],
+        ["damage"],
+        ["heal"],
+    ):
         result = ok(*command, "--help")
         assert "--file" in result.stdout and "Example:" in result.stdout
 
@@ -340,7 +442,9 @@ def test_play_a_round_script(tmp_path):
     script = Path(__file__).resolve().parents[2] / "examples" / "play-a-round.sh"
     env = {**os.environ, "D4CLI": f"{sys.executable} -m d4cli", "TMPDIR": str(tmp_path)}
     env.pop("D4CLI_FILE", None)
-    done = subprocess.run(["bash", str(script)], capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        ["bash", str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert "refused by the gate (R2)" in done.stderr
     assert "refused (R18): Goblin Brute is down" in done.stderr
@@ -388,6 +492,8 @@ def test_a_change_that_would_pass_1_mb_writes_nothing(encounter_file, monkeypatc
     import d4cli.store.files
 
     monkeypatch.setattr(d4cli.store.files, "MAX_FILE_BYTES", len(encounter_file.read_bytes()) + 100)
-    line = fails(2, encounter_file, "add", "N" * 200, "--aspect", "Might=1")  # a name has <= 200 (N1)
+    line = fails(
+        2, encounter_file, "add", "N" * 200, "--aspect", "Might=1"
+    )  # a name has <= 200 (N1)
     assert "larger than 1 MB" in line and "nothing was written" in line
     ok("status")

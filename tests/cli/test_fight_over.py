@@ -15,10 +15,17 @@ def _c(name: str, side: str, hp: int | None) -> Creature:
 def test_winner_needs_two_sides_and_one_left_up():
     assert winner(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0)))) == "party"
     assert winner(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 2)))) is None
-    assert winner(Encounter(creatures=(_c("A", "party", 0), _c("B", "party", 0)))) is None  # one side only
-    assert winner(Encounter(creatures=(_c("A", "party", 0), _c("G", "foes", 0)))) is None  # nobody up
+    assert (
+        winner(Encounter(creatures=(_c("A", "party", 0), _c("B", "party", 0)))) is None
+    )  # one side only
+    assert (
+        winner(Encounter(creatures=(_c("A", "party", 0), _c("G", "foes", 0)))) is None
+    )  # nobody up
     # a creature without hp is never down; one without a side stands aside
-    assert winner(Encounter(creatures=(_c("A", "party", None), _c("G", "foes", 0), _c("X", "", 0)))) == "party"
+    assert (
+        winner(Encounter(creatures=(_c("A", "party", None), _c("G", "foes", 0), _c("X", "", 0))))
+        == "party"
+    )
     three = (_c("A", "party", 3), _c("G", "foes", 0), _c("W", "wolves", 1))
     assert winner(Encounter(creatures=three)) is None
     before = Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0)))
@@ -33,7 +40,9 @@ def _skirmish():
 def test_the_act_that_downs_the_last_foe_says_so():
     _skirmish()
     ok("damage", "Goblin Brute", "9")
-    obj = ok_json("act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1")
+    obj = ok_json(
+        "act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1"
+    )
     assert obj["hp_after"] == 0 and obj["fight_over"] == {"winner": "party"}
     line = ok("log", "--last", "1").stdout
     assert line.rstrip().endswith("the fight is over, won by party (R18)")
@@ -44,9 +53,31 @@ def test_the_act_that_downs_the_last_foe_says_so():
 def test_the_table_and_short_lines_say_so():
     _skirmish()
     ok("damage", "Goblin Brute", "9")
-    table = ok("act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1", "--dry-run").stdout
+    table = ok(
+        "act",
+        "Borin",
+        "Might",
+        "--target",
+        "Goblin Brute",
+        "--extra",
+        "100d10",
+        "--seed",
+        "1",
+        "--dry-run",
+    ).stdout
     assert "The fight is over, won by party (R18)" in table
-    short = ok("act", "Borin", "Might", "--target", "Goblin Brute", "--extra", "100d10", "--seed", "1", "--short").stdout
+    short = ok(
+        "act",
+        "Borin",
+        "Might",
+        "--target",
+        "Goblin Brute",
+        "--extra",
+        "100d10",
+        "--seed",
+        "1",
+        "--short",
+    ).stdout
     assert short.rstrip().endswith("the fight is over, won by party (R18)")
 
 

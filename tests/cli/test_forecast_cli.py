@@ -47,14 +47,17 @@ def test_forecast_equals_simulate_from_the_same_file_in_its_mode(fought):
     report = ok_json("simulate", "--seed", "4", "--runs", "300", "--modes", "turn", "--jobs", "1")
     mode = report["modes"][0]
     assert {side: found["wins"][side]["wins"] for side in found["sides"]} == {
-        side: mode["wins"][side]["wins"] for side in report["sides"]}
+        side: mode["wins"][side]["wins"] for side in report["sides"]
+    }
     assert found["rounds_left"]["median"] == mode["rounds"]["median"]
     assert found["rounds_left"]["histogram"] == mode["rounds"]["histogram"]
     assert found["rounds_left"]["p90"] == mode["rounds"]["p90"]
 
 
 def test_the_same_seed_gives_the_same_forecast(fought):
-    assert ok_json("forecast", "--seed", "9", "--runs", "200") == ok_json("forecast", "--seed", "9", "--runs", "200")
+    assert ok_json("forecast", "--seed", "9", "--runs", "200") == ok_json(
+        "forecast", "--seed", "9", "--runs", "200"
+    )
     env = run("forecast", "--runs", "200", "--json", env={"D4CLI_SEED": "9"})
     assert json.loads(env.stdout) == ok_json("forecast", "--seed", "9", "--runs", "200")
 
@@ -78,18 +81,25 @@ def test_status_forecast_json_adds_the_forecast(fought):
 def test_a_fight_already_over_says_who_won(fought):
     ok("damage", "Goblin Archer", "99")
     ok("damage", "Goblin Brute", "99")
-    assert fails(2, fought, "forecast") == "d4cli: error: forecast: the fight is over: party won (R18)"
-    assert ok("status", "--forecast").stdout.splitlines()[-1] == "Forecast: the fight is over: party won (R18)"
+    assert (
+        fails(2, fought, "forecast") == "d4cli: error: forecast: the fight is over: party won (R18)"
+    )
+    assert (
+        ok("status", "--forecast").stdout.splitlines()[-1]
+        == "Forecast: the fight is over: party won (R18)"
+    )
     obj = ok_json("status", "--forecast")
     assert obj["forecast"] == {"kind": "forecast", "fight_over": {"winner": "party"}}
 
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [(("--runs", "0"), "--runs: 0: must be within 1..1000000"),
-     (("--runs", "1000001"), "--runs: 1000001"),
-     (("--runs", "2.5"), "--runs: '2.5'"),
-     (("--seed", "-1"), "--seed: -1")],
+    [
+        (("--runs", "0"), "--runs: 0: must be within 1..1000000"),
+        (("--runs", "1000001"), "--runs: 1000001"),
+        (("--runs", "2.5"), "--runs: '2.5'"),
+        (("--seed", "-1"), "--seed: -1"),
+    ],
 )
 def test_bad_options_are_one_line_exit_2(fought, args, needle):
     assert needle in fails(2, fought, "forecast", *args)

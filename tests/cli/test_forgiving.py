@@ -67,7 +67,17 @@ def test_an_unknown_creature_or_aspect_suggests_but_refuses(skirmish):
 
 
 def test_suggestions_compare_without_dashes_and_case():
-    options = ["--file", "--cost", "--adv", "--dis", "--extra", "--target", "--dc", "--seed", "--json"]
+    options = [
+        "--file",
+        "--cost",
+        "--adv",
+        "--dis",
+        "--extra",
+        "--target",
+        "--dc",
+        "--seed",
+        "--json",
+    ]
     assert closest("--quiet", options) == []
     assert closest("--DC", options) == ["--dc"]
     assert closest("Sir Aldrick", ["Sir Aldric", "Aria"]) == ["Sir Aldric"]
@@ -85,9 +95,13 @@ def test_dc_tiers_work_on_roll_pool_and_act(skirmish):
 
 
 def test_extra_sum_is_one_source_on_the_command_line():
-    result = json.loads(run("roll", "pool", "2", "--extra", "1D4+1d6+2", "--json", "--seed", "3").stdout)
+    result = json.loads(
+        run("roll", "pool", "2", "--extra", "1D4+1d6+2", "--json", "--seed", "3").stdout
+    )
     assert [e["notation"] for e in result["extra"]] == ["1d4", "1d6+2"]
-    assert result["total"] == sum(result["dice"]) + sum(sum(e["dice"]) + e["modifier"] for e in result["extra"])
+    assert result["total"] == sum(result["dice"]) + sum(
+        sum(e["dice"]) + e["modifier"] for e in result["extra"]
+    )
 
 
 # --- answers that fit --------------------------------------------------------------------------
@@ -96,7 +110,12 @@ def test_extra_sum_is_one_source_on_the_command_line():
 def test_times_lists_the_rolls_above_the_summary():
     result = run("roll", "pool", "4", "--times", "3", "--seed", "1")
     lines = result.stdout.splitlines()
-    totals = [json.loads(line)["total"] for line in run("roll", "pool", "4", "--times", "3", "--seed", "1", "--json").stdout.splitlines()]
+    totals = [
+        json.loads(line)["total"]
+        for line in run(
+            "roll", "pool", "4", "--times", "3", "--seed", "1", "--json"
+        ).stdout.splitlines()
+    ]
     assert lines[0] == "rolls: " + ", ".join(map(str, totals))
     assert lines[1] == "3 rolls"
     many = run("roll", "pool", "1", "--times", "25", "--seed", "4").stdout.splitlines()[0]
@@ -104,21 +123,40 @@ def test_times_lists_the_rolls_above_the_summary():
 
 
 def test_rule_of_three_summary_counts_the_graded_outcomes():
-    argv = ["roll", "check", "--attribute", "2", "--dc", "12", "--rule-of-three", "--times", "16", "--seed", "1"]
+    argv = [
+        "roll",
+        "check",
+        "--attribute",
+        "2",
+        "--dc",
+        "12",
+        "--rule-of-three",
+        "--times",
+        "16",
+        "--seed",
+        "1",
+    ]
     outcomes = [json.loads(line)["outcome"] for line in run(*argv, "--json").stdout.splitlines()]
     last = run(*argv).stdout.splitlines()[-1]
     won, lost = outcomes.count("success-and"), outcomes.count("failure-but")
     assert f"succeeds, and... {won} (" in last
     assert f"fails, but... {lost} (" in last
     assert "(C7)" in last
-    plain = run("roll", "check", "--attribute", "2", "--dc", "12", "--times", "4", "--seed", "1").stdout
+    plain = run(
+        "roll", "check", "--attribute", "2", "--dc", "12", "--times", "4", "--seed", "1"
+    ).stdout
     assert "succeeds, and" not in plain
 
 
 def test_shares_and_means_round_half_up():
     # 16 rolls of 1d4: every share is a multiple of 1/16 = 6.25%; the mean a multiple of 1/16.
     out = run("roll", "pool", "1", "--times", "16", "--seed", "26").stdout
-    totals = [json.loads(line)["total"] for line in run("roll", "pool", "1", "--times", "16", "--seed", "26", "--json").stdout.splitlines()]
+    totals = [
+        json.loads(line)["total"]
+        for line in run(
+            "roll", "pool", "1", "--times", "16", "--seed", "26", "--json"
+        ).stdout.splitlines()
+    ]
     assert sum(totals) == 37  # the seed gives a mean of exactly 2.3125
     assert "mean total 2.313" in out
     for share in ("6.3%", "18.8%", "31.3%", "43.8%"):
@@ -138,7 +176,10 @@ def _leaf_commands():
 
             module = importlib.import_module(target.partition(":")[0])
             for info in module.app.registered_commands:
-                yield [name, info.name or info.callback.__name__.replace("_command", "").replace("_", "-")]
+                yield [
+                    name,
+                    info.name or info.callback.__name__.replace("_command", "").replace("_", "-"),
+                ]
         else:
             yield [name]
 

@@ -65,18 +65,85 @@ RANGES = {
 
 # Text that is not a plain whole number but looks like one (L3), and other troublemakers.
 NUMBERISH = [
-    "", " ", "-", "--", "+3", " 3", "3 ", "3.0", "3_000", "1e3", "0x10", "true", "false", "NaN",
-    "inf", "-0", "007", "\u0663", "\uff13", "3\x00", "9" * 31, "-" + "9" * 31, "1" * 400,
+    "",
+    " ",
+    "-",
+    "--",
+    "+3",
+    " 3",
+    "3 ",
+    "3.0",
+    "3_000",
+    "1e3",
+    "0x10",
+    "true",
+    "false",
+    "NaN",
+    "inf",
+    "-0",
+    "007",
+    "\u0663",
+    "\uff13",
+    "3\x00",
+    "9" * 31,
+    "-" + "9" * 31,
+    "1" * 400,
 ]
 HOSTILE_TEXT = [
-    "", " ", "\t", "\x1b[31mred\x1b[0m", "\x1b]0;title\x07", "\x00", "\x7f", "\x9b31m",
-    "\u202eevil", "Goblin Archer", "GOBLIN  archer ", "\uff21", "e\u0301", "\u00e9", "\U0001f409",
-    "\udcff", "-x", "--", "-", "=", "a=b", "x" * 300, "\n", "line\nbreak", "'", '"', "\\",
+    "",
+    " ",
+    "\t",
+    "\x1b[31mred\x1b[0m",
+    "\x1b]0;title\x07",
+    "\x00",
+    "\x7f",
+    "\x9b31m",
+    "\u202eevil",
+    "Goblin Archer",
+    "GOBLIN  archer ",
+    "\uff21",
+    "e\u0301",
+    "\u00e9",
+    "\U0001f409",
+    "\udcff",
+    "-x",
+    "--",
+    "-",
+    "=",
+    "a=b",
+    "x" * 300,
+    "\n",
+    "line\nbreak",
+    "'",
+    '"',
+    "\\",
 ]
 DICE = [
-    "1d8", "1d4", "1d8+2", "1d8-2", "2d6+1000", "1d8+1001", "1d8-1001", "0d8", "-2d8", "2d0",
-    "1d8+", "1d8x", "d8", "1d", "1D8", "10000d1000", "9999d1", "1d1001", "1d1000",
-    " 1d8", "1d8 ", "1d8++2", "1d8+-2", "1d8+02", "\uff11d8",
+    "1d8",
+    "1d4",
+    "1d8+2",
+    "1d8-2",
+    "2d6+1000",
+    "1d8+1001",
+    "1d8-1001",
+    "0d8",
+    "-2d8",
+    "2d0",
+    "1d8+",
+    "1d8x",
+    "d8",
+    "1d",
+    "1D8",
+    "10000d1000",
+    "9999d1",
+    "1d1001",
+    "1d1000",
+    " 1d8",
+    "1d8 ",
+    "1d8++2",
+    "1d8+-2",
+    "1d8+02",
+    "\uff11d8",
 ]
 JUNK = ["--", "-", "--nope", "-x", "--json=1", "--help", "--version", "-3", "+1", "-f", "--file"]
 
@@ -93,7 +160,22 @@ def whole_numbers(low: int, high: int) -> st.SearchStrategy[str]:
 
 
 # Pieces that combine into names: escapes, a lone surrogate (a non-UTF-8 byte in argv), bidi.
-FRAGMENTS = ["a", "Aria", " ", "  ", "\x1b[31m", "\udc9b", "\u202e", "=", "-", "\x00", "\u00e9", "e\u0301", "\n", "9"]
+FRAGMENTS = [
+    "a",
+    "Aria",
+    " ",
+    "  ",
+    "\x1b[31m",
+    "\udc9b",
+    "\u202e",
+    "=",
+    "-",
+    "\x00",
+    "\u00e9",
+    "e\u0301",
+    "\n",
+    "9",
+]
 
 
 def free_text() -> st.SearchStrategy[str]:
@@ -121,32 +203,65 @@ SPECS = {
         ("roll", "pool"),
         ("int:aspect",),
         {
-            "--load": "int:load", "--cost": "int:cost", "--adv": "text", "--dis": "text",
-            "--extra": "dice", "--dc": "int:dc", "--evasion": "int:evasion", "--gm": None,
-            "--ignore-load": None, "--odds": None, "--times": "int:times", "--seed": "int:seed",
-            "--quiet": None, "-q": None, **COMMON,
+            "--load": "int:load",
+            "--cost": "int:cost",
+            "--adv": "text",
+            "--dis": "text",
+            "--extra": "dice",
+            "--dc": "int:dc",
+            "--evasion": "int:evasion",
+            "--gm": None,
+            "--ignore-load": None,
+            "--odds": None,
+            "--times": "int:times",
+            "--seed": "int:seed",
+            "--quiet": None,
+            "-q": None,
+            **COMMON,
         },
     ),
     "roll check": Spec(
         ("roll", "check"),
         (),
         {
-            "--attribute": "int:modifier", "--proficiency": "int:modifier",
-            "--specialization": "int:modifier", "--dc": "dc", "--advantage": "int:level",
-            "--disadvantage": "int:count", "--rule-of-three": None, "--odds": None,
-            "--times": "int:times", "--seed": "int:seed", "--quiet": None, **COMMON,
+            "--attribute": "int:modifier",
+            "--proficiency": "int:modifier",
+            "--specialization": "int:modifier",
+            "--dc": "dc",
+            "--advantage": "int:level",
+            "--disadvantage": "int:count",
+            "--rule-of-three": None,
+            "--odds": None,
+            "--times": "int:times",
+            "--seed": "int:seed",
+            "--quiet": None,
+            **COMMON,
         },
     ),
     "help": Spec(("help",), ("topic",), {"--help": None}),
     "init": Spec(
-        ("init",), (), {"--mode": "mode", "--from": "example", "--force": None, "--name": "text", **FILE, **COMMON}
+        ("init",),
+        (),
+        {
+            "--mode": "mode",
+            "--from": "example",
+            "--force": None,
+            "--name": "text",
+            **FILE,
+            **COMMON,
+        },
     ),
     "add": Spec(
         ("add",),
         ("name",),
         {
-            "--aspect": "assign", "--buffer": "int:buffer", "--exhaustion": "int:exhaustion",
-            "--evasion": "int:evasion", "--hp": "int:hp", **FILE, **COMMON,
+            "--aspect": "assign",
+            "--buffer": "int:buffer",
+            "--exhaustion": "int:exhaustion",
+            "--evasion": "int:evasion",
+            "--hp": "int:hp",
+            **FILE,
+            **COMMON,
         },
         usual=("--aspect",),
     ),
@@ -158,15 +273,32 @@ SPECS = {
         ("act",),
         ("name", "aspect"),
         {
-            "--cost": "int:cost", "--adv": "text", "--dis": "text", "--extra": "dice",
-            "--dc": "int:dc", "--target": "name", "--evasion": "int:evasion", "--dry-run": None,
-            "--odds": None, "--seed": "int:seed", **FILE, **COMMON,
+            "--cost": "int:cost",
+            "--adv": "text",
+            "--dis": "text",
+            "--extra": "dice",
+            "--dc": "int:dc",
+            "--target": "name",
+            "--evasion": "int:evasion",
+            "--dry-run": None,
+            "--odds": None,
+            "--seed": "int:seed",
+            **FILE,
+            **COMMON,
         },
     ),
     "team": Spec(
         ("team",),
         ("name", "name"),
-        {"--adv": None, "--dis": None, "--aspect": "aspect", "--cost": "int:cost", "--source": "text", **FILE, **COMMON},
+        {
+            "--adv": None,
+            "--dis": None,
+            "--aspect": "aspect",
+            "--cost": "int:cost",
+            "--source": "text",
+            **FILE,
+            **COMMON,
+        },
         usual=("--adv",),
     ),
     "exhaust": Spec(("exhaust",), ("name", "int:exhaustion"), {**FILE, **COMMON}),
@@ -187,13 +319,24 @@ def values(kind: str, names: list[str], aspects: list[str]) -> st.SearchStrategy
         tiers = ["easy", "medium", "hard", "challenging", "nearly-impossible", "HARD", "impossible"]
         return st.one_of(st.sampled_from(tiers), whole_numbers(*RANGES["dc"]))
     if kind == "topic":
-        topics = ["gate", "pool", "advantage", "load", "check", "rule-of-three", "json", "exit-codes"]
+        topics = [
+            "gate",
+            "pool",
+            "advantage",
+            "load",
+            "check",
+            "rule-of-three",
+            "json",
+            "exit-codes",
+        ]
         return st.one_of(st.sampled_from(topics + ["GATE", " gate", "nope"]), free_text())
     if kind == "name":
         variants = names + [n.upper() for n in names] + [f"  {n.lower()} " for n in names]
         return st.one_of(st.sampled_from(variants or ["nobody"]), free_text())
     if kind == "aspect":
-        return st.one_of(st.sampled_from(aspects + [a.lower() for a in aspects] or ["Might"]), free_text())
+        return st.one_of(
+            st.sampled_from(aspects + [a.lower() for a in aspects] or ["Might"]), free_text()
+        )
     if kind == "assign":
         return st.one_of(
             st.builds("{}={}".format, values("aspect", names, aspects), whole_numbers(-1000, 1000)),
@@ -203,12 +346,26 @@ def values(kind: str, names: list[str], aspects: list[str]) -> st.SearchStrategy
         return st.one_of(st.sampled_from(["turn", "round", "TURN", "rounds", ""]), free_text())
     if kind == "example":
         return st.one_of(
-            st.sampled_from(EXAMPLES + ["nope", "SKIRMISH", "duel.toml", "encounter.toml", ".", "/dev/null", "x" * 300]),
+            st.sampled_from(
+                EXAMPLES
+                + ["nope", "SKIRMISH", "duel.toml", "encounter.toml", ".", "/dev/null", "x" * 300]
+            ),
             free_text(),
         )
     if kind == "file":
         return st.one_of(
-            st.sampled_from(["encounter.toml", "missing.toml", ".", "", "..", "sub/x.toml", "encounter.toml/", "x" * 300]),
+            st.sampled_from(
+                [
+                    "encounter.toml",
+                    "missing.toml",
+                    ".",
+                    "",
+                    "..",
+                    "sub/x.toml",
+                    "encounter.toml/",
+                    "x" * 300,
+                ]
+            ),
             free_text().map(_safe_relative),
         )
     return free_text()
@@ -221,7 +378,9 @@ def _safe_relative(text: str) -> str:
 
 
 @st.composite
-def argv_for(draw, spec: Spec, names: tuple[str, ...] = (), aspects: tuple[str, ...] = ()) -> list[str]:
+def argv_for(
+    draw, spec: Spec, names: tuple[str, ...] = (), aspects: tuple[str, ...] = ()
+) -> list[str]:
     """A random argument list for *spec*: mostly well-formed, often not."""
     names_, aspects_ = list(names), list(aspects)
     pieces: list[list[str]] = []
@@ -231,7 +390,9 @@ def argv_for(draw, spec: Spec, names: tuple[str, ...] = (), aspects: tuple[str, 
     for option in spec.usual:
         if draw(st.integers(0, 9)) > 2:
             kind = spec.options[option]
-            pieces.append([option] if kind is None else [option, draw(values(kind, names_, aspects_))])
+            pieces.append(
+                [option] if kind is None else [option, draw(values(kind, names_, aspects_))]
+            )
     options = sorted(spec.options)
     for _ in range(draw(st.integers(0, 5))):
         choice = draw(st.integers(0, 9))
@@ -309,12 +470,25 @@ RECIPES = {
         ["turn", "start"],
         ["exhaust", "Aria", "2"],
     ],
-    "duel-round-mode": [["init", "--from", "duel"], ["turn", "start"], ["act", "Sera", "Finesse", "--dc", "9"]],
+    "duel-round-mode": [
+        ["init", "--from", "duel"],
+        ["turn", "start"],
+        ["act", "Sera", "Finesse", "--dc", "9"],
+    ],
     "empty": [["init"]],
     "hostile-names": [
         ["init"],
         # Legal names that look like trouble (N1): markup, quotes, number-like Aspects.
-        ["add", "Evil[31m \"Name\" #1", "--aspect", "M\u00efght=3", "--aspect", "1_2=2", "--aspect", "inf=1"],
+        [
+            "add",
+            'Evil[31m "Name" #1',
+            "--aspect",
+            "M\u00efght=3",
+            "--aspect",
+            "1_2=2",
+            "--aspect",
+            "inf=1",
+        ],
         ["add", "Zo\u00eb", "--aspect", "Wits=1000", "--hp", "100000", "--evasion", "100000"],
         ["turn", "start"],
     ],
@@ -333,7 +507,17 @@ def state_files(name: str) -> dict[str, bytes]:
         return snapshot(folder)
 
 
-NAMES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute", "Sera", "The Masked Blade", "Zo\u00eb", "Evil[31m \"Name\" #1", "Evil\x1b[31m \u202eName")
+NAMES = (
+    "Aria",
+    "Borin",
+    "Goblin Archer",
+    "Goblin Brute",
+    "Sera",
+    "The Masked Blade",
+    "Zo\u00eb",
+    'Evil[31m "Name" #1',
+    "Evil\x1b[31m \u202eName",
+)
 ASPECTS = ("Finesse", "Might", "Wits", "M\u00efght", "1_2", "inf", "\x9bx")
 
 
@@ -360,7 +544,9 @@ def run_on_state(state_files: dict[str, bytes], argv: list[str], seed_env: str |
 
 
 def _changed(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
-    return sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+    return sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
 
 
 @pytest.mark.parametrize("command", ENCOUNTER_COMMANDS)
@@ -385,7 +571,10 @@ def test_fuzz_encounter_arguments(command, reliability_figures):
 # Damaged encounter files: random mutations of the bundled templates and of a played file
 # ---------------------------------------------------------------------------------------------
 
-TEMPLATE_TEXTS = {path.stem: path.read_text("utf-8") for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml")}
+TEMPLATE_TEXTS = {
+    path.stem: path.read_text("utf-8")
+    for path in (REPO / "d4cli" / "fileformat" / "examples").glob("*.toml")
+}
 PLAYED = "skirmish-mid-round"  # the played file the mutations also start from
 
 TOML_VALUES = st.one_of(
@@ -406,41 +595,94 @@ TOML_VALUES = st.one_of(
 def mutated_document(draw) -> bytes:
     """A template (or a played file) damaged at the TOML level: wrong types, missing keys, duplicates..."""
     source = draw(st.sampled_from(sorted(TEMPLATE_TEXTS) + ["played"]))
-    text = state_files(PLAYED)["encounter.toml"].decode() if source == "played" else TEMPLATE_TEXTS[source]
+    text = (
+        state_files(PLAYED)["encounter.toml"].decode()
+        if source == "played"
+        else TEMPLATE_TEXTS[source]
+    )
     doc = tomllib.loads(text)
     for _ in range(draw(st.integers(1, 3))):
         creatures = doc.get("creature") if isinstance(doc.get("creature"), list) else []
-        action = draw(st.sampled_from([
-            "set-top", "drop-top", "unknown-top", "set-creature", "drop-creature", "unknown-creature",
-            "duplicate", "duplicate-folded", "current-nobody", "next-nobody", "set-aspect", "drop-aspects",
-            "creature-not-table", "huge",
-        ]))
+        action = draw(
+            st.sampled_from(
+                [
+                    "set-top",
+                    "drop-top",
+                    "unknown-top",
+                    "set-creature",
+                    "drop-creature",
+                    "unknown-creature",
+                    "duplicate",
+                    "duplicate-folded",
+                    "current-nobody",
+                    "next-nobody",
+                    "set-aspect",
+                    "drop-aspects",
+                    "creature-not-table",
+                    "huge",
+                ]
+            )
+        )
         if action == "set-top":
-            doc[draw(st.sampled_from(["schema_version", "name", "mode", "round", "current", "next_turn", "creature"]))] = draw(TOML_VALUES)
+            doc[
+                draw(
+                    st.sampled_from(
+                        [
+                            "schema_version",
+                            "name",
+                            "mode",
+                            "round",
+                            "current",
+                            "next_turn",
+                            "creature",
+                        ]
+                    )
+                )
+            ] = draw(TOML_VALUES)
         elif action == "drop-top" and doc:
             doc.pop(draw(st.sampled_from(sorted(doc))))
         elif action == "unknown-top":
             doc[draw(st.sampled_from(["rounds", "Mode", "creatures", "x"]))] = draw(TOML_VALUES)
-        elif creatures and action in ("set-creature", "drop-creature", "unknown-creature", "set-aspect", "drop-aspects", "huge"):
+        elif creatures and action in (
+            "set-creature",
+            "drop-creature",
+            "unknown-creature",
+            "set-aspect",
+            "drop-aspects",
+            "huge",
+        ):
             row = creatures[draw(st.integers(0, len(creatures) - 1))]
             if not isinstance(row, dict):
                 continue
-            keys = ["name", "aspects", "load_buffer", "exhaustion", "load", "evasion", "hp", "pending"]
+            keys = [
+                "name",
+                "aspects",
+                "load_buffer",
+                "exhaustion",
+                "load",
+                "evasion",
+                "hp",
+                "pending",
+            ]
             if action == "set-creature":
                 row[draw(st.sampled_from(keys))] = draw(TOML_VALUES)
             elif action == "drop-creature":
                 row.pop(draw(st.sampled_from(keys)), None)
             elif action == "unknown-creature":
-                row[draw(st.sampled_from(["load_bufer", "Load", "hp ", "aspect"]))] = draw(TOML_VALUES)
+                row[draw(st.sampled_from(["load_bufer", "Load", "hp ", "aspect"]))] = draw(
+                    TOML_VALUES
+                )
             elif action == "set-aspect" and isinstance(row.get("aspects"), dict):
-                aspect = draw(st.sampled_from(sorted(row["aspects"]) + ["", " ", "MIGHT", "might "]))
+                aspect = draw(
+                    st.sampled_from(sorted(row["aspects"]) + ["", " ", "MIGHT", "might "])
+                )
                 row["aspects"][aspect] = draw(TOML_VALUES)
             elif action == "drop-aspects":
                 row["aspects"] = {}
             elif action == "huge":
-                row[draw(st.sampled_from(["load", "hp", "evasion", "exhaustion", "load_buffer"]))] = draw(
-                    st.sampled_from([10**18, -(10**18), 2**63 - 1, 1001, 100_001, -1])
-                )
+                row[
+                    draw(st.sampled_from(["load", "hp", "evasion", "exhaustion", "load_buffer"]))
+                ] = draw(st.sampled_from([10**18, -(10**18), 2**63 - 1, 1001, 100_001, -1]))
         elif creatures and action in ("duplicate", "duplicate-folded"):
             original = creatures[draw(st.integers(0, len(creatures) - 1))]
             if not isinstance(original, dict):
@@ -475,14 +717,44 @@ def _toml_safe(value):
 def mutated_bytes(draw) -> bytes:
     """A template (or a played file) damaged at the byte level: truncated, bad UTF-8, stray bytes."""
     source = draw(st.sampled_from(sorted(TEMPLATE_TEXTS) + ["played"]))
-    data = state_files(PLAYED)["encounter.toml"] if source == "played" else TEMPLATE_TEXTS[source].encode("utf-8")
+    data = (
+        state_files(PLAYED)["encounter.toml"]
+        if source == "played"
+        else TEMPLATE_TEXTS[source].encode("utf-8")
+    )
     for _ in range(draw(st.integers(1, 3))):
-        action = draw(st.sampled_from(["truncate", "insert", "flip", "delete-line", "duplicate-line", "bom", "huge-number", "nul"]))
+        action = draw(
+            st.sampled_from(
+                [
+                    "truncate",
+                    "insert",
+                    "flip",
+                    "delete-line",
+                    "duplicate-line",
+                    "bom",
+                    "huge-number",
+                    "nul",
+                ]
+            )
+        )
         at = draw(st.integers(0, len(data)))
         if action == "truncate":
             data = data[:at]
         elif action == "insert":
-            junk = draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80\x80", b"[[creature]]\n", b"=", b'"', b"\n[x]\n"]))
+            junk = draw(
+                st.sampled_from(
+                    [
+                        b"\xff",
+                        b"\xc3",
+                        b"\xed\xa0\x80",
+                        b"\x80\x80",
+                        b"[[creature]]\n",
+                        b"=",
+                        b'"',
+                        b"\n[x]\n",
+                    ]
+                )
+            )
             data = data[:at] + junk + data[at:]
         elif action == "flip" and data:
             at = min(at, len(data) - 1)
@@ -505,13 +777,23 @@ def mutated_bytes(draw) -> bytes:
 
 
 COMMANDS_ON_DAMAGED_FILES = [
-    ["status"], ["status", "--json"], ["log"], ["log", "--json"], ["undo"],
-    ["turn", "start"], ["turn", "end"], ["turn", "start", "Borin"],
-    ["act", "Aria", "Finesse", "--seed", "1"], ["act", "Sera", "Finesse", "--dc", "5", "--json"],
+    ["status"],
+    ["status", "--json"],
+    ["log"],
+    ["log", "--json"],
+    ["undo"],
+    ["turn", "start"],
+    ["turn", "end"],
+    ["turn", "start", "Borin"],
+    ["act", "Aria", "Finesse", "--seed", "1"],
+    ["act", "Sera", "Finesse", "--dc", "5", "--json"],
     ["act", "Aria", "Might", "--target", "Goblin Brute", "--dry-run"],
-    ["add", "Newcomer", "--aspect", "Might=2"], ["remove", "Aria"], ["exhaust", "Borin", "1"],
+    ["add", "Newcomer", "--aspect", "Might=2"],
+    ["remove", "Aria"],
+    ["exhaust", "Borin", "1"],
     ["team", "Borin", "Aria", "--adv", "--aspect", "Might"],
-    ["init", "--from", "duel"], ["init", "--force", "--from", "skirmish"],
+    ["init", "--from", "duel"],
+    ["init", "--force", "--from", "skirmish"],
 ]
 
 
@@ -573,10 +855,27 @@ def test_fuzz_damaged_bytes(data, argv, reliability_figures):
 @given(
     line=st.one_of(
         st.binary(max_size=40),
-        st.sampled_from([b"{}\n", b'{"kind": 1}\n', b"[]\n", b'{"kind": "act"}\n', b'{"kind":"act","prev":3}\n', b"\xff\n"]),
+        st.sampled_from(
+            [
+                b"{}\n",
+                b'{"kind": 1}\n',
+                b"[]\n",
+                b'{"kind": "act"}\n',
+                b'{"kind":"act","prev":3}\n',
+                b"\xff\n",
+            ]
+        ),
     ),
     where=st.sampled_from(["end", "middle", "replace-last"]),
-    argv=st.sampled_from([["log", "--json"], ["undo"], ["turn", "end"], ["act", "Borin", "Might", "--seed", "2"], ["status"]]),
+    argv=st.sampled_from(
+        [
+            ["log", "--json"],
+            ["undo"],
+            ["turn", "end"],
+            ["act", "Borin", "Might", "--seed", "2"],
+            ["status"],
+        ]
+    ),
 )
 def test_fuzz_damaged_journal(line, where, argv, reliability_figures):
     """A journal with a torn, foreign or nonsense line: the answer is still 0/2/3 and nothing moves on error."""

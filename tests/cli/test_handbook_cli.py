@@ -10,7 +10,9 @@ from _cli import ok, run
 from markdown_it import MarkdownIt
 
 PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
-RULE_ID = re.compile(r"(?<![\w-])([RCL][1-9]\d?|N1)(?![\w])")  # C0: the Unicode control set, not a rule
+RULE_ID = re.compile(
+    r"(?<![\w-])([RCL][1-9]\d?|N1)(?![\w])"
+)  # C0: the Unicode control set, not a rule
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +40,7 @@ def test_every_table_parses_with_equal_column_counts(handbook):
         start, end = table.map
         counts = {_cells(line) for line in lines[start:end]}
         assert len(counts) == 1, lines[start:end]
-        header = next(t for t in tokens[tokens.index(table):] if t.type == "tr_close")
+        header = next(t for t in tokens[tokens.index(table) :] if t.type == "tr_close")
         assert header is not None
 
 
@@ -68,10 +70,15 @@ def test_without_out_it_prints_the_document(isolated_env):
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [(("--out", "no/such/folder/h.md"), "--out: 'no/such/folder/h.md': its folder does not exist"),
-     (("--from", "nowhere"), "--from: 'nowhere'"),
-     (("--runs", "0"), "--runs: 0"),
-     (("--seed", "x"), "--seed: 'x'")],
+    [
+        (
+            ("--out", "no/such/folder/h.md"),
+            "--out: 'no/such/folder/h.md': its folder does not exist",
+        ),
+        (("--from", "nowhere"), "--from: 'nowhere'"),
+        (("--runs", "0"), "--runs: 0"),
+        (("--seed", "x"), "--seed: 'x'"),
+    ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(isolated_env, args, needle):
     result = run("handbook", *args)

@@ -17,7 +17,9 @@ from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 runner = CliRunner()
 
 
-def expected(request: PoolRequest, seed: int, count: int, *, label: str | None = None, odds: bool = False) -> str:
+def expected(
+    request: PoolRequest, seed: int, count: int, *, label: str | None = None, odds: bool = False
+) -> str:
     """The lines by definition: the first roll from ``--seed`` alone, the rest from `times_dice`, each `json.dumps`-ed."""
     plan = plan_pool(request)
     rng = random.Random(seed)
@@ -40,19 +42,33 @@ def expected(request: PoolRequest, seed: int, count: int, *, label: str | None =
         (("--dc", "14"), PoolRequest(6, dc=14), {}),
         (("--evasion", "12"), PoolRequest(6, evasion=12), {}),
         # (--odds with --times is refused: tests/cli/test_odds_cli.py)
-        (("--adv", "torch", "--dis", "dark", "--dis", "fog", "--label", "x"),
-         PoolRequest(6, advantage=("torch",), disadvantage=("dark", "fog")), {"label": "x"}),
-        (("--extra", "1d8+2", "--dc", "12"), PoolRequest(6, extra=parse_extras(["1d8+2"]), dc=12), {}),
+        (
+            ("--adv", "torch", "--dis", "dark", "--dis", "fog", "--label", "x"),
+            PoolRequest(6, advantage=("torch",), disadvantage=("dark", "fog")),
+            {"label": "x"},
+        ),
+        (
+            ("--extra", "1d8+2", "--dc", "12"),
+            PoolRequest(6, extra=parse_extras(["1d8+2"]), dc=12),
+            {},
+        ),
     ],
     ids=["plain", "dc", "evasion", "sources-label", "extra"],
 )
 def test_json_lines_are_the_serializer_of_each_roll(args, request_, extra):
-    result = runner.invoke(app, ["roll", "pool", "6", *args, "--times", "5000", "--seed", "3", "--json"])
+    result = runner.invoke(
+        app, ["roll", "pool", "6", *args, "--times", "5000", "--seed", "3", "--json"]
+    )
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == expected(request_, 3, 5000, **extra)  # more than a block of lines and a batch of d4s
+    assert result.stdout == expected(
+        request_, 3, 5000, **extra
+    )  # more than a block of lines and a batch of d4s
 
 
 def test_quiet_lines_and_json_lines_see_the_same_dice():
     args = ["roll", "pool", "5", "--times", "3000", "--seed", "8"]
-    totals = [json.loads(line)["total"] for line in runner.invoke(app, [*args, "--json"]).stdout.splitlines()]
+    totals = [
+        json.loads(line)["total"]
+        for line in runner.invoke(app, [*args, "--json"]).stdout.splitlines()
+    ]
     assert runner.invoke(app, [*args, "--quiet"]).stdout.split() == [str(total) for total in totals]

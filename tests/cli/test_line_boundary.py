@@ -44,7 +44,9 @@ def test_ctrl_c_mid_stream_leaves_whole_lines_and_exit_130(tmp_path: Path, run: 
 @pytest.mark.parametrize("run", sorted(RUNS))
 def test_a_reader_that_goes_away_mid_line_ends_quietly(tmp_path: Path, run: str):
     script = Path(sys.executable).parent / "d4cli"
-    with subprocess.Popen([str(script), *RUNS[run]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path) as process:
+    with subprocess.Popen(
+        [str(script), *RUNS[run]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+    ) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.read(100_001)  # stops in the middle of some line
         process.stdout.close()
@@ -61,7 +63,9 @@ def test_a_closed_stdout_ends_a_times_run_at_once(monkeypatch: pytest.MonkeyPatc
     rolls = []
     for module, name in ((pool, "roll_pool"), (action_roll, "roll_check")):
         real = getattr(module, name)
-        monkeypatch.setattr(module, name, lambda *a, _real=real, **k: rolls.append(1) or _real(*a, **k))
+        monkeypatch.setattr(
+            module, name, lambda *a, _real=real, **k: rolls.append(1) or _real(*a, **k)
+        )
     monkeypatch.setattr(sys, "stdout", None)  # what Python makes of `d4cli ... >&-`
     code = typer.main.get_command(app).run(RUNS[run], prog_name="d4cli")
     sys.stdout.close()  # the stand-in the shell opened on the null device
@@ -71,8 +75,12 @@ def test_a_closed_stdout_ends_a_times_run_at_once(monkeypatch: pytest.MonkeyPatc
 
 def test_a_closed_stdout_in_a_real_shell(tmp_path: Path):
     script = Path(sys.executable).parent / "d4cli"
-    done = subprocess.run(["bash", "-c", f'"{script}" roll pool 5 --times 1000000 --json --extra 1d4 >&-'],
-                          capture_output=True, cwd=tmp_path, timeout=120)
+    done = subprocess.run(
+        ["bash", "-c", f'"{script}" roll pool 5 --times 1000000 --json --extra 1d4 >&-'],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 0 and done.stderr == b""
 
 
@@ -80,8 +88,11 @@ def test_an_ignored_sigint_stays_ignored(tmp_path: Path):
     # A job started in the background (SIGINT ignored) is not stopped by a Ctrl-C meant for the shell.
     script = Path(sys.executable).parent / "d4cli"
     process = subprocess.Popen(
-        [str(script), "roll", "pool", "3", "--times", "20000", "--json", "--extra", "1d4"], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        [str(script), "roll", "pool", "3", "--times", "20000", "--json", "--extra", "1d4"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     os.kill(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=120)

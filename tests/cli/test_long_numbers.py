@@ -29,8 +29,18 @@ LONG = "9" * 5000
 # Commands that wait for a person or serve until stopped: their numbers are fuzzed elsewhere.
 SKIP = {"play", "serve", "board"}
 # Values a working call needs, by argument name; anything else gets "1".
-POSITIONALS = {"name": "Aria", "actor": "Aria", "target": "Bob", "aspect": "Might", "source": "blessed",
-               "action": "Strike", "level": "1", "amount": "1", "topic": "gate", "text": "a note"}
+POSITIONALS = {
+    "name": "Aria",
+    "actor": "Aria",
+    "target": "Bob",
+    "aspect": "Might",
+    "source": "blessed",
+    "action": "Strike",
+    "level": "1",
+    "amount": "1",
+    "topic": "gate",
+    "text": "a note",
+}
 # What keeps a command quick whatever the option under test (dropped when that option is the one).
 BASE = {"simulate": ["--from", "skirmish", "--runs", "2"], "odds compare": ["--pool", "1"]}
 
@@ -61,7 +71,9 @@ def cases() -> list[list[str]]:
     out: list[list[str]] = []
     for words, params in commands():
         arguments = [param for param in params if param.param_type_name == "argument"]
-        filled = [POSITIONALS.get(param.name or "", "1") for param in arguments if param.name != "file"]
+        filled = [
+            POSITIONALS.get(param.name or "", "1") for param in arguments if param.name != "file"
+        ]
         base = BASE.get(" ".join(words), [])
         for index, param in enumerate(arguments):
             if param.name == "file":
@@ -72,7 +84,11 @@ def cases() -> list[list[str]]:
         for param in params:
             if param.param_type_name == "option" and not param.is_flag:
                 option = param.opts[0]
-                rest = [word for i, word in enumerate(base) if option not in (word, base[i - 1] if i else None)]
+                rest = [
+                    word
+                    for i, word in enumerate(base)
+                    if option not in (word, base[i - 1] if i else None)
+                ]
                 out.append([*words, *filled, *rest, option, LONG])
     return out
 
@@ -98,7 +114,9 @@ def expect_clean(argv: list[str], folder: Path, env: dict[str, str] | None = Non
     if out.exit_code != 0:
         assert snapshot(folder) == before, argv
     if out.exit_code == 2:
-        assert len(out.stderr.splitlines()[-1]) < 1500, out.stderr[:400]  # one line, never the whole 5,000 digits
+        assert len(out.stderr.splitlines()[-1]) < 1500, out.stderr[
+            :400
+        ]  # one line, never the whole 5,000 digits
 
 
 @pytest.mark.slow
@@ -117,7 +135,11 @@ def test_the_range_errors_name_their_field(encounter: Path):
         (["log", "--last", LONG], "--last"),
     ):
         out = run(*argv)
-        assert out.exit_code == 2 and f"error: {field}: " in out.stderr and "must be within" in out.stderr, out
+        assert (
+            out.exit_code == 2
+            and f"error: {field}: " in out.stderr
+            and "must be within" in out.stderr
+        ), out
 
 
 @pytest.mark.slow
@@ -125,23 +147,38 @@ def test_the_range_errors_name_their_field(encounter: Path):
 @given(
     case=st.sampled_from(sorted(map(tuple, cases()))),
     # Any length from 1 to 10,000: a drawn run of digits repeated to the drawn length.
-    digits=st.builds(lambda run, n: (run * n)[:n], st.text("0123456789", min_size=1, max_size=40), st.integers(1, 10_000)),
+    digits=st.builds(
+        lambda run, n: (run * n)[:n],
+        st.text("0123456789", min_size=1, max_size=40),
+        st.integers(1, 10_000),
+    ),
     sign=st.sampled_from(["", "-", "+"]),
 )
 def test_digit_strings_of_any_length_anywhere(tmp_path_factory, case, digits, sign):
     folder = tmp_path_factory.mktemp("digits")
     path = folder / "encounter.toml"
-    for argv in (["init", "-f", str(path)], ["add", "Aria", "--aspect", "Might=3", "-f", str(path)]):
+    for argv in (
+        ["init", "-f", str(path)],
+        ["add", "Aria", "--aspect", "Might=3", "-f", str(path)],
+    ):
         assert run(*argv).exit_code == 0
     argv = [sign + digits if word == LONG else word for word in case]
-    if argv[0] not in ("roll", "odds", "help", "simulate") and "--file" not in argv and "-f" not in argv:
+    if (
+        argv[0] not in ("roll", "odds", "help", "simulate")
+        and "--file" not in argv
+        and "-f" not in argv
+    ):
         argv += ["--file", str(path)]
     expect_clean(argv, folder)
 
 
 # Each variable that holds a number, and a command that reads it.
-READERS = {"COLUMNS": ["status"], "LINES": ["status"], "D4CLI_SEED": ["roll", "pool", "3"],
-           "D4CLI_LOCK_TIMEOUT": ["turn", "start"]}
+READERS = {
+    "COLUMNS": ["status"],
+    "LINES": ["status"],
+    "D4CLI_SEED": ["roll", "pool", "3"],
+    "D4CLI_LOCK_TIMEOUT": ["turn", "start"],
+}
 
 
 @pytest.mark.parametrize("variable", sorted(READERS))
@@ -158,7 +195,17 @@ def test_a_completion_cursor_of_5000_digits_is_the_whole_line():
     assert line_to_cursor(b"d4cli sta", "7") == "d4cli s"
 
 
-NUMBER_FIELDS = ("schema_version", "round", "load_buffer", "exhaustion", "load", "evasion", "hp", "max_hp", "Might")
+NUMBER_FIELDS = (
+    "schema_version",
+    "round",
+    "load_buffer",
+    "exhaustion",
+    "load",
+    "evasion",
+    "hp",
+    "max_hp",
+    "Might",
+)
 
 
 @pytest.mark.parametrize("field", NUMBER_FIELDS)
@@ -169,14 +216,24 @@ def test_every_number_field_of_the_file_takes_5000_digits(encounter: Path, field
     lines[at] = f"{field} = {value}"
     encounter.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = run(*["status"])
-    assert out.exit_code == 2 and f"line {at + 1}: {field}: " in out.stderr and "digits" in out.stderr, out
+    assert (
+        out.exit_code == 2 and f"line {at + 1}: {field}: " in out.stderr and "digits" in out.stderr
+    ), out
     # (`undo` would take the hand edit back with the newest change, as it always does.)
-    for argv in (["status", "--json"], ["turn", "start"], ["log"], ["redo"], ["add", "Cara", "--aspect", "X=1"]):
+    for argv in (
+        ["status", "--json"],
+        ["turn", "start"],
+        ["log"],
+        ["redo"],
+        ["add", "Cara", "--aspect", "X=1"],
+    ):
         expect_clean(argv, encounter.parent)
 
 
 def test_long_digits_in_strings_and_comments_are_text(encounter: Path):
-    text = encounter.read_text(encoding="utf-8").replace('name = "encounter"', f'name = "{LONG}" # {LONG}')
+    text = encounter.read_text(encoding="utf-8").replace(
+        'name = "encounter"', f'name = "{LONG}" # {LONG}'
+    )
     encounter.write_text(text, encoding="utf-8")
     out = run(*["status"])
     assert out.exit_code == 0, out
@@ -196,7 +253,15 @@ def test_long_digits_in_strings_and_comments_are_text(encounter: Path):
 def test_a_journal_line_too_deep_or_too_long_is_damaged(encounter: Path, line):
     journal = encounter.with_name(encounter.name + ".journal")
     journal.write_bytes(journal.read_bytes() + line)
-    for argv in (["log"], ["log", "--json"], ["undo"], ["redo"], ["status"], ["turn", "start"], ["undo"]):
+    for argv in (
+        ["log"],
+        ["log", "--json"],
+        ["undo"],
+        ["redo"],
+        ["status"],
+        ["turn", "start"],
+        ["undo"],
+    ):
         expect_clean(argv, encounter.parent)
     redo = encounter.with_name(encounter.name + ".redo")
     redo.write_bytes(line)
@@ -211,4 +276,6 @@ def test_leading_zeros_do_not_count_against_the_limit(encounter: Path, digits):
     check_answer(out)
     assert out.exit_code in (0, 2)
     out = run("roll", "pool", digits, "--seed", "1", "--json")
-    assert out.exit_code in (0, 3) and out.json()["aspect"] == int(digits.lstrip("-").lstrip("0")) * (-1 if digits.startswith("-") else 1)
+    assert out.exit_code in (0, 3) and out.json()["aspect"] == int(
+        digits.lstrip("-").lstrip("0")
+    ) * (-1 if digits.startswith("-") else 1)

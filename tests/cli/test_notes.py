@@ -18,16 +18,31 @@ def test_a_note_is_logged_and_leaves_the_file_as_it_was(tmp_path):
     path.write_text(path.read_text() + "# the GM's own comment\n")
     before = path.read_bytes()
     obj = ok_json("note", "the bridge is out")
-    assert obj == {"kind": "note", "round": 0, "turn": None, "actor": None, "set": False, "note": "the bridge is out"}
+    assert obj == {
+        "kind": "note",
+        "round": 0,
+        "turn": None,
+        "actor": None,
+        "set": False,
+        "note": "the bridge is out",
+    }
     assert path.read_bytes() == before
     about = ok("note", "aria", "owes Borin a favour").stdout
     assert about == "note on Aria: owes Borin a favour\n"
     assert path.read_bytes() == before
     entries = ok_json("log", "--kind", "note")["entries"]
-    assert [(e["actor"], e["note"]) for e in entries] == [(None, "the bridge is out"), ("Aria", "owes Borin a favour")]
+    assert [(e["actor"], e["note"]) for e in entries] == [
+        (None, "the bridge is out"),
+        ("Aria", "owes Borin a favour"),
+    ]
     lines = ok("log", "--last", "2").stdout.splitlines()
-    assert lines[0].endswith("note: the bridge is out") and lines[1].endswith("note on Aria: owes Borin a favour")
-    assert ok_json("log", "--creature", "Aria", "--kind", "note")["entries"][0]["note"] == "owes Borin a favour"
+    assert lines[0].endswith("note: the bridge is out") and lines[1].endswith(
+        "note on Aria: owes Borin a favour"
+    )
+    assert (
+        ok_json("log", "--creature", "Aria", "--kind", "note")["entries"][0]["note"]
+        == "owes Borin a favour"
+    )
 
 
 def test_undo_takes_a_note_back(tmp_path):

@@ -17,10 +17,24 @@ def log_lines(*args: str) -> list[str]:
 
 def test_note_is_kept_in_the_journal_entry_and_shown_by_log(encounter_file):
     ok("turn", "start", "--note", "the ambush begins")
-    ok("act", "Aria", "Finesse", "--target", "Goblin Archer", "--seed", "3", "--note", "for the door")
+    ok(
+        "act",
+        "Aria",
+        "Finesse",
+        "--target",
+        "Goblin Archer",
+        "--seed",
+        "3",
+        "--note",
+        "for the door",
+    )
     ok("exhaust", "Aria", "1", "--note", "cold night")
     entries = ok_json("log")["entries"]
-    assert [entry.get("note") for entry in entries[-3:]] == ["the ambush begins", "for the door", "cold night"]
+    assert [entry.get("note") for entry in entries[-3:]] == [
+        "the ambush begins",
+        "for the door",
+        "cold night",
+    ]
     assert "note" not in entries[0]
     lines = log_lines()
     assert lines[-3].endswith("; note: the ambush begins")
@@ -89,7 +103,12 @@ def test_log_filters_by_round_creature_and_kind(encounter_file):
 
 def test_log_unknown_kind_lists_the_kinds(encounter_file):
     message = fails(2, encounter_file, "log", "--kind", "attack")
-    assert "--kind" in message and "'attack'" in message and "turn-start" in message and "exhaust" in message
+    assert (
+        "--kind" in message
+        and "'attack'" in message
+        and "turn-start" in message
+        and "exhaust" in message
+    )
     assert "--round" in fails(2, encounter_file, "log", "--round", "-1")
 
 
@@ -136,7 +155,9 @@ def test_act_quiet_and_short(encounter_file):
     short = ok("act", "Aria", "Finesse", "--seed", "5", "--short").stdout.splitlines()
     assert len(short) == 1 and short[0].startswith("Aria Finesse (Cost 1, off-turn R10)")
     assert log_lines()[-1].split(" ", 3)[3] == short[0]
-    damage = ok("act", "Goblin Archer", "Finesse", "--target", "Aria", "--seed", "1", "--quiet").stdout
+    damage = ok(
+        "act", "Goblin Archer", "Finesse", "--target", "Aria", "--seed", "1", "--quiet"
+    ).stdout
     assert damage.strip() == str(ok_json("log", "--last", "1")["entries"][0]["damage"])
 
 
@@ -159,12 +180,16 @@ def test_aspect_with_several_values_is_refused(encounter_file, aspect):
 
 
 def test_label_on_roll_pool_and_check():
-    pool = json.loads(run("roll", "pool", "3", "--seed", "1", "--json", "--label", "Open the door").stdout)
+    pool = json.loads(
+        run("roll", "pool", "3", "--seed", "1", "--json", "--label", "Open the door").stdout
+    )
     assert pool["label"] == "Open the door"
     assert "label" not in json.loads(run("roll", "pool", "3", "--seed", "1", "--json").stdout)
     check = json.loads(run("roll", "check", "--seed", "1", "--json", "--label", "Climb").stdout)
     assert check["label"] == "Climb"
-    assert run("roll", "pool", "3", "--seed", "1", "--label", "Open the door").stdout.startswith("Pool roll: Open the door")
+    assert run("roll", "pool", "3", "--seed", "1", "--label", "Open the door").stdout.startswith(
+        "Pool roll: Open the door"
+    )
     assert run("roll", "check", "--seed", "1", "--label", "Climb").stdout.startswith("Climb\n")
     lines = run("roll", "pool", "3", "--times", "3", "--json", "--label", "x").stdout.splitlines()
     assert [json.loads(line)["label"] for line in lines] == ["x", "x", "x"]
@@ -173,12 +198,18 @@ def test_label_on_roll_pool_and_check():
 # --- JSON Lines -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("extra", [[], ["--dc", "9"], ["--evasion", "8"], ["--adv", "a", "--label", "x"]])
+@pytest.mark.parametrize(
+    "extra", [[], ["--dc", "9"], ["--evasion", "8"], ["--adv", "a", "--label", "x"]]
+)
 def test_json_lines_are_the_objects_of_the_rolls(extra):
     single = json.loads(run("roll", "pool", "4", "--seed", "11", "--json", *extra).stdout)
-    lines = run("roll", "pool", "4", "--times", "5000", "--seed", "11", "--json", *extra).stdout.splitlines()
+    lines = run(
+        "roll", "pool", "4", "--times", "5000", "--seed", "11", "--json", *extra
+    ).stdout.splitlines()
     objects = [json.loads(line) for line in lines]
-    assert len(objects) == 5000 and objects[0] == single  # the first roll is the one --seed alone gives
+    assert (
+        len(objects) == 5000 and objects[0] == single
+    )  # the first roll is the one --seed alone gives
     keys = list(single)
     for obj in objects:
         assert list(obj) == keys
@@ -187,7 +218,9 @@ def test_json_lines_are_the_objects_of_the_rolls(extra):
         assert obj["success"] == (None if obj["dc"] is None else total >= obj["dc"])
         assert obj["damage"] == (None if obj["evasion"] is None else max(0, total - obj["evasion"]))
         fixed = {k: v for k, v in obj.items() if k not in ("dice", "total", "success", "damage")}
-        assert fixed == {k: v for k, v in single.items() if k not in ("dice", "total", "success", "damage")}
+        assert fixed == {
+            k: v for k, v in single.items() if k not in ("dice", "total", "success", "damage")
+        }
     assert len({tuple(obj["dice"]) for obj in objects}) > 50
 
 

@@ -42,9 +42,7 @@ def test_roll_pool_odds_json_pinned():
 
 
 def test_roll_pool_odds_json_against_evasion():
-    obj = ok_json(
-        "roll", "pool", "6", "--load", "2", "--extra", "1d4", "--evasion", "11", "--odds"
-    )
+    obj = ok_json("roll", "pool", "6", "--load", "2", "--extra", "1d4", "--evasion", "11", "--odds")
     odds = obj["odds"]
     assert odds["expected_damage"] == 1963 / 1024
     assert odds["p_any_damage"] == 0.6513671875
@@ -294,7 +292,8 @@ def test_parse_range_forms():
 
 @pytest.mark.parametrize("times", ["2", "100000", "1000000"])
 @pytest.mark.parametrize(
-    "argv", [["roll", "check", "--advantage", "5", "--odds"], ["roll", "pool", "3", "--odds", "--dc", "7"]]
+    "argv",
+    [["roll", "check", "--advantage", "5", "--odds"], ["roll", "pool", "3", "--odds", "--dc", "7"]],
 )
 def test_odds_with_times_is_refused_before_any_roll(argv, times):
     # One distribution for every roll: a million lines of it were 142 MB of repeats (docs/cli.md).

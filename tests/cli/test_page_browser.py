@@ -20,8 +20,13 @@ from _serve import SECRETS, Server, gm, hidden_skirmish
 
 CHROMIUM = os.environ.get("D4CLI_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
 ]
 
 
@@ -46,10 +51,14 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 720})
                 page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
-                page.wait_for_function("document.body.dataset.seq !== undefined", timeout=5000)  # the stream is open
+                page.wait_for_function(
+                    "document.body.dataset.seq !== undefined", timeout=5000
+                )  # the stream is open
                 text = page.inner_text("body")
                 assert "Round 1" in text and "Now: Aria" in text
-                assert "Goblin 2" in text and "Hurt" in text and "blessed" in text and "Borin" in text
+                assert (
+                    "Goblin 2" in text and "Hurt" in text and "blessed" in text and "Borin" in text
+                )
                 assert [secret for secret in SECRETS if secret in page.content()] == []
                 assert page.locator("li.current .name").inner_text() == "Aria"
                 page.evaluate("window.notReloaded = true")
@@ -64,7 +73,9 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
                 assert page.evaluate("window.notReloaded") is True  # the same page: no reload
                 shot = tmp_path / "player-view.png"
                 page.screenshot(path=str(shot))
-                assert shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+                assert (
+                    shot.stat().st_size > 10_000 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+                )
                 keep = os.environ.get("D4CLI_SCREENSHOTS")
                 if keep:
                     shutil.copy(shot, Path(keep) / "player-view.png")

@@ -30,10 +30,16 @@ def base_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def d4(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[bytes]:
+def d4(
+    *args: str, env: dict[str, str] | None = None, **kwargs
+) -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m d4cli ARGS`` with stdout and stderr as pipes."""
     return subprocess.run(
-        [sys.executable, "-m", "d4cli", *args], env=env or base_env(), capture_output=True, **kwargs, check=False
+        [sys.executable, "-m", "d4cli", *args],
+        env=env or base_env(),
+        capture_output=True,
+        **kwargs,
+        check=False,
     )
 
 
@@ -101,7 +107,9 @@ def test_terminal_has_colour_and_no_color_removes_it():
     env = base_env(TERM="xterm-256color")
     coloured = on_terminal("roll", "pool", "4", "--seed", "1", env=env)
     assert colour_codes(coloured), "the control run on a terminal should be coloured"
-    plain = on_terminal("roll", "pool", "4", "--seed", "1", env=dict(env, NO_COLOR="1", FORCE_COLOR="1"))
+    plain = on_terminal(
+        "roll", "pool", "4", "--seed", "1", env=dict(env, NO_COLOR="1", FORCE_COLOR="1")
+    )
     assert b"Pool roll" in plain
     assert colour_codes(plain) == []
 
@@ -155,7 +163,17 @@ def test_ascii_only_stdout_does_not_crash(args):
 
 @pytest.mark.slow
 def test_ascii_only_json_keeps_the_name():
-    result = d4("roll", "pool", "4", "--adv", "Zoë's torch", "--json", "--seed", "1", env=base_env(PYTHONIOENCODING="ascii"))
+    result = d4(
+        "roll",
+        "pool",
+        "4",
+        "--adv",
+        "Zoë's torch",
+        "--json",
+        "--seed",
+        "1",
+        env=base_env(PYTHONIOENCODING="ascii"),
+    )
     assert result.returncode == 0
     assert json.loads(result.stdout.decode("ascii"))["advantage"] == ["Zoë's torch"]
 
@@ -204,8 +222,22 @@ def test_usage_error_through_clirunner_has_the_same_shape():
 def test_times_json_streams_each_roll_as_it_is_made():
     """The first JSON line arrives while the other 999,999 rolls are still to come."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "d4cli", "roll", "pool", "4", "--times", "1000000", "--json", "--seed", "7"],
-        env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "d4cli",
+            "roll",
+            "pool",
+            "4",
+            "--times",
+            "1000000",
+            "--json",
+            "--seed",
+            "7",
+        ],
+        env=base_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert proc.stdout is not None and proc.stderr is not None
     first = json.loads(proc.stdout.readline())
@@ -234,14 +266,18 @@ def test_times_json_streams_each_roll_as_it_is_made():
 def test_head_closing_the_pipe_is_not_an_error(args):
     """`d4cli ... | head -1`: one line, exit 0 (pipefail), no BrokenPipe traceback."""
     command = f"set -o pipefail; '{sys.executable}' -m d4cli {args} | head -1"
-    result = subprocess.run(["bash", "-c", command], env=base_env(), capture_output=True, timeout=300, check=False)
+    result = subprocess.run(
+        ["bash", "-c", command], env=base_env(), capture_output=True, timeout=300, check=False
+    )
     assert result.returncode == 0, result.stderr.decode()
     assert len(result.stdout.splitlines()) == 1
     assert result.stderr == b""
 
 
 def _max_rss_kib(args: list[str]) -> int:
-    proc = subprocess.Popen([sys.executable, "-m", "d4cli", *args], env=base_env(), stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "d4cli", *args], env=base_env(), stdout=subprocess.DEVNULL
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     assert proc.returncode == 0
@@ -300,7 +336,9 @@ def test_quiet_refused_roll_prints_nothing_on_stdout():
 def test_closed_stdout_is_not_a_crash():
     result = subprocess.run(
         ["bash", "-c", f'"{sys.executable}" -m d4cli roll pool 3 --json >&-'],
-        env=base_env(), capture_output=True, check=False,
+        env=base_env(),
+        capture_output=True,
+        check=False,
     )
     assert result.returncode == 0
     assert b"Traceback" not in result.stderr
@@ -310,7 +348,9 @@ def test_closed_stdout_is_not_a_crash():
 def test_closed_stderr_keeps_exit_code_2():
     result = subprocess.run(
         ["bash", "-c", f'"{sys.executable}" -m d4cli roll pool abc 2>&-'],
-        env=base_env(), capture_output=True, check=False,
+        env=base_env(),
+        capture_output=True,
+        check=False,
     )
     assert result.returncode == 2
     assert result.stdout == b""
@@ -322,7 +362,10 @@ def test_full_output_device_says_so_in_one_line():
     with open("/dev/full", "wb") as full:
         result = subprocess.run(
             [sys.executable, "-m", "d4cli", "roll", "pool", "3", "--json"],
-            env=base_env(), stdout=full, stderr=subprocess.PIPE, check=False,
+            env=base_env(),
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
         )
     assert result.returncode == 1
     lines = result.stderr.decode().strip().splitlines()

@@ -33,11 +33,34 @@ def _actions(path: Path) -> list[str]:
 def test_adding_the_very_action_in_first_place_changes_nothing(skirmish):
     assert _actions(skirmish)[0] == "dagger"  # not the last action of the template
     before = files(skirmish)
-    result = ok("action", "add", "Aria", "dagger", "--aspect", "Finesse", "--cost", "1", "--extra", "1d4", "--note", "x")
-    assert result.stdout == f"Aria already has action dagger (Finesse, Cost 1); {NOTHING}; the --note was not kept\n"
+    result = ok(
+        "action",
+        "add",
+        "Aria",
+        "dagger",
+        "--aspect",
+        "Finesse",
+        "--cost",
+        "1",
+        "--extra",
+        "1d4",
+        "--note",
+        "x",
+    )
+    assert (
+        result.stdout
+        == f"Aria already has action dagger (Finesse, Cost 1); {NOTHING}; the --note was not kept\n"
+    )
     assert files(skirmish) == before
-    obj = ok_json("action", "add", "Aria", "dagger", "--aspect", "Finesse", "--cost", "1", "--extra", "1d4")
-    assert obj["changed"] is False and obj["action"] == {"name": "dagger", "aspect": "Finesse", "cost": 1, "extra": ["1d4"]}
+    obj = ok_json(
+        "action", "add", "Aria", "dagger", "--aspect", "Finesse", "--cost", "1", "--extra", "1d4"
+    )
+    assert obj["changed"] is False and obj["action"] == {
+        "name": "dagger",
+        "aspect": "Finesse",
+        "cost": 1,
+        "extra": ["1d4"],
+    }
     assert files(skirmish) == before
 
 
@@ -66,7 +89,9 @@ def test_an_effect_no_op_says_the_creature_already_has_it_and_replaces_nothing(s
 
 
 def test_a_dropped_note_is_said(skirmish):
-    assert ok("exhaust", "Aria", "+0", "--note", "hi").stdout.endswith(f"; {NOTHING}; the --note was not kept\n")
+    assert ok("exhaust", "Aria", "+0", "--note", "hi").stdout.endswith(
+        f"; {NOTHING}; the --note was not kept\n"
+    )
     assert ok("exhaust", "Aria", "+0").stdout.endswith(f"; {NOTHING}\n")
 
 
@@ -76,8 +101,13 @@ def test_a_dropped_note_is_said(skirmish):
 def test_check_shows_the_effects_and_grants_it_used_up(skirmish):
     ok("effect", "add", "Aria", "focus", "--adv", "--level", "2", "--uses", "1")
     ok("team", "Borin", "Aria", "--adv", "--aspect", "Wits")
-    lines = ok("check", "Aria", "--attribute", "Agility", "--dc", "5", "--seed", "1").stdout.splitlines()
-    assert lines[-2:] == ["Team Action grants used up: +team action (R11)", "focus on Aria ended: used up (R20)"]
+    lines = ok(
+        "check", "Aria", "--attribute", "Agility", "--dc", "5", "--seed", "1"
+    ).stdout.splitlines()
+    assert lines[-2:] == [
+        "Team Action grants used up: +team action (R11)",
+        "focus on Aria ended: used up (R20)",
+    ]
     assert ok_json("status", "Aria")["effects"] == []
     again = ok("check", "Aria", "--attribute", "Agility", "--seed", "1").stdout
     assert "used up" not in again and "ended" not in again
@@ -88,12 +118,19 @@ def test_the_advantage_level_cap_is_shown_and_in_the_json(skirmish):
     ok("effect", "add", "Aria", "focus", "--adv", "--level", "2")
     ok("team", "Borin", "Aria", "--adv", "--aspect", "Wits")
     out = ok("check", "Aria", "--attribute", "Agility", "--seed", "1", "--dry-run").stdout
-    assert "blessed (effect) +3, focus (effect) +2, team action (team action) +1 = 6, capped at Level 5 (C3)" in out
-    obj = ok_json("check", "Aria", "--attribute", "Agility", "--seed", "1", "--advantage", "2", "--dry-run")
+    assert (
+        "blessed (effect) +3, focus (effect) +2, team action (team action) +1 = 6, capped at Level 5 (C3)"
+        in out
+    )
+    obj = ok_json(
+        "check", "Aria", "--attribute", "Agility", "--seed", "1", "--advantage", "2", "--dry-run"
+    )
     assert (obj["uncapped_advantage_level"], obj["advantage_level"]) == (8, 5)
     ok("effect", "remove", "Aria", "blessed")
     out = ok("check", "Aria", "--attribute", "Agility", "--seed", "1", "--dry-run").stdout
-    assert "focus (effect) +2, team action (team action) +1 = Level 3 " in out and "capped" not in out
+    assert (
+        "focus (effect) +2, team action (team action) +1 = Level 3 " in out and "capped" not in out
+    )
     assert ok_json("check", "Aria", "--seed", "1", "--dry-run")["uncapped_advantage_level"] == 3
 
 
@@ -114,7 +151,9 @@ def test_a_name_is_measured_after_nfc(isolated_env):
     ok("add", decomposed, "--aspect", "Might=1")
     assert ok_json("status", "\u00e9" * 150)["name"] == decomposed  # the same name (N1)
     message = fails(2, path, "add", "e\u0301" * 201, "--aspect", "Might=1")
-    assert message.endswith("is 201 characters long (after NFC normalisation): a name has at most 200 (N1)")
+    assert message.endswith(
+        "is 201 characters long (after NFC normalisation): a name has at most 200 (N1)"
+    )
     assert ok_json("exhaust", decomposed, "+0")["changed"] is False
 
 
@@ -134,7 +173,9 @@ def test_a_name_is_measured_after_nfc(isolated_env):
         (("add", "Zo\udceb", "--aspect", "Might=1"), "NAME", "Zo\\xeb"),
     ],
 )
-def test_bytes_that_are_not_utf8_get_one_message_in_every_text_argument(skirmish, args, field, shown):
+def test_bytes_that_are_not_utf8_get_one_message_in_every_text_argument(
+    skirmish, args, field, shown
+):
     message = fails(2, skirmish, *args)
     assert message == f"d4cli: error: {field}: '{shown}': holds bytes that are not UTF-8 text"
 
@@ -154,7 +195,9 @@ def test_a_read_only_journal_is_named_not_the_folder(tmp_path):
         "(the file encounter.toml.journal is read-only: allow writing with chmod u+w)"
     )
     journal.chmod(stat.S_IRUSR | stat.S_IWUSR)
-    assert str(write_failed(journal, denied)).endswith("Permission denied (is the folder read-only?)")
+    assert str(write_failed(journal, denied)).endswith(
+        "Permission denied (is the folder read-only?)"
+    )
     assert str(write_failed(tmp_path / "new.tmp", denied)).endswith("(is the folder read-only?)")
 
 
@@ -163,7 +206,10 @@ def test_a_read_only_file_refuses_even_a_change_that_would_change_nothing(skirmi
     skirmish.chmod(0o444)
     try:
         message = fails(2, skirmish, "exhaust", "Aria", "+0")
-        assert message == f"d4cli: error: {skirmish}: the file is read-only; nothing was changed (allow writing with chmod u+w)"
+        assert (
+            message
+            == f"d4cli: error: {skirmish}: the file is read-only; nothing was changed (allow writing with chmod u+w)"
+        )
     finally:
         skirmish.chmod(0o644)
     assert files(skirmish) == before
@@ -174,7 +220,11 @@ def test_action_add_of_a_changed_action_says_replaced_and_its_json_names_the_old
     added = ok_json("action", "add", "Aria", "kick", "--aspect", "Might")
     assert added["replaced"] is None
     changed = ok_json("action", "add", "Aria", "KICK", "--aspect", "Might", "--cost", "2")
-    assert (changed["replaced"]["name"], changed["replaced"]["cost"], changed["action"]["cost"]) == ("kick", 1, 2)
+    assert (
+        changed["replaced"]["name"],
+        changed["replaced"]["cost"],
+        changed["action"]["cost"],
+    ) == ("kick", 1, 2)
     line = ok("action", "add", "Aria", "kick", "--aspect", "Might", "--cost", "3").stdout
     assert line.startswith("Aria: replaced action kick (Might, Cost 3)"), line
     assert "replaced" not in ok_json("action", "remove", "Aria", "kick")

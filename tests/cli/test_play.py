@@ -28,7 +28,13 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 def _run(tmp_path: Path, args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        D4 + args, input=stdin, capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path), timeout=60
+        D4 + args,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        timeout=60,
     )
 
 
@@ -103,7 +109,9 @@ def test_unterminated_quote_is_one_line_error(tmp_path: Path) -> None:
     _init(tmp_path)
     done = _run(tmp_path, ["play"], 'act "Aria Might\n')
     assert done.returncode == 2
-    error, stopped = done.stderr.strip().splitlines()  # its one line, then the line that stopped the script
+    error, stopped = (
+        done.stderr.strip().splitlines()
+    )  # its one line, then the line that stopped the script
     assert "no closing quotation" in error
     assert stopped == 'd4cli: play: stopped at line 1 (exit 2): act "Aria Might'
 
@@ -112,7 +120,12 @@ def test_unterminated_quote_is_one_line_error(tmp_path: Path) -> None:
 def test_closed_stdin_ends_with_exit_0(tmp_path: Path) -> None:
     _init(tmp_path)
     done = subprocess.run(
-        D4 + ["play"], stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path)
+        D4 + ["play"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_env(tmp_path),
     )
     assert (done.returncode, done.stderr) == (0, "")
 
@@ -148,12 +161,18 @@ def test_file_option_applies_to_every_line(tmp_path: Path) -> None:
 
 def test_split_drops_a_leading_d4cli_and_keeps_quoted_names() -> None:
     assert split('d4cli act Aria Finesse --target "Goblin Archer"') == [
-        "act", "Aria", "Finesse", "--target", "Goblin Archer",
+        "act",
+        "Aria",
+        "Finesse",
+        "--target",
+        "Goblin Archer",
     ]
     assert split("  # a comment") == []
 
 
-def test_history_path_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_history_path_follows_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv("D4CLI_HISTORY", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert history_path() == tmp_path / "d4cli" / "history"
@@ -164,7 +183,9 @@ def test_history_path_follows_the_environment(monkeypatch: pytest.MonkeyPatch, t
     assert history_path() == tmp_path / "h"
 
 
-def test_completion_uses_the_shell_completers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_completion_uses_the_shell_completers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _init(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("D4CLI_FILE", raising=False)
@@ -205,8 +226,13 @@ def test_interactive_session_through_a_terminal(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = _init(tmp_path)
     child = pexpect.spawn(
-        sys.executable, ["-m", "d4cli", "play"], cwd=str(tmp_path), env=_env(tmp_path, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1"),
-        encoding="utf-8", timeout=20, dimensions=(50, 200),
+        sys.executable,
+        ["-m", "d4cli", "play"],
+        cwd=str(tmp_path),
+        env=_env(tmp_path, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1"),
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 200),
     )
     try:
         child.expect_exact("[not started] d4cli>")
@@ -260,11 +286,19 @@ def test_other_commands_never_import_the_line_editor(tmp_path: Path, argv: list[
         f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
         "print([m for m in sys.modules if m.startswith(('prompt_toolkit', 'd4cli.cli.play_session', 'd4cli.play'))], file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_env(tmp_path),
+    )
     assert done.stderr.strip().splitlines()[-1] == "[]"
 
 
-def test_completion_offers_option_values_and_not_the_actor_as_target(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_completion_offers_option_values_and_not_the_actor_as_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _init(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("D4CLI_FILE", raising=False)

@@ -22,16 +22,30 @@ pytestmark = pytest.mark.slow  # a real terminal per case
 
 def _env(history: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("D4CLI_")}
-    env.update(NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", D4CLI_HISTORY=history)
+    env.update(
+        NO_COLOR="1", TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="160", D4CLI_HISTORY=history
+    )
     return env
 
 
 def _session(tmp_path: Path, history: str) -> str:
     """Run ``play`` on a terminal: one command, then Ctrl-D. Everything it printed."""
-    subprocess.run([sys.executable, "-m", "d4cli", "init"], cwd=tmp_path, env=_env(history), check=True,
-                   capture_output=True)
-    child = pexpect.spawn(sys.executable, ["-m", "d4cli", "play"], cwd=str(tmp_path), env=_env(history),
-                          encoding="utf-8", timeout=60, dimensions=(40, 160))
+    subprocess.run(
+        [sys.executable, "-m", "d4cli", "init"],
+        cwd=tmp_path,
+        env=_env(history),
+        check=True,
+        capture_output=True,
+    )
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "d4cli", "play"],
+        cwd=str(tmp_path),
+        env=_env(history),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 160),
+    )
     child.logfile_read = seen = io.StringIO()
     try:
         # The prompt comes, never prompt_toolkit's question, and commands run.
@@ -65,8 +79,12 @@ def _bad_paths(tmp_path: Path) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("case", ["directory", "in /proc", "new in /proc", "folder is a file", "fifo", "symlink"])
-def test_a_history_that_cannot_be_used_is_one_warning_and_the_session_runs(tmp_path: Path, case: str):
+@pytest.mark.parametrize(
+    "case", ["directory", "in /proc", "new in /proc", "folder is a file", "fifo", "symlink"]
+)
+def test_a_history_that_cannot_be_used_is_one_warning_and_the_session_runs(
+    tmp_path: Path, case: str
+):
     history = _bad_paths(tmp_path)[case]
     seen = _session(tmp_path, history)
     assert seen.count("d4cli: warning: history") == 1
@@ -75,7 +93,9 @@ def test_a_history_that_cannot_be_used_is_one_warning_and_the_session_runs(tmp_p
     assert "Aria" in (tmp_path / "encounter.toml").read_text()
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give the file away")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give the file away"
+)
 def test_a_history_of_another_user_is_not_used(tmp_path: Path):
     history = tmp_path / "history"
     history.write_text("")

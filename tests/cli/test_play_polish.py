@@ -23,24 +23,39 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def _play(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(D4 + ["play"], input=script, capture_output=True, text=True, cwd=tmp_path,
-                          env=_env(tmp_path), timeout=60)
+    return subprocess.run(
+        D4 + ["play"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        timeout=60,
+    )
 
 
 def test_a_failing_script_names_its_line_number_and_text(tmp_path: Path) -> None:
-    done = _play(tmp_path, "init --from skirmish\n\n# a comment\nturn start\nact Ari   Might\nturn end\n")
+    done = _play(
+        tmp_path, "init --from skirmish\n\n# a comment\nturn start\nact Ari   Might\nturn end\n"
+    )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert lines[-1] == "d4cli: play: stopped at line 5 (exit 2): act Ari   Might"
     assert "no such creature" in lines[-2]
     refused = _play(tmp_path, "act Borin Might --cost 9\n")
     assert refused.returncode == 3
-    assert refused.stderr.strip().splitlines()[-1] == "d4cli: play: stopped at line 1 (exit 3): act Borin Might --cost 9"
+    assert (
+        refused.stderr.strip().splitlines()[-1]
+        == "d4cli: play: stopped at line 1 (exit 3): act Borin Might --cost 9"
+    )
 
 
 def test_errors_inside_the_session_say_help_never_d4cli(tmp_path: Path) -> None:
     done = _play(tmp_path, "act Aria\n")
-    assert done.stderr.splitlines()[:2] == ["Usage: act [OPTIONS] {NAME} {ASPECT|ACTION}", "Try 'act --help' for help."]
+    assert done.stderr.splitlines()[:2] == [
+        "Usage: act [OPTIONS] {NAME} {ASPECT|ACTION}",
+        "Try 'act --help' for help.",
+    ]
     unknown = _play(tmp_path, "rol pool 3\n")
     assert unknown.stderr.splitlines()[0] == "Try 'help' for help."
     assert "Did you mean 'roll'?" in unknown.stderr
@@ -49,7 +64,9 @@ def test_errors_inside_the_session_say_help_never_d4cli(tmp_path: Path) -> None:
     for result in (done, unknown, missing):
         assert "d4cli --help" not in result.stderr and "'d4cli " not in result.stderr
     # Outside a session the shell still says d4cli.
-    outside = subprocess.run(D4 + ["act", "Aria"], capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path))
+    outside = subprocess.run(
+        D4 + ["act", "Aria"], capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path)
+    )
     assert "Try 'd4cli act --help' for help." in outside.stderr
 
 
@@ -62,7 +79,9 @@ def test_clear_is_a_session_word(tmp_path: Path) -> None:
     assert "'clear'" in SESSION_HELP and "'COMMAND --help'" in SESSION_HELP
 
 
-def test_a_unique_completion_ends_with_a_space(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_unique_completion_ends_with_a_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
@@ -90,10 +109,14 @@ def test_in_a_terminal_tab_spaces_and_ctrl_c_leaves_a_fresh_line(tmp_path: Path)
     assert _play(tmp_path, "init --from skirmish\n").returncode == 0
     name = f"d4play{os.getpid()}"
     command = f"cd {tmp_path} && D4CLI_HISTORY={tmp_path / 'history'} NO_COLOR=1 {sys.executable} -m d4cli play"
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], check=True)
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command], check=True
+    )
 
     def screen() -> list[str]:
-        out = subprocess.run(["tmux", "capture-pane", "-t", name, "-p"], capture_output=True, text=True).stdout
+        out = subprocess.run(
+            ["tmux", "capture-pane", "-t", name, "-p"], capture_output=True, text=True
+        ).stdout
         return [line for line in out.splitlines() if line.strip()]
 
     def wait_for(text: str) -> list[str]:

@@ -19,13 +19,22 @@ def test_conceal_reveal_and_alias_are_journaled_changes_with_json():
     ok("init", "--from", "skirmish")
     concealed = ok_json("conceal", "Goblin Brute", "--note", "lurks behind the mill")
     assert concealed == {
-        "kind": "conceal", "round": 0, "turn": None, "actor": "Goblin Brute",
-        "hidden_before": False, "hidden_after": True, "alias_before": None, "alias_after": None,
+        "kind": "conceal",
+        "round": 0,
+        "turn": None,
+        "actor": "Goblin Brute",
+        "hidden_before": False,
+        "hidden_after": True,
+        "alias_before": None,
+        "alias_after": None,
     }
     aliased = ok_json("alias", "goblin archer", "Goblin 2")
     assert (aliased["actor"], aliased["alias_after"]) == ("Goblin Archer", "Goblin 2")
     status = {c["name"]: c for c in ok_json("status")["creatures"]}
-    assert (status["Goblin Brute"]["hidden"], status["Goblin Archer"]["alias"]) == (True, "Goblin 2")
+    assert (status["Goblin Brute"]["hidden"], status["Goblin Archer"]["alias"]) == (
+        True,
+        "Goblin 2",
+    )
     revealed = ok_json("reveal", "Goblin Brute")
     assert (revealed["hidden_before"], revealed["hidden_after"]) == (True, False)
     cleared = ok_json("alias", "Goblin Archer", "--clear")
@@ -35,15 +44,23 @@ def test_conceal_reveal_and_alias_are_journaled_changes_with_json():
     entries = ok_json("log")["entries"]
     assert [entry["kind"] for entry in entries] == ["init", "conceal", "alias", "reveal", "alias"]
     assert entries[1]["note"] == "lurks behind the mill"
-    assert [entry["kind"] for entry in ok_json("log", "--kind", "conceal")["entries"]] == ["conceal"]
+    assert [entry["kind"] for entry in ok_json("log", "--kind", "conceal")["entries"]] == [
+        "conceal"
+    ]
 
 
 def test_human_lines_say_what_the_players_now_see():
     ok("init", "--from", "skirmish")
     assert ok("conceal", "Goblin Brute").stdout == "Goblin Brute is hidden from the player view\n"
-    assert ok("alias", "Goblin Archer", "Goblin 2").stdout == "Goblin Archer is shown to the players as 'Goblin 2'\n"
+    assert (
+        ok("alias", "Goblin Archer", "Goblin 2").stdout
+        == "Goblin Archer is shown to the players as 'Goblin 2'\n"
+    )
     assert ok("reveal", "Goblin Brute").stdout == "Goblin Brute is on the player view\n"
-    assert ok("alias", "Goblin Archer", "--clear").stdout == "Goblin Archer is shown to the players by its own name\n"
+    assert (
+        ok("alias", "Goblin Archer", "--clear").stdout
+        == "Goblin Archer is shown to the players by its own name\n"
+    )
 
 
 def test_the_file_keeps_the_fields_and_undo_redo_give_the_bytes_back():
@@ -83,7 +100,10 @@ def test_alias_that_matches_another_name_or_alias_is_refused():
     ok("init", "--from", "skirmish")
     ok("alias", "Goblin Archer", "Goblin 2")
     line = fails(2, FILE, "alias", "Aria", "goblin  2")
-    assert line == "d4cli: error: TEXT: 'goblin  2': matches the alias of 'Goblin Archer' (N1): the players could not tell them apart"
+    assert (
+        line
+        == "d4cli: error: TEXT: 'goblin  2': matches the alias of 'Goblin Archer' (N1): the players could not tell them apart"
+    )
     line = fails(2, FILE, "alias", "Aria", "BORIN")
     assert "TEXT: 'BORIN': matches the name of 'Borin' (N1)" in line
     assert "TEXT" in fails(2, FILE, "alias", "Aria")
@@ -91,11 +111,13 @@ def test_alias_that_matches_another_name_or_alias_is_refused():
     assert "TEXT" in fails(2, FILE, "alias", "Aria", "   ")
 
 
-def _schema3(tmp_path: Path, extra_top: str = "", extra_creature: str = "", effect: str = "") -> None:
+def _schema3(
+    tmp_path: Path, extra_top: str = "", extra_creature: str = "", effect: str = ""
+) -> None:
     text = (
         f'schema_version = 3\nmode = "turn"\nround = 0\n{extra_top}\n'
         f'[[creature]]\nname = "Aria"\nload_buffer = 1\nexhaustion = 0\nload = -1\nhp = 5\n{extra_creature}\n'
-        '[creature.aspects]\nFinesse = 3\n'
+        "[creature.aspects]\nFinesse = 3\n"
         f"{effect}"
         '\n[[creature]]\nname = "Borin"\nload_buffer = 1\nexhaustion = 0\nload = -1\n[creature.aspects]\nMight = 2\n'
     )
@@ -113,9 +135,18 @@ def test_schema_3_fields_are_read_and_written_back(tmp_path: Path):
 
     encounter = read_encounter(tmp_path / "encounter.toml")
     aria = encounter.creatures[0]
-    assert (aria.hidden, aria.alias, aria.hp_shown, aria.evasion_shown) == (True, "The Shadow", "exact", True)
+    assert (aria.hidden, aria.alias, aria.hp_shown, aria.evasion_shown) == (
+        True,
+        "The Shadow",
+        "exact",
+        True,
+    )
     assert aria.effects[0].public is False
-    assert (encounter.player_view.party, encounter.player_view.party_hp, encounter.player_view.others_hp) == ("heroes", "label", "none")
+    assert (
+        encounter.player_view.party,
+        encounter.player_view.party_hp,
+        encounter.player_view.others_hp,
+    ) == ("heroes", "label", "none")
     ok("damage", "Aria", "1")
     again = read_encounter(tmp_path / "encounter.toml")
     assert again.creatures[0] == aria._replace(hp=4)
@@ -125,16 +156,43 @@ def test_schema_3_fields_are_read_and_written_back(tmp_path: Path):
 @pytest.mark.parametrize(
     ("top", "creature", "effect", "expected"),
     [
-        ("", 'hp_shown = "fuzzy"\n', "", "creature 'Aria': hp_shown: 'fuzzy': must be one of: exact, label, none"),
+        (
+            "",
+            'hp_shown = "fuzzy"\n',
+            "",
+            "creature 'Aria': hp_shown: 'fuzzy': must be one of: exact, label, none",
+        ),
         ("", "hidden = 1\n", "", "creature 'Aria': hidden: 1: must be true or false"),
-        ("", 'alias = "borin"\n', "", "creature 'Aria': alias: 'borin': matches the name of 'Borin' (N1)"),
-        ("", "evasion_shown = \"yes\"\n", "", "creature 'Aria': evasion_shown: 'yes': must be true or false"),
-        ('[player_view]\nparty_hp = "all"\n', "", "", "player_view.party_hp: 'all': must be one of: exact, label, none"),
+        (
+            "",
+            'alias = "borin"\n',
+            "",
+            "creature 'Aria': alias: 'borin': matches the name of 'Borin' (N1)",
+        ),
+        (
+            "",
+            'evasion_shown = "yes"\n',
+            "",
+            "creature 'Aria': evasion_shown: 'yes': must be true or false",
+        ),
+        (
+            '[player_view]\nparty_hp = "all"\n',
+            "",
+            "",
+            "player_view.party_hp: 'all': must be one of: exact, label, none",
+        ),
         ('[player_view]\npary = "x"\n', "", "", "player_view.pary"),
-        ("", "", '[[creature.effects]]\nsource = "x"\ngrant = "advantage"\npublic = "no"\n', "effects #1.public: 'no': must be true or false"),
+        (
+            "",
+            "",
+            '[[creature.effects]]\nsource = "x"\ngrant = "advantage"\npublic = "no"\n',
+            "effects #1.public: 'no': must be true or false",
+        ),
     ],
 )
-def test_bad_schema_3_values_name_the_field_and_the_value(tmp_path: Path, top: str, creature: str, effect: str, expected: str):
+def test_bad_schema_3_values_name_the_field_and_the_value(
+    tmp_path: Path, top: str, creature: str, effect: str, expected: str
+):
     _schema3(tmp_path, top, creature, effect)
     line = fails(2, tmp_path / "encounter.toml", "status")
     assert expected in line
@@ -142,7 +200,11 @@ def test_bad_schema_3_values_name_the_field_and_the_value(tmp_path: Path, top: s
 
 
 def test_schema_2_files_do_not_take_schema_3_keys(tmp_path: Path):
-    text = bundled_examples()["skirmish"].read_text().replace('name = "Aria"', 'name = "Aria"\nhidden = true')
+    text = (
+        bundled_examples()["skirmish"]
+        .read_text()
+        .replace('name = "Aria"', 'name = "Aria"\nhidden = true')
+    )
     (tmp_path / "encounter.toml").write_text(text)
     line = fails(2, tmp_path / "encounter.toml", "status")
     assert "creature 'Aria': hidden" in line
@@ -171,4 +233,9 @@ def test_effect_add_gm_only_writes_public_false_and_undo_takes_it_back():
 
 def test_help_player_view_explains_what_the_players_see():
     text = ok("help", "player-view").stdout
-    assert "a hidden creature acts" in text and "Bloodied" in text and "--gm-only" in text and "R2" in text
+    assert (
+        "a hidden creature acts" in text
+        and "Bloodied" in text
+        and "--gm-only" in text
+        and "R2" in text
+    )

@@ -54,21 +54,41 @@ def encounters(draw: st.DrawFn) -> tuple[Encounter, set[str]]:
         timed = names[draw(st.integers(0, count - 1))]
         ends = draw(st.sampled_from(["start", "end", "rounds", "uses", "removed"]))
         public_effect = Effect(
-            public_source, draw(st.sampled_from(["advantage", "disadvantage"])), draw(st.sampled_from(["own", "against"])), ends,
+            public_source,
+            draw(st.sampled_from(["advantage", "disadvantage"])),
+            draw(st.sampled_from(["own", "against"])),
+            ends,
             creature=timed if ends in ("start", "end") else None,
-            last_round=3 if ends == "rounds" else None, uses=2 if ends == "uses" else None,
+            last_round=3 if ends == "rounds" else None,
+            uses=2 if ends == "uses" else None,
         )
         hp = draw(st.none() | st.integers(0, 40))
         max_hp = None if hp is None else draw(st.none() | st.integers(hp, 60))
-        creatures.append(Creature(
-            name, ((aspect, draw(st.integers(-5, 9))),), load=draw(st.integers(-2, 6)),
-            hp=hp, max_hp=max_hp, side="party" if party else "foes", notes=notes, hidden=hidden, alias=alias,
-            hp_shown=draw(st.sampled_from([None, "exact", "label", "none"])), evasion_shown=draw(st.booleans()),
-            had_turn=draw(st.booleans()),
-            effects=(public_effect, Effect(secret_source, "disadvantage", public=False)),
-        ))
+        creatures.append(
+            Creature(
+                name,
+                ((aspect, draw(st.integers(-5, 9))),),
+                load=draw(st.integers(-2, 6)),
+                hp=hp,
+                max_hp=max_hp,
+                side="party" if party else "foes",
+                notes=notes,
+                hidden=hidden,
+                alias=alias,
+                hp_shown=draw(st.sampled_from([None, "exact", "label", "none"])),
+                evasion_shown=draw(st.booleans()),
+                had_turn=draw(st.booleans()),
+                effects=(public_effect, Effect(secret_source, "disadvantage", public=False)),
+            )
+        )
     current = draw(st.none() | st.sampled_from(names))
-    encounter = Encounter(next(pool), round=draw(st.integers(1, 9)), current=current, last_turn=current, creatures=tuple(creatures))
+    encounter = Encounter(
+        next(pool),
+        round=draw(st.integers(1, 9)),
+        current=current,
+        last_turn=current,
+        creatures=tuple(creatures),
+    )
     return encounter, secrets
 
 
@@ -88,8 +108,16 @@ def player_outputs(encounter: Encounter) -> dict[str, str]:
     }
     for readable in (True, False):
         snapshot = Snapshot(view, readable, 3)
-        for method, target in (("GET", "/"), ("GET", "/view.json"), ("GET", "/events"), ("GET", "/x"), ("POST", "/")):
-            outputs[f"{method} {target} {readable}"] = respond(method, target, snapshot).body.decode("utf-8")
+        for method, target in (
+            ("GET", "/"),
+            ("GET", "/view.json"),
+            ("GET", "/events"),
+            ("GET", "/x"),
+            ("POST", "/"),
+        ):
+            outputs[f"{method} {target} {readable}"] = respond(
+                method, target, snapshot
+            ).body.decode("utf-8")
         outputs[f"event {readable}"] = event_message(snapshot).decode("utf-8")
     return outputs
 
@@ -119,6 +147,11 @@ def test_the_check_would_catch_a_leak():
     """The GM's board shows what the players' outputs must not: the same check finds it there."""
     from d4cli.output.render.board import frame_text, gm_frame
 
-    encounter = Encounter(creatures=(Creature("QsecretZ", (("Might", 1),), hidden=True), Creature("Aria", (("Might", 1),))))
+    encounter = Encounter(
+        creatures=(
+            Creature("QsecretZ", (("Might", 1),), hidden=True),
+            Creature("Aria", (("Might", 1),)),
+        )
+    )
     assert "QsecretZ" in frame_text(gm_frame(encounter, []), 80)
     assert all("QsecretZ" not in text for text in player_outputs(encounter).values())

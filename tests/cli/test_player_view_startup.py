@@ -20,22 +20,39 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 # Loaded by `serve` or `board` (or a file that hides something) and by nothing else.
 PLAYER_VIEW_MODULES = {
-    "d4cli.cli.serve", "d4cli.cli.board", "d4cli.cli.commands.player_view", "d4cli.output.page",
-    "d4cli.output.render.board", "d4cli.output.serialize.public_view", "d4cli.fight.public_view",
-    "d4cli.fight.visibility", "d4cli.fight.view_settings", "d4cli.fileformat.player_view_toml",
-    "http.server", "socketserver", "rich.live",
+    "d4cli.cli.serve",
+    "d4cli.cli.board",
+    "d4cli.cli.commands.player_view",
+    "d4cli.output.page",
+    "d4cli.output.render.board",
+    "d4cli.output.serialize.public_view",
+    "d4cli.fight.public_view",
+    "d4cli.fight.visibility",
+    "d4cli.fight.view_settings",
+    "d4cli.fileformat.player_view_toml",
+    "http.server",
+    "socketserver",
+    "rich.live",
 }
 
 
 def _loaded(tmp_path: Path, *args: str) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, cwd=tmp_path, timeout=60, check=False,
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
     )
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("args", [("roll", "pool", "4", "--json"), ("status", "--json"), ("damage", "Aria", "1", "--json")])
+@pytest.mark.parametrize(
+    "args",
+    [("roll", "pool", "4", "--json"), ("status", "--json"), ("damage", "Aria", "1", "--json")],
+)
 def test_other_commands_never_load_the_player_view(tmp_path: Path, args: tuple[str, ...]):
     _loaded(tmp_path, "init", "--from", "skirmish")
     assert _loaded(tmp_path, *args) & PLAYER_VIEW_MODULES == set()

@@ -28,11 +28,26 @@ def test_recap_after_two_rounds_counts_what_happened(fought):
     before = files(fought)
     report = ok_json("recap", "--runs", "0")
     assert files(fought) == before
-    assert (report["kind"], report["from_seq"], report["to_seq"], report["rounds"]) == ("recap", 1, 24, 2)
+    assert (report["kind"], report["from_seq"], report["to_seq"], report["rounds"]) == (
+        "recap",
+        1,
+        24,
+        2,
+    )
     assert report["sides"] == ["party", "foes"] and report["winner"] is None
-    figures = {name: (c["damage_dealt"], c["damage_taken"], c["actions_on_turn"], c["actions_off_turn"],
-                      c["team_actions"], c["load_spent"], c["turns"], c["turns_unable"])
-               for name, c in by_name(report).items()}
+    figures = {
+        name: (
+            c["damage_dealt"],
+            c["damage_taken"],
+            c["actions_on_turn"],
+            c["actions_off_turn"],
+            c["team_actions"],
+            c["load_spent"],
+            c["turns"],
+            c["turns_unable"],
+        )
+        for name, c in by_name(report).items()
+    }
     assert figures == {
         "Aria": (3, 7, 3, 0, 0, 3, 2, 0),  # 2 + 0 + 1 dealt; 1 + 3 from arrows and 3 from the beam
         "Borin": (4, 6, 2, 0, 0, 3, 2, 0),
@@ -72,8 +87,8 @@ def _brute_check(entry: dict) -> Fraction:
     for natural in range(1, 21):
         for dice in itertools.product(range(1, 7), repeat=level):
             bonus = max(dice) + max(0, dice.count(6) - 1) if dice else 0
-            for down in (range(1, 7) if minus else [0]):
-                for crit in (range(1, 7) if natural == 20 else [0] * 6):
+            for down in range(1, 7) if minus else [0]:
+                for crit in range(1, 7) if natural == 20 else [0] * 6:
                     totals.append(natural + modifiers + bonus - down + crit)
     below = sum(1 for t in totals if t < entry["total"])
     equal = sum(1 for t in totals if t == entry["total"])
@@ -103,7 +118,9 @@ def test_the_fight_is_placed_among_simulated_fights_from_its_start(fought):
     sim = report["simulated"]
     assert (sim["mode"], sim["runs"], sim["seed"]) == ("turn", 200, 3)
     # The same fights as `simulate` plays from the init's state (the bundled skirmish).
-    mode = ok_json("simulate", "--from", "skirmish", "--runs", "200", "--seed", "3", "--modes", "turn")["modes"][0]
+    mode = ok_json(
+        "simulate", "--from", "skirmish", "--runs", "200", "--seed", "3", "--modes", "turn"
+    )["modes"][0]
     histogram = {int(k): v for k, v in mode["rounds"]["histogram"].items()}
     below = sum(v for k, v in histogram.items() if k < 2)
     assert sim["rounds"] == {"real": 2, "percentile": (below + histogram.get(2, 0) / 2) / 200}
@@ -132,7 +149,9 @@ def test_undone_changes_are_not_recapped(fought):
 def test_downs_ups_and_the_longest_refusal_streak(fought):
     ok("damage", "Goblin Archer", "99")
     ok("heal", "Goblin Archer", "2")
-    ok("exhaust", "Goblin Brute", "5")  # resets to Load 5 > Might 3: no Cost 1 at its turn start (R1, R2)
+    ok(
+        "exhaust", "Goblin Brute", "5"
+    )  # resets to Load 5 > Might 3: no Cost 1 at its turn start (R1, R2)
     for _ in range(2):
         for _ in range(4):
             ok("turn", "start")
@@ -163,28 +182,35 @@ def test_csv_and_markdown_carry_the_same_numbers(fought):
     assert percentiles == [roll["percentile"] for roll in report["rolls"]]
     markdown = ok("recap", "--runs", "0", "--format", "markdown").stdout
     tables = [line for line in markdown.splitlines() if line.startswith("|")]
-    assert len({line.count("|") for line in tables[:6]}) == 1  # the creature table: header, rule, 4 rows
+    assert (
+        len({line.count("|") for line in tables[:6]}) == 1
+    )  # the creature table: header, rule, 4 rows
     assert "| Goblin Brute (foes) | 6 | 4 | 2 / 0 | 1 | 4 | 0 of 2 | - |" in markdown
 
 
 def test_no_fight_yet(isolated_env):
     path = isolated_env / "encounter.toml"
     ok("init", "--from", "skirmish")
-    assert fails(2, path, "recap") == "d4cli: error: recap: no fight yet: nothing in the log since the init"
+    assert (
+        fails(2, path, "recap")
+        == "d4cli: error: recap: no fight yet: nothing in the log since the init"
+    )
     path.with_name("encounter.toml.journal").unlink()
     assert "no fight yet" in fails(2, path, "recap", "--json")
 
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [(("--from-seq", "24"), "--from-seq: 24: leaves nothing to recap: the newest entry is #24"),
-     (("--from-seq", "99"), "--from-seq: 99"),
-     (("--from-seq", "0"), "--from-seq: 0: is before the init (#1)"),
-     (("--format", "html"), "--format: 'html'"),
-     (("--format", "svg", "--json"), "--json: --json and --format svg ask for two formats"),
-     (("--format", "csv", "--json"), "--json: --json and --format csv ask for two formats"),
-     (("--runs", "-1"), "--runs: -1"),
-     (("--seed", "x"), "--seed: 'x'")],
+    [
+        (("--from-seq", "24"), "--from-seq: 24: leaves nothing to recap: the newest entry is #24"),
+        (("--from-seq", "99"), "--from-seq: 99"),
+        (("--from-seq", "0"), "--from-seq: 0: is before the init (#1)"),
+        (("--format", "html"), "--format: 'html'"),
+        (("--format", "svg", "--json"), "--json: --json and --format svg ask for two formats"),
+        (("--format", "csv", "--json"), "--json: --json and --format csv ask for two formats"),
+        (("--runs", "-1"), "--runs: -1"),
+        (("--seed", "x"), "--seed: 'x'"),
+    ],
 )
 def test_bad_input_is_one_line_exit_2(fought, args, needle):
     assert needle in fails(2, fought, "recap", *args)
@@ -201,7 +227,11 @@ def test_recap_human_output(fought, snapshot, monkeypatch, width):
 def test_recap_charts_damage_per_round_per_side(fought):
     lines = run("recap", "--runs", "0").stdout.splitlines()
     at = lines.index("foes dealt, per round:")
-    assert lines[at + 1].split() == ["1", "#" * 4, "1"] and lines[at + 2].split() == ["2", "#" * 40, "9"]
+    assert lines[at + 1].split() == ["1", "#" * 4, "1"] and lines[at + 2].split() == [
+        "2",
+        "#" * 40,
+        "9",
+    ]
 
 
 def test_recap_markdown_output(fought, snapshot):
@@ -222,10 +252,18 @@ def test_recap_svg_charts_the_damage_per_round_of_its_json(fought):
     root = ET.fromstring(text)
     ns = "{http://www.w3.org/2000/svg}"
     bars = root.findall(f".//{ns}rect[@class='bar']")
-    expected = [(side, str(r["round"]), str(r["sides"].get(side, 0)))
-                for r in report["damage_per_round"] for side in report["sides"]]
+    expected = [
+        (side, str(r["round"]), str(r["sides"].get(side, 0)))
+        for r in report["damage_per_round"]
+        for side in report["sides"]
+    ]
     assert len(bars) == len(report["damage_per_round"]) * len(report["sides"]) == 4
     values = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "value"]
-    assert [(bar.get("data-series"), bar.get("data-category"), value) for bar, value in zip(bars, values)] == expected
-    assert [g.find(f"{ns}text").text for g in root.iter(f"{ns}g") if g.get("class") == "legend"] == report["sides"]
+    assert [
+        (bar.get("data-series"), bar.get("data-category"), value)
+        for bar, value in zip(bars, values)
+    ] == expected
+    assert [
+        g.find(f"{ns}text").text for g in root.iter(f"{ns}g") if g.get("class") == "legend"
+    ] == report["sides"]
     assert [t.text for t in root.iter(f"{ns}text") if t.get("class") == "category"] == ["1", "2"]

@@ -51,7 +51,8 @@ def test_status_at_is_read_only(fought):
     ok("log", "--states", "--json")
     after = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.is_file()}
     assert {k: v for k, v in after.items() if not k.endswith(".lock")} == {
-        k: v for k, v in before.items() if not k.endswith(".lock")}
+        k: v for k, v in before.items() if not k.endswith(".lock")
+    }
 
 
 def test_status_name_at_seq_shows_that_sheet_then(fought):
@@ -108,8 +109,13 @@ def test_a_hand_edit_after_the_journal_still_replays_the_journal(fought):
 
 @pytest.mark.parametrize(
     ("at", "needle"),
-    [("12", "--at: 12: is past the newest entry (#11)"), ("0", "--at: 0: is before the init (#1)"),
-     ("-1", "--at: -1: must be within 0.."), ("3.0", "--at: '3.0'"), ("x", "--at: 'x'")],
+    [
+        ("12", "--at: 12: is past the newest entry (#11)"),
+        ("0", "--at: 0: is before the init (#1)"),
+        ("-1", "--at: -1: must be within 0.."),
+        ("3.0", "--at: '3.0'"),
+        ("x", "--at: 'x'"),
+    ],
 )
 def test_bad_at_is_one_line_exit_2(fought, at, needle):
     path, _ = fought
@@ -125,7 +131,10 @@ def test_at_without_a_journal_is_bad_input(isolated_env):
 
 
 def test_log_states_needs_json(fought):
-    assert fails(2, fought[0], "log", "--states") == "d4cli: error: --states: streams JSON Lines: add --json"
+    assert (
+        fails(2, fought[0], "log", "--states")
+        == "d4cli: error: --states: streams JSON Lines: add --json"
+    )
 
 
 @pytest.mark.parametrize("width", [80, 120])

@@ -8,13 +8,43 @@ import pytest
 from _cli import run
 
 POOL_KEYS = {
-    "kind", "aspect", "load", "cost", "allowed", "headroom", "advantage", "disadvantage",
-    "net_advantage", "pool_size", "dice", "extra", "total", "dc", "success", "evasion", "damage",
+    "kind",
+    "aspect",
+    "load",
+    "cost",
+    "allowed",
+    "headroom",
+    "advantage",
+    "disadvantage",
+    "net_advantage",
+    "pool_size",
+    "dice",
+    "extra",
+    "total",
+    "dc",
+    "success",
+    "evasion",
+    "damage",
 }
 CHECK_KEYS = {
-    "kind", "attribute", "proficiency", "specialization", "advantage_level", "disadvantage",
-    "effective_level", "impossible", "natural", "advantage_dice", "advantage_bonus",
-    "disadvantage_die", "critical", "crit_die", "total", "dc", "success", "outcome",
+    "kind",
+    "attribute",
+    "proficiency",
+    "specialization",
+    "advantage_level",
+    "disadvantage",
+    "effective_level",
+    "impossible",
+    "natural",
+    "advantage_dice",
+    "advantage_bonus",
+    "disadvantage_die",
+    "critical",
+    "crit_die",
+    "total",
+    "dc",
+    "success",
+    "outcome",
 }
 
 
@@ -30,7 +60,9 @@ def test_version():
 
 
 def test_trap_example_pool_of_five():
-    result, obj = run_json("roll", "pool", "4", "--adv", "torch", "--adv", "advice", "--dis", "darkness")
+    result, obj = run_json(
+        "roll", "pool", "4", "--adv", "torch", "--adv", "advice", "--dis", "darkness"
+    )
     assert result.exit_code == 0
     assert POOL_KEYS <= obj.keys()
     assert obj["kind"] == "pool"
@@ -44,7 +76,17 @@ def test_trap_example_pool_of_five():
 def test_dagger_example_damage():
     for seed in range(20):
         result, obj = run_json(
-            "roll", "pool", "6", "--load", "2", "--extra", "1d4", "--evasion", "11", "--seed", str(seed)
+            "roll",
+            "pool",
+            "6",
+            "--load",
+            "2",
+            "--extra",
+            "1d4",
+            "--evasion",
+            "11",
+            "--seed",
+            str(seed),
         )
         assert result.exit_code == 0
         assert obj["pool_size"] == 4 and len(obj["dice"]) == 4
@@ -72,7 +114,9 @@ def test_check_impossible_exit_3():
 
 
 def test_check_carries_every_key():
-    result, obj = run_json("roll", "check", "--advantage", "2", "--dc", "hard", "--rule-of-three", "--seed", "5")
+    result, obj = run_json(
+        "roll", "check", "--advantage", "2", "--dc", "hard", "--rule-of-three", "--seed", "5"
+    )
     assert result.exit_code == 0
     assert CHECK_KEYS <= obj.keys()
     assert obj["dc"] == 18 and obj["advantage_level"] == 2 and obj["effective_level"] == 2
@@ -129,10 +173,38 @@ def test_dice_are_uniform_over_many_seeds():
 
 
 def test_human_table_explains_each_step():
-    result = run("roll", "pool", "4", "--adv", "torch", "--adv", "Torch", "--dis", "dark", "--dc", "9", "--seed", "3")
+    result = run(
+        "roll",
+        "pool",
+        "4",
+        "--adv",
+        "torch",
+        "--adv",
+        "Torch",
+        "--dis",
+        "dark",
+        "--dc",
+        "9",
+        "--seed",
+        "3",
+    )
     assert result.exit_code == 0
     out = result.stdout
-    for words in ("Gate", "headroom 4 >= Cost 1", "Net Advantage", "counted once", "4d4", "Total", "DC 9", "Load after", "R2", "R4", "R5", "R7", "R8"):
+    for words in (
+        "Gate",
+        "headroom 4 >= Cost 1",
+        "Net Advantage",
+        "counted once",
+        "4d4",
+        "Total",
+        "DC 9",
+        "Load after",
+        "R2",
+        "R4",
+        "R5",
+        "R7",
+        "R8",
+    ):
         assert words in out, words
     assert "\x1b[" not in out
 
@@ -193,7 +265,16 @@ def test_help_lists_topics_and_each_topic_renders():
 
     index = run("help")
     assert index.exit_code == 0
-    for key in ("gate", "pool", "advantage", "load", "check", "rule-of-three", "json", "exit-codes"):
+    for key in (
+        "gate",
+        "pool",
+        "advantage",
+        "load",
+        "check",
+        "rule-of-three",
+        "json",
+        "exit-codes",
+    ):
         assert key in TOPICS and key in index.stdout
         topic = run("help", key)
         assert topic.exit_code == 0
@@ -202,7 +283,13 @@ def test_help_lists_topics_and_each_topic_renders():
 
 
 def test_every_command_has_help():
-    for args in (["--help"], ["roll", "--help"], ["roll", "pool", "--help"], ["roll", "check", "--help"], ["help", "--help"]):
+    for args in (
+        ["--help"],
+        ["roll", "--help"],
+        ["roll", "pool", "--help"],
+        ["roll", "check", "--help"],
+        ["help", "--help"],
+    ):
         result = run(*args)
         assert result.exit_code == 0, args
         assert "Usage" in result.stdout

@@ -40,7 +40,9 @@ def test_odds_are_exact():
     assert odds["distribution"]["8"] == pytest.approx(6 / 36, abs=1e-12)
     assert odds["distribution"]["3"] == pytest.approx(1 / 36, abs=1e-12)
     three = ok_json("roll", "dice", "1d4+1d6+2", "--odds")["odds"]["distribution"]
-    assert min(map(int, three)) == 4 and three["4"] == pytest.approx(float(Fraction(1, 24)), abs=1e-12)
+    assert min(map(int, three)) == 4 and three["4"] == pytest.approx(
+        float(Fraction(1, 24)), abs=1e-12
+    )
 
 
 def test_the_table_explains_each_term():
@@ -101,7 +103,10 @@ def test_roll_with_dice_notation_hints_at_dice_and_pool():
     assert "Did you mean 'pool'?" in run("roll", "pol").stderr
 
 
-@given(st.lists(st.tuples(st.integers(1, 20), st.integers(1, 30)), min_size=1, max_size=4), st.integers(-50, 50))
+@given(
+    st.lists(st.tuples(st.integers(1, 20), st.integers(1, 30)), min_size=1, max_size=4),
+    st.integers(-50, 50),
+)
 def test_any_written_sum_rolls_within_its_bounds(terms, number):
     import random
 

@@ -48,7 +48,14 @@ def test_get_only_and_unknown_paths_are_404(server: Server):
     for method in ("POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "BREW"):
         status, headers, _ = server.get("/", method)
         assert (status, headers.get("Allow")) == (405, "GET"), method
-    for path in ("/nope", "/encounter.toml", "/../encounter.toml", "/%2e%2e/encounter.toml", "/static/", "//etc/passwd"):
+    for path in (
+        "/nope",
+        "/encounter.toml",
+        "/../encounter.toml",
+        "/%2e%2e/encounter.toml",
+        "/static/",
+        "//etc/passwd",
+    ):
         status, _, body = server.get(path)
         assert status == 404 and b"Aria" not in body, path
     assert server.get("/view.json?cache=1")[0] == 200
@@ -64,20 +71,29 @@ def test_events_push_a_change_within_2_seconds(server: Server, tmp_path: Path):
     second = next_message(stream)
     assert time.monotonic() - start < 2.0
     assert second["seq"] > first["seq"]
-    assert second["view"]["creatures"][2]["hp_label"] == "Down" and second["view"]["creatures"][2]["down"] is True
+    assert (
+        second["view"]["creatures"][2]["hp_label"] == "Down"
+        and second["view"]["creatures"][2]["down"] is True
+    )
     stream.close()
 
 
 @pytest.mark.slow
-def test_a_damaged_file_keeps_the_last_good_view_and_the_server_lives(server: Server, tmp_path: Path):
+def test_a_damaged_file_keeps_the_last_good_view_and_the_server_lives(
+    server: Server, tmp_path: Path
+):
     stream = open_stream(server)
     next_message(stream)
     good = FILE.read_bytes()
-    FILE.write_text('schema_version = 3\nmode = "turn"\nround = 1\n[[creature]]\nname = "Goblin Brute"\nhp = "x"\n')
+    FILE.write_text(
+        'schema_version = 3\nmode = "turn"\nround = 1\n[[creature]]\nname = "Goblin Brute"\nhp = "x"\n'
+    )
     broken = next_message(stream)
     assert broken["readable"] is False and "unreadable" in broken["html"]
     assert [c["name"] for c in broken["view"]["creatures"]] == ["Aria", "Borin", "Goblin 2"]
-    assert "Goblin Brute" not in json.dumps(broken)  # the reason goes to the GM's stderr, not to the page
+    assert "Goblin Brute" not in json.dumps(
+        broken
+    )  # the reason goes to the GM's stderr, not to the page
     view = json.loads(server.get("/view.json")[2])
     assert view["readable"] is False and view["creatures"][0]["name"] == "Aria"
     FILE.write_bytes(good)
@@ -137,7 +153,9 @@ def test_bad_ports_and_hosts_are_one_line_exit_2():
     assert "--port: 70000: must be within 0..65535" in fails(2, FILE, "serve", "--port", "70000")
     assert "--port: 'eighty'" in fails(2, FILE, "serve", "--port", "eighty")
     assert "--port: -1" in fails(2, FILE, "serve", "--port", "-1")
-    assert "--host: '192.0.2.1': cannot be bound" in fails(2, FILE, "serve", "--host", "192.0.2.1", "--port", "0")
+    assert "--host: '192.0.2.1': cannot be bound" in fails(
+        2, FILE, "serve", "--host", "192.0.2.1", "--port", "0"
+    )
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()

@@ -50,7 +50,11 @@ def _run(*args: str, env: dict[str, str] | None = None, cwd: Path) -> tuple[str,
     """Run ``d4cli ARGS`` in a fresh interpreter: its stdout and the modules it loaded."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(env or {}), *args],
-        capture_output=True, text=True, cwd=cwd, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
     )
     modules = json.loads(done.stderr.strip().splitlines()[-1])
     return done.stdout, set(modules)
@@ -65,7 +69,11 @@ def _import_all(*packages: str, skip: tuple[str, ...] = (), cwd: Path) -> set[st
     """The modules loaded by importing every module of *packages* (but *skip*) in a fresh interpreter."""
     done = subprocess.run(
         [sys.executable, "-c", IMPORT_ALL, json.dumps(skip), *packages],
-        capture_output=True, text=True, cwd=cwd, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=True,
     )
     return set(json.loads(done.stdout))
 
@@ -90,7 +98,13 @@ def _skirmish(folder: Path) -> Path:
 
 def test_the_core_packages_load_no_shell_library(tmp_path: Path) -> None:
     modules = _import_all(*CORE, cwd=tmp_path)
-    assert {"d4cli.rules.pool", "d4cli.fight.turns", "d4cli.odds.grids", "d4cli.sim.cluster", "d4cli.fileformat.schema1"} <= modules
+    assert {
+        "d4cli.rules.pool",
+        "d4cli.fight.turns",
+        "d4cli.odds.grids",
+        "d4cli.sim.cluster",
+        "d4cli.fileformat.schema1",
+    } <= modules
     assert not _top(modules, *SHELL_LIBRARIES)
 
 
@@ -98,14 +112,22 @@ def test_the_core_packages_load_no_shell_library(tmp_path: Path) -> None:
 def test_only_play_loads_prompt_toolkit(tmp_path: Path) -> None:
     # Every other module, the commands and the play session included, imports without it.
     modules = _import_all("d4cli", skip=("d4cli.__main__", "d4cli.cli.play_prompt"), cwd=tmp_path)
-    assert {"d4cli.cli.play_session", "d4cli.cli.commands.play", "d4cli.cli.commands.act"} <= modules
+    assert {
+        "d4cli.cli.play_session",
+        "d4cli.cli.commands.play",
+        "d4cli.cli.commands.act",
+    } <= modules
     assert not _top(modules, "prompt_toolkit")
     # A piped session runs its lines without the prompt; commands outside play never need it.
     path = _skirmish(tmp_path)
     piped = subprocess.run(
         [sys.executable, "-c", PROBE, "{}", "play", "-f", str(path)],
         input="roll pool 4 --json\nstatus\nact Aria Finesse --cost 0\n",
-        capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
     )
     assert piped.returncode == 0 and '"kind": "pool"' in piped.stdout
     assert not _top(set(json.loads(piped.stderr.strip().splitlines()[-1])), "prompt_toolkit")
@@ -116,7 +138,19 @@ def test_only_play_loads_prompt_toolkit(tmp_path: Path) -> None:
 
 
 def test_simulate_without_a_scheduler_never_loads_dask(tmp_path: Path) -> None:
-    out, modules = _run("simulate", "--from", "duel", "--runs", "20", "--jobs", "1", "--seed", "1", "--json", cwd=tmp_path)
+    out, modules = _run(
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "20",
+        "--jobs",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+        cwd=tmp_path,
+    )
     assert json.loads(out.splitlines()[-1])  # it played
     assert "d4cli.sim.engine" in modules
     assert not _top(modules, "dask", "distributed")
@@ -130,7 +164,10 @@ def test_roll_pool_json_loads_no_rich_no_toml_writer_and_no_encounter(tmp_path: 
     assert not _top(modules, "rich", "tomli_w", "tomllib")
     assert not {name for name in modules if name.startswith(("d4cli.store", "d4cli.fileformat"))}
     # Of the fight model, at most the package and its table of kinds (plain strings).
-    assert {name for name in modules if name.startswith("d4cli.fight")} <= {"d4cli.fight", "d4cli.fight.kinds"}
+    assert {name for name in modules if name.startswith("d4cli.fight")} <= {
+        "d4cli.fight",
+        "d4cli.fight.kinds",
+    }
 
 
 def test_a_tab_on_a_creature_name_loads_no_rich(tmp_path: Path) -> None:
@@ -150,6 +187,22 @@ def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
     assert "Pool roll" in out and "rich" in modules
     path = _skirmish(tmp_path)
     # Cost 1: the act changes the Load, so the file is written (an act that changes nothing keeps its bytes).
-    out, modules = _run("act", "Aria", "Finesse", "--cost", "1", "--seed", "1", "-f", str(path), "--json", cwd=tmp_path)
-    assert json.loads(out)["kind"] == "pool" and "d4cli.store.transaction" in modules and "tomli_w" in modules
+    out, modules = _run(
+        "act",
+        "Aria",
+        "Finesse",
+        "--cost",
+        "1",
+        "--seed",
+        "1",
+        "-f",
+        str(path),
+        "--json",
+        cwd=tmp_path,
+    )
+    assert (
+        json.loads(out)["kind"] == "pool"
+        and "d4cli.store.transaction" in modules
+        and "tomli_w" in modules
+    )
     assert os.path.getsize(path) > 0

@@ -40,7 +40,9 @@ def test_c8_each_advantage_source_adds_its_level_capped_at_5():
     counted = (Source("blessed", "advantage", "effect", 2), Source("aid", "advantage", "--adv"))
     assert levels_from(0, 0, counted) == (3, 0)
     assert levels_from(1, 0, (Source("blessed", "advantage", "effect", 5),)) == (5, 0)
-    assert levels_from(0, 1, (Source("x", "advantage", "effect", 3), Source("y", "disadvantage", "effect"))) == (3, 2)
+    assert levels_from(
+        0, 1, (Source("x", "advantage", "effect", 3), Source("y", "disadvantage", "effect"))
+    ) == (3, 2)
 
 
 def test_c8_a_source_named_twice_counts_once_at_its_highest_level():
@@ -56,7 +58,9 @@ def test_c8_a_check_applies_an_effects_level():
     encounter = _sheet()
     from d4cli.fight.effect_transitions import add_effect
 
-    encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "blessed", "advantage", level=3))
+    encounter, _ = add_effect(
+        encounter, "Aria", make_effect(encounter, "blessed", "advantage", level=3)
+    )
     dice = ScriptedDice([10, 1, 2, 3, 4])  # the d20, then Level 4: four d6 (C3)
     _, record = sheet_check(encounter, SheetCheckRequest("Aria", advantage_level=1), dice)
     assert isinstance(record.result, CheckResult)
@@ -75,7 +79,7 @@ def test_effect_level_round_trips_the_file_and_level_1_is_not_written():
 
     encounter, _ = add_effect(encounter, "Aria", Effect("b", level=2))
     text = dump_encounter(encounter)
-    assert 'level = 2' in text
+    assert "level = 2" in text
     assert parse_encounter(text, Path("x.toml")).creatures[0].effects == (Effect("b", level=2),)
 
 
@@ -114,7 +118,10 @@ def test_effect_add_level_on_the_command_line_json_status_and_check(sheet_file):
     assert b"level" not in sheet_file.read_bytes() and sheet_file.read_bytes() != before
     added = ok_json("effect", "add", "Aria", "blessed", "--adv", "--level", "2")
     assert added["effect"]["level"] == 2
-    assert "blessed +1d4, Advantage level 2 on checks (C8), until removed" in ok("effect", "list").stdout
+    assert (
+        "blessed +1d4, Advantage level 2 on checks (C8), until removed"
+        in ok("effect", "list").stdout
+    )
     assert [e["level"] for e in ok_json("status")["creatures"][0]["effects"]] == [1, 2]
     check = ok_json("check", "Aria", "--attribute", "Agility", "--seed", "1", "--dry-run")
     assert check["effective_level"] == 3  # plain 1 + blessed 2 (C8)
@@ -134,12 +141,21 @@ def test_r4_on_a_pool_roll_a_source_counts_once_whatever_its_level(sheet_file):
         (("--adv", "--level", "0"), "--level: 0: must be within 1..5"),
         (("--adv", "--level", "6"), "--level: 6: must be within 1..5"),
         (("--adv", "--level", "two"), "--level: 'two': must be a whole number"),
-        (("--dis", "--level", "2"), "--level: '2': only an Advantage effect (--adv) has a level (C8)"),
-        (("--dis", "--level", "1"), "--level: '1': only an Advantage effect (--adv) has a level (C8)"),
+        (
+            ("--dis", "--level", "2"),
+            "--level: '2': only an Advantage effect (--adv) has a level (C8)",
+        ),
+        (
+            ("--dis", "--level", "1"),
+            "--level: '1': only an Advantage effect (--adv) has a level (C8)",
+        ),
     ],
 )
 def test_a_bad_level_is_one_line_exit_2_nothing_changed(sheet_file, args, message):
-    assert fails(2, sheet_file, "effect", "add", "Aria", "blessed", *args) == f"d4cli: error: {message}"
+    assert (
+        fails(2, sheet_file, "effect", "add", "Aria", "blessed", *args)
+        == f"d4cli: error: {message}"
+    )
 
 
 def test_the_rules_say_the_level_applies_to_checks_only():
@@ -183,7 +199,10 @@ def test_r20_an_effect_timed_to_a_skipped_turn_ends_with_the_round(abc):
     assert _effects("A") == [] and _effects("C") == []
     last = ok_json("log", "--last", "1")["entries"][0]
     assert last["kind"] == "turn-start" and len(last["effects_ended"]) == 3
-    assert "y on A ended: end of round 1, B is down and its turn was skipped (R18)" in ok("log", "--last", "1").stdout
+    assert (
+        "y on A ended: end of round 1, B is down and its turn was skipped (R18)"
+        in ok("log", "--last", "1").stdout
+    )
 
 
 def test_r20_ended_at_turn_end_when_that_closes_the_round(abc):
@@ -202,11 +221,15 @@ def test_r20_a_creature_down_after_its_turn_keeps_the_effect_until_a_round_it_mi
     ok("turn", "start")  # B
     ok("damage", "A", "5")  # A had its turn in round 1, then went down
     ok("turn", "start")  # C
-    first = ok_json("turn", "start")  # round 2 begins with B: A skipped, but A had its turn in round 1
+    first = ok_json(
+        "turn", "start"
+    )  # round 2 begins with B: A skipped, but A had its turn in round 1
     assert first["effects_ended"] == [] and _effects("C") == ["z"]
     ok("turn", "start")  # C
     ended = ok_json("turn", "start")  # round 2 ends: A missed it
-    assert [e["reason"] for e in ended["effects_ended"]] == ["end of round 2, A is down and its turn was skipped (R18)"]
+    assert [e["reason"] for e in ended["effects_ended"]] == [
+        "end of round 2, A is down and its turn was skipped (R18)"
+    ]
 
 
 def test_r20_a_healed_creature_takes_its_turn_and_ends_the_effect_as_usual(abc):

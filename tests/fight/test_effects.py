@@ -65,9 +65,17 @@ CASES = [
     # (when applied, duration options, expected ending)
     ("own", {"start_of": "Borin"}, ("turn-start", "Borin", 1, "start of Borin's turn")),
     ("own", {"start_of": "Aria"}, ("turn-start", "Aria", 2, "start of Aria's turn")),
-    ("reaction", {"start_of": "Aria"}, ("turn-start", "Aria", 2, "start of Aria's turn")),  # not a round later
+    (
+        "reaction",
+        {"start_of": "Aria"},
+        ("turn-start", "Aria", 2, "start of Aria's turn"),
+    ),  # not a round later
     ("reaction", {"start_of": "Borin"}, ("turn-start", "Borin", 2, "start of Borin's turn")),
-    ("third", {"start_of": "Cyra"}, ("turn-start", "Cyra", 2, "start of Cyra's turn")),  # third creature, one round later
+    (
+        "third",
+        {"start_of": "Cyra"},
+        ("turn-start", "Cyra", 2, "start of Cyra's turn"),
+    ),  # third creature, one round later
     ("before", {"start_of": "Cyra"}, ("turn-start", "Cyra", 1, "start of Cyra's turn")),
     ("own", {"end_of": "Aria"}, ("turn-end", "Aria", 1, "end of Aria's turn")),  # the running turn
     ("reaction", {"end_of": "Aria"}, ("turn-end", "Aria", 2, "end of Aria's turn")),  # its next
@@ -101,8 +109,12 @@ def test_r20_an_effect_ends_at_the_exact_turn(mode, when, duration, expected):
 @pytest.mark.parametrize("when", ["before", "own", "reaction"])
 def test_r20_uses_end_after_that_many_rolls_it_applied_to(mode, when):
     encounter = setup(trio(mode), when)
-    encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "bless", "advantage", uses=2))
-    encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "prone", "advantage", against=True, uses=1))
+    encounter, _ = add_effect(
+        encounter, "Aria", make_effect(encounter, "bless", "advantage", uses=2)
+    )
+    encounter, _ = add_effect(
+        encounter, "Borin", make_effect(encounter, "prone", "advantage", against=True, uses=1)
+    )
     encounter, first = act(encounter, ActRequest("Aria", "Might", cost=0), Dice())
     assert first.result.plan.advantage == ("bless",) and first.effects_ended == ()
     encounter, _ = act(encounter, ActRequest("Borin", "Might", cost=0), Dice())  # neither applies
@@ -117,7 +129,9 @@ def test_r20_uses_end_after_that_many_rolls_it_applied_to(mode, when):
 
 def test_r20_rounds_end_at_a_new_round_when_no_turn_was_ended():
     encounter = trio("turn")
-    encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "haste", "advantage", rounds=1))
+    encounter, _ = add_effect(
+        encounter, "Aria", make_effect(encounter, "haste", "advantage", rounds=1)
+    )
     for _ in range(3):
         encounter, event = start_turn(encounter)
         assert event.effects_ended == ()
@@ -129,24 +143,32 @@ def test_r20_rounds_end_at_a_new_round_when_no_turn_was_ended():
 def test_r20_applied_after_the_round_is_over_counts_from_the_next_round():
     encounter = setup(trio("turn"), "third")
     encounter, _ = end_turn(encounter)  # round 1 is over
-    encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "haste", "advantage", rounds=1))
+    encounter, _ = add_effect(
+        encounter, "Aria", make_effect(encounter, "haste", "advantage", rounds=1)
+    )
     assert encounter.find("Aria").effects[0].last_round == 2
     assert first_ending(encounter, "haste") == ("turn-end", "Cyra", 2, "end of round 2")
 
 
 def test_r20_starting_a_turn_ends_the_running_one_first():
     encounter = setup(trio("turn"), "own")
-    encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "guard", "advantage", end_of="Aria"))
+    encounter, _ = add_effect(
+        encounter, "Borin", make_effect(encounter, "guard", "advantage", end_of="Aria")
+    )
     encounter, event = start_turn(encounter, "Cyra")
     assert [end_reason(g) for g in event.effects_ended] == ["end of Aria's turn"]
 
 
 def test_r17_r20_removed_creature_effects_go_and_timed_ones_end_at_the_end_of_the_round():
     encounter = setup(trio("turn"), "own")
-    encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "mark", "disadvantage", start_of="Borin"))
+    encounter, _ = add_effect(
+        encounter, "Aria", make_effect(encounter, "mark", "disadvantage", start_of="Borin")
+    )
     encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "shield", "advantage"))
     encounter, event = remove_creature(encounter, "Borin")
-    assert [(g.creature, g.effect.source, end_reason(g)) for g in event.effects_ended] == [("Borin", "shield", "Borin removed")]
+    assert [(g.creature, g.effect.source, end_reason(g)) for g in event.effects_ended] == [
+        ("Borin", "shield", "Borin removed")
+    ]
     assert encounter.find("Aria").effects[0].ends == "rounds"
     assert first_ending(encounter, "mark") == ("turn-end", "Cyra", 1, "end of round 1")
 
@@ -159,11 +181,21 @@ def test_ended_at_is_pure_and_keeps_order():
         Effect("d"),
     )
     assert ended_at(effects, TurnStart("BORIN", 1)) == (effects[1:], effects[:1])
-    assert ended_at(effects, TurnEnd("Borin", 1)) == ((effects[0], effects[2], effects[3]), (effects[1],))
+    assert ended_at(effects, TurnEnd("Borin", 1)) == (
+        (effects[0], effects[2], effects[3]),
+        (effects[1],),
+    )
     assert ended_at(effects, RoundEnd(1)) == (effects, ())
     assert ended_at(effects, RoundEnd(2))[1] == (effects[2],)
-    counted = (Effect("x", ends="uses", uses=2), Effect("y", ends="uses", uses=1), Effect("z", on="against", ends="uses", uses=1))
-    assert ended_at(counted, Used("own")) == ((Effect("x", ends="uses", uses=1), counted[2]), (counted[1],))
+    counted = (
+        Effect("x", ends="uses", uses=2),
+        Effect("y", ends="uses", uses=1),
+        Effect("z", on="against", ends="uses", uses=1),
+    )
+    assert ended_at(counted, Used("own")) == (
+        (Effect("x", ends="uses", uses=1), counted[2]),
+        (counted[1],),
+    )
 
 
 def test_r4_r20_an_effect_and_the_same_source_on_the_command_line_count_once():
@@ -172,36 +204,64 @@ def test_r4_r20_an_effect_and_the_same_source_on_the_command_line_count_once():
     _, record = act(encounter, ActRequest("Aria", "Might", disadvantage=("darkness",)), Dice())
     plan = record.result.plan
     assert plan.disadvantage == ("darkness",) and plan.net_advantage == -1 and plan.size.size == 2
-    assert record.sources == (("darkness", "disadvantage", "command"), ("Darkness", "disadvantage", "effect"))
+    assert record.sources == (
+        ("darkness", "disadvantage", "command"),
+        ("Darkness", "disadvantage", "effect"),
+    )
 
 
 def test_sources_for_own_and_against_with_their_origins():
     encounter = trio("turn")
     encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "torch", "advantage"))
-    encounter, _ = add_effect(encounter, "Aria", make_effect(encounter, "prone", "advantage", against=True))
-    encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "dodge", "disadvantage", against=True))
+    encounter, _ = add_effect(
+        encounter, "Aria", make_effect(encounter, "prone", "advantage", against=True)
+    )
+    encounter, _ = add_effect(
+        encounter, "Borin", make_effect(encounter, "dodge", "disadvantage", against=True)
+    )
     encounter, _ = team(encounter, TeamRequest("Cyra", "Aria", "advantage", source="Watch My Back"))
-    assert sources_for(encounter, "Aria") == [("torch", "advantage", "effect"), ("Watch My Back", "advantage", "team")]
+    assert sources_for(encounter, "Aria") == [
+        ("torch", "advantage", "effect"),
+        ("Watch My Back", "advantage", "team"),
+    ]
     assert sources_for(encounter, "Aria", "Borin")[-1] == ("dodge", "disadvantage", "effect")
     assert sources_for(encounter, "Borin", "Aria") == [("prone", "advantage", "effect")]
 
 
 def test_r11_a_team_grant_is_a_one_roll_effect_and_old_pending_files_load():
     encounter, _ = team(trio("turn"), TeamRequest("Cyra", "Aria", "disadvantage"))
-    assert encounter.find("Aria").effects == (Effect("team action", "disadvantage", "own", "uses", uses=1, origin="team"),)
+    assert encounter.find("Aria").effects == (
+        Effect("team action", "disadvantage", "own", "uses", uses=1, origin="team"),
+    )
     old = dump_encounter(trio("turn")).replace(
-        '[[creature]]\nname = "Borin"', '[[creature]]\nname = "Borin"\npending = { advantage = ["help"] }', 1
+        '[[creature]]\nname = "Borin"',
+        '[[creature]]\nname = "Borin"\npending = { advantage = ["help"] }',
+        1,
     )
     loaded = parse_encounter(old, "old.toml")
-    assert loaded.find("Borin").effects == (Effect("help", "advantage", "own", "uses", uses=1, origin="team"),)
-    assert "pending" not in dump_encounter(loaded) and parse_encounter(dump_encounter(loaded), "x") == loaded
+    assert loaded.find("Borin").effects == (
+        Effect("help", "advantage", "own", "uses", uses=1, origin="team"),
+    )
+    assert (
+        "pending" not in dump_encounter(loaded)
+        and parse_encounter(dump_encounter(loaded), "x") == loaded
+    )
 
 
 def test_status_words():
-    assert describe(effect_json(Effect("darkness", "disadvantage")), 1) == "darkness -1d4, until removed"
-    assert describe(effect_json(Effect("blessed", ends="rounds", last_round=3)), 2) == "blessed +1d4, 2 rounds left (until the end of round 3)"
+    assert (
+        describe(effect_json(Effect("darkness", "disadvantage")), 1)
+        == "darkness -1d4, until removed"
+    )
+    assert (
+        describe(effect_json(Effect("blessed", ends="rounds", last_round=3)), 2)
+        == "blessed +1d4, 2 rounds left (until the end of round 3)"
+    )
     prone = Effect("prone", on="against", ends="start", creature="Aria")
-    assert describe(effect_json(prone), 1) == "prone, attacks against it +1d4, until the start of Aria's turn"
+    assert (
+        describe(effect_json(prone), 1)
+        == "prone, attacks against it +1d4, until the start of Aria's turn"
+    )
 
 
 # --- the commands ------------------------------------------------------------------------------
@@ -222,7 +282,10 @@ def fight(isolated_env) -> Path:
         (["Aria", "x", "--adv", "--dis"], "--adv/--dis"),
         (["Aria", "x"], "--adv/--dis"),
         (["Aria", "x", "--adv", "--rounds", "1", "--uses", "2"], "--rounds/--uses"),
-        (["Aria", "x", "--adv", "--until-start-of", "Aria", "--until-end-of", "Aria"], "--until-start-of/--until-end-of"),
+        (
+            ["Aria", "x", "--adv", "--until-start-of", "Aria", "--until-end-of", "Aria"],
+            "--until-start-of/--until-end-of",
+        ),
         (["Aria", "x", "--adv", "--rounds", "0"], "--rounds"),
         (["Aria", "x", "--adv", "--uses", "0"], "--uses"),
         (["Aria", "x", "--adv", "--until-start-of", "Nobody"], "--until-start-of"),
@@ -255,17 +318,33 @@ def test_adding_the_same_folded_source_replaces_its_duration_and_says_so(fight):
     result = ok("effect", "add", "Aria", "blessed", "--adv", "--uses", "1")
     assert "replaced the same source" in result.stdout
     obj = json.loads(ok("effect", "add", "Aria", "BLESSED", "--adv", "--json").stdout)
-    assert obj["replaced"]["ends"] == {"kind": "uses", "creature": None, "last_round": None, "uses": 1}
+    assert obj["replaced"]["ends"] == {
+        "kind": "uses",
+        "creature": None,
+        "last_round": None,
+        "uses": 1,
+    }
     effects = json.loads(ok("status", "--json").stdout)["creatures"][0]["effects"]
-    assert effects == [{"source": "BLESSED", "grant": "advantage", "on": "own",
-                        "ends": {"kind": "removed", "creature": None, "last_round": None, "uses": None},
-                        "origin": "effect", "level": 1}]
+    assert effects == [
+        {
+            "source": "BLESSED",
+            "grant": "advantage",
+            "on": "own",
+            "ends": {"kind": "removed", "creature": None, "last_round": None, "uses": None},
+            "origin": "effect",
+            "level": 1,
+        }
+    ]
 
 
 def test_act_counts_an_effect_and_the_command_line_source_once(fight):
     ok("effect", "add", "Aria", "Darkness", "--dis")
-    obj = json.loads(ok("act", "Aria", "Might", "--dis", "darkness", "--seed", "1", "--json").stdout)
-    assert obj["disadvantage"] == ["darkness"] and obj["net_advantage"] == -1 and obj["pool_size"] == 2
+    obj = json.loads(
+        ok("act", "Aria", "Might", "--dis", "darkness", "--seed", "1", "--json").stdout
+    )
+    assert (
+        obj["disadvantage"] == ["darkness"] and obj["net_advantage"] == -1 and obj["pool_size"] == 2
+    )
     assert obj["sources"] == [
         {"source": "darkness", "grant": "disadvantage", "origin": "command-line"},
         {"source": "Darkness", "grant": "disadvantage", "origin": "effect"},
@@ -309,12 +388,18 @@ def test_completion_of_effect_sources_and_duration_names(fight):
 
     ok("effect", "add", "Goblin Archer", "Blinded", "--dis")
     ok("effect", "add", "Goblin Archer", "bless", "--adv")
-    ctx = SimpleNamespace(params={"file": str(fight), "name": "goblin archer"}, parent=None, command=None)
+    ctx = SimpleNamespace(
+        params={"file": str(fight), "name": "goblin archer"}, parent=None, command=None
+    )
     assert complete_effect_source(ctx, "") == ["Blinded", "bless"]
     assert complete_effect_source(ctx, "bli") == ["Blinded"]
-    nobody = SimpleNamespace(params={"file": str(fight), "name": "Nobody"}, parent=None, command=None)
+    nobody = SimpleNamespace(
+        params={"file": str(fight), "name": "Nobody"}, parent=None, command=None
+    )
     assert complete_effect_source(nobody, "") == []
-    assert complete_creature(SimpleNamespace(params={"file": str(fight)}, parent=None, command=None), "go") == ["Goblin Archer"]
+    assert complete_creature(
+        SimpleNamespace(params={"file": str(fight)}, parent=None, command=None), "go"
+    ) == ["Goblin Archer"]
 
 
 def test_every_reason_an_effect_ends_has_its_words():

@@ -17,9 +17,27 @@ from d4cli.rules.dice import ExtraDice, ScriptedDice
 from d4cli.rules.errors import InputError
 
 
-def creature(name: str, *, load: int = 0, buffer: int = 1, exhaustion: int = 0, evasion: int = 0,
-             hp: int | None = None, pending: Pending = Pending(), **aspects: int) -> Creature:
-    return Creature(name, tuple(aspects.items()), buffer, exhaustion, load, evasion, hp, effects=team_grant_effects((), pending))
+def creature(
+    name: str,
+    *,
+    load: int = 0,
+    buffer: int = 1,
+    exhaustion: int = 0,
+    evasion: int = 0,
+    hp: int | None = None,
+    pending: Pending = Pending(),
+    **aspects: int,
+) -> Creature:
+    return Creature(
+        name,
+        tuple(aspects.items()),
+        buffer,
+        exhaustion,
+        load,
+        evasion,
+        hp,
+        effects=team_grant_effects((), pending),
+    )
 
 
 def party(mode: str = "turn") -> Encounter:
@@ -80,7 +98,9 @@ def test_r2_refused_action_rolls_nothing_and_changes_nothing():
 
 def test_r2_advantage_never_opens_the_gate():
     encounter = party()
-    after, record = act(encounter, ActRequest("Aria", "Might", cost=3, advantage=("torch", "advice")), no_dice())
+    after, record = act(
+        encounter, ActRequest("Aria", "Might", cost=3, advantage=("torch", "advice")), no_dice()
+    )
     assert not record.allowed and after is encounter
 
 
@@ -100,7 +120,9 @@ def test_r3_cost_0_allowed_at_headroom_0_refused_below():
 def test_r4_trap_example_sources_fold_and_count_once():
     # Finesse 4, Load 0: base 4d4; darkness -1, torch +1, advice +1 ("Torch " repeats torch): 5d4.
     encounter = Encounter(creatures=(creature("Aria", load=0, Finesse=4),))
-    request = ActRequest("Aria", "Finesse", advantage=("torch", "advice", "Torch "), disadvantage=("darkness",))
+    request = ActRequest(
+        "Aria", "Finesse", advantage=("torch", "advice", "Torch "), disadvantage=("darkness",)
+    )
     after, record = act(encounter, request, ScriptedDice([1, 2, 3, 4, 1]))
     plan = record.result.plan
     assert plan.advantage == ("torch", "advice")
@@ -121,7 +143,9 @@ def test_r5_negative_load_never_enlarges_the_pool_and_minimum_is_1d4():
 
 def test_r6_r7_dagger_example():
     # Finesse 6, Load 2, a dagger's 1d4: 4d4 + 1d4 = 14 against Evasion 11 deals 3 damage.
-    encounter = Encounter(creatures=(creature("Aria", load=2, Finesse=6), creature("Orc", evasion=11, Might=1)))
+    encounter = Encounter(
+        creatures=(creature("Aria", load=2, Finesse=6), creature("Orc", evasion=11, Might=1))
+    )
     request = ActRequest("Aria", "Finesse", extra=(ExtraDice(1, 4),), target="Orc")
     after, record = act(encounter, request, ScriptedDice([4, 4, 3, 1, 2]))
     assert record.result.plan.size.size == 4
@@ -156,7 +180,9 @@ def test_r7_only_one_of_dc_target_evasion():
 
 def test_r8_failed_roll_still_adds_the_cost():
     encounter = Encounter(creatures=(creature("Aria", load=-1, Might=2),))
-    after, record = act(encounter, ActRequest("Aria", "Might", cost=2, dc=100), ScriptedDice([1, 1]))
+    after, record = act(
+        encounter, ActRequest("Aria", "Might", cost=2, dc=100), ScriptedDice([1, 1])
+    )
     assert record.result.success is False
     assert (record.load_before, record.load_after) == (-1, 1)
     assert by_name(after, "Aria").load == 1
@@ -208,7 +234,9 @@ def test_r11_goblin_example_team_disadvantage():
     assert (record.load_before, record.load_after) == (1, 2)
     assert by_name(encounter, "Goblin Archer").grants == Pending(disadvantage=("team action",))
     # The goblin's next roll (Finesse 3, Load 0): 3d4 - 1 = 2d4, and the grant is used up.
-    encounter, shot = act(encounter, ActRequest("Goblin Archer", "Finesse", target="Aria"), ScriptedDice([4, 4]))
+    encounter, shot = act(
+        encounter, ActRequest("Goblin Archer", "Finesse", target="Aria"), ScriptedDice([4, 4])
+    )
     assert shot.result.plan.size.size == 2
     assert shot.result.plan.disadvantage == ("team action",)
     assert shot.grants_used == Pending(disadvantage=("team action",))
@@ -220,10 +248,18 @@ def test_r11_goblin_example_team_disadvantage():
 
 def test_r11_two_grants_of_one_name_count_once_and_with_a_named_source():
     encounter = party()
-    encounter, _ = team(encounter, TeamRequest("Borin", "Aria", "advantage", source="Watch My Back"))
-    encounter, _ = team(encounter, TeamRequest("Goblin Archer", "Aria", "advantage", source="watch  my back"))
+    encounter, _ = team(
+        encounter, TeamRequest("Borin", "Aria", "advantage", source="Watch My Back")
+    )
+    encounter, _ = team(
+        encounter, TeamRequest("Goblin Archer", "Aria", "advantage", source="watch  my back")
+    )
     assert by_name(encounter, "Aria").grants.advantage == ("Watch My Back",)
-    _, record = act(encounter, ActRequest("Aria", "Might", advantage=("WATCH MY BACK",)), ScriptedDice([1, 1, 1]))
+    _, record = act(
+        encounter,
+        ActRequest("Aria", "Might", advantage=("WATCH MY BACK",)),
+        ScriptedDice([1, 1, 1]),
+    )
     assert record.result.plan.net_advantage == 1
     assert record.result.plan.size.size == 3
 
@@ -368,11 +404,17 @@ def test_r16_damage_comes_off_hp_never_below_0():
 
 def test_r16_partial_damage_and_a_target_without_hp():
     encounter = party()
-    encounter, record = act(encounter, ActRequest("Aria", "Finesse", target="Goblin Archer"), ScriptedDice([4, 4, 3, 1]))
+    encounter, record = act(
+        encounter, ActRequest("Aria", "Finesse", target="Goblin Archer"), ScriptedDice([4, 4, 3, 1])
+    )
     assert (record.result.damage, record.hp_after, record.hp_zero) == (2, 5, False)
     no_hp = Encounter(creatures=(creature("Aria", Finesse=4), creature("Door", evasion=3, Might=0)))
-    after, record = act(no_hp, ActRequest("Aria", "Finesse", target="door"), ScriptedDice([4, 4, 4, 4]))
-    assert record.result.damage == 13 and record.hp_after is None and by_name(after, "Door").hp is None
+    after, record = act(
+        no_hp, ActRequest("Aria", "Finesse", target="door"), ScriptedDice([4, 4, 4, 4])
+    )
+    assert (
+        record.result.damage == 13 and record.hp_after is None and by_name(after, "Door").hp is None
+    )
 
 
 def test_r16_unknown_target_is_an_input_error_naming_it():
@@ -406,14 +448,19 @@ def test_r17_removing_the_last_current_creature_ends_its_turn_the_others_keep_th
     encounter, _ = remove_creature(encounter, "Goblin Archer")
     assert encounter.current is None and encounter.next_turn == "Aria"
     encounter, _ = start_turn(encounter)
-    assert (encounter.round, encounter.current) == (1, "Aria")  # R19: Aria and Borin keep their turns
+    assert (encounter.round, encounter.current) == (
+        1,
+        "Aria",
+    )  # R19: Aria and Borin keep their turns
     encounter, _ = start_turn(encounter)
     encounter, _ = start_turn(encounter)
     assert (encounter.round, encounter.current) == (2, "Aria")
 
 
 def test_r17_order_is_never_sorted():
-    encounter = Encounter(creatures=(creature("Zed", A=1), creature("Amy", A=1), creature("Max", A=1)))
+    encounter = Encounter(
+        creatures=(creature("Zed", A=1), creature("Amy", A=1), creature("Max", A=1))
+    )
     encounter, _ = remove_creature(encounter, "Amy")
     assert [c.name for c in encounter.creatures] == ["Zed", "Max"]
 
@@ -469,18 +516,29 @@ def test_status_json_shape():
         "had_turn": True,
         "down": False,
         "max_hp": None,
-        "hidden": False, "alias": None,
-        "side": None, "attributes": {}, "proficiencies": {}, "specializations": {}, "actions": [], "notes": "",
+        "hidden": False,
+        "alias": None,
+        "side": None,
+        "attributes": {},
+        "proficiencies": {},
+        "specializations": {},
+        "actions": [],
+        "notes": "",
     }
     assert obj["round_reset"] == "buffer" and obj["creatures"][1]["had_turn"] is False
 
 
 def test_act_log_entry_has_the_history_fields():
     encounter, _ = start_turn(party())
-    _, record = act(encounter, ActRequest("Aria", "Finesse", extra=(ExtraDice(1, 4),), target="Goblin Archer"),
-                    ScriptedDice([4, 4, 4, 4, 2]))
+    _, record = act(
+        encounter,
+        ActRequest("Aria", "Finesse", extra=(ExtraDice(1, 4),), target="Goblin Archer"),
+        ScriptedDice([4, 4, 4, 4, 2]),
+    )
     entry = journal_json(record)
     assert entry["kind"] == "act" and entry["round"] == 1 and entry["turn"] == "Aria"
-    assert entry["dice"] == [4, 4, 4, 4] and entry["extra"] == [{"notation": "1d4", "dice": [2], "modifier": 0}]
+    assert entry["dice"] == [4, 4, 4, 4] and entry["extra"] == [
+        {"notation": "1d4", "dice": [2], "modifier": 0}
+    ]
     assert (entry["total"], entry["evasion"], entry["damage"], entry["hp_after"]) == (18, 10, 8, 0)
     assert (entry["load_before"], entry["load_after"], entry["cost"]) == (-1, 0, 1)

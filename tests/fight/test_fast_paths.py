@@ -37,10 +37,16 @@ def encounter() -> Encounter:
     )
 
 
-@pytest.mark.parametrize("name, spelling", [
-    ("Aria", "aria"), ("Aria", " ARIA "), ("Goblin  Archer", "goblin archer"), ("Zoë", "ZOË"),
-    ("Zoë", "Zo\u0065\u0308"),  # decomposed: NFC folds it to the same key
-])
+@pytest.mark.parametrize(
+    "name, spelling",
+    [
+        ("Aria", "aria"),
+        ("Aria", " ARIA "),
+        ("Goblin  Archer", "goblin archer"),
+        ("Zoë", "ZOË"),
+        ("Zoë", "Zo\u0065\u0308"),  # decomposed: NFC folds it to the same key
+    ],
+)
 def test_a_name_as_written_and_a_folded_spelling_find_the_same_creature(name, spelling):
     e = encounter()
     position = [c.name for c in e.creatures].index(name)
@@ -54,7 +60,9 @@ def test_unknown_names_still_fail_and_the_default_turn_follows_a_folded_last_tur
         e.position_of("Borin")
     folded = e._replace(last_turn="goblin archer")
     assert e.next_position() == folded.next_position() == 2
-    assert e._replace(last_turn="Nobody").next_position() == 0  # an unknown last turn: from the first
+    assert (
+        e._replace(last_turn="Nobody").next_position() == 0
+    )  # an unknown last turn: from the first
     aria = e.creatures[0]
     assert aria.aspect("Might") == aria.aspect("might") == ("Might", 2)
     with pytest.raises(InputError, match="no such Aspect"):
@@ -109,7 +117,11 @@ def test_a_pool_plan_made_once_per_key_equals_a_fresh_plan():
         assert record.result.plan == fresh and record.result.plan.request.extra is dice_extra
         assert record.hp_after == 7 - (14 - 10) and new.find("Goblin Archer").hp == 3
     actions._PLANS.clear()
-    _, again = act(e, ActRequest("Aria", "Finesse", extra=extra, target="Goblin  Archer"), ScriptedDice([1, 2, 3, 4, 4]))
+    _, again = act(
+        e,
+        ActRequest("Aria", "Finesse", extra=extra, target="Goblin  Archer"),
+        ScriptedDice([1, 2, 3, 4, 4]),
+    )
     assert again == record
 
 
@@ -123,7 +135,10 @@ def test_team_actions_and_their_grants_equal_the_general_path_and_are_used_once(
     assert first.find("Goblin Archer").effects == second.find("Goblin Archer").effects == (grant,)
     attack = ActRequest("Goblin  Archer", "Finesse", target="Aria")
     after, roll = act(second, attack, ScriptedDice([4, 4]))
-    assert roll.grants_used == Pending(disadvantage=("team action",)) and roll.result.plan.size.size == 2
+    assert (
+        roll.grants_used == Pending(disadvantage=("team action",))
+        and roll.result.plan.size.size == 2
+    )
     assert after.find("Goblin Archer").effects == () and after.find("Goblin Archer").load == 1
 
 

@@ -19,7 +19,14 @@ def _creature(name: str, **fields: object) -> Creature:
 
 
 def test_hp_labels_follow_hp_and_max_hp():
-    assert [hp_label(hp, 10) for hp in (10, 9, 6, 5, 1, 0)] == ["Healthy", "Hurt", "Hurt", "Bloodied", "Bloodied", "Down"]
+    assert [hp_label(hp, 10) for hp in (10, 9, 6, 5, 1, 0)] == [
+        "Healthy",
+        "Hurt",
+        "Hurt",
+        "Bloodied",
+        "Bloodied",
+        "Down",
+    ]
     assert [hp_label(hp, None) for hp in (7, 0)] == ["Up", "Down"]
     assert hp_label(None, None) is None
     assert hp_label(3, 7) == "Bloodied" and hp_label(4, 7) == "Hurt"
@@ -31,25 +38,93 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
         round=2,
         current="Aria",
         creatures=(
-            _creature("Aria", side="party", hp=9, max_hp=12, load=1, evasion=11,
-                      effects=(Effect("blessed", ends="rounds", last_round=3), Effect("cursed", "disadvantage", public=False))),
-            _creature("Goblin Archer", side="foes", hp=3, max_hp=7, alias="Goblin 2", notes="flees at 2 hp", evasion=12),
+            _creature(
+                "Aria",
+                side="party",
+                hp=9,
+                max_hp=12,
+                load=1,
+                evasion=11,
+                effects=(
+                    Effect("blessed", ends="rounds", last_round=3),
+                    Effect("cursed", "disadvantage", public=False),
+                ),
+            ),
+            _creature(
+                "Goblin Archer",
+                side="foes",
+                hp=3,
+                max_hp=7,
+                alias="Goblin 2",
+                notes="flees at 2 hp",
+                evasion=12,
+            ),
             _creature("Goblin Shaman", side="foes", hp=5, hidden=True),
-            _creature("Ogre", side="foes", hp=20, evasion=8, evasion_shown=True, hp_shown="none", had_turn=True),
+            _creature(
+                "Ogre",
+                side="foes",
+                hp=20,
+                evasion=8,
+                evasion_shown=True,
+                hp_shown="none",
+                had_turn=True,
+            ),
         ),
     )
     obj = public_view_json(public_view(encounter))
     assert obj == {
-        "kind": "player-view", "name": "Mill", "round": 2, "turn": "Aria", "hidden_turn": False,
+        "kind": "player-view",
+        "name": "Mill",
+        "round": 2,
+        "turn": "Aria",
+        "hidden_turn": False,
         "creatures": [
-            {"name": "Aria", "party": True, "current": True, "had_turn": False, "down": False, "hp": 9, "max_hp": 12,
-             "hp_label": "Hurt", "evasion": None,
-             "effects": [{"source": "blessed", "grant": "advantage", "on": "own", "left": "2 rounds left (until the end of round 3)"}],
-             "headroom": {"Might": 2}},
-            {"name": "Goblin 2", "party": False, "current": False, "had_turn": False, "down": False, "hp": None,
-             "max_hp": None, "hp_label": "Bloodied", "evasion": None, "effects": [], "headroom": None},
-            {"name": "Ogre", "party": False, "current": False, "had_turn": True, "down": False, "hp": None,
-             "max_hp": None, "hp_label": None, "evasion": 8, "effects": [], "headroom": None},
+            {
+                "name": "Aria",
+                "party": True,
+                "current": True,
+                "had_turn": False,
+                "down": False,
+                "hp": 9,
+                "max_hp": 12,
+                "hp_label": "Hurt",
+                "evasion": None,
+                "effects": [
+                    {
+                        "source": "blessed",
+                        "grant": "advantage",
+                        "on": "own",
+                        "left": "2 rounds left (until the end of round 3)",
+                    }
+                ],
+                "headroom": {"Might": 2},
+            },
+            {
+                "name": "Goblin 2",
+                "party": False,
+                "current": False,
+                "had_turn": False,
+                "down": False,
+                "hp": None,
+                "max_hp": None,
+                "hp_label": "Bloodied",
+                "evasion": None,
+                "effects": [],
+                "headroom": None,
+            },
+            {
+                "name": "Ogre",
+                "party": False,
+                "current": False,
+                "had_turn": True,
+                "down": False,
+                "hp": None,
+                "max_hp": None,
+                "hp_label": None,
+                "evasion": 8,
+                "effects": [],
+                "headroom": None,
+            },
         ],
     }
     text = json.dumps(obj)
@@ -62,8 +137,13 @@ def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
         round=1,
         current="Shade",
         creatures=(
-            _creature("Aria", effects=(Effect("dazzled", "disadvantage", ends="start", creature="Shade"),
-                                       Effect("marked", ends="end", creature="Wolf"))),
+            _creature(
+                "Aria",
+                effects=(
+                    Effect("dazzled", "disadvantage", ends="start", creature="Shade"),
+                    Effect("marked", ends="end", creature="Wolf"),
+                ),
+            ),
             _creature("Shade", hidden=True),
             _creature("Wolf", alias="Grey beast"),
         ),
@@ -80,12 +160,26 @@ def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
 
 def test_label_hp_without_max_hp_never_shows_the_number():
     view = public_view(Encounter(creatures=(_creature("Troll", hp=37), _creature("Husk", hp=0))))
-    assert [(c.hp, c.hp_label, c.down) for c in view.creatures] == [(None, "Up", False), (None, "Down", True)]
+    assert [(c.hp, c.hp_label, c.down) for c in view.creatures] == [
+        (None, "Up", False),
+        (None, "Down", True),
+    ]
 
 
 def test_player_view_defaults_come_from_the_file_table():
     settings_ = PlayerView(party="heroes", party_hp="label", others_hp="exact")
-    encounter = Encounter(player_view=settings_, creatures=(_creature("Aria", side="Heroes", hp=5, max_hp=10), _creature("Orc", side="foes", hp=4)))
+    encounter = Encounter(
+        player_view=settings_,
+        creatures=(
+            _creature("Aria", side="Heroes", hp=5, max_hp=10),
+            _creature("Orc", side="foes", hp=4),
+        ),
+    )
     aria, orc = public_view(encounter).creatures
-    assert (aria.party, aria.hp, aria.hp_label, aria.headroom) == (True, None, "Bloodied", (("Might", 3),))
+    assert (aria.party, aria.hp, aria.hp_label, aria.headroom) == (
+        True,
+        None,
+        "Bloodied",
+        (("Might", 3),),
+    )
     assert (orc.party, orc.hp, orc.hp_label, orc.headroom) == (False, 4, "Up", None)

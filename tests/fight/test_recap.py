@@ -12,7 +12,9 @@ def duel():
 
 
 def with_hp(encounter, name, hp):
-    return encounter._replace(creatures=tuple(c._replace(hp=hp) if c.name == name else c for c in encounter.creatures))
+    return encounter._replace(
+        creatures=tuple(c._replace(hp=hp) if c.name == name else c for c in encounter.creatures)
+    )
 
 
 def test_hp_lost_is_what_came_off_or_the_r7_damage_without_hp():
@@ -41,14 +43,39 @@ def test_a_recap_of_a_blow_and_the_gms_damage():
     hit = with_hp(start, "The Masked Blade", 9)
     down = with_hp(hit, "The Masked Blade", 0)
     steps = [
-        ({"seq": 3, "kind": "act", "round": 1, "actor": "Sera", "target": "The Masked Blade", "off_turn": False,
-          "hp_before": 14, "hp_after": 9, "load_before": -1, "load_after": 0}, hit),
-        ({"seq": 4, "kind": "damage", "round": 1, "actor": "The Masked Blade", "hp_before": 9, "hp_after": 0}, down),
+        (
+            {
+                "seq": 3,
+                "kind": "act",
+                "round": 1,
+                "actor": "Sera",
+                "target": "The Masked Blade",
+                "off_turn": False,
+                "hp_before": 14,
+                "hp_after": 9,
+                "load_before": -1,
+                "load_after": 0,
+            },
+            hit,
+        ),
+        (
+            {
+                "seq": 4,
+                "kind": "damage",
+                "round": 1,
+                "actor": "The Masked Blade",
+                "hp_before": 9,
+                "hp_after": 0,
+            },
+            down,
+        ),
     ]
     found = recap(start, 2, steps)
     sera, blade = found.creatures
     assert (sera.damage_dealt, sera.actions_on_turn, sera.load_spent) == (5, 1, 1)
     assert (blade.damage_taken, blade.downs) == (14, [(1, "down", 4)])
-    assert [(d.round, d.sides, d.other) for d in found.damage_per_round] == [(1, {"Sera": 5, "the Blade": 0}, 9)]
+    assert [(d.round, d.sides, d.other) for d in found.damage_per_round] == [
+        (1, {"Sera": 5, "the Blade": 0}, 9)
+    ]
     assert found.winner == "Sera" and (found.from_seq, found.to_seq, found.rounds) == (2, 4, 1)
     assert found.damage_by_side == {"Sera": 5, "the Blade": 0}

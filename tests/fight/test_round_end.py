@@ -51,16 +51,34 @@ def test_r19_a_creature_healed_after_the_round_is_over_waits_for_the_next_round(
         ("Aria", "marked", "end of round 1, Goblin Brute is down and its turn was skipped (R18)"),
         (BRUTE, "rage", "end of round 1"),
     ]
-    assert _had_turn() == {"Aria": True, "Borin": True, "Goblin Archer": True, BRUTE: True}  # skipped: marked
-    assert 'had_turn = true' in skirmish.read_text().split('name = "Goblin Brute"')[1].split("[[creature]]")[0]
+    assert _had_turn() == {
+        "Aria": True,
+        "Borin": True,
+        "Goblin Archer": True,
+        BRUTE: True,
+    }  # skipped: marked
+    assert (
+        "had_turn = true"
+        in skirmish.read_text().split('name = "Goblin Brute"')[1].split("[[creature]]")[0]
+    )
     healed = ok_json("heal", BRUTE, "5")
     assert (healed["hp_after"], healed["down_after"], healed["next_round"]) == (5, False, True)
-    assert ok("log", "--last", "1").stdout.rstrip().endswith(
-        "Goblin Brute heals 5: HP 0 -> 5 of 10 (back in the turn order, R18); round 1 is done for it: "
-        "its next turn is in round 2 (R19)")
+    assert (
+        ok("log", "--last", "1")
+        .stdout.rstrip()
+        .endswith(
+            "Goblin Brute heals 5: HP 0 -> 5 of 10 (back in the turn order, R18); round 1 is done for it: "
+            "its next turn is in round 2 (R19)"
+        )
+    )
     assert ok_json("status")["next"] is None  # the round stays over
     started = ok_json("turn", "start")
-    assert (started["round"], started["new_round"], started["actor"], started["effects_ended"]) == (2, True, "Aria", [])
+    assert (started["round"], started["new_round"], started["actor"], started["effects_ended"]) == (
+        2,
+        True,
+        "Aria",
+        [],
+    )
     assert _had_turn() == {"Aria": True, "Borin": False, "Goblin Archer": False, BRUTE: False}
     log = ok("log").stdout
     assert log.count("round 1 is over") == 1 and "R1 Goblin Brute's turn" not in log
@@ -75,11 +93,18 @@ def test_r19_a_creature_healed_before_the_round_ends_has_its_turn_in_it(skirmish
     ended = ok_json("turn", "end")
     assert (ended["next"], ended["round_over"]) == (BRUTE, False)
     started = ok_json("turn", "start")
-    assert (started["round"], started["actor"], started["new_round"], started["again"]) == (1, BRUTE, False, False)
+    assert (started["round"], started["actor"], started["new_round"], started["again"]) == (
+        1,
+        BRUTE,
+        False,
+        False,
+    )
     assert ok_json("turn", "end")["round_over"] is True
 
 
-def test_r19_damage_between_turns_that_leaves_nobody_to_go_closes_the_round_at_the_next_turn_start(skirmish):
+def test_r19_damage_between_turns_that_leaves_nobody_to_go_closes_the_round_at_the_next_turn_start(
+    skirmish,
+):
     ok("turn", "start")
     ok("turn", "start")
     assert ok_json("turn", "end")["next"] == BRUTE
@@ -102,7 +127,9 @@ def test_r19_damage_between_turns_then_a_heal_before_the_next_turn_start_keeps_i
     assert (started["round"], started["actor"]) == (1, BRUTE)
 
 
-def test_r19_a_creature_added_after_the_round_is_over_has_its_first_turn_in_the_next_round(skirmish):
+def test_r19_a_creature_added_after_the_round_is_over_has_its_first_turn_in_the_next_round(
+    skirmish,
+):
     ok("turn", "start")
     ok("turn", "start")
     ok("turn", "start")
@@ -149,7 +176,11 @@ def test_r19_end_turn_changes_nothing_else_when_nobody_is_down():
     before = encounter
     encounter, event = end_turn(encounter)
     assert event.round_over
-    assert encounter.creatures == before.creatures and encounter.last_turn == "Cora" and encounter.current is None
+    assert (
+        encounter.creatures == before.creatures
+        and encounter.last_turn == "Cora"
+        and encounter.current is None
+    )
 
 
 # --- R20: an effect timed to a down creature's turn, added after the round is over ----------------------
@@ -168,7 +199,10 @@ def test_r20_an_effect_added_after_the_round_is_over_lasts_through_the_next_roun
     ok("effect", "add", "Aria", "hexed", "--dis", "--until-start-of", BRUTE)
     started = ok_json("turn", "start")
     assert (started["round"], started["effects_ended"]) == (2, [])
-    assert [e["source"] for e in ok_json("status")["creatures"][0]["effects"]] == ["marked", "hexed"]
+    assert [e["source"] for e in ok_json("status")["creatures"][0]["effects"]] == [
+        "marked",
+        "hexed",
+    ]
     rolled = ok_json("act", "Aria", "Might", "--seed", "1", "--dry-run")
     assert rolled["net_advantage"] == -2
     ok("turn", "start")
@@ -179,7 +213,9 @@ def test_r20_an_effect_added_after_the_round_is_over_lasts_through_the_next_roun
     assert _ended(ended) == [("Aria", "marked", skipped), ("Aria", "hexed", skipped)]
 
 
-def test_r20_an_effect_added_after_the_round_is_over_ends_at_the_turn_when_the_creature_is_healed(skirmish):
+def test_r20_an_effect_added_after_the_round_is_over_ends_at_the_turn_when_the_creature_is_healed(
+    skirmish,
+):
     _round_one_over_with_the_brute_down()
     ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
     ok("heal", BRUTE, "5")
@@ -190,21 +226,30 @@ def test_r20_an_effect_added_after_the_round_is_over_ends_at_the_turn_when_the_c
     assert _ended(ok_json("turn", "end")) == [("Aria", "marked", "end of Goblin Brute's turn")]
 
 
-def test_r19_r20_damage_that_leaves_nobody_to_go_leaves_the_round_running_for_every_command(skirmish):
+def test_r19_r20_damage_that_leaves_nobody_to_go_leaves_the_round_running_for_every_command(
+    skirmish,
+):
     ok("turn", "start")
     ok("turn", "start")
     ok("turn", "end")
-    ok("damage", BRUTE, "10")  # nobody left to go, but no turn end ended round 1: the next turn start does
+    ok(
+        "damage", BRUTE, "10"
+    )  # nobody left to go, but no turn end ended round 1: the next turn start does
     added = ok_json("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
     assert added["counts_from"] == 1
     assert "from_round" not in skirmish.read_text()
     assert ok_json("effect", "add", "Aria", "brief", "--adv", "--rounds", "1")["counts_from"] == 1
-    assert ok_json("add", "Wolf", "--aspect", "Might=2", "--hp", "4")["next"] == "Wolf"  # a turn this round, as a heal gives
+    assert (
+        ok_json("add", "Wolf", "--aspect", "Might=2", "--hp", "4")["next"] == "Wolf"
+    )  # a turn this round, as a heal gives
     assert ok_json("turn", "start")["round"] == 1  # Wolf's turn
     ended = ok_json("turn", "end")  # the last to go: it ends round 1, the Brute skipped
     skipped = "end of round 1, Goblin Brute is down and its turn was skipped (R18)"
     assert ended["round_over"] is True
-    assert sorted(_ended(ended)) == [("Aria", "brief", "end of round 1"), ("Aria", "marked", skipped)]
+    assert sorted(_ended(ended)) == [
+        ("Aria", "brief", "end of round 1"),
+        ("Aria", "marked", skipped),
+    ]
 
 
 def test_r19_r20_without_an_addition_the_next_turn_start_ends_the_round_and_its_effects(skirmish):
@@ -229,7 +274,9 @@ def test_r20_an_effect_added_during_the_round_still_ends_with_it():
 
 def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_timed_effects():
     encounter = _three()
-    assert make_effect(encounter, "m", "advantage", end_of="Bram").from_round is None  # before round 1
+    assert (
+        make_effect(encounter, "m", "advantage", end_of="Bram").from_round is None
+    )  # before round 1
     for _ in range(3):
         encounter, _ = start_turn(encounter)
     encounter, _ = end_turn(encounter)
@@ -246,10 +293,15 @@ def test_r20_removing_the_creature_retimes_a_late_effect_to_the_round_it_counts_
     late = Effect("marked", "disadvantage", "own", "end", creature="Bram", from_round=3)
     on_time = Effect("hexed", "disadvantage", "own", "start", creature="Bram")
     encounter = _three()
-    encounter = encounter._replace(round=2, creatures=(encounter.creatures[0]._replace(effects=(late, on_time)),))
+    encounter = encounter._replace(
+        round=2, creatures=(encounter.creatures[0]._replace(effects=(late, on_time)),)
+    )
     retimed, _ = retime_removed(encounter, "Bram", ())
     effects = retimed.creatures[0].effects
-    assert [(e.ends, e.last_round, e.from_round) for e in effects] == [("rounds", 3, None), ("rounds", 2, None)]
+    assert [(e.ends, e.last_round, e.from_round) for e in effects] == [
+        ("rounds", 3, None),
+        ("rounds", 2, None),
+    ]
 
 
 def test_the_file_keeps_from_round_and_refuses_a_bad_one():
@@ -275,13 +327,26 @@ def test_the_file_keeps_from_round_and_refuses_a_bad_one():
 
 def test_r11_a_grant_named_as_a_lasting_effect_of_the_same_kind_is_refused(skirmish):
     ok("effect", "add", "Aria", "blessed", "--adv")
-    line = fails(2, skirmish, "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "Blessed")
+    line = fails(
+        2, skirmish, "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "Blessed"
+    )
     assert line == (
         "d4cli: error: --source: 'Blessed': Aria already has the lasting effect 'blessed' (advantage); a grant of "
         "the same name would count once (R4) and add nothing: name the grant otherwise with --source"
     )
-    assert fails(2, skirmish, "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "  BLESSED ",
-                 "--dry-run").startswith("d4cli: error: --source: '  BLESSED ':")
+    assert fails(
+        2,
+        skirmish,
+        "team",
+        "Borin",
+        "Aria",
+        "--adv",
+        "--aspect",
+        "Might",
+        "--source",
+        "  BLESSED ",
+        "--dry-run",
+    ).startswith("d4cli: error: --source: '  BLESSED ':")
     assert ok_json("status")["creatures"][1]["load"] == -2  # Borin paid nothing
 
 
@@ -290,14 +355,21 @@ def test_r11_a_grant_of_another_name_or_kind_is_still_given(skirmish):
     ok("effect", "add", "Aria", "team action", "--dis")
     given = ok_json("team", "Borin", "Aria", "--dis", "--aspect", "Might", "--source", "blessed")
     assert (given["load_after"], given["source"]) == (-1, "blessed")
-    ok_json("team", "Borin", "Aria", "--adv", "--aspect", "Might")  # `team action` Advantage: another kind
-    assert ok_json("status")["creatures"][0]["pending"] == {"advantage": ["team action"], "disadvantage": ["blessed"]}
+    ok_json(
+        "team", "Borin", "Aria", "--adv", "--aspect", "Might"
+    )  # `team action` Advantage: another kind
+    assert ok_json("status")["creatures"][0]["pending"] == {
+        "advantage": ["team action"],
+        "disadvantage": ["blessed"],
+    }
 
 
 def test_r11_a_grant_named_as_an_against_effect_is_refused_with_its_own_reason(skirmish):
     ok("effect", "add", "Aria", "Prone", "--adv", "--against")
     before = files(skirmish)
-    line = fails(2, skirmish, "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "prone")
+    line = fails(
+        2, skirmish, "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "prone"
+    )
     assert line == (
         "d4cli: error: --source: 'prone': Aria already has the lasting effect 'Prone' (advantage, against); a "
         "creature holds one effect per source name (R20), so the grant could not be kept: name the grant "
@@ -309,18 +381,27 @@ def test_r11_a_grant_named_as_an_against_effect_is_refused_with_its_own_reason(s
 def test_r11_two_grants_of_one_name_still_count_once_and_both_are_paid(skirmish):
     ok("team", "Borin", "Aria", "--adv", "--aspect", "Might", "--source", "flank")
     before = files(skirmish)
-    given = ok_json("team", "Goblin Archer", "Aria", "--adv", "--aspect", "Finesse", "--source", "Flank")
+    given = ok_json(
+        "team", "Goblin Archer", "Aria", "--adv", "--aspect", "Finesse", "--source", "Flank"
+    )
     assert given["load_after"] == given["load_before"] + 1 and files(skirmish) != before
-    assert ok_json("status")["creatures"][0]["pending"] == {"advantage": ["flank"], "disadvantage": []}
+    assert ok_json("status")["creatures"][0]["pending"] == {
+        "advantage": ["flank"],
+        "disadvantage": [],
+    }
 
 
 # --- C8: no level on an `against` effect ----------------------------------------------------------------
 
 
 def test_c8_level_on_an_against_effect_is_refused(skirmish):
-    line = fails(2, skirmish, "effect", "add", "Goblin Archer", "prone", "--adv", "--level", "4", "--against")
-    assert line == ("d4cli: error: --level: '4': an --against effect has no level: it counts on pool rolls only, "
-                    "never on checks (C8)")
+    line = fails(
+        2, skirmish, "effect", "add", "Goblin Archer", "prone", "--adv", "--level", "4", "--against"
+    )
+    assert line == (
+        "d4cli: error: --level: '4': an --against effect has no level: it counts on pool rolls only, "
+        "never on checks (C8)"
+    )
     ok("effect", "add", "Goblin Archer", "prone", "--adv", "--against")
 
 
@@ -331,4 +412,7 @@ def test_c8_the_file_refuses_a_level_on_an_against_effect():
     text = dump_encounter(encounter).replace('on = "against"\n', 'on = "against"\nlevel = 2\n')
     with pytest.raises(FileError) as caught:
         parse_encounter(text, Path("x.toml"))
-    assert "effects #1.level: 2: an 'against' effect has no level: it never counts on checks (C8)" in str(caught.value)
+    assert (
+        "effects #1.level: 2: an 'against' effect has no level: it never counts on checks (C8)"
+        in str(caught.value)
+    )

@@ -26,10 +26,33 @@ from d4cli.rules.errors import FileError, InputError
 def sheet_file(isolated_env) -> Path:
     path = Path(os.environ["D4CLI_FILE"])
     ok("init", "--name", "Sheets")
-    ok("add", "Aldric", "--aspect", "Might=3", "--attribute", "Willpower=2", "--proficiency", "Discipline=1",
-       "--specialization", "Courage=2", "--side", "party")
+    ok(
+        "add",
+        "Aldric",
+        "--aspect",
+        "Might=3",
+        "--attribute",
+        "Willpower=2",
+        "--proficiency",
+        "Discipline=1",
+        "--specialization",
+        "Courage=2",
+        "--side",
+        "party",
+    )
     ok("add", "Aria", "--aspect", "Finesse=4", "--aspect", "Might=2", "--side", "party")
-    ok("add", "Goblin Archer", "--aspect", "Finesse=3", "--evasion", "2", "--hp", "20", "--side", "foes")
+    ok(
+        "add",
+        "Goblin Archer",
+        "--aspect",
+        "Finesse=3",
+        "--evasion",
+        "2",
+        "--hp",
+        "20",
+        "--side",
+        "foes",
+    )
     ok("action", "add", "Aria", "dagger", "--aspect", "Finesse", "--cost", "1", "--extra", "1d4")
     return path
 
@@ -40,14 +63,34 @@ def sheet_file(isolated_env) -> Path:
 def test_check_with_a_disadvantage_source_lowers_the_level_and_undo_removes_it(sheet_file):
     ok("team", "Aria", "Aldric", "--dis", "--aspect", "Finesse", "--source", "shaken")
     before = sheet_file.read_bytes()
-    obj = ok_json("check", "Aldric", "--attribute", "Willpower", "--proficiency", "Discipline",
-                  "--dc", "hard", "--advantage", "1", "--seed", "3")
+    obj = ok_json(
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--proficiency",
+        "Discipline",
+        "--dc",
+        "hard",
+        "--advantage",
+        "1",
+        "--seed",
+        "3",
+    )
     assert obj["kind"] == "check" and obj["actor"] == "Aldric"
     assert (obj["advantage_level"], obj["disadvantage"], obj["effective_level"]) == (1, 1, 0)
     assert (obj["attribute"], obj["attribute_name"]) == (2, "Willpower")
     assert (obj["proficiency"], obj["proficiency_name"]) == (1, "Discipline")
     assert obj["specialization_name"] is None and obj["dc"] == 18
-    assert obj["sources"] == [{"name": "shaken", "grant": "disadvantage", "origin": "team action", "level": 1, "counted": True}]
+    assert obj["sources"] == [
+        {
+            "name": "shaken",
+            "grant": "disadvantage",
+            "origin": "team action",
+            "level": 1,
+            "counted": True,
+        }
+    ]
     assert obj["total"] == obj["natural"] + 3 and obj["advantage_dice"] == []
     log = ok_json("log")["entries"]
     assert log[-1]["kind"] == "check" and log[-1]["attribute_name"] == "Willpower"
@@ -61,20 +104,46 @@ def test_check_with_a_disadvantage_source_lowers_the_level_and_undo_removes_it(s
 
 
 def test_check_quiet_prints_only_the_total(sheet_file):
-    args = ("check", "Aldric", "--attribute", "Willpower", "--dc", "hard", "--seed", "3", "--dry-run")
+    args = (
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--dc",
+        "hard",
+        "--seed",
+        "3",
+        "--dry-run",
+    )
     total = ok_json(*args)["total"]
     quiet = ok(*args, "--quiet")
     assert quiet.stdout == f"{total}\n"
     assert ok(*args, "-q").stdout == f"{total}\n"
 
 
-def test_a_lasting_effect_counts_on_a_check_and_a_second_disadvantage_makes_it_impossible(sheet_file):
+def test_a_lasting_effect_counts_on_a_check_and_a_second_disadvantage_makes_it_impossible(
+    sheet_file,
+):
     ok("effect", "add", "Aldric", "shaken", "--dis")
-    obj = ok_json("check", "Aldric", "--attribute", "Willpower", "--proficiency", "Discipline",
-                  "--dc", "hard", "--advantage", "1", "--seed", "3")
+    obj = ok_json(
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--proficiency",
+        "Discipline",
+        "--dc",
+        "hard",
+        "--advantage",
+        "1",
+        "--seed",
+        "3",
+    )
     assert (obj["advantage_level"], obj["disadvantage"], obj["effective_level"]) == (1, 1, 0)
     assert (obj["attribute"], obj["proficiency"]) == (2, 1)
-    assert obj["sources"] == [{"name": "shaken", "grant": "disadvantage", "origin": "effect", "level": 1, "counted": True}]
+    assert obj["sources"] == [
+        {"name": "shaken", "grant": "disadvantage", "origin": "effect", "level": 1, "counted": True}
+    ]
     before = sheet_file.read_bytes()
     refused = run("check", "Aldric", "--attribute", "Willpower", "--dis", "dread", "--json")
     assert refused.exit_code == 3 and json.loads(refused.stdout)["impossible"] is True
@@ -83,8 +152,20 @@ def test_a_lasting_effect_counts_on_a_check_and_a_second_disadvantage_makes_it_i
 
 def test_a_second_disadvantage_source_makes_the_check_impossible_and_changes_nothing(sheet_file):
     ok("team", "Aria", "Aldric", "--dis", "--aspect", "Finesse", "--source", "shaken")
-    line = fails(3, sheet_file, "check", "Aldric", "--attribute", "Willpower", "--dc", "hard",
-                 "--advantage", "1", "--dis", "darkness")
+    line = fails(
+        3,
+        sheet_file,
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--dc",
+        "hard",
+        "--advantage",
+        "1",
+        "--dis",
+        "darkness",
+    )
     assert "impossible (C4)" in line
     result = run("check", "Aldric", "--attribute", "Willpower", "--dis", "darkness", "--json")
     assert result.exit_code == 3
@@ -93,8 +174,22 @@ def test_a_second_disadvantage_source_makes_the_check_impossible_and_changes_not
 
 
 def test_same_source_twice_counts_once_and_advantage_sources_raise_the_level(sheet_file):
-    obj = ok_json("check", "Aldric", "--attribute", "Willpower", "--adv", "Bless", "--adv", " bless ",
-                  "--adv", "torch", "--advantage", "4", "--seed", "1")
+    obj = ok_json(
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--adv",
+        "Bless",
+        "--adv",
+        " bless ",
+        "--adv",
+        "torch",
+        "--advantage",
+        "4",
+        "--seed",
+        "1",
+    )
     assert obj["advantage_level"] == 5  # 4 + 2 distinct sources, capped at 5 (C8)
     assert [s["counted"] for s in obj["sources"]] == [True, False, True]
     assert len(obj["advantage_dice"]) == 5
@@ -113,10 +208,41 @@ def test_act_uses_a_named_action_and_options_override_it(sheet_file):
 
 
 def test_stored_check_odds_equal_roll_check_odds(sheet_file):
-    stored = ok_json("check", "Aldric", "--attribute", "Willpower", "--proficiency", "Discipline",
-                     "--specialization", "Courage", "--dc", "hard", "--advantage", "2", "--odds", "--dry-run", "--seed", "1")
-    plain = ok_json("roll", "check", "--attribute", "2", "--proficiency", "1", "--specialization", "2",
-                    "--dc", "hard", "--advantage", "2", "--odds", "--seed", "1")
+    stored = ok_json(
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--proficiency",
+        "Discipline",
+        "--specialization",
+        "Courage",
+        "--dc",
+        "hard",
+        "--advantage",
+        "2",
+        "--odds",
+        "--dry-run",
+        "--seed",
+        "1",
+    )
+    plain = ok_json(
+        "roll",
+        "check",
+        "--attribute",
+        "2",
+        "--proficiency",
+        "1",
+        "--specialization",
+        "2",
+        "--dc",
+        "hard",
+        "--advantage",
+        "2",
+        "--odds",
+        "--seed",
+        "1",
+    )
     assert stored["odds"] == plain["odds"] and stored["odds"] is not None
     assert stored["total"] == plain["total"] and stored["dry_run"] is True
 
@@ -133,17 +259,38 @@ def test_dry_run_writes_nothing(sheet_file):
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (("check", "Aldric", "--attribute", "Strength"), ["Aldric", "--attribute", "Strength", "it has: Willpower"]),
-        (("check", "Aldric", "--proficiency", "Willpower"), ["Aldric", "--proficiency", "it has: Discipline"]),
+        (
+            ("check", "Aldric", "--attribute", "Strength"),
+            ["Aldric", "--attribute", "Strength", "it has: Willpower"],
+        ),
+        (
+            ("check", "Aldric", "--proficiency", "Willpower"),
+            ["Aldric", "--proficiency", "it has: Discipline"],
+        ),
         (("check", "Aldric", "--advantage", "6"), ["Aldric", "--advantage", "6"]),
         (("check", "Aldric", "--dc", "tough"), ["Aldric", "--dc", "tough"]),
         (("check", "Aldric", "--dc", "3.5"), ["Aldric", "--dc", "3.5"]),
-        (("add", "Bob", "--aspect", "Might=1", "--attribute", "Strength=1.5"), ["Bob", "--attribute", "Strength=1.5"]),
-        (("add", "Bob", "--aspect", "Might=1", "--attribute", "Strength=1001"), ["Bob", "--attribute", "-1000..1000"]),
-        (("add", "Bob", "--aspect", "Might=1", "--proficiency", "Melee"), ["Bob", "--proficiency", "NAME=N"]),
+        (
+            ("add", "Bob", "--aspect", "Might=1", "--attribute", "Strength=1.5"),
+            ["Bob", "--attribute", "Strength=1.5"],
+        ),
+        (
+            ("add", "Bob", "--aspect", "Might=1", "--attribute", "Strength=1001"),
+            ["Bob", "--attribute", "-1000..1000"],
+        ),
+        (
+            ("add", "Bob", "--aspect", "Might=1", "--proficiency", "Melee"),
+            ["Bob", "--proficiency", "NAME=N"],
+        ),
         (("action", "add", "Aria", "bow", "--aspect", "Wits"), ["Aria", "--aspect", "Wits"]),
-        (("action", "add", "Aria", "bow", "--aspect", "Finesse", "--extra", "0d8"), ["Aria", "--extra", "0d8"]),
-        (("action", "add", "Aria", "bow", "--aspect", "Finesse", "--cost", "-1"), ["Aria", "--cost", "-1"]),
+        (
+            ("action", "add", "Aria", "bow", "--aspect", "Finesse", "--extra", "0d8"),
+            ["Aria", "--extra", "0d8"],
+        ),
+        (
+            ("action", "add", "Aria", "bow", "--aspect", "Finesse", "--cost", "-1"),
+            ["Aria", "--cost", "-1"],
+        ),
         (("action", "add", "Aria", "finesse", "--aspect", "Finesse"), ["Aria", "ACTION", "Aspect"]),
         (("action", "remove", "Aria", "bow"), ["ACTION", "bow", "dagger"]),
         (("act", "Aria", "bow"), ["ASPECT", "bow", "dagger"]),
@@ -155,7 +302,7 @@ def test_bad_input_names_creature_and_field(sheet_file, args, words):
         assert word in line
 
 
-BASE = '''schema_version = 2
+BASE = """schema_version = 2
 mode = "turn"
 round = 0
 
@@ -165,7 +312,7 @@ load_buffer = 1
 exhaustion = 0
 load = -1
 aspects = { Might = 3 }
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -175,11 +322,26 @@ aspects = { Might = 3 }
         ("attributes = { Willpower = 1001 }\n", ["Aldric", "attributes.Willpower", "-1000..1000"]),
         ("attributes = { Willpower = true }\n", ["attributes.Willpower", "whole"]),
         ("atributes = { Willpower = 1 }\n", ["atributes", "did you mean 'attributes'"]),
-        ("[[creature.actions]]\nname = \"swing\"\naspect = \"Wits\"\n", ["Aldric", "actions.swing.aspect", "Wits"]),
-        ("[[creature.actions]]\nname = \"swing\"\naspect = \"Might\"\ncost = -1\n", ["actions.swing.cost"]),
-        ("[[creature.actions]]\nname = \"swing\"\naspect = \"Might\"\nextra = [\"1d8x\"]\n", ["actions.swing.extra", "1d8x"]),
-        ("[[creature.actions]]\nname = \"MIGHT\"\naspect = \"Might\"\n", ["actions.MIGHT.name", "Aspect"]),
-        ("[[creature.actions]]\nname = \"swing\"\naspect = \"Might\"\ncots = 1\n", ["actions.swing.cots", "did you mean 'cost'"]),
+        (
+            '[[creature.actions]]\nname = "swing"\naspect = "Wits"\n',
+            ["Aldric", "actions.swing.aspect", "Wits"],
+        ),
+        (
+            '[[creature.actions]]\nname = "swing"\naspect = "Might"\ncost = -1\n',
+            ["actions.swing.cost"],
+        ),
+        (
+            '[[creature.actions]]\nname = "swing"\naspect = "Might"\nextra = ["1d8x"]\n',
+            ["actions.swing.extra", "1d8x"],
+        ),
+        (
+            '[[creature.actions]]\nname = "MIGHT"\naspect = "Might"\n',
+            ["actions.MIGHT.name", "Aspect"],
+        ),
+        (
+            '[[creature.actions]]\nname = "swing"\naspect = "Might"\ncots = 1\n',
+            ["actions.swing.cots", "did you mean 'cost'"],
+        ),
     ],
 )
 def test_file_sheet_errors_name_creature_and_field(extra, words):
@@ -191,15 +353,26 @@ def test_file_sheet_errors_name_creature_and_field(extra, words):
 
 def test_files_without_sheets_load_unchanged_and_sheets_round_trip():
     plain = parse_encounter(BASE, "e.toml")
-    assert plain.creatures[0].attributes == () and plain.creatures[0].actions == () and plain.creatures[0].side == ""
+    assert (
+        plain.creatures[0].attributes == ()
+        and plain.creatures[0].actions == ()
+        and plain.creatures[0].side == ""
+    )
     assert "attributes" not in dump_encounter(plain) and "side" not in dump_encounter(plain)
     full = parse_encounter(
-        BASE + 'side = "party"\nattributes = { Willpower = 2 }\n[[creature.actions]]\nname = "swing"\n'
+        BASE
+        + 'side = "party"\nattributes = { Willpower = 2 }\n[[creature.actions]]\nname = "swing"\n'
         'aspect = "might"\ncost = 2\nextra = ["1d8+1"]\ndc = 12\nadvantage = ["reach"]\n',
         "e.toml",
     )
     action = full.creatures[0].actions[0]
-    assert (action.aspect, action.cost, action.extra, action.dc, action.advantage) == ("Might", 2, ("1d8+1",), 12, ("reach",))
+    assert (action.aspect, action.cost, action.extra, action.dc, action.advantage) == (
+        "Might",
+        2,
+        ("1d8+1",),
+        12,
+        ("reach",),
+    )
     assert parse_encounter(dump_encounter(full), "e.toml") == full
 
 
@@ -215,7 +388,12 @@ def test_bundled_skirmish_has_sheets_on_two_sides():
 
 
 def test_sheet_check_is_pure_and_counts_lasting_effects():
-    aldric = Creature("Aldric", (("Might", 3),), attributes=(("Willpower", 2),), effects=team_grant_effects((), Pending(advantage=("help",))))
+    aldric = Creature(
+        "Aldric",
+        (("Might", 3),),
+        attributes=(("Willpower", 2),),
+        effects=team_grant_effects((), Pending(advantage=("help",))),
+    )
     encounter = Encounter(creatures=(aldric,))
     request = SheetCheckRequest("aldric", attribute="willpower", dc=10)
     new, record = sheet_check(encounter, request, ScriptedDice([10, 4]))
@@ -235,8 +413,22 @@ def test_sheet_check_is_pure_and_counts_lasting_effects():
 
 def test_check_and_sheet_output(sheet_file, snapshot):
     ok("team", "Aria", "Aldric", "--adv", "--aspect", "Finesse", "--source", "inspired")
-    check = ok("check", "Aldric", "--attribute", "Willpower", "--proficiency", "Discipline", "--dc", "medium",
-               "--advantage", "1", "--adv", "Inspired", "--seed", "4").stdout
+    check = ok(
+        "check",
+        "Aldric",
+        "--attribute",
+        "Willpower",
+        "--proficiency",
+        "Discipline",
+        "--dc",
+        "medium",
+        "--advantage",
+        "1",
+        "--adv",
+        "Inspired",
+        "--seed",
+        "4",
+    ).stdout
     sheet = ok("status", "Aria").stdout
     log = re.sub(r"(?m)^(#\d+ +)\d\d:\d\d", r"\g<1>00:00", ok("log", "--last", "2").stdout)
     assert check + sheet + log == snapshot
@@ -260,7 +452,12 @@ def test_completion_offers_the_typed_creatures_sheet_names(sheet_file):
 
 def test_action_remove_and_redo_of_a_check(sheet_file):
     obj = ok_json("action", "remove", "Aria", "DAGGER")
-    assert obj["kind"] == "action-remove" and obj["action"] == {"name": "dagger", "aspect": "Finesse", "cost": 1, "extra": ["1d4"]}
+    assert obj["kind"] == "action-remove" and obj["action"] == {
+        "name": "dagger",
+        "aspect": "Finesse",
+        "cost": 1,
+        "extra": ["1d4"],
+    }
     assert ok_json("status", "Aria")["actions"] == []
     ok("check", "Aldric", "--attribute", "Willpower", "--note", "resists the dread", "--seed", "2")
     after = sheet_file.read_bytes()

@@ -54,7 +54,10 @@ def test_r19_status_shows_who_had_its_turn(skirmish):
     ok("turn", "start", "Borin")
     creatures = status_creatures()
     assert {name: c["had_turn"] for name, c in creatures.items()} == {
-        "Aria": False, "Borin": True, "Goblin Archer": False, "Goblin Brute": False,
+        "Aria": False,
+        "Borin": True,
+        "Goblin Archer": False,
+        "Goblin Brute": False,
     }
     assert all(c["down"] is False for c in creatures.values())
     ok("turn", "end")
@@ -99,10 +102,25 @@ def test_move_changes_only_the_order(skirmish):
     obj = ok_json("move", "Goblin Brute", "--before", "Aria")
     assert obj["order"] == ["Goblin Brute", "Aria", "Borin", "Goblin Archer"]
     assert (obj["position_before"], obj["position_after"]) == (4, 1)
-    assert ok_json("move", "Aria", "--last")["order"] == ["Goblin Brute", "Borin", "Goblin Archer", "Aria"]
+    assert ok_json("move", "Aria", "--last")["order"] == [
+        "Goblin Brute",
+        "Borin",
+        "Goblin Archer",
+        "Aria",
+    ]
     assert ok_json("move", "Aria", "--first")["order"][0] == "Aria"
-    assert ok_json("move", "Aria", "--after", "Borin")["order"] == ["Goblin Brute", "Borin", "Aria", "Goblin Archer"]
-    assert [c["name"] for c in ok_json("status")["creatures"]] == ["Goblin Brute", "Borin", "Aria", "Goblin Archer"]
+    assert ok_json("move", "Aria", "--after", "Borin")["order"] == [
+        "Goblin Brute",
+        "Borin",
+        "Aria",
+        "Goblin Archer",
+    ]
+    assert [c["name"] for c in ok_json("status")["creatures"]] == [
+        "Goblin Brute",
+        "Borin",
+        "Aria",
+        "Goblin Archer",
+    ]
 
 
 def test_move_keeps_the_turns_already_taken():
@@ -134,8 +152,14 @@ def test_add_before_and_after(skirmish):
         (("move", "Nobody", "--first"), "NAME: 'Nobody': no such creature"),
         (("move", "Aria"), "give exactly one of them"),
         (("move", "Aria", "--first", "--last"), "give exactly one of them"),
-        (("add", "Wolf", "--aspect", "Might=1", "--before", "Nobody"), "--before: 'Nobody': no such creature"),
-        (("add", "Wolf", "--aspect", "Might=1", "--before", "Aria", "--after", "Borin"), "at most one of --before and --after"),
+        (
+            ("add", "Wolf", "--aspect", "Might=1", "--before", "Nobody"),
+            "--before: 'Nobody': no such creature",
+        ),
+        (
+            ("add", "Wolf", "--aspect", "Might=1", "--before", "Aria", "--after", "Borin"),
+            "at most one of --before and --after",
+        ),
     ],
 )
 def test_move_and_add_bad_input(skirmish, args, expected):
@@ -149,7 +173,9 @@ def test_move_and_add_bad_input(skirmish, args, expected):
 def test_r18_done_when_down_by_an_attack_skipped_refused_then_healed(skirmish):
     ok("turn", "start")  # Aria
     ok("damage", "Goblin Archer", "6")  # 7 -> 1
-    attack = ok_json("act", "Aria", "Finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "11")
+    attack = ok_json(
+        "act", "Aria", "Finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "11"
+    )
     assert (attack["hp_before"], attack["hp_after"], attack["hp_zero"]) == (1, 0, True)
     assert status_creatures()["Goblin Archer"]["down"] is True
     assert "0/7 down" in next(line for line in ok("status").stdout.splitlines() if "Archer" in line)
@@ -160,17 +186,35 @@ def test_r18_done_when_down_by_an_attack_skipped_refused_then_healed(skirmish):
     refused = run("act", "Goblin Archer", "Finesse", "--target", "Aria", "--json")
     assert refused.exit_code == 3 and files(skirmish) == before
     obj = json.loads(refused.stdout)
-    assert (obj["allowed"], obj["actor_down"], obj["dice"], obj["outcome"]) == (False, True, [], "refused")
+    assert (obj["allowed"], obj["actor_down"], obj["dice"], obj["outcome"]) == (
+        False,
+        True,
+        [],
+        "refused",
+    )
     assert "R18" in refused.stderr
     line = fails(3, skirmish, "act", "Goblin Archer", "Finesse")
-    assert line.startswith("d4cli: Goblin Archer Finesse (Cost 1, off-turn R10): refused (R18): Goblin Archer is down")
+    assert line.startswith(
+        "d4cli: Goblin Archer Finesse (Cost 1, off-turn R10): refused (R18): Goblin Archer is down"
+    )
     team = run("team", "Goblin Archer", "Aria", "--adv", "--aspect", "Finesse")
-    assert team.exit_code == 3 and team.stdout == "" and files(skirmish) == before  # the line alone, as act's
-    assert team.stderr.startswith("d4cli: Goblin Archer Team Action (Finesse, Cost 1) for Aria: refused (R18): Goblin Archer is down")
+    assert (
+        team.exit_code == 3 and team.stdout == "" and files(skirmish) == before
+    )  # the line alone, as act's
+    assert team.stderr.startswith(
+        "d4cli: Goblin Archer Team Action (Finesse, Cost 1) for Aria: refused (R18): Goblin Archer is down"
+    )
     healed = ok_json("heal", "Goblin Archer", "3")
-    assert (healed["hp_before"], healed["hp_after"], healed["down_before"], healed["down_after"]) == (0, 3, True, False)
+    assert (
+        healed["hp_before"],
+        healed["hp_after"],
+        healed["down_before"],
+        healed["down_after"],
+    ) == (0, 3, True, False)
     ok("act", "Goblin Archer", "Finesse", "--seed", "1")  # it acts again
-    assert ok_json("turn", "start")["actor"] == "Goblin Archer"  # its turn comes back this round (R19)
+    assert (
+        ok_json("turn", "start")["actor"] == "Goblin Archer"
+    )  # its turn comes back this round (R19)
 
 
 def test_r18_an_attack_on_a_down_creature_says_it_is_already_down(skirmish):
@@ -186,16 +230,25 @@ def test_r18_damage_and_heal_stop_at_0_and_max_hp(skirmish):
     assert status_creatures()["Ogre"]["hp"] == 20 and status_creatures()["Ogre"]["max_hp"] == 20
     assert ok_json("damage", "Ogre", "8")["hp_after"] == 12
     assert ok_json("heal", "Ogre", "0")["hp_after"] == 12
-    assert "Ogre heals 100: HP 12 -> 20 of 20 (stops at max_hp, R18)" in ok("heal", "Ogre", "100").stdout
+    assert (
+        "Ogre heals 100: HP 12 -> 20 of 20 (stops at max_hp, R18)"
+        in ok("heal", "Ogre", "100").stdout
+    )
     assert status_creatures()["Ogre"]["hp"] == 20
     down = ok_json("damage", "Ogre", "25")
     assert (down["hp_after"], down["down_after"]) == (0, True)
     again = ok("damage", "Ogre", "1").stdout  # changes nothing: not logged
     assert "already down" in again and "nothing changed: nothing written or logged" in again
-    assert "Ogre heals 99: HP 0 -> 20 of 20 (back in the turn order, R18)" in ok("heal", "Ogre", "99").stdout
+    assert (
+        "Ogre heals 99: HP 0 -> 20 of 20 (back in the turn order, R18)"
+        in ok("heal", "Ogre", "99").stdout
+    )
     log = ok_json("log")["entries"]
     assert [(e["kind"], e["amount"]) for e in log if e["kind"] in ("damage", "heal")] == [
-        ("damage", 8), ("heal", 100), ("damage", 25), ("heal", 99),
+        ("damage", 8),
+        ("heal", 100),
+        ("damage", 25),
+        ("heal", 99),
     ]
     path = Path(os.environ["D4CLI_FILE"])
     after_heal = files(path)["encounter.toml"]
@@ -234,8 +287,14 @@ def test_r18_all_down_default_turn_start_is_an_input_error():
         (("heal", "Aria"), "N: missing: give the amount"),
         (("damage", "Nobody", "1"), "NAME: 'Nobody': no such creature"),
         (("heal", "Wolf", "1"), "NAME: 'Wolf': has no hp to heal (R16)"),
-        (("add", "Ogre", "--aspect", "Might=1", "--hp", "30", "--max-hp", "20"), "--hp: 30: is above --max-hp 20"),
-        (("add", "Ogre", "--aspect", "Might=1", "--max-hp", "1.5"), "--max-hp: '1.5': must be a whole number"),
+        (
+            ("add", "Ogre", "--aspect", "Might=1", "--hp", "30", "--max-hp", "20"),
+            "--hp: 30: is above --max-hp 20",
+        ),
+        (
+            ("add", "Ogre", "--aspect", "Might=1", "--max-hp", "1.5"),
+            "--max-hp: '1.5': must be a whole number",
+        ),
     ],
 )
 def test_damage_and_heal_bad_input(skirmish, args, expected):
@@ -263,7 +322,9 @@ def test_r12_round_reset_buffer_is_the_default():
     encounter, _ = add_creature(four("round"), new_creature("E", (("Might", 1),), load_buffer=2))
     _, event = start_turn(encounter)
     assert {reset.name: reset.load_after for reset in event.resets}["E"] == -2
-    encounter, _ = add_creature(four("round", "zero"), new_creature("E", (("Might", 1),), load_buffer=2))
+    encounter, _ = add_creature(
+        four("round", "zero"), new_creature("E", (("Might", 1),), load_buffer=2)
+    )
     _, event = start_turn(encounter)
     assert {reset.load_after for reset in event.resets} == {0}
 
@@ -271,8 +332,14 @@ def test_r12_round_reset_buffer_is_the_default():
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("init", "--force", "--mode", "round", "--round-reset", "half"), "--round-reset: 'half': must be 'buffer' or 'zero'"),
-        (("init", "--force", "--round-reset", "zero"), "--round-reset: 'zero': applies only in round mode"),
+        (
+            ("init", "--force", "--mode", "round", "--round-reset", "half"),
+            "--round-reset: 'half': must be 'buffer' or 'zero'",
+        ),
+        (
+            ("init", "--force", "--round-reset", "zero"),
+            "--round-reset: 'zero': applies only in round mode",
+        ),
     ],
 )
 def test_r12_round_reset_bad_input_on_the_command_line(skirmish, args, expected):
@@ -330,7 +397,9 @@ def test_schema_1_is_read_as_it_was_written():
     assert [c.had_turn for c in encounter.creatures] == [True, True, False]
     assert encounter.round_reset == "buffer"
     text = dump_encounter(encounter)
-    assert "schema_version = 3" in text and "next_turn" not in text and 'last_turn = "Borin"' in text
+    assert (
+        "schema_version = 3" in text and "next_turn" not in text and 'last_turn = "Borin"' in text
+    )
     assert parse_encounter(text, "new.toml") == encounter
 
 
@@ -340,7 +409,9 @@ def test_schema_1_round_over_and_not_started():
     _, event = start_turn(over)
     assert event.new_round and event.round == 4 and event.actor == "Aria"
     fresh = parse_encounter(
-        SCHEMA_1.replace("round = 3", "round = 0").replace('current = "Borin"\n', "").replace('next_turn = "Cleric"\n', ""),
+        SCHEMA_1.replace("round = 3", "round = 0")
+        .replace('current = "Borin"\n', "")
+        .replace('next_turn = "Cleric"\n', ""),
         "old.toml",
     )
     assert fresh.next_turn is None and not any(c.had_turn for c in fresh.creatures)
@@ -349,7 +420,9 @@ def test_schema_1_round_over_and_not_started():
 def test_schema_1_file_loads_upgrades_on_the_first_change_and_undo_restores_it(isolated_env):
     path = Path(os.environ["D4CLI_FILE"])
     ok("init")
-    path.write_text(SCHEMA_1)  # a hand-placed file of the earlier schema; the journal has only the init
+    path.write_text(
+        SCHEMA_1
+    )  # a hand-placed file of the earlier schema; the journal has only the init
     old_bytes = path.read_bytes()
     assert ok_json("status")["next"] == "Cleric"
     assert path.read_bytes() == old_bytes  # reading never rewrites
@@ -380,4 +453,6 @@ def test_r18_the_gm_may_start_a_down_creatures_turn_by_name_and_is_told(skirmish
     event = ok_json("turn", "start", "Borin")
     assert event["down"] is True and event["actor"] == "Borin"
     assert "Borin is down and cannot act (R18)" in ok("turn", "start", "Borin").stdout
-    assert fails(3, skirmish, "act", "Borin", "Might").startswith("d4cli: Borin Might (Cost 1): refused (R18)")
+    assert fails(3, skirmish, "act", "Borin", "Might").startswith(
+        "d4cli: Borin Might (Cost 1): refused (R18)"
+    )

@@ -20,29 +20,69 @@ from d4cli.store.files import journal_path, lock_path, redo_path
 
 # --- UTF-8 arguments under a C/POSIX locale (N1) ----------------------------------------------
 
-C_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0", "PYTHONIOENCODING": ""}
+C_LOCALE = {
+    "LC_ALL": "C",
+    "LANG": "C",
+    "PYTHONUTF8": "0",
+    "PYTHONCOERCECLOCALE": "0",
+    "PYTHONIOENCODING": "",
+}
 
 
 def run_bytes(*argv: bytes, cwd: Path) -> subprocess.CompletedProcess:
     """``python -m d4cli ARGV`` with byte arguments, under the C locale without UTF-8 mode."""
     env = subprocess_env(**C_LOCALE)
     env.pop("D4CLI_FILE", None)
-    return subprocess.run([sys.executable.encode(), b"-m", b"d4cli", *argv], capture_output=True, env=env,
-                          cwd=cwd, check=False, timeout=60)
+    return subprocess.run(
+        [sys.executable.encode(), b"-m", b"d4cli", *argv],
+        capture_output=True,
+        env=env,
+        cwd=cwd,
+        check=False,
+        timeout=60,
+    )
 
 
 def test_recover_utf8_reads_surrogate_escaped_utf8_and_keeps_other_bytes():
     assert recover_utf8("Zo\udcc3\udcab") == "Zoë"
     assert recover_utf8("\udcf0\udc9f\udc90\udc89 Dragon") == "\U0001f409 Dragon"
-    assert recover_utf8("Bad\udc9bName") == "Bad\udc9bName"  # not UTF-8: left for check_text to refuse
+    assert (
+        recover_utf8("Bad\udc9bName") == "Bad\udc9bName"
+    )  # not UTF-8: left for check_text to refuse
     assert recover_utf8("Zoë") == "Zoë"
 
 
 def test_recover_args_leaves_file_paths_as_given():
     zoe = "Zo\udcc3\udcab"
-    assert recover_args(["add", zoe, "--file", zoe, f"--file={zoe}", "-f", zoe, f"-f{zoe}", "--from", zoe,
-                         "--note", zoe]) == ["add", "Zoë", "--file", zoe, f"--file={zoe}", "-f", zoe, f"-f{zoe}",
-                                             "--from", zoe, "--note", "Zoë"]
+    assert recover_args(
+        [
+            "add",
+            zoe,
+            "--file",
+            zoe,
+            f"--file={zoe}",
+            "-f",
+            zoe,
+            f"-f{zoe}",
+            "--from",
+            zoe,
+            "--note",
+            zoe,
+        ]
+    ) == [
+        "add",
+        "Zoë",
+        "--file",
+        zoe,
+        f"--file={zoe}",
+        "-f",
+        zoe,
+        f"-f{zoe}",
+        "--from",
+        zoe,
+        "--note",
+        "Zoë",
+    ]
 
 
 @pytest.mark.slow
@@ -52,12 +92,30 @@ def test_utf8_arguments_under_the_c_locale_are_the_names_typed(tmp_path):
     assert out.returncode == 0, out.stderr
     ok("add", "🐉 Dragon", "--aspect", "🔥=5", file=tmp_path / "encounter.toml")
     # The same names typed under the C locale match what a UTF-8 terminal wrote.
-    act = run_bytes(b"act", "🐉 Dragon".encode(), "🔥".encode(), b"--adv", "Zoë's help".encode(),
-                    b"--note", "déjà vu".encode(), b"--json", cwd=tmp_path)
+    act = run_bytes(
+        b"act",
+        "🐉 Dragon".encode(),
+        "🔥".encode(),
+        b"--adv",
+        "Zoë's help".encode(),
+        b"--note",
+        "déjà vu".encode(),
+        b"--json",
+        cwd=tmp_path,
+    )
     assert act.returncode == 0, act.stderr
     result = json.loads(act.stdout)
-    assert (result["actor"], result["aspect_name"], result["advantage"]) == ("🐉 Dragon", "🔥", ["Zoë's help"])
-    assert json.loads(run_bytes(b"log", b"--last", b"1", b"--json", cwd=tmp_path).stdout)["entries"][0]["note"] == "déjà vu"
+    assert (result["actor"], result["aspect_name"], result["advantage"]) == (
+        "🐉 Dragon",
+        "🔥",
+        ["Zoë's help"],
+    )
+    assert (
+        json.loads(run_bytes(b"log", b"--last", b"1", b"--json", cwd=tmp_path).stdout)["entries"][
+            0
+        ]["note"]
+        == "déjà vu"
+    )
     status = json.loads(run_bytes(b"status", "zoë".encode(), b"--json", cwd=tmp_path).stdout)
     assert status["name"] == "Zoë" and status["aspects"] == {"Mïght": 3}
 
@@ -122,9 +180,20 @@ def test_a_file_another_user_owns_is_refused_naming_the_owner_not_chmod():
         assert run("init", "--from", "skirmish", file=target).exit_code == 0
         os.chmod(lock_path(target), 0o666)
         before = target.read_bytes()
-        env = {**os.environ, "D4CLI_FILE": str(target), "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-        out = subprocess.run([sys.executable, "-c", UNPRIVILEGED, "turn", "start"], capture_output=True,
-                             text=True, env=env, check=False, cwd=folder)
+        env = {
+            **os.environ,
+            "D4CLI_FILE": str(target),
+            "NO_COLOR": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        out = subprocess.run(
+            [sys.executable, "-c", UNPRIVILEGED, "turn", "start"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            cwd=folder,
+        )
         if "ModuleNotFoundError" in out.stderr or "PermissionError" in out.stderr:
             pytest.skip("the test interpreter is not readable by an unprivileged user")
         assert out.returncode == 2, out.stderr
@@ -154,8 +223,12 @@ def test_a_torn_last_line_that_is_not_a_crash_is_named_by_the_change_and_skipped
         "recorded after it; 'log' skips it and 'undo' cannot go back past it"
     ]
     log = ok("log", "--json")
-    assert [(e["seq"], e["kind"]) for e in log.json()["entries"]] == [(1, "init"), (2, "turn-start"), (3, "act"),
-                                                                     (5, "act")]
+    assert [(e["seq"], e["kind"]) for e in log.json()["entries"]] == [
+        (1, "init"),
+        (2, "turn-start"),
+        (3, "act"),
+        (5, "act"),
+    ]
     assert log.stderr.splitlines() == [
         f"d4cli: warning: {journal}: line 4 is damaged (not a journal entry): skipped; 'undo' cannot go back past it"
     ]
@@ -199,11 +272,19 @@ def _round_over() -> None:
         ok("turn", "end")
 
 
-@pytest.mark.parametrize(("rounds", "words"), [("1", "1 round left (until the end of round 2)"),
-                                               ("3", "3 rounds left (until the end of round 4)")])
+@pytest.mark.parametrize(
+    ("rounds", "words"),
+    [
+        ("1", "1 round left (until the end of round 2)"),
+        ("3", "3 rounds left (until the end of round 4)"),
+    ],
+)
 def test_effect_rounds_added_after_a_round_is_over_count_from_the_next(rounds, words):
     _round_over()
-    assert ok("effect", "add", "A", "after", "--adv", "--rounds", rounds).stdout == f"A: after +1d4, {words} (R20)\n"
+    assert (
+        ok("effect", "add", "A", "after", "--adv", "--rounds", rounds).stdout
+        == f"A: after +1d4, {words} (R20)\n"
+    )
     assert words in ok("effect", "list").stdout
     assert words in ok("status").stdout
     ok("turn", "start")  # round 2 begins: the count is the same
@@ -225,22 +306,28 @@ LONG = "x" * (MAX_NAME_LENGTH + 1)
 LONGEST = "y" * MAX_NAME_LENGTH
 
 
-@pytest.mark.parametrize(("argv", "field"), [
-    (["add", LONG, "--aspect", "M=1"], "NAME"),
-    (["add", "Z", "--aspect", f"{LONG}=1"], "--aspect"),
-    (["add", "Z", "--aspect", "M=1", "--attribute", f"{LONG}=1"], "--attribute"),
-    (["add", "Z", "--aspect", "M=1", "--side", LONG], "--side"),
-    (["act", "Aria", "Finesse", "--adv", LONG], "--adv"),
-    (["effect", "add", "Aria", LONG, "--adv"], "SOURCE"),
-    (["action", "add", "Aria", LONG, "--aspect", "Finesse"], "ACTION"),
-    (["roll", "pool", "3", "--dis", LONG], "--dis"),
-])
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [
+        (["add", LONG, "--aspect", "M=1"], "NAME"),
+        (["add", "Z", "--aspect", f"{LONG}=1"], "--aspect"),
+        (["add", "Z", "--aspect", "M=1", "--attribute", f"{LONG}=1"], "--attribute"),
+        (["add", "Z", "--aspect", "M=1", "--side", LONG], "--side"),
+        (["act", "Aria", "Finesse", "--adv", LONG], "--adv"),
+        (["effect", "add", "Aria", LONG, "--adv"], "SOURCE"),
+        (["action", "add", "Aria", LONG, "--aspect", "Finesse"], "ACTION"),
+        (["roll", "pool", "3", "--dis", LONG], "--dis"),
+    ],
+)
 def test_a_name_longer_than_the_limit_is_refused_everywhere(argv, field, tmp_path):
     ok("init", "--from", "skirmish")
     before = snapshot(tmp_path)
     out = run(*argv)
     assert (out.exit_code, out.stdout) == (2, "")
-    assert f"is {MAX_NAME_LENGTH + 1} characters long (after NFC normalisation): a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr
+    assert (
+        f"is {MAX_NAME_LENGTH + 1} characters long (after NFC normalisation): a name has at most {MAX_NAME_LENGTH} (N1)"
+        in out.stderr
+    )
     assert LONG not in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
     assert field in out.stderr
     assert snapshot(tmp_path) == before
@@ -252,17 +339,28 @@ def test_a_name_of_the_limit_is_accepted():
     assert ok("status", LONGEST, "--json").json()["name"] == LONGEST
 
 
-@pytest.mark.parametrize("old", ['name = "Aria"', 'Finesse = 4', 'side = "party"', "[[creature.actions]]\nname = \"dagger\""])
+@pytest.mark.parametrize(
+    "old",
+    ['name = "Aria"', "Finesse = 4", 'side = "party"', '[[creature.actions]]\nname = "dagger"'],
+)
 def test_a_name_longer_than_the_limit_in_the_file_is_refused(old, tmp_path):
     ok("init", "--from", "skirmish")
     path = tmp_path / "encounter.toml"
     text = path.read_text()
     assert old in text
-    new = old.replace("Aria", LONG).replace("Finesse", LONG).replace("party", LONG).replace("dagger", LONG)
+    new = (
+        old.replace("Aria", LONG)
+        .replace("Finesse", LONG)
+        .replace("party", LONG)
+        .replace("dagger", LONG)
+    )
     path.write_text(text.replace(old, new, 1))
     out = run("status")
     assert out.exit_code == 2 and len(out.stderr.splitlines()) == 1, out.stderr
-    assert f"a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr or f"at most {MAX_NAME_LENGTH} characters" in out.stderr
+    assert (
+        f"a name has at most {MAX_NAME_LENGTH} (N1)" in out.stderr
+        or f"at most {MAX_NAME_LENGTH} characters" in out.stderr
+    )
 
 
 # --- DC tiers in the file (C2) -----------------------------------------------------------------
@@ -274,7 +372,9 @@ def test_an_action_dc_in_the_file_may_be_a_tier(tmp_path):
     text = path.read_text()
     assert "dc = 10" in text
     path.write_text(text.replace("dc = 10", 'dc = "Hard"', 1))
-    sneak = next(a for a in ok("status", "Aria", "--json").json()["actions"] if a["name"] == "sneak")
+    sneak = next(
+        a for a in ok("status", "Aria", "--json").json()["actions"] if a["name"] == "sneak"
+    )
     assert sneak["dc"] == 18
     assert ok("act", "Aria", "sneak", "--json").json()["dc"] == 18
     assert "dc = 18" in path.read_text()  # a tier is kept as its number, as `--dc hard` keeps it

@@ -30,7 +30,13 @@ CHANGES = [
     ["exhaust", "Sera", "1"],
     ["undo"],
 ]
-READS = [["status"], ["status", "--json"], ["log"], ["log", "--json"], ["act", "Sera", "Finesse", "--dry-run"]]
+READS = [
+    ["status"],
+    ["status", "--json"],
+    ["log"],
+    ["log", "--json"],
+    ["act", "Sera", "Finesse", "--dry-run"],
+]
 
 
 @pytest.fixture
@@ -78,7 +84,10 @@ def test_a_symlinked_folder_is_fine(duel):
     linked = duel.parent / "linked"
     linked.symlink_to(duel.parent, target_is_directory=True)
     assert ok("turn", "end", file=linked / duel.name)
-    assert ok("status", "--json", file=linked / duel.name).json() == ok("status", "--json", file=duel).json()
+    assert (
+        ok("status", "--json", file=linked / duel.name).json()
+        == ok("status", "--json", file=duel).json()
+    )
 
 
 @pytest.mark.parametrize("argv", READS + CHANGES, ids=" ".join)
@@ -141,11 +150,18 @@ runpy.run_module("d4cli", run_name="__main__", alter_sys=True)
 def _run_child(argv: list[str], cwd: Path, timeout: float = 20, memory_mb: int = 1024) -> Child:
     """Run ``python -m d4cli ARGV`` capped at *memory_mb* of address space; measure time and peak RSS
     (the child's own, from /proc when it can report it, else ``ru_maxrss``)."""
-    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+    ):
         peak_file = Path(scratch) / "peak_kb"
         started = time.monotonic()
         process = subprocess.Popen(
-            [sys.executable, "-c", _REPORT_PEAK, *argv], stdout=out, stderr=err, cwd=cwd,
+            [sys.executable, "-c", _REPORT_PEAK, *argv],
+            stdout=out,
+            stderr=err,
+            cwd=cwd,
             env=subprocess_env(PYTHONPATH=str(REPO), PEAK_REPORT_FILE=str(peak_file)),
             preexec_fn=lambda: _memory_cap(memory_mb),  # noqa: PLW1509 - the tests start no threads
         )
@@ -164,8 +180,13 @@ def _run_child(argv: list[str], cwd: Path, timeout: float = 20, memory_mb: int =
         err.seek(0)
         reported = peak_file.read_text().strip() if peak_file.exists() else ""
         peak_mb = int(reported) / 1024 if reported.isdigit() else usage.ru_maxrss / 1024
-        return Child(process.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
-                     seconds, peak_mb)
+        return Child(
+            process.returncode,
+            out.read().decode(errors="replace"),
+            err.read().decode(errors="replace"),
+            seconds,
+            peak_mb,
+        )
 
 
 def _memory_cap(megabytes: int) -> None:
@@ -176,7 +197,9 @@ def _memory_cap(megabytes: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "argv", [["status"], ["log"], ["undo"], ["turn", "start"], ["act", "A", "B"], ["init", "--force"]], ids=" ".join
+    "argv",
+    [["status"], ["log"], ["undo"], ["turn", "start"], ["act", "A", "B"], ["init", "--force"]],
+    ids=" ".join,
 )
 def test_a_fifo_is_refused_at_once_and_never_hangs(tmp_path, argv):
     fifo = tmp_path / "encounter.toml"
@@ -231,8 +254,16 @@ def test_a_50_mb_history_does_not_slow_down_a_change(duel):
         handle.write(old)
     started = time.monotonic()
     ok("act", "Sera", "Finesse", "--seed", "2", file=duel)
-    assert [e["kind"] for e in ok("log", "--json", "--last", "2", file=duel).json()["entries"]] == ["act", "act"]
-    assert [e["kind"] for e in ok("log", "--json", file=duel).json()["entries"]] == ["init", "turn-start", "act", "act"]
+    assert [e["kind"] for e in ok("log", "--json", "--last", "2", file=duel).json()["entries"]] == [
+        "act",
+        "act",
+    ]
+    assert [e["kind"] for e in ok("log", "--json", file=duel).json()["entries"]] == [
+        "init",
+        "turn-start",
+        "act",
+        "act",
+    ]
     ok("undo", file=duel)
     assert time.monotonic() - started < 10
 
@@ -295,9 +326,12 @@ HOSTILE_NAMES = [
     "Bell\x07\x08back",  # BEL, backspace
 ]
 # What must never reach the output raw: C0 (but newline and tab), DEL, C1, the bidi overrides.
-FORBIDDEN = {chr(c) for c in range(0x20) if chr(c) not in "\n\t"} | {chr(0x7F)} | {chr(c) for c in range(0x80, 0xA0)} | {
-    chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
-}
+FORBIDDEN = (
+    {chr(c) for c in range(0x20) if chr(c) not in "\n\t"}
+    | {chr(0x7F)}
+    | {chr(c) for c in range(0x80, 0xA0)}
+    | {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+)
 
 
 def _raw_controls(text: str) -> list[str]:
@@ -328,7 +362,11 @@ def test_hostile_names_are_refused_and_escaped_in_every_output(hostile):
             out = run(*argv, file=hostile)
             assert out.exit_code == 2 and "(N1)" in out.stderr, str(out)
             outputs.append(out)
-    for argv in (["act", "Nobody\x1b[31m", "x"], ["remove", "\x1b[2J"], ["status", "--file", "bad\x1b[31m.toml"]):
+    for argv in (
+        ["act", "Nobody\x1b[31m", "x"],
+        ["remove", "\x1b[2J"],
+        ["status", "--file", "bad\x1b[31m.toml"],
+    ):
         out = run(*argv, file=None if "--file" in argv else hostile)
         assert out.exit_code == 2, str(out)
         outputs.append(out)
@@ -346,7 +384,11 @@ def test_hostile_names_are_refused_and_escaped_in_every_output(hostile):
     ("field", "row", "shown"),
     [
         ("name", 'name = "A\\u001b[31mB"\naspects = { M = 3 }', "creature #1: name: 'A\\x1b[31mB'"),
-        ("aspects", 'name = "Ann"\naspects = { "M\\u009bx" = 3 }', "creature 'Ann': aspects.M\\x9bx: 'M\\x9bx'"),
+        (
+            "aspects",
+            'name = "Ann"\naspects = { "M\\u009bx" = 3 }',
+            "creature 'Ann': aspects.M\\x9bx: 'M\\x9bx'",
+        ),
         (
             "pending",
             'name = "Ann"\naspects = { M = 3 }\npending = { advantage = ["\\u001b]0;t\\u0007"] }',
@@ -354,9 +396,13 @@ def test_hostile_names_are_refused_and_escaped_in_every_output(hostile):
         ),
     ],
 )
-def test_hostile_names_written_by_hand_are_an_error_naming_creature_and_field(tmp_path, field, row, shown):
+def test_hostile_names_written_by_hand_are_an_error_naming_creature_and_field(
+    tmp_path, field, row, shown
+):
     path = tmp_path / "encounter.toml"
-    path.write_text(f'schema_version = 1\nmode = "turn"\nround = 0\n[[creature]]\n{row}\nload_buffer = 1\nexhaustion = 0\nload = 0\n')
+    path.write_text(
+        f'schema_version = 1\nmode = "turn"\nround = 0\n[[creature]]\n{row}\nload_buffer = 1\nexhaustion = 0\nload = 0\n'
+    )
     for argv in (["status"], ["status", "--json"], ["act", "Ann", "M", "--dry-run"]):
         out = run(*argv, file=path)
         assert out.exit_code == 2 and shown in out.stderr and "(N1)" in out.stderr, str(out)
@@ -397,7 +443,9 @@ def test_a_name_with_invalid_utf8_bytes_is_an_input_error(tmp_path):
 
 
 @pytest.mark.parametrize("value", [".", "", "/", ".."], ids=repr)
-@pytest.mark.parametrize("argv", [["turn", "start"], ["undo"], ["init", "--force"], ["act", "A", "B"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "argv", [["turn", "start"], ["undo"], ["init", "--force"], ["act", "A", "B"]], ids=" ".join
+)
 def test_a_file_option_naming_a_folder_is_an_input_error(tmp_path, argv, value):
     """BUG (store.lock_path): Path(".").with_name(...) raises ValueError: exit 1, not 2.
 
@@ -420,15 +468,28 @@ def test_a_failed_change_in_a_missing_folder_creates_nothing(tmp_path):
     Reproduce: d4cli turn start --file typo/encounter.toml  ->  exit 2 "no encounter
     file here", and `typo/encounter.toml.lock` now exists.
     """
-    for argv in (["turn", "start"], ["undo"], ["redo"], ["act", "A", "B"], ["add", "X", "--aspect", "A=1"]):
+    for argv in (
+        ["turn", "start"],
+        ["undo"],
+        ["redo"],
+        ["act", "A", "B"],
+        ["add", "X", "--aspect", "A=1"],
+    ):
         out = run(*argv, file=tmp_path / "typo" / "encounter.toml")
         assert out.exit_code == 2 and "no such encounter file" in out.stderr, str(out)
-        assert not (tmp_path / "typo").exists(), f"{argv}: left {list((tmp_path / 'typo').rglob('*'))}"
+        assert not (tmp_path / "typo").exists(), (
+            f"{argv}: left {list((tmp_path / 'typo').rglob('*'))}"
+        )
 
 
 @pytest.mark.parametrize(
     "argv",
-    [["init", "--from", "x" * 300], ["init", "--file", "x" * 300], ["status", "--file", "x" * 300], ["turn", "start", "--file", "x" * 300]],
+    [
+        ["init", "--from", "x" * 300],
+        ["init", "--file", "x" * 300],
+        ["status", "--file", "x" * 300],
+        ["turn", "start", "--file", "x" * 300],
+    ],
     ids=["init --from", "init --file", "status --file", "turn start --file"],
 )
 def test_a_name_too_long_for_the_file_system_is_an_input_error(tmp_path, argv):

@@ -61,7 +61,24 @@ def test_a_name_with_an_invisible_or_control_character_is_refused(kind, shape):
     assert char not in shown and f"U+{ord(char):04X}" in shown and "NAME" in shown
 
 
-@pytest.mark.parametrize("name", ["Aria", "Zoë", "Goblin Archer", "Watch  my back", "1_2", "0x10", "inf", "true", "李", "Æsir", "e\u0301", "🐉", "Café\u00a0Noir"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Aria",
+        "Zoë",
+        "Goblin Archer",
+        "Watch  my back",
+        "1_2",
+        "0x10",
+        "inf",
+        "true",
+        "李",
+        "Æsir",
+        "e\u0301",
+        "🐉",
+        "Café\u00a0Noir",
+    ],
+)
 def test_visible_names_are_legal(name):
     assert name_problem(name) is None and check_name(name, "NAME") == name
 
@@ -75,7 +92,17 @@ def test_lrm_and_rlm_are_shown_escaped():
     assert escape_control("a\u200eb\u200fc") == "a\\u200eb\\u200fc"
 
 
-@pytest.mark.parametrize("kind", ["Cf zero-width space", "Cc tab", "Cc newline", "Lo Hangul filler", "So Braille blank", "Cf RLM"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "Cf zero-width space",
+        "Cc tab",
+        "Cc newline",
+        "Lo Hangul filler",
+        "So Braille blank",
+        "Cf RLM",
+    ],
+)
 def test_the_command_line_refuses_invisible_names_everywhere(tmp_path, kind):
     path = tmp_path / "encounter.toml"
     ok("init", file=path)
@@ -92,7 +119,11 @@ def test_the_command_line_refuses_invisible_names_everywhere(tmp_path, kind):
         ["roll", "pool", "3", "--adv", bad],
     ):
         out = run(*argv, file=None if argv[0] == "roll" else path)
-        assert out.exit_code == 2 and "(N1)" in out.stderr and INVISIBLE[kind] not in out.stderr.rstrip("\n"), str(out)
+        assert (
+            out.exit_code == 2
+            and "(N1)" in out.stderr
+            and INVISIBLE[kind] not in out.stderr.rstrip("\n")
+        ), str(out)
         assert f"U+{ord(INVISIBLE[kind]):04X}" in out.stderr
     assert path.read_bytes() == before
 
@@ -128,7 +159,21 @@ def test_a_file_name_with_an_invisible_character_names_creature_and_field(tmp_pa
 
 # --- keys that look like numbers --------------------------------------------------------
 
-NUMBER_LIKE = ["1_2", "0x10", "0b1", "0o17", "1e3", "inf", "nan", "true", "false", "+1", "1.5", "1979-05-27", "12"]
+NUMBER_LIKE = [
+    "1_2",
+    "0x10",
+    "0b1",
+    "0o17",
+    "1e3",
+    "inf",
+    "nan",
+    "true",
+    "false",
+    "+1",
+    "1.5",
+    "1979-05-27",
+    "12",
+]
 
 
 @pytest.mark.parametrize("aspect", NUMBER_LIKE)
@@ -142,24 +187,61 @@ def test_an_aspect_named_like_a_number_survives_add_act_undo_and_a_hand_edit(tmp
     assert status["creatures"][0]["aspects"] == {aspect: 3, "Might": 2}
     ok("undo", file=path)
     # A hand edit writing the key bare where TOML allows it, then a change.
-    text = path.read_text().replace(json.dumps(aspect), aspect) if aspect.replace("_", "").replace("-", "").isalnum() else path.read_text()
+    text = (
+        path.read_text().replace(json.dumps(aspect), aspect)
+        if aspect.replace("_", "").replace("-", "").isalnum()
+        else path.read_text()
+    )
     path.write_text(text)
-    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {aspect: 3, "Might": 2}
+    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {
+        aspect: 3,
+        "Might": 2,
+    }
     ok("exhaust", "Ann", "1", file=path)
     ok("act", "Ann", aspect, "--dc", "1", "--seed", "1", file=path)
-    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {aspect: 3, "Might": 2}
+    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {
+        aspect: 3,
+        "Might": 2,
+    }
 
 
 def test_a_hand_written_bare_numeric_key_loads_and_later_changes_succeed(tmp_path):
     path = tmp_path / "encounter.toml"
     path.write_text(FILE.format(name='"Ann"', aspect="1_2") + "\n")
-    path.write_text(path.read_text().replace("[creature.aspects]\n1_2 = 3", "aspects = { 1_2 = 3, 0x10 = 4 }").replace("\n\n\n", "\n"))
-    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {"1_2": 3, "0x10": 4}
+    path.write_text(
+        path.read_text()
+        .replace("[creature.aspects]\n1_2 = 3", "aspects = { 1_2 = 3, 0x10 = 4 }")
+        .replace("\n\n\n", "\n")
+    )
+    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {
+        "1_2": 3,
+        "0x10": 4,
+    }
     ok("act", "Ann", "0x10", "--dc", "1", "--seed", "2", file=path)
-    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {"1_2": 3, "0x10": 4}
+    assert ok("status", "--json", file=path).json()["creatures"][0]["aspects"] == {
+        "1_2": 3,
+        "0x10": 4,
+    }
 
 
-@pytest.mark.parametrize("name", ["Might", "my-aspect_2", "1_2", "0x10", "0b1", "1e5", "inf", "nan", "True", "a b", 'q"x', "a.b", "1979-05-27"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Might",
+        "my-aspect_2",
+        "1_2",
+        "0x10",
+        "0b1",
+        "1e5",
+        "inf",
+        "nan",
+        "True",
+        "a b",
+        'q"x',
+        "a.b",
+        "1979-05-27",
+    ],
+)
 def test_every_legal_aspect_name_survives_write_and_read(name):
     encounter = parse_encounter(FILE.format(name='"Ann"', aspect='"Might"'), "x.toml")
     creature = encounter.creatures[0]._replace(aspects=((name, 3),))
@@ -177,7 +259,7 @@ def test_fancy_values_are_still_refused_but_not_keys(tmp_path):
 
 WHOLE_FIELDS = [
     ("schema_version = 1", "schema_version = 1.0", "schema_version: 1.0"),
-    ('round = 0', "round = 0.0", "round: 0.0"),
+    ("round = 0", "round = 0.0", "round: 0.0"),
     ("load_buffer = 1", "load_buffer = 1.0", "load_buffer: 1.0"),
     ("exhaustion = 0", "exhaustion = 0.0", "exhaustion: 0.0"),
     ("load = 0", "load = 0.0", "load: 0.0"),
@@ -202,8 +284,17 @@ def test_every_number_field_refuses_a_float(old, new, shown):
 
 def _encounter(load: int, pending: bool = False, notes: str = "") -> Encounter:
     creatures = tuple(
-        Creature(name, (("Might", 3), ("1_2", 1)), 1, 0, load, 0, None, notes,
-                 team_grant_effects((), Pending(advantage=("Bob",))) if pending else ())
+        Creature(
+            name,
+            (("Might", 3), ("1_2", 1)),
+            1,
+            0,
+            load,
+            0,
+            None,
+            notes,
+            team_grant_effects((), Pending(advantage=("Bob",))) if pending else (),
+        )
         for name in ("A", "B")
     )
     return Encounter("E", "turn", 0, None, None, creatures)
@@ -214,10 +305,16 @@ def test_one_layout_whatever_the_values():
     for load in (-1000, -10, 0, 5, 10, 1000):
         text = dump_encounter(_encounter(load))
         shapes.add(tuple(line.split("=")[0] for line in text.splitlines()))
-        assert text.splitlines().count("[[creature]]") == 2 and text.splitlines().count("[creature.aspects]") == 2
+        assert (
+            text.splitlines().count("[[creature]]") == 2
+            and text.splitlines().count("[creature.aspects]") == 2
+        )
     assert len(shapes) == 1
     # One number a digit longer changes one line only.
-    old, new = dump_encounter(_encounter(9)).splitlines(), dump_encounter(_encounter(10)).splitlines()
+    old, new = (
+        dump_encounter(_encounter(9)).splitlines(),
+        dump_encounter(_encounter(10)).splitlines(),
+    )
     assert sum(a != b for a, b in zip(old, new)) == 2 and len(old) == len(new)
 
 
@@ -240,7 +337,9 @@ def test_notes_must_be_text(tmp_path):
 
 
 def test_dropped_comments_counts_comment_lines_that_are_gone():
-    old = FILE.format(name='"Ann"', aspect="Might").replace("load = 0", "load = 0  # spent\n# the GM's secret")
+    old = FILE.format(name='"Ann"', aspect="Might").replace(
+        "load = 0", "load = 0  # spent\n# the GM's secret"
+    )
     new = dump_encounter(parse_encounter(old, "x.toml"))
     assert dropped_comments(old, new) == 2
     assert dropped_comments(new, new) == 0
@@ -255,7 +354,9 @@ def test_a_change_that_drops_comments_says_so_once_and_undo_brings_them_back(tmp
     assert comments > 5
     out = ok("exhaust", "Aria", "1", file=path)
     notes = [line for line in out.stderr.splitlines() if "comment" in line]
-    assert notes == [f"d4cli: note: this change dropped {comments} comment lines from {path}; `d4cli undo` brings them back"]
+    assert notes == [
+        f"d4cli: note: this change dropped {comments} comment lines from {path}; `d4cli undo` brings them back"
+    ]
     assert ok("exhaust", "Aria", "2", file=path).stderr == ""  # nothing left to drop: said once
     ok("undo", file=path)
     ok("undo", file=path)

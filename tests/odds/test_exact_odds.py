@@ -45,7 +45,11 @@ def test_pool_floats_are_0_or_1_only_when_exact_over_a_grid_of_dcs(pool):
         assert p == pytest.approx(float(exact), abs=1e-15)
         assert distribution.exact_at_least(dc) == exact
         shown = percent(p, 1)
-        assert (shown == "100%") == (exact == 1) and (shown == "0%") == (exact == 0), (pool, dc, shown)
+        assert (shown == "100%") == (exact == 1) and (shown == "0%") == (exact == 0), (
+            pool,
+            dc,
+            shown,
+        )
 
 
 @pytest.mark.parametrize("pool", [600, 2_400, 5_000, 10_000])
@@ -74,7 +78,11 @@ def test_exact_tail_agrees_with_counting_with_extra_dice():
     # brute force, every outcome of 3d4 + 1d8 + 2
     spec = dice_sum(3, (parse_extra("1d8+2"),))
     for dc in range(4, 26):
-        ways = sum(1 for roll in itertools.product(range(1, 5), range(1, 5), range(1, 5), range(1, 9)) if sum(roll) + 2 >= dc)
+        ways = sum(
+            1
+            for roll in itertools.product(range(1, 5), range(1, 5), range(1, 5), range(1, 9))
+            if sum(roll) + 2 >= dc
+        )
         assert exact_tail(spec, dc) == Fraction(ways, 4**3 * 8)
 
 
@@ -127,13 +135,32 @@ def test_pool_json_gives_exact_fractions_beside_the_floats():
     odds = ok_json("roll", "pool", "5", "--dc", "12", "--odds", "--seed", "1")["odds"]
     assert odds["p_success_exact"] == "667/1024" and odds["p_success"] == 667 / 1024
     odds = ok_json("roll", "pool", "5", "--evasion", "14", "--odds", "--seed", "1")["odds"]
-    assert Fraction(odds["p_any_damage_exact"]) == Fraction(sum(1 for r in itertools.product(range(1, 5), repeat=5) if sum(r) > 14), 1024)
+    assert Fraction(odds["p_any_damage_exact"]) == Fraction(
+        sum(1 for r in itertools.product(range(1, 5), repeat=5) if sum(r) > 14), 1024
+    )
     assert odds["p_any_damage"] == float(Fraction(odds["p_any_damage_exact"]))
 
 
 def test_check_json_gives_exact_fractions_beside_the_floats():
-    odds = ok_json("roll", "check", "--attribute", "2", "--dc", "14", "--rule-of-three", "--odds", "--seed", "1")["odds"]
-    for key in ("p_success", "p_critical_success", "p_critical_failure", "p_success_and", "p_failure_but"):
+    odds = ok_json(
+        "roll",
+        "check",
+        "--attribute",
+        "2",
+        "--dc",
+        "14",
+        "--rule-of-three",
+        "--odds",
+        "--seed",
+        "1",
+    )["odds"]
+    for key in (
+        "p_success",
+        "p_critical_success",
+        "p_critical_failure",
+        "p_success_and",
+        "p_failure_but",
+    ):
         assert odds[key] == float(Fraction(odds[key + "_exact"])), key
     assert odds["p_critical_success_exact"] == "1/20" and odds["p_critical_failure_exact"] == "1/20"
 
@@ -147,7 +174,9 @@ def test_the_grid_shows_100_percent_only_where_exact():
         for dc, value in zip(range(26, 32), row[3:]):
             exact = exact_p_at_least(pool, dc)
             assert (float(value) == 1.0) == (exact == 1), (pool, dc, value)
-    table = run("odds", "pool", "--aspect", "25..30", "--dc", "26..31", "--format", "markdown").stdout
+    table = run(
+        "odds", "pool", "--aspect", "25..30", "--dc", "26..31", "--format", "markdown"
+    ).stdout
     for line in table.splitlines()[2:]:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         pool = int(cells[0].split("(")[1].split("d4")[0])
@@ -167,7 +196,9 @@ def test_distribution_lists_only_non_zero_totals_and_says_what_it_left_out(long_
         omitted = Fraction(obj["distribution_omitted"])
         totals = sorted(map(int, listed))
         assert totals == list(range(totals[0], totals[-1] + 1))
-        expected = 1 - distribution.exact_at_least(totals[0]) + distribution.exact_at_least(totals[-1] + 1)
+        expected = (
+            1 - distribution.exact_at_least(totals[0]) + distribution.exact_at_least(totals[-1] + 1)
+        )
         assert omitted == expected
         assert (omitted == 0) == (len(listed) == 3 * pool + 1)
     assert len(json.dumps(odds_json_of(10_000))) < 200_000

@@ -32,7 +32,10 @@ def test_the_chain_agrees_with_each_pools_own_distribution(extra, damage):
             chain.add_d4()
             current += 1
         distribution = pool_distribution(size, extra)
-        want = [distribution.expected_excess(c) if damage else distribution.p_at_least(c) for c in columns]
+        want = [
+            distribution.expected_excess(c) if damage else distribution.p_at_least(c)
+            for c in columns
+        ]
         got = chain.values(columns)
         for column, g, w in zip(columns, got, want):
             assert g == pytest.approx(w, abs=1e-20, rel=1e-12), (size, column)
@@ -62,7 +65,10 @@ def test_a_grid_past_the_bound_is_refused_at_once_naming_the_bound():
     start = time.perf_counter()
     result = run("odds", "pool", "--pool", "1..9990", "--extra", "10d1000", "--dc", "5", "--json")
     assert result.exit_code == 2 and result.stdout == ""
-    assert f"a grid does at most {MAX_GRID_WORK:,}" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert (
+        f"a grid does at most {MAX_GRID_WORK:,}" in result.stderr
+        and len(result.stderr.splitlines()) == 1
+    )
     assert time.perf_counter() - start < 2
 
 
@@ -71,16 +77,34 @@ def test_the_grid_that_took_minutes_answers_within_seconds():
     """9,009 cells of 9,000..10,000 d4 (189 s when each row started from scratch)."""
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "d4cli", "odds", "pool", "--pool", "9000..10000", "--dc", "20000..20008", "--json"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "d4cli",
+            "odds",
+            "pool",
+            "--pool",
+            "9000..10000",
+            "--dc",
+            "20000..20008",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert time.perf_counter() - start < 30
     grid = json.loads(result.stdout)
-    assert len(grid["rows"]) == 1001 and all(0.0 < v < 1.0 for row in grid["rows"] for v in row["values"])
+    assert len(grid["rows"]) == 1001 and all(
+        0.0 < v < 1.0 for row in grid["rows"] for v in row["values"]
+    )
     last = grid["rows"][-1]["values"]
     distribution = pool_distribution(10_000)
-    assert last == pytest.approx([distribution.p_at_least(dc) for dc in range(20_000, 20_009)], abs=1e-15)
+    assert last == pytest.approx(
+        [distribution.p_at_least(dc) for dc in range(20_000, 20_009)], abs=1e-15
+    )
 
 
 def test_times_refuses_more_dice_than_one_command_rolls_at_once():
@@ -108,10 +132,18 @@ def test_a_chain_cut_to_its_columns_gives_the_very_same_values(damage, extra):
         assert cut.kept <= max(0, max(columns) + 2 - cut.low) and cut.mean == whole.mean
         whole.add_d4()
         cut.add_d4()
-    assert cut.kept == 0 and cut.packed == 0 and whole.kept == whole.slots == 3 * 200 + 1 + 7 * bool(extra)
+    assert (
+        cut.kept == 0
+        and cut.packed == 0
+        and whole.kept == whole.slots == 3 * 200 + 1 + 7 * bool(extra)
+    )
 
 
 def test_a_grid_of_pools_past_its_columns_carries_nothing():
     values = pool_values(range(1, 10_001), (), [5], damage=False)
-    assert values[4] == (edge_safe(1 - 1 / 256, False, False),) and values[5] == (1.0,) and values[10_000] == (1.0,)
+    assert (
+        values[4] == (edge_safe(1 - 1 / 256, False, False),)
+        and values[5] == (1.0,)
+        and values[10_000] == (1.0,)
+    )
     assert values[1] == (0.0,) and values[2] == (10 / 16,)

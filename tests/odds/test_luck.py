@@ -49,7 +49,12 @@ def test_every_pool_total_has_its_brute_force_mid_rank(pool, extra):
 
 
 def test_a_single_d4_sits_at_the_middle_of_each_face():
-    assert [pool_percentile(1, (), t) for t in (1, 2, 3, 4)] == [Fraction(1, 8), Fraction(3, 8), Fraction(5, 8), Fraction(7, 8)]
+    assert [pool_percentile(1, (), t) for t in (1, 2, 3, 4)] == [
+        Fraction(1, 8),
+        Fraction(3, 8),
+        Fraction(5, 8),
+        Fraction(7, 8),
+    ]
 
 
 def _bonus(dice: tuple[int, ...]) -> int:
@@ -69,25 +74,35 @@ def check_totals(modifiers: int, level: int, disadvantage: int) -> list[int]:
     totals = []
     for natural in range(1, 21):
         for dice in itertools.product(range(1, 7), repeat=level):
-            for down in (range(1, 7) if minus else [0]):
-                for crit in (range(1, 7) if natural == 20 else [0] * 6):  # six ways either way
+            for down in range(1, 7) if minus else [0]:
+                for crit in range(1, 7) if natural == 20 else [0] * 6:  # six ways either way
                     totals.append(natural + modifiers + _bonus(dice) - down + crit)
     return totals
 
 
-@pytest.mark.parametrize(("modifiers", "level", "disadvantage"), [(0, 0, 0), (3, 0, 0), (2, 1, 0), (1, 2, 0), (0, 0, 1), (4, 2, 1)])
+@pytest.mark.parametrize(
+    ("modifiers", "level", "disadvantage"),
+    [(0, 0, 0), (3, 0, 0), (2, 1, 0), (1, 2, 0), (0, 0, 1), (4, 2, 1)],
+)
 def test_every_check_total_has_its_brute_force_mid_rank(modifiers, level, disadvantage):
     totals = check_totals(modifiers, level, disadvantage)
     for total in sorted(set(totals)):
-        assert check_percentile(modifiers, level, disadvantage, total) == brute_mid_rank(totals, total)
+        assert check_percentile(modifiers, level, disadvantage, total) == brute_mid_rank(
+            totals, total
+        )
 
 
-@given(st.integers(1, 6), st.sampled_from([(), (ExtraDice(1, 6),), (ExtraDice(1, 8, 2),)]), st.data())
+@given(
+    st.integers(1, 6), st.sampled_from([(), (ExtraDice(1, 6),), (ExtraDice(1, 8, 2),)]), st.data()
+)
 def test_percentiles_of_all_totals_average_to_one_half(pool, extra, data):
     # Weighted by their chances, mid-ranks average exactly 1/2: fair dice are "even".
     distribution = pool_distribution(pool, extra)
-    mean = sum(Fraction(w, distribution.denominator) * mid_rank(distribution, distribution.low + i)
-               for i, w in enumerate(distribution.weights) if w)
+    mean = sum(
+        Fraction(w, distribution.denominator) * mid_rank(distribution, distribution.low + i)
+        for i, w in enumerate(distribution.weights)
+        if w
+    )
     assert mean == Fraction(1, 2)
     total = data.draw(st.integers(distribution.low, distribution.high))
     assert 0 < pool_percentile(pool, extra, total) < 1
@@ -99,12 +114,33 @@ def test_a_total_that_cannot_be_rolled_is_refused():
 
 
 def test_entry_luck_reads_a_logged_act_and_check():
-    act = {"seq": 3, "kind": "act", "actor": "Aria", "round": 1, "allowed": True, "pool_size": 4,
-           "extra": [{"notation": "1d4", "dice": [1], "modifier": 0}], "total": 12}
+    act = {
+        "seq": 3,
+        "kind": "act",
+        "actor": "Aria",
+        "round": 1,
+        "allowed": True,
+        "pool_size": 4,
+        "extra": [{"notation": "1d4", "dice": [1], "modifier": 0}],
+        "total": 12,
+    }
     found = entry_luck(act)
-    assert found == RollLuck(3, "Aria", "act", 1, 12, brute_mid_rank(pool_totals(4, [(1, 4, 0)]), 12))
-    check = {"seq": 7, "kind": "check", "actor": "Aria", "round": 1, "attribute": 3, "proficiency": 0,
-             "specialization": 0, "advantage_level": 0, "disadvantage": 1, "impossible": False, "total": 6}
+    assert found == RollLuck(
+        3, "Aria", "act", 1, 12, brute_mid_rank(pool_totals(4, [(1, 4, 0)]), 12)
+    )
+    check = {
+        "seq": 7,
+        "kind": "check",
+        "actor": "Aria",
+        "round": 1,
+        "attribute": 3,
+        "proficiency": 0,
+        "specialization": 0,
+        "advantage_level": 0,
+        "disadvantage": 1,
+        "impossible": False,
+        "total": 6,
+    }
     assert entry_luck(check).percentile == brute_mid_rank(check_totals(3, 0, 1), 6)  # type: ignore[union-attr]
     assert entry_luck({**act, "allowed": False, "total": None}) is None
     assert entry_luck({**check, "impossible": True, "total": None}) is None
@@ -122,6 +158,12 @@ def test_verdicts_need_two_spreads():
 
 
 def test_luck_by_creature_means_in_order_of_first_roll():
-    rolls = [RollLuck(1, "B", "act", 1, 5, Fraction(1, 4)), RollLuck(2, "A", "act", 1, 5, Fraction(3, 4)),
-             RollLuck(3, "B", "check", 1, 5, Fraction(1, 2))]
-    assert luck_by_creature(rolls) == [CreatureLuck("B", 2, 0.375, "even"), CreatureLuck("A", 1, 0.75, "even")]
+    rolls = [
+        RollLuck(1, "B", "act", 1, 5, Fraction(1, 4)),
+        RollLuck(2, "A", "act", 1, 5, Fraction(3, 4)),
+        RollLuck(3, "B", "check", 1, 5, Fraction(1, 2)),
+    ]
+    assert luck_by_creature(rolls) == [
+        CreatureLuck("B", 2, 0.375, "even"),
+        CreatureLuck("A", 1, 0.75, "even"),
+    ]

@@ -23,13 +23,27 @@ def test_every_record_takes_its_kind_from_the_one_list():
     from d4cli.output.render.logtext import LOG_KINDS
 
     classes = [
-        records.AddEvent, records.MoveEvent, records.RemoveEvent, records.TurnStartEvent,
-        records.TurnEndEvent, records.ExhaustEvent, records.EffectEvent, records.DamageEvent,
-        records.HealEvent, records.NoteEvent, actions.ActRecord, actions.TeamRecord, sheet_check.CheckRecord,
-        visibility.RevealEvent, visibility.ConcealEvent, visibility.AliasEvent,
+        records.AddEvent,
+        records.MoveEvent,
+        records.RemoveEvent,
+        records.TurnStartEvent,
+        records.TurnEndEvent,
+        records.ExhaustEvent,
+        records.EffectEvent,
+        records.DamageEvent,
+        records.HealEvent,
+        records.NoteEvent,
+        actions.ActRecord,
+        actions.TeamRecord,
+        sheet_check.CheckRecord,
+        visibility.RevealEvent,
+        visibility.ConcealEvent,
+        visibility.AliasEvent,
     ]
     # A record's kind: a class attribute, or (a NamedTuple) a property that returns a constant.
-    record_kinds = {cls.kind.fget(None) if isinstance(cls.kind, property) else cls.kind for cls in classes}
+    record_kinds = {
+        cls.kind.fget(None) if isinstance(cls.kind, property) else cls.kind for cls in classes
+    }
     record_kinds |= {kinds.ACTION_ADD, kinds.ACTION_REMOVE, kinds.INIT}
     assert LOG_KINDS is kinds.LOG_KINDS
     assert record_kinds == set(LOG_KINDS)
@@ -63,7 +77,9 @@ def test_status_name_shows_the_notes_and_status_json_carries_them(tmp_path: Path
     ok("init")
     ok("add", "Aria", "--aspect", "Might=2")
     path = tmp_path / "encounter.toml"
-    path.write_text(path.read_text().replace('name = "Aria"', 'name = "Aria"\nnotes = "owes Borin a drink"', 1))
+    path.write_text(
+        path.read_text().replace('name = "Aria"', 'name = "Aria"\nnotes = "owes Borin a drink"', 1)
+    )
     assert "owes Borin a drink" in ok("status", "Aria").stdout
     assert ok_json("status", "Aria")["notes"] == "owes Borin a drink"
     assert [c["notes"] for c in ok_json("status")["creatures"]] == ["owes Borin a drink"]
@@ -71,9 +87,23 @@ def test_status_name_shows_the_notes_and_status_json_carries_them(tmp_path: Path
 
 def test_add_json_and_log_line_list_side_and_stats():
     ok("init")
-    obj = ok_json("add", "Aldric", "--aspect", "Might=3", "--attribute", "Willpower=2", "--proficiency", "Discipline=1", "--side", "party")
+    obj = ok_json(
+        "add",
+        "Aldric",
+        "--aspect",
+        "Might=3",
+        "--attribute",
+        "Willpower=2",
+        "--proficiency",
+        "Discipline=1",
+        "--side",
+        "party",
+    )
     assert (obj["side"], obj["attributes"], obj["proficiencies"], obj["specializations"]) == (
-        "party", {"Willpower": 2}, {"Discipline": 1}, {}
+        "party",
+        {"Willpower": 2},
+        {"Discipline": 1},
+        {},
     )
     plain = ok_json("add", "Bob", "--aspect", "Might=1")
     assert (plain["side"], plain["attributes"]) == (None, {})
@@ -105,7 +135,10 @@ def test_an_effect_naming_nobody_is_refused_naming_creature_and_field(tmp_path: 
     before = path.read_bytes()
     result = run("status")
     assert result.exit_code == 2
-    assert "creature 'Aria': effects #1.creature: 'Borrin': names no creature of this encounter" in result.stderr
+    assert (
+        "creature 'Aria': effects #1.creature: 'Borrin': names no creature of this encounter"
+        in result.stderr
+    )
     assert path.read_bytes() == before
 
 
@@ -118,7 +151,9 @@ def test_status_caption_when_every_creature_is_down_says_what_turn_start_does():
     ok("damage", "Sera", "99")
     ok("damage", "The Masked Blade", "99")
     caption = ok("status").stdout.strip().splitlines()[-1]
-    assert caption.startswith("Every creature is down (R18): 'd4cli turn start' is refused (exit 2)")
+    assert caption.startswith(
+        "Every creature is down (R18): 'd4cli turn start' is refused (exit 2)"
+    )
     assert run("turn", "start").exit_code == 2
 
 

@@ -27,7 +27,9 @@ def ok(*args: str) -> str:
 
 def is_record_class(cls: object) -> bool:
     """A dataclass or a NamedTuple: the two shapes a record takes."""
-    return isinstance(cls, type) and (dataclasses.is_dataclass(cls) or (issubclass(cls, tuple) and hasattr(cls, "_fields")))
+    return isinstance(cls, type) and (
+        dataclasses.is_dataclass(cls) or (issubclass(cls, tuple) and hasattr(cls, "_fields"))
+    )
 
 
 def kind_of(cls: type) -> object:
@@ -51,9 +53,15 @@ def test_every_record_class_of_the_model_has_its_serializer():
         f"{cls.__module__}.{cls.__qualname__}"
         for module in (actions, events, sheet_check, sheets, visibility)
         for cls in vars(module).values()
-        if isinstance(cls, type) and cls.__module__ == module.__name__ and not cls.__name__.startswith("_")
-        and is_record_class(cls) and ("kind" in getattr(cls, "__dataclass_fields__", {}) or "kind" in getattr(cls, "_fields", ())
-                                       or isinstance(kind_of(cls), str))
+        if isinstance(cls, type)
+        and cls.__module__ == module.__name__
+        and not cls.__name__.startswith("_")
+        and is_record_class(cls)
+        and (
+            "kind" in getattr(cls, "__dataclass_fields__", {})
+            or "kind" in getattr(cls, "_fields", ())
+            or isinstance(kind_of(cls), str)
+        )
     }
     assert found == set(SERIALIZERS)
 
@@ -110,8 +118,14 @@ def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_g
     """An effect timed to Bram's turn, added once round 1 is over, counts from round 2 (``from_round``):
     its line reads alike as the change, in ``log``, ``status`` and ``effect list``; when Bram
     leaves it ends with round 2, the round it counts from, not with round 1 (R17, R20)."""
-    for args in (("init",), ("add", "Aria", "--aspect", "Might=3"), ("add", "Bram", "--aspect", "Might=3"),
-                 ("turn", "start"), ("turn", "start"), ("turn", "end")):
+    for args in (
+        ("init",),
+        ("add", "Aria", "--aspect", "Might=3"),
+        ("add", "Bram", "--aspect", "Might=3"),
+        ("turn", "start"),
+        ("turn", "start"),
+        ("turn", "end"),
+    ):
         ok(*args)
     added = ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", "Bram")
     assert "from_round = 2" in (tmp_path / "encounter.toml").read_text()
@@ -123,5 +137,8 @@ def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_g
     left = "marked -1d4, 1 round left (until the end of round 2)"
     assert left in ok("status") and left in ok("effect", "list")
     assert json.loads(ok("status", "--json"))["creatures"][0]["effects"][0]["ends"] == {
-        "kind": "rounds", "creature": None, "last_round": 2, "uses": None,
+        "kind": "rounds",
+        "creature": None,
+        "last_round": 2,
+        "uses": None,
     }

@@ -29,7 +29,23 @@ def out(*args: str, code: int = 0) -> str:
 @pytest.mark.parametrize(
     "args",
     [
-        ("roll", "pool", "4", "--adv", "torch", "--adv", "Torch", "--dis", "darkness", "--extra", "1d4+1", "--dc", "10", "--seed", "1"),
+        (
+            "roll",
+            "pool",
+            "4",
+            "--adv",
+            "torch",
+            "--adv",
+            "Torch",
+            "--dis",
+            "darkness",
+            "--extra",
+            "1d4+1",
+            "--dc",
+            "10",
+            "--seed",
+            "1",
+        ),
         ("roll", "pool", "4", "--evasion", "8", "--seed", "2"),
         ("roll", "pool", "3", "--gm", "--load", "5", "--seed", "1"),
         ("roll", "pool", "4", "--times", "20", "--dc", "9", "--seed", "3"),
@@ -47,8 +63,32 @@ def test_roll_pool_refused(snapshot):
 @pytest.mark.parametrize(
     "args",
     [
-        ("roll", "check", "--attribute", "3", "--advantage", "2", "--dc", "hard", "--rule-of-three", "--seed", "5"),
-        ("roll", "check", "--advantage", "3", "--disadvantage", "1", "--dc", "10", "--rule-of-three", "--seed", "9"),
+        (
+            "roll",
+            "check",
+            "--attribute",
+            "3",
+            "--advantage",
+            "2",
+            "--dc",
+            "hard",
+            "--rule-of-three",
+            "--seed",
+            "5",
+        ),
+        (
+            "roll",
+            "check",
+            "--advantage",
+            "3",
+            "--disadvantage",
+            "1",
+            "--dc",
+            "10",
+            "--rule-of-three",
+            "--seed",
+            "9",
+        ),
         ("roll", "check", "--seed", "20", "--dc", "12"),
     ],
     ids=["advantage-rule-of-three", "disadvantage-lowers", "plain"],
@@ -66,9 +106,15 @@ def test_encounter_act_team_status_log(snapshot):
     shown = {
         "turn start": out("turn", "start"),
         "team": out("team", "Borin", "Aria", "--adv", "--aspect", "Might"),
-        "act": out("act", "Aria", "Finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "3"),
-        "act off-turn dry run": out("act", "Borin", "Might", "--dc", "8", "--seed", "4", "--dry-run"),
-        "team refused": out("team", "Borin", "Aria", "--adv", "--aspect", "Might", "--cost", "9", code=3),
+        "act": out(
+            "act", "Aria", "Finesse", "--extra", "1d4", "--target", "Goblin Archer", "--seed", "3"
+        ),
+        "act off-turn dry run": out(
+            "act", "Borin", "Might", "--dc", "8", "--seed", "4", "--dry-run"
+        ),
+        "team refused": out(
+            "team", "Borin", "Aria", "--adv", "--aspect", "Might", "--cost", "9", code=3
+        ),
         "status": out("status"),
         "log": out("log"),
     }

@@ -41,7 +41,18 @@ OUTPUT_COMMANDS: list[list[str]] = [
     ["odds", "pool", "--aspect", "1..3", "--dc", "4..6"],
     ["odds", "damage", "--aspect", "1..2", "--evasion", "0..2"],
     ["odds", "check", "--dc", "10..12"],
-    ["odds", "compare", "--aspect", "1..2", "--modifier", "0..1", "--dc", "4..6", "--format", "markdown"],
+    [
+        "odds",
+        "compare",
+        "--aspect",
+        "1..2",
+        "--modifier",
+        "0..1",
+        "--dc",
+        "4..6",
+        "--format",
+        "markdown",
+    ],
     ["status"],
     ["status", "--json"],
     ["turn", "start"],
@@ -60,7 +71,11 @@ OUTPUT_COMMANDS: list[list[str]] = [
 
 
 def env_with(tmp_path: Path, extra: dict[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "PYTHONUTF8", "LANG", "LC_ALL", "LC_CTYPE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONIOENCODING", "PYTHONUTF8", "LANG", "LC_ALL", "LC_CTYPE")
+    }
     env.update({"D4CLI_FILE": str(tmp_path / "encounter.toml"), "NO_COLOR": "1"})
     env.update(extra)
     return env
@@ -73,8 +88,12 @@ def d4(args: list[str], env: dict[str, str], **kwargs) -> subprocess.CompletedPr
 def make_encounter(tmp_path: Path) -> None:
     """Zoë (a name no ASCII stream can hold), Bram and Cora, written under UTF-8."""
     env = env_with(tmp_path, {"LC_ALL": "C.UTF-8"})
-    for args in (["init"], ["add", "Zoë", "--aspect", "Might=3", "--hp", "10"],
-                 ["add", "Bram", "--aspect", "Might=4", "--hp", "8"], ["add", "Cora", "--aspect", "Wits=2"]):
+    for args in (
+        ["init"],
+        ["add", "Zoë", "--aspect", "Might=3", "--hp", "10"],
+        ["add", "Bram", "--aspect", "Might=4", "--hp", "8"],
+        ["add", "Cora", "--aspect", "Wits=2"],
+    ):
         assert d4(args, env, capture_output=True).returncode == 0
 
 
@@ -144,7 +163,9 @@ def test_help_and_version_into_a_reader_that_quits_exit_0(tmp_path):
     # `true` reads nothing and exits at once, long before Python has started (like `head -0`).
     script = f'"{sys.executable}" -m d4cli "$@" | true; exit ${{PIPESTATUS[0]}}'
     for args in (["--help"], ["--version"], ["roll", "--help"], ["help"], ["status"]):
-        result = subprocess.run(["bash", "-c", script, "d4", *args], env=env, capture_output=True, check=False)
+        result = subprocess.run(
+            ["bash", "-c", script, "d4", *args], env=env, capture_output=True, check=False
+        )
         assert result.returncode == 0, (args, result.stderr)
         assert b"Traceback" not in result.stderr
 
@@ -154,10 +175,19 @@ def test_output_lost_after_a_change_says_the_change_was_saved(tmp_path):
     make_encounter(tmp_path)
     env = env_with(tmp_path, {"LC_ALL": "C.UTF-8"})
     with open("/dev/full", "wb") as full:
-        result = d4(["act", "Bram", "Might", "--dc", "1", "--seed", "1"], env, stdout=full, stderr=subprocess.PIPE)
+        result = d4(
+            ["act", "Bram", "Might", "--dc", "1", "--seed", "1"],
+            env,
+            stdout=full,
+            stderr=subprocess.PIPE,
+        )
     assert result.returncode == 1
     lines = result.stderr.decode().strip().splitlines()
     assert len(lines) == 1, lines
-    assert "No space left on device" in lines[0] and "was saved" in lines[0] and "internal" not in lines[0]
+    assert (
+        "No space left on device" in lines[0]
+        and "was saved" in lines[0]
+        and "internal" not in lines[0]
+    )
     entries = json.loads(d4(["log", "--json"], env, capture_output=True).stdout)["entries"]
     assert entries[-1]["kind"] == "act"  # the change stands: repeating the command would act twice

@@ -20,20 +20,27 @@ REPO = Path(__file__).resolve().parents[2]
 RULES_MD = REPO / "docs" / "rules.md"
 
 EVERY_ID = (
-    [f"R{n}" for n in range(1, 21)] + [f"C{n}" for n in range(1, 9)] + [f"L{n}" for n in range(1, 5)] + ["N1"]
+    [f"R{n}" for n in range(1, 21)]
+    + [f"C{n}" for n in range(1, 9)]
+    + [f"L{n}" for n in range(1, 5)]
+    + ["N1"]
 )
 
 
 def tracked_files() -> list[Path]:
     """The files of the repository (git's list when there is one, else every file but caches)."""
     try:
-        names = subprocess.run(
-            ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
-        ).stdout.decode("utf-8").split("\0")
+        names = (
+            subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True)
+            .stdout.decode("utf-8")
+            .split("\0")
+        )
         files = [REPO / name for name in names if name]
     except (OSError, subprocess.CalledProcessError):
         skip = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
-        files = [p for p in REPO.rglob("*") if p.is_file() and not skip & set(p.relative_to(REPO).parts)]
+        files = [
+            p for p in REPO.rglob("*") if p.is_file() and not skip & set(p.relative_to(REPO).parts)
+        ]
     return [path for path in files if path.is_file()]
 
 
@@ -48,22 +55,36 @@ def test_docs_rules_states_every_rule_with_an_example():
 def test_help_text_is_generated_from_docs_rules_md():
     assert parse_rules(RULES_MD.read_text(encoding="utf-8")) == RULES
     check = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "gen_rules.py"), "--check"], capture_output=True, text=True, check=False
+        [sys.executable, str(REPO / "scripts" / "gen_rules.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert check.returncode == 0, check.stdout
 
 
 def test_parse_rules_reads_heading_statement_and_example():
-    page = "# Title\n\nintro\n\n### R7 Total\n\nAdd every\ndie.\n\nExample: 3 + 4\n= 7.\n\n## Next\n"
+    page = (
+        "# Title\n\nintro\n\n### R7 Total\n\nAdd every\ndie.\n\nExample: 3 + 4\n= 7.\n\n## Next\n"
+    )
     rule = parse_rules(page)["R7"]
-    assert (rule.id, rule.title, rule.text, rule.example) == ("R7", "Total", "Add every die.", "3 + 4 = 7.")
+    assert (rule.id, rule.title, rule.text, rule.example) == (
+        "R7",
+        "Total",
+        "Add every die.",
+        "3 + 4 = 7.",
+    )
     with pytest.raises(ValueError, match="R7"):
         parse_rules("### R7 Total\n\nNo example here.\n")
 
 
 def test_every_rule_id_the_project_cites_is_stated():
     cited: set[str] = set()
-    for path in [*REPO.joinpath("d4cli").rglob("*.py"), REPO / "README.md", *REPO.joinpath("docs").glob("*.md")]:
+    for path in [
+        *REPO.joinpath("d4cli").rglob("*.py"),
+        REPO / "README.md",
+        *REPO.joinpath("docs").glob("*.md"),
+    ]:
         cited |= set(re.findall(r"\b([RCLN][0-9]{1,2})\b", path.read_text(encoding="utf-8")))
     cited.discard("C0")  # the C0 control characters (errors.escape_control), not a rule
     assert cited - set(RULES) == set()
@@ -90,7 +111,14 @@ def test_help_json_gives_the_rule():
     result = run("help", "--json", "c3")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
-        "rules": [{"id": "C3", "title": "Advantage Level", "text": RULES["C3"].text, "example": RULES["C3"].example}]
+        "rules": [
+            {
+                "id": "C3",
+                "title": "Advantage Level",
+                "text": RULES["C3"].text,
+                "example": RULES["C3"].example,
+            }
+        ]
     }
     listing = json.loads(run("help", "--json").stdout)
     assert [rule["id"] for rule in listing["rules"]] == EVERY_ID
@@ -100,10 +128,17 @@ def test_help_json_gives_the_rule():
 def test_help_index_lists_topics_and_rules():
     result = run("help")
     assert result.exit_code == 0
-    assert "rule-of-three" in result.stdout and "R20" in result.stdout and "Lasting effects" in result.stdout
+    assert (
+        "rule-of-three" in result.stdout
+        and "R20" in result.stdout
+        and "Lasting effects" in result.stdout
+    )
 
 
-@pytest.mark.parametrize(("word", "field"), [("R99", "RULE-ID: 'R99'"), ("C0", "RULE-ID: 'C0'"), ("gates", "TOPIC: 'gates'")])
+@pytest.mark.parametrize(
+    ("word", "field"),
+    [("R99", "RULE-ID: 'R99'"), ("C0", "RULE-ID: 'C0'"), ("gates", "TOPIC: 'gates'")],
+)
 def test_unknown_rule_or_topic_is_bad_input(word, field):
     result = run("help", word)
     assert result.exit_code == 2
@@ -112,7 +147,14 @@ def test_unknown_rule_or_topic_is_bad_input(word, field):
 
 
 def test_rule_key():
-    assert [rule_key(word) for word in ("r14", " N1 ", "R0", "R", "x1", "R14a")] == ["R14", "N1", "R0", None, None, None]
+    assert [rule_key(word) for word in ("r14", " N1 ", "R0", "R", "x1", "R14a")] == [
+        "R14",
+        "N1",
+        "R0",
+        None,
+        None,
+        None,
+    ]
 
 
 def test_no_file_refers_outside_the_repository():
@@ -124,7 +166,11 @@ def test_no_file_refers_outside_the_repository():
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        found += [f"{path.relative_to(REPO)}:{n}" for n, line in enumerate(text.splitlines(), 1) if outside.search(line)]
+        found += [
+            f"{path.relative_to(REPO)}:{n}"
+            for n, line in enumerate(text.splitlines(), 1)
+            if outside.search(line)
+        ]
     assert found == []
 
 
@@ -134,7 +180,9 @@ def test_no_file_refers_outside_the_repository():
 def test_every_listed_command_is_in_the_help_in_order():
     result = run("--help")
     assert result.exit_code == 0
-    found = [re.search(rf"^\S {re.escape(name)} ", result.stdout, re.MULTILINE) for name in COMMANDS]
+    found = [
+        re.search(rf"^\S {re.escape(name)} ", result.stdout, re.MULTILINE) for name in COMMANDS
+    ]
     assert None not in found
     positions = [match.start() for match in found if match is not None]
     assert positions == sorted(positions)
@@ -148,9 +196,14 @@ def test_a_run_imports_only_what_its_command_needs():
         "except SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.startswith(('d4cli.cli.commands', 'rich', 'tomli_w', 'filelock'))), file=sys.stderr)\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
     assert json.loads(result.stdout)["pool_size"] == 4
-    assert result.stderr.strip() == "['d4cli.cli.commands', 'd4cli.cli.commands.common', 'd4cli.cli.commands.output', 'd4cli.cli.commands.pool_view', 'd4cli.cli.commands.roll']"
+    assert (
+        result.stderr.strip()
+        == "['d4cli.cli.commands', 'd4cli.cli.commands.common', 'd4cli.cli.commands.output', 'd4cli.cli.commands.pool_view', 'd4cli.cli.commands.roll']"
+    )
 
 
 def test_a_group_builds_only_the_sub_command_it_runs():

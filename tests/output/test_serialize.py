@@ -79,7 +79,18 @@ def test_act_json_and_its_log_entry_agree_key_for_key():
     ok("init", "--from", "skirmish", file="e.toml")
     _run("turn", "start", "--json")
     _run("team", "Borin", "Aria", "--adv", "--aspect", "Might", "--json")
-    acted = _run("act", "Aria", "Finesse", "--extra", "1d4+1", "--target", "Goblin Archer", "--seed", "7", "--json")
+    acted = _run(
+        "act",
+        "Aria",
+        "Finesse",
+        "--extra",
+        "1d4+1",
+        "--target",
+        "Goblin Archer",
+        "--seed",
+        "7",
+        "--json",
+    )
     entry = _run("log", "--last", "1", "--json")["entries"][0]
     assert (acted["kind"], entry["kind"]) == ("pool", "act")  # both fixed by the contract
     shared = set(acted) & set(entry) - {"kind"}
@@ -105,7 +116,14 @@ def test_change_json_is_its_log_entry():
     ]
     entries = _run("log", "--json")["entries"][1:]
     assert [{k: v for k, v in e.items() if k not in ("seq", "time")} for e in entries] == printed
-    assert [obj["kind"] for obj in printed] == ["turn-start", "exhaust", "team", "turn-end", "add", "remove"]
+    assert [obj["kind"] for obj in printed] == [
+        "turn-start",
+        "exhaust",
+        "team",
+        "turn-end",
+        "add",
+        "remove",
+    ]
 
 
 def test_closed_sets_print_as_their_values():
@@ -115,9 +133,15 @@ def test_closed_sets_print_as_their_values():
 
     assert (tuple(Mode), tuple(GrantKind)) == (MODES, GRANT_KINDS)
 
-    assert json.dumps([Outcome.SUCCESS_AND, Critical.FAILURE, ActOutcome.NO_DAMAGE, GrantKind.ADVANTAGE, Mode.ROUND]) == (
-        '["success-and", "failure", "no-damage", "advantage", "round"]'
-    )
+    assert json.dumps(
+        [
+            Outcome.SUCCESS_AND,
+            Critical.FAILURE,
+            ActOutcome.NO_DAMAGE,
+            GrantKind.ADVANTAGE,
+            Mode.ROUND,
+        ]
+    ) == ('["success-and", "failure", "no-damage", "advantage", "round"]')
 
 
 @pytest.mark.slow
@@ -127,12 +151,27 @@ def test_json_and_quiet_paths_never_import_rich(tmp_path):
 
     def modules(*args: str) -> str:
         done = subprocess.run(
-            [sys.executable, "-X", "importtime", "-m", "d4cli", *args, "-f", str(tmp_path / "e.toml")],
-            capture_output=True, text=True, cwd=tmp_path, timeout=60,
+            [
+                sys.executable,
+                "-X",
+                "importtime",
+                "-m",
+                "d4cli",
+                *args,
+                "-f",
+                str(tmp_path / "e.toml"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
         )
         return done.stderr
 
     modules("init", "--from", "skirmish", "--json")
-    for args in (("act", "Aria", "Finesse", "--json", "--dry-run"), ("act", "Aria", "Finesse", "--cost", "9", "--json")):
+    for args in (
+        ("act", "Aria", "Finesse", "--json", "--dry-run"),
+        ("act", "Aria", "Finesse", "--cost", "9", "--json"),
+    ):
         loaded = modules(*args)
         assert "d4cli.output.serialize" in loaded and "rich" not in loaded, args

@@ -10,8 +10,13 @@ NS = "{http://www.w3.org/2000/svg}"
 
 
 def small_chart() -> str:
-    return bar_chart("Raid <on> the \"Keep\" & co", "round", "hp taken off",
-                     ["1", "2"], [Series("party & friends", [2, 5], ["2", "5"]), Series("<foes>", [1, None], ["1", ""])])
+    return bar_chart(
+        'Raid <on> the "Keep" & co',
+        "round",
+        "hp taken off",
+        ["1", "2"],
+        [Series("party & friends", [2, 5], ["2", "5"]), Series("<foes>", [1, None], ["1", ""])],
+    )
 
 
 def test_a_small_chart_is_pinned_byte_for_byte(snapshot):
@@ -26,11 +31,21 @@ def test_every_name_is_escaped_and_the_document_parses():
     assert root.tag == f"{NS}svg"
     bars = root.findall(f".//{NS}rect[@class='bar']")
     assert [(bar.get("data-series"), bar.get("data-category")) for bar in bars] == [
-        ("party & friends", "1"), ("<foes>", "1"), ("party & friends", "2")]  # None: no bar
+        ("party & friends", "1"),
+        ("<foes>", "1"),
+        ("party & friends", "2"),
+    ]  # None: no bar
     assert [t.text for t in root.iter(f"{NS}text") if t.get("class") == "value"] == ["2", "1", "5"]
-    assert [t.text for t in root.iter(f"{NS}text") if t.get("class") == "title"] == ['Raid <on> the "Keep" & co']
-    assert [t.text for t in root.iter(f"{NS}text") if t.get("class") == "axis-label"] == ["hp taken off", "round"]
-    assert [g.find(f"{NS}text").text for g in root.iter(f"{NS}g") if g.get("class") == "legend"] == ["party & friends", "<foes>"]
+    assert [t.text for t in root.iter(f"{NS}text") if t.get("class") == "title"] == [
+        'Raid <on> the "Keep" & co'
+    ]
+    assert [t.text for t in root.iter(f"{NS}text") if t.get("class") == "axis-label"] == [
+        "hp taken off",
+        "round",
+    ]
+    assert [
+        g.find(f"{NS}text").text for g in root.iter(f"{NS}g") if g.get("class") == "legend"
+    ] == ["party & friends", "<foes>"]
 
 
 def test_bars_are_scaled_to_the_axis():
@@ -43,7 +58,14 @@ def test_bars_are_scaled_to_the_axis():
 
 
 def test_a_recap_without_rounds_is_still_a_chart():
-    report = {"encounter": "E", "from_seq": 1, "to_seq": 2, "rounds": 0, "winner": None, "sides": ["a"],
-              "damage_per_round": []}
+    report = {
+        "encounter": "E",
+        "from_seq": 1,
+        "to_seq": 2,
+        "rounds": 0,
+        "winner": None,
+        "sides": ["a"],
+        "damage_per_round": [],
+    }
     root = ET.fromstring(recap_svg(report))
     assert root.findall(f".//{NS}rect[@class='bar']") == []

@@ -22,8 +22,16 @@ def terminal(monkeypatch):
         console_class = render._console_class()
 
         def fixed(*, stderr: bool = False):
-            return console_class(file=screen, width=width, height=50, no_color=True, color_system=None,
-                                 force_terminal=False, highlight=False, emoji=False)
+            return console_class(
+                file=screen,
+                width=width,
+                height=50,
+                no_color=True,
+                color_system=None,
+                force_terminal=False,
+                highlight=False,
+                emoji=False,
+            )
 
         monkeypatch.setattr(render, "console", fixed)
         function()
@@ -52,7 +60,9 @@ def test_status_is_one_row_per_creature_that_fits(tmp_path, terminal, snapshot, 
     text = terminal(lambda: print_status(encounter), width)
     lines = text.splitlines()
     assert max(len(line.rstrip()) for line in lines) <= width
-    assert len(lines) <= len(encounter.creatures) * 2 + 8  # a row per creature (a long cell may take two)
+    assert (
+        len(lines) <= len(encounter.creatures) * 2 + 8
+    )  # a row per creature (a long cell may take two)
     for creature in encounter.creatures:
         row = next(line for line in lines if f" {creature.name} " in line)
         assert str(creature.load) in row and (f"{creature.hp}/{creature.max_hp}" in row)
@@ -85,23 +95,45 @@ def _cells(text: str) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_sweep_pairs_every_label_with_its_own_values(tmp_path, terminal, width, monkeypatch, snapshot):
+def test_a_sweep_pairs_every_label_with_its_own_values(
+    tmp_path, terminal, width, monkeypatch, snapshot
+):
     import json
 
     import d4cli.output.render as render
     import d4cli.output.render.simulate as simulate
     from d4cli.output.figuretext import sweep_columns
 
-    report = json.loads(ok("simulate", "--from", "skirmish", "--runs", "40", "--seed", "1", "--jobs", "1",
-                           "--sweep", "reserve=0..2", "--json").stdout)
-    monkeypatch.setattr(simulate, "console", lambda stderr=False: render.console())  # the terminal's, as patched
+    report = json.loads(
+        ok(
+            "simulate",
+            "--from",
+            "skirmish",
+            "--runs",
+            "40",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--sweep",
+            "reserve=0..2",
+            "--json",
+        ).stdout
+    )
+    monkeypatch.setattr(
+        simulate, "console", lambda stderr=False: render.console()
+    )  # the terminal's, as patched
     text = terminal(lambda: simulate.print_sweep(report), width)
     assert max(len(line) for line in text.splitlines()) <= width
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
-    expected = {(mode, figure): cells for mode, figure, cells in sweep_columns(grid, tuple(report["sides"]))}
+    expected = {
+        (mode, figure): cells for mode, figure, cells in sweep_columns(grid, tuple(report["sides"]))
+    }
     rendered = _cells(text)
     seen = 0
-    titles = [line.strip() for line in text.splitlines() if line.strip().endswith(("mode", "settings"))]
+    titles = [
+        line.strip() for line in text.splitlines() if line.strip().endswith(("mode", "settings"))
+    ]
     assert titles and titles[0].startswith("turn mode")
     for row in rendered:
         label, values = row[0], row[1:]
@@ -126,7 +158,12 @@ def test_an_odds_grid_is_paged_into_blocks_of_columns(terminal, width, snapshot)
     assert max(len(line) for line in lines) <= width
     assert len(lines) < 6 * 14  # pages of rows, not one line per cell (156 at 80 columns before)
     headers = [line for line in lines if line.startswith("┃") and "DC" in line]
-    shown = [int(word) for header in headers for word in header.replace("┃", " ").split() if word.isdigit()]
+    shown = [
+        int(word)
+        for header in headers
+        for word in header.replace("┃", " ").split()
+        if word.isdigit()
+    ]
     assert shown == list(range(4, 30))  # every DC once, in order, across the pages
     for row in _cells(text):  # every row keeps its label beside its own values
         if row[0].isdigit() or row[0].startswith(tuple("123456")):

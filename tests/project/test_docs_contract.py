@@ -99,6 +99,8 @@ def test_the_reserved_check_would_catch_a_command_that_exists():
     assert _reserved_section("# d4cli\n\n## Commands\n\n`d4cli redo`\n") == ""
 
 
-@pytest.mark.parametrize("command", ["redo", "play", "check", "action", "effect", "damage", "heal", "move"])
+@pytest.mark.parametrize(
+    "command", ["redo", "play", "check", "action", "effect", "damage", "heal", "move"]
+)
 def test_readme_shows_the_command(command):
     assert _documented_command(command, README), command

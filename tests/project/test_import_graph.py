@@ -14,7 +14,18 @@ import grimp
 
 PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 # The package's top level: the entry point and one folder per concept.
-TOP_LEVEL = {"__init__.py", "__main__.py", "rules", "fight", "odds", "sim", "fileformat", "store", "output", "cli"}
+TOP_LEVEL = {
+    "__init__.py",
+    "__main__.py",
+    "rules",
+    "fight",
+    "odds",
+    "sim",
+    "fileformat",
+    "store",
+    "output",
+    "cli",
+}
 
 
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
@@ -43,7 +54,9 @@ def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
                     counter += 1
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(sorted(graph.find_modules_directly_imported_by(child)))))
+                    work.append(
+                        (child, iter(sorted(graph.find_modules_directly_imported_by(child))))
+                    )
                     break
                 if child in on_stack:
                     low[node] = min(low[node], index[child])

@@ -69,9 +69,16 @@ def console_examples() -> list[Example]:
     examples: list[Example] = []
     for block in CONSOLE.findall(_readme()):
         for line in block.splitlines():
-            if examples and line[:1].isspace() and line.strip().startswith("#"):  # the comment goes on
+            if (
+                examples and line[:1].isspace() and line.strip().startswith("#")
+            ):  # the comment goes on
                 last = examples[-1]
-                examples[-1] = Example(last.command, last.words, last.code, f"{last.comment} {line.strip()[1:].strip()}".strip())
+                examples[-1] = Example(
+                    last.command,
+                    last.words,
+                    last.code,
+                    f"{last.comment} {line.strip()[1:].strip()}".strip(),
+                )
                 continue
             if not line.startswith("$ d4cli "):
                 continue
@@ -80,7 +87,11 @@ def console_examples() -> list[Example]:
             if words[:1] == ("play",):
                 continue
             found = re.search(r"\bexit (\d+)\b", comment)
-            examples.append(Example(shlex.join(("d4cli", *words)), words, int(found[1]) if found else 0, comment))
+            examples.append(
+                Example(
+                    shlex.join(("d4cli", *words)), words, int(found[1]) if found else 0, comment
+                )
+            )
     return examples
 
 
@@ -129,104 +140,261 @@ NOTHING = "nothing changed: nothing written or logged"
 EXAMPLES: dict[str, Shows] = {
     # --- Rolling
     "d4cli roll pool 4 --adv torch --adv advice --dis darkness": Shows(
-        rows={"Advantage": ["Advantage", "+2: torch, advice", "R4"], "Disadvantage": ["Disadvantage", "-1: darkness", "R4"],
-              "Pool": ["Pool", "4 +1 = 5d4", "R5"], "5d4": ["5d4", "3 + 2 + 4 + 1 + 1 = 11", "R7"],
-              "Load after": ["Load after", "0 + Cost 1 = 1", "R8"]},
-        json={"pool_size": 5, "net_advantage": 1, "advantage": ["torch", "advice"], "disadvantage": ["darkness"],
-              "dice": DICE, "total": 11, "load_after": 1},
+        rows={
+            "Advantage": ["Advantage", "+2: torch, advice", "R4"],
+            "Disadvantage": ["Disadvantage", "-1: darkness", "R4"],
+            "Pool": ["Pool", "4 +1 = 5d4", "R5"],
+            "5d4": ["5d4", "3 + 2 + 4 + 1 + 1 = 11", "R7"],
+            "Load after": ["Load after", "0 + Cost 1 = 1", "R8"],
+        },
+        json={
+            "pool_size": 5,
+            "net_advantage": 1,
+            "advantage": ["torch", "advice"],
+            "disadvantage": ["darkness"],
+            "dice": DICE,
+            "total": 11,
+            "load_after": 1,
+        },
     ),
     "d4cli roll pool 6 --load 2 --extra 1d4 --evasion 11": Shows(
-        rows={"Gate": ["Gate", "Aspect 6 - Load 2 = headroom 4 >= Cost 1: allowed", "R2"],
-              "4d4": ["4d4", "3 + 2 + 4 + 1 = 10", "R7"], "Extra 1d4": ["Extra 1d4", "1", "R6"],
-              "Total": ["Total", "11", "R7"], "Evasion 11": ["Evasion 11", "max(0, 11 - 11) = 0 damage", "R7"]},
-        json={"pool_size": 4, "dice": DICE[:4], "extra": [{"notation": "1d4", "dice": [1], "modifier": 0}],
-              "total": 11, "evasion": 11, "damage": 0, "load_after": 3},
+        rows={
+            "Gate": ["Gate", "Aspect 6 - Load 2 = headroom 4 >= Cost 1: allowed", "R2"],
+            "4d4": ["4d4", "3 + 2 + 4 + 1 = 10", "R7"],
+            "Extra 1d4": ["Extra 1d4", "1", "R6"],
+            "Total": ["Total", "11", "R7"],
+            "Evasion 11": ["Evasion 11", "max(0, 11 - 11) = 0 damage", "R7"],
+        },
+        json={
+            "pool_size": 4,
+            "dice": DICE[:4],
+            "extra": [{"notation": "1d4", "dice": [1], "modifier": 0}],
+            "total": 11,
+            "evasion": 11,
+            "damage": 0,
+            "load_after": 3,
+        },
     ),
     "d4cli roll pool 2 --load 1 --cost 2": Shows(
-        rows={"Gate": ["Gate", "Aspect 2 - Load 1 = headroom 1 < Cost 2: refused, short by 1", "R2"],
-              "Load": ["Load", "stays 1: nothing was rolled", "R2"]},
+        rows={
+            "Gate": ["Gate", "Aspect 2 - Load 1 = headroom 1 < Cost 2: refused, short by 1", "R2"],
+            "Load": ["Load", "stays 1: nothing was rolled", "R2"],
+        },
         stderr="d4cli: refused by the gate (R2): headroom 1 < Cost 2, short by 1\n",
-        json={"allowed": False, "headroom": 1, "shortfall": 1, "pool_size": None, "dice": [], "total": None, "load_after": 1},
+        json={
+            "allowed": False,
+            "headroom": 1,
+            "shortfall": 1,
+            "pool_size": None,
+            "dice": [],
+            "total": None,
+            "load_after": 1,
+        },
     ),
     "d4cli roll check --attribute 3 --advantage 2 --dc hard --rule-of-three": Shows(
-        rows={"Natural d20": ["Natural d20", "11", "C1"], "Advantage": ["Advantage", "Level 2: d6s 2, 4 -> highest 4 = +4", "C3"],
-              "Result": ["Result", "18", "C1"], "DC 18 (hard)": ["DC 18 (hard)", "18 beats by 0: succeeds", "C2"]},
-        json={"natural": 11, "advantage_dice": [2, 4], "advantage_bonus": 4, "total": 18, "dc": 18, "margin": 0,
-              "success": True, "outcome": "success", "rule_of_three": True},
+        rows={
+            "Natural d20": ["Natural d20", "11", "C1"],
+            "Advantage": ["Advantage", "Level 2: d6s 2, 4 -> highest 4 = +4", "C3"],
+            "Result": ["Result", "18", "C1"],
+            "DC 18 (hard)": ["DC 18 (hard)", "18 beats by 0: succeeds", "C2"],
+        },
+        json={
+            "natural": 11,
+            "advantage_dice": [2, 4],
+            "advantage_bonus": 4,
+            "total": 18,
+            "dc": 18,
+            "margin": 0,
+            "success": True,
+            "outcome": "success",
+            "rule_of_three": True,
+        },
     ),
     "d4cli roll pool 5 --dc 12 --odds": Shows(
-        lines=("Odds of 5d4 (exact): totals 5..20, mean 12.5",
-               "Chance of success (total >= DC 12): 65.14% = 667/1024 (R7)"),
-        rows={"5d4": ["5d4", "3 + 2 + 4 + 1 + 1 = 11", "R7"], "DC 12": ["DC 12", "11 < 12: failure", "R7"]},
-        json={"dice": DICE, "total": 11, "success": False, "odds.p_success": 0.6513671875,
-              "odds.p_success_exact": "667/1024", "odds.mean": 12.5, "odds.distribution.12": 155 / 1024},
+        lines=(
+            "Odds of 5d4 (exact): totals 5..20, mean 12.5",
+            "Chance of success (total >= DC 12): 65.14% = 667/1024 (R7)",
+        ),
+        rows={
+            "5d4": ["5d4", "3 + 2 + 4 + 1 + 1 = 11", "R7"],
+            "DC 12": ["DC 12", "11 < 12: failure", "R7"],
+        },
+        json={
+            "dice": DICE,
+            "total": 11,
+            "success": False,
+            "odds.p_success": 0.6513671875,
+            "odds.p_success_exact": "667/1024",
+            "odds.mean": 12.5,
+            "odds.distribution.12": 155 / 1024,
+        },
     ),
     # --- Odds for designers
     "d4cli odds pool --aspect 1..8 --dc 4..20/2 --format markdown": Shows(
-        lines=("| Aspect (pool) | DC 4 | DC 6 | DC 8 | DC 10 | DC 12 | DC 14 | DC 16 | DC 18 | DC 20 |",
-               "| 1 (1d4) | 25.0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% |",
-               "| 5 (5d4) | 100% | 99.9% | 97.9% | 88.2% | 65.1% | 34.9% | 11.8% | 2.1% | 0.1% |",
-               "| 8 (8d4) | 100% | 100% | 100% | >99.9% | 99.7% | 98.1% | 92.2% | 78.2% | 56.2% |"),
+        lines=(
+            "| Aspect (pool) | DC 4 | DC 6 | DC 8 | DC 10 | DC 12 | DC 14 | DC 16 | DC 18 | DC 20 |",
+            "| 1 (1d4) | 25.0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% |",
+            "| 5 (5d4) | 100% | 99.9% | 97.9% | 88.2% | 65.1% | 34.9% | 11.8% | 2.1% | 0.1% |",
+            "| 8 (8d4) | 100% | 100% | 100% | >99.9% | 99.7% | 98.1% | 92.2% | 78.2% | 56.2% |",
+        ),
     ),
     "d4cli odds check --dc easy,medium,hard,challenging --format csv": Shows(
-        lines=("label,advantage_level,disadvantage,dc=6,dc=12,dc=18,dc=24,dc=6 exact,dc=12 exact,dc=18 exact,dc=24 exact",
-               "no Advantage,0,0,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40",
-               "Adv 2,2,0,0.9305555555555556,0.675,0.375,0.09328703703703704,67/72,27/40,3/8,403/4320",
-               '"Adv 1, Dis 1 (= Adv 0)",1,1,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40'),
+        lines=(
+            "label,advantage_level,disadvantage,dc=6,dc=12,dc=18,dc=24,dc=6 exact,dc=12 exact,dc=18 exact,dc=24 exact",
+            "no Advantage,0,0,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40",
+            "Adv 2,2,0,0.9305555555555556,0.675,0.375,0.09328703703703704,67/72,27/40,3/8,403/4320",
+            '"Adv 1, Dis 1 (= Adv 0)",1,1,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40',
+        ),
     ),
     "d4cli odds damage --pool 1..10 --evasion 0..12/2": Shows(
-        rows={"Pool": ["Pool", *(f"Evasion {e}" for e in range(0, 13, 2))],
-              "5d4": ["5d4", "12.50", "10.50", "8.50", "6.50", "4.53", "2.70", "1.27"],
-              "10d4": ["10d4", "25.00", "23.00", "21.00", "19.00", "17.00", "15.00", "13.00"]},
-        json={"columns": [0, 2, 4, 6, 8, 10, 12], "rows.4.label": "5d4",
-              "rows.4.values": [12.5, 10.5, 8.5, 6.5009765625, 4.52734375, 2.7001953125, 1.265625]},
+        rows={
+            "Pool": ["Pool", *(f"Evasion {e}" for e in range(0, 13, 2))],
+            "5d4": ["5d4", "12.50", "10.50", "8.50", "6.50", "4.53", "2.70", "1.27"],
+            "10d4": ["10d4", "25.00", "23.00", "21.00", "19.00", "17.00", "15.00", "13.00"],
+        },
+        json={
+            "columns": [0, 2, 4, 6, 8, 10, 12],
+            "rows.4.label": "5d4",
+            "rows.4.values": [12.5, 10.5, 8.5, 6.5009765625, 4.52734375, 2.7001953125, 1.265625],
+        },
     ),
     "d4cli odds compare --dc 6..30/2": Shows(
-        rows={"Aspect 5 (5d4)": ["Aspect 5 (5d4)", "99.9%", "97.9%", "88.2%", "65.1%", "34.9%", "11.8%", "2.1%", "0.1%",
-                                 "0%", "0%", "0%", "0%", "0%"],
-              "d20+3": ["d20+3", "90.0%", "80.0%", "70.0%", "60.0%", "50.0%", "40.0%", "30.0%", "20.0%", "10.0%", "5.0%",
-                        "3.3%", "1.7%", "0%"]},
-        json={"columns": list(range(6, 31, 2)), "rows.3.label": "Aspect 5 (5d4)", "rows.3.values.3": 0.6513671875,
-              "rows.8.label": "d20+3", "rows.8.values.3": 0.6},
+        rows={
+            "Aspect 5 (5d4)": [
+                "Aspect 5 (5d4)",
+                "99.9%",
+                "97.9%",
+                "88.2%",
+                "65.1%",
+                "34.9%",
+                "11.8%",
+                "2.1%",
+                "0.1%",
+                "0%",
+                "0%",
+                "0%",
+                "0%",
+                "0%",
+            ],
+            "d20+3": [
+                "d20+3",
+                "90.0%",
+                "80.0%",
+                "70.0%",
+                "60.0%",
+                "50.0%",
+                "40.0%",
+                "30.0%",
+                "20.0%",
+                "10.0%",
+                "5.0%",
+                "3.3%",
+                "1.7%",
+                "0%",
+            ],
+        },
+        json={
+            "columns": list(range(6, 31, 2)),
+            "rows.3.label": "Aspect 5 (5d4)",
+            "rows.3.values.3": 0.6513671875,
+            "rows.8.label": "d20+3",
+            "rows.8.values.3": 0.6,
+        },
     ),
     # --- Playing an encounter
     "d4cli init --from skirmish": Shows(
-        json={"name": "Skirmish at the old mill", "mode": "turn", "round": 0, "from": "skirmish", "creatures": 4},
+        json={
+            "name": "Skirmish at the old mill",
+            "mode": "turn",
+            "round": 0,
+            "from": "skirmish",
+            "creatures": 4,
+        },
     ),
     "d4cli turn start": Shows(
         lines=("round 1 begins; Aria's turn; Load -1 -> -1 (reset, R1)",),
-        json={"round": 1, "actor": "Aria", "new_round": True, "next": "Borin",
-              "resets": [{"name": "Aria", "load_before": -1, "load_after": -1}]},
+        json={
+            "round": 1,
+            "actor": "Aria",
+            "new_round": True,
+            "next": "Borin",
+            "resets": [{"name": "Aria", "load_before": -1, "load_after": -1}],
+        },
     ),
     "d4cli act Aria Finesse --extra 1d4 --target 'Goblin Archer'": Shows(
         lines=("Aria: Finesse", "Goblin Archer: HP 7 -> 6 (R16)"),
-        rows={"4d4": ["4d4", "3 + 2 + 4 + 1 = 10", "R7"], "Total": ["Total", "11", "R7"],
-              "Evasion 10": ["Evasion 10", "max(0, 11 - 10) = 1 damage", "R7"],
-              "Load after": ["Load after", "-1 + Cost 1 = 0", "R8"]},
-        json={"dice": DICE[:4], "total": 11, "damage": 1, "hp_before": 7, "hp_after": 6, "load_before": -1,
-              "load_after": 0, "off_turn": False},
+        rows={
+            "4d4": ["4d4", "3 + 2 + 4 + 1 = 10", "R7"],
+            "Total": ["Total", "11", "R7"],
+            "Evasion 10": ["Evasion 10", "max(0, 11 - 10) = 1 damage", "R7"],
+            "Load after": ["Load after", "-1 + Cost 1 = 0", "R8"],
+        },
+        json={
+            "dice": DICE[:4],
+            "total": 11,
+            "damage": 1,
+            "hp_before": 7,
+            "hp_after": 6,
+            "load_before": -1,
+            "load_after": 0,
+            "off_turn": False,
+        },
     ),
     "d4cli team Borin Aria --adv --aspect Wits": Shows(
-        rows={"Grant": ["Grant", "Aria's next roll: advantage 'team action'", "R11"],
-              "Load after": ["Load after", "-2 + Cost 1 = -1", "R8"]},
-        json={"actor": "Borin", "target": "Aria", "grant": "advantage", "source": "team action", "aspect": "Wits",
-              "load_before": -2, "load_after": -1, "off_turn": True},
+        rows={
+            "Grant": ["Grant", "Aria's next roll: advantage 'team action'", "R11"],
+            "Load after": ["Load after", "-2 + Cost 1 = -1", "R8"],
+        },
+        json={
+            "actor": "Borin",
+            "target": "Aria",
+            "grant": "advantage",
+            "source": "team action",
+            "aspect": "Wits",
+            "load_before": -2,
+            "load_after": -1,
+            "off_turn": True,
+        },
     ),
     "d4cli act 'Goblin Archer' Finesse --cost 2 --dc 12": Shows(
         lines=("Goblin Archer: Finesse (off-turn, R10)",),
-        rows={"3d4": ["3d4", "3 + 2 + 4 = 9", "R7"], "DC 12": ["DC 12", "9 < 12: failure", "R7"],
-              "Load after": ["Load after", "-1 + Cost 2 = 1", "R8"]},
-        json={"off_turn": True, "dice": DICE[:3], "total": 9, "success": False, "load_before": -1, "load_after": 1},
+        rows={
+            "3d4": ["3d4", "3 + 2 + 4 = 9", "R7"],
+            "DC 12": ["DC 12", "9 < 12: failure", "R7"],
+            "Load after": ["Load after", "-1 + Cost 2 = 1", "R8"],
+        },
+        json={
+            "off_turn": True,
+            "dice": DICE[:3],
+            "total": 9,
+            "success": False,
+            "load_before": -1,
+            "load_after": 1,
+        },
     ),
     "d4cli effect add 'Goblin Archer' blinded --dis --until-end-of 'Goblin Archer'": Shows(
         lines=("Goblin Archer: blinded -1d4, until the end of Goblin Archer's turn (R20)",),
-        json={"actor": "Goblin Archer", "effect.source": "blinded", "effect.grant": "disadvantage",
-              "effect.ends.kind": "end", "effect.ends.creature": "Goblin Archer"},
+        json={
+            "actor": "Goblin Archer",
+            "effect.source": "blinded",
+            "effect.grant": "disadvantage",
+            "effect.ends.kind": "end",
+            "effect.ends.creature": "Goblin Archer",
+        },
     ),
     "d4cli act Borin Wits --gm --note 'spots the trap'": Shows(
-        rows={"Gate": ["Gate", "skipped: a GM-called roll (headroom 3)", "R9"], "2d4": ["2d4", "3 + 2 = 5", "R7"],
-              "Load after": ["Load after", "-1, unchanged: a GM-called roll adds no Cost", "R9"]},
-        json={"gate_skipped": True, "dice": DICE[:2], "total": 5, "load_before": -1, "load_after": -1},
+        rows={
+            "Gate": ["Gate", "skipped: a GM-called roll (headroom 3)", "R9"],
+            "2d4": ["2d4", "3 + 2 = 5", "R7"],
+            "Load after": ["Load after", "-1, unchanged: a GM-called roll adds no Cost", "R9"],
+        },
+        json={
+            "gate_skipped": True,
+            "dice": DICE[:2],
+            "total": 5,
+            "load_before": -1,
+            "load_after": -1,
+        },
     ),
     "d4cli turn end": Shows(
         lines=("Aria's turn ended; Load stays 0 (R14); next: Borin",),
@@ -234,7 +402,11 @@ EXAMPLES: dict[str, Shows] = {
     ),
     "d4cli turn start Borin": Shows(
         lines=("Borin's turn; Load -1 -> -2 (reset, R1)",),
-        json={"actor": "Borin", "new_round": False, "resets": [{"name": "Borin", "load_before": -1, "load_after": -2}]},
+        json={
+            "actor": "Borin",
+            "new_round": False,
+            "resets": [{"name": "Borin", "load_before": -1, "load_after": -2}],
+        },
     ),
     "d4cli damage 'Goblin Archer' 7": Shows(
         lines=("Goblin Archer takes 7: HP 6 -> 0 of 7 (down: its turns are skipped, R18)",),
@@ -245,67 +417,171 @@ EXAMPLES: dict[str, Shows] = {
         json={"hp_before": 0, "hp_after": 3, "max_hp": 7, "down_after": False},
     ),
     "d4cli move 'Goblin Brute' --before Aria": Shows(
-        lines=("moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; next: Goblin Archer",),
-        json={"position_before": 4, "position_after": 1, "order": ["Goblin Brute", "Aria", "Borin", "Goblin Archer"]},
+        lines=(
+            "moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; next: Goblin Archer",
+        ),
+        json={
+            "position_before": 4,
+            "position_after": 1,
+            "order": ["Goblin Brute", "Aria", "Borin", "Goblin Archer"],
+        },
     ),
     "d4cli status": Shows(
         lines=("Skirmish at the old mill: round 1, turn mode",),
-        rows={"Aria (party)": ["done", "Aria (party)", "0", "1", "0", "11", "12/12", "Finesse 4 +4, Might 2 +2, Wits 3 +3",
-                               "yes: Finesse, Might, Wits", "team action +1d4 (Team Action), 1 roll left"],
-              "Borin (party)": ["now", "Borin (party)", "-2", "2", "0", "12", "16/16", "Might 4 +6, Finesse 2 +4, Wits 2 +4",
-                                "yes: Might, Finesse, Wits", ""],
-              "Goblin Archer (foes)": ["next", "Goblin Archer (foes)", "1", "1", "0", "10", "3/7", "Finesse 3 +2, Might 1 +0",
-                                       "yes: Finesse", "blinded -1d4, until the end of Goblin Archer's turn"]},
-        json={"round": 1, "current": "Borin", "next": "Goblin Archer", "creatures.0.name": "Goblin Brute",
-              "creatures.1.pending": {"advantage": ["team action"], "disadvantage": []}, "creatures.2.load": -2,
-              "creatures.3.hp": 3},
+        rows={
+            "Aria (party)": [
+                "done",
+                "Aria (party)",
+                "0",
+                "1",
+                "0",
+                "11",
+                "12/12",
+                "Finesse 4 +4, Might 2 +2, Wits 3 +3",
+                "yes: Finesse, Might, Wits",
+                "team action +1d4 (Team Action), 1 roll left",
+            ],
+            "Borin (party)": [
+                "now",
+                "Borin (party)",
+                "-2",
+                "2",
+                "0",
+                "12",
+                "16/16",
+                "Might 4 +6, Finesse 2 +4, Wits 2 +4",
+                "yes: Might, Finesse, Wits",
+                "",
+            ],
+            "Goblin Archer (foes)": [
+                "next",
+                "Goblin Archer (foes)",
+                "1",
+                "1",
+                "0",
+                "10",
+                "3/7",
+                "Finesse 3 +2, Might 1 +0",
+                "yes: Finesse",
+                "blinded -1d4, until the end of Goblin Archer's turn",
+            ],
+        },
+        json={
+            "round": 1,
+            "current": "Borin",
+            "next": "Goblin Archer",
+            "creatures.0.name": "Goblin Brute",
+            "creatures.1.pending": {"advantage": ["team action"], "disadvantage": []},
+            "creatures.2.load": -2,
+            "creatures.3.hp": 3,
+        },
     ),
     "d4cli log": Shows(
-        json={"entries.2.dice": DICE[:4], "entries.2.hp_after": 6, "entries.6.note": "spots the trap",
-              "entries.11.kind": "move"},
+        json={
+            "entries.2.dice": DICE[:4],
+            "entries.2.hp_after": 6,
+            "entries.6.note": "spots the trap",
+            "entries.11.kind": "move",
+        },
     ),
-    "d4cli log --round 2 --creature Aria": Shows(lines=("No change matches.",), json={"entries": []}),
+    "d4cli log --round 2 --creature Aria": Shows(
+        lines=("No change matches.",), json={"entries": []}
+    ),
     "d4cli undo": Shows(
-        lines=("Undid #12 move: moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; "
-               "next: Goblin Archer",),
+        lines=(
+            "Undid #12 move: moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; "
+            "next: Goblin Archer",
+        ),
         json={"undone.seq": 12, "undone.kind": "move"},
     ),
     "d4cli redo": Shows(
-        lines=("Redid #12 move: moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; "
-               "next: Goblin Archer",),
+        lines=(
+            "Redid #12 move: moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; "
+            "next: Goblin Archer",
+        ),
         json={"redone.seq": 12, "redone.kind": "move"},
     ),
     "d4cli add Aldric --aspect Might=3 --attribute Willpower=2 --proficiency Discipline=1 --side party": Shows(
-        lines=("added Aldric: Might 3; Buffer 1, Exhaustion 0, Load -1 (R1), Evasion 0; side party; "
-               "Attributes Willpower 2; Proficiencies Discipline 1",),
-        json={"actor": "Aldric", "load_after": -1, "side": "party", "attributes": {"Willpower": 2},
-              "proficiencies": {"Discipline": 1}},
+        lines=(
+            "added Aldric: Might 3; Buffer 1, Exhaustion 0, Load -1 (R1), Evasion 0; side party; "
+            "Attributes Willpower 2; Proficiencies Discipline 1",
+        ),
+        json={
+            "actor": "Aldric",
+            "load_after": -1,
+            "side": "party",
+            "attributes": {"Willpower": 2},
+            "proficiencies": {"Discipline": 1},
+        },
     ),
     "d4cli check Aldric --attribute Willpower --proficiency Discipline --dc hard": Shows(
-        rows={"Attribute": ["Attribute", "Willpower +2 (from Aldric's sheet)", "C8"], "Natural d20": ["Natural d20", "11", "C1"],
-              "Result": ["Result", "14", "C1"], "DC 18 (hard)": ["DC 18 (hard)", "14 misses by 4: fails", "C2"]},
-        json={"natural": 11, "attribute": 2, "proficiency": 1, "total": 14, "dc": 18, "success": False, "load": -1},
+        rows={
+            "Attribute": ["Attribute", "Willpower +2 (from Aldric's sheet)", "C8"],
+            "Natural d20": ["Natural d20", "11", "C1"],
+            "Result": ["Result", "14", "C1"],
+            "DC 18 (hard)": ["DC 18 (hard)", "14 misses by 4: fails", "C2"],
+        },
+        json={
+            "natural": 11,
+            "attribute": 2,
+            "proficiency": 1,
+            "total": 14,
+            "dc": 18,
+            "success": False,
+            "load": -1,
+        },
     ),
     "d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4": Shows(
         lines=(f"Aria already has action dagger (Finesse, Cost 1); {NOTHING}",),
-        json={"changed": False, "action": {"name": "dagger", "aspect": "Finesse", "cost": 1, "extra": ["1d4"]}},
+        json={
+            "changed": False,
+            "action": {"name": "dagger", "aspect": "Finesse", "cost": 1, "extra": ["1d4"]},
+        },
     ),
     "d4cli act Aria dagger --target 'Goblin Archer'": Shows(
         lines=("Team Action grants used up: +team action (R11)", "Goblin Archer: HP 3 -> 1 (R16)"),
-        rows={"Pool": ["Pool", "4 +1 = 5d4", "R5"], "Extra 1d4": ["Extra 1d4", "1", "R6"], "Total": ["Total", "12", "R7"],
-              "Evasion 10": ["Evasion 10", "max(0, 12 - 10) = 2 damage", "R7"]},
-        json={"action": "dagger", "aspect_name": "Finesse", "cost": 1, "dice": DICE, "total": 12, "damage": 2,
-              "hp_after": 1, "grants_used": {"advantage": ["team action"], "disadvantage": []}},
+        rows={
+            "Pool": ["Pool", "4 +1 = 5d4", "R5"],
+            "Extra 1d4": ["Extra 1d4", "1", "R6"],
+            "Total": ["Total", "12", "R7"],
+            "Evasion 10": ["Evasion 10", "max(0, 12 - 10) = 2 damage", "R7"],
+        },
+        json={
+            "action": "dagger",
+            "aspect_name": "Finesse",
+            "cost": 1,
+            "dice": DICE,
+            "total": 12,
+            "damage": 2,
+            "hp_after": 1,
+            "grants_used": {"advantage": ["team action"], "disadvantage": []},
+        },
     ),
     "d4cli act Aria dagger --cost 2": Shows(
-        rows={"Gate": ["Gate", "Aspect 4 - Load 1 = headroom 3 >= Cost 2: allowed", "R2"], "Total": ["Total", "10", "R7"],
-              "Load after": ["Load after", "1 + Cost 2 = 3", "R8"]},
-        json={"action": "dagger", "cost": 2, "pool_size": 3, "dice": DICE[:3], "total": 10, "load_after": 3},
+        rows={
+            "Gate": ["Gate", "Aspect 4 - Load 1 = headroom 3 >= Cost 2: allowed", "R2"],
+            "Total": ["Total", "10", "R7"],
+            "Load after": ["Load after", "1 + Cost 2 = 3", "R8"],
+        },
+        json={
+            "action": "dagger",
+            "cost": 2,
+            "pool_size": 3,
+            "dice": DICE[:3],
+            "total": 10,
+            "load_after": 3,
+        },
     ),
     "d4cli status Aria": Shows(
         lines=("Aria (party)",),
-        rows={"Aspects": ["Aspects", "Finesse 4 (headroom 1), Might 2 (headroom -1), Wits 3 (headroom 0)"],
-              "Load": ["Load", "3 (Buffer 1, Exhaustion 0, resets to -1)"], "Action dagger": ["Action dagger", "Finesse, Cost 1, 1d4"]},
+        rows={
+            "Aspects": [
+                "Aspects",
+                "Finesse 4 (headroom 1), Might 2 (headroom -1), Wits 3 (headroom 0)",
+            ],
+            "Load": ["Load", "3 (Buffer 1, Exhaustion 0, resets to -1)"],
+            "Action dagger": ["Action dagger", "Finesse, Cost 1, 1d4"],
+        },
         json={"load": 3, "headroom": {"Finesse": 1, "Might": -1, "Wits": 0}, "effects": []},
     ),
     # --- The players' screen
@@ -323,9 +599,18 @@ EXAMPLES: dict[str, Shows] = {
     ),
     "d4cli board --players --once": Shows(
         lines=("Skirmish at the old mill: round 1; now: Borin",),
-        json={"kind": "player-view", "round": 1, "turn": "Borin", "creatures.0.name": "Aria", "creatures.1.name": "Borin",
-              "creatures.1.effects": [], "creatures.2.name": "Goblin 2", "creatures.2.hp_label": "Bloodied",
-              "creatures.2.hp": None, "creatures.3.name": "Aldric"},
+        json={
+            "kind": "player-view",
+            "round": 1,
+            "turn": "Borin",
+            "creatures.0.name": "Aria",
+            "creatures.1.name": "Borin",
+            "creatures.1.effects": [],
+            "creatures.2.name": "Goblin 2",
+            "creatures.2.hp_label": "Bloodied",
+            "creatures.2.hp": None,
+            "creatures.3.name": "Aldric",
+        },
     ),
 }
 
@@ -354,7 +639,9 @@ def _check_human(example: Example, out) -> None:
         assert line in lines, f"{said}\nmissing line {line!r}"
     rows = table_rows(out.stdout)
     for cell, cells in shows.rows.items():
-        assert cells in [row for row in rows if cell in row], f"{said}\nrow {cell!r}: want {cells}, have {[r for r in rows if cell in r]}"
+        assert cells in [row for row in rows if cell in row], (
+            f"{said}\nrow {cell!r}: want {cells}, have {[r for r in rows if cell in r]}"
+        )
     if shows.stderr is not None:
         assert out.stderr == shows.stderr, said
 
@@ -363,14 +650,19 @@ def _check_json(example: Example, out) -> None:
     shows = EXAMPLES[example.command]
     obj = out.json()
     for path, value in shows.json.items():
-        assert value_at(obj, path) == value, f"{example.command} --json: {path} is {value_at(obj, path)!r}, not {value!r}"
+        assert value_at(obj, path) == value, (
+            f"{example.command} --json: {path} is {value_at(obj, path)!r}, not {value!r}"
+        )
 
 
 # --- the tests ------------------------------------------------------------------------------
 
 
 def test_the_parser_reads_commands_comments_and_exit_codes():
-    assert _split_comment("d4cli act 'a # b' x  # a comment: exit 3") == ("d4cli act 'a # b' x", "a comment: exit 3")
+    assert _split_comment("d4cli act 'a # b' x  # a comment: exit 3") == (
+        "d4cli act 'a # b' x",
+        "a comment: exit 3",
+    )
     assert _split_comment('d4cli act "Goblin #2" Might') == ('d4cli act "Goblin #2" Might', "")
     assert _split_comment("d4cli roll pool 4#x") == ("d4cli roll pool 4#x", "")
 
@@ -385,8 +677,12 @@ def test_readme_has_the_examples():
     refused = [example for example in examples if example.code == 3]
     assert [example.command for example in refused] == ["d4cli roll pool 2 --load 1 --cost 2"]
     assert "refused by the gate" in refused[0].comment
-    assert [c for c in commands if c not in EXAMPLES] == [], "README shows examples this test does not check yet"
-    assert [c for c in EXAMPLES if c not in commands] == [], "EXAMPLES checks commands README no longer shows"
+    assert [c for c in commands if c not in EXAMPLES] == [], (
+        "README shows examples this test does not check yet"
+    )
+    assert [c for c in EXAMPLES if c not in commands] == [], (
+        "EXAMPLES checks commands README no longer shows"
+    )
 
 
 def test_every_readme_console_example_runs_in_order():
@@ -409,7 +705,10 @@ def test_every_readme_console_example_gives_its_values_as_json():
 def test_the_refused_roll_says_why_and_changes_nothing(tmp_path):
     (example,) = [example for example in console_examples() if example.code == 3]
     out = run(*example.words, env=SEED)
-    assert (out.exit_code, out.stderr) == (3, "d4cli: refused by the gate (R2): headroom 1 < Cost 2, short by 1\n")
+    assert (out.exit_code, out.stderr) == (
+        3,
+        "d4cli: refused by the gate (R2): headroom 1 < Cost 2, short by 1\n",
+    )
     assert "refused, short by 1" in out.stdout and "nothing was rolled" in out.stdout
     assert list(tmp_path.iterdir()) == []
 
@@ -428,7 +727,10 @@ def test_the_play_transcript_shows_real_prompts_and_lines(isolated_env, capsys, 
         assert session.run_line(typed) == 0, typed
         printed = capsys.readouterr().out.splitlines()
         if "..." in shown:
-            assert [line for line in shown if line != "..." and line not in printed] == [], (typed, printed)
+            assert [line for line in shown if line != "..." and line not in printed] == [], (
+                typed,
+                printed,
+            )
         elif shown:
             assert printed == shown, typed
 
@@ -453,7 +755,9 @@ def _damage(doc: dict, line: str) -> None:
     row[key] = tomllib.loads(f"v = {value[1]}")["v"]
 
 
-@pytest.mark.parametrize("line", readme_error_lines(), ids=lambda line: " ".join(line.split(": ")[3:5]))
+@pytest.mark.parametrize(
+    "line", readme_error_lines(), ids=lambda line: " ".join(line.split(": ")[3:5])
+)
 def test_the_quoted_file_errors_are_what_d4cli_prints(tmp_path, monkeypatch, line):
     monkeypatch.delenv("D4CLI_FILE")
     ok("init", "--from", "skirmish", file="encounter.toml")

@@ -98,8 +98,14 @@ def test_no_dc_no_outcome():
 
 
 def test_c2_tiers_and_numbers():
-    assert [parse_dc(t) for t in ("easy", "medium", "hard", "challenging", "nearly-impossible")] == [
-        6, 12, 18, 24, 30,
+    assert [
+        parse_dc(t) for t in ("easy", "medium", "hard", "challenging", "nearly-impossible")
+    ] == [
+        6,
+        12,
+        18,
+        24,
+        30,
     ]
     assert parse_dc("Hard") == 18
     assert parse_dc("-3") == -3

@@ -38,10 +38,14 @@ def test_rows_many_and_one_by_one_are_the_same_dice(make, count):
 
 def test_rows_of_a_die_not_batched_come_from_randint():
     rows, same = times_dice(random.Random(3)), random.Random(3)
-    assert rows.roll_rows(2, 3, 8) == [tuple(same.randint(1, 8) for _ in range(3)) for _ in range(2)]
+    assert rows.roll_rows(2, 3, 8) == [
+        tuple(same.randint(1, 8) for _ in range(3)) for _ in range(2)
+    ]
 
 
-@pytest.mark.parametrize("request_", [PoolRequest(5), PoolRequest(3, dc=9), PoolRequest(4, evasion=6)])
+@pytest.mark.parametrize(
+    "request_", [PoolRequest(5), PoolRequest(3, dc=9), PoolRequest(4, evasion=6)]
+)
 def test_roll_pools_gives_the_results_of_roll_pool_one_by_one(request_):
     plan = plan_pool(request_)
     one, block = times_dice(random.Random(2)), times_dice(random.Random(2))

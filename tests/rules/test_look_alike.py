@@ -48,7 +48,10 @@ def test_different_names_do_not_clash(name, other):
 
 
 def test_the_difference_names_the_characters():
-    assert difference("Аria", "Aria") == "'А' CYRILLIC CAPITAL LETTER A where 'Aria' has 'A' LATIN CAPITAL LETTER A"
+    assert (
+        difference("Аria", "Aria")
+        == "'А' CYRILLIC CAPITAL LETTER A where 'Aria' has 'A' LATIN CAPITAL LETTER A"
+    )
 
 
 def test_add_refuses_a_look_alike_creature(tmp_path: Path):
@@ -56,21 +59,37 @@ def test_add_refuses_a_look_alike_creature(tmp_path: Path):
     ok("init")
     ok("add", "Aria", "--aspect", "Might=3")
     line = fails(2, path, "add", "Аria", "--aspect", "Might=3")
-    assert "'Аria'" in line and "'Aria'" in line and "CYRILLIC CAPITAL LETTER A" in line and "(N1)" in line
+    assert (
+        "'Аria'" in line
+        and "'Aria'" in line
+        and "CYRILLIC CAPITAL LETTER A" in line
+        and "(N1)" in line
+    )
 
 
 def test_add_refuses_look_alike_aspects(tmp_path: Path):
     path = tmp_path / "encounter.toml"
     ok("init")
     line = fails(2, path, "add", "Bob", "--aspect", "Might=3", "--aspect", "Мight=2")
-    assert "--aspect" in line and "'Мight'" in line and "'Might'" in line and "CYRILLIC CAPITAL LETTER EM" in line
+    assert (
+        "--aspect" in line
+        and "'Мight'" in line
+        and "'Might'" in line
+        and "CYRILLIC CAPITAL LETTER EM" in line
+    )
 
 
 @pytest.mark.parametrize(
     ("table", "field"),
     [
-        ('[[creature]]\nname = "Aria"\n{rest}\n[[creature]]\nname = "\u0410ria"\n{rest}', "creature #2: name"),
-        ('[[creature]]\nname = "Bob"\n{rest_no_aspects}\n[creature.aspects]\nMight = 1\n"\u041cight" = 2\n', "aspects"),
+        (
+            '[[creature]]\nname = "Aria"\n{rest}\n[[creature]]\nname = "\u0410ria"\n{rest}',
+            "creature #2: name",
+        ),
+        (
+            '[[creature]]\nname = "Bob"\n{rest_no_aspects}\n[creature.aspects]\nMight = 1\n"\u041cight" = 2\n',
+            "aspects",
+        ),
     ],
 )
 def test_a_hand_edited_file_with_look_alikes_is_refused(tmp_path: Path, table, field):
@@ -78,6 +97,9 @@ def test_a_hand_edited_file_with_look_alikes_is_refused(tmp_path: Path, table, f
     ok("init")
     rest_no_aspects = "load_buffer = 1\nexhaustion = 0\nload = -1\nevasion = 0\nhad_turn = false\n"
     rest = rest_no_aspects + "[creature.aspects]\nMight = 1\n"
-    path.write_text(path.read_text() + "\n" + table.format(rest=rest, rest_no_aspects=rest_no_aspects), encoding="utf-8")
+    path.write_text(
+        path.read_text() + "\n" + table.format(rest=rest, rest_no_aspects=rest_no_aspects),
+        encoding="utf-8",
+    )
     line = fails(2, path, "status")
     assert str(path) in line and field in line and "looks like" in line and "(N1)" in line

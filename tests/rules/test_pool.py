@@ -179,7 +179,9 @@ def test_properties_of_the_plan(aspect, load, cost, adv, dis):
     aspect=st.integers(-5, 30),
     load=st.integers(-3, 10),
     cost=st.integers(0, 5),
-    extras=st.lists(st.tuples(st.integers(1, 3), st.integers(1, 12), st.integers(-5, 5)), max_size=2),
+    extras=st.lists(
+        st.tuples(st.integers(1, 3), st.integers(1, 12), st.integers(-5, 5)), max_size=2
+    ),
     seed=st.integers(0, 2**32),
 )
 def test_totals_within_bounds(aspect, load, cost, extras, seed):

@@ -34,7 +34,12 @@ def test_the_skirmish_is_the_one_sided_baseline():
 def test_init_from_ambush_and_help_simulate_say_which_shows_what(isolated_env):
     ok("init", "--from", "ambush")
     assert [c["name"] for c in ok_json("status")["creatures"]] == [
-        "Goblin Archer", "Goblin Sniper", "Aria", "Borin", "Goblin Chief"]
+        "Goblin Archer",
+        "Goblin Sniper",
+        "Aria",
+        "Borin",
+        "Goblin Chief",
+    ]
     text = " ".join(ok("help", "simulate").stdout.split())
     assert "`ambush` (a fight the party wins about half the time in turn mode" in text
     assert "`skirmish` (a party that always wins: a baseline)" in text

@@ -41,9 +41,14 @@ def test_a_side_that_always_loses_always_goes_down():
 
 
 def test_simulate_json_table_markdown_and_csv_carry_them(isolated_env):
-    report = ok_json("simulate", "--from", "duel", "--runs", "300", "--seed", "4", "--modes", "turn")
+    report = ok_json(
+        "simulate", "--from", "duel", "--runs", "300", "--seed", "4", "--modes", "turn"
+    )
     creatures = report["modes"][0]["creatures"]
-    assert [(c["name"], c["side"]) for c in creatures] == [("Sera", "Sera"), ("The Masked Blade", "the Blade")]
+    assert [(c["name"], c["side"]) for c in creatures] == [
+        ("Sera", "Sera"),
+        ("The Masked Blade", "the Blade"),
+    ]
     for c in creatures:
         assert set(c) == {"name", "side", "down", "damage_per_fight", "share_of_side"}
         assert c["share_of_side"]["value"] == 1.0  # alone on its side
@@ -51,33 +56,92 @@ def test_simulate_json_table_markdown_and_csv_carry_them(isolated_env):
     downs = [c["down"]["downs"] for c in creatures]
     wins = report["modes"][0]["wins"]
     assert downs == [wins["the Blade"]["wins"], wins["Sera"]["wins"]]
-    table = ok("simulate", "--from", "duel", "--runs", "300", "--seed", "4", "--modes", "turn").stdout
+    table = ok(
+        "simulate", "--from", "duel", "--runs", "300", "--seed", "4", "--modes", "turn"
+    ).stdout
     assert "Sera: went down" in table and "The Masked Blade: damage per fight" in table
-    markdown = ok("simulate", "--from", "duel", "--runs", "300", "--seed", "4", "--modes", "turn", "--format", "markdown").stdout
+    markdown = ok(
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "300",
+        "--seed",
+        "4",
+        "--modes",
+        "turn",
+        "--format",
+        "markdown",
+    ).stdout
     assert "| Sera: share of its side's damage |" in markdown
-    rows = list(csv.DictReader(io.StringIO(
-        ok("simulate", "--from", "duel", "--runs", "300", "--seed", "4", "--modes", "turn", "--format", "csv").stdout)))
+    rows = list(
+        csv.DictReader(
+            io.StringIO(
+                ok(
+                    "simulate",
+                    "--from",
+                    "duel",
+                    "--runs",
+                    "300",
+                    "--seed",
+                    "4",
+                    "--modes",
+                    "turn",
+                    "--format",
+                    "csv",
+                ).stdout
+            )
+        )
+    )
     down = {r["side"]: r["value"] for r in rows if r["figure"] == "creature_down_rate"}
     assert float(down["Sera"]) == pytest.approx(creatures[0]["down"]["rate"], abs=0.01)
 
 
 @pytest.mark.slow  # over a second of simulation or child processes
 def test_a_sweep_over_one_creature_changes_only_it(isolated_env):
-    report = ok_json("simulate", "--from", "skirmish", "--runs", "200", "--seed", "1", "--modes", "turn",
-                     "--sweep", "buffer:Goblin Brute=0..2")
+    report = ok_json(
+        "simulate",
+        "--from",
+        "skirmish",
+        "--runs",
+        "200",
+        "--seed",
+        "1",
+        "--modes",
+        "turn",
+        "--sweep",
+        "buffer:Goblin Brute=0..2",
+    )
     assert report["sweep"] == {"key": "buffer:Goblin Brute", "values": [0, 1, 2]}
     brute = [row["modes"][0]["creatures"][3]["damage_per_fight"]["value"] for row in report["rows"]]
     assert brute[0] < brute[2]  # a bigger Load Buffer leaves the Brute more dice (R1, R5)
-    plain = ok_json("simulate", "--from", "skirmish", "--runs", "200", "--seed", "1", "--modes", "turn")
+    plain = ok_json(
+        "simulate", "--from", "skirmish", "--runs", "200", "--seed", "1", "--modes", "turn"
+    )
     assert report["rows"][0]["modes"][0] == plain["modes"][0]  # the file's own buffer is 0
-    reserve = ok_json("simulate", "--from", "skirmish", "--runs", "200", "--seed", "1", "--modes", "turn",
-                      "--sweep", "reserve:aria=0..1")
+    reserve = ok_json(
+        "simulate",
+        "--from",
+        "skirmish",
+        "--runs",
+        "200",
+        "--seed",
+        "1",
+        "--modes",
+        "turn",
+        "--sweep",
+        "reserve:aria=0..1",
+    )
     assert reserve["rows"][0]["modes"][0] == plain["modes"][0]
 
 
 @pytest.mark.parametrize(
     ("sweep", "needle"),
-    [("buffer:Nobody=0..1", "no such creature"), ("reserve:=0..1", "unknown key"), ("hp:Aria=0..1", "unknown key")],
+    [
+        ("buffer:Nobody=0..1", "no such creature"),
+        ("reserve:=0..1", "unknown key"),
+        ("hp:Aria=0..1", "unknown key"),
+    ],
 )
 def test_bad_one_creature_sweeps_are_refused(isolated_env, sweep, needle):
     result = run("simulate", "--from", "skirmish", "--runs", "10", "--sweep", sweep)
@@ -86,5 +150,15 @@ def test_bad_one_creature_sweeps_are_refused(isolated_env, sweep, needle):
 
 
 def test_reserve_for_everyone_and_for_one_is_refused(isolated_env):
-    result = run("simulate", "--from", "skirmish", "--runs", "10", "--reserve", "1", "--sweep", "reserve:Aria=0..1")
+    result = run(
+        "simulate",
+        "--from",
+        "skirmish",
+        "--runs",
+        "10",
+        "--reserve",
+        "1",
+        "--sweep",
+        "reserve:Aria=0..1",
+    )
     assert result.exit_code == 2 and "--reserve" in result.stderr

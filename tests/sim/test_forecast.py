@@ -17,8 +17,12 @@ def example(name: str):
 
 
 def with_hp(encounter, **hp):
-    return encounter._replace(creatures=tuple(
-        c._replace(hp=hp[c.name.split()[-1]]) if c.name.split()[-1] in hp else c for c in encounter.creatures))
+    return encounter._replace(
+        creatures=tuple(
+            c._replace(hp=hp[c.name.split()[-1]]) if c.name.split()[-1] in hp else c
+            for c in encounter.creatures
+        )
+    )
 
 
 def test_the_file_mode_picks_the_simulator_mode():
@@ -62,10 +66,14 @@ def test_forecast_of_a_tally_gives_wilson_intervals_and_rounds_left():
     assert found.chances[0].rate == 0.6
     assert found.draws.wins == 1
     assert (found.finished, found.rounds_median, found.rounds_p90) == (4, 2, 3)
-    assert 0.23 < found.chances[0].low < 0.24 and 0.88 < found.chances[0].high < 0.89  # Wilson, 3 of 5
+    assert (
+        0.23 < found.chances[0].low < 0.24 and 0.88 < found.chances[0].high < 0.89
+    )  # Wilson, 3 of 5
 
 
-@pytest.mark.parametrize(("hp", "won"), [({"Archer": 0, "Brute": 0}, "party"), ({"Aria": 0, "Borin": 0}, "foes")])
+@pytest.mark.parametrize(
+    ("hp", "won"), [({"Archer": 0, "Brute": 0}, "party"), ({"Aria": 0, "Borin": 0}, "foes")]
+)
 def test_a_fight_already_over_says_who_won(hp, won):
     over = with_hp(example("skirmish"), **hp)
     assert winner(over) == won

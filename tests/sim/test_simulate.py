@@ -122,7 +122,10 @@ BIRCH = {"aspect": 4, "cost": 2, "extra": ["1d6"], "evasion": 7, "reset": 1}
 def _expected(pool: int, extra: list[str], evasion: int) -> float:
     from d4cli.rules.dice import parse_extra
 
-    return sum(max(0, v - evasion) * p for v, p in pool_distribution(pool, [parse_extra(e) for e in extra]).items())
+    return sum(
+        max(0, v - evasion) * p
+        for v, p in pool_distribution(pool, [parse_extra(e) for e in extra]).items()
+    )
 
 
 def _turn_value(c: dict, load: int, evasion: int) -> float:
@@ -134,7 +137,9 @@ def _turn_value(c: dict, load: int, evasion: int) -> float:
     return total
 
 
-def _turn(attacker: dict, load: int, defender: dict, guard: int, to_come: bool) -> tuple[list[int], int, int]:
+def _turn(
+    attacker: dict, load: int, defender: dict, guard: int, to_come: bool
+) -> tuple[list[int], int, int]:
     """One turn of *attacker* from *load*, the *defender* (at Load *guard*) reacting by the weighed rule (R11):
     when its gate allows Cost 1 and, if its own turn is still to come with this Load, the Disadvantage prevents
     more expected damage than its turn forgoes. Returns the pools rolled and both Loads after."""
@@ -143,8 +148,11 @@ def _turn(attacker: dict, load: int, defender: dict, guard: int, to_come: bool) 
         pool = max(1, attacker["aspect"] - max(0, load))
         if defender["aspect"] - guard >= 1:
             prevented = _expected(pool, attacker["extra"], defender["evasion"]) - _expected(
-                max(1, pool - 1), attacker["extra"], defender["evasion"])
-            forgone = _turn_value(defender, guard, attacker["evasion"]) - _turn_value(defender, guard + 1, attacker["evasion"])
+                max(1, pool - 1), attacker["extra"], defender["evasion"]
+            )
+            forgone = _turn_value(defender, guard, attacker["evasion"]) - _turn_value(
+                defender, guard + 1, attacker["evasion"]
+            )
             if not to_come or prevented > forgone:
                 pool, guard = max(1, pool - 1), guard + 1
         pools.append(pool)
@@ -174,11 +182,15 @@ def exact_first_wins_with_reactions(mode: str, max_rounds: int) -> float:
         if mode == "turn":
             ash_load = ASH["reset"]  # R1 at its turn start
         else:  # R12: every creature resets at the round's start
-            ash_load, birch_load = (0, 0) if mode == "round-zero" else (ASH["reset"], BIRCH["reset"])
+            ash_load, birch_load = (
+                (0, 0) if mode == "round-zero" else (ASH["reset"], BIRCH["reset"])
+            )
         ash_pools, ash_load, birch_load = _turn(ASH, ash_load, BIRCH, birch_load, mode != "turn")
         if mode == "turn":
             birch_load = BIRCH["reset"]
-        birch_pools, birch_load, ash_load = _turn(BIRCH, birch_load, ASH, ash_load, False)  # Ash had its turn
+        birch_pools, birch_load, ash_load = _turn(
+            BIRCH, birch_load, ASH, ash_load, False
+        )  # Ash had its turn
         ash = _damage(ash_pools, ASH["extra"], BIRCH["evasion"])
         birch = _damage(birch_pools, BIRCH["extra"], ASH["evasion"])
         after: dict[tuple[int, int], float] = {}
@@ -209,15 +221,21 @@ def test_simulated_duel_with_weighed_reactions_matches_the_exact_win_probability
     low, high = wilson(tally.wins[0], runs, Z999)
     assert low <= exact <= high, (mode, exact, tally.wins[0] / runs)
     if mode == "turn":
-        assert tally.sums[3] > 0  # a reaction never costs its own turn in turn mode (R1): Birch reacts
+        assert (
+            tally.sums[3] > 0
+        )  # a reaction never costs its own turn in turn mode (R1): Birch reacts
 
 
 @pytest.mark.slow  # over a second of simulation or child processes
 def test_the_old_rule_always_reacts_and_lets_the_first_win_every_round_mode_duel():
-    always = parse_encounter(DUEL.replace('policy = { reaction = "none" }', 'policy = { reaction = "always" }'), "d")
+    always = parse_encounter(
+        DUEL.replace('policy = { reaction = "none" }', 'policy = { reaction = "always" }'), "d"
+    )
     for mode in ("round", "round-zero"):
         tally = run_chunk(prepare(always, mode, max_rounds=20), 7, mode, 0, 300)
-        assert tally.wins[1] == 0 and tally.sums[len(FIGURES) + 1] == 0  # Birch spends its rounds on reactions
+        assert (
+            tally.wins[1] == 0 and tally.sums[len(FIGURES) + 1] == 0
+        )  # Birch spends its rounds on reactions
         weighed = parse_encounter(DUEL.replace('policy = { reaction = "none" }\n', ""), "duel.toml")
         tally = run_chunk(prepare(weighed, mode, max_rounds=20), 7, mode, 0, 300)
         assert tally.wins[1] > 0 and tally.sums[len(FIGURES) + 1] > 0
@@ -241,10 +259,16 @@ def test_same_seed_same_json_for_any_jobs():
     turn = report["modes"][0]
     assert turn["runs"] == 300
     assert sum(w["wins"] for w in turn["wins"].values()) + turn["draws"]["draws"] == 300
-    assert turn["wins"]["party"]["low"] <= turn["wins"]["party"]["rate"] <= turn["wins"]["party"]["high"]
+    assert (
+        turn["wins"]["party"]["low"]
+        <= turn["wins"]["party"]["rate"]
+        <= turn["wins"]["party"]["high"]
+    )
     assert sum(turn["rounds"]["histogram"].values()) == 300
     assert sum(turn["load_at_turn_start"].values()) == pytest.approx(1.0)
-    other = run("simulate", "--from", "skirmish", "--runs", "300", "--seed", "6", "--json", "--jobs", "1")
+    other = run(
+        "simulate", "--from", "skirmish", "--runs", "300", "--seed", "6", "--json", "--jobs", "1"
+    )
     assert other.stdout != one.stdout
 
 
@@ -259,24 +283,94 @@ def test_tallies_merge_in_any_order():
     whole = run_chunk(setup, 3, "turn", 0, 60)
     parts = run_chunk(setup, 3, "turn", 30, 60).merge(run_chunk(setup, 3, "turn", 0, 30))
     assert (whole.wins, whole.sums, whole.products, whole.rounds, whole.loads) == (
-        parts.wins, parts.sums, parts.products, parts.rounds, parts.loads)
+        parts.wins,
+        parts.sums,
+        parts.products,
+        parts.rounds,
+        parts.loads,
+    )
 
 
 @pytest.mark.slow  # over a second of simulation or child processes
 def test_table_markdown_csv_and_sweep():
     table = run("simulate", "--from", "duel", "--runs", "200", "--seed", "1", "--jobs", "1")
     assert table.exit_code == 0, table.stderr
-    assert "200 runs per mode" in table.stdout and "rounds to finish" in table.stdout and "#" in table.stdout
-    markdown = run("simulate", "--from", "duel", "--runs", "50", "--seed", "1", "--jobs", "1", "--format", "markdown")
-    assert markdown.stdout.startswith("**Playtest duel: 50 runs per mode, seed 1") and "| figure | turn | round | round-zero |" in markdown.stdout
-    csv = run("simulate", "--from", "duel", "--runs", "50", "--seed", "1", "--jobs", "1", "--format", "csv", "--modes", "turn")
-    assert csv.stdout.splitlines()[0] == "encounter,runs,seed,max_rounds,sweep,setting,mode,figure,side,bin,value,low,high"
-    sweep = run("simulate", "--from", "skirmish", "--runs", "40", "--seed", "1", "--jobs", "1", "--sweep", "reserve=0..2", "--json", "--modes", "round")
+    assert (
+        "200 runs per mode" in table.stdout
+        and "rounds to finish" in table.stdout
+        and "#" in table.stdout
+    )
+    markdown = run(
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "50",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--format",
+        "markdown",
+    )
+    assert (
+        markdown.stdout.startswith("**Playtest duel: 50 runs per mode, seed 1")
+        and "| figure | turn | round | round-zero |" in markdown.stdout
+    )
+    csv = run(
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "50",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--format",
+        "csv",
+        "--modes",
+        "turn",
+    )
+    assert (
+        csv.stdout.splitlines()[0]
+        == "encounter,runs,seed,max_rounds,sweep,setting,mode,figure,side,bin,value,low,high"
+    )
+    sweep = run(
+        "simulate",
+        "--from",
+        "skirmish",
+        "--runs",
+        "40",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--sweep",
+        "reserve=0..2",
+        "--json",
+        "--modes",
+        "round",
+    )
     assert sweep.exit_code == 0, sweep.stderr
     report = json.loads(sweep.stdout)
     assert [row["value"] for row in report["rows"]] == [0, 1, 2]
-    buffers = run("simulate", "--from", "skirmish", "--runs", "40", "--jobs", "1", "--sweep", "buffer=0..1", "--format", "csv")
-    assert buffers.exit_code == 0 and {line.split(",")[5:7][0] for line in buffers.stdout.splitlines()[1:]} == {"0", "1"}
+    buffers = run(
+        "simulate",
+        "--from",
+        "skirmish",
+        "--runs",
+        "40",
+        "--jobs",
+        "1",
+        "--sweep",
+        "buffer=0..1",
+        "--format",
+        "csv",
+    )
+    assert buffers.exit_code == 0 and {
+        line.split(",")[5:7][0] for line in buffers.stdout.splitlines()[1:]
+    } == {"0", "1"}
 
 
 @pytest.mark.parametrize(
@@ -311,8 +405,16 @@ def _write(tmp_path: Path, text: str) -> Path:
         ('side = "b"', 'side = "a"', "two sides"),
         ("hp = 11\n", "", "no creature with hp"),
         ("cost = 2", "cost = 9", "could ever afford"),
-        ('policy = { reaction = "none" }\nactions = [{ name = "maul"', 'policy = { aim = 1 }\nactions = [{ name = "maul"', "policy.aim"),
-        ('policy = { reaction = "none" }\nactions = [{ name = "maul"', 'policy = { target = "nearest" }\nactions = [{ name = "maul"', "nearest"),
+        (
+            'policy = { reaction = "none" }\nactions = [{ name = "maul"',
+            'policy = { aim = 1 }\nactions = [{ name = "maul"',
+            "policy.aim",
+        ),
+        (
+            'policy = { reaction = "none" }\nactions = [{ name = "maul"',
+            'policy = { target = "nearest" }\nactions = [{ name = "maul"',
+            "nearest",
+        ),
     ],
 )
 def test_bad_encounters_exit_2_and_stay_unchanged(tmp_path, old, new, word):
@@ -332,8 +434,9 @@ def test_policy_table_round_trips_and_is_validated():
 
     again = parse_encounter(dump_encounter(encounter), "again.toml")
     assert again.creatures[0].policy == (("reaction", "none"),)
-    assert check_policy({"target": "random", "reserve": 2, "reaction": "finesse"}, (("Finesse", 3),)) == (
-        ("target", "random"), ("reserve", 2), ("reaction", "Finesse"))
+    assert check_policy(
+        {"target": "random", "reserve": 2, "reaction": "finesse"}, (("Finesse", 3),)
+    ) == (("target", "random"), ("reserve", 2), ("reaction", "Finesse"))
     with pytest.raises(InputError, match="reserve"):
         check_policy({"reserve": -1}, ())
     with pytest.raises(InputError, match="Wits"):
@@ -357,7 +460,9 @@ def test_reserve_and_reactions_change_the_figures():
     eager = run_all([("a", "round", prepare(encounter, "round"))], 200, 1, 1)["a"]
     careful = run_all([("a", "round", prepare(encounter, "round", reserve=2))], 200, 1, 1)["a"]
     assert eager.sums[3] > 0  # reactions happen
-    assert careful.sums[2] / careful.sums[1] < eager.sums[2] / eager.sums[1]  # fewer actions per turn
+    assert (
+        careful.sums[2] / careful.sums[1] < eager.sums[2] / eager.sums[1]
+    )  # fewer actions per turn
 
 
 def test_digits_follow_the_interval():
@@ -383,7 +488,9 @@ def test_max_rounds_draws():
 def test_ctrl_c_stops_cleanly_with_exit_130():
     from _reliability import interrupted
 
-    code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"], 2.5)
+    code, out, err = interrupted(
+        ["simulate", "--from", "skirmish", "--runs", "1000000", "--jobs", "2", "--seed", "1"], 2.5
+    )
     assert code == 130
     assert out == b"" and b"Traceback" not in err
 
@@ -393,7 +500,19 @@ def test_svg_charts_the_rounds_to_finish_of_its_json():
 
     from d4cli.output.figuretext import share_places
 
-    args = ("simulate", "--from", "duel", "--runs", "60", "--seed", "2", "--jobs", "1", "--max-rounds", "3")
+    args = (
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "60",
+        "--seed",
+        "2",
+        "--jobs",
+        "1",
+        "--max-rounds",
+        "3",
+    )
     report = json.loads(run(*args, "--json").stdout)
     result = run(*args, "--format", "svg")
     assert result.exit_code == 0, result.stderr
@@ -402,23 +521,32 @@ def test_svg_charts_the_rounds_to_finish_of_its_json():
     root = ET.fromstring(result.stdout)
     bars = root.findall(f".//{ns}rect[@class='bar']")
     values = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "value"]
-    got = sorted((bar.get("data-series"), bar.get("data-category"), value) for bar, value in zip(bars, values))
+    got = sorted(
+        (bar.get("data-series"), bar.get("data-category"), value)
+        for bar, value in zip(bars, values)
+    )
     expected = []
     for mode in report["modes"]:
         places = share_places(mode["runs"])
         counts = dict(mode["rounds"]["histogram"])
         if mode["draws"]["draws"]:
             counts["draw (after 3 rounds)"] = mode["draws"]["draws"]
-        expected += [(mode["mode"], key, f"{100 * count / mode['runs']:.{places}f}%") for key, count in counts.items()]
+        expected += [
+            (mode["mode"], key, f"{100 * count / mode['runs']:.{places}f}%")
+            for key, count in counts.items()
+        ]
     assert len(bars) == len(expected) and got == sorted(expected)
     legend = [g.find(f"{ns}text").text for g in root.iter(f"{ns}g") if g.get("class") == "legend"]
     assert legend == [mode["mode"] for mode in report["modes"]]
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["--format", "svg", "--json"], "--json: --json and --format svg ask for two formats"),
-    (["--format", "svg", "--sweep", "reserve=0..1"], "--format: 'svg'"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--format", "svg", "--json"], "--json: --json and --format svg ask for two formats"),
+        (["--format", "svg", "--sweep", "reserve=0..1"], "--format: 'svg'"),
+    ],
+)
 def test_svg_refusals_are_one_line_exit_2(args, needle):
     result = run("simulate", "--from", "duel", "--runs", "20", *args)
     assert result.exit_code == 2 and result.stdout == ""

@@ -69,21 +69,51 @@ def test_addresses_are_read_as_dask_writes_them(text, full):
     ],
 )
 def test_a_malformed_address_is_one_line_exit_2(isolated_env, address, words):
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        address,
+    )
     assert line.startswith("d4cli: ") or "--scheduler" in line
     assert "--scheduler" in line and repr(address) in line and words in line
 
 
 def test_without_the_extra_the_line_says_how_to_install_it(isolated_env, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", "127.0.0.1:8786")
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        "127.0.0.1:8786",
+    )
     assert "--scheduler" in line and "pip install 'd4cli[cluster]'" in line
 
 
 def test_bad_input_is_reported_before_connecting(isolated_env):
     """A bad --runs with a good-looking address: the --runs line at once, no connection tried."""
     start = time.monotonic()
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "0", "--scheduler", f"127.0.0.1:{_free_port()}")
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "0",
+        "--scheduler",
+        f"127.0.0.1:{_free_port()}",
+    )
     assert "--runs" in line and time.monotonic() - start < 2
 
 
@@ -93,7 +123,17 @@ def test_no_scheduler_there_is_one_line_exit_2_within_the_timeout(isolated_env, 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{_free_port()}"
     start = time.monotonic()
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        address,
+    )
     assert time.monotonic() - start < 4
     assert line == f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered within 1 s"
 
@@ -109,12 +149,15 @@ def test_something_that_is_not_a_scheduler_does_not_hang_and_dask_stays_quiet():
         start = time.monotonic()
         done = subprocess.run(
             [str(SCRIPT), "simulate", "--from", "duel", "--runs", "10", "--scheduler", address],
-            capture_output=True, timeout=60, check=False,
+            capture_output=True,
+            timeout=60,
+            check=False,
         )
         elapsed = time.monotonic() - start
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr.decode().splitlines() == [
-        f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered within {cluster.CONNECT_TIMEOUT:g} s"]
+        f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered within {cluster.CONNECT_TIMEOUT:g} s"
+    ]
     assert elapsed < cluster.CONNECT_TIMEOUT + 10
 
 
@@ -158,10 +201,22 @@ def test_a_peer_that_sends_junk_is_not_a_scheduler_exit_2_at_once(isolated_env, 
     pytest.importorskip("distributed")
     address = f"127.0.0.1:{junk_peer}"
     start = time.monotonic()
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        address,
+    )
     assert time.monotonic() - start < cluster.CONNECT_TIMEOUT  # a handshake failure, not a timeout
-    assert line.startswith(f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered "
-                           "(something there did not answer as a Dask scheduler: struct.error: unpack_from")
+    assert line.startswith(
+        f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered "
+        "(something there did not answer as a Dask scheduler: struct.error: unpack_from"
+    )
 
 
 @pytest.mark.slow
@@ -169,10 +224,22 @@ def test_websocket_to_a_web_server_is_not_a_scheduler_exit_2(isolated_env, web_s
     pytest.importorskip("distributed")
     address = f"ws://127.0.0.1:{web_server}"
     start = time.monotonic()
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        address,
+    )
     assert time.monotonic() - start < cluster.CONNECT_TIMEOUT
-    assert line == (f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered "
-                    "(something there did not answer as a Dask scheduler: WebSocketError: Non-websocket response)")
+    assert line == (
+        f"d4cli: error: --scheduler: {address!r}: no Dask scheduler answered "
+        "(something there did not answer as a Dask scheduler: WebSocketError: Non-websocket response)"
+    )
 
 
 @pytest.mark.slow
@@ -182,11 +249,28 @@ def test_tls_without_dask_tls_settings_says_so_and_tries_nothing(isolated_env, w
     import dask
 
     address = f"{scheme}://127.0.0.1:{web_server}"
-    with dask.config.set({"distributed.comm.tls.ca-file": None, "distributed.comm.tls.client.cert": None,
-                          "distributed.comm.tls.client.key": None}):
-        line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
-    assert line == (f"d4cli: error: --scheduler: {address!r}: {scheme}:// needs TLS settings in Dask's configuration "
-                    "(distributed.comm.tls), and none are set")
+    with dask.config.set(
+        {
+            "distributed.comm.tls.ca-file": None,
+            "distributed.comm.tls.client.cert": None,
+            "distributed.comm.tls.client.key": None,
+        }
+    ):
+        line = fails(
+            2,
+            isolated_env / "encounter.toml",
+            "simulate",
+            "--from",
+            "duel",
+            "--runs",
+            "10",
+            "--scheduler",
+            address,
+        )
+    assert line == (
+        f"d4cli: error: --scheduler: {address!r}: {scheme}:// needs TLS settings in Dask's configuration "
+        "(distributed.comm.tls), and none are set"
+    )
 
 
 @pytest.mark.slow
@@ -201,14 +285,29 @@ def test_any_failure_while_connecting_is_the_address_fault_exit_2(isolated_env, 
         raise Strange("the peer said something odd")
 
     monkeypatch.setattr(distributed, "Client", refuse)
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", "127.0.0.1:8786")
-    assert line == ("d4cli: error: --scheduler: '127.0.0.1:8786': no Dask scheduler answered "
-                    "(something there did not answer as a Dask scheduler: Strange: the peer said something odd)")
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        "127.0.0.1:8786",
+    )
+    assert line == (
+        "d4cli: error: --scheduler: '127.0.0.1:8786': no Dask scheduler answered "
+        "(something there did not answer as a Dask scheduler: Strange: the peer said something odd)"
+    )
 
 
 def test_the_help_names_the_option():
     text = " ".join(run("simulate", "--help", env={"COLUMNS": "300"}).stdout.split())
-    assert "--scheduler ADDRESS Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli." in text
+    assert (
+        "--scheduler ADDRESS Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli."
+        in text
+    )
 
 
 # --- On a real (local) cluster ------------------------------------------------------
@@ -224,12 +323,19 @@ def scheduler():
     distributed = pytest.importorskip("distributed")
     before = set(threading.enumerate())
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1", protocol="tcp",
-        dashboard_address=":0", silence_logs=50,
+        n_workers=1,
+        threads_per_worker=2,
+        processes=True,
+        host="127.0.0.1",
+        protocol="tcp",
+        dashboard_address=":0",
+        silence_logs=50,
     ) as local:
         yield local.scheduler_address
     deadline = time.monotonic() + 10
-    while [t for t in threading.enumerate() if t not in before and not t.daemon] and time.monotonic() < deadline:
+    while [
+        t for t in threading.enumerate() if t not in before and not t.daemon
+    ] and time.monotonic() < deadline:
         time.sleep(0.1)
     assert [t.name for t in threading.enumerate() if t not in before and not t.daemon] == []
 
@@ -241,14 +347,31 @@ def test_the_cluster_gives_the_report_of_jobs_1(scheduler):
     assert remote == local
     assert [m["runs"] for m in remote["modes"]] == [60, 60, 60]
     # --jobs cuts the runs into other pieces (about four per job): still the same report.
-    many = json.loads(ok(*SKIRMISH, "--scheduler", scheduler.removeprefix("tcp://"), "--jobs", "5").stdout)
+    many = json.loads(
+        ok(*SKIRMISH, "--scheduler", scheduler.removeprefix("tcp://"), "--jobs", "5").stdout
+    )
     assert many == local
 
 
 @pytest.mark.slow
 def test_the_cluster_plays_a_sweep_as_locally(scheduler):
-    args = ("simulate", "--from", "duel", "--runs", "30", "--seed", "2", "--sweep", "reserve=0..1", "--modes", "round", "--json")
-    assert json.loads(ok(*args, "--scheduler", scheduler).stdout) == json.loads(ok(*args, "--jobs", "1").stdout)
+    args = (
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "30",
+        "--seed",
+        "2",
+        "--sweep",
+        "reserve=0..1",
+        "--modes",
+        "round",
+        "--json",
+    )
+    assert json.loads(ok(*args, "--scheduler", scheduler).stdout) == json.loads(
+        ok(*args, "--jobs", "1").stdout
+    )
 
 
 @pytest.mark.slow
@@ -262,8 +385,22 @@ def test_a_bad_encounter_is_reported_without_the_cluster(scheduler):
 def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler):
     from _reliability import interrupted
 
-    code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "300000", "--jobs", "100", "--seed", "1",
-                                  "--scheduler", scheduler], 3)
+    code, out, err = interrupted(
+        [
+            "simulate",
+            "--from",
+            "skirmish",
+            "--runs",
+            "300000",
+            "--jobs",
+            "100",
+            "--seed",
+            "1",
+            "--scheduler",
+            scheduler,
+        ],
+        3,
+    )
     assert code == 130
     assert out == b"" and b"Traceback" not in err and err.strip() == b""
     # The pieces it left are cancelled: the cluster is free again at once.
@@ -280,7 +417,17 @@ def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler)
 def test_the_workers_version_of_d4cli_must_be_this_one(scheduler, isolated_env, monkeypatch):
     """Every worker is asked for its d4cli before a piece is sent; another version is refused."""
     monkeypatch.setattr(cluster, "__version__", "0.0.1")
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", scheduler)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        scheduler,
+    )
     assert re.fullmatch(
         rf"d4cli: error: --scheduler: {re.escape(repr(scheduler))}: a worker has d4cli {re.escape(VERSION)} "
         r"\(tcp://127\.0\.0\.1:\d+\), this is d4cli 0\.0\.1: install d4cli 0\.0\.1, the same version, on every worker",
@@ -292,8 +439,14 @@ def test_the_workers_version_of_d4cli_must_be_this_one(scheduler, isolated_env, 
 def empty_scheduler():
     """A local Dask scheduler with no worker of its own, for one test."""
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=False, host="127.0.0.1", protocol="tcp",
-                                  dashboard_address=":0", silence_logs=50) as local:
+    with distributed.LocalCluster(
+        n_workers=0,
+        processes=False,
+        host="127.0.0.1",
+        protocol="tcp",
+        dashboard_address=":0",
+        silence_logs=50,
+    ) as local:
         yield local.scheduler_address
 
 
@@ -301,11 +454,24 @@ def empty_scheduler():
 def test_a_cluster_without_workers_is_one_line_exit_2(empty_scheduler, isolated_env, monkeypatch):
     monkeypatch.setattr(cluster, "WORKERS_WAIT", 0.5)
     start = time.monotonic()
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--jobs", "2",
-                 "--scheduler", empty_scheduler)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--jobs",
+        "2",
+        "--scheduler",
+        empty_scheduler,
+    )
     assert time.monotonic() - start < 4
-    assert line == (f"d4cli: error: --scheduler: {empty_scheduler!r}: the cluster has no workers: start some "
-                    f"(dask worker {empty_scheduler}) with d4cli {VERSION} installed")
+    assert line == (
+        f"d4cli: error: --scheduler: {empty_scheduler!r}: the cluster has no workers: start some "
+        f"(dask worker {empty_scheduler}) with d4cli {VERSION} installed"
+    )
 
 
 # A worker process whose Python cannot import d4cli (as on a machine without it).
@@ -323,8 +489,12 @@ def worker_without_d4cli(empty_scheduler, tmp_path):
     """The scheduler's address, once a worker that cannot import d4cli has joined it; and that worker."""
     import distributed
 
-    process = subprocess.Popen([sys.executable, "-c", WITHOUT_D4CLI, empty_scheduler], cwd=tmp_path,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-c", WITHOUT_D4CLI, empty_scheduler],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         with distributed.Client(empty_scheduler, set_as_default=False, timeout=10) as client:
             client.wait_for_workers(1, timeout=60)
@@ -339,10 +509,22 @@ def worker_without_d4cli(empty_scheduler, tmp_path):
 
 
 @pytest.mark.slow
-def test_a_worker_that_cannot_import_d4cli_is_found_before_playing(worker_without_d4cli, isolated_env):
+def test_a_worker_that_cannot_import_d4cli_is_found_before_playing(
+    worker_without_d4cli, isolated_env
+):
     address, process = worker_without_d4cli
     start = time.monotonic()
-    line = fails(2, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    line = fails(
+        2,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        address,
+    )
     assert time.monotonic() - start < cluster.CONNECT_TIMEOUT
     assert re.fullmatch(
         rf"d4cli: error: --scheduler: {re.escape(repr(address))}: a worker cannot import d4cli "
@@ -354,25 +536,45 @@ def test_a_worker_that_cannot_import_d4cli_is_found_before_playing(worker_withou
 
 
 @pytest.mark.slow
-def test_a_cluster_that_loses_every_worker_during_the_run_ends_it_exit_1(worker_without_d4cli, isolated_env, monkeypatch):
+def test_a_cluster_that_loses_every_worker_during_the_run_ends_it_exit_1(
+    worker_without_d4cli, isolated_env, monkeypatch
+):
     """Past the check (skipped here), the worker ends on unpacking its first piece and the
     scheduler has none left: the watch ends the run after the grace time, one line, exit 1."""
     address, process = worker_without_d4cli
     monkeypatch.setattr(cluster, "_check_versions", lambda versions, text: None)
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2.0)
     start = time.monotonic()
-    line = fails(1, isolated_env / "encounter.toml", "simulate", "--from", "duel", "--runs", "10", "--scheduler", address)
+    line = fails(
+        1,
+        isolated_env / "encounter.toml",
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "10",
+        "--scheduler",
+        address,
+    )
     assert time.monotonic() - start < 15
-    assert line == (f"d4cli: error: --scheduler: {address!r}: the cluster failed during the run: "
-                    f"it has had no workers for 2 s (every worker needs d4cli {VERSION})")
+    assert line == (
+        f"d4cli: error: --scheduler: {address!r}: the cluster failed during the run: "
+        f"it has had no workers for 2 s (every worker needs d4cli {VERSION})"
+    )
     assert process.wait(timeout=10) is not None  # that worker ended, as Dask ends it
 
 
 def test_the_rules_never_import_dask():
     import tomllib
 
-    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
-    rules = [c for c in contracts if c["type"] == "forbidden" and "d4cli.sim.engine" in c["source_modules"]]
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"][
+        "contracts"
+    ]
+    rules = [
+        c
+        for c in contracts
+        if c["type"] == "forbidden" and "d4cli.sim.engine" in c["source_modules"]
+    ]
     assert rules and {"distributed", "dask"} <= set(rules[0]["forbidden_modules"])
 
 
@@ -387,14 +589,24 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("args", [["simulate", "--help"], ["simulate", "--from", "duel", "--runs", "5", "--jobs", "1"]])
+@pytest.mark.parametrize(
+    "args", [["simulate", "--help"], ["simulate", "--from", "duel", "--runs", "5", "--jobs", "1"]]
+)
 def test_without_scheduler_simulate_never_imports_dask(args):
     """Start-up: Dask (a second or more to import) loads only when --scheduler is given."""
-    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     modules = json.loads(done.stderr.strip().splitlines()[-1])
     assert "d4cli.cli.app" in modules
     assert ("d4cli.sim.engine" in modules) == ("--runs" in args)
-    assert [m for m in modules if m.split(".")[0] in ("distributed", "dask") or m == "d4cli.sim.cluster"] == []
+    assert [
+        m for m in modules if m.split(".")[0] in ("distributed", "dask") or m == "d4cli.sim.cluster"
+    ] == []
 
 
 def test_check_address_is_pure_and_raises_input_error():
@@ -431,9 +643,14 @@ class _StuckClient:
 
 @pytest.mark.parametrize(
     ("answer", "why"),
-    [({}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
-     ({"tcp://127.0.0.1:1": 0}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
-     (OSError("gone"), "its scheduler has not answered for 0.3 s")],
+    [
+        ({}, f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})"),
+        (
+            {"tcp://127.0.0.1:1": 0},
+            f"it has had no workers for 0.3 s (every worker needs d4cli {VERSION})",
+        ),
+        (OSError("gone"), "its scheduler has not answered for 0.3 s"),
+    ],
 )
 def test_the_watch_fails_pending_pieces_once_the_cluster_is_gone(monkeypatch, answer, why):
     """run_all waits on its futures with no time limit: the executor's watch is what ends the wait."""
@@ -449,7 +666,10 @@ def test_the_watch_fails_pending_pieces_once_the_cluster_is_gone(monkeypatch, an
         for future in futures:
             with pytest.raises(cluster.ClusterError) as caught:
                 future.result()
-            assert str(caught.value) == f"--scheduler: '127.0.0.1:8786': the cluster failed during the run: {why}"
+            assert (
+                str(caught.value)
+                == f"--scheduler: '127.0.0.1:8786': the cluster failed during the run: {why}"
+            )
     finally:
         executor.shutdown(wait=False)
 

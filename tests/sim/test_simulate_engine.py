@@ -44,7 +44,12 @@ def test_a_source_named_twice_counts_once_as_in_the_command():
     once = wins(duel_with('disadvantage = ["prone"]\n'))
     twice = wins(duel_with('disadvantage = ["prone", "Prone"]\n'))
     assert once == twice != wins(duel_with(""))
-    setup = prepare(parse_encounter(duel_with('advantage = ["flank", "FLANK"]\ndisadvantage = ["prone"]\n'), "d"), "turn")
+    setup = prepare(
+        parse_encounter(
+            duel_with('advantage = ["flank", "FLANK"]\ndisadvantage = ["prone"]\n'), "d"
+        ),
+        "turn",
+    )
     assert setup.moves[0][0].net == 0
 
 
@@ -69,8 +74,14 @@ def test_the_simulators_request_is_the_commands_request(tmp_path, monkeypatch):
     assert ours.advantage == ("high ground", "flank") and ours.disadvantage == ("prone",)
     assert ours.action == "rapier" and ours.aspect == "Finesse" and ours.dc is None
     _, record = real(setup.encounter, ours, BatchedDice(random.Random(1)))
-    assert [s[:2] for s in record.sources] == [("high ground", "advantage"), ("flank", "advantage"), ("prone", "disadvantage")]
-    assert record.result.plan.size.size == 6 == 5 + setup.moves[0][0].net  # Finesse 5, net +1: as the policy counts (R4, R5)
+    assert [s[:2] for s in record.sources] == [
+        ("high ground", "advantage"),
+        ("flank", "advantage"),
+        ("prone", "disadvantage"),
+    ]
+    assert (
+        record.result.plan.size.size == 6 == 5 + setup.moves[0][0].net
+    )  # Finesse 5, net +1: as the policy counts (R4, R5)
 
 
 def test_an_action_with_a_dc_is_a_check_the_policy_never_takes():
@@ -81,7 +92,10 @@ def test_an_action_with_a_dc_is_a_check_the_policy_never_takes():
         prepare(parse_encounter(only_checks, "d"), "turn")
 
 
-DOWN_SIDE = ("hp = 14\nmax_hp = 14\naspects = { Finesse = 4", "hp = 0\nmax_hp = 14\naspects = { Finesse = 4")
+DOWN_SIDE = (
+    "hp = 14\nmax_hp = 14\naspects = { Finesse = 4",
+    "hp = 0\nmax_hp = 14\naspects = { Finesse = 4",
+)
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -89,15 +103,34 @@ def test_a_side_already_down_is_refused_before_play(tmp_path, jobs):
     path = tmp_path / "encounter.toml"
     path.write_text(example("duel", *DOWN_SIDE))
     line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--jobs", jobs)
-    assert line == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R18); heal one to simulate"
+    assert (
+        line
+        == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R18); heal one to simulate"
+    )
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_every_creature_down_is_refused_naming_a_side(tmp_path, jobs):
     path = tmp_path / "encounter.toml"
     path.write_text(example("duel").replace("hp = 14\n", "hp = 0\n"))
-    line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--modes", "turn", "--jobs", jobs)
-    assert line == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18); heal one to simulate"
+    line = fails(
+        2,
+        path,
+        "simulate",
+        str(path),
+        "--runs",
+        "20",
+        "--seed",
+        "1",
+        "--modes",
+        "turn",
+        "--jobs",
+        jobs,
+    )
+    assert (
+        line
+        == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18); heal one to simulate"
+    )
 
 
 @pytest.mark.slow
@@ -113,7 +146,10 @@ def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
     monkeypatch.setattr(d4cli.sim.engine, "run_chunk", failing)  # the forked workers inherit it
     with pytest.raises(InputError) as raised:
         run_all([("turn", "turn", setup)], 8, 1, 2)
-    assert str(raised.value) == "turn start: every creature is down (R18)" and raised.value.field == "turn start"
+    assert (
+        str(raised.value) == "turn start: every creature is down (R18)"
+        and raised.value.field == "turn start"
+    )
 
     def refusing(*args):
         raise RefusedError("refused (R2)")
@@ -162,7 +198,9 @@ def test_a_file_saved_mid_turn_goes_on_with_that_turn(tmp_path, monkeypatch):
     log, (winner, figures, loads) = traced_play(prepare(encounter, "turn"), monkeypatch)
     # Finesse 4 from Load 0: four more daggers (Load 0, 1, 2, 3) before anyone else's turn (R2).
     assert log[:5] == ["Aria"] * 4 + ["start Borin"]
-    assert figures[0] >= 1 and figures[1] == sum(loads.values()) + 1  # her turn counts; its start Load is not known
+    assert (
+        figures[0] >= 1 and figures[1] == sum(loads.values()) + 1
+    )  # her turn counts; its start Load is not known
 
 
 def test_the_running_round_is_round_one(tmp_path):
@@ -209,12 +247,16 @@ def test_with_three_sides_the_last_side_standing_wins():
     encounter = parse_encounter(example("skirmish") + TROLL, "three.toml")
     setup = prepare(encounter, "turn")
     assert setup.sides == ("party", "foes", "wild")
-    hp = {side: sum(c.hp for c, s in zip(encounter.creatures, setup.side_of) if s == number)
-          for number, side in enumerate(setup.sides)}
+    hp = {
+        side: sum(c.hp for c, s in zip(encounter.creatures, setup.side_of) if s == number)
+        for number, side in enumerate(setup.sides)
+    }
     memo: dict = {}
     winners = []
     for index in range(60):
-        winner, figures, _ = play(setup, BatchedDice(random.Random(run_seed(1, "turn", index))), memo)
+        winner, figures, _ = play(
+            setup, BatchedDice(random.Random(run_seed(1, "turn", index))), memo
+        )
         winners.append(winner)
         assert winner is not None
         # Every creature of both other sides went down: the damage dealt covers their hp (R16, R18).
@@ -241,9 +283,20 @@ def test_no_more_workers_than_pieces(monkeypatch):
     setup = prepare(parse_encounter(example("duel"), "d"), "turn")
     one = run_all([("turn", "turn", setup)], 1, 1, 32)
     assert made == [1] and one["turn"].runs == 1
-    run_all([("turn", "turn", setup), ("round", "round", prepare(parse_encounter(example("duel"), "d"), "round"))], 3, 1, 32)
+    run_all(
+        [
+            ("turn", "turn", setup),
+            ("round", "round", prepare(parse_encounter(example("duel"), "d"), "round")),
+        ],
+        3,
+        1,
+        32,
+    )
     assert made == [1, 6]  # 3 pieces of one run per mode
-    assert run_all([("turn", "turn", setup)], 40, 1, 2)["turn"].wins == run_all([("turn", "turn", setup)], 40, 1, 1)["turn"].wins
+    assert (
+        run_all([("turn", "turn", setup)], 40, 1, 2)["turn"].wins
+        == run_all([("turn", "turn", setup)], 40, 1, 1)["turn"].wins
+    )
     assert made[2] == 2
 
 
@@ -253,8 +306,27 @@ def test_no_traceback_at_exit_from_the_process_pool(tmp_path):
     import sys
 
     for _ in range(30):
-        done = subprocess.run([sys.executable, "-m", "d4cli", "simulate", "--from", "duel", "--runs", "10", "--json",
-                               "--jobs", "2", "--modes", "turn"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "d4cli",
+                "simulate",
+                "--from",
+                "duel",
+                "--runs",
+                "10",
+                "--json",
+                "--jobs",
+                "2",
+                "--modes",
+                "turn",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=60,
+        )
         assert (done.returncode, done.stderr) == (0, "")
         assert '"runs": 10' in done.stdout
 
@@ -264,7 +336,9 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
     from _reliability import interrupted
 
     for _ in range(3):
-        code, out, err = interrupted(["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path)
+        code, out, err = interrupted(
+            ["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path
+        )
         assert (code, out, err) == (130, b"", b"")
 
 
@@ -276,7 +350,9 @@ def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
         fresh = Tally(2, creatures=4)
         for index in range(60):
             fight = Fight()
-            winner, figures, loads = play(setup, BatchedDice(random.Random(run_seed(5, mode, index))), None, fight)
+            winner, figures, loads = play(
+                setup, BatchedDice(random.Random(run_seed(5, mode, index))), None, fight
+            )
             fresh.add_run(winner, figures, loads)
             fresh.add_creatures(fight, setup.side_of, figures)
         assert run_chunk(setup, 5, mode, 0, 60) == fresh
@@ -292,9 +368,15 @@ def test_choose_target_agrees_with_pick_target():
     creatures = [Foe(5), Foe(None), Foe(3), Foe(0), Foe(3), Foe(9)]
     positions = (0, 1, 2, 3, 4, 5)
     candidates = [(0, 5), (2, 3), (4, 3), (5, 9)]
-    assert choose_target("lowest-hp", positions, creatures, None) == pick_target("lowest-hp", candidates, None) == 2
+    assert (
+        choose_target("lowest-hp", positions, creatures, None)
+        == pick_target("lowest-hp", candidates, None)
+        == 2
+    )
     for seed in range(20):
         ours, theirs = random.Random(seed), random.Random(seed)
-        assert choose_target("random", positions, creatures, ours) == pick_target("random", candidates, theirs)
+        assert choose_target("random", positions, creatures, ours) == pick_target(
+            "random", candidates, theirs
+        )
     assert choose_target("lowest-hp", (1, 3), creatures, None) is None
     assert choose_target("random", (1, 3), creatures, random.Random(1)) is None

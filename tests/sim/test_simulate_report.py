@@ -48,14 +48,19 @@ def test_one_run_says_it_is_too_few_and_prints_no_false_precision():
     result = ok(*SKIRMISH, "--runs", "1", "--seed", "3")
     assert "1 run per mode," in result.stdout and "1 runs" not in result.stdout
     assert "too few for the interval of a mean or ratio" in result.stdout
-    assert not re.search(r"\d\.\d{3}", result.stdout), result.stdout  # never 2.333 or 33.333% from one run
+    assert not re.search(r"\d\.\d{3}", result.stdout), (
+        result.stdout
+    )  # never 2.333 or 33.333% from one run
     report = ok_json(*SKIRMISH, "--runs", "1", "--seed", "3")
     turn = report["modes"][0]
     assert turn["actions_per_turn"]["low"] is None and turn["actions_per_turn"]["high"] is None
     assert turn["damage_per_round"]["party"]["low"] is None
     assert turn["rounds"]["low"] is None and turn["rounds"]["mean"] == turn["rounds"]["median"]
     # Proportions keep a Wilson interval even from one fight.
-    assert turn["wins"]["party"]["low"] == pytest.approx(wilson(1, 1)[0]) and turn["wins"]["party"]["low"] < 0.25
+    assert (
+        turn["wins"]["party"]["low"] == pytest.approx(wilson(1, 1)[0])
+        and turn["wins"]["party"]["low"] < 0.25
+    )
     stuck = report["modes"][2]["stuck_share"]
     assert stuck["low"] < stuck["value"] < stuck["high"]
 
@@ -96,13 +101,31 @@ def test_rounds_figure_of_finished_fights():
     figure = rounds_figure({2: 3, 4: 1})
     assert (figure["mean"], figure["median"], figure["p90"], figure["finished"]) == (2.5, 2, 4, 4)
     half = Z95 * (1.0 / 4) ** 0.5  # sample variance 1.0 over 4 fights
-    assert figure["low"] == pytest.approx(2.5 - half) and figure["high"] == pytest.approx(2.5 + half)
+    assert figure["low"] == pytest.approx(2.5 - half) and figure["high"] == pytest.approx(
+        2.5 + half
+    )
     empty = rounds_figure({})
-    assert (empty["mean"], empty["median"], empty["p90"], empty["low"], empty["finished"]) == (None, None, None, None, 0)
+    assert (empty["mean"], empty["median"], empty["p90"], empty["low"], empty["finished"]) == (
+        None,
+        None,
+        None,
+        None,
+        0,
+    )
 
 
 def test_draws_are_not_finishes_in_the_figures_or_the_chart():
-    args = (*DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "1", "--modes", "turn,round-zero")
+    args = (
+        *DUEL,
+        "--runs",
+        "100",
+        "--seed",
+        "2",
+        "--max-rounds",
+        "1",
+        "--modes",
+        "turn,round-zero",
+    )
     report = ok_json(*args)
     turn, zero = report["modes"]
     assert turn["draws"]["draws"] == 90 and turn["rounds"]["finished"] == 10
@@ -114,7 +137,9 @@ def test_draws_are_not_finishes_in_the_figures_or_the_chart():
     table = ok(*args).stdout
     assert "draw after 1 round" in table and "1 rounds" not in table
     assert "rounds to finish, turn (10 of 100 finished):" in table
-    assert re.search(r"^ +1 #+ +10%$", table, re.M) and re.search(r"^ +draw \(stopped after 1 round\) #+ +90%$", table, re.M)
+    assert re.search(r"^ +1 #+ +10%$", table, re.M) and re.search(
+        r"^ +draw \(stopped after 1 round\) #+ +90%$", table, re.M
+    )
     assert "rounds to finish: mean" in table and "count finished fights only" in table
 
 
@@ -122,14 +147,30 @@ def test_draws_are_not_finishes_in_the_figures_or_the_chart():
 
 
 def test_markdown_has_every_figure_with_its_interval_and_the_distribution():
-    text = ok(*DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3", "--format", "markdown").stdout
+    text = ok(
+        *DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3", "--format", "markdown"
+    ).stdout
     assert text.startswith("**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds**")
     rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
-    for label in ("wins: Sera", "draws", "rounds to finish: mean", "actions per turn", "reactions per round",
-                  "damage per round: Sera", "turns unable to act"):
-        assert re.search(r"\| [\d.]+%? \([\d.]+-[\d.]+\) \|", rows[label]) or "| 0 |" in rows[label], rows[label]
-    assert rows["rounds to finish: mean"] == "| rounds to finish: mean | 2.03 (1.94-2.12) | 1.5 (1.4-1.6) | 2.0 (1.9-2.1) |"
-    assert rows["draw (stopped after 3 rounds)"] == "| draw (stopped after 3 rounds) | 0% | 0% | 1% |"
+    for label in (
+        "wins: Sera",
+        "draws",
+        "rounds to finish: mean",
+        "actions per turn",
+        "reactions per round",
+        "damage per round: Sera",
+        "turns unable to act",
+    ):
+        assert (
+            re.search(r"\| [\d.]+%? \([\d.]+-[\d.]+\) \|", rows[label]) or "| 0 |" in rows[label]
+        ), rows[label]
+    assert (
+        rows["rounds to finish: mean"]
+        == "| rounds to finish: mean | 2.03 (1.94-2.12) | 1.5 (1.4-1.6) | 2.0 (1.9-2.1) |"
+    )
+    assert (
+        rows["draw (stopped after 3 rounds)"] == "| draw (stopped after 3 rounds) | 0% | 0% | 1% |"
+    )
     assert rows["2"] == "| 2 | 77% | 46% | 66% |"
 
 
@@ -139,7 +180,9 @@ def _csv(*args: str) -> list[dict[str, str]]:
 
 def test_csv_is_tidy_numbers_with_runs_seed_and_distribution():
     rows = _csv(*DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3")
-    assert {(r["encounter"], r["runs"], r["seed"], r["max_rounds"]) for r in rows} == {("Playtest duel", "100", "2", "3")}
+    assert {(r["encounter"], r["runs"], r["seed"], r["max_rounds"]) for r in rows} == {
+        ("Playtest duel", "100", "2", "3")
+    }
     for row in rows:
         for key in ("value", "low", "high"):
             if row[key]:
@@ -157,7 +200,9 @@ def test_csv_is_tidy_numbers_with_runs_seed_and_distribution():
     assert finished + draws == 100 and draws == 0
     stuck = turn[("stuck_share", "", "")]
     assert float(stuck["value"]) == 0 and float(stuck["high"]) > 0
-    assert sum(int(r["value"]) for r in rows if r["mode"] == "turn" and r["figure"] == "turns_at_load") == int(turn[("turns", "", "")]["value"])
+    assert sum(
+        int(r["value"]) for r in rows if r["mode"] == "turn" and r["figure"] == "turns_at_load"
+    ) == int(turn[("turns", "", "")]["value"])
 
 
 def test_csv_with_one_run_leaves_missing_intervals_empty():
@@ -170,31 +215,59 @@ def test_csv_with_one_run_leaves_missing_intervals_empty():
 
 
 def test_sweep_table_has_one_table_per_mode_with_a_column_per_setting():
-    text = ok(*SKIRMISH, "--runs", "30", "--seed", "1", "--sweep", "reserve=0..2", "--modes", "turn,round").stdout
+    text = ok(
+        *SKIRMISH, "--runs", "30", "--seed", "1", "--sweep", "reserve=0..2", "--modes", "turn,round"
+    ).stdout
     headers = [line for line in text.splitlines() if "figure (95% interval)" in line]
     assert len(headers) == 2  # one table per mode (a pipe: every setting in one)
-    assert all(re.search(r"figure \(95% interval\) .* reserve=0 .* reserve=1 .* reserve=2 ", h) for h in headers)
-    assert [line.strip() for line in text.splitlines() if line.strip().endswith(" mode")] == ["turn mode", "round mode"]
+    assert all(
+        re.search(r"figure \(95% interval\) .* reserve=0 .* reserve=1 .* reserve=2 ", h)
+        for h in headers
+    )
+    assert [line.strip() for line in text.splitlines() if line.strip().endswith(" mode")] == [
+        "turn mode",
+        "round mode",
+    ]
     for label in ("damage per round: party", "rounds to finish: median / p90", "wins: party"):
         assert text.count(label) == 2
 
 
 def test_sweep_markdown_and_csv_have_every_figure_per_setting():
-    args = (*SKIRMISH, "--runs", "30", "--seed", "1", "--sweep", "buffer=0..1", "--modes", "turn,round")
+    args = (
+        *SKIRMISH,
+        "--runs",
+        "30",
+        "--seed",
+        "1",
+        "--sweep",
+        "buffer=0..1",
+        "--modes",
+        "turn,round",
+    )
     text = ok(*args, "--format", "markdown").stdout
     assert "turn mode:" in text and "round mode:" in text
     tables = [block.splitlines() for block in text.split("\n\n") if block.startswith("|")]
     assert len(tables) == 2  # one per mode
     for table in tables:
-        assert table[0] == "| figure | buffer=0 | buffer=1 |"  # a column per setting: a page holds it
+        assert (
+            table[0] == "| figure | buffer=0 | buffer=1 |"
+        )  # a column per setting: a page holds it
         labels = [row.split(" | ")[0].lstrip("| ") for row in table[2:]]
-        for label in ("damage per round: party", "rounds to finish: median / p90",
-                      "rounds to finish (share of runs)", "Load at turn start"):
+        for label in (
+            "damage per round: party",
+            "rounds to finish: median / p90",
+            "rounds to finish (share of runs)",
+            "Load at turn start",
+        ):
             assert label in labels
         assert all(row.count("|") == 4 for row in table)
     rows = _csv(*args)
     assert {(r["sweep"], r["setting"], r["mode"]) for r in rows} == {
-        ("buffer", "0", "turn"), ("buffer", "0", "round"), ("buffer", "1", "turn"), ("buffer", "1", "round")}
+        ("buffer", "0", "turn"),
+        ("buffer", "0", "round"),
+        ("buffer", "1", "turn"),
+        ("buffer", "1", "round"),
+    }
     assert json.loads(ok(*args, "--json").stdout)["sweep"] == {"key": "buffer", "values": [0, 1]}
 
 
@@ -215,8 +288,22 @@ def test_conflicts_and_bad_ranges_exit_2_with_one_line(args, words):
 
 
 def test_reserve_with_a_buffer_sweep_is_fine_and_used():
-    plain = ok_json(*DUEL, "--runs", "40", "--seed", "1", "--sweep", "buffer=0..0", "--modes", "turn")
-    careful = ok_json(*DUEL, "--runs", "40", "--seed", "1", "--sweep", "buffer=0..0", "--modes", "turn", "--reserve", "2")
+    plain = ok_json(
+        *DUEL, "--runs", "40", "--seed", "1", "--sweep", "buffer=0..0", "--modes", "turn"
+    )
+    careful = ok_json(
+        *DUEL,
+        "--runs",
+        "40",
+        "--seed",
+        "1",
+        "--sweep",
+        "buffer=0..0",
+        "--modes",
+        "turn",
+        "--reserve",
+        "2",
+    )
     per_turn = [r["rows"][0]["modes"][0]["actions_per_turn"]["value"] for r in (plain, careful)]
     assert per_turn[1] < per_turn[0]
 
@@ -226,9 +313,18 @@ def test_reserve_with_a_buffer_sweep_is_fine_and_used():
 
 def test_help_states_the_defaults_and_how_a_reaction_meets_the_reserve():
     text = " ".join(ok("help", "simulate").stdout.split())
-    assert "`lowest-hp` by default" in text and "reserve 0 by default" in text and "`weigh` (the default)" in text
+    assert (
+        "`lowest-hp` by default" in text
+        and "reserve 0 by default" in text
+        and "`weigh` (the default)" in text
+    )
     assert "The reserve does not apply to a reaction" in text
-    assert "exceeds the expected damage the reaction forgoes" in text and '`reaction = "always"`' in text
+    assert (
+        "exceeds the expected damage the reaction forgoes" in text
+        and '`reaction = "always"`' in text
+    )
     assert "count finished fights only, draws apart" in text
     example = ok("help", "simulate").stdout.split("Example\n")[1].splitlines()
-    assert not example[0].startswith("d4cli") and all(line.startswith("  d4cli simulate ") for line in example[1:])
+    assert not example[0].startswith("d4cli") and all(
+        line.startswith("  d4cli simulate ") for line in example[1:]
+    )

@@ -29,12 +29,29 @@ def test_the_fixture_covers_every_setup_and_enough_fights():
     FIXTURE = recorded()
     assert sorted(FIXTURE) == sorted(label for label, _, _ in SETUPS)
     assert sum(len(fights) for fights in FIXTURE.values()) == len(SETUPS) * FIGHTS_PER_SETUP >= 200
-    kinds = {record["kind"] for fights in FIXTURE.values() for fight in fights for record in fight["records"]}
+    kinds = {
+        record["kind"]
+        for fights in FIXTURE.values()
+        for fight in fights
+        for record in fight["records"]
+    }
     assert kinds == {"turn-start", "turn-end", "team", "pool"}
-    reasons = {ended["reason"] for label in ("effects/turn", "effects/round-zero") for fight in FIXTURE[label]
-               for record in fight["records"] for ended in record.get("effects_ended") or ()}
-    assert reasons == {"used up", "start of Borin's turn", "end of Aria's turn", "end of Goblin Brute's turn",
-                       "end of round 1", "end of round 2", "end of round 3"}
+    reasons = {
+        ended["reason"]
+        for label in ("effects/turn", "effects/round-zero")
+        for fight in FIXTURE[label]
+        for record in fight["records"]
+        for ended in record.get("effects_ended") or ()
+    }
+    assert reasons == {
+        "used up",
+        "start of Borin's turn",
+        "end of Aria's turn",
+        "end of Goblin Brute's turn",
+        "end of round 1",
+        "end of round 2",
+        "end of round 3",
+    }
     outcomes = {fight["play"][0] for fights in FIXTURE.values() for fight in fights}
     assert outcomes == {0, 1, None}
 
@@ -51,4 +68,6 @@ def test_records_states_and_play_match_the_recorded_trace(label, mode, setup):
         assert got["play"] == expected["play"], f"{label} fight {index}: play()"
         kinds = [record["kind"] for record in got["records"]]
         actions, reactions = got["play"][1][2], got["play"][1][3]
-        assert (kinds.count("pool"), kinds.count("team")) == (actions, reactions), f"{label} fight {index}"
+        assert (kinds.count("pool"), kinds.count("team")) == (actions, reactions), (
+            f"{label} fight {index}"
+        )

@@ -40,7 +40,12 @@ def test_two_processes_acting_at_once_lose_nothing(isolated_env):
     env = {**os.environ, "D4CLI_LOCK_TIMEOUT": "60"}
     started = time.monotonic()
     workers = [
-        subprocess.Popen([sys.executable, "-c", WORKER, str(ACTS_PER_PROCESS)], env=env, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(ACTS_PER_PROCESS)],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
     ]
     for worker in workers:

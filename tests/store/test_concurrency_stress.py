@@ -45,7 +45,9 @@ from _reliability import (
 WORKERS = 4
 COMMANDS_PER_WORKER = 500 if FUZZ_LONG else 100
 
-SETUP = tank_and_other("Stress") + """
+SETUP = (
+    tank_and_other("Stress")
+    + """
 [[creature]]
 name = "Third"
 load_buffer = 2
@@ -54,6 +56,7 @@ load = -2
 evasion = 3
 aspects = { Might = 900, Wits = 900 }
 """
+)
 
 # Each worker imports d4cli once and calls d4cli.cli.main.main per command (like a shell loop of
 # `d4cli ...` without paying interpreter start-up each time); it records argv, exit code, the
@@ -101,7 +104,13 @@ EXPECTED_REFUSALS = ("nothing to undo", "no turn is running")
 
 def act_key(entry: dict) -> tuple:
     """What identifies one act: who, the Loads around it, the dice, the total."""
-    return (entry["actor"], entry["load_before"], entry["load_after"], tuple(entry["dice"]), entry["total"])
+    return (
+        entry["actor"],
+        entry["load_before"],
+        entry["load_after"],
+        tuple(entry["dice"]),
+        entry["total"],
+    )
 
 
 @pytest.mark.slow
@@ -117,8 +126,18 @@ def test_four_processes_at_once_lose_nothing_and_replay_serially(tmp_path, relia
     started = time.monotonic()
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(out), str(1000 + number), str(COMMANDS_PER_WORKER), str(go)],
-            env=env, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-c",
+                WORKER,
+                str(out),
+                str(1000 + number),
+                str(COMMANDS_PER_WORKER),
+                str(go),
+            ],
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for number, out in enumerate(outputs)
     ]
@@ -139,7 +158,9 @@ def test_four_processes_at_once_lose_nothing_and_replay_serially(tmp_path, relia
     acts_told, acts_undone = Counter(), Counter()
     for result in results:
         assert result["code"] in (0, 2, 3), result
-        assert "Traceback" not in result["stderr"] and "internal error" not in result["stderr"], result
+        assert "Traceback" not in result["stderr"] and "internal error" not in result["stderr"], (
+            result
+        )
         if result["code"] == 2:
             assert any(text in result["stderr"] for text in EXPECTED_REFUSALS), result
             assert result["stdout"] == "", result
@@ -166,7 +187,9 @@ def test_four_processes_at_once_lose_nothing_and_replay_serially(tmp_path, relia
     assert file_matches_last_entry(path, entries)
     assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
     assert changes > WORKERS * COMMANDS_PER_WORKER // 3  # the test did work, not just refusals
-    print(f"{len(results)} commands from {WORKERS} processes in {elapsed:.2f} s; {changes} changes, {undos} undos")
+    print(
+        f"{len(results)} commands from {WORKERS} processes in {elapsed:.2f} s; {changes} changes, {undos} undos"
+    )
 
 
 # --- stale and held locks ---------------------------------------------------------------------
@@ -203,7 +226,9 @@ with locked(Path(sys.argv[1])):
 
 @pytest.mark.slow
 def test_a_lock_held_by_a_killed_process_never_blocks(duel):
-    with lock_held_elsewhere(duel, HOLD_THE_LOCK, env=subprocess_env(PYTHONPATH=str(REPO))) as holder:
+    with lock_held_elsewhere(
+        duel, HOLD_THE_LOCK, env=subprocess_env(PYTHONPATH=str(REPO))
+    ) as holder:
         out = run("turn", "start", file=duel, env={"D4CLI_LOCK_TIMEOUT": "0.2"})
         assert out.exit_code == 2 and "another d4cli command" in out.stderr, str(out)  # really held
         holder.send_signal(signal.SIGKILL)
@@ -213,7 +238,11 @@ def test_a_lock_held_by_a_killed_process_never_blocks(duel):
         assert time.monotonic() - started < 2
 
 
-@pytest.mark.parametrize("argv", [["turn", "start"], ["act", "Sera", "Finesse"], ["undo"], ["init", "--force"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "argv",
+    [["turn", "start"], ["act", "Sera", "Finesse"], ["undo"], ["init", "--force"]],
+    ids=" ".join,
+)
 def test_a_lock_that_cannot_be_had_says_so_clearly(duel, argv):
     ok("exhaust", "Sera", "1", file=duel)  # something to undo
     before = snapshot(duel.parent)
@@ -228,7 +257,9 @@ def test_a_lock_that_cannot_be_had_says_so_clearly(duel, argv):
     check_answer(out)
     assert out.exit_code == 2, str(out)
     line = out.stderr.splitlines()[-1]
-    assert "another d4cli command" in line and "D4CLI_LOCK_TIMEOUT" in line and str(duel) in line, line
+    assert "another d4cli command" in line and "D4CLI_LOCK_TIMEOUT" in line and str(duel) in line, (
+        line
+    )
     assert 0.45 <= waited < 3, waited
     assert snapshot(duel.parent) == before
     ok(*argv, file=duel)  # and once the lock is free, the same command goes through

@@ -87,7 +87,9 @@ def check_consistent(path: Path, start: dict | None) -> tuple[dict, list[dict]]:
     *start* (the status right after the init; None: a new init, no replay) gives it."""
     status, entries = status_and_log(path)
     assert entries[0]["kind"] == "init"
-    assert file_matches_last_entry(path, entries), "the file is not what the newest standing change wrote"
+    assert file_matches_last_entry(path, entries), (
+        "the file is not what the newest standing change wrote"
+    )
     first = entries[0]["seq"]
     assert [e["seq"] for e in entries] == list(range(first, first + len(entries)))
     if start is not None:
@@ -131,9 +133,16 @@ def _worker(path: Path, commands: list[list[str]], seed: int) -> None:
 
             rng = random.Random(seed)
             for number in range(100_000):
-                argv = [*rng.choice(commands), "--json"]  # JSON: less time rendering, more in the write
+                argv = [
+                    *rng.choice(commands),
+                    "--json",
+                ]  # JSON: less time rendering, more in the write
                 try:
-                    main([*argv, "--seed", str(number)] if argv[0] == "act" and rng.random() < 0.5 else argv)
+                    main(
+                        [*argv, "--seed", str(number)]
+                        if argv[0] == "act" and rng.random() < 0.5
+                        else argv
+                    )
                 except SystemExit:
                     pass
     finally:
@@ -148,7 +157,9 @@ def _wait_for_size_change(path: Path, size: int, timeout: float) -> None:
         time.sleep(0.0001)
 
 
-def kill_loop(folder: Path, commands: list[list[str]], kills: int, figures: dict, *, tank_check: bool) -> None:
+def kill_loop(
+    folder: Path, commands: list[list[str]], kills: int, figures: dict, *, tank_check: bool
+) -> None:
     rng = random.Random(os.environ.get("D4CLI_CRASH_SEED", random.randrange(10**9)))
     path, start = new_encounter(folder)
     for number in range(kills):
@@ -200,7 +211,9 @@ def test_sigkill_real_d4cli_processes(tmp_path, reliability_figures):
     whole_run = time.monotonic() - started
     rng = random.Random()
     for _ in range(PROCESS_KILLS):
-        process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         time.sleep(rng.uniform(0.3, 1.0) * whole_run)
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
@@ -268,7 +281,9 @@ def restore(folder: Path, files: dict[str, bytes]) -> None:
 
 
 @pytest.mark.parametrize("argv", WRITE_COMMANDS, ids=" ".join)
-def test_every_failing_write_step_leaves_old_or_new(tmp_path, monkeypatch, argv, reliability_figures):
+def test_every_failing_write_step_leaves_old_or_new(
+    tmp_path, monkeypatch, argv, reliability_figures
+):
     """ENOSPC, EROFS, EIO, EDQUOT, EACCES at each os call of the change in turn (you are root: chmod
     stops nothing, so the failures are injected). Either exit 2 with one line naming the error and
     every file as it was, or (a failed best-effort fsync of the folder after the rename) exit 0
@@ -299,9 +314,13 @@ def test_every_failing_write_step_leaves_old_or_new(tmp_path, monkeypatch, argv,
         if out.exit_code == 2:
             assert out.stdout == ""
             lines = out.stderr.splitlines()
-            assert len(lines) == 1 and lines[0].startswith("d4cli: error: "), f"fault in {fault.failed}: {out}"
+            assert len(lines) == 1 and lines[0].startswith("d4cli: error: "), (
+                f"fault in {fault.failed}: {out}"
+            )
             assert os.strerror(code) in lines[0], f"fault in {fault.failed}: {out}"
-            assert snapshot(tmp_path) == pristine, f"fault in {fault.failed} #{step} changed the files: {out}"
+            assert snapshot(tmp_path) == pristine, (
+                f"fault in {fault.failed} #{step} changed the files: {out}"
+            )
         else:
             check_consistent(path, None if argv[0] == "init" else start)
             assert snapshot(tmp_path) != pristine

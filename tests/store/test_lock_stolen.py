@@ -63,7 +63,9 @@ def _leave_alone(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("how", sorted(SABOTAGE))
-def test_a_change_whose_lock_is_stolen_writes_nothing(monkeypatch: pytest.MonkeyPatch, path: Path, how: str):
+def test_a_change_whose_lock_is_stolen_writes_nothing(
+    monkeypatch: pytest.MonkeyPatch, path: Path, how: str
+):
     _while_held(monkeypatch, lambda: SABOTAGE[how](_lock(path)))
     line = fails(2, path, "exhaust", "Aria", "2")
     assert f"{_lock(path)}: was removed or replaced while this change held it" in line
@@ -73,13 +75,19 @@ def test_a_change_whose_lock_is_stolen_writes_nothing(monkeypatch: pytest.Monkey
     assert ok("exhaust", "Aria", "2")  # the next change locks the file the path names
 
 
-def test_the_command_that_took_the_new_lock_keeps_its_change_and_entry(monkeypatch: pytest.MonkeyPatch, path: Path):
+def test_the_command_that_took_the_new_lock_keeps_its_change_and_entry(
+    monkeypatch: pytest.MonkeyPatch, path: Path
+):
     script = Path(sys.executable).parent / "d4cli"
 
     def other_command() -> None:
         _lock(path).unlink()
-        done = subprocess.run([str(script), "add", "Bob", "--aspect", "Might=1", "--file", str(path)],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [str(script), "add", "Bob", "--aspect", "Might=1", "--file", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
 
     _while_held(monkeypatch, other_command)
@@ -92,7 +100,9 @@ def test_the_command_that_took_the_new_lock_keeps_its_change_and_entry(monkeypat
     assert "edited by hand" not in undone.stderr and "Bob" not in path.read_text()
 
 
-def test_a_lock_file_replaced_while_waiting_is_locked_anew(monkeypatch: pytest.MonkeyPatch, path: Path):
+def test_a_lock_file_replaced_while_waiting_is_locked_anew(
+    monkeypatch: pytest.MonkeyPatch, path: Path
+):
     real = lock_module._acquire
     calls = []
 

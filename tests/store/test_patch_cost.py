@@ -12,8 +12,13 @@ from d4cli.store import journal
 
 
 def _layouts(creatures: int) -> tuple[str, str]:
-    hand = "".join(f'[[creature]]\n# {n}\nname = "C{n}"\nexhaustion = 0\nload = -1\n' for n in range(creatures))
-    ours = "".join(f'[[creature]]\nname = "C{n}"\nload = -1\nexhaustion = 0\nevasion = 0\n\n' for n in range(creatures))
+    hand = "".join(
+        f'[[creature]]\n# {n}\nname = "C{n}"\nexhaustion = 0\nload = -1\n' for n in range(creatures)
+    )
+    ours = "".join(
+        f'[[creature]]\nname = "C{n}"\nload = -1\nexhaustion = 0\nevasion = 0\n\n'
+        for n in range(creatures)
+    )
     return hand, ours
 
 
@@ -44,5 +49,10 @@ def test_a_small_middle_still_gets_difflibs_patch(difflib_work):
     new = old.replace("line 40\n", "line 40\nnew a\nnew b\n").replace("line 60\n", "")
     patch = journal.make_patch(old, new)
     assert difflib_work and max(difflib_work) <= journal.MAX_DIFF_WORK
-    assert sum(len(removed) + len(added) for _, removed, added in patch) == 3  # only the lines that changed
-    assert journal.apply_patch(old, patch) == new and journal.apply_patch(new, patch, reverse=True) == old
+    assert (
+        sum(len(removed) + len(added) for _, removed, added in patch) == 3
+    )  # only the lines that changed
+    assert (
+        journal.apply_patch(old, patch) == new
+        and journal.apply_patch(new, patch, reverse=True) == old
+    )

@@ -17,8 +17,13 @@ TEXTS = ["a = 1\nb = 2\n", "a = 1\nb = 3\n", "a = 4\nb = 3\nc = 5\n", "a = 4\n"]
 def entries(prev_only: int | None = None) -> list[dict]:
     out = [{"seq": 1, "kind": "init", "text": TEXTS[0], "after": h(TEXTS[0])}]
     for n in range(1, len(TEXTS)):
-        entry = {"seq": n + 1, "kind": "act", "before": h(TEXTS[n - 1]), "after": h(TEXTS[n]),
-                 "patch": make_patch(TEXTS[n - 1], TEXTS[n])}
+        entry = {
+            "seq": n + 1,
+            "kind": "act",
+            "before": h(TEXTS[n - 1]),
+            "after": h(TEXTS[n]),
+            "patch": make_patch(TEXTS[n - 1], TEXTS[n]),
+        }
         if n == prev_only:
             del entry["patch"]
             entry["prev"] = TEXTS[n - 1]

@@ -42,9 +42,18 @@ def _untouched(victim: Path) -> None:
 
 @pytest.mark.parametrize("suffix", [".journal", ".redo"])
 @pytest.mark.parametrize(
-    "argv", [["turn", "start"], ["undo"], ["redo"], ["add", "Cara", "--aspect", "Might=1"], ["exhaust", "Aria", "1"]]
+    "argv",
+    [
+        ["turn", "start"],
+        ["undo"],
+        ["redo"],
+        ["add", "Cara", "--aspect", "Might=1"],
+        ["exhaust", "Aria", "1"],
+    ],
 )
-def test_a_symlinked_journal_or_redo_file_is_refused_and_never_written(path: Path, victim: Path, suffix: str, argv):
+def test_a_symlinked_journal_or_redo_file_is_refused_and_never_written(
+    path: Path, victim: Path, suffix: str, argv
+):
     side = path.with_name(path.name + suffix)
     _as_link(side, victim)
     line = fails(2, path, *argv)
@@ -75,7 +84,9 @@ def test_a_planted_temp_file_name_never_redirects_a_write(path: Path, victim: Pa
     assert not os.path.lexists(planted)  # a stale temp name is removed, never followed
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give files away")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give files away"
+)
 def test_a_journal_of_another_owner_is_refused(path: Path):
     # The encounter is nobody's, the journal a third user's: neither the file's owner nor this user.
     os.chown(path, 65534, 65534)
@@ -87,7 +98,9 @@ def test_a_journal_of_another_owner_is_refused(path: Path):
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
 @pytest.mark.parametrize("sticky", [True, False], ids=["sticky", "plain"])
-def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_folder(tmp_path: Path, monkeypatch, sticky):
+def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_folder(
+    tmp_path: Path, monkeypatch, sticky
+):
     """Another user's lock file that this user may not open: in a sticky folder (/tmp) the kernel
     refuses even root an O_CREAT open of it (fs.protected_regular); the folder is writable, so
     "is the folder read-only?" would send the GM the wrong way."""
@@ -101,7 +114,9 @@ def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_fol
     lock.chmod(0o600)
     real_open = os.open
 
-    def refused(name, flags, *args, **kwargs):  # what the kernel answers a user who is not its owner
+    def refused(
+        name, flags, *args, **kwargs
+    ):  # what the kernel answers a user who is not its owner
         if str(name) == str(lock):
             raise PermissionError(13, os.strerror(13), str(name))
         return real_open(name, flags, *args, **kwargs)
@@ -115,7 +130,9 @@ def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_fol
         transaction.undo(path, timeout=1)
     owner = owner_name(65534)
     message = str(caught.value)
-    assert message.startswith(f"{lock}: cannot create the lock file: Permission denied (the file belongs to {owner}")
+    assert message.startswith(
+        f"{lock}: cannot create the lock file: Permission denied (the file belongs to {owner}"
+    )
     assert "read-only" not in message
     assert ("the folder is sticky, like /tmp" in message) == sticky
     assert f"run d4cli as {owner}" in message

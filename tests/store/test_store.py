@@ -69,26 +69,58 @@ def error_for(text: str | bytes, tmp_path: Path) -> str:
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [
-        ("load_buffer = 1", "load_bufer = 1", "creature 'Goblin Archer': load_bufer: unknown key (did you mean 'load_buffer'?)"),
+        (
+            "load_buffer = 1",
+            "load_bufer = 1",
+            "creature 'Goblin Archer': load_bufer: unknown key (did you mean 'load_buffer'?)",
+        ),
         ("load = 0", "load = 1.5", "creature 'Goblin Archer': load: 1.5: must be a whole number"),
         ("load = 0", "load = true", "creature 'Goblin Archer': load: true: must be a whole number"),
-        ("load = 0", "load = 5000", "creature 'Goblin Archer': load: 5000: must be within -1000..1000"),
+        (
+            "load = 0",
+            "load = 5000",
+            "creature 'Goblin Archer': load: 5000: must be within -1000..1000",
+        ),
         ("load = 0", 'load = "0"', "creature 'Goblin Archer': load: '0': must be a whole number"),
         ("load = 0\n", "", "creature 'Goblin Archer': load: missing"),
-        ("exhaustion = 0", "exhaustion = -1", "creature 'Goblin Archer': exhaustion: -1: must be within 0..1000"),
+        (
+            "exhaustion = 0",
+            "exhaustion = -1",
+            "creature 'Goblin Archer': exhaustion: -1: must be within 0..1000",
+        ),
         ("hp = 7", "hp = -5", "creature 'Goblin Archer': hp: -5: must be within 0..100000"),
-        ("{ Finesse = 3 }", '{ Finesse = "3" }', "creature 'Goblin Archer': aspects.Finesse: '3': must be a whole number"),
-        ("{ Finesse = 3 }", "{ Finesse = 3, finesse = 2 }", "creature 'Goblin Archer': aspects.finesse: 'finesse': the same Aspect as 'Finesse' (N1)"),
+        (
+            "{ Finesse = 3 }",
+            '{ Finesse = "3" }',
+            "creature 'Goblin Archer': aspects.Finesse: '3': must be a whole number",
+        ),
+        (
+            "{ Finesse = 3 }",
+            "{ Finesse = 3, finesse = 2 }",
+            "creature 'Goblin Archer': aspects.finesse: 'finesse': the same Aspect as 'Finesse' (N1)",
+        ),
         ("{ Finesse = 3 }", "3", "creature 'Goblin Archer': aspects: 3: must be a table"),
         ('name = "Goblin Archer"', "name = 3", "creature #1: name: 3: must be text"),
         ('name = "Goblin Archer"', 'name = "  "', "creature #1: name: '  ': cannot be empty"),
-        ("hp = 7", 'pending = { advantage = "x" }', "creature 'Goblin Archer': pending.advantage: 'x': must be a list"),
-        ("hp = 7", "pending = { advantages = [] }", "creature 'Goblin Archer': pending.advantages: unknown key (did you mean 'advantage'?)"),
+        (
+            "hp = 7",
+            'pending = { advantage = "x" }',
+            "creature 'Goblin Archer': pending.advantage: 'x': must be a list",
+        ),
+        (
+            "hp = 7",
+            "pending = { advantages = [] }",
+            "creature 'Goblin Archer': pending.advantages: unknown key (did you mean 'advantage'?)",
+        ),
         ('mode = "turn"', 'mode = "rounds"', "mode: 'rounds': unknown mode"),
         ('mode = "turn"\n', "", "mode: missing"),
         ("round = 1", "rounds = 1", "rounds: unknown key (did you mean 'round'?)"),
         ("round = 1", "round = 1.0", "round: 1.0: must be a whole number"),
-        ("schema_version = 1", "schema_version = 4", "schema_version: 4: this d4cli reads schema_version 3"),
+        (
+            "schema_version = 1",
+            "schema_version = 4",
+            "schema_version: 4: this d4cli reads schema_version 3",
+        ),
         ('current = "Goblin Archer"', 'current = "Nobody"', "current: 'Nobody': names no creature"),
         ("round = 1", "round = 0", "round: 0: is 0 (not started)"),
         ("load = 0", "load = ", "not valid TOML"),
@@ -101,7 +133,9 @@ def test_validation_names_file_creature_and_field(tmp_path, old, new, expected):
 
 
 def test_duplicate_creature_names_n1(tmp_path):
-    text = VALID + VALID[VALID.index("[[creature]]"):].replace('"Goblin Archer"', '"goblin   ARCHER"')
+    text = VALID + VALID[VALID.index("[[creature]]") :].replace(
+        '"Goblin Archer"', '"goblin   ARCHER"'
+    )
     message = error_for(text, tmp_path)
     assert "creature #2: name: 'goblin   ARCHER': the same name as 'Goblin Archer' (N1)" in message
 
@@ -129,8 +163,16 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
         ("x = " + "{a = " * 17 + "1" + "}" * 17 + "\n", 4, "nested more than 16 deep"),
         ("x = " + "[[]," * 20 + "\n", 4, "nested more than 16 deep"),  # never 17 opens in a row
         ("a" + ".a" * 17 + " = 1\n", 4, "a key with more than 16 dots"),
-        ('"a"' + ' . "b"' * 17 + " = 1\n", 4, "a key with more than 16 dots"),  # quoted parts, spaces
-        ('s = """\n[[[\n"""\n[' + "a." * 17 + "b]\n", 7, "a key with more than 16 dots"),  # after a multi-line string
+        (
+            '"a"' + ' . "b"' * 17 + " = 1\n",
+            4,
+            "a key with more than 16 dots",
+        ),  # quoted parts, spaces
+        (
+            's = """\n[[[\n"""\n[' + "a." * 17 + "b]\n",
+            7,
+            "a key with more than 16 dots",
+        ),  # after a multi-line string
     ],
     ids=["arrays", "inline-tables", "interleaved", "dotted", "quoted-dotted", "header"],
 )
@@ -152,7 +194,9 @@ def test_the_shape_scan_ignores_strings_and_comments(tmp_path):
     assert encounter.creatures[0].name == name and encounter.current == name
     from d4cli.fileformat.encounter_toml import check_shape
 
-    check_shape("x = " + "[" * 16 + "]" * 16 + "\n" + "a" + ".a" * 16 + " = 1\n", "f")  # at the bounds
+    check_shape(
+        "x = " + "[" * 16 + "]" * 16 + "\n" + "a" + ".a" * 16 + " = 1\n", "f"
+    )  # at the bounds
 
 
 def test_the_shape_scan_is_fast_on_a_megabyte():
@@ -210,15 +254,31 @@ def test_bundled_examples_are_valid_and_named(tmp_path):
 # Control, format, unassigned and line/paragraph separator characters are never in a name (N1):
 # drawn, they would all be filtered out, often enough to fail Hypothesis's filter health check.
 NEVER_IN_A_NAME = ("Cs", "Cc", "Cf", "Cn", "Zl", "Zp")
-names = st.text(st.characters(blacklist_categories=NEVER_IN_A_NAME), min_size=1, max_size=12).filter(lambda s: name_problem(s) is None)
+names = st.text(
+    st.characters(blacklist_categories=NEVER_IN_A_NAME), min_size=1, max_size=12
+).filter(lambda s: name_problem(s) is None)
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=names, aspect=names, load=st.integers(-1000, 1000), hp=st.none() | st.integers(0, 100_000),
-       source=names)
+@given(
+    name=names,
+    aspect=names,
+    load=st.integers(-1000, 1000),
+    hp=st.none() | st.integers(0, 100_000),
+    source=names,
+)
 def test_dump_then_parse_is_the_same_encounter(name, aspect, load, hp, source):
-    creature = Creature(name, ((aspect, 3),), 1, 0, load, 0, hp, effects=team_grant_effects((), Pending(advantage=(source,))))
-    encounter = Encounter("Any \"name\"\n", "round", 2, name, None, (creature,))
+    creature = Creature(
+        name,
+        ((aspect, 3),),
+        1,
+        0,
+        load,
+        0,
+        hp,
+        effects=team_grant_effects((), Pending(advantage=(source,))),
+    )
+    encounter = Encounter('Any "name"\n', "round", 2, name, None, (creature,))
     assert parse_encounter(dump_encounter(encounter), "x.toml") == encounter
 
 
@@ -241,7 +301,10 @@ def path(tmp_path) -> Path:
     target = tmp_path / "encounter.toml"
     encounter = Encounter(name="Test")
     transaction.create(target, dump_encounter(encounter), {"name": "Test", "mode": "turn"})
-    for name, aspects in (("Aria", (("Finesse", 4), ("Might", 1000))), ("Goblin Archer", (("Finesse", 3),))):
+    for name, aspects in (
+        ("Aria", (("Finesse", 4), ("Might", 1000))),
+        ("Goblin Archer", (("Finesse", 3),)),
+    ):
         creature = new_creature(name, aspects, hp=7, evasion=10)
         transaction.change(target, lambda e, c=creature: add_creature(e, c))
     return target
@@ -293,10 +356,18 @@ def _fails(path, error_type, action):
 
 
 def test_unchanged_on_bad_input_refusal_and_invalid_file(path):
-    _fails(path, InputError, lambda: transaction.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))))
+    _fails(
+        path,
+        InputError,
+        lambda: transaction.change(
+            path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))
+        ),
+    )
     _fails(path, InputError, lambda: transaction.change(path, lambda e: end_turn(e)))
     before = snapshot(path)
-    _, record = transaction.change(path, lambda e: act(e, ActRequest("Goblin Archer", "Finesse", cost=9), ScriptedDice([])))
+    _, record = transaction.change(
+        path, lambda e: act(e, ActRequest("Goblin Archer", "Finesse", cost=9), ScriptedDice([]))
+    )
     assert not record.allowed
     assert snapshot(path) == before
 
@@ -492,8 +563,18 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     assert store.read_encounter(path).find("Aria").load == 1  # both acts stand in the file
     # Now a damaged line further back: the full log skips it, shows the entries on both sides, and warns.
     history = read_history(path)
-    assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start", "act", "turn-end"]
-    assert history.warning == f"{journal}: line 6 is damaged (not a journal entry): skipped; 'undo' cannot go back past it"
+    assert [e["kind"] for e in history.entries] == [
+        "init",
+        "add",
+        "add",
+        "turn-start",
+        "act",
+        "turn-end",
+    ]
+    assert (
+        history.warning
+        == f"{journal}: line 6 is damaged (not a journal entry): skipped; 'undo' cannot go back past it"
+    )
     transaction.undo(path)  # the turn-end stands and can be undone ...
     assert journal.read_bytes() == damaged + b"\n"
     with pytest.raises(FileError, match="line 6 is damaged"):
@@ -512,9 +593,14 @@ def test_a_whole_line_that_is_not_an_entry_is_kept(path):
     damaged = journal.read_bytes()
     history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add"]
-    assert history.warning == f"{journal}: line 4 is damaged (not a journal entry): the change it held is not shown"
+    assert (
+        history.warning
+        == f"{journal}: line 4 is damaged (not a journal entry): the change it held is not shown"
+    )
     before = snapshot(path)
-    with pytest.raises(FileError, match="line 4 is damaged \\(not a journal entry\\): undo cannot tell"):
+    with pytest.raises(
+        FileError, match="line 4 is damaged \\(not a journal entry\\): undo cannot tell"
+    ):
         transaction.undo(path)
     assert snapshot(path) == before
     transaction.change(path, lambda e: start_turn(e))
@@ -530,14 +616,26 @@ def test_damaged_history_on_the_command_line(path):
     env = {**os.environ, "D4CLI_FILE": str(path)}
 
     def d4cli(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "d4cli", *args], capture_output=True, text=True, env=env,
-                              check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "d4cli", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
 
     log = d4cli("log", "--json")
     assert log.returncode == 0
-    assert [e["kind"] for e in json.loads(log.stdout)["entries"]] == ["init", "add", "add", "turn-start"]
-    warning = (f"d4cli: warning: {journal_path(path)}: line 5 is damaged; "
-               "the file is newer than the history: the change it held is not shown")
+    assert [e["kind"] for e in json.loads(log.stdout)["entries"]] == [
+        "init",
+        "add",
+        "add",
+        "turn-start",
+    ]
+    warning = (
+        f"d4cli: warning: {journal_path(path)}: line 5 is damaged; "
+        "the file is newer than the history: the change it held is not shown"
+    )
     assert log.stderr.splitlines() == [warning]
     before = snapshot(path)
     undo = d4cli("undo")
@@ -601,8 +699,10 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
     assert read_history(path, last=3).warning is None
     history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "turn-start", "act"]
-    assert history.warning == (f"{journal}: line 2 is damaged (not a journal entry): skipped; "
-                               "'undo' cannot go back past it")
+    assert history.warning == (
+        f"{journal}: line 2 is damaged (not a journal entry): skipped; "
+        "'undo' cannot go back past it"
+    )
     # Undo goes back as far as the damaged line, and stops there with the same words.
     for _ in range(3):
         transaction.undo(path)
@@ -640,7 +740,8 @@ def test_a_change_removes_temp_files_left_by_a_killed_change(path):
     folder = path.parent
     stale = [folder / f".{path.name}.k1ll3d_x.tmp", folder / f".{path.name}.abcdefgh.tmp"]
     others = [
-        folder / f".{path.name}.x.abcdefgh.tmp",  # the temp file of an encounter called encounter.toml.x
+        folder
+        / f".{path.name}.x.abcdefgh.tmp",  # the temp file of an encounter called encounter.toml.x
         folder / ".other.toml.abcdefgh.tmp",
         folder / "notes.tmp",
     ]
@@ -667,10 +768,17 @@ def test_a_change_through_a_symlink_is_refused(path):
     link = path.parent / "link.toml"
     link.symlink_to(path.name)
     before = snapshot(path)
-    for attempt in (lambda: transaction.change(link, lambda e: start_turn(e)), lambda: transaction.undo(link)):
+    for attempt in (
+        lambda: transaction.change(link, lambda e: start_turn(e)),
+        lambda: transaction.undo(link),
+    ):
         with pytest.raises(FileError, match="is a symlink"):
             attempt()
-    assert snapshot(path) == before and not journal_path(link).exists() and not lock_path(link).exists()
+    assert (
+        snapshot(path) == before
+        and not journal_path(link).exists()
+        and not lock_path(link).exists()
+    )
     dangling = path.parent / "dangling.toml"
     dangling.symlink_to("gone.toml")
     with pytest.raises(FileError, match="is a symlink"):
@@ -718,8 +826,10 @@ def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
 
 @pytest.mark.parametrize(
     ("code", "reason"),
-    [(errno.EROFS, "Read-only file system (is the folder read-only?)"),
-     (errno.ENOENT, "No such file or directory")],  # what /proc answers
+    [
+        (errno.EROFS, "Read-only file system (is the folder read-only?)"),
+        (errno.ENOENT, "No such file or directory"),
+    ],  # what /proc answers
     ids=["read-only", "special-folder"],
 )
 def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, code, reason):
@@ -735,8 +845,11 @@ def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, 
     monkeypatch.setattr(os, "open", read_only)
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "3")
     before = snapshot(path)
-    for action in (lambda: transaction.change(path, attack()), lambda: transaction.undo(path),
-                   lambda: transaction.create(path, dump_encounter(Encounter()), {}, force=True)):
+    for action in (
+        lambda: transaction.change(path, attack()),
+        lambda: transaction.undo(path),
+        lambda: transaction.create(path, dump_encounter(Encounter()), {}, force=True),
+    ):
         started = time.monotonic()
         with pytest.raises(FileError) as caught:
             action()
@@ -750,8 +863,13 @@ def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, 
 def test_a_special_folder_is_named_at_once_on_the_command_line():
     """`D4CLI_FILE=/proc/self/status d4cli turn start`: it is no encounter, refused before a lock file is tried."""
     started = time.monotonic()
-    out = subprocess.run([sys.executable, "-m", "d4cli", "turn", "start"], capture_output=True, text=True,
-                         env={**os.environ, "D4CLI_FILE": "/proc/self/status"}, check=False)
+    out = subprocess.run(
+        [sys.executable, "-m", "d4cli", "turn", "start"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "D4CLI_FILE": "/proc/self/status"},
+        check=False,
+    )
     assert time.monotonic() - started < 4
     assert (out.returncode, out.stdout) == (2, "")
     assert len(out.stderr.splitlines()) == 1
@@ -767,8 +885,11 @@ def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
     assert not (tmp_path / "missing").exists()
     folder = tmp_path / "folder.toml"
     folder.mkdir()
-    for action in (lambda: transaction.change(folder, start_turn), lambda: transaction.undo(folder),
-                   lambda: transaction.create(folder, dump_encounter(Encounter()), {}, force=True)):
+    for action in (
+        lambda: transaction.change(folder, start_turn),
+        lambda: transaction.undo(folder),
+        lambda: transaction.create(folder, dump_encounter(Encounter()), {}, force=True),
+    ):
         with pytest.raises(FileError, match="is a directory"):
             action()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.toml"]

@@ -30,7 +30,9 @@ H1, H2, H3 = "1" * 64, "2" * 64, "3" * 64
 
 
 def entry_line(seq: int, before: str | None, after: str, **more: object) -> bytes:
-    return journal.encode_entry({"seq": seq, "kind": "act", "before": before, "after": after, **more})
+    return journal.encode_entry(
+        {"seq": seq, "kind": "act", "before": before, "after": after, **more}
+    )
 
 
 # --- the pure journal module ---------------------------------------------------------------
@@ -39,9 +41,18 @@ def entry_line(seq: int, before: str | None, after: str, **more: object) -> byte
 def test_tail_is_classified_from_bytes_alone():
     data = entry_line(1, None, H1) + entry_line(2, H1, H2)
     tail = journal.tail_of(data, H2)  # the file is what entry 2 wrote: it stands
-    assert (tail.good_end, tail.size, tail.last.entry["seq"], tail.unfinished) == (len(data), len(data), 2, False)
+    assert (tail.good_end, tail.size, tail.last.entry["seq"], tail.unfinished) == (
+        len(data),
+        len(data),
+        2,
+        False,
+    )
     tail = journal.tail_of(data, H1)  # the file is still entry 2's `before`: unfinished
-    assert tail.unfinished and tail.good_end == len(entry_line(1, None, H1)) and tail.last.entry["seq"] == 1
+    assert (
+        tail.unfinished
+        and tail.good_end == len(entry_line(1, None, H1))
+        and tail.last.entry["seq"] == 1
+    )
     torn = data + entry_line(3, H2, H3)[:-9]
     tail = journal.tail_of(torn, H2)  # a torn newest line over a file entry 2 wrote: a crash
     assert tail.unfinished and tail.good_end == len(data) and tail.damaged is None
@@ -90,8 +101,12 @@ def test_a_patch_stores_only_the_changed_lines():
 
 def _encounter_of(tmp_path: Path, count: int) -> Path:
     target = tmp_path / f"e{count}.toml"
-    creatures = tuple(new_creature(f"C{n}", (("Might", 2),), hp=10, evasion=10) for n in range(count))
-    transaction.create(target, dump_encounter(Encounter(name="T", creatures=creatures)), {"name": "T"})
+    creatures = tuple(
+        new_creature(f"C{n}", (("Might", 2),), hp=10, evasion=10) for n in range(count)
+    )
+    transaction.create(
+        target, dump_encounter(Encounter(name="T", creatures=creatures)), {"name": "T"}
+    )
     transaction.change(target, lambda e: start_turn(e))
     return target
 
@@ -121,7 +136,10 @@ def _played(tmp_path: Path) -> Path:
     target = tmp_path / "encounter.toml"
     transaction.create(target, dump_encounter(Encounter(name="Deep")), {"name": "Deep"})
     for name in ("Aria", "Borin", "Goblin"):
-        transaction.change(target, lambda e, n=name: add_creature(e, new_creature(n, (("Might", 3),), hp=9, evasion=10)))
+        transaction.change(
+            target,
+            lambda e, n=name: add_creature(e, new_creature(n, (("Might", 3),), hp=9, evasion=10)),
+        )
     return target
 
 
@@ -130,8 +148,12 @@ def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
     target = _played(tmp_path)
     states = [target.read_bytes()]
     for n in range(20):
-        step = (lambda e: start_turn(e)) if n % 3 == 0 else (lambda e: end_turn(e)) if n % 3 == 2 else (
-            lambda e: act(e, ActRequest(e.current, "Might"), ScriptedDice([1, 2, 3, 4, 1]))
+        step = (
+            (lambda e: start_turn(e))
+            if n % 3 == 0
+            else (lambda e: end_turn(e))
+            if n % 3 == 2
+            else (lambda e: act(e, ActRequest(e.current, "Might"), ScriptedDice([1, 2, 3, 4, 1])))
         )
         transaction.change(target, step)
         states.append(target.read_bytes())
@@ -201,7 +223,9 @@ def test_a_crash_inside_undo_before_the_file_keeps_everything(tmp_path, monkeypa
     transaction.change(target, lambda e: start_turn(e))
     after = target.read_bytes()
     with monkeypatch.context() as patch:
-        patch.setattr(files, "replace_file", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+        patch.setattr(
+            files, "replace_file", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt())
+        )
         with pytest.raises(KeyboardInterrupt):
             transaction.undo(target)
     assert target.read_bytes() == after and not redo_path(target).exists()
@@ -213,7 +237,9 @@ def _deep(tmp_path: Path, changes: int) -> tuple[Path, list[bytes]]:
     target = _played(tmp_path)
     states = [target.read_bytes()]
     for n in range(changes):
-        transaction.change(target, (lambda e: start_turn(e)) if n % 2 == 0 else (lambda e: end_turn(e)))
+        transaction.change(
+            target, (lambda e: start_turn(e)) if n % 2 == 0 else (lambda e: end_turn(e))
+        )
         states.append(target.read_bytes())
     return target, states
 
@@ -226,12 +252,16 @@ def test_one_undo_appends_one_record_and_one_redo_cuts_it_off(tmp_path):
         transaction.undo(target)
         after = redo_path(target).read_bytes()
         assert after.startswith(before) and after.count(b"\n") == n + 1  # appended, never rewritten
-        assert json.loads(after[len(before):])["seq"] == 16 - n
+        assert json.loads(after[len(before) :])["seq"] == 16 - n
         sizes.append(len(after))
     for n in range(12):
         transaction.redo(target)
         assert target.read_bytes() == states[n + 1]
-        assert os.path.getsize(redo_path(target)) == sizes[-2 - n] if n < 11 else not redo_path(target).exists()
+        assert (
+            os.path.getsize(redo_path(target)) == sizes[-2 - n]
+            if n < 11
+            else not redo_path(target).exists()
+        )
 
 
 def test_one_undo_or_redo_reads_as_many_lines_deep_as_shallow(tmp_path, monkeypatch):
@@ -376,7 +406,9 @@ def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
 def test_the_store_reads_no_environment(tmp_path, monkeypatch):
     target = _played(tmp_path)
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "not a number")
-    transaction.change(target, lambda e: start_turn(e), timeout=1)  # the shell reads it, not the store
+    transaction.change(
+        target, lambda e: start_turn(e), timeout=1
+    )  # the shell reads it, not the store
     source = "".join(p.read_text() for p in Path(transaction.__file__).parent.glob("*.py"))
     assert "os.environ" not in source and "getenv" not in source
     assert "import typer" not in source and "from typer" not in source
@@ -411,14 +443,18 @@ def test_redo_with_a_damaged_redo_file_names_it_and_changes_nothing(encounter):
     assert run("undo").exit_code == 0
     redo = encounter.with_name(encounter.name + ".redo")
     redo.write_bytes(redo.read_bytes() + b"{not a record}\n")
-    before = {p.name: p.read_bytes() for p in encounter.parent.iterdir() if not p.name.endswith(".lock")}
+    before = {
+        p.name: p.read_bytes() for p in encounter.parent.iterdir() if not p.name.endswith(".lock")
+    }
     result = run("redo")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.splitlines() == [
         f"d4cli: error: {redo}: line 2 is damaged (not a redo record), so redo cannot tell what to put back"
         " (remove the file to start afresh)"
     ]
-    assert {p.name: p.read_bytes() for p in encounter.parent.iterdir() if not p.name.endswith(".lock")} == before
+    assert {
+        p.name: p.read_bytes() for p in encounter.parent.iterdir() if not p.name.endswith(".lock")
+    } == before
     assert run("undo").exit_code == 2  # the init: nothing to undo
     redo.unlink()
     assert run("redo").stderr.strip() == "d4cli: error: redo: nothing to redo"
@@ -444,7 +480,10 @@ def test_side_files_are_never_more_readable_than_the_file(tmp_path, mode, monkey
         transaction.change(target, lambda e: add_creature(e, new_creature("A", (("Might", 1),))))
         transaction.undo(target)  # writes PATH.redo
         for side in (journal_path(target), lock_path(target), redo_path(target), target):
-            assert stat.S_IMODE(os.stat(side).st_mode) & ~mode == 0, (side, oct(os.stat(side).st_mode))
+            assert stat.S_IMODE(os.stat(side).st_mode) & ~mode == 0, (
+                side,
+                oct(os.stat(side).st_mode),
+            )
         assert seen and all(bits & ~mode == 0 for bits in seen)  # temp files renamed into place
     finally:
         os.umask(old)
@@ -462,8 +501,14 @@ def test_a_new_file_gets_side_files_with_its_own_mode(tmp_path):
 
 
 CHANGING = [
-    ["turn", "start"], ["turn", "end"], ["add", "Zed", "--aspect", "Might=1"], ["remove", "Sera"],
-    ["act", "Sera", "Finesse", "--seed", "1"], ["exhaust", "Sera", "1"], ["undo"], ["redo"],
+    ["turn", "start"],
+    ["turn", "end"],
+    ["add", "Zed", "--aspect", "Might=1"],
+    ["remove", "Sera"],
+    ["act", "Sera", "Finesse", "--seed", "1"],
+    ["exhaust", "Sera", "1"],
+    ["undo"],
+    ["redo"],
     ["init", "--force"],
 ]
 
@@ -526,9 +571,15 @@ main()
 """
 
 
-@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to become another user")
-@pytest.mark.parametrize(("what", "file_mode", "folder_mode"), [("file", 0o644, 0o777), ("folder", 0o666, 0o755)])
-def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user(what, file_mode, folder_mode):
+@pytest.mark.skipif(
+    not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to become another user"
+)
+@pytest.mark.parametrize(
+    ("what", "file_mode", "folder_mode"), [("file", 0o644, 0o777), ("folder", 0o666, 0o755)]
+)
+def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user(
+    what, file_mode, folder_mode
+):
     """As a user without write permission (a 644 file, or a 755 folder, owned by someone else)."""
     import shutil
     import tempfile
@@ -542,15 +593,31 @@ def test_a_file_this_user_cannot_write_is_refused_for_an_unprivileged_user(what,
         os.chmod(lock_path(target), 0o666)
         os.chmod(folder, folder_mode)
         before = target.read_bytes()
-        env = {**os.environ, "D4CLI_FILE": str(target), "NO_COLOR": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-        out = subprocess.run([sys.executable, "-c", UNPRIVILEGED, "turn", "start"], capture_output=True,
-                             text=True, env=env, check=False, cwd=folder)
+        env = {
+            **os.environ,
+            "D4CLI_FILE": str(target),
+            "NO_COLOR": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        out = subprocess.run(
+            [sys.executable, "-c", UNPRIVILEGED, "turn", "start"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            cwd=folder,
+        )
         if "ModuleNotFoundError" in out.stderr or "PermissionError" in out.stderr:
             pytest.skip("the test interpreter is not readable by an unprivileged user")
         assert out.returncode == 2, out.stderr
-        assert f"the {what} is read-only" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        assert (
+            f"the {what} is read-only" in out.stderr and len(out.stderr.strip().splitlines()) == 1
+        )
         assert target.read_bytes() == before
-        assert sorted(p.name for p in folder.iterdir()) == ["encounter.toml", "encounter.toml.journal",
-                                                           "encounter.toml.lock"]
+        assert sorted(p.name for p in folder.iterdir()) == [
+            "encounter.toml",
+            "encounter.toml.journal",
+            "encounter.toml.lock",
+        ]
     finally:
         shutil.rmtree(folder)

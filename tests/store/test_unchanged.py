@@ -47,7 +47,9 @@ def test_a_change_that_changes_nothing_succeeds_and_writes_nothing(pair, args):
     before = files(pair)
     log = ok_json("log")["entries"]
     result = ok(*args, "--note", "dropped") if args[0] in ("exhaust", "effect") else ok(*args)
-    assert result.stdout.rstrip().endswith(NOTHING + ("; the --note was not kept" if args[0] in ("exhaust", "effect") else ""))
+    assert result.stdout.rstrip().endswith(
+        NOTHING + ("; the --note was not kept" if args[0] in ("exhaust", "effect") else "")
+    )
     assert files(pair) == before  # file, journal and redo byte for byte
     assert ok_json("log")["entries"] == log
     obj = ok_json(*args)
@@ -57,7 +59,12 @@ def test_a_change_that_changes_nothing_succeeds_and_writes_nothing(pair, args):
 
 def test_the_no_op_json_keeps_the_records_values(pair):
     obj = ok_json("exhaust", "Aria", "+0")
-    assert (obj["kind"], obj["exhaustion_before"], obj["exhaustion_after"], obj["changed"]) == ("exhaust", 0, 0, False)
+    assert (obj["kind"], obj["exhaustion_before"], obj["exhaustion_after"], obj["changed"]) == (
+        "exhaust",
+        0,
+        0,
+        False,
+    )
     healed = ok_json("heal", "Aria", "3")
     assert (healed["hp_before"], healed["hp_after"], healed["changed"]) == (5, 5, False)
 
@@ -78,7 +85,15 @@ def test_undo_after_a_no_op_takes_back_the_change_before_it(pair):
         ("damage", "Aria", "1"),
         ("move", "Bo", "--first"),
         ("effect", "add", "Aria", "blessed", "--adv", "--rounds", "3"),
-        ("effect", "add", "Aria", "Blessed", "--adv", "--rounds", "2"),  # a new spelling is a change
+        (
+            "effect",
+            "add",
+            "Aria",
+            "Blessed",
+            "--adv",
+            "--rounds",
+            "2",
+        ),  # a new spelling is a change
         ("effect", "add", "Aria", "blessed", "--adv", "--rounds", "2", "--level", "2"),
         ("action", "add", "Aria", "stab", "--aspect", "Might"),
     ],
@@ -141,8 +156,14 @@ def test_redo_after_a_new_change_still_says_nothing_to_redo(isolated_env):
 def test_effect_list_with_no_effects_prints_only_the_message(isolated_env):
     ok("init")
     ok("add", "Aria", "--aspect", "Might=3")
-    assert ok("effect", "list").stdout == "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis\n"
-    assert ok("effect", "list", "Aria").stdout == "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis\n"
+    assert (
+        ok("effect", "list").stdout
+        == "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis\n"
+    )
+    assert (
+        ok("effect", "list", "Aria").stdout
+        == "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis\n"
+    )
 
 
 @pytest.mark.parametrize("dc", ["easy,bogus", "bogus", "bogus..hard", "easy,4..bogus"])
@@ -157,4 +178,7 @@ def test_odds_dc_errors_name_the_tiers(dc):
 
 
 def test_odds_dc_a_bad_number_still_says_whole_number():
-    assert run("odds", "check", "--dc", "easy,1.5").stderr == "d4cli: error: --dc: '1.5': must be a whole number\n"
+    assert (
+        run("odds", "check", "--dc", "easy,1.5").stderr
+        == "d4cli: error: --dc: '1.5': must be a whole number\n"
+    )

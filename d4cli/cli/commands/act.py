@@ -44,25 +44,82 @@ complete_aspect_or_action = completer("d4cli.cli.completion.sheets:complete_aspe
 
 
 def act_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that acts.", autocompletion=complete_creature)],
-    aspect: Annotated[str, typer.Argument(metavar="ASPECT|ACTION", help="The Aspect it uses, or one of its named actions.", autocompletion=complete_aspect_or_action)],
-    cost: Annotated[str | None, typer.Option("--cost", metavar="N", help="The action's Cost (R3); default 1, or the named action's.")] = None,
-    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
-    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
-    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="NAME", autocompletion=complete_other_creature, help="Attack a creature: its Evasion, damage to its hp (R7, R16).")] = None,
-    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
-    gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll for this creature: no gate, Load unchanged (R9).")] = False,
-    ignore_load: Annotated[bool, typer.Option("--ignore-load", help="With --gm: size the pool as if Load were 0 (R9).")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME", help="The creature that acts.", autocompletion=complete_creature
+        ),
+    ],
+    aspect: Annotated[
+        str,
+        typer.Argument(
+            metavar="ASPECT|ACTION",
+            help="The Aspect it uses, or one of its named actions.",
+            autocompletion=complete_aspect_or_action,
+        ),
+    ],
+    cost: Annotated[
+        str | None,
+        typer.Option(
+            "--cost", metavar="N", help="The action's Cost (R3); default 1, or the named action's."
+        ),
+    ] = None,
+    adv: Annotated[
+        SourceList,
+        typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable."),
+    ] = None,
+    dis: Annotated[
+        SourceList,
+        typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable."),
+    ] = None,
+    extra: Annotated[
+        SourceList,
+        typer.Option(
+            "--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable."
+        ),
+    ] = None,
+    dc: Annotated[
+        str | None,
+        typer.Option(
+            "--dc",
+            metavar="N|TIER",
+            autocompletion=complete_dc_tier,
+            help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).",
+        ),
+    ] = None,
+    target: Annotated[
+        str | None,
+        typer.Option(
+            "--target",
+            metavar="NAME",
+            autocompletion=complete_other_creature,
+            help="Attack a creature: its Evasion, damage to its hp (R7, R16).",
+        ),
+    ] = None,
+    evasion: Annotated[
+        str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")
+    ] = None,
+    gm: Annotated[
+        bool,
+        typer.Option(
+            "--gm", help="A GM-called roll for this creature: no gate, Load unchanged (R9)."
+        ),
+    ] = False,
+    ignore_load: Annotated[
+        bool, typer.Option("--ignore-load", help="With --gm: size the pool as if Load were 0 (R9).")
+    ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")
+    ] = False,
     odds: OddsOption = False,
     seed: SeedOption = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
-    short: Annotated[bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")] = False,
+    short: Annotated[
+        bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")
+    ] = False,
 ) -> None:
     """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
 
@@ -94,25 +151,62 @@ def act_command(
     path = resolve_path(file)
     from d4cli.fight.sheets import apply_named_action
 
-    given = frozenset(key for key, value in (("cost", cost), ("extra", extra), ("dc", dc), ("adv", adv), ("dis", dis)) if value is not None)
+    given = frozenset(
+        key
+        for key, value in (("cost", cost), ("extra", extra), ("dc", dc), ("adv", adv), ("dis", dis))
+        if value is not None
+    )
     if dry_run:
         encounter = read_encounter(path)
         _, record = act(encounter, apply_named_action(encounter, request, given), rng)
     else:
-        record = change_noting_comments(path, lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng), note)
+        record = change_noting_comments(
+            path,
+            lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng),
+            note,
+        )
     show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
 def team_command(
-    actor: Annotated[str, typer.Argument(metavar="ACTOR", help="The creature that pays the Team Action.", autocompletion=complete_creature)],
-    target: Annotated[str, typer.Argument(metavar="TARGET", help="The creature whose next roll gets the grant.", autocompletion=complete_creature)],
+    actor: Annotated[
+        str,
+        typer.Argument(
+            metavar="ACTOR",
+            help="The creature that pays the Team Action.",
+            autocompletion=complete_creature,
+        ),
+    ],
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="TARGET",
+            help="The creature whose next roll gets the grant.",
+            autocompletion=complete_creature,
+        ),
+    ],
     adv: Annotated[bool, typer.Option("--adv", help="Grant Advantage.")] = False,
     dis: Annotated[bool, typer.Option("--dis", help="Grant Disadvantage.")] = False,
-    aspect: Annotated[str | None, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect that pays (needed unless ACTOR has one).")] = None,
+    aspect: Annotated[
+        str | None,
+        typer.Option(
+            "--aspect",
+            metavar="ASPECT",
+            autocompletion=complete_aspect,
+            help="The Aspect that pays (needed unless ACTOR has one).",
+        ),
+    ] = None,
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="The Cost (R3).")] = "1",
-    source: Annotated[str | None, typer.Option("--source", metavar="NAME", help="The grant's source name (default 'team action').")] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(
+            "--source", metavar="NAME", help="The grant's source name (default 'team action')."
+        ),
+    ] = None,
     note: NoteOption = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")
+    ] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -152,7 +246,9 @@ def team_command(
         view.to_json = lambda item: {**to_json(item), "dry_run": True}
         view.show = show_dry
     else:
-        record = change_noting_comments(resolve_path(file), lambda encounter: team(encounter, request), note)
+        record = change_noting_comments(
+            resolve_path(file), lambda encounter: team(encounter, request), note
+        )
     print_one(record, view, json_=json_)
 
 
@@ -160,7 +256,13 @@ def team_command(
 
 
 def show_act(
-    record: "ActRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
+    record: "ActRecord",
+    *,
+    json_: bool,
+    odds: bool,
+    dry_run: bool,
+    quiet: bool = False,
+    short: bool = False,
 ) -> None:
     """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.acts.act_json`), or its steps and what it did.
 

@@ -31,22 +31,30 @@ QuietOption = Annotated[
     bool, typer.Option("--quiet", "-q", help="Print only the essential number (total or damage).")
 ]
 ShortOption = Annotated[
-    bool, typer.Option("--short", help="Print one line per roll: what was rolled, what counted, the result.")
+    bool,
+    typer.Option(
+        "--short", help="Print one line per roll: what was rolled, what counted, the result."
+    ),
 ]
-OddsOption = Annotated[
-    bool, typer.Option("--odds", help="Add the exact odds of this roll (L4).")
-]
+OddsOption = Annotated[bool, typer.Option("--odds", help="Add the exact odds of this roll (L4).")]
 NoteOption = Annotated[
     str | None,
     typer.Option("--note", metavar="TEXT", help="A note kept with this change in the log."),
 ]
 LabelOption = Annotated[
     str | None,
-    typer.Option("--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."),
+    typer.Option(
+        "--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."
+    ),
 ]
 FileOption = Annotated[
     str | None,
-    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
+    typer.Option(
+        "--file",
+        "-f",
+        metavar="PATH",
+        help="The encounter file; else D4CLI_FILE, else ./encounter.toml.",
+    ),
 ]
 SourceList = list[str] | None
 
@@ -102,7 +110,11 @@ def parse_times(times: str | None, *, odds: bool = False) -> int:
     """
     count = 1 if times is None else parse_whole(times, "--times", TIMES)
     if odds and count > 1:
-        raise InputError("--times", times, "--odds gives the exact odds of one roll, the same for every roll: ask for them without --times")
+        raise InputError(
+            "--times",
+            times,
+            "--odds gives the exact odds of one roll, the same for every roll: ask for them without --times",
+        )
     return count
 
 
@@ -162,7 +174,11 @@ def change_noting_comments(
 
     def warn(message: str) -> None:
         line = f"d4cli: warning: {message}\n"
-        sys.stderr.write(line.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
+        sys.stderr.write(
+            line.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(
+                sys.stderr.encoding or "utf-8"
+            )
+        )
 
     _, record = change(path, transition, facts=facts, timeout=lock_timeout(), warn=warn)
     if "#" in before.removeprefix(HEADER):  # the header d4cli writes is never dropped
@@ -173,6 +189,10 @@ def change_noting_comments(
         if count:
             lines = "line" if count == 1 else "lines"
             note = f"d4cli: note: this change dropped {count} comment {lines} from {path}; `d4cli undo` brings them back\n"
-            sys.stderr.write(note.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"))
+            sys.stderr.write(
+                note.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(
+                    sys.stderr.encoding or "utf-8"
+                )
+            )
             sys.stderr.flush()
     return record

@@ -16,24 +16,67 @@ from d4cli.rules.errors import InputError
 complete_creature = completer("d4cli.cli.completion:complete_creature")
 complete_effect_source = completer("d4cli.cli.completion:complete_effect_source")
 
-app = typer.Typer(help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).", no_args_is_help=True)
+app = typer.Typer(
+    help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).",
+    no_args_is_help=True,
+)
 
-CreatureArgument = Annotated[str, typer.Argument(metavar="CREATURE", help="The creature the effect is on.", autocompletion=complete_creature)]
+CreatureArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="CREATURE", help="The creature the effect is on.", autocompletion=complete_creature
+    ),
+]
 
 
 @app.command("add")
 def add_command(
     name: CreatureArgument,
-    source: Annotated[str, typer.Argument(metavar="SOURCE", help="The source's name (R4): 'darkness', 'prone'.")],
+    source: Annotated[
+        str, typer.Argument(metavar="SOURCE", help="The source's name (R4): 'darkness', 'prone'.")
+    ],
     adv: Annotated[bool, typer.Option("--adv", help="A source of Advantage.")] = False,
     dis: Annotated[bool, typer.Option("--dis", help="A source of Disadvantage.")] = False,
-    against: Annotated[bool, typer.Option("--against", help="Apply to rolls that target the creature, not to its own.")] = False,
-    start_of: Annotated[str | None, typer.Option("--until-start-of", metavar="NAME", autocompletion=complete_creature, help="End at the start of NAME's next turn.")] = None,
-    end_of: Annotated[str | None, typer.Option("--until-end-of", metavar="NAME", autocompletion=complete_creature, help="End at the end of NAME's turn (the running one, else the next).")] = None,
-    rounds: Annotated[str | None, typer.Option("--rounds", metavar="N", help="End when the Nth round from this one ends.")] = None,
-    uses: Annotated[str | None, typer.Option("--uses", metavar="N", help="End after N rolls it applied to.")] = None,
-    level: Annotated[str | None, typer.Option("--level", metavar="L", help="An Advantage effect's level on checks, 1-5 (C8; default 1). Pool rolls count it once (R4).")] = None,
-    gm_only: Annotated[bool, typer.Option("--gm-only", help="Keep it off the player view (public = false).")] = False,
+    against: Annotated[
+        bool,
+        typer.Option("--against", help="Apply to rolls that target the creature, not to its own."),
+    ] = False,
+    start_of: Annotated[
+        str | None,
+        typer.Option(
+            "--until-start-of",
+            metavar="NAME",
+            autocompletion=complete_creature,
+            help="End at the start of NAME's next turn.",
+        ),
+    ] = None,
+    end_of: Annotated[
+        str | None,
+        typer.Option(
+            "--until-end-of",
+            metavar="NAME",
+            autocompletion=complete_creature,
+            help="End at the end of NAME's turn (the running one, else the next).",
+        ),
+    ] = None,
+    rounds: Annotated[
+        str | None,
+        typer.Option("--rounds", metavar="N", help="End when the Nth round from this one ends."),
+    ] = None,
+    uses: Annotated[
+        str | None, typer.Option("--uses", metavar="N", help="End after N rolls it applied to.")
+    ] = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level",
+            metavar="L",
+            help="An Advantage effect's level on checks, 1-5 (C8; default 1). Pool rolls count it once (R4).",
+        ),
+    ] = None,
+    gm_only: Annotated[
+        bool, typer.Option("--gm-only", help="Keep it off the player view (public = false).")
+    ] = False,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -55,13 +98,25 @@ def add_command(
     if level is not None and dis:
         raise InputError("--level", level, "only an Advantage effect (--adv) has a level (C8)")
     if level is not None and against:
-        raise InputError("--level", level, "an --against effect has no level: it counts on pool rolls only, never on checks (C8)")
+        raise InputError(
+            "--level",
+            level,
+            "an --against effect has no level: it counts on pool rolls only, never on checks (C8)",
+        )
     level_n = 1 if level is None else parse_whole(level, "--level", (1, 5))
     grant = "advantage" if adv else "disadvantage"
 
     def transition(encounter):  # type: ignore[no-untyped-def]
         effect = make_effect(
-            encounter, source, grant, against=against, start_of=start_of, end_of=end_of, rounds=rounds_n, uses=uses_n, level=level_n
+            encounter,
+            source,
+            grant,
+            against=against,
+            start_of=start_of,
+            end_of=end_of,
+            rounds=rounds_n,
+            uses=uses_n,
+            level=level_n,
         )
         if gm_only:
             effect = effect._replace(public=False)
@@ -73,7 +128,12 @@ def add_command(
 @app.command("remove")
 def remove_command(
     name: CreatureArgument,
-    source: Annotated[str, typer.Argument(metavar="SOURCE", help="The effect's source.", autocompletion=complete_effect_source)],
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="SOURCE", help="The effect's source.", autocompletion=complete_effect_source
+        ),
+    ],
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -91,7 +151,14 @@ def remove_command(
 
 @app.command("list")
 def list_command(
-    name: Annotated[str | None, typer.Argument(metavar="[CREATURE]", help="Only this creature's effects.", autocompletion=complete_creature)] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[CREATURE]",
+            help="Only this creature's effects.",
+            autocompletion=complete_creature,
+        ),
+    ] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -113,4 +180,3 @@ def list_command(
     from d4cli.output.render.effects import print_effects
 
     print_effects(encounter, name)
-

@@ -77,11 +77,38 @@ def apply_change(
 
 
 def init_command(
-    mode: Annotated[str | None, typer.Option("--mode", metavar="turn|round", autocompletion=complete_mode, help="When Loads reset (R12); default turn, or the template's.")] = None,
-    round_reset: Annotated[str | None, typer.Option("--round-reset", metavar="buffer|zero", help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).")] = None,
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", autocompletion=complete_example, help="Start from a bundled example (skirmish, duel, ambush) or an encounter file.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing encounter file.")] = False,
-    name: Annotated[str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode",
+            metavar="turn|round",
+            autocompletion=complete_mode,
+            help="When Loads reset (R12); default turn, or the template's.",
+        ),
+    ] = None,
+    round_reset: Annotated[
+        str | None,
+        typer.Option(
+            "--round-reset",
+            metavar="buffer|zero",
+            help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).",
+        ),
+    ] = None,
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="EXAMPLE|PATH",
+            autocompletion=complete_example,
+            help="Start from a bundled example (skirmish, duel, ambush) or an encounter file.",
+        ),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing encounter file.")
+    ] = False,
+    name: Annotated[
+        str | None, typer.Option("--name", metavar="TEXT", help="The encounter's name.")
+    ] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -104,7 +131,11 @@ def init_command(
     path = resolve_path(file)
     kept_comments = True
     if from_ is None:
-        encounter = Encounter(name=path.stem if name is None else name, mode=mode or "turn", round_reset=round_reset or "buffer")
+        encounter = Encounter(
+            name=path.stem if name is None else name,
+            mode=mode or "turn",
+            round_reset=round_reset or "buffer",
+        )
         _check_round_reset(encounter, round_reset)
         text = dump_encounter(encounter)
     else:
@@ -113,8 +144,11 @@ def init_command(
         source = template_path(from_)
         text = read_text(source)
         encounter = parse_encounter(text, source)
-        changed = encounter._replace(mode=mode or encounter.mode, name=encounter.name if name is None else name,
-                          round_reset=round_reset or encounter.round_reset)
+        changed = encounter._replace(
+            mode=mode or encounter.mode,
+            name=encounter.name if name is None else name,
+            round_reset=round_reset or encounter.round_reset,
+        )
         _check_round_reset(changed, round_reset)
         if changed != encounter:
             encounter, text, kept_comments = changed, dump_encounter(changed), False
@@ -132,7 +166,9 @@ def init_command(
 
 def _check_round_reset(encounter: "Encounter", round_reset: str | None) -> None:
     if round_reset is not None and encounter.mode != "round":
-        raise InputError("--round-reset", round_reset, "applies only in round mode (R12): add --mode round")
+        raise InputError(
+            "--round-reset", round_reset, "applies only in round mode (R12): add --mode round"
+        )
 
 
 def parse_aspect(text: str) -> tuple[str, int]:
@@ -147,21 +183,98 @@ def parse_aspect(text: str) -> tuple[str, int]:
 
 def add_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The creature's name (unique, N1).")],
-    aspect: Annotated[SourceList, typer.Option("--aspect", metavar="ASPECT=N", help="An Aspect and its value; repeatable (needed unless --like).")] = None,
-    buffer: Annotated[str | None, typer.Option("--buffer", metavar="N", help="Load Buffer (R1); default 1.")] = None,
-    exhaustion: Annotated[str | None, typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15); default 0.")] = None,
-    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7); default 0.")] = None,
-    hp: Annotated[str | None, typer.Option("--hp", metavar="N", help="Hit points, if tracked (R16); also max_hp unless --max-hp says otherwise (R18).")] = None,
-    max_hp: Annotated[str | None, typer.Option("--max-hp", metavar="N", help="Healing stops here (R18); hp starts here without --hp.")] = None,
-    before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Add it just before OTHER (R13).")] = None,
-    after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Add it just after OTHER (R13).")] = None,
-    attribute: Annotated[SourceList, typer.Option("--attribute", metavar="NAME=N", help="A stored Attribute (C8); repeatable.")] = None,
-    proficiency: Annotated[SourceList, typer.Option("--proficiency", metavar="NAME=N", help="A stored Proficiency (C8); repeatable.")] = None,
-    specialization: Annotated[SourceList, typer.Option("--specialization", metavar="NAME=N", help="A stored Specialization (C8); repeatable.")] = None,
-    side: Annotated[str | None, typer.Option("--side", metavar="TEXT", help="The creature's side, such as party or foes.")] = None,
-    count: Annotated[str | None, typer.Option("--count", metavar="N", help="Add N creatures named 'NAME 1'..'NAME N', skipping names in use (1..100).")] = None,
-    like: Annotated[str | None, typer.Option("--like", metavar="OTHER", autocompletion=complete_creature, help="Copy OTHER's sheet: a creature of the encounter, else of a bundled example.")] = None,
-    hidden: Annotated[bool, typer.Option("--hidden", help="Keep it off the player view until 'd4cli reveal NAME'.")] = False,
+    aspect: Annotated[
+        SourceList,
+        typer.Option(
+            "--aspect",
+            metavar="ASPECT=N",
+            help="An Aspect and its value; repeatable (needed unless --like).",
+        ),
+    ] = None,
+    buffer: Annotated[
+        str | None, typer.Option("--buffer", metavar="N", help="Load Buffer (R1); default 1.")
+    ] = None,
+    exhaustion: Annotated[
+        str | None,
+        typer.Option("--exhaustion", metavar="N", help="Exhaustion level (R15); default 0."),
+    ] = None,
+    evasion: Annotated[
+        str | None,
+        typer.Option("--evasion", metavar="N", help="Evasion against attacks (R7); default 0."),
+    ] = None,
+    hp: Annotated[
+        str | None,
+        typer.Option(
+            "--hp",
+            metavar="N",
+            help="Hit points, if tracked (R16); also max_hp unless --max-hp says otherwise (R18).",
+        ),
+    ] = None,
+    max_hp: Annotated[
+        str | None,
+        typer.Option(
+            "--max-hp", metavar="N", help="Healing stops here (R18); hp starts here without --hp."
+        ),
+    ] = None,
+    before: Annotated[
+        str | None,
+        typer.Option(
+            "--before",
+            metavar="OTHER",
+            autocompletion=complete_creature,
+            help="Add it just before OTHER (R13).",
+        ),
+    ] = None,
+    after: Annotated[
+        str | None,
+        typer.Option(
+            "--after",
+            metavar="OTHER",
+            autocompletion=complete_creature,
+            help="Add it just after OTHER (R13).",
+        ),
+    ] = None,
+    attribute: Annotated[
+        SourceList,
+        typer.Option("--attribute", metavar="NAME=N", help="A stored Attribute (C8); repeatable."),
+    ] = None,
+    proficiency: Annotated[
+        SourceList,
+        typer.Option(
+            "--proficiency", metavar="NAME=N", help="A stored Proficiency (C8); repeatable."
+        ),
+    ] = None,
+    specialization: Annotated[
+        SourceList,
+        typer.Option(
+            "--specialization", metavar="NAME=N", help="A stored Specialization (C8); repeatable."
+        ),
+    ] = None,
+    side: Annotated[
+        str | None,
+        typer.Option("--side", metavar="TEXT", help="The creature's side, such as party or foes."),
+    ] = None,
+    count: Annotated[
+        str | None,
+        typer.Option(
+            "--count",
+            metavar="N",
+            help="Add N creatures named 'NAME 1'..'NAME N', skipping names in use (1..100).",
+        ),
+    ] = None,
+    like: Annotated[
+        str | None,
+        typer.Option(
+            "--like",
+            metavar="OTHER",
+            autocompletion=complete_creature,
+            help="Copy OTHER's sheet: a creature of the encounter, else of a bundled example.",
+        ),
+    ] = None,
+    hidden: Annotated[
+        bool,
+        typer.Option("--hidden", help="Keep it off the player view until 'd4cli reveal NAME'."),
+    ] = False,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -181,12 +294,18 @@ def add_command(
     options = {
         "aspects": None if not aspect else tuple(parse_aspect(text) for text in aspect),
         "load_buffer": None if buffer is None else parse_whole(buffer, "--buffer", BUFFER),
-        "exhaustion": None if exhaustion is None else parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
+        "exhaustion": None
+        if exhaustion is None
+        else parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
         "evasion": None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         "hp": None if hp is None else parse_whole(hp, "--hp", HP),
         "max_hp": None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
     }
-    stats = {"attributes": attribute, "proficiencies": proficiency, "specializations": specialization}
+    stats = {
+        "attributes": attribute,
+        "proficiencies": proficiency,
+        "specializations": specialization,
+    }
 
     def sheet(template: "Creature | None", creature_name: str) -> "Creature":
         creature = _new_sheet(creature_name, options, template)
@@ -194,7 +313,9 @@ def add_command(
             try:
                 creature = with_stats(creature, {k: v for k, v in stats.items() if v}, side)
             except InputError as error:
-                raise InputError(f"{creature_name}: {error.field}", error.value, error.problem) from None
+                raise InputError(
+                    f"{creature_name}: {error.field}", error.value, error.problem
+                ) from None
         if hidden:
             creature = creature._replace(hidden=True)
         return creature
@@ -205,7 +326,10 @@ def add_command(
     def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
         template = None if like_name is None else _template_creature(encounter, like_name)
         names = (base,) if copies is None else numbered_names(encounter, base, copies)
-        added = tuple(plain if plain is not None and copies is None else sheet(template, each) for each in names)
+        added = tuple(
+            plain if plain is not None and copies is None else sheet(template, each)
+            for each in names
+        )
         like_shown = None if template is None else template.name
         return add_creatures(encounter, added, before=before, after=after, like=like_shown)
 
@@ -255,7 +379,12 @@ def _template_creature(encounter: "Encounter", name: str) -> "Creature":
 
 
 def remove_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature to remove.", autocompletion=complete_creature)],
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME", help="The creature to remove.", autocompletion=complete_creature
+        ),
+    ],
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -270,9 +399,26 @@ def remove_command(
 
 
 def status_command(
-    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Show this creature's whole sheet.", autocompletion=complete_creature)] = None,
-    at: Annotated[str | None, typer.Option("--at", metavar="SEQ", help="As it stood after journal entry SEQ (replayed; read-only).")] = None,
-    forecast: Annotated[bool, typer.Option("--forecast", help="Add one line: each side's chance to win from here (d4cli forecast).")] = False,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[NAME]",
+            help="Show this creature's whole sheet.",
+            autocompletion=complete_creature,
+        ),
+    ] = None,
+    at: Annotated[
+        str | None,
+        typer.Option(
+            "--at", metavar="SEQ", help="As it stood after journal entry SEQ (replayed; read-only)."
+        ),
+    ] = None,
+    forecast: Annotated[
+        bool,
+        typer.Option(
+            "--forecast", help="Add one line: each side's chance to win from here (d4cli forecast)."
+        ),
+    ] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -322,8 +468,15 @@ def status_command(
 
 
 def exhaust_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
-    level: Annotated[str, typer.Argument(metavar="LEVEL", help="The Exhaustion level, 0 or more; or +N / -N to change it.")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)
+    ],
+    level: Annotated[
+        str,
+        typer.Argument(
+            metavar="LEVEL", help="The Exhaustion level, 0 or more; or +N / -N to change it."
+        ),
+    ],
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -357,7 +510,9 @@ def _relative(current: int, step: int, text: str) -> int:
     try:
         return parse_whole(str(current + step), "LEVEL", EXHAUSTION)
     except InputError as error:
-        raise InputError("LEVEL", text, f"would make Exhaustion {current + step}: {error.problem}") from None
+        raise InputError(
+            "LEVEL", text, f"would make Exhaustion {current + step}: {error.problem}"
+        ) from None
 
 
 def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:

@@ -22,14 +22,28 @@ from d4cli.rules.limits import HP, parse_whole
 complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 # Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
-Amount = Annotated[str | None, typer.Argument(metavar="N", help="A whole number, 0 or more.", show_default=False)]
-Name = Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)]
+Amount = Annotated[
+    str | None, typer.Argument(metavar="N", help="A whole number, 0 or more.", show_default=False)
+]
+Name = Annotated[
+    str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)
+]
 
 
 def move_command(
     name: Name,
-    before: Annotated[str | None, typer.Option("--before", metavar="OTHER", autocompletion=complete_creature, help="Just before OTHER.")] = None,
-    after: Annotated[str | None, typer.Option("--after", metavar="OTHER", autocompletion=complete_creature, help="Just after OTHER.")] = None,
+    before: Annotated[
+        str | None,
+        typer.Option(
+            "--before", metavar="OTHER", autocompletion=complete_creature, help="Just before OTHER."
+        ),
+    ] = None,
+    after: Annotated[
+        str | None,
+        typer.Option(
+            "--after", metavar="OTHER", autocompletion=complete_creature, help="Just after OTHER."
+        ),
+    ] = None,
     first: Annotated[bool, typer.Option("--first", help="First in the turn order.")] = False,
     last: Annotated[bool, typer.Option("--last", help="Last in the turn order.")] = False,
     note: NoteOption = None,
@@ -42,12 +56,16 @@ def move_command(
     """
     from d4cli.fight.turns import move_creature
 
-    given = [(place, other) for place, other, on in (
-        ("before", before, before is not None),
-        ("after", after, after is not None),
-        ("first", None, first),
-        ("last", None, last),
-    ) if on]
+    given = [
+        (place, other)
+        for place, other, on in (
+            ("before", before, before is not None),
+            ("after", after, after is not None),
+            ("first", None, first),
+            ("last", None, last),
+        )
+        if on
+    ]
     if len(given) != 1:
         raise InputError("--before/--after/--first/--last", None, "give exactly one of them")
     place, other = given[0]
@@ -62,7 +80,11 @@ def _amount(text: str | None) -> int:
 
 
 def damage_command(
-    name: Name, amount: Amount = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+    name: Name,
+    amount: Amount = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
 ) -> None:
     """Take N hit points off a creature, never below 0; at 0 it is down (R16, R18).
 
@@ -75,7 +97,11 @@ def damage_command(
 
 
 def heal_command(
-    name: Name, amount: Amount = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+    name: Name,
+    amount: Amount = None,
+    note: NoteOption = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
 ) -> None:
     """Give a creature N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
 

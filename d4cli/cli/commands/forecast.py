@@ -14,8 +14,16 @@ if TYPE_CHECKING:
 
 
 def forecast_command(
-    runs: Annotated[str | None, typer.Option("--runs", metavar="N", help="Fights to play (1..1,000,000); default 2,000.")] = None,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same forecast.")] = None,
+    runs: Annotated[
+        str | None,
+        typer.Option("--runs", metavar="N", help="Fights to play (1..1,000,000); default 2,000."),
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            "--seed", metavar="N", help="Seed of the dice: the same seed gives the same forecast."
+        ),
+    ] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -55,10 +63,14 @@ def run_forecast(encounter: "Encounter", runs: str | None, seed: str | None) -> 
     count = DEFAULT_RUNS if runs is None else parse_whole(runs, "--runs", RUNS)
     if seed is None:
         env = os.environ.get("D4CLI_SEED")
-        number = parse_whole(env, "D4CLI_SEED", SEED) if env else int.from_bytes(os.urandom(4), "big")
+        number = (
+            parse_whole(env, "D4CLI_SEED", SEED) if env else int.from_bytes(os.urandom(4), "big")
+        )
     else:
         number = parse_whole(seed, "--seed", SEED)
-    return forecast(encounter, count, number, jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1)
+    return forecast(
+        encounter, count, number, jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1
+    )
 
 
 def status_forecast(encounter: "Encounter") -> "tuple[Forecast | None, str | None]":

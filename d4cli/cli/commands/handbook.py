@@ -12,10 +12,26 @@ DEFAULT_EXAMPLE = "ambush"
 
 
 def handbook_command(
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|FILE", help="The encounter whose reset modes are compared (default: the bundled ambush).")] = None,
-    out: Annotated[str | None, typer.Option("--out", metavar="PATH", help="Write the Markdown here instead of printing it.")] = None,
-    runs: Annotated[str, typer.Option("--runs", metavar="N", help="Simulated fights per mode (1..1,000,000).")] = "1000",
-    seed: Annotated[str, typer.Option("--seed", metavar="N", help="Seed of the simulated fights.")] = "1",
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="EXAMPLE|FILE",
+            help="The encounter whose reset modes are compared (default: the bundled ambush).",
+        ),
+    ] = None,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out", metavar="PATH", help="Write the Markdown here instead of printing it."
+        ),
+    ] = None,
+    runs: Annotated[
+        str, typer.Option("--runs", metavar="N", help="Simulated fights per mode (1..1,000,000).")
+    ] = "1000",
+    seed: Annotated[
+        str, typer.Option("--seed", metavar="N", help="Seed of the simulated fights.")
+    ] = "1",
 ) -> None:
     """One Markdown document for the designer's handbook: every rule with its example, the exact odds
     grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
@@ -51,7 +67,9 @@ def handbook_command(
     first = setups[0][2]
     grid = [(None, mode, mode) for mode in MODES]
     creatures = tuple((c.name, side) for c, side in zip(first.encounter.creatures, first.side_of))
-    report = simulation_json(encounter.name, first.sides, count, number, 100, None, [None], grid, tallies, creatures)
+    report = simulation_json(
+        encounter.name, first.sides, count, number, 100, None, [None], grid, tallies, creatures
+    )
     text = handbook_markdown(report)
     if target is None:
         import sys

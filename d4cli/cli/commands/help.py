@@ -16,7 +16,14 @@ complete_topic = completer("d4cli.cli.completion:complete_topic", ctx=False)
 
 
 def help_command(
-    topic: Annotated[str | None, typer.Argument(metavar="[TOPIC|RULE-ID]", help="A topic, or a rule id such as R14; none lists them.", autocompletion=complete_topic)] = None,
+    topic: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[TOPIC|RULE-ID]",
+            help="A topic, or a rule id such as R14; none lists them.",
+            autocompletion=complete_topic,
+        ),
+    ] = None,
     json_: JsonOption = False,
 ) -> None:
     """Explain the rules: the gate, the pool, Advantage, Load, checks ... or one rule by id (R1-R20, C1-C8, L1-L4, N1).
@@ -32,7 +39,11 @@ def help_command(
     if rule_id is not None and rule_id not in RULES:
         raise InputError("RULE-ID", topic, "no such rule; the rules are " + _rule_ranges(RULES))
     if key is not None and rule_id is None and key not in TOPICS:
-        raise InputError("TOPIC", topic, "unknown topic; one of " + ", ".join(TOPICS) + ", or a rule id such as R14")
+        raise InputError(
+            "TOPIC",
+            topic,
+            "unknown topic; one of " + ", ".join(TOPICS) + ", or a rule id such as R14",
+        )
     if json_:
         if rule_id is not None:
             from d4cli.output.serialize.views import help_json

@@ -34,7 +34,10 @@ class LineBoundary:
         self._installed = False
 
     def __enter__(self) -> LineBoundary:
-        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
             signal.signal(signal.SIGINT, self._note)
             self._installed = True
         return self
@@ -67,7 +70,12 @@ class LineBoundary:
         if self.pending:
             raise KeyboardInterrupt
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if self._installed:
             signal.signal(signal.SIGINT, signal.default_int_handler)
             self._installed = False

@@ -21,11 +21,37 @@ complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 
 def log_command(
-    last: Annotated[str | None, typer.Option("--last", metavar="N", help="Only the newest N changes (before the filters).")] = None,
-    round_: Annotated[str | None, typer.Option("--round", metavar="N", help="Only the changes made in round N.")] = None,
-    creature: Annotated[str | None, typer.Option("--creature", metavar="NAME", autocompletion=complete_creature, help="Only the changes whose actor or target is NAME (N1).")] = None,
-    kind: Annotated[SourceList, typer.Option("--kind", metavar="KIND", help="Only changes of this kind (act, turn-start, ...); repeatable.")] = None,
-    states: Annotated[bool, typer.Option("--states", help="With --json: one line per entry, {seq, entry, state}, the state as status --json.")] = False,
+    last: Annotated[
+        str | None,
+        typer.Option("--last", metavar="N", help="Only the newest N changes (before the filters)."),
+    ] = None,
+    round_: Annotated[
+        str | None, typer.Option("--round", metavar="N", help="Only the changes made in round N.")
+    ] = None,
+    creature: Annotated[
+        str | None,
+        typer.Option(
+            "--creature",
+            metavar="NAME",
+            autocompletion=complete_creature,
+            help="Only the changes whose actor or target is NAME (N1).",
+        ),
+    ] = None,
+    kind: Annotated[
+        SourceList,
+        typer.Option(
+            "--kind",
+            metavar="KIND",
+            help="Only changes of this kind (act, turn-start, ...); repeatable.",
+        ),
+    ] = None,
+    states: Annotated[
+        bool,
+        typer.Option(
+            "--states",
+            help="With --json: one line per entry, {seq, entry, state}, the state as status --json.",
+        ),
+    ] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -50,7 +76,9 @@ def log_command(
         # Streamed: the entries are read from the journal as they are written out, never all held.
         stream = stream_history(resolve_path(file), count)
         known = LOG_KINDS
-        if any(k.strip().lower() not in LOG_KINDS for k in kind or ()):  # a kind only this journal has
+        if any(
+            k.strip().lower() not in LOG_KINDS for k in kind or ()
+        ):  # a kind only this journal has
             seen = {entry.get("kind") for entry in stream.entries()} - set(LOG_KINDS)
             known = LOG_KINDS + tuple(sorted(k for k in seen if isinstance(k, str)))
         keep = entry_filter(round_number, name, check_kinds(kind or (), known))
@@ -68,7 +96,11 @@ def log_command(
                 newest = None
                 for entry in filter(keep, stream.entries()):
                     newest = entry
-            write_log(entries, empty="Nothing in the log yet." if keep is None else "No change matches.", newest=newest)
+            write_log(
+                entries,
+                empty="Nothing in the log yet." if keep is None else "No change matches.",
+                newest=newest,
+            )
         warning = stream.warning
     if warning is not None:
         # A damaged newest journal line: the readable entries are shown, the damage named.
@@ -77,7 +109,9 @@ def log_command(
         sys.stderr.flush()
 
 
-def _states(path: Path, count: int | None, round_number: int | None, name: str | None, kinds: Sequence[str]) -> str | None:
+def _states(
+    path: Path, count: int | None, round_number: int | None, name: str | None, kinds: Sequence[str]
+) -> str | None:
     """``log --states --json``: one {seq, entry, state} line per entry chosen; the warning, if any."""
     from d4cli.cli.commands.replay import state_lines
     from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter

@@ -13,9 +13,28 @@ from d4cli.rules.errors import InputError
 
 
 def note_command(
-    first: Annotated[str, typer.Argument(metavar="NAME|TEXT", help="The note, or the creature it is about when TEXT follows.", autocompletion=complete_creature)],
-    second: Annotated[str | None, typer.Argument(metavar="[TEXT]", help="The note, after the creature it is about.", show_default=False)] = None,
-    set_: Annotated[str | None, typer.Option("--set", metavar="TEXT", help="Set NAME's notes (the sheet's free text) to TEXT; \"\" clears them.")] = None,
+    first: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME|TEXT",
+            help="The note, or the creature it is about when TEXT follows.",
+            autocompletion=complete_creature,
+        ),
+    ],
+    second: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[TEXT]", help="The note, after the creature it is about.", show_default=False
+        ),
+    ] = None,
+    set_: Annotated[
+        str | None,
+        typer.Option(
+            "--set",
+            metavar="TEXT",
+            help="Set NAME's notes (the sheet's free text) to TEXT; \"\" clears them.",
+        ),
+    ] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -45,7 +64,9 @@ def note_command(
     from d4cli.output.serialize.changes import journal_json, record_json
 
     # Not `apply_change`: a note changes nothing else in the encounter, and is journaled all the same.
-    record = change_noting_comments(resolve_path(file), lambda encounter: write_note(encounter, about, checked))
+    record = change_noting_comments(
+        resolve_path(file), lambda encounter: write_note(encounter, about, checked)
+    )
     if json_:
         emit_json(record_json(record))
         return
@@ -69,5 +90,7 @@ def _check_notes(text: str) -> str:
     if any(escape_control(line) != line for line in text.replace("\t", " ").split("\n")):
         raise InputError("--set", escape_control(text), "must be text without control characters")
     if len(text) > MAX_NOTES:
-        raise InputError("--set", text[:20] + "...", f"is {len(text):,} characters long; at most {MAX_NOTES:,}")
+        raise InputError(
+            "--set", text[:20] + "...", f"is {len(text):,} characters long; at most {MAX_NOTES:,}"
+        )
     return text

@@ -33,6 +33,7 @@ class PoolRows(TypedDict, total=False):
     load: int
     net_advantage: int
 
+
 app = typer.Typer(
     help="Tables of exact odds for designers: P(success) and expected damage.",
     no_args_is_help=True,
@@ -70,7 +71,13 @@ ExtraOption = Annotated[
     typer.Option("--extra", metavar="NdX[+M]", help="Extra dice on every roll (R6); repeatable."),
 ]
 FormatOption = Annotated[
-    str, typer.Option("--format", metavar="FORMAT", autocompletion=complete_format, help="table, markdown, csv or json; csv adds each column exact, as a fraction, where the grid is exact.")
+    str,
+    typer.Option(
+        "--format",
+        metavar="FORMAT",
+        autocompletion=complete_format,
+        help="table, markdown, csv or json; csv adds each column exact, as a fraction, where the grid is exact.",
+    ),
 ]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON object (= --format json).")
@@ -247,8 +254,12 @@ def parse_range(
             tier = DC_TIERS.get(part.lower())
             if tier is not None:
                 return tier
-            if not (part[:1].isascii() and (part[:1].isdigit() or part[:1] == "-")):  # as `d4cli.rules.dc.parse_dc` says it
-                raise InputError(field, part, "must be a whole number or one of " + ", ".join(DC_TIERS) + " (C2)")
+            if not (
+                part[:1].isascii() and (part[:1].isdigit() or part[:1] == "-")
+            ):  # as `d4cli.rules.dc.parse_dc` says it
+                raise InputError(
+                    field, part, "must be a whole number or one of " + ", ".join(DC_TIERS) + " (C2)"
+                )
         return parse_whole(part, field, bounds)
 
     if not text:
@@ -335,7 +346,12 @@ class _PoolRows:
     def kwargs(self) -> PoolRows:
         if self.field == "--pool":
             return {"extra": self.extra, "pool_sizes": self.values}
-        return {"extra": self.extra, "aspects": self.values, "load": self.load, "net_advantage": self.net}
+        return {
+            "extra": self.extra,
+            "aspects": self.values,
+            "load": self.load,
+            "net_advantage": self.net,
+        }
 
 
 def _dc_bounds() -> tuple[int, int]:

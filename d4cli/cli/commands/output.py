@@ -115,17 +115,19 @@ def print_many(
     if not quiet:
         from d4cli.output.render.roll import times_summary
 
-        print_renderables(*times_summary(
-            count,
-            summary.totals,
-            summary.shown,
-            successes=summary.successes,
-            damage=summary.damage,
-            outcomes=summary.outcomes if summary.rule_of_three else None,
-            dc=dc,
-            evasion=evasion,
-            label=view.label,
-        ))
+        print_renderables(
+            *times_summary(
+                count,
+                summary.totals,
+                summary.shown,
+                successes=summary.successes,
+                damage=summary.damage,
+                outcomes=summary.outcomes if summary.rule_of_three else None,
+                dc=dc,
+                evasion=evasion,
+                label=view.label,
+            )
+        )
 
 
 def _print_json_lines(roll_once: Callable[[], Any], count: int, view: ResultView) -> None:

@@ -9,7 +9,12 @@ import typer
 
 FileOption = Annotated[
     str | None,
-    typer.Option("--file", "-f", metavar="PATH", help="The encounter file; else D4CLI_FILE, else ./encounter.toml."),
+    typer.Option(
+        "--file",
+        "-f",
+        metavar="PATH",
+        help="The encounter file; else D4CLI_FILE, else ./encounter.toml.",
+    ),
 ]
 
 

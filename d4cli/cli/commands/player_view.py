@@ -17,10 +17,19 @@ from d4cli.cli.commands.encounter import FileOption, apply_change
 from d4cli.cli.completion import complete_creature
 from d4cli.rules.errors import InputError
 
-Name = Annotated[str, typer.Argument(metavar="NAME", help="The creature (its name in the file).", autocompletion=complete_creature)]
+Name = Annotated[
+    str,
+    typer.Argument(
+        metavar="NAME",
+        help="The creature (its name in the file).",
+        autocompletion=complete_creature,
+    ),
+]
 
 
-def reveal_command(name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
+def reveal_command(
+    name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
     """Put a hidden creature on the player view (board --players, serve).
 
     Example: d4cli reveal "Goblin Shaman"
@@ -30,7 +39,9 @@ def reveal_command(name: Name, note: NoteOption = None, file: FileOption = None,
     apply_change(file, lambda encounter: reveal(encounter, name), json_, note)
 
 
-def conceal_command(name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
+def conceal_command(
+    name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
     """Take a creature off the player view; its turns and rolls go on as before (R13).
 
     Example: d4cli conceal "Goblin Shaman"
@@ -42,8 +53,15 @@ def conceal_command(name: Name, note: NoteOption = None, file: FileOption = None
 
 def alias_command(
     name: Name,
-    text: Annotated[str | None, typer.Argument(metavar="TEXT", help="The name the players see (unique, N1).", show_default=False)] = None,
-    clear: Annotated[bool, typer.Option("--clear", help="Show its own name to the players again.")] = False,
+    text: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="TEXT", help="The name the players see (unique, N1).", show_default=False
+        ),
+    ] = None,
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Show its own name to the players again.")
+    ] = False,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -60,9 +78,20 @@ def alias_command(
 
 
 def board_command(
-    players: Annotated[bool, typer.Option("--players", help="Show only what the players may see (the projection).")] = False,
-    once: Annotated[bool, typer.Option("--once", help="Print one frame and exit (plain text in a pipe).")] = False,
-    at: Annotated[str | None, typer.Option("--at", metavar="SEQ", help="One frame as it stood after journal entry SEQ (replayed; read-only).")] = None,
+    players: Annotated[
+        bool, typer.Option("--players", help="Show only what the players may see (the projection).")
+    ] = False,
+    once: Annotated[
+        bool, typer.Option("--once", help="Print one frame and exit (plain text in a pipe).")
+    ] = False,
+    at: Annotated[
+        str | None,
+        typer.Option(
+            "--at",
+            metavar="SEQ",
+            help="One frame as it stood after journal entry SEQ (replayed; read-only).",
+        ),
+    ] = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -108,8 +137,17 @@ def board_command(
 
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", metavar="HOST", help="Address to listen on; anything but 127.0.0.1 lets others on that network read the view.")] = "127.0.0.1",
-    port: Annotated[str, typer.Option("--port", metavar="N", help="Port to listen on, 1-65535 (0: a free one).")] = "8765",
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            metavar="HOST",
+            help="Address to listen on; anything but 127.0.0.1 lets others on that network read the view.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[
+        str, typer.Option("--port", metavar="N", help="Port to listen on, 1-65535 (0: a free one).")
+    ] = "8765",
     file: FileOption = None,
 ) -> None:
     """Serve the player view as a live web page (GET /, /view.json, /events) until Ctrl-C.

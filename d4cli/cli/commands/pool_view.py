@@ -66,7 +66,9 @@ def pool_view(
         from d4cli.output.render.roll import pool_renderables
 
         shown = None if steps is None else steps(result)
-        print_renderables(*pool_renderables(result, title, label=label, steps=shown, odds=odds_record))
+        print_renderables(
+            *pool_renderables(result, title, label=label, steps=shown, odds=odds_record)
+        )
         if after is not None and result.allowed:
             after(result)
 

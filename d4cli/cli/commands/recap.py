@@ -13,10 +13,31 @@ FORMATS = ("table", "markdown", "csv", "svg")
 
 
 def recap_command(
-    from_seq: Annotated[str | None, typer.Option("--from-seq", metavar="N", help="Recap the entries after entry N (default: the init).")] = None,
-    runs: Annotated[str | None, typer.Option("--runs", metavar="N", help="Simulated fights to place the real one among (0..1,000,000; default 1,000; 0: none).")] = None,
-    seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the simulated fights' dice.")] = None,
-    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv|svg", help="Output for people, a handbook, a spreadsheet, or the damage per round per side as an SVG chart on stdout.")] = "table",
+    from_seq: Annotated[
+        str | None,
+        typer.Option(
+            "--from-seq", metavar="N", help="Recap the entries after entry N (default: the init)."
+        ),
+    ] = None,
+    runs: Annotated[
+        str | None,
+        typer.Option(
+            "--runs",
+            metavar="N",
+            help="Simulated fights to place the real one among (0..1,000,000; default 1,000; 0: none).",
+        ),
+    ] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", metavar="N", help="Seed of the simulated fights' dice.")
+    ] = None,
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="table|markdown|csv|svg",
+            help="Output for people, a handbook, a spreadsheet, or the damage per round per side as an SVG chart on stdout.",
+        ),
+    ] = "table",
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -85,12 +106,18 @@ def build_report(file: str | None, start_at: int | None, runs: int, seed: int) -
     if seq >= last:
         if start_at is None:
             raise InputError("recap", None, "no fight yet: nothing in the log since the init")
-        raise InputError("--from-seq", start_at, f"leaves nothing to recap: the newest entry is #{last}")
+        raise InputError(
+            "--from-seq", start_at, f"leaves nothing to recap: the newest entry is #{last}"
+        )
     try:
         _, start = state_after(path, replay, seq)
     except InputError as error:
         raise InputError("--from-seq", seq, error.problem) from None
-    keep = [n for n, entry in enumerate(replay.entries) if isinstance(entry.get("seq"), int) and entry["seq"] > seq]
+    keep = [
+        n
+        for n, entry in enumerate(replay.entries)
+        if isinstance(entry.get("seq"), int) and entry["seq"] > seq
+    ]
     steps = list(state_lines(path, replay, keep))
     figures = recap(start, seq, steps)
     rolls = [roll for roll in (entry_luck(entry) for entry, _ in steps) if roll is not None]

@@ -43,11 +43,17 @@ def state_after(path: Path, replay: Replay, seq: int) -> tuple[dict[str, Any], E
         if entry.get("seq") != seq:
             continue
         if text is None:
-            raise InputError("--at", seq, "the file as it stood then cannot be rebuilt from the journal (edited by hand)")
+            raise InputError(
+                "--at",
+                seq,
+                "the file as it stood then cannot be rebuilt from the journal (edited by hand)",
+            )
         try:
             return entry, parse_encounter(text, path)
         except FileError:
-            raise InputError("--at", seq, "the file as it stood then is no longer a valid encounter") from None
+            raise InputError(
+                "--at", seq, "the file as it stood then is no longer a valid encounter"
+            ) from None
     raise InputError("--at", seq, "no such entry in the journal (a damaged line)")
 
 
@@ -73,11 +79,17 @@ def print_replayed(entry: dict[str, Any], encounter: Encounter) -> None:
     from d4cli.store.journal import public_entry
 
     kind = escape(str(entry.get("kind")))
-    print_lines([f"As it stood after #{entry.get('seq')} {kind}: {summary(public_entry(entry))} (replayed from the journal)"])
+    print_lines(
+        [
+            f"As it stood after #{entry.get('seq')} {kind}: {summary(public_entry(entry))} (replayed from the journal)"
+        ]
+    )
     print_status(encounter)
 
 
-def state_lines(path: Path, replay: Replay, keep: Iterable[int]) -> Iterable[tuple[dict[str, Any], Encounter | None]]:
+def state_lines(
+    path: Path, replay: Replay, keep: Iterable[int]
+) -> Iterable[tuple[dict[str, Any], Encounter | None]]:
     """Each entry at the positions *keep* (as ``log --json`` lists it) and the encounter right after it, or None
     where it cannot be rebuilt."""
     from d4cli.fileformat.encounter_toml import parse_encounter

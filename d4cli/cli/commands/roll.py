@@ -55,16 +55,41 @@ SourceList = list[str] | None
 )
 def pool_command(
     ctx: typer.Context,
-    aspect: Annotated[str, typer.Argument(metavar="ASPECT", help="The Aspect's value (may be negative).")],
+    aspect: Annotated[
+        str, typer.Argument(metavar="ASPECT", help="The Aspect's value (may be negative).")
+    ],
     load: Annotated[str, typer.Option("--load", metavar="N", help="Current Action Load.")] = "0",
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="The action's Cost (R3).")] = "1",
-    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable.")] = None,
-    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable.")] = None,
-    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable.")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
-    evasion: Annotated[str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")] = None,
+    adv: Annotated[
+        SourceList,
+        typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable."),
+    ] = None,
+    dis: Annotated[
+        SourceList,
+        typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable."),
+    ] = None,
+    extra: Annotated[
+        SourceList,
+        typer.Option(
+            "--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable."
+        ),
+    ] = None,
+    dc: Annotated[
+        str | None,
+        typer.Option(
+            "--dc",
+            metavar="N|TIER",
+            autocompletion=complete_dc_tier,
+            help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).",
+        ),
+    ] = None,
+    evasion: Annotated[
+        str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")
+    ] = None,
     gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll: skip the gate (R9).")] = False,
-    ignore_load: Annotated[bool, typer.Option("--ignore-load", help="Size the pool as if Load were 0 (R9).")] = False,
+    ignore_load: Annotated[
+        bool, typer.Option("--ignore-load", help="Size the pool as if Load were 0 (R9).")
+    ] = False,
     odds: OddsOption = False,
     times: TimesOption = None,
     seed: SeedOption = None,
@@ -153,7 +178,11 @@ def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
             name = word.split("=", 1)[0]
             from d4cli.rules.suggest import did_you_mean
 
-            known = [opt for param in ctx.command.params for opt in param.opts] if ctx is not None else []
+            known = (
+                [opt for param in ctx.command.params for opt in param.opts]
+                if ctx is not None
+                else []
+            )
             hint = did_you_mean(name, [opt for opt in known if opt.startswith("--")])
             raise InputError("option", name, "no such option (see 'd4cli roll pool --help')" + hint)
     if words[1:] or (words and not words[0].startswith("-")):
@@ -162,13 +191,33 @@ def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
 
 @app.command("check")
 def check_command(
-    attribute: Annotated[str, typer.Option("--attribute", metavar="N", help="Derived Attribute (C1).")] = "0",
-    proficiency: Annotated[str, typer.Option("--proficiency", metavar="N", help="Proficiency (C1).")] = "0",
-    specialization: Annotated[str, typer.Option("--specialization", metavar="N", help="Specialization (C1).")] = "0",
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="A number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
-    advantage: Annotated[str, typer.Option("--advantage", metavar="L", help="Advantage Level 0..5 (C3).")] = "0",
-    disadvantage: Annotated[str, typer.Option("--disadvantage", metavar="N", help="How many Disadvantages (C4).")] = "0",
-    rule_of_three: Annotated[bool, typer.Option("--rule-of-three", help="Grade results 'and...' / 'but...' (C7).")] = False,
+    attribute: Annotated[
+        str, typer.Option("--attribute", metavar="N", help="Derived Attribute (C1).")
+    ] = "0",
+    proficiency: Annotated[
+        str, typer.Option("--proficiency", metavar="N", help="Proficiency (C1).")
+    ] = "0",
+    specialization: Annotated[
+        str, typer.Option("--specialization", metavar="N", help="Specialization (C1).")
+    ] = "0",
+    dc: Annotated[
+        str | None,
+        typer.Option(
+            "--dc",
+            metavar="N|TIER",
+            autocompletion=complete_dc_tier,
+            help="A number or easy, medium, hard, challenging, nearly-impossible (C2).",
+        ),
+    ] = None,
+    advantage: Annotated[
+        str, typer.Option("--advantage", metavar="L", help="Advantage Level 0..5 (C3).")
+    ] = "0",
+    disadvantage: Annotated[
+        str, typer.Option("--disadvantage", metavar="N", help="How many Disadvantages (C4).")
+    ] = "0",
+    rule_of_three: Annotated[
+        bool, typer.Option("--rule-of-three", help="Grade results 'and...' / 'but...' (C7).")
+    ] = False,
     odds: OddsOption = False,
     times: TimesOption = None,
     seed: SeedOption = None,
@@ -251,7 +300,13 @@ def check_command(
 
 @app.command("dice")
 def dice_command(
-    expression: Annotated[str, typer.Argument(metavar="EXPR", help="NdX terms and whole numbers joined by + and -, such as 2d6+1d4+3 (L2, L3).")],
+    expression: Annotated[
+        str,
+        typer.Argument(
+            metavar="EXPR",
+            help="NdX terms and whole numbers joined by + and -, such as 2d6+1d4+3 (L2, L3).",
+        ),
+    ],
     odds: OddsOption = False,
     times: TimesOption = None,
     seed: SeedOption = None,
@@ -304,7 +359,15 @@ def dice_command(
         refusal=lambda _: None,
         label=label_text,
     )
-    print_many(lambda: roll_expression(parsed, rng), count, view, json_=json_, quiet=quiet, dc=None, evasion=None)
+    print_many(
+        lambda: roll_expression(parsed, rng),
+        count,
+        view,
+        json_=json_,
+        quiet=quiet,
+        dc=None,
+        evasion=None,
+    )
 
 
 def unknown_command_hint(name: str) -> str:

@@ -42,28 +42,89 @@ if TYPE_CHECKING:
     from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
     from d4cli.fight.sheets import ActionEvent
 
-app = typer.Typer(help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True)
+app = typer.Typer(
+    help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True
+)
 
 
 def check_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature that makes the check.", autocompletion=complete_creature)],
-    attribute: Annotated[str | None, typer.Option("--attribute", metavar="NAME", autocompletion=complete_attribute, help="A stored Attribute (C1, C8).")] = None,
-    proficiency: Annotated[str | None, typer.Option("--proficiency", metavar="NAME", autocompletion=complete_proficiency, help="A stored Proficiency (C1, C8).")] = None,
-    specialization: Annotated[str | None, typer.Option("--specialization", metavar="NAME", autocompletion=complete_specialization, help="A stored Specialization (C1, C8).")] = None,
-    dc: Annotated[str | None, typer.Option("--dc", metavar="N|TIER", autocompletion=complete_dc_tier, help="A number or easy, medium, hard, challenging, nearly-impossible (C2).")] = None,
-    advantage: Annotated[str, typer.Option("--advantage", metavar="L", help="Base Advantage Level 0..5 (C3).")] = "0",
-    disadvantage: Annotated[str, typer.Option("--disadvantage", metavar="N", help="Base count of Disadvantages (C4).")] = "0",
-    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A source of Advantage: +1 level (C8); repeatable.")] = None,
-    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (C8); repeatable.")] = None,
-    rule_of_three: Annotated[bool, typer.Option("--rule-of-three", help="Grade results 'and...' / 'but...' (C7).")] = False,
-    note: Annotated[str | None, typer.Option("--note", metavar="TEXT", help="Kept with the check in the log.")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")] = False,
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME",
+            help="The creature that makes the check.",
+            autocompletion=complete_creature,
+        ),
+    ],
+    attribute: Annotated[
+        str | None,
+        typer.Option(
+            "--attribute",
+            metavar="NAME",
+            autocompletion=complete_attribute,
+            help="A stored Attribute (C1, C8).",
+        ),
+    ] = None,
+    proficiency: Annotated[
+        str | None,
+        typer.Option(
+            "--proficiency",
+            metavar="NAME",
+            autocompletion=complete_proficiency,
+            help="A stored Proficiency (C1, C8).",
+        ),
+    ] = None,
+    specialization: Annotated[
+        str | None,
+        typer.Option(
+            "--specialization",
+            metavar="NAME",
+            autocompletion=complete_specialization,
+            help="A stored Specialization (C1, C8).",
+        ),
+    ] = None,
+    dc: Annotated[
+        str | None,
+        typer.Option(
+            "--dc",
+            metavar="N|TIER",
+            autocompletion=complete_dc_tier,
+            help="A number or easy, medium, hard, challenging, nearly-impossible (C2).",
+        ),
+    ] = None,
+    advantage: Annotated[
+        str, typer.Option("--advantage", metavar="L", help="Base Advantage Level 0..5 (C3).")
+    ] = "0",
+    disadvantage: Annotated[
+        str, typer.Option("--disadvantage", metavar="N", help="Base count of Disadvantages (C4).")
+    ] = "0",
+    adv: Annotated[
+        SourceList,
+        typer.Option(
+            "--adv", metavar="SOURCE", help="A source of Advantage: +1 level (C8); repeatable."
+        ),
+    ] = None,
+    dis: Annotated[
+        SourceList,
+        typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (C8); repeatable."),
+    ] = None,
+    rule_of_three: Annotated[
+        bool, typer.Option("--rule-of-three", help="Grade results 'and...' / 'but...' (C7).")
+    ] = False,
+    note: Annotated[
+        str | None, typer.Option("--note", metavar="TEXT", help="Kept with the check in the log.")
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would happen; write nothing.")
+    ] = False,
     odds: OddsOption = False,
     seed: SeedOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
-    short: Annotated[bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")] = False,
+    short: Annotated[
+        bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")
+    ] = False,
 ) -> None:
     """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
 
@@ -74,13 +135,27 @@ def check_command(
     from d4cli.store import read_encounter
 
     with naming(name):
-        request = _check_request(name, attribute, proficiency, specialization, dc, advantage, disadvantage, adv, dis, rule_of_three, note)
+        request = _check_request(
+            name,
+            attribute,
+            proficiency,
+            specialization,
+            dc,
+            advantage,
+            disadvantage,
+            adv,
+            dis,
+            rule_of_three,
+            note,
+        )
     rng = make_rng(seed)
     path = resolve_path(file)
     if dry_run:
         _, record = sheet_check(read_encounter(path), request, rng)
     else:
-        record = change_noting_comments(path, lambda encounter: sheet_check(encounter, request, rng))
+        record = change_noting_comments(
+            path, lambda encounter: sheet_check(encounter, request, rng)
+        )
     _show_check(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
@@ -94,8 +169,17 @@ def naming(creature: str) -> "Iterator[None]":
 
 
 def _check_request(
-    name: str, attribute: str | None, proficiency: str | None, specialization: str | None, dc: str | None,
-    advantage: str, disadvantage: str, adv: SourceList, dis: SourceList, rule_of_three: bool, note: str | None,
+    name: str,
+    attribute: str | None,
+    proficiency: str | None,
+    specialization: str | None,
+    dc: str | None,
+    advantage: str,
+    disadvantage: str,
+    adv: SourceList,
+    dis: SourceList,
+    rule_of_three: bool,
+    note: str | None,
 ) -> "SheetCheckRequest":
     from d4cli.fight.sheet_check import SheetCheckRequest
     from d4cli.rules.action_roll import parse_dc
@@ -105,7 +189,9 @@ def _check_request(
         actor=name,
         attribute=None if attribute is None else check_text(attribute, "--attribute"),
         proficiency=None if proficiency is None else check_text(proficiency, "--proficiency"),
-        specialization=None if specialization is None else check_text(specialization, "--specialization"),
+        specialization=None
+        if specialization is None
+        else check_text(specialization, "--specialization"),
         dc=None if dc is None else parse_dc(dc),
         advantage_level=parse_whole(advantage, "--advantage", ADVANTAGE_LEVEL),
         disadvantage=parse_whole(disadvantage, "--disadvantage", DISADVANTAGE_COUNT),
@@ -117,7 +203,13 @@ def _check_request(
 
 
 def _show_check(
-    record: "CheckRecord", *, json_: bool, odds: bool, dry_run: bool, quiet: bool = False, short: bool = False
+    record: "CheckRecord",
+    *,
+    json_: bool,
+    odds: bool,
+    dry_run: bool,
+    quiet: bool = False,
+    short: bool = False,
 ) -> None:
     """Print a check (JSON, the total with *quiet*, its log line with *short*, or steps with exact
     odds on ``--odds``); exit 3 when impossible (C4), with nothing on stdout but JSON."""
@@ -174,7 +266,9 @@ def _check_line(record: "CheckRecord", dry_run: bool) -> str:
     return plain(summary(journal_json(record))) + (" (dry run)" if dry_run else "")
 
 
-def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None) -> None:
+def _print_event(
+    event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None
+) -> None:
     from d4cli.cli.commands.unchanged import unchanged_line
     from d4cli.output.serialize.acts import action_event_json
     from d4cli.output.serialize.changes import unchanged_json
@@ -191,14 +285,35 @@ def _print_event(event: "ActionEvent", json_: bool, *, changed: bool = True, not
 
 @app.command("add")
 def action_add_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="The action's name (not an Aspect's, N1).")],
-    aspect: Annotated[str, typer.Option("--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect it uses.")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)
+    ],
+    action: Annotated[
+        str, typer.Argument(metavar="ACTION", help="The action's name (not an Aspect's, N1).")
+    ],
+    aspect: Annotated[
+        str,
+        typer.Option(
+            "--aspect", metavar="ASPECT", autocompletion=complete_aspect, help="The Aspect it uses."
+        ),
+    ],
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="Its Cost (R3).")] = "1",
-    extra: Annotated[SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice (R6); repeatable.")] = None,
+    extra: Annotated[
+        SourceList, typer.Option("--extra", metavar="NdX[+M]", help="Extra dice (R6); repeatable.")
+    ] = None,
     dc: Annotated[str | None, typer.Option("--dc", metavar="N", help="A default DC (R7).")] = None,
-    adv: Annotated[SourceList, typer.Option("--adv", metavar="SOURCE", help="A default Advantage source (R4); repeatable.")] = None,
-    dis: Annotated[SourceList, typer.Option("--dis", metavar="SOURCE", help="A default Disadvantage source (R4); repeatable.")] = None,
+    adv: Annotated[
+        SourceList,
+        typer.Option(
+            "--adv", metavar="SOURCE", help="A default Advantage source (R4); repeatable."
+        ),
+    ] = None,
+    dis: Annotated[
+        SourceList,
+        typer.Option(
+            "--dis", metavar="SOURCE", help="A default Disadvantage source (R4); repeatable."
+        ),
+    ] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -215,7 +330,11 @@ def action_add_command(
     from d4cli.cli.commands.unchanged import Unchanged, or_unchanged
 
     try:
-        event = change_noting_comments(resolve_path(file), or_unchanged(lambda encounter: add_action(encounter, name, row)), note)
+        event = change_noting_comments(
+            resolve_path(file),
+            or_unchanged(lambda encounter: add_action(encounter, name, row)),
+            note,
+        )
     except Unchanged as same:  # the very action it has: nothing written or logged
         _print_event(same.record, json_, changed=False, note=note)
         return
@@ -223,7 +342,13 @@ def action_add_command(
 
 
 def _action_row(
-    action: str, aspect: str, cost: str, extra: SourceList, dc: str | None, adv: SourceList, dis: SourceList
+    action: str,
+    aspect: str,
+    cost: str,
+    extra: SourceList,
+    dc: str | None,
+    adv: SourceList,
+    dis: SourceList,
 ) -> dict[str, object]:
     from d4cli.rules.action_roll import parse_dc
     from d4cli.rules.dice import parse_extra
@@ -241,8 +366,15 @@ def _action_row(
 
 @app.command("remove")
 def action_remove_command(
-    name: Annotated[str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)],
-    action: Annotated[str, typer.Argument(metavar="ACTION", help="The action to remove.", autocompletion=complete_action)],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)
+    ],
+    action: Annotated[
+        str,
+        typer.Argument(
+            metavar="ACTION", help="The action to remove.", autocompletion=complete_action
+        ),
+    ],
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -254,7 +386,9 @@ def action_remove_command(
     from d4cli.cli.settings import resolve_path
     from d4cli.fight.sheets import remove_action
 
-    event = change_noting_comments(resolve_path(file), lambda encounter: remove_action(encounter, name, action), note)
+    event = change_noting_comments(
+        resolve_path(file), lambda encounter: remove_action(encounter, name, action), note
+    )
     _print_event(event, json_)
 
 
@@ -272,4 +406,8 @@ def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
     from d4cli.output.render.sheet import sheet_table
 
     current = same_name(encounter.current, creature.name)
-    console().print(sheet_table(creature, encounter.round, reset_to=encounter.reset_to(creature), current=current))
+    console().print(
+        sheet_table(
+            creature, encounter.round, reset_to=encounter.reset_to(creature), current=current
+        )
+    )

@@ -15,18 +15,90 @@ MAX_SETTINGS = 51  # settings of one --sweep
 
 
 def simulate_command(
-    file: Annotated[str | None, typer.Argument(metavar="[FILE]", help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).")] = None,
-    from_: Annotated[str | None, typer.Option("--from", metavar="EXAMPLE|PATH", help="Play a bundled example (skirmish, duel, ambush) or another file instead.")] = None,
-    runs: Annotated[str, typer.Option("--runs", metavar="N", help="Fights per mode (1..10,000,000).")] = "1000",
-    modes: Annotated[str, typer.Option("--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12).")] = "turn,round,round-zero",
-    seed: Annotated[str | None, typer.Option("--seed", metavar="N", help="Seed of the dice: the same seed gives the same report.")] = None,
-    max_rounds: Annotated[str, typer.Option("--max-rounds", metavar="N", help="A fight still running after N rounds is a draw.")] = "100",
-    jobs: Annotated[str | None, typer.Option("--jobs", metavar="N", help="Processes to use; default the number of cores (with --scheduler: pieces at once, default the cluster's worker threads).")] = None,
-    scheduler: Annotated[str | None, typer.Option("--scheduler", metavar="ADDRESS", help="Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli.")] = None,
-    target_rule: Annotated[str | None, typer.Option("--target-rule", metavar="lowest-hp|random", help="Every creature's target rule (overrides the file's policy).")] = None,
-    reserve: Annotated[str | None, typer.Option("--reserve", metavar="N", help="Every creature's reserved headroom (overrides the file's policy).")] = None,
-    sweep: Annotated[str | None, typer.Option("--sweep", metavar="KEY=A..B", help="A grid: reserve=0..3 or buffer=0..2 (everyone), reserve:NAME=0..3 or buffer:NAME=0..2 (one creature), one row per setting.")] = None,
-    format_: Annotated[str, typer.Option("--format", metavar="table|markdown|csv|svg", help="Output for people, a handbook, a spreadsheet, or the rounds-to-finish chart of each mode as SVG on stdout (not with --sweep).")] = "table",
+    file: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[FILE]",
+            help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
+        ),
+    ] = None,
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="EXAMPLE|PATH",
+            help="Play a bundled example (skirmish, duel, ambush) or another file instead.",
+        ),
+    ] = None,
+    runs: Annotated[
+        str, typer.Option("--runs", metavar="N", help="Fights per mode (1..10,000,000).")
+    ] = "1000",
+    modes: Annotated[
+        str,
+        typer.Option(
+            "--modes", metavar="LIST", help="Comma-separated: turn, round, round-zero (R12)."
+        ),
+    ] = "turn,round,round-zero",
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            "--seed", metavar="N", help="Seed of the dice: the same seed gives the same report."
+        ),
+    ] = None,
+    max_rounds: Annotated[
+        str,
+        typer.Option(
+            "--max-rounds", metavar="N", help="A fight still running after N rounds is a draw."
+        ),
+    ] = "100",
+    jobs: Annotated[
+        str | None,
+        typer.Option(
+            "--jobs",
+            metavar="N",
+            help="Processes to use; default the number of cores (with --scheduler: pieces at once, default the cluster's worker threads).",
+        ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Play on an existing Dask cluster (tcp://host:8786); needs the cluster extra of d4cli.",
+        ),
+    ] = None,
+    target_rule: Annotated[
+        str | None,
+        typer.Option(
+            "--target-rule",
+            metavar="lowest-hp|random",
+            help="Every creature's target rule (overrides the file's policy).",
+        ),
+    ] = None,
+    reserve: Annotated[
+        str | None,
+        typer.Option(
+            "--reserve",
+            metavar="N",
+            help="Every creature's reserved headroom (overrides the file's policy).",
+        ),
+    ] = None,
+    sweep: Annotated[
+        str | None,
+        typer.Option(
+            "--sweep",
+            metavar="KEY=A..B",
+            help="A grid: reserve=0..3 or buffer=0..2 (everyone), reserve:NAME=0..3 or buffer:NAME=0..2 (one creature), one row per setting.",
+        ),
+    ] = None,
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="table|markdown|csv|svg",
+            help="Output for people, a handbook, a spreadsheet, or the rounds-to-finish chart of each mode as SVG on stdout (not with --sweep).",
+        ),
+    ] = "table",
     json_: JsonOption = False,
 ) -> None:
     """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
@@ -60,7 +132,9 @@ def simulate_command(
     if json_ and format_ != "table":
         raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
     if format_ == "svg" and sweep is not None:
-        raise InputError("--format", format_, "charts one report's rounds to finish; give it without --sweep")
+        raise InputError(
+            "--format", format_, "charts one report's rounds to finish; give it without --sweep"
+        )
     from d4cli.fight.policy_table import check_target
 
     target = None if target_rule is None else check_target(target_rule)
@@ -70,14 +144,26 @@ def simulate_command(
 
     base, one = split_key(key) if key is not None else (None, None)
     if base == "reserve" and reserve_all is not None:
-        raise InputError("--reserve", None, f"give --reserve or --sweep {sweep}, not both: the sweep sets every reserve")
-    number = int.from_bytes(os.urandom(4), "big") if seed is None else parse_whole(seed, "--seed", (0, 2**63 - 1))
+        raise InputError(
+            "--reserve",
+            None,
+            f"give --reserve or --sweep {sweep}, not both: the sweep sets every reserve",
+        )
+    number = (
+        int.from_bytes(os.urandom(4), "big")
+        if seed is None
+        else parse_whole(seed, "--seed", (0, 2**63 - 1))
+    )
     encounter = _load(file, from_)
     grid: list[tuple[Any, str, str]] = []
     setups = []
     for value in values:
         for mode in chosen:
-            options: dict[str, Any] = {"max_rounds": rounds_limit, "target": target, "reserve": reserve_all}
+            options: dict[str, Any] = {
+                "max_rounds": rounds_limit,
+                "target": target,
+                "reserve": reserve_all,
+            }
             played = encounter
             if base is not None and one is not None and value is not None:
                 played = with_setting(encounter, base, one, value)
@@ -97,7 +183,9 @@ def simulate_command(
 
             with connect(scheduler) as cluster:
                 pieces = workers or max(1, cluster.threads)
-                tallies = run_all(setups, count, number, pieces, progress, executor=cluster.executor)
+                tallies = run_all(
+                    setups, count, number, pieces, progress, executor=cluster.executor
+                )
     finally:
         progress.close()
     from d4cli.sim.report import simulation_json
@@ -124,8 +212,13 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     key, sign, span = text.rpartition("=") if "=" in text else (text, "", "")
     base, name = split_key(key)
     if base not in SWEEP_KEYS or name == "":
-        raise InputError("--sweep", text, "unknown key; one of " + ", ".join(SWEEP_KEYS)
-                         + ", or KEY:NAME for one creature (such as reserve=0..3 or buffer:Aria=0..2)")
+        raise InputError(
+            "--sweep",
+            text,
+            "unknown key; one of "
+            + ", ".join(SWEEP_KEYS)
+            + ", or KEY:NAME for one creature (such as reserve=0..3 or buffer:Aria=0..2)",
+        )
     low, dots, high = span.partition("..")
     if not sign or not dots:
         raise InputError("--sweep", text, "must be KEY=A..B, such as reserve=0..3")
@@ -134,7 +227,11 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     if last < first:
         raise InputError("--sweep", text, f"a range goes low..high, such as {key}={last}..{first}")
     if last - first >= MAX_SETTINGS:
-        raise InputError("--sweep", text, f"at most {MAX_SETTINGS} settings, such as {key}={first}..{first + MAX_SETTINGS - 1}")
+        raise InputError(
+            "--sweep",
+            text,
+            f"at most {MAX_SETTINGS} settings, such as {key}={first}..{first + MAX_SETTINGS - 1}",
+        )
     return key, list(range(first, last + 1))
 
 

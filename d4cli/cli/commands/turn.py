@@ -19,7 +19,14 @@ app = typer.Typer(help="Start and end turns (R1, R12-R14).", no_args_is_help=Tru
 
 @app.command("start")
 def start_command(
-    name: Annotated[str | None, typer.Argument(metavar="[NAME]", help="Whose turn; default the next in order.", autocompletion=complete_creature)] = None,
+    name: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="[NAME]",
+            help="Whose turn; default the next in order.",
+            autocompletion=complete_creature,
+        ),
+    ] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -34,7 +41,9 @@ def start_command(
 
 
 @app.command("end")
-def end_command(note: NoteOption = None, file: FileOption = None, json_: JsonOption = False) -> None:
+def end_command(
+    note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+) -> None:
     """End the running turn; its Load stays where it is (R14).
 
     Example: d4cli turn end

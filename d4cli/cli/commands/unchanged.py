@@ -36,7 +36,9 @@ class Unchanged(Exception):
         self.record = record
 
 
-def or_unchanged(transition: Callable[[Encounter], tuple[Encounter, R]]) -> Callable[[Encounter], tuple[Encounter, R]]:
+def or_unchanged(
+    transition: Callable[[Encounter], tuple[Encounter, R]],
+) -> Callable[[Encounter], tuple[Encounter, R]]:
     """*transition*, raising `Unchanged` when its new encounter equals the old one."""
 
     def run(encounter: Encounter) -> tuple[Encounter, R]:
@@ -46,4 +48,3 @@ def or_unchanged(transition: Callable[[Encounter], tuple[Encounter, R]]) -> Call
         return new, record
 
     return run
-

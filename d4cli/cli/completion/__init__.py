@@ -77,7 +77,7 @@ def _typed_file(ctx: Any) -> str | None:
         if word in ("--file", "-f") and index + 1 < len(words):
             return words[index + 1]
         if word.startswith("--file="):
-            return word[len("--file="):]
+            return word[len("--file=") :]
         if word.startswith("-f") and len(word) > 2 and not word.startswith("--"):
             return word[2:]
     return None

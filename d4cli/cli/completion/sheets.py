@@ -19,7 +19,9 @@ def complete_stat(kind: str) -> Callable[[Any, str], list[str]]:
             if kind == "actions":
                 names = [action.name for action in creature.actions]
             elif kind == "aspects+actions":
-                names = [name for name, _ in creature.aspects] + [action.name for action in creature.actions]
+                names = [name for name, _ in creature.aspects] + [
+                    action.name for action in creature.actions
+                ]
             else:
                 names = [name for name, _ in getattr(creature, kind)]
             return _matching((str(name) for name in names), incomplete)

@@ -120,8 +120,12 @@ def _shell_classes() -> list[Any]:
         source_template = BASH_SCRIPT
 
         def get_completion_args(self) -> tuple[list[str], str]:
-            line = line_to_cursor(os.environb.get(b"COMP_LINE", b""), os.environ.get("COMP_POINT", ""))
-            words, self.typed = split_line(line, os.environ.get("COMP_WORDBREAKS", DEFAULT_WORDBREAKS))
+            line = line_to_cursor(
+                os.environb.get(b"COMP_LINE", b""), os.environ.get("COMP_POINT", "")
+            )
+            words, self.typed = split_line(
+                line, os.environ.get("COMP_WORDBREAKS", DEFAULT_WORDBREAKS)
+            )
             _typed_words[:] = words[1:]
             return words[1:], self.typed.value
 
@@ -139,7 +143,7 @@ def _shell_classes() -> list[Any]:
                 kept = full[: len(typed.kept)]
                 if fold_name(kept) != fold_name(typed.kept) and kept != typed.kept:
                     continue
-                reply = bash_quote(full[len(typed.kept):], typed.quote)
+                reply = bash_quote(full[len(typed.kept) :], typed.quote)
                 if reply not in replies:
                     replies.append(reply)
             return "\n".join(replies)
@@ -251,4 +255,6 @@ def line_completions(root: Any, words: list[str], incomplete: str) -> list[Any]:
         def format_completion(self, item: Any) -> str:
             return str(item.value)
 
-    return list(SessionComplete(root, {}, "d4cli", "_D4CLI_COMPLETE").get_completions(words, incomplete))
+    return list(
+        SessionComplete(root, {}, "d4cli", "_D4CLI_COMPLETE").get_completions(words, incomplete)
+    )

@@ -103,4 +103,6 @@ def bash_quote(text: str, quote: str = "") -> str:
         return text.replace("'", "'\\''")
     if quote == '"':
         return "".join("\\" + c if c in '"\\$`' else c for c in text)
-    return "".join(c if c in _BASH_SAFE or (ord(c) > 127 and c.isprintable()) else "\\" + c for c in text)
+    return "".join(
+        c if c in _BASH_SAFE or (ord(c) > 127 and c.isprintable()) else "\\" + c for c in text
+    )

@@ -43,7 +43,10 @@ def counted_sources(entry: dict[str, Any]) -> str:
     origins: dict[tuple[str, str], str] = {}
     for item in entry.get("sources") or ():
         if isinstance(item, dict):
-            origins.setdefault((str(item.get("grant")), fold_name(str(item.get("source")))), str(item.get("origin")))
+            origins.setdefault(
+                (str(item.get("grant")), fold_name(str(item.get("source")))),
+                str(item.get("origin")),
+            )
     parts = []
     for grant, sign in (("advantage", "+"), ("disadvantage", "-")):
         for name in entry.get(grant) or ():

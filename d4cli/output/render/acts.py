@@ -37,7 +37,9 @@ def used_up_lines(record: Any) -> list[str]:
 
     for gone in record.effects_ended:
         if gone.effect.origin != "team":
-            lines.append(f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {escape(end_reason(gone))} (R20)")
+            lines.append(
+                f"{escape(gone.effect.source)} on {escape(gone.creature)} ended: {escape(end_reason(gone))} (R20)"
+            )
     return lines
 
 

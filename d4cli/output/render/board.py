@@ -20,7 +20,13 @@ if TYPE_CHECKING:
     from d4cli.fight.public_view import PublicCreature, PublicView
 
 # HP label -> colour, on the board and (as CSS classes) on the page.
-LABEL_STYLE = {"Healthy": "green", "Hurt": "yellow", "Bloodied": "red", "Down": "bright_black", "Up": "green"}
+LABEL_STYLE = {
+    "Healthy": "green",
+    "Hurt": "yellow",
+    "Bloodied": "red",
+    "Down": "bright_black",
+    "Up": "green",
+}
 
 
 def _hp_cell(creature: PublicCreature) -> str:
@@ -49,7 +55,9 @@ def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
         where = "vs it " if effect.on == "against" else ""
         colour = "green" if effect.grant == "advantage" else "red"
         left = effect_left(effect, counts_from)
-        lines.append(f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(_short(left))}[/]")
+        lines.append(
+            f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(_short(left))}[/]"
+        )
     return lines
 
 
@@ -106,14 +114,21 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
         now = "between turns"
     lines: list[Any] = [_line(f"{_title(view.name, view.round)}; {now}")]
     if unreadable:
-        lines.append(Text("the encounter file is unreadable just now; showing the last good view", style="bold red"))
+        lines.append(
+            Text(
+                "the encounter file is unreadable just now; showing the last good view",
+                style="bold red",
+            )
+        )
     lines.append(table)
     if not view.creatures:
         lines.append(Text("no creatures to show", style="dim"))
     return Group(*lines)
 
 
-def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, problem: str | None = None) -> Any:
+def gm_frame(
+    encounter: Encounter, log_lines: list[str], height: int = 24, *, problem: str | None = None
+) -> Any:
     """The GM's board: every creature (hidden ones and aliases marked), Load, HP, headroom, effects,
     then the newest log lines (markup) that fit in *height* rows.
 
@@ -163,9 +178,18 @@ def gm_frame(encounter: Encounter, log_lines: list[str], height: int = 24, *, pr
         ]
         rows += 1 + len(effects)
         table.add_row(marker, "\n".join([name, *effects]), str(creature.load), hp, rooms)
-    lines: list[Any] = [_line(f"{_title(encounter.name, encounter.round)} [dim](GM board; q quits)[/]")]
+    lines: list[Any] = [
+        _line(f"{_title(encounter.name, encounter.round)} [dim](GM board; q quits)[/]")
+    ]
     if problem is not None:
-        lines.append(Text(f"unreadable just now: {problem}", style="bold red", no_wrap=True, overflow="ellipsis"))
+        lines.append(
+            Text(
+                f"unreadable just now: {problem}",
+                style="bold red",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        )
     lines.append(table)
     room = height - rows - len(lines) - 3
     if room > 0 and log_lines:
@@ -190,8 +214,16 @@ def frame_text(frame: Any, width: int = 80, *, color: bool = False) -> str:
     from rich.console import Console
 
     out = io.StringIO()
-    console = Console(file=out, width=width, color_system="standard" if color else None, force_terminal=color,
-                      no_color=not color, highlight=False, emoji=False, legacy_windows=False)
+    console = Console(
+        file=out,
+        width=width,
+        color_system="standard" if color else None,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
     console.print(frame)
     return out.getvalue()
 
@@ -202,4 +234,11 @@ def live_screen() -> Any:
 
     from d4cli.output.render import console
 
-    return Live(console=console(), screen=True, auto_refresh=False, transient=True, redirect_stdout=False, redirect_stderr=False)
+    return Live(
+        console=console(),
+        screen=True,
+        auto_refresh=False,
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+    )

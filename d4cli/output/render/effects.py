@@ -51,7 +51,9 @@ def effects_table(encounter: Encounter, only: str | None = None) -> Table:
         if only is not None and fold_name(only) != fold_name(creature.name):
             continue
         for effect in creature.effects:
-            table.add_row(escape(creature.name), escape(describe(effect_json(effect), round_number)))
+            table.add_row(
+                escape(creature.name), escape(describe(effect_json(effect), round_number))
+            )
     if not table.rows:
         table.caption = "No lasting effects: d4cli effect add CREATURE SOURCE --adv|--dis"
     return table

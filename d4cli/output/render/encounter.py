@@ -49,7 +49,11 @@ def _can_act_cell(creature: Creature) -> str:
 
 def _title(encounter: Encounter) -> str:
     state = f"round {encounter.round}" if encounter.round else "not started"
-    mode = f"round mode, {encounter.round_reset} reset (R12)" if encounter.mode == "round" else "turn mode"
+    mode = (
+        f"round mode, {encounter.round_reset} reset (R12)"
+        if encounter.mode == "round"
+        else "turn mode"
+    )
     return f"{escape(encounter.name) or 'Encounter'}: {state}, {mode}"
 
 
@@ -92,25 +96,47 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
         if creature.down:
             able = "[red]no[/]: down (R18)"
         else:
-            rooms = [f"{escape(aspect)}{room:+d}" for aspect, room in creature.headroom().items() if room >= 1]
+            rooms = [
+                f"{escape(aspect)}{room:+d}"
+                for aspect, room in creature.headroom().items()
+                if room >= 1
+            ]
             able = "[green]" + ", ".join(rooms) + "[/]" if rooms else "[red]no[/]"
-        chips = "\n".join(escape(chip(effect_json(effect), round_number)) for effect in creature.effects)
+        chips = "\n".join(
+            escape(chip(effect_json(effect), round_number)) for effect in creature.effects
+        )
         marker = _marker(encounter, creature).replace("[reverse] now [/]", "[reverse]now[/]")
-        rows.append((marker, escape(creature.name), str(creature.load), _hp_cell(creature), able, chips))
+        rows.append(
+            (marker, escape(creature.name), str(creature.load), _hp_cell(creature), able, chips)
+        )
     headers = ("Turn", "Creature", "Load", "HP", "Cost 1 (R2)", "Effects")
 
     def widest(index: int, cap: int = 1000) -> int:
-        return min(cap, max([len(headers[index])] + [max(map(len, plain(row[index]).split("\n"))) for row in rows]))
+        return min(
+            cap,
+            max(
+                [len(headers[index])]
+                + [max(map(len, plain(row[index]).split("\n"))) for row in rows]
+            ),
+        )
 
     fixed = [widest(0), widest(1, 20), widest(2), widest(3)]
     frame = 3 * len(headers) - 1  # one space of padding each side of a cell, one between columns
     rest = max(24, min(width - sum(fixed) - frame, widest(4) + widest(5)))
     effects = max(min(12, widest(5)), min(widest(5), rest - widest(4)))  # the headroom first
-    table = Table(title=_title(encounter), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False)
+    table = Table(
+        title=_title(encounter), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False
+    )
     for index, header in enumerate(headers):
         size = fixed[index] if index < 4 else (rest - effects if index == 4 else effects)
-        table.add_column(header, width=size, overflow="fold", no_wrap=index in (0, 2, 3),
-                         justify="right" if index in (2, 3) else "left", style="bold" if index == 1 else "")
+        table.add_column(
+            header,
+            width=size,
+            overflow="fold",
+            no_wrap=index in (0, 2, 3),
+            justify="right" if index in (2, 3) else "left",
+            style="bold" if index == 1 else "",
+        )
     for row in rows:
         table.add_row(*row)
     table.caption = _caption(encounter, compact=True)
@@ -129,7 +155,9 @@ def _caption(encounter: Encounter, compact: bool = False) -> str | None:
     text = None
     if encounter.current is None:
         text = "No turn running; 'd4cli turn start' begins " + (
-            f"{escape(encounter.next_turn)}'s turn" if encounter.next_turn else f"round {encounter.round + 1}"
+            f"{escape(encounter.next_turn)}'s turn"
+            if encounter.next_turn
+            else f"round {encounter.round + 1}"
         )
     if compact:
         more = "Cost 1: the Aspects with headroom for it; effects (R20) with rounds (r) or uses left; 'd4cli status NAME': a whole sheet"
@@ -163,7 +191,8 @@ def status_table(encounter: Encounter) -> Table:
     for creature in encounter.creatures:
         table.add_row(
             _marker(encounter, creature),
-            escape(creature.name) + (f" [dim]({escape(creature.side)})[/]" if creature.side else ""),
+            escape(creature.name)
+            + (f" [dim]({escape(creature.side)})[/]" if creature.side else ""),
             str(creature.load),
             str(creature.load_buffer),
             str(creature.exhaustion),
@@ -192,7 +221,11 @@ def status_view(encounter: Encounter, console: Any) -> Table:
 def _sheet(entry: dict[str, Any]) -> str:
     """``; side party; Attributes Willpower 2; ...`` of an ``add`` entry (C8); "" without a sheet."""
     parts = [f"side {escape(str(entry['side']))}"] if entry.get("side") else []
-    for key, title in (("attributes", "Attributes"), ("proficiencies", "Proficiencies"), ("specializations", "Specializations")):
+    for key, title in (
+        ("attributes", "Attributes"),
+        ("proficiencies", "Proficiencies"),
+        ("specializations", "Specializations"),
+    ):
         if entry.get(key):
             parts.append(f"{title} {_aspects(entry[key])}")
     return "".join(f"; {part}" for part in parts)
@@ -233,7 +266,11 @@ def fight_over_text(winner: object) -> str:
 
 def _init_summary(entry: dict[str, Any]) -> str:
     origin = f" from {escape(str(entry['from']))}" if entry.get("from") else ""
-    reset = f", {entry['round_reset']} round reset" if entry.get("mode") == "round" and entry.get("round_reset") else ""
+    reset = (
+        f", {entry['round_reset']} round reset"
+        if entry.get("mode") == "round" and entry.get("round_reset")
+        else ""
+    )
     return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode{reset}){origin}"
 
 
@@ -242,7 +279,9 @@ def _add_summary(entry: dict[str, Any]) -> str:
     if entry.get("max_hp") is not None:
         hp += f" of {entry['max_hp']}"
     names = entry.get("names") or []
-    actor = ", ".join(_name(name) for name in names) if len(names) > 1 else _name(entry.get("actor"))
+    actor = (
+        ", ".join(_name(name) for name in names) if len(names) > 1 else _name(entry.get("actor"))
+    )
     if entry.get("like"):
         actor += f" (like {escape(str(entry['like']))})"
     return (
@@ -279,9 +318,10 @@ def _turn_start_summary(entry: dict[str, Any]) -> str:
     if entry.get("down"):
         parts.append(f"{actor} is down and cannot act (R18)")
     if len(resets) > 1:
-        parts.append("everyone's Load reset (R12): " + ", ".join(
-            f"{escape(r['name'])} {r['load_after']}" for r in resets
-        ))
+        parts.append(
+            "everyone's Load reset (R12): "
+            + ", ".join(f"{escape(r['name'])} {r['load_after']}" for r in resets)
+        )
     elif resets:
         parts.append(f"Load {resets[0]['load_before']} -> {resets[0]['load_after']} (reset, R1)")
     else:
@@ -290,7 +330,11 @@ def _turn_start_summary(entry: dict[str, Any]) -> str:
 
 
 def _turn_end_summary(entry: dict[str, Any]) -> str:
-    after = f"next: {_name(entry['next'])}" if entry.get("next") else f"round {entry.get('round')} is over"
+    after = (
+        f"next: {_name(entry['next'])}"
+        if entry.get("next")
+        else f"round {entry.get('round')} is over"
+    )
     return f"{_name(entry.get('actor'))}'s turn ended; Load stays {entry.get('load_after')} (R14); {after}"
 
 
@@ -330,7 +374,9 @@ def history_line(verb: str, entry: dict[str, Any]) -> str:
     return f"{verb} #{entry.get('seq')} {escape(str(entry.get('kind')))}: {summary(entry)}"
 
 
-def init_lines(path: object, encounter: Encounter, template: str | None, *, kept_comments: bool = True) -> list[str]:
+def init_lines(
+    path: object, encounter: Encounter, template: str | None, *, kept_comments: bool = True
+) -> list[str]:
     """What ``init`` says (R12): the file made, its name, mode and creatures, the *template* it came from;
     that the template's comments were lost when ``--mode``/``--name`` changed it."""
     lines = [

@@ -34,7 +34,9 @@ def fight_summary(entry: dict[str, Any]) -> str:
     if after is None:
         return f"{actor} takes {amount} damage; it has no hp, so nothing changes (R16)"
     cap = f" of {entry['max_hp']}" if entry.get("max_hp") is not None else ""
-    text = f"{actor} {'takes' if kind == 'damage' else 'heals'} {amount}: HP {before} -> {after}{cap}"
+    text = (
+        f"{actor} {'takes' if kind == 'damage' else 'heals'} {amount}: HP {before} -> {after}{cap}"
+    )
     if kind == "damage":
         if entry.get("down_before"):
             return text + " [red bold](already down, R18)[/]"
@@ -46,6 +48,10 @@ def fight_summary(entry: dict[str, Any]) -> str:
             later = f"; round {entry.get('round')} is done for it: its next turn is in round {(entry.get('round') or 0) + 1} (R19)"
             return text + f" [green](back in the turn order, R18)[/]{later}"
         return text + " [green](back in the turn order, R18)[/]"
-    if entry.get("max_hp") is not None and after == entry["max_hp"] and (before or 0) + (amount or 0) > after:
+    if (
+        entry.get("max_hp") is not None
+        and after == entry["max_hp"]
+        and (before or 0) + (amount or 0) > after
+    ):
         return text + " (stops at max_hp, R18)"
     return text + " (R18)"

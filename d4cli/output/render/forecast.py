@@ -27,8 +27,10 @@ def rounds_left(forecast: Forecast) -> str:
 def forecast_line(forecast: Forecast) -> str:
     """``Forecast: party 62% (60-64), foes 38% (36-40), draws 0%; rounds left 2 (90%: 3); 2,000 runs, turn mode``."""
     sides = ", ".join(f"{escape(chance.side)} {percent(chance)}" for chance in forecast.chances)
-    return (f"Forecast: {sides}, draws {percent(forecast.draws)}; {rounds_left(forecast)}; "
-            f"{forecast.runs:,} runs, {forecast.mode} mode, seed {forecast.seed}")
+    return (
+        f"Forecast: {sides}, draws {percent(forecast.draws)}; {rounds_left(forecast)}; "
+        f"{forecast.runs:,} runs, {forecast.mode} mode, seed {forecast.seed}"
+    )
 
 
 def print_forecast(forecast: Forecast) -> None:
@@ -38,8 +40,10 @@ def print_forecast(forecast: Forecast) -> None:
     from d4cli.output.figuretext import plural
 
     out = console()
-    title = (f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "
-             f"{forecast.mode} mode, {plural(forecast.runs, 'run')}, seed {forecast.seed}")
+    title = (
+        f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "
+        f"{forecast.mode} mode, {plural(forecast.runs, 'run')}, seed {forecast.seed}"
+    )
     table = Table(title=title, title_justify="left")
     table.add_column("outcome")
     table.add_column("share of runs (95% interval)", justify="right")
@@ -50,12 +54,19 @@ def print_forecast(forecast: Forecast) -> None:
     if forecast.rounds_median is None:
         out.print(rounds_left(forecast) + ".", markup=False)
     else:
-        out.print(f"Rounds left (the round running or next counts as 1), of {plural(forecast.finished, 'finished fight')}: "
-                  f"median {forecast.rounds_median}, 90th percentile {forecast.rounds_p90}.", markup=False)
-    for line in bar_lines([(str(rounds), fights) for rounds, fights in forecast.histogram], forecast.runs):
+        out.print(
+            f"Rounds left (the round running or next counts as 1), of {plural(forecast.finished, 'finished fight')}: "
+            f"median {forecast.rounds_median}, 90th percentile {forecast.rounds_p90}.",
+            markup=False,
+        )
+    for line in bar_lines(
+        [(str(rounds), fights) for rounds, fights in forecast.histogram], forecast.runs
+    ):
         out.print(line, markup=False)
-    out.print(f"Draw: still running after {plural(forecast.max_rounds, 'round')}. Policy: d4cli help simulate.",
-              markup=False)
+    out.print(
+        f"Draw: still running after {plural(forecast.max_rounds, 'round')}. Policy: d4cli help simulate.",
+        markup=False,
+    )
 
 
 def over_line(winner: str | None) -> str:

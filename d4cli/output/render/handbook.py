@@ -42,7 +42,12 @@ def _md_cell(text: str) -> str:
 def steps_markdown(title: str, steps: Iterable[Step]) -> str:
     """The steps of a roll (`d4cli.output.steps`) as a Markdown table under a bold *title*: the toned
     part of a verdict (allowed, the total, the damage) in bold, as the Rich table colours it."""
-    lines = [f"**{_md_cell(title)}**", "", "| " + " | ".join(STEP_HEADERS) + " |", "| --- | --- | --- |"]
+    lines = [
+        f"**{_md_cell(title)}**",
+        "",
+        "| " + " | ".join(STEP_HEADERS) + " |",
+        "| --- | --- | --- |",
+    ]
     for step in steps:
         before, toned, after = step.parts()
         if toned and step.tone != "plain":
@@ -57,9 +62,21 @@ def rules_section() -> list[str]:
     """Every rule (R, C, L, N ids) in the project's words, each with its example."""
     from d4cli.output.ruletext import RULES
 
-    lines = ["## The rules", "", "As docs/rules.md states them; `d4cli help RULE-ID` shows one.", ""]
+    lines = [
+        "## The rules",
+        "",
+        "As docs/rules.md states them; `d4cli help RULE-ID` shows one.",
+        "",
+    ]
     for rule in RULES.values():
-        lines += [f"### {rule.id} {_md(rule.title)}", "", rule.text, "", f"*Example.* {rule.example}", ""]
+        lines += [
+            f"### {rule.id} {_md(rule.title)}",
+            "",
+            rule.text,
+            "",
+            f"*Example.* {rule.example}",
+            "",
+        ]
     return lines
 
 
@@ -69,12 +86,19 @@ def worked_example() -> list[str]:
     from d4cli.rules.dice import ExtraDice, ScriptedDice
     from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 
-    request = PoolRequest(aspect=4, load=1, cost=1, advantage=("high ground",), extra=(ExtraDice(1, 8),), evasion=9)
+    request = PoolRequest(
+        aspect=4, load=1, cost=1, advantage=("high ground",), extra=(ExtraDice(1, 8),), evasion=9
+    )
     result = roll_pool(plan_pool(request), ScriptedDice([3, 1, 4, 2, 6]))
     title = "Aspect 4, Load 1, Cost 1, Advantage from high ground, a 1d8 weapon, against Evasion 9"
-    return ["## A roll, step by step", "",
-            "Caption: one roll with fixed dice (3, 1, 4, 2 on the d4s, 6 on the d8), as `d4cli act` shows it.", "",
-            steps_markdown(title, pool_steps(result)).rstrip(), ""]
+    return [
+        "## A roll, step by step",
+        "",
+        "Caption: one roll with fixed dice (3, 1, 4, 2 on the d4s, 6 on the d8), as `d4cli act` shows it.",
+        "",
+        steps_markdown(title, pool_steps(result)).rstrip(),
+        "",
+    ]
 
 
 def grids_section() -> list[str]:
@@ -85,18 +109,26 @@ def grids_section() -> list[str]:
 
     d8 = (ExtraDice(1, 8),)
     grids = [
-        ("Chance of success of a D4 pool against a DC",
-         "exact (whole-number counts of outcomes); Load 0, no Advantage, no extra dice (R5, R7)",
-         pool_grid(POOL_DCS, aspects=POOL_ASPECTS)),
-        ("Expected damage of a D4 pool with a 1d8 weapon against an Evasion",
-         "exact expected value of max(0, total - Evasion); Load 0, no Advantage (R5-R7)",
-         damage_grid(DAMAGE_EVASIONS, aspects=POOL_ASPECTS, extra=d8)),
-        ("Chance of success of a d20 Action Roll against a DC",
-         "exact over every d20, Advantage d6, Disadvantage d6 and critical d6; modifiers +3 (C1-C6)",
-         check_grid(CHECK_DCS, advantage_levels=CHECK_LEVELS, disadvantages=(0, 1), modifiers=3)),
-        ("The two systems side by side: D4 pools and d20 checks over the same DCs",
-         "exact; pools at Load 0 without Advantage, checks with modifiers +0, +3 and +6 (R5-R7, C1-C6)",
-         compare_grid(COMPARE_DCS, aspects=(2, 3, 4, 5), modifiers=(0, 3, 6))),
+        (
+            "Chance of success of a D4 pool against a DC",
+            "exact (whole-number counts of outcomes); Load 0, no Advantage, no extra dice (R5, R7)",
+            pool_grid(POOL_DCS, aspects=POOL_ASPECTS),
+        ),
+        (
+            "Expected damage of a D4 pool with a 1d8 weapon against an Evasion",
+            "exact expected value of max(0, total - Evasion); Load 0, no Advantage (R5-R7)",
+            damage_grid(DAMAGE_EVASIONS, aspects=POOL_ASPECTS, extra=d8),
+        ),
+        (
+            "Chance of success of a d20 Action Roll against a DC",
+            "exact over every d20, Advantage d6, Disadvantage d6 and critical d6; modifiers +3 (C1-C6)",
+            check_grid(CHECK_DCS, advantage_levels=CHECK_LEVELS, disadvantages=(0, 1), modifiers=3),
+        ),
+        (
+            "The two systems side by side: D4 pools and d20 checks over the same DCs",
+            "exact; pools at Load 0 without Advantage, checks with modifiers +0, +3 and +6 (R5-R7, C1-C6)",
+            compare_grid(COMPARE_DCS, aspects=(2, 3, 4, 5), modifiers=(0, 3, 6)),
+        ),
     ]
     lines = ["## The odds", ""]
     for title, caption, grid in grids:
@@ -108,15 +140,24 @@ def simulation_section(report: dict[str, Any]) -> list[str]:
     """The reset-mode comparison of the encounter (R12) from the simulator, with its runs and seed."""
     from d4cli.output.render.simtext import markdown_report
 
-    return ["## The reset modes compared", "",
-            f"Caption: simulated, {report['runs']:,} fights per mode, seed {report['seed']}, under the policy "
-            "`d4cli help simulate` states; 95% intervals in parentheses.", "",
-            markdown_report(report), ""]
+    return [
+        "## The reset modes compared",
+        "",
+        f"Caption: simulated, {report['runs']:,} fights per mode, seed {report['seed']}, under the policy "
+        "`d4cli help simulate` states; 95% intervals in parentheses.",
+        "",
+        markdown_report(report),
+        "",
+    ]
 
 
 def handbook_markdown(report: dict[str, Any]) -> str:
     """The whole handbook: the rules, a roll step by step, the odds grids, the reset modes of *report*'s encounter."""
-    lines = ["# d4cli: the designer's handbook", "",
-             f"Generated by `d4cli handbook` from the rules, the exact odds and {_md(report['encounter'] or 'the encounter')}.", ""]
+    lines = [
+        "# d4cli: the designer's handbook",
+        "",
+        f"Generated by `d4cli handbook` from the rules, the exact odds and {_md(report['encounter'] or 'the encounter')}.",
+        "",
+    ]
     lines += rules_section() + worked_example() + grids_section() + simulation_section(report)
     return "\n".join(lines).rstrip() + "\n"

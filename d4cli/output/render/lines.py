@@ -25,7 +25,9 @@ def pool_line(obj: dict[str, Any]) -> str:
         text += f" vs DC {obj['dc']}: {'success' if obj.get('success') else 'failure'}"
     if obj.get("evasion") is not None:
         text += f" vs Evasion {obj['evasion']}: {obj.get('damage')} damage"
-    sources = [f"+{name}" for name in obj.get("advantage") or ()] + [f"-{name}" for name in obj.get("disadvantage") or ()]
+    sources = [f"+{name}" for name in obj.get("advantage") or ()] + [
+        f"-{name}" for name in obj.get("disadvantage") or ()
+    ]
     if sources:
         text += f"; sources {', '.join(sources)} (R4)"
     if obj.get("gate_skipped"):
@@ -47,7 +49,11 @@ def check_line(obj: dict[str, Any]) -> str:
     if obj.get("critical") == "failure":
         text += " (natural 1, C6)"
     if obj.get("dc") is not None:
-        words = {"success": "success", "failure": "failure", "success-and": "succeeds, and... (C7)",
-                 "failure-but": "fails, but... (C7)"}
+        words = {
+            "success": "success",
+            "failure": "failure",
+            "success-and": "succeeds, and... (C7)",
+            "failure-but": "fails, but... (C7)",
+        }
         text += f" vs DC {obj['dc']}: {words.get(str(obj.get('outcome')), obj.get('outcome'))}"
     return text

@@ -38,7 +38,9 @@ def check_kinds(kinds: Sequence[str], known: Sequence[str] = LOG_KINDS) -> tuple
     for kind in kinds:
         folded = kind.strip().lower()
         if folded not in known:
-            raise InputError("--kind", escape_control(kind), "no such kind; the kinds are " + ", ".join(known))
+            raise InputError(
+                "--kind", escape_control(kind), "no such kind; the kinds are " + ", ".join(known)
+            )
         found.append(folded)
     return tuple(found)
 
@@ -78,15 +80,21 @@ def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
     round_ = entry.get("round")
     text = plain(summary(entry))
     note = entry.get("note")
-    if isinstance(note, str) and note and entry.get("kind") != "note":  # a note's summary is its note
+    if (
+        isinstance(note, str) and note and entry.get("kind") != "note"
+    ):  # a note's summary is its note
         from d4cli.rules.errors import escape_control
 
         text += f"; note: {escape_control(note)}"
     seq = entry.get("seq", "")
-    return f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} {text}"
+    return (
+        f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} {text}"
+    )
 
 
-def write_log(entries: Iterable[Entry], *, empty: str = "Nothing in the log yet.", newest: Entry | None = None) -> int:
+def write_log(
+    entries: Iterable[Entry], *, empty: str = "Nothing in the log yet.", newest: Entry | None = None
+) -> int:
     """Write *entries* as `log_line` lines on stdout, in blocks of `BLOCK`; their count.
 
     The columns are as wide as the largest ``seq`` and round (read from the

@@ -293,7 +293,9 @@ def grid_table(grid: Grid, columns: range | None = None, pages: int = 1) -> Tabl
     for index in shown:
         table.add_column(column_header(grid, grid.columns[index]), justify="right", no_wrap=True)
     for row in grid.rows:
-        table.add_row(escape(row_label(grid, row)), *(cell_text(grid, row.values[index]) for index in shown))
+        table.add_row(
+            escape(row_label(grid, row)), *(cell_text(grid, row.values[index]) for index in shown)
+        )
     settings = _settings_line(grid)
     if settings:
         table.caption = escape(settings)
@@ -310,10 +312,15 @@ def grid_pages(grid: Grid, width: int) -> list[Table]:
         return [grid_table(grid)]
     label = max([len(row_header(grid))] + [len(row_label(grid, row)) for row in grid.rows]) + 3
     cell = max(len(column_header(grid, column)) for column in grid.columns)
-    cell = max([cell] + [len(cell_text(grid, value)) for row in grid.rows for value in row.values]) + 3
+    cell = (
+        max([cell] + [len(cell_text(grid, value)) for row in grid.rows for value in row.values]) + 3
+    )
     per_page = max(1, (width - label - 1) // cell)
     starts = range(0, len(grid.columns), per_page)
-    return [grid_table(grid, range(start, min(start + per_page, len(grid.columns))), len(starts)) for start in starts]
+    return [
+        grid_table(grid, range(start, min(start + per_page, len(grid.columns))), len(starts))
+        for start in starts
+    ]
 
 
 def _markdown_cell(text: str) -> str:

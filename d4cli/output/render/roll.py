@@ -90,7 +90,9 @@ def pool_renderables(
     *steps* replaces the pool's own steps (``act`` names where each source came from).
     """
     heading = title if label is None else f"{title}: {escape(label)}"
-    renderables: list[Any] = [pool_table(result, heading) if steps is None else steps_table(heading, steps)]
+    renderables: list[Any] = [
+        pool_table(result, heading) if steps is None else steps_table(heading, steps)
+    ]
     if odds is not None:
         from d4cli.output.render.odds import render_pool_odds
 
@@ -98,7 +100,9 @@ def pool_renderables(
     return renderables
 
 
-def check_renderables(result: CheckResult, *, label: str | None = None, odds: CheckOdds | None = None) -> list[Any]:
+def check_renderables(
+    result: CheckResult, *, label: str | None = None, odds: CheckOdds | None = None
+) -> list[Any]:
     """What an Action Roll prints (C1-C7): its *label* in bold, its steps table, its exact odds (L4)."""
     renderables: list[Any] = [check_table(result)]
     if label is not None:
@@ -157,4 +161,6 @@ def _three_places(numerator: int, denominator: int) -> str:
     """``numerator / denominator`` to three decimals, rounded half up (37/16 is 2.313)."""
     from decimal import ROUND_HALF_UP, Decimal
 
-    return str((Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP))
+    return str(
+        (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP)
+    )

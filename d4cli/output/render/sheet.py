@@ -36,7 +36,13 @@ def sheet_summary(entry: dict[str, Any]) -> str:
             text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
         return text + "; Load unchanged (C8)"  # its note: after the line, as every entry's (log)
     action = entry.get("action") or {}
-    verb = "removed action" if kind != "action-add" else "replaced action" if entry.get("replaced") else "added action"
+    verb = (
+        "removed action"
+        if kind != "action-add"
+        else "replaced action"
+        if entry.get("replaced")
+        else "added action"
+    )
     if entry.get("changed") is False:  # an add of the very action it has
         return f"{actor} already has action {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
     return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
@@ -74,7 +80,10 @@ def sheet_table(
     headroom = creature.headroom()
     table.add_row(
         "Aspects",
-        ", ".join(f"{escape(name)} {value} (headroom {headroom[name]})" for name, value in creature.aspects),
+        ", ".join(
+            f"{escape(name)} {value} (headroom {headroom[name]})"
+            for name, value in creature.aspects
+        ),
     )
     table.add_row(
         "Load",
@@ -89,7 +98,9 @@ def sheet_table(
     for kind in STAT_KINDS:
         stats = getattr(creature, kind)
         if stats:
-            table.add_row(kind.capitalize(), ", ".join(f"{escape(name)} {value:+d}" for name, value in stats))
+            table.add_row(
+                kind.capitalize(), ", ".join(f"{escape(name)} {value:+d}" for name, value in stats)
+            )
     for action in creature.actions:
         parts = [f"{escape(action.aspect)}, Cost {action.cost}"]
         parts += [escape(text) for text in action.extra]

@@ -11,11 +11,26 @@ from __future__ import annotations
 
 from typing import Any
 
-CSV_COLUMNS = ("encounter", "runs", "seed", "max_rounds", "sweep", "setting", "mode",
-               "figure", "side", "bin", "value", "low", "high")
+CSV_COLUMNS = (
+    "encounter",
+    "runs",
+    "seed",
+    "max_rounds",
+    "sweep",
+    "setting",
+    "mode",
+    "figure",
+    "side",
+    "bin",
+    "value",
+    "low",
+    "high",
+)
 
-NOTE = ("Rounds to finish count finished fights only; draws (fights stopped at --max-rounds) are "
-        "counted apart. Per-turn and per-round figures count every round played, draws included.")
+NOTE = (
+    "Rounds to finish count finished fights only; draws (fights stopped at --max-rounds) are "
+    "counted apart. Per-turn and per-round figures count every round played, draws included."
+)
 
 
 def markdown_report(report: dict[str, Any]) -> str:
@@ -30,8 +45,16 @@ def markdown_report(report: dict[str, Any]) -> str:
         lines += ["", sweep_markdown(report)]
         return "\n".join(lines)
     modes = report["modes"]
-    lines += ["", markdown_table(["figure"] + [m["mode"] for m in modes], figure_rows(modes, sides))]
-    lines += ["", "Rounds to finish, as a share of all runs:", "", _rounds_markdown(modes, report["max_rounds"])]
+    lines += [
+        "",
+        markdown_table(["figure"] + [m["mode"] for m in modes], figure_rows(modes, sides)),
+    ]
+    lines += [
+        "",
+        "Rounds to finish, as a share of all runs:",
+        "",
+        _rounds_markdown(modes, report["max_rounds"]),
+    ]
     return "\n".join(lines)
 
 
@@ -61,7 +84,11 @@ def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
         label = key if key != "draw" else f"draw (stopped after {plural(max_rounds, 'round')})"
         row = [label]
         for m, s in zip(modes, shares):
-            row.append(f"{s[key] * 100:.{share_places(m['runs'])}f}%" if key in s else ("0%" if key == "draw" else "-"))
+            row.append(
+                f"{s[key] * 100:.{share_places(m['runs'])}f}%"
+                if key in s
+                else ("0%" if key == "draw" else "-")
+            )
         rows.append(row)
     return markdown_table(["rounds"] + [m["mode"] for m in modes], rows)
 
@@ -75,7 +102,10 @@ def _md(text: str) -> str:
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:
     """A Markdown pipe table."""
-    lines = ["| " + " | ".join(_md(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines = [
+        "| " + " | ".join(_md(h) for h in header) + " |",
+        "|" + "|".join("---" for _ in header) + "|",
+    ]
     lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -89,7 +119,11 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
     head = [report["encounter"], report["runs"], report["seed"], report["max_rounds"]]
     sides = tuple(report["sides"])
     if "sweep" in report:
-        blocks = [(report["sweep"]["key"], row["value"], m) for row in report["rows"] for m in row["modes"]]
+        blocks = [
+            (report["sweep"]["key"], row["value"], m)
+            for row in report["rows"]
+            for m in row["modes"]
+        ]
     else:
         blocks = [("", "", m) for m in report["modes"]]
     rows: list[list[Any]] = []
@@ -117,10 +151,14 @@ def _mode_rows(m: dict[str, Any], sides: tuple[str, ...]) -> list[list[Any]]:
     rows += [["wins", side, "", m["wins"][side]["wins"], "", ""] for side in sides]
     rows.append(["draws", "", "", m["draws"]["draws"], "", ""])
     rows.append(["finished", "", "", rounds["finished"], "", ""])
-    rows += [["finished_in_rounds", "", k, count, "", ""] for k, count in rounds["histogram"].items()]
+    rows += [
+        ["finished_in_rounds", "", k, count, "", ""] for k, count in rounds["histogram"].items()
+    ]
     rows.append(["turns", "", "", m["turns"], "", ""])
-    rows += [["turns_at_load", "", load, round(share * m["turns"]), "", ""]
-             for load, share in m["load_at_turn_start"].items()]
+    rows += [
+        ["turns_at_load", "", load, round(share * m["turns"]), "", ""]
+        for load, share in m["load_at_turn_start"].items()
+    ]
     return rows
 
 

@@ -32,7 +32,10 @@ def print_report(report: dict[str, Any]) -> None:
         out.print(f"{few_runs(report['runs'])}.", markup=False)
     for mode in modes:
         finished = mode["rounds"]["finished"]
-        out.print(f"\nrounds to finish, {mode['mode']} ({finished:,} of {mode['runs']:,} finished):", markup=False)
+        out.print(
+            f"\nrounds to finish, {mode['mode']} ({finished:,} of {mode['runs']:,} finished):",
+            markup=False,
+        )
         for line in rounds_chart(mode, report["max_rounds"]):
             out.print(line, markup=False)
 
@@ -51,9 +54,16 @@ def print_sweep(report: dict[str, Any]) -> None:
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     key = report["sweep"]["key"]
     settings = [f"{key}={value}" for value, _ in grid]
-    columns = [column for column in sweep_columns(grid, tuple(report["sides"]))
-               if column[1] != "rounds to finish (share of runs)"]  # Markdown and CSV carry it
-    page = len(settings) if out.width >= PIPE_WIDTH else max(1, (out.width - LABEL_WIDTH) // SETTING_WIDTH)
+    columns = [
+        column
+        for column in sweep_columns(grid, tuple(report["sides"]))
+        if column[1] != "rounds to finish (share of runs)"
+    ]  # Markdown and CSV carry it
+    page = (
+        len(settings)
+        if out.width >= PIPE_WIDTH
+        else max(1, (out.width - LABEL_WIDTH) // SETTING_WIDTH)
+    )
     out.print(f"[bold]{escape(heading(report))}[/]")
     for mode in dict.fromkeys(mode for mode, _, _ in columns):
         rows = [(figure, cells) for name, figure, cells in columns if name == mode]
@@ -68,9 +78,13 @@ def print_sweep(report: dict[str, Any]) -> None:
             for setting in shown:
                 table.add_column(escape(setting), justify="right")
             for figure, cells in rows:
-                table.add_row(escape(figure), *(escape(value) for value in cells[start : start + page]))
+                table.add_row(
+                    escape(figure), *(escape(value) for value in cells[start : start + page])
+                )
             out.print(table)
-    out.print(NOTE + " --format markdown or csv adds the rounds-to-finish distributions.", markup=False)
+    out.print(
+        NOTE + " --format markdown or csv adds the rounds-to-finish distributions.", markup=False
+    )
     if few_runs(report["runs"]):
         out.print(f"{few_runs(report['runs'])}.", markup=False)
 

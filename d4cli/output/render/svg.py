@@ -58,8 +58,14 @@ def nice_step(peak: float, ticks: int = 5) -> float:
     return 10 * power  # pragma: no cover - the loop always returns
 
 
-def bar_chart(title: str, x_label: str, y_label: str, categories: Sequence[str], series: Sequence[Series],
-              tick: Callable[[float], str] = lambda value: f"{value:g}") -> str:
+def bar_chart(
+    title: str,
+    x_label: str,
+    y_label: str,
+    categories: Sequence[str],
+    series: Sequence[Series],
+    tick: Callable[[float], str] = lambda value: f"{value:g}",
+) -> str:
     """A grouped bar chart: per category one bar per series, scaled to the largest value, as one SVG document."""
     groups = max(1, len(categories))
     group_width = BAR * max(1, len(series)) + GAP
@@ -88,20 +94,28 @@ def bar_chart(title: str, x_label: str, y_label: str, categories: Sequence[str],
     x = LEFT
     for number, s in enumerate(series):
         colour = PALETTE[number % len(PALETTE)]
-        out.append(f'<g class="legend"><rect x="{x}" y="36" width="12" height="12" fill="{colour}"/>'
-                   f'<text x="{x + 16}" y="46">{escape(s.name)}</text></g>')
+        out.append(
+            f'<g class="legend"><rect x="{x}" y="36" width="12" height="12" fill="{colour}"/>'
+            f'<text x="{x + 16}" y="46">{escape(s.name)}</text></g>'
+        )
         x += _legend_step(s.name)
     # The y axis: gridlines and their values, then its label turned upright.
     count = round(top / step)
     for n in range(count + 1):
         value = n * step
         at = _num(y(value))
-        out.append(f'<line class="grid" x1="{LEFT}" y1="{at}" x2="{LEFT + plot_width}" y2="{at}" stroke="#dddddd"/>')
-        out.append(f'<text class="tick" x="{LEFT - 6}" y="{at}" text-anchor="end" dominant-baseline="middle">'
-                   f"{escape(tick(round(value, 9)))}</text>")
+        out.append(
+            f'<line class="grid" x1="{LEFT}" y1="{at}" x2="{LEFT + plot_width}" y2="{at}" stroke="#dddddd"/>'
+        )
+        out.append(
+            f'<text class="tick" x="{LEFT - 6}" y="{at}" text-anchor="end" dominant-baseline="middle">'
+            f"{escape(tick(round(value, 9)))}</text>"
+        )
     middle = _num(TOP + PLOT_HEIGHT / 2)
-    out.append(f'<text class="axis-label" x="18" y="{middle}" text-anchor="middle" '
-               f'transform="rotate(-90 18 {middle})">{escape(y_label)}</text>')
+    out.append(
+        f'<text class="axis-label" x="18" y="{middle}" text-anchor="middle" '
+        f'transform="rotate(-90 18 {middle})">{escape(y_label)}</text>'
+    )
     # The bars, a group per category, each with its value above it and a tooltip.
     for index, category in enumerate(categories):
         left = LEFT + index * slot + (slot - BAR * len(series)) / 2
@@ -115,16 +129,27 @@ def bar_chart(title: str, x_label: str, y_label: str, categories: Sequence[str],
             out.append(
                 f'<rect class="bar" x="{_num(x0 + 1)}" y="{_num(y0)}" width="{BAR - 2}" height="{_num(base - y0)}" '
                 f'fill="{colour}" data-series="{_attr(s.name)}" data-category="{_attr(category)}">'
-                f"<title>{escape(f'{s.name}, {x_label} {category}: {s.shown[index]}')}</title></rect>")
-            out.append(f'<text class="value" x="{_num(x0 + BAR / 2)}" y="{_num(y0 - 4)}" text-anchor="middle" '
-                       f'font-size="10">{escape(s.shown[index])}</text>')
+                f"<title>{escape(f'{s.name}, {x_label} {category}: {s.shown[index]}')}</title></rect>"
+            )
+            out.append(
+                f'<text class="value" x="{_num(x0 + BAR / 2)}" y="{_num(y0 - 4)}" text-anchor="middle" '
+                f'font-size="10">{escape(s.shown[index])}</text>'
+            )
         centre = _num(LEFT + index * slot + slot / 2)
-        out.append(f'<text class="category" x="{centre}" y="{base + 16}" text-anchor="middle">{escape(category)}</text>')
+        out.append(
+            f'<text class="category" x="{centre}" y="{base + 16}" text-anchor="middle">{escape(category)}</text>'
+        )
     # The x axis and its label.
-    out.append(f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{LEFT + plot_width}" y2="{base}" stroke="#333333"/>')
-    out.append(f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base}" stroke="#333333"/>')
-    out.append(f'<text class="axis-label" x="{_num(LEFT + plot_width / 2)}" y="{height - 12}" '
-               f'text-anchor="middle">{escape(x_label)}</text>')
+    out.append(
+        f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{LEFT + plot_width}" y2="{base}" stroke="#333333"/>'
+    )
+    out.append(
+        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base}" stroke="#333333"/>'
+    )
+    out.append(
+        f'<text class="axis-label" x="{_num(LEFT + plot_width / 2)}" y="{height - 12}" '
+        f'text-anchor="middle">{escape(x_label)}</text>'
+    )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -138,8 +163,14 @@ def recap_svg(report: dict[str, Any]) -> str:
     for side in report["sides"]:
         values = [r["sides"].get(side, 0) for r in rounds]
         series.append(Series(side, values, [str(value) for value in values]))
-    return bar_chart(f"{heading(report)}: damage per round", "round", "hp taken off (R16)",
-                     [str(r["round"]) for r in rounds], series, tick=lambda value: f"{value:g}")
+    return bar_chart(
+        f"{heading(report)}: damage per round",
+        "round",
+        "hp taken off (R16)",
+        [str(r["round"]) for r in rounds],
+        series,
+        tick=lambda value: f"{value:g}",
+    )
 
 
 def simulate_svg(report: dict[str, Any]) -> str:
@@ -154,12 +185,26 @@ def simulate_svg(report: dict[str, Any]) -> str:
     keys = sorted({key for s in shares for key in s if key != "draw"}, key=int)
     if any("draw" in s for s in shares):
         keys.append("draw")
-    labels = [key if key != "draw" else f"draw (after {plural(report['max_rounds'], 'round')})" for key in keys]
+    labels = [
+        key if key != "draw" else f"draw (after {plural(report['max_rounds'], 'round')})"
+        for key in keys
+    ]
     series = []
     for mode, share in zip(modes, shares):
         places = share_places(mode["runs"])
         values = [100 * share[key] if key in share else None for key in keys]
-        series.append(Series(mode["mode"], values,
-                             ["" if value is None else f"{value:.{places}f}%" for value in values]))
-    return bar_chart(f"{heading(report)}: rounds to finish", "rounds", "share of runs (%)", labels, series,
-                     tick=lambda value: f"{value:g}%")
+        series.append(
+            Series(
+                mode["mode"],
+                values,
+                ["" if value is None else f"{value:.{places}f}%" for value in values],
+            )
+        )
+    return bar_chart(
+        f"{heading(report)}: rounds to finish",
+        "rounds",
+        "share of runs (%)",
+        labels,
+        series,
+        tick=lambda value: f"{value:g}%",
+    )

@@ -15,9 +15,13 @@ def view_summary(entry: dict[str, Any]) -> str:
     kind = entry.get("kind")
     actor = "[bold]" + escape(str(entry.get("actor"))) + "[/]"
     if kind == "reveal":
-        return f"{actor} is on the player view" + ("" if entry.get("hidden_before") else " (it was not hidden)")
+        return f"{actor} is on the player view" + (
+            "" if entry.get("hidden_before") else " (it was not hidden)"
+        )
     if kind == "conceal":
-        return f"{actor} is hidden from the player view" + ("" if not entry.get("hidden_before") else " (it already was)")
+        return f"{actor} is hidden from the player view" + (
+            "" if not entry.get("hidden_before") else " (it already was)"
+        )
     after = entry.get("alias_after")
     if after is None:
         return f"{actor} is shown to the players by its own name"

@@ -24,7 +24,9 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
     "act" (`journal_json`); *dry_run* says nothing was written. A down actor
     (R18) is refused: ``allowed`` false, ``actor_down`` true, nothing rolled.
     """
-    refused_down = {"allowed": False, "pool_size": None, "minimum_applied": None} if record.actor_down else {}
+    refused_down = (
+        {"allowed": False, "pool_size": None, "minimum_applied": None} if record.actor_down else {}
+    )
     return {
         **pool_json(record.result),
         **refused_down,
@@ -46,7 +48,9 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "dry_run": dry_run,
         "actor_down": record.actor_down,
         "target_down": record.target_down,
-        "sources": [{"source": s, "grant": g, "origin": ORIGINS[o].json} for s, g, o in record.sources],
+        "sources": [
+            {"source": s, "grant": g, "origin": ORIGINS[o].json} for s, g, o in record.sources
+        ],
         "effects_ended": ended_json(record.effects_ended),
         "fight_over": fight_over_json(record.fight_over),
     }
@@ -94,7 +98,11 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
         "uncapped_advantage_level": record.raised_level,
         "base_disadvantage": record.base_disadvantage,
         "sources": [
-            {**source._asdict(), "origin": check_origin(source.origin), "counted": id(source) in counted}
+            {
+                **source._asdict(),
+                "origin": check_origin(source.origin),
+                "counted": id(source) in counted,
+            }
             for source in record.sources
         ],
         "grants_used": pending_json(record.grants_used),

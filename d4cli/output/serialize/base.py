@@ -21,7 +21,17 @@ if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
         TurnStartEvent,
     )
 
-    Event = AddEvent | MoveEvent | RemoveEvent | TurnStartEvent | TurnEndEvent | ExhaustEvent | DamageEvent | HealEvent | EffectEvent
+    Event = (
+        AddEvent
+        | MoveEvent
+        | RemoveEvent
+        | TurnStartEvent
+        | TurnEndEvent
+        | ExhaustEvent
+        | DamageEvent
+        | HealEvent
+        | EffectEvent
+    )
 
 JsonObject = dict[str, Any]
 

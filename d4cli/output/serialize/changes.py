@@ -141,7 +141,13 @@ def exhaust_json(event: ExhaustEvent) -> JsonObject:
 def note_json(event: NoteEvent) -> JsonObject:
     """A ``note``: ``note`` (its text) about ``actor`` (null: the whole encounter); with ``set``
     true instead the creature's ``notes`` became ``notes`` (``notes_before``: what they were)."""
-    head = {"kind": event.kind, "round": event.round, "turn": event.turn, "actor": event.actor, "set": event.set}
+    head = {
+        "kind": event.kind,
+        "round": event.round,
+        "turn": event.turn,
+        "actor": event.actor,
+        "set": event.set,
+    }
     if event.set:
         return {**head, "notes": event.text, "notes_before": event.notes_before}
     return {**head, "note": event.text}

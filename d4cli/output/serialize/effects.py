@@ -22,7 +22,12 @@ def effect_json(effect: Effect) -> JsonObject:
         "source": effect.source,
         "grant": effect.grant,
         "on": effect.on,
-        "ends": {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses},
+        "ends": {
+            "kind": effect.ends,
+            "creature": effect.creature,
+            "last_round": effect.last_round,
+            "uses": effect.uses,
+        },
         "origin": ORIGINS[effect.origin].json,
         "level": effect.level,
     }
@@ -33,7 +38,10 @@ def effect_json(effect: Effect) -> JsonObject:
 
 def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:
     """Effects a change ended (R20): each effect's object plus ``creature`` and ``reason``."""
-    return [{**effect_json(gone.effect), "creature": gone.creature, "reason": end_reason(gone)} for gone in ended]
+    return [
+        {**effect_json(gone.effect), "creature": gone.creature, "reason": end_reason(gone)}
+        for gone in ended
+    ]
 
 
 def effects_list_json(encounter: Encounter, only: str | None = None) -> JsonObject:

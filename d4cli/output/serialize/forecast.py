@@ -33,8 +33,12 @@ def forecast_json(forecast: Forecast) -> JsonObject:
         "sides": [chance.side for chance in forecast.chances],
         "wins": {chance.side: chance_json(chance) for chance in forecast.chances},
         "draws": {"draws": draws.pop("wins"), **draws},
-        "rounds_left": {"median": forecast.rounds_median, "p90": forecast.rounds_p90, "finished": forecast.finished,
-                        "histogram": {str(rounds): fights for rounds, fights in forecast.histogram}},
+        "rounds_left": {
+            "median": forecast.rounds_median,
+            "p90": forecast.rounds_p90,
+            "finished": forecast.finished,
+            "histogram": {str(rounds): fights for rounds, fights in forecast.histogram},
+        },
         "fight_over": None,
     }
 
@@ -44,7 +48,9 @@ def over_json(winner: str | None) -> JsonObject:
     return {"kind": "forecast", "fight_over": {"winner": winner}}
 
 
-def status_forecast_json(encounter: Encounter, forecast: Forecast | None, winner: str | None) -> JsonObject:
+def status_forecast_json(
+    encounter: Encounter, forecast: Forecast | None, winner: str | None
+) -> JsonObject:
     """``status --forecast --json``: the ``status --json`` object plus ``forecast`` (`forecast_json` or `over_json`)."""
     from d4cli.output.serialize.views import status_json
 

@@ -18,7 +18,12 @@ def effect_left(effect: PublicEffect, counts_from: int) -> str:
     (until the end of round 3)``, ``until the start of Goblin 2's turn`` (R20)."""
     from d4cli.output.effecttext import lasts
 
-    ends = {"kind": effect.ends, "creature": effect.creature, "last_round": effect.last_round, "uses": effect.uses}
+    ends = {
+        "kind": effect.ends,
+        "creature": effect.creature,
+        "last_round": effect.last_round,
+        "uses": effect.uses,
+    }
     return lasts({"ends": ends}, counts_from)
 
 
@@ -45,7 +50,12 @@ def public_view_json(view: PublicView) -> JsonObject:
                 "hp_label": creature.hp_label,
                 "evasion": creature.evasion,
                 "effects": [
-                    {"source": effect.source, "grant": effect.grant, "on": effect.on, "left": effect_left(effect, view.counts_from)}
+                    {
+                        "source": effect.source,
+                        "grant": effect.grant,
+                        "on": effect.on,
+                        "left": effect_left(effect, view.counts_from),
+                    }
                     for effect in creature.effects
                 ],
                 "headroom": None if creature.headroom is None else dict(creature.headroom),

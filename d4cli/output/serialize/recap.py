@@ -28,14 +28,22 @@ def creature_json(figures: CreatureFigures, luck: CreatureLuck | None) -> JsonOb
         "turns_unable": figures.turns_unable,
         "longest_unable": figures.longest_unable,
         "downs": [{"round": r, "event": event, "seq": seq} for r, event, seq in figures.downs],
-        "luck": None if luck is None else {"rolls": luck.rolls, "mean": luck.mean, "verdict": luck.verdict},
+        "luck": None
+        if luck is None
+        else {"rolls": luck.rolls, "mean": luck.mean, "verdict": luck.verdict},
     }
 
 
 def roll_json(roll: RollLuck) -> JsonObject:
     """``{seq, creature, kind, round, total, percentile}``: percentile 0..1, the exact mid-rank as a float."""
-    return {"seq": roll.seq, "creature": roll.creature, "kind": roll.kind, "round": roll.round,
-            "total": roll.total, "percentile": float(roll.percentile)}
+    return {
+        "seq": roll.seq,
+        "creature": roll.creature,
+        "kind": roll.kind,
+        "round": roll.round,
+        "total": roll.total,
+        "percentile": float(roll.percentile),
+    }
 
 
 def placement_json(placement: Placement | None, why_not: str | None) -> JsonObject | None:
@@ -48,13 +56,20 @@ def placement_json(placement: Placement | None, why_not: str | None) -> JsonObje
         "runs": placement.runs,
         "seed": placement.seed,
         "rounds": {"real": real, "percentile": share},
-        "damage": {side: {"real": value, "percentile": p} for side, (value, p) in placement.damage.items()},
+        "damage": {
+            side: {"real": value, "percentile": p} for side, (value, p) in placement.damage.items()
+        },
         "wins": dict(placement.wins),
     }
 
 
-def recap_json(recap: Recap, rolls: Sequence[RollLuck], luck: Sequence[CreatureLuck],
-               placement: Placement | None, why_not: str | None) -> JsonObject:
+def recap_json(
+    recap: Recap,
+    rolls: Sequence[RollLuck],
+    luck: Sequence[CreatureLuck],
+    placement: Placement | None,
+    why_not: str | None,
+) -> JsonObject:
     """The ``recap --json`` object (docs/cli.md "Recap")."""
     by_name = {item.creature: item for item in luck}
     return {
@@ -66,10 +81,14 @@ def recap_json(recap: Recap, rolls: Sequence[RollLuck], luck: Sequence[CreatureL
         "sides": list(recap.sides),
         "winner": recap.winner,
         "creatures": [creature_json(f, by_name.get(f.name)) for f in recap.creatures],
-        "damage_per_round": [{"round": d.round, "sides": dict(d.sides), "other": d.other} for d in recap.damage_per_round],
+        "damage_per_round": [
+            {"round": d.round, "sides": dict(d.sides), "other": d.other}
+            for d in recap.damage_per_round
+        ],
         "damage_by_side": dict(recap.damage_by_side),
-        "longest_refusal": None if recap.longest_refusal is None else {
-            "creature": recap.longest_refusal[0], "turns": recap.longest_refusal[1]},
+        "longest_refusal": None
+        if recap.longest_refusal is None
+        else {"creature": recap.longest_refusal[0], "turns": recap.longest_refusal[1]},
         "rolls": [roll_json(roll) for roll in rolls],
         "simulated": placement_json(placement, why_not),
         "simulated_note": why_not,

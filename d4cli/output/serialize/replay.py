@@ -14,4 +14,8 @@ def state_line_json(entry: JsonObject, encounter: Encounter | None) -> JsonObjec
     """``{seq, entry, state}``: *entry* as ``log --json`` lists it, ``state`` the ``status --json`` object after it (or null)."""
     from d4cli.output.serialize.views import status_json
 
-    return {"seq": entry.get("seq"), "entry": entry, "state": None if encounter is None else status_json(encounter)}
+    return {
+        "seq": entry.get("seq"),
+        "entry": entry,
+        "state": None if encounter is None else status_json(encounter),
+    }

@@ -58,7 +58,9 @@ ROLLED = ("dice", "extra", "total", "success", "damage")
 _JSON_BOOL = {None: "null", True: "true", False: "false"}
 
 
-def pool_lines(to_json: Callable[[PoolResult], JsonObject], first: PoolResult) -> Callable[[PoolResult], str]:
+def pool_lines(
+    to_json: Callable[[PoolResult], JsonObject], first: PoolResult
+) -> Callable[[PoolResult], str]:
     """The JSON text (one line, ``json.dumps``) of ``to_json(result)`` for any roll of *first*'s plan.
 
     *to_json* is `pool_json`, with ``label`` and ``odds`` added as the command asks: they
@@ -78,7 +80,9 @@ def pool_lines(to_json: Callable[[PoolResult], JsonObject], first: PoolResult) -
 
     marks = [json.dumps(f"\x00{key}\x00") for key in ROLLED]
     text = json.dumps({**obj, **{key: json.loads(mark) for key, mark in zip(ROLLED, marks)}})
-    if not all(key in obj for key in ROLLED) or [text.find(mark) for mark in marks] != sorted(text.find(mark) for mark in marks):
+    if not all(key in obj for key in ROLLED) or [text.find(mark) for mark in marks] != sorted(
+        text.find(mark) for mark in marks
+    ):
         return dumped
     pieces = []
     for mark in marks:

@@ -61,7 +61,9 @@ def log_json_chunks(entries: Iterable[JsonObject]) -> Iterator[str]:
     yield "]}\n"
 
 
-def help_json(topics: Mapping[str, Topic], rules: Iterable[Rule] = (), *, topics_key: bool = True) -> JsonObject:
+def help_json(
+    topics: Mapping[str, Topic], rules: Iterable[Rule] = (), *, topics_key: bool = True
+) -> JsonObject:
     """The ``help --json`` object: ``{"topics": [{topic, ...its fields}], "rules": [{id, title, text, example}]}``.
 
     ``help --json`` lists every topic and every rule; ``help --json TOPIC`` one topic;
