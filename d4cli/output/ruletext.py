@@ -3,202 +3,202 @@
 from d4cli.output.helptext import Rule
 
 RULES: dict[str, Rule] = {
-    "R1": Rule(
-        "R1",
-        "Turn reset",
+    'R1': Rule(
+        'R1',
+        'Turn reset',
         "When a creature's turn begins, its Action Load is set to its Exhaustion minus its Load Buffer. A creature without Exhaustion counts it as 0, so a typical creature starts its turn below zero.",
-        "a creature with Load Buffer 1 and no Exhaustion starts its turn at Load 0 - 1 = -1. With Exhaustion 2 and Buffer 1 it starts at 2 - 1 = 1.",
+        'a creature with Load Buffer 1 and no Exhaustion starts its turn at Load 0 - 1 = -1. With Exhaustion 2 and Buffer 1 it starts at 2 - 1 = 1.',
     ),
-    "R2": Rule(
-        "R2",
-        "The gate",
+    'R2': Rule(
+        'R2',
+        'The gate',
         "Headroom is the Aspect minus the current Load. An action is allowed exactly when its headroom is at least its Cost. The same test is used on the creature's own turn, off its turn and for Team Actions. Advantage and Disadvantage play no part in it. When the gate says no, no dice are rolled and nothing about the encounter changes (exit code 3).",
-        "Aspect 2 with Load 1 leaves headroom 1; an action of Cost 2 is refused, short by 1 (`d4cli roll pool 2 --load 1 --cost 2` exits 3). With Load 0 the headroom is 2 and the same action is allowed.",
+        'Aspect 2 with Load 1 leaves headroom 1; an action of Cost 2 is refused, short by 1 (`d4cli roll pool 2 --load 1 --cost 2` exits 3). With Load 0 the headroom is 2 and the same action is allowed.',
     ),
-    "R3": Rule(
-        "R3",
-        "Costs",
-        "A Cost is a whole number, 0 or more. An action of Cost 0 still passes through the gate: it is allowed while the headroom is not negative.",
-        "Aspect 3 at Load 3 has headroom 0, so a Cost-0 action is allowed. At Load 4 the headroom is -1 and even the Cost-0 action is refused.",
+    'R3': Rule(
+        'R3',
+        'Costs',
+        'A Cost is a whole number, 0 or more. An action of Cost 0 still passes through the gate: it is allowed while the headroom is not negative.',
+        'Aspect 3 at Load 3 has headroom 0, so a Cost-0 action is allowed. At Load 4 the headroom is -1 and even the Cost-0 action is refused.',
     ),
-    "R4": Rule(
-        "R4",
-        "Net Advantage",
-        "Count the different sources of Advantage and the different sources of Disadvantage; Net Advantage is the first count minus the second. Naming the same source twice in one roll counts it once. Two names are the same source when they agree after ignoring upper and lower case and collapsing runs of white space (leading and trailing space included).",
+    'R4': Rule(
+        'R4',
+        'Net Advantage',
+        'Count the different sources of Advantage and the different sources of Disadvantage; Net Advantage is the first count minus the second. Naming the same source twice in one roll counts it once. Two names are the same source when they agree after ignoring upper and lower case and collapsing runs of white space (leading and trailing space included).',
         '`--adv torch --adv Torch --adv "high ground" --dis darkness` has two Advantage sources (torch, high ground) and one Disadvantage source: Net Advantage +1.',
     ),
-    "R5": Rule(
-        "R5",
-        "Pool size",
-        "The number of d4s is the Aspect, less the Load when the Load is positive, plus the Net Advantage, and never fewer than one. A Load below zero does not add dice, the gate never caps the dice that Advantage adds, and even a zero or negative Aspect rolls one d4.",
-        "Aspect 6, Load 2, Net Advantage +1: 6 - 2 + 1 = 5d4. Aspect 4 at Load -1 rolls 4d4, not 5d4. Aspect 1, Load 0, Net Advantage -3 rolls 1d4.",
+    'R5': Rule(
+        'R5',
+        'Pool size',
+        'The number of d4s is the Aspect, less the Load when the Load is positive, plus the Net Advantage, and never fewer than one. A Load below zero does not add dice, the gate never caps the dice that Advantage adds, and even a zero or negative Aspect rolls one d4.',
+        'Aspect 6, Load 2, Net Advantage +1: 6 - 2 + 1 = 5d4. Aspect 4 at Load -1 rolls 4d4, not 5d4. Aspect 1, Load 0, Net Advantage -3 rolls 1d4.',
     ),
-    "R6": Rule(
-        "R6",
-        "Extra dice",
-        "Dice a weapon or a tool adds (`1d8`, `1d4`, written `NdX` with an optional `+M` or `-M`) come after the pool is sized. They are not d4s of the pool and do not help it reach its minimum of one die.",
+    'R6': Rule(
+        'R6',
+        'Extra dice',
+        'Dice a weapon or a tool adds (`1d8`, `1d4`, written `NdX` with an optional `+M` or `-M`) come after the pool is sized. They are not d4s of the pool and do not help it reach its minimum of one die.',
         "Aspect 3, Load 0, Net Advantage -5 with a dagger's `1d4`: the pool is still 1d4 (R5), and the dagger's 1d4 is rolled on top, two dice in all.",
     ),
-    "R7": Rule(
-        "R7",
-        "Total, success and damage",
+    'R7': Rule(
+        'R7',
+        'Total, success and damage',
         "The total adds every die rolled: the pool's d4s, the extra dice and their modifiers. Against a DC the roll succeeds when the total reaches the DC. Against a target the damage is the total less the target's Evasion, and never less than 0.",
-        "4d4 showing 3, 1, 4, 2 plus a `1d8+2` showing 5: total 10 + 7 = 17. Against DC 17 that succeeds; against Evasion 11 it deals 6 damage; against Evasion 20 it deals 0.",
+        '4d4 showing 3, 1, 4, 2 plus a `1d8+2` showing 5: total 10 + 7 = 17. Against DC 17 that succeeds; against Evasion 11 it deals 6 damage; against Evasion 20 it deals 0.',
     ),
-    "R8": Rule(
-        "R8",
-        "Load after an action",
+    'R8': Rule(
+        'R8',
+        'Load after an action',
         "An allowed action raises the creature's Load by the action's Cost, whatever the dice say: a failed roll costs as much as a successful one.",
-        "Load -1, an action of Cost 2 that misses its DC: the Load becomes 1.",
+        'Load -1, an action of Cost 2 that misses its DC: the Load becomes 1.',
     ),
-    "R9": Rule(
-        "R9",
-        "Rolls the GM calls for",
-        "A roll the GM asks for skips the gate. The GM may also size its pool without the Load (Aspect plus Net Advantage, at least 1d4); ignoring the Load is only for such rolls. Since the creature did not choose to act, its Load stays as it was: no Cost is added.",
-        "Aspect 2 at Load 5 would be refused by the gate, but `d4cli roll pool 2 --load 5 --gm --ignore-load` rolls 2d4 and the Load stays 5.",
+    'R9': Rule(
+        'R9',
+        'Rolls the GM calls for',
+        'A roll the GM asks for skips the gate. The GM may also size its pool without the Load (Aspect plus Net Advantage, at least 1d4); ignoring the Load is only for such rolls. Since the creature did not choose to act, its Load stays as it was: no Cost is added.',
+        'Aspect 2 at Load 5 would be refused by the gate, but `d4cli roll pool 2 --load 5 --gm --ignore-load` rolls 2d4 and the Load stays 5.',
     ),
-    "R10": Rule(
-        "R10",
+    'R10': Rule(
+        'R10',
         "Acting off one's turn",
         "Reactions, counters, assists and Team Actions taken outside the creature's own turn start from its current Load, face the same gate as on its turn and add their Cost afterwards. Only the gate limits how many of them a creature takes in a round.",
-        "after its turn a creature sits at Load 1 with Aspect 3 (headroom 2). It can react twice at Cost 1 (Load 2, then 3); a third reaction is refused because the headroom is 0.",
+        'after its turn a creature sits at Load 1 with Aspect 3 (headroom 2). It can react twice at Cost 1 (Load 2, then 3); a third reaction is refused because the headroom is 0.',
     ),
-    "R11": Rule(
-        "R11",
-        "Team Actions",
+    'R11': Rule(
+        'R11',
+        'Team Actions',
         "A creature spends a Team Action (Cost 1 unless said otherwise) to give another creature's next roll a source of Advantage or Disadvantage. The grant is a named source (by default `team action`), so two grants under the same name count once (R4). The receiver's next roll uses it up. A grant named like a lasting effect (R20) of the same kind that the receiver already has would count once with it and add nothing, so it is refused as bad input: nothing is paid and nothing changes; the GM names the grant otherwise. The same holds when that effect applies to rolls against the receiver: a creature holds one effect per source name, so the grant could not be kept beside it.",
         "Bram and Cora both give Aria `team action` Advantage: Aria's next roll counts one source, +1 die, and both grants are then spent. Had Cora named hers `flanking`, Aria would have rolled two extra dice.",
     ),
-    "R12": Rule(
-        "R12",
-        "Reset modes",
-        "In `turn` mode (the default) each creature resets as in R1 when its own turn begins. In `round` mode, a playtesting variant, every creature resets when a round begins and nobody resets when a turn begins. Round mode resets either to the R1 value (`buffer`, the default) or to Load 0 (`zero`). The encounter file records the mode and the round reset (`round_reset`, set with `d4cli init --mode round --round-reset zero`).",
-        "in `round` mode with `buffer`, a creature with Buffer 1 is at Load -1 at the start of every round, however much it acted in the round before; with `zero` it is at Load 0.",
+    'R12': Rule(
+        'R12',
+        'Reset modes',
+        'In `turn` mode (the default) each creature resets as in R1 when its own turn begins. In `round` mode, a playtesting variant, every creature resets when a round begins and nobody resets when a turn begins. Round mode resets either to the R1 value (`buffer`, the default) or to Load 0 (`zero`). The encounter file records the mode and the round reset (`round_reset`, set with `d4cli init --mode round --round-reset zero`).',
+        'in `round` mode with `buffer`, a creature with Buffer 1 is at Load -1 at the start of every round, however much it acted in the round before; with `zero` it is at Load 0.',
     ),
-    "R13": Rule(
-        "R13",
-        "Turn order",
+    'R13': Rule(
+        'R13',
+        'Turn order',
         "Creatures take turns in the order they appear in the encounter file. Rounds are numbered from 1; once every creature that is not down (R18) has had its turn (R19), the next turn begins a new round. Starting a turn while another one runs ends the running one first. The GM may start any creature's turn out of order; the default next turn then follows the creature that went last.",
         "file order Aria, Bram, Cora. After Cora's turn in round 1, `d4cli turn start` begins Aria's turn in round 2.",
     ),
-    "R14": Rule(
-        "R14",
-        "Ending a turn early",
+    'R14': Rule(
+        'R14',
+        'Ending a turn early',
         "Ending a turn leaves the Load as it is. Dice left unspent stay available for reactions until the creature's next turn resets it.",
-        "Aria has Aspect 4 and ends her turn at Load 1 after one action. Her headroom stays 3 for reactions (R10) until her next turn begins.",
+        'Aria has Aspect 4 and ends her turn at Load 1 after one action. Her headroom stays 3 for reactions (R10) until her next turn begins.',
     ),
-    "R15": Rule(
-        "R15",
-        "Exhaustion",
-        "Exhaustion is a level of 0 or more. Its only effect is on the Load a turn starts with (R1).",
-        "Buffer 1 and Exhaustion 0 start a turn at Load -1; raising Exhaustion to 3 makes every later turn start at Load 2, and nothing else changes.",
+    'R15': Rule(
+        'R15',
+        'Exhaustion',
+        'Exhaustion is a level of 0 or more. Its only effect is on the Load a turn starts with (R1).',
+        'Buffer 1 and Exhaustion 0 start a turn at Load -1; raising Exhaustion to 3 makes every later turn start at Load 2, and nothing else changes.',
     ),
-    "R16": Rule(
-        "R16",
-        "Hit points",
-        "The rule text has no hit points. A creature in an encounter may be given `hp`; damage (R7) is then taken off it, never below 0, and the tool says when it reaches 0. A creature without `hp` only has its damage reported.",
-        "a goblin with hp 5 takes 7 damage: its hp becomes 0 and the output says so. A creature without hp that takes 7 damage is unchanged.",
+    'R16': Rule(
+        'R16',
+        'Hit points',
+        'The rule text has no hit points. A creature in an encounter may be given `hp`; damage (R7) is then taken off it, never below 0, and the tool says when it reaches 0. A creature without `hp` only has its damage reported.',
+        'a goblin with hp 5 takes 7 damage: its hp becomes 0 and the output says so. A creature without hp that takes 7 damage is unchanged.',
     ),
-    "R17": Rule(
-        "R17",
-        "Removing a creature",
-        "Removing a creature never hands the turn to someone else: the current creature stays current. Removing the current creature ends its turn, and the next `turn start` goes to the creature that came after it. Creatures keep the order the GM gave them; d4cli never sorts them.",
+    'R17': Rule(
+        'R17',
+        'Removing a creature',
+        'Removing a creature never hands the turn to someone else: the current creature stays current. Removing the current creature ends its turn, and the next `turn start` goes to the creature that came after it. Creatures keep the order the GM gave them; d4cli never sorts them.',
         "order Aria, Bram, Cora with Bram's turn running. `d4cli remove Bram` ends Bram's turn; the next `d4cli turn start` begins Cora's.",
     ),
-    "R18": Rule(
-        "R18",
-        "Down",
-        "A creature at hp 0 is down. The default turn order passes it by and says so. It can neither act nor give Team Actions: that is refused like the gate, nothing rolled and nothing changed. Rolls may still target it, and damage never takes hp below 0. Healing it above 0 puts it back into the order, but never past its `max_hp` when it has one. A creature without `hp` is never down. `d4cli damage NAME N` and `d4cli heal NAME N` change hp outside a roll.",
+    'R18': Rule(
+        'R18',
+        'Down',
+        'A creature at hp 0 is down. The default turn order passes it by and says so. It can neither act nor give Team Actions: that is refused like the gate, nothing rolled and nothing changed. Rolls may still target it, and damage never takes hp below 0. Healing it above 0 puts it back into the order, but never past its `max_hp` when it has one. A creature without `hp` is never down. `d4cli damage NAME N` and `d4cli heal NAME N` change hp outside a roll.',
         "Bram has hp 0. After Aria's turn, `d4cli turn start` skips Bram and begins Cora's turn; `d4cli act Bram Might` exits 3. Healing Bram by 4 (max_hp 10) brings him back at hp 4.",
     ),
-    "R19": Rule(
-        "R19",
-        "One turn per round",
+    'R19': Rule(
+        'R19',
+        'One turn per round',
         "Every creature that is not down has one turn per round. Starting a turn out of order never costs anyone theirs: the default next turn goes to the next creature in file order after the one that went last (wrapping around) that has neither had its turn this round nor is down. When all such creatures have had their turn the round ends, and the next turn opens the following round with the first of them in file order. The GM may still give a creature a second turn in a round; the tool points it out. The encounter file marks each creature that has had its turn this round (`had_turn`) and names the one that went last (`last_turn`).\n\nA round's end is final. The turn end after which no creature that is not down is left to go ends the round: the down creatures whose turn it skipped count as having had it (`had_turn`), so a creature healed afterwards, or one added then, has its turn in the next round, after the round's endings (R20) have happened. A creature healed before that turn end still has its turn in this round. When damage or a removal between two turns leaves nobody to go, no turn end has ended the round: the next turn start ends it and opens the next one, and until then every command treats the round as running: a creature healed or added before that turn start has its turn in this round, and an effect applied then counts from this round (R20). The round is over only when no creature could still have a turn in it: each has had its turn or was skipped by the turn end that ended the round.",
         "order Aria, Bram, Cora. The GM starts Cora's turn first in round 1; the default next turns are then Aria and Bram, and only after Bram does round 2 begin, with Aria. Had Bram been down, Aria's turn end would have ended round 1; Bram healed after it has his next turn in round 2.",
     ),
-    "R20": Rule(
-        "R20",
-        "Lasting effects",
+    'R20': Rule(
+        'R20',
+        'Lasting effects',
         "An effect is a named source of Advantage or Disadvantage that lasts. It applies to the rolls its creature makes (`own`, the default) or to the rolls aimed at that creature (`against`). While it lasts it counts as a source under R4 on every pool roll it applies to, and the same source named twice (two effects, or an effect and an `--adv`) still counts once. It ends as its duration says: when a named creature's next turn starts; when a named creature's turn ends (the running turn if it is that creature's, else its next); after N rounds, that is when round `applied + N - 1` ends (an effect applied before the first round counts from round 1); after it has applied to N rolls; or when it is removed. A Team Action grant (R11) is such an effect on the receiver's own rolls, ending after one roll. An effect ends as part of the change that ended it (the turn start, the turn end, the roll), which shows and logs it.\n\nAn effect applied after a round is over counts its rounds from the next round. Adding an effect with a source the creature already has (names folded as in R4) replaces that effect and its duration. A removed creature's effects go with it (R17); an effect timed to a removed creature's turn ends at the end of the round instead. Likewise an effect timed to the start or end of the turn of a creature that is down (R18) and has had no turn when a round ends (its turn was skipped) ends with that round, shown and logged with the turn start or turn end that ends the round; one added after the round was over counts from the next round, so only the end of a round in which it was in force and the creature was down and skipped ends it.",
         "`blessed` Advantage on Aria for 2 rounds, applied in round 3, lasts through the end of round 4. An effect on Aria until the end of Bram's turn, with Bram down for the rest of round 1, ends when round 1 ends. An `against` effect `prone` on a goblin adds a die to every pool roll that targets the goblin.",
     ),
-    "C1": Rule(
-        "C1",
-        "Result",
-        "The Result is the natural d20 plus Attribute, Proficiency and Specialization, plus the Advantage bonus (C3), minus the Disadvantage die (C4), plus the critical d6 (C5). Each modifier is a whole number and may be 0 or negative.",
-        "natural 11, Attribute 3, Proficiency 2, Specialization -1, Advantage dice 2 and 5 (+5): Result 11 + 3 + 2 - 1 + 5 = 20.",
+    'C1': Rule(
+        'C1',
+        'Result',
+        'The Result is the natural d20 plus Attribute, Proficiency and Specialization, plus the Advantage bonus (C3), minus the Disadvantage die (C4), plus the critical d6 (C5). Each modifier is a whole number and may be 0 or negative.',
+        'natural 11, Attribute 3, Proficiency 2, Specialization -1, Advantage dice 2 and 5 (+5): Result 11 + 3 + 2 - 1 + 5 = 20.',
     ),
-    "C2": Rule(
-        "C2",
-        "DC",
+    'C2': Rule(
+        'C2',
+        'DC',
         'A DC is a whole number or one of the named tiers: easy 6, medium 12, hard 18, challenging 24, nearly-impossible 30, wherever a DC is asked for (a check, a pool roll, an action, a grid), on the command line and in the encounter file (`dc = "hard"` in an action); a tier is kept as its number. The roll succeeds when the Result is at least the DC.',
-        "a Result of 18 against `--dc hard` succeeds; a Result of 17 fails.",
+        'a Result of 18 against `--dc hard` succeeds; a Result of 17 fails.',
     ),
-    "C3": Rule(
-        "C3",
-        "Advantage Level",
-        "The Advantage Level runs from 0 to 5; any other value is bad input. At Level L of 1 or more, roll L d6 and add the highest. Every further 6 among them, after the first, adds 1 more.",
-        "Level 2 rolling 4 and 6 adds +6; rolling 6 and 6 adds +7. Level 3 rolling 6, 6 and 6 adds +8.",
+    'C3': Rule(
+        'C3',
+        'Advantage Level',
+        'The Advantage Level runs from 0 to 5; any other value is bad input. At Level L of 1 or more, roll L d6 and add the highest. Every further 6 among them, after the first, adds 1 more.',
+        'Level 2 rolling 4 and 6 adds +6; rolling 6 and 6 adds +7. Level 3 rolling 6, 6 and 6 adds +8.',
     ),
-    "C4": Rule(
-        "C4",
-        "Disadvantage",
-        "A single Disadvantage lowers the Advantage Level by 1, and then no die is taken off. At Level 0 it instead takes 1d6 off the Result. Two or more Disadvantages make the action impossible whatever the Advantage: nothing is rolled (exit code 3).",
-        "Level 2 with one Disadvantage rolls as Level 1. Level 0 with one Disadvantage subtracts a d6 (say 4, so a Result of 15 becomes 11). `--advantage 5 --disadvantage 2` is impossible.",
+    'C4': Rule(
+        'C4',
+        'Disadvantage',
+        'A single Disadvantage lowers the Advantage Level by 1, and then no die is taken off. At Level 0 it instead takes 1d6 off the Result. Two or more Disadvantages make the action impossible whatever the Advantage: nothing is rolled (exit code 3).',
+        'Level 2 with one Disadvantage rolls as Level 1. Level 0 with one Disadvantage subtracts a d6 (say 4, so a Result of 15 becomes 11). `--advantage 5 --disadvantage 2` is impossible.',
     ),
-    "C5": Rule(
-        "C5",
-        "Critical success",
-        "A natural 20 adds one more d6 to the Result. It does not succeed on its own: the Result must still reach the DC.",
-        "natural 20 with modifiers -3 and a critical d6 of 2: Result 19, which fails against DC 24.",
+    'C5': Rule(
+        'C5',
+        'Critical success',
+        'A natural 20 adds one more d6 to the Result. It does not succeed on its own: the Result must still reach the DC.',
+        'natural 20 with modifiers -3 and a critical d6 of 2: Result 19, which fails against DC 24.',
     ),
-    "C6": Rule(
-        "C6",
-        "Critical failure",
-        "A natural 1 always fails: no modifier and no Advantage can turn it into a success, however high the Result.",
-        "natural 1 with modifiers +30 gives Result 31, which still fails against DC 6.",
+    'C6': Rule(
+        'C6',
+        'Critical failure',
+        'A natural 1 always fails: no modifier and no Advantage can turn it into a success, however high the Result.',
+        'natural 1 with modifiers +30 gives Result 31, which still fails against DC 6.',
     ),
-    "C7": Rule(
-        "C7",
-        "Rule of Three",
+    'C7': Rule(
+        'C7',
+        'Rule of Three',
         'An optional rule, off unless asked for (`--rule-of-three`). A failure that missed the DC by 1 or 2 becomes "fails, but...": a small gain comes with it. A success that beat the DC by 4 or more becomes "succeeds, and...": an extra benefit. A miss by 3 or more, or a success by 0 to 3, stays plain. A natural 1 (C6) is never softened.',
-        "against DC 12, a Result of 10 or 11 fails, but...; 12 to 15 is a plain success; 16 or more succeeds, and.... A natural 1 with Result 11 is a plain failure.",
+        'against DC 12, a Result of 10 or 11 fails, but...; 12 to 15 is a plain success; 16 or more succeeds, and.... A natural 1 with Result 11 is a plain failure.',
     ),
-    "C8": Rule(
-        "C8",
-        "Checks in an encounter",
+    'C8': Rule(
+        'C8',
+        'Checks in an encounter',
         "The Attributes, Proficiencies and Specializations stored for a creature give the C1 modifiers by name; naming one the creature does not have is bad input, not 0. Lasting effects (R20) and Team Action grants apply to its checks too: each different Advantage source raises the Advantage Level by its level (1 unless the effect gives another, from 1 to 5; a source named twice counts once, at its highest level), up to 5 (C3); each different Disadvantage source is one Disadvantage (C4). An effect's level applies to checks only: on a D4 pool roll (R4, R5) a source counts once whatever its level. An effect on the rolls aimed at its creature (`against`) never applies to a check, so it has no level. A check is not a D4 action: it has no Cost and leaves the Load alone.",
-        "Aria has the Attribute Agility 3 and a lasting Advantage `blessed`. A check on Agility asked at Advantage Level 1 rolls at Level 2 with +3, and her Load does not change. Two different Disadvantage sources on her would make the check impossible.",
+        'Aria has the Attribute Agility 3 and a lasting Advantage `blessed`. A check on Agility asked at Advantage Level 1 rolls at Level 2 with +3, and her Load does not change. Two different Disadvantage sources on her would make the check impossible.',
     ),
-    "L1": Rule(
-        "L1",
-        "Number ranges",
-        "Aspects, Loads, modifiers, Costs, Exhaustion and Load Buffers are whole numbers from -1000 to 1000, where Costs, Exhaustion and Buffers may not be negative. DCs, Evasion and hp are whole numbers from -100,000 to 100,000, where Evasion and hp may not be negative. Anything else (text, a fraction, a boolean, a number out of range) is bad input, and the message names the field and the value.",
-        "`d4cli roll pool 1001` exits 2 naming ASPECT and 1001; `--evasion -1` exits 2 naming `--evasion`.",
+    'L1': Rule(
+        'L1',
+        'Number ranges',
+        'Aspects, Loads, modifiers, Costs, Exhaustion and Load Buffers are whole numbers from -1000 to 1000, where Costs, Exhaustion and Buffers may not be negative. DCs, Evasion and hp are whole numbers from -100,000 to 100,000, where Evasion and hp may not be negative. Anything else (text, a fraction, a boolean, a number out of range) is bad input, and the message names the field and the value.',
+        '`d4cli roll pool 1001` exits 2 naming ASPECT and 1001; `--evasion -1` exits 2 naming `--evasion`.',
     ),
-    "L2": Rule(
-        "L2",
-        "Dice per roll",
-        "One roll throws at most 10,000 dice, the pool and the extra dice together. More is bad input, refused at once rather than rolled slowly.",
-        "`d4cli roll pool 1 --extra 10000d6` asks for 1 + 10,000 = 10,001 dice and exits 2 at once; `d4cli roll pool 1 --extra 9999d6` (10,000 dice) rolls.",
+    'L2': Rule(
+        'L2',
+        'Dice per roll',
+        'One roll throws at most 10,000 dice, the pool and the extra dice together. More is bad input, refused at once rather than rolled slowly.',
+        '`d4cli roll pool 1 --extra 10000d6` asks for 1 + 10,000 = 10,001 dice and exits 2 at once; `d4cli roll pool 1 --extra 9999d6` (10,000 dice) rolls.',
     ),
-    "L3": Rule(
-        "L3",
-        "Notation and plain numbers",
-        "Extra dice are written `NdX`, `NdX+M` or `NdX-M` (`D` as well as `d`), with N at least 1, X from 1 to 1000 and M within L1. One `--extra` may also be a sum of dice groups and whole numbers (`1d4+1d6+2`): it is one source, its dice count once against L2, the numbers add up to one modifier (numbers may be subtracted, dice only added). Any other spelling is bad input that quotes the value. A number is a plain whole number only, on the command line and in the encounter file alike: no decimal point, no digit separators, no surrounding space, no boolean.",
+    'L3': Rule(
+        'L3',
+        'Notation and plain numbers',
+        'Extra dice are written `NdX`, `NdX+M` or `NdX-M` (`D` as well as `d`), with N at least 1, X from 1 to 1000 and M within L1. One `--extra` may also be a sum of dice groups and whole numbers (`1d4+1d6+2`): it is one source, its dice count once against L2, the numbers add up to one modifier (numbers may be subtracted, dice only added). Any other spelling is bad input that quotes the value. A number is a plain whole number only, on the command line and in the encounter file alike: no decimal point, no digit separators, no surrounding space, no boolean.',
         '`--extra 2d0`, `--extra 1d8+` and `--extra 0d8` exit 2 quoting the value; so do `--cost 3.0`, `--cost 3_000` and `--cost " 3"`. `--extra 1d8+2` is fine, and so are `--extra 1D8` and `--extra 1d4+1d6+2`; `--extra 1d4-1d6` exits 2.',
     ),
-    "L4": Rule(
-        "L4",
-        "Exact odds",
-        "Exact odds are computed for a roll with at most 100,000 possible totals. Beyond that, asking for `--odds` is bad input.",
-        "10,000 d4 have 30,001 possible totals, well inside the limit. `d4cli roll pool 1 --extra 100d1000 --odds` has 99,904 possible totals (101 to 100,004) and is answered; with `--extra 200d1000` there are 199,804 and it exits 2.",
+    'L4': Rule(
+        'L4',
+        'Exact odds',
+        'Exact odds are computed for a roll with at most 100,000 possible totals. Beyond that, asking for `--odds` is bad input.',
+        '10,000 d4 have 30,001 possible totals, well inside the limit. `d4cli roll pool 1 --extra 100d1000 --odds` has 99,904 possible totals (101 to 100,004) and is answered; with `--extra 200d1000` there are 199,804 and it exits 2.',
     ),
-    "N1": Rule(
-        "N1",
-        "Names",
-        "Names of creatures and Aspects are compared after Unicode NFC normalisation, case folding, and folding of leading, trailing and repeated white space. There is no matching by prefix, nor by likeness: a name that matches nothing is bad input, even when the error suggests the closest names. Two creatures whose names compare equal cannot both be in an encounter, nor can two whose names look alike: names whose confusable skeletons (Unicode TR39: each character replaced by the one it is drawn like, then compared as above) are the same. The same holds for the Aspects of one creature. The message names both and the characters that differ. Names are shown exactly as they were written, except that control characters are shown as escapes.",
-        "`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with \"did you mean 'Sir Aldric'?\". Beside `Aria`, a creature `Аria` (its first letter the Cyrillic `А`) is refused, naming both and the letter that differs; so is `llsa` beside `Ilsa`. A name holding an escape character is shown as `\\x1b`, never sent to the terminal.\n\nEvery name (of a creature, an Aspect, an Advantage source, an effect, a stat, an action or a side) has at most 200 characters, counted after NFC normalisation as names are compared, on the command line and in the file alike; a longer one is bad input.",
+    'N1': Rule(
+        'N1',
+        'Names',
+        'Names of creatures and Aspects are compared after Unicode NFC normalisation, case folding, and folding of leading, trailing and repeated white space. There is no matching by prefix, nor by likeness: a name that matches nothing is bad input, even when the error suggests the closest names. Two creatures whose names compare equal cannot both be in an encounter, nor can two whose names look alike: names whose confusable skeletons (Unicode TR39: each character replaced by the one it is drawn like, then compared as above) are the same. The same holds for the Aspects of one creature. The message names both and the characters that differ. Names are shown exactly as they were written, except that control characters are shown as escapes.',
+        '`Goblin Archer`, `goblin archer` and ` GOBLIN ARCHER ` name the same creature, while `Gob` names none and `Sir Aldrick` is refused with "did you mean \'Sir Aldric\'?". Beside `Aria`, a creature `Аria` (its first letter the Cyrillic `А`) is refused, naming both and the letter that differs; so is `llsa` beside `Ilsa`. A name holding an escape character is shown as `\\x1b`, never sent to the terminal.\n\nEvery name (of a creature, an Aspect, an Advantage source, an effect, a stat, an action or a side) has at most 200 characters, counted after NFC normalisation as names are compared, on the command line and in the file alike; a longer one is bad input.',
     ),
 }
