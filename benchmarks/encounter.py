@@ -4,7 +4,7 @@ Builds two encounters side by side: a fresh one, and one whose journal holds
 10,000 past actions (written directly, entry by entry as the store would, in a
 second or two: no 10,000 subprocesses). Then runs ``d4cli act`` on each,
 alternating fresh/long so a busy machine slows both alike, and prints the
-medians and their ratio; also the in-process cost of `store.transaction.change` alone,
+medians and their ratio; also the in-process cost of `Tracker.change` alone,
 without interpreter start-up.
 
     python benchmarks/encounter.py [--runs 21] [--history 10000]
@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from d4cli import store
+from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, start_turn
@@ -37,6 +38,12 @@ from d4cli.store.journal import encode_entry, going_back
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
+def _change(path, transition, timeout=None):  # type: ignore[no-untyped-def]
+    """Apply and journal *transition* (even when it changes nothing), as every command does."""
+    done = Tracker(path, lock_timeout=timeout).change(transition, always_logged=True)
+    return done.encounter, done.record
+
+
 
 def fresh_encounter(path: Path) -> None:
     """An encounter of three creatures, made through the store: init (anew) and adds."""
@@ -49,15 +56,15 @@ def fresh_encounter(path: Path) -> None:
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, evasion=10, hp=100_000)
-        transaction.change(
-            path, lambda encounter, c=creature: add_creature(encounter, c), facts=journal_json
+        _change(
+            path, lambda encounter, c=creature: add_creature(encounter, c)
         )
 
 
 def add_history(path: Path, actions: int, seed: int = 0) -> int:
     """Append *actions* past actions (and the turn starts they need) to the journal, then the file.
 
-    The entries are exactly what `store.transaction.change` writes: the record's facts,
+    The entries are exactly what `Tracker.change` writes: the record's facts,
     the hashes before and after, and the way back (a line patch).
 
     Returns:
@@ -105,7 +112,7 @@ def add_history(path: Path, actions: int, seed: int = 0) -> int:
 def journal_bytes_per_act(
     sizes: tuple[int, ...] = (3, 100, 1000), acts: int = 20
 ) -> dict[int, float]:
-    """Mean journal bytes one ``act`` adds, on encounters of *sizes* creatures (through `store.transaction.change`).
+    """Mean journal bytes one ``act`` adds, on encounters of *sizes* creatures (through `Tracker.change`).
 
     Each encounter is created through the store; then, *acts* times, its
     first creature's turn starts and it acts (Might 4, on the second
@@ -130,14 +137,13 @@ def journal_bytes_per_act(
             request = ActRequest("Creature 0", "Might", target="Creature 1")
             total = 0
             for _ in range(acts):
-                transaction.change(
-                    path, lambda encounter: start_turn(encounter, "Creature 0"), facts=journal_json
+                _change(
+                    path, lambda encounter: start_turn(encounter, "Creature 0")
                 )  # Load resets
                 start = journal_path(path).stat().st_size
-                _, record = transaction.change(
+                _, record = _change(
                     path,
                     lambda encounter, q=request, r=rng: act(encounter, q, r),
-                    facts=journal_json,
                 )
                 assert record.allowed
                 total += journal_path(path).stat().st_size - start
@@ -163,10 +169,9 @@ def _run_once(path: Path) -> float:
 def _change_once(path: Path) -> float:
     request = ActRequest("Bench", "Might")
     started = time.perf_counter()
-    transaction.change(
+    _change(
         path,
         lambda encounter: act(encounter, request, ScriptedDice([1] * 1001)),
-        facts=journal_json,
     )
     return time.perf_counter() - started
 
@@ -176,7 +181,7 @@ def measure_act(runs: int = 21, history: int = 10_000) -> dict[str, float]:
 
     Returns:
         ``fresh``, ``long`` (seconds), ``ratio`` (long / fresh), the same for the
-        in-process `store.transaction.change` (``change_fresh``, ``change_long``,
+        in-process `Tracker.change` (``change_fresh``, ``change_long``,
         ``change_ratio``), and ``journal_bytes`` of the long history.
     """
     with tempfile.TemporaryDirectory() as folder:

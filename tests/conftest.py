@@ -61,21 +61,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             terminalreporter.write_line(f"{name}: {count:,}")
 
 
-@pytest.fixture(autouse=True)
-def journaled_records(monkeypatch):
-    """Hand the store what the commands hand it: the record's `d4cli.output.serialize.changes.journal_json` facts."""
-    from d4cli.output.serialize.changes import journal_json
-    from d4cli.store import transaction
-
-    change = transaction.change
-
-    def change_records(path, transition, *args, **kwargs):
-        kwargs.setdefault("facts", journal_json)
-        return change(path, transition, *args, **kwargs)
-
-    monkeypatch.setattr(transaction, "change", change_records)
-
-
 @pytest.fixture
 def long_integers():
     """Python refuses to read integers of more than 4,300 digits unless told (exact odds of 10,000 d4)."""

@@ -13,33 +13,29 @@ plain text, 80 columns unless ``COLUMNS`` says otherwise).
 from __future__ import annotations
 
 import os
+import select
 import sys
-from pathlib import Path
+import termios
+import time
+import tty
 from typing import Any
+
+from d4cli.api.tracker import Tracker
+from d4cli.fight.public_view import public_view
+from d4cli.output.render import console
+from d4cli.output.render.board import frame_text, gm_frame, live_screen, players_frame
+from d4cli.output.render.encounter import summary
+from d4cli.rules.errors import D4Error
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8
 
 
-def _stamp(path: Path) -> object:
-    from d4cli.store.files import journal_path
-
-    stamps: list[tuple[int, int, int] | None] = []
-    for target in (path, journal_path(path)):
-        try:
-            info = os.stat(target)
-        except OSError:
-            stamps.append(None)
-            continue
-        stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
-    return tuple(stamps)
-
-
 class Board:
     """What the board draws: the last good encounter, and a problem when the file is unreadable now."""
 
-    def __init__(self, path: Path, players: bool, upto: int | None = None) -> None:
-        self.path = path
+    def __init__(self, tracker: Tracker, players: bool, upto: int | None = None) -> None:
+        self.tracker = tracker
         self.players = players
         self.upto = upto  # ``--at SEQ``: the log lines end at entry SEQ
         self.encounter: Any = None
@@ -51,11 +47,8 @@ class Board:
         Raises:
             FileError: the file cannot be read and there is no good encounter yet.
         """
-        from d4cli.rules.errors import D4Error
-        from d4cli.store import read_encounter
-
         try:
-            self.encounter = read_encounter(self.path)
+            self.encounter = self.tracker.status()
             self.problem = None
         except D4Error as error:
             if self.encounter is None:
@@ -63,21 +56,15 @@ class Board:
             self.problem = str(error)
 
     def frame(self, height: int) -> Any:
-        from d4cli.output.render.board import gm_frame, players_frame
 
         if self.players:
-            from d4cli.fight.public_view import public_view
-
             return players_frame(public_view(self.encounter), unreadable=self.problem is not None)
         return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem)
 
     def _log_lines(self) -> list[str]:
-        from d4cli.output.render.encounter import summary
-        from d4cli.rules.errors import D4Error
-        from d4cli.store.history import read_history
-
         try:
-            entries = read_history(self.path, None if self.upto is not None else LOG_LINES).entries
+            last = None if self.upto is not None else LOG_LINES
+            entries = self.tracker.history(last).entries
         except D4Error:
             return []
         if self.upto is not None:
@@ -90,23 +77,20 @@ class Board:
         return [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
 
 
-def print_once(path: Path, players: bool, at: tuple[int, Any] | None = None) -> None:
+def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = None) -> None:
     """One frame on stdout: as Rich draws it on a terminal, else as plain text (``COLUMNS`` or 80 wide).
 
     *at*: ``(seq, encounter)``, the encounter as it stood after journal entry seq (``--at``).
     """
-    board = Board(path, players, None if at is None else at[0])
+    board = Board(tracker, players, None if at is None else at[0])
     if at is None:
         board.read()
     else:
         board.encounter = at[1]
     if sys.stdout.isatty():
-        from d4cli.output.render import console
-
         out = console()
         out.print(board.frame(out.size.height))
         return
-    from d4cli.output.render.board import frame_text
 
     width = os.environ.get("COLUMNS", "")
     columns = int(width) if width.isdigit() and 20 <= int(width) <= 1000 else 80
@@ -115,20 +99,17 @@ def print_once(path: Path, players: bool, at: tuple[int, Any] | None = None) -> 
     sys.stdout.write(frame_text(board.frame(height), columns))
 
 
-def run_live(path: Path, players: bool) -> int:
+def run_live(tracker: Tracker, players: bool) -> int:
     """The live board until ``q`` (exit 0) or Ctrl-C (exit 130).
 
     Raises:
         FileError: the file cannot be read at the start.
     """
-    import select
 
-    from d4cli.output.render.board import live_screen
-
-    board = Board(path, players)
+    board = Board(tracker, players)
     board.read()
     keys = _Keys()
-    stamp = _stamp(path)
+    stamp = tracker.stamp()
     try:
         with keys, live_screen() as live:
             size = live.console.size
@@ -139,10 +120,8 @@ def run_live(path: Path, players: bool) -> int:
                     if ready and keys.read() in ("q", "Q"):
                         return 0
                 else:
-                    import time
-
                     time.sleep(POLL_SECONDS)
-                now = _stamp(path)
+                now = tracker.stamp()
                 if now != stamp or live.console.size != size:
                     stamp, size = now, live.console.size
                     board.read()
@@ -162,8 +141,6 @@ class _Keys:
         try:
             if not sys.stdin.isatty():
                 return self
-            import termios
-            import tty
 
             fd = sys.stdin.fileno()
             self._saved = termios.tcgetattr(fd)
@@ -182,6 +159,4 @@ class _Keys:
 
     def __exit__(self, *exc: object) -> None:
         if self.fd is not None and self._saved is not None:
-            import termios
-
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)

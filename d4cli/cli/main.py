@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from d4cli.cli.app import app
+
 
 def main(argv: list[str] | None = None) -> None:
     """Run d4cli with *argv* (default: the process arguments) and exit with its code."""
-    from d4cli.cli.app import app
 
     app(args=argv, prog_name="d4cli")

@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from d4cli.cli import completion
+from d4cli.cli.completion.words import split_line
+from d4cli.cli.play_session import LEAVE_WORDS, history_path
 from d4cli.rules.errors import escape_control
 
 if TYPE_CHECKING:
@@ -71,9 +74,7 @@ def quote_value(value: str) -> str:
 def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
     """``(replacement, display, help)`` for the word at the end of *text*; never raises."""
     try:
-        from d4cli.cli import completion
         from d4cli.cli.completion.shells import line_completions
-        from d4cli.cli.completion.words import split_line
 
         words, typed = split_line(text)
         if words and words[0] == "d4cli":
@@ -126,8 +127,6 @@ def _history(session: Session) -> Any:
     does); else one warning line and a history in memory only. Never a question on screen:
     prompt_toolkit stops on an error of its history thread with "Press ENTER to continue"."""
     from prompt_toolkit.history import InMemoryHistory
-
-    from d4cli.cli.play_session import history_path
 
     path = history_path()
     try:
@@ -215,8 +214,6 @@ def _file_history_class() -> Any:
 def interact(session: Session) -> int:
     """Prompt for lines until Ctrl-D or ``exit``; a failing line does not end it. Exit 0."""
     from prompt_toolkit import PromptSession
-
-    from d4cli.cli.play_session import LEAVE_WORDS
 
     prompt: PromptSession[str] = PromptSession(
         history=_history(session),

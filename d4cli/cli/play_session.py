@@ -32,7 +32,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from d4cli.rules.errors import EXIT_INPUT
+import typer
+
+from d4cli.cli.app import app
+from d4cli.cli.changes import open_tracker
+from d4cli.cli.root import say_error
+from d4cli.rules.errors import EXIT_INPUT, D4Error, InputError, escape_control
 
 HISTORY_ENV = "D4CLI_HISTORY"
 LEAVE_WORDS = frozenset({"exit", "quit"})
@@ -61,7 +66,6 @@ def split(line: str) -> list[str]:
     Raises:
         InputError: an unterminated quote or a trailing backslash.
     """
-    from d4cli.rules.errors import InputError
 
     try:
         words = shlex.split(line, comments=True)
@@ -74,9 +78,6 @@ def split(line: str) -> list[str]:
 
 def _root() -> Any:
     """The root Click command (`d4cli.cli.app.RootGroup`); its commands are built once, on first use."""
-    import typer
-
-    from d4cli.cli.app import app
 
     return typer.main.get_command(app)
 
@@ -97,8 +98,6 @@ class Session:
 
     def run_line(self, line: str) -> int:
         """Run one command line; its exit code (0 for a blank line or a comment)."""
-        from d4cli.cli.root import say_error
-        from d4cli.rules.errors import D4Error
 
         try:
             words = split(line)
@@ -132,11 +131,8 @@ class Session:
 
     def state(self) -> str:
         """The turn state in a few words, read from the file now (R13)."""
-        from d4cli.cli.settings import resolve_path
-        from d4cli.store import read_encounter
-
         try:
-            encounter = read_encounter(resolve_path(self.path))
+            encounter = open_tracker(self.path).status()
         except Exception:  # noqa: BLE001 - the prompt never fails; the next command says why
             return "no encounter"
         if encounter.round == 0:
@@ -156,12 +152,9 @@ def check_file(path: str | None) -> None:
     Raises:
         FileError: the file is damaged or unreadable (the shell's message, exit 2).
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.store import read_encounter
-
-    resolved = resolve_path(path)
-    if resolved.exists() or resolved.is_symlink():
-        read_encounter(resolved)
+    tracker = open_tracker(path)
+    if tracker.path.exists() or tracker.path.is_symlink():
+        tracker.status()
 
 
 def run_piped(session: Session, lines: Iterable[str]) -> int:
@@ -170,7 +163,6 @@ def run_piped(session: Session, lines: Iterable[str]) -> int:
     A line ``exit`` or ``quit`` ends the run with 0, as on a terminal. The line that
     ended it is named on stderr after its own message: ``d4cli: play: stopped at line 3 (exit 2): act Ari Might``.
     """
-    from d4cli.rules.errors import escape_control
 
     for number, line in enumerate(lines, start=1):
         if line.strip() in LEAVE_WORDS:

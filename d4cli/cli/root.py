@@ -19,6 +19,9 @@ import typer
 
 from d4cli.cli.lazy import LazyGroup
 from d4cli.rules.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
+from d4cli.rules.limits import parse_whole
+from d4cli.rules.names import recover_args
+from d4cli.rules.suggest import closest
 
 # Output that could not be written: exit 1 like an internal error, but the message says
 # what failed and that any change was saved (docs/cli.md, Exit codes).
@@ -45,8 +48,6 @@ def check_terminal_size() -> None:
             and text.isdigit()
             and not (text.isascii() and len(text) <= 5 and 1 <= int(text) <= TERMINAL_SIZE[1])
         ):
-            from d4cli.rules.limits import parse_whole
-
             parse_whole(text, name, TERMINAL_SIZE)
 
 
@@ -70,7 +71,6 @@ def _usage_error(error: typer.TyperException, in_session: bool = False) -> int:
     if ctx is not None and option_name is not None and hasattr(error, "possibilities"):
         # Click compares options with their dashes (`--quiet` "close" to `--file`) and
         # by case (`--DC` near nothing): suggest this command's own closest options.
-        from d4cli.rules.suggest import closest
 
         known = [
             opt
@@ -217,7 +217,6 @@ class D4Group(LazyGroup):
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
         if not all(arg.isascii() for arg in argv):
             # Text arguments are UTF-8 whatever the locale (N1): the one place they enter.
-            from d4cli.rules.names import recover_args
 
             argv = recover_args(argv)
         try:

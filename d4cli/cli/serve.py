@@ -18,16 +18,22 @@ stream ends when its client goes away or the server stops.
 
 from __future__ import annotations
 
+import errno
 import json
-import os
+import select
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
-from d4cli.fight.public_view import PublicView, public_view
+from d4cli.api.tracker import Tracker
+from d4cli.fight.public_view import PublicView
+from d4cli.output.page import page_html, view_fragment
+from d4cli.output.serialize.public_view import public_view_json
+from d4cli.rules.errors import D4Error, InputError
 
 POLL_SECONDS = 0.2
 KEEPALIVE_SECONDS = 15.0
@@ -54,7 +60,6 @@ class Snapshot(NamedTuple):
 
 def view_body(snapshot: Snapshot) -> bytes:
     """The ``/view.json`` body: the projection's JSON plus ``readable`` and ``seq``."""
-    from d4cli.output.serialize.public_view import public_view_json
 
     obj = {**public_view_json(snapshot.view), "readable": snapshot.readable, "seq": snapshot.seq}
     return json.dumps(obj, ensure_ascii=False).encode("utf-8")
@@ -62,8 +67,6 @@ def view_body(snapshot: Snapshot) -> bytes:
 
 def event_message(snapshot: Snapshot) -> bytes:
     """One Server-Sent Events message: ``id`` and ``data`` (``{seq, readable, view, html}``)."""
-    from d4cli.output.page import view_fragment
-    from d4cli.output.serialize.public_view import public_view_json
 
     data = {
         "seq": snapshot.seq,
@@ -80,7 +83,6 @@ def respond(method: str, target: str, snapshot: Snapshot) -> Response:
 
     ``/events`` answers 200 here with its first message (the handler then keeps it open).
     """
-    from urllib.parse import urlsplit
 
     path = urlsplit(target).path
     if method != "GET":
@@ -91,8 +93,6 @@ def respond(method: str, target: str, snapshot: Snapshot) -> Response:
             (("Allow", "GET"),),
         )
     if path in ("/", "/index.html"):
-        from d4cli.output.page import page_html
-
         body = page_html(snapshot.view, unreadable=not snapshot.readable).encode("utf-8")
         return Response(200, "text/html; charset=utf-8", body)
     if path == "/view.json":
@@ -105,43 +105,26 @@ def respond(method: str, target: str, snapshot: Snapshot) -> Response:
 class Watcher:
     """Follows the encounter file: the newest good view, and a condition the streams wait on."""
 
-    def __init__(self, path: Path, warn: Any) -> None:
-        self.path = path
+    def __init__(self, tracker: Tracker, warn: Any) -> None:
+        self.tracker = tracker
+        self.path = tracker.path
         self.warn = warn
         self.changed = threading.Condition()
         self.stopping = threading.Event()
-        self._stamp: object = self._stamps()
+        self._stamp: object = tracker.stamp()
         self._problem: str | None = None
-        from d4cli.store import read_encounter
-
         # Unreadable at the start is bad input (the D4Error goes up); later it keeps the last good view.
-        self.snapshot = Snapshot(public_view(read_encounter(path)), True, 1)
-
-    def _stamps(self) -> object:
-        from d4cli.store.files import journal_path
-
-        stamps: list[tuple[int, int, int] | None] = []
-        for target in (self.path, journal_path(self.path)):
-            try:
-                info = os.stat(target)
-            except OSError:
-                stamps.append(None)
-                continue
-            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
-        return tuple(stamps)
+        self.snapshot = Snapshot(tracker.view(), True, 1)
 
     def check(self) -> None:
         """Read the file again if its stat changed; publish a new snapshot when what is shown changed."""
-        stamp = self._stamps()
+        stamp = self.tracker.stamp()
         if stamp == self._stamp:
             return
         self._stamp = stamp
-        from d4cli.rules.errors import D4Error
-        from d4cli.store import read_encounter
-
         old = self.snapshot
         try:
-            view, readable = public_view(read_encounter(self.path)), True
+            view, readable = self.tracker.view(), True
             self._problem = None
         except D4Error as error:
             view, readable = old.view, False
@@ -211,7 +194,6 @@ def make_handler(watcher: Watcher) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
         def _stream(self, seq: int) -> None:
-            import time
 
             quiet_since = time.monotonic()
             while not watcher.stopping.is_set():
@@ -230,7 +212,6 @@ def make_handler(watcher: Watcher) -> type[BaseHTTPRequestHandler]:
 
         def _client_gone(self) -> bool:
             """The client closed its end (a stream's client never sends more): its thread can end."""
-            import select
 
             try:
                 readable, _, _ = select.select([self.connection], [], [], 0)
@@ -261,9 +242,6 @@ def bind(host: str, port: int, watcher: Watcher) -> PlayerViewServer:
     Raises:
         InputError: the port is in use, or the host cannot be bound (naming ``--port`` or ``--host``).
     """
-    import errno
-
-    from d4cli.rules.errors import InputError
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -285,8 +263,8 @@ def bind(host: str, port: int, watcher: Watcher) -> PlayerViewServer:
         raise InputError("--host", host, f"cannot be bound: {error.strerror or error}") from None
 
 
-def serve(path: Path, host: str, port: int) -> int:
-    """Serve the player view of the encounter at *path* until Ctrl-C (exit 130).
+def serve(tracker: Tracker, host: str, port: int) -> int:
+    """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130).
 
     Raises:
         InputError: the port or host cannot be bound.
@@ -297,7 +275,8 @@ def serve(path: Path, host: str, port: int) -> int:
         sys.stderr.write(f"d4cli: warning: {text}\n")
         sys.stderr.flush()
 
-    watcher = Watcher(path, warn)
+    path = tracker.path
+    watcher = Watcher(tracker, warn)
     server = bind(host, port, watcher)
     bound_host, bound_port = str(server.server_address[0]), int(server.server_address[1])
     shown = f"[{bound_host}]" if ":" in str(bound_host) else bound_host

@@ -5,18 +5,20 @@ document (`encounter_document`) validated by `encounter_from_document`, written 
 tomli-w after `HEADER`, its shape checked (`check_shape`), so d4cli never writes a
 file it would then refuse. Done whole, 1,000 ``add``s in one ``play`` session were
 quadratic (289 s): each validated and dumped every creature again. A creature this
-process validated already (`d4cli.fileformat.remembered`) is passed to the validation
-as the `Creature` it is, and its text is reused; the checks across creatures (N1
+process validated already (the store remembers them: `d4cli.store.remembered`) is passed
+to the validation as the `Creature` it is, and its text is reused; the checks across creatures (N1
 names, effects, aliases, ``current`` and ``last_turn``, round 0) still see every one.
 The text is the same, byte for byte, as tomli-w writes for the whole document.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from d4cli.fight.encounter import Encounter
-from d4cli.fileformat import remembered
+import tomli_w
+
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fileformat.encounter_toml import (
     HEADER,
     check_shape,
@@ -26,24 +28,50 @@ from d4cli.fileformat.encounter_toml import (
 )
 
 
-def checked_text(encounter: Encounter, path: object) -> str:
-    """The file text of *encounter* as every change writes it: `HEADER` and tomli-w's TOML.
+class Checked(NamedTuple):
+    """The text of an encounter as d4cli writes it, and what a read of that text gives.
+
+    Attributes:
+        text: the whole file (`HEADER` and tomli-w's TOML).
+        reading: the `Encounter` a read of *text* returns (an alias brings a default
+            ``[player_view]`` in, say).
+        rows: each creature's ``[[creature]]`` text, in order.
+    """
+
+    text: str
+    reading: Encounter
+    rows: list[str]
+
+
+def _unknown(creature: Creature) -> tuple[bool, str | None]:
+    return False, None
+
+
+def checked_text(
+    encounter: Encounter,
+    path: object,
+    known: Callable[[Creature], tuple[bool, str | None]] = _unknown,
+) -> Checked:
+    """The file text of *encounter* as every change writes it, validated as a read would.
+
+    Args:
+        encounter: what to write.
+        path: the file, for messages.
+        known: for a creature, whether this very object was validated already and its
+            row's text if known (the store's memory of its last read or write).
 
     Raises:
         FileError: the document is invalid (as a read of it would say) or shaped to break
             the parser (`check_shape`).
     """
-    import tomli_w
-
     rows: list[Any] = []
     texts: list[str | None] = []
     for creature in encounter.creatures:
-        known, text = remembered.row_of(creature)
+        validated, text = known(creature)
         # A Creature in the rows was validated already: passed through as it is.
-        rows.append(creature if known else creature_document(creature))
+        rows.append(creature if validated else creature_document(creature))
         texts.append(text)
     top = encounter_document(encounter._replace(creatures=()) if encounter.creatures else encounter)
-    # What a read of the text will give (an alias brings a [player_view] in, say): remembered as that.
     reading = encounter_from_document({**top, "creature": rows} if rows else top, path)
     text = HEADER + tomli_w.dumps(top)
     check_shape(text, path)
@@ -56,5 +84,4 @@ def checked_text(encounter: Encounter, path: object) -> str:
         made.append(row_text)
     if made:
         text += "\n" + "\n".join(made)
-    remembered.remember(text, reading, made)
-    return text
+    return Checked(text, reading, made)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter
-from d4cli.fileformat import remembered
 from d4cli.fileformat.creature_toml import (
     CREATURE_KEYS,
     CREATURE_KEYS_2,
@@ -115,9 +114,6 @@ def parse_encounter(text: str, path: object) -> Encounter:
             out of range (L1), a bool or float where a whole number belongs (L3),
             a ``current`` that names nobody.
     """
-    known = remembered.encounter_of(text)  # the text this process just read or wrote
-    if known is not None:
-        return known
     body = text.removeprefix(BOM)
     check_shape(body, path)
     try:
@@ -126,9 +122,7 @@ def parse_encounter(text: str, path: object) -> Encounter:
         raise FileError(path, "", None, f"not valid TOML: {error}") from None
     except (RecursionError, MemoryError):  # check_shape should have refused it first
         raise FileError(path, "", None, "not valid TOML: nested or dotted too deeply") from None
-    encounter = encounter_from_document(data, path)
-    remembered.remember(text, encounter)
-    return encounter
+    return encounter_from_document(data, path)
 
 
 def check_shape(text: str, path: object) -> None:

@@ -69,10 +69,6 @@ class FileError(InputError):
         super().__init__(where, value, problem)
 
 
-class LockTimeout(D4Error):
-    """Another d4cli command held the encounter's lock for too long."""
-
-
 class RefusedError(D4Error):
     """The rules refuse the action (the R2 gate, or an impossible check, C4): exit 3.
 

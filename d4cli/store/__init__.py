@@ -3,13 +3,15 @@
 Modules: `journal` (pure: lines, entries, patches, the crash classification
 of the journal's tail), `files` (reads, permissions, atomic replacement),
 `lock` (the OS advisory lock), `history` (``log``, the text an ``undo`` goes
-back to), `redo` (the redo file: appended by ``undo``, cut by ``redo``), `transaction` (the one transaction `change`,
-`create`, `undo` and `redo` share), `temp` (stale temp files). The package
-itself offers `read_encounter`, the read every command shares; a caller
-imports the module whose parts it needs, so that a read loads neither the
-write path nor the history. The store never reads the environment nor
-imports Typer, Rich or the shell: the shell resolves the path and the lock
-timeout (`d4cli.cli.settings`) and passes them in.
+back to), `redo` (the redo file: appended by ``undo``, cut by ``redo``), `transaction` (`Transaction`,
+`create`, `undo` and `redo`: the one transaction they share), `remembered` (the last text read or
+written and its encounter), `temp` (stale temp files). The package
+itself offers `read_encounter`, the read every front end shares. The store
+never reads the environment, never imports Typer, Rich, the output or the
+shell, and takes no callback: the library (`d4cli.api`) opens a `Transaction`,
+computes the change with the fight model and hands the entry's facts to
+``commit`` as data; the front ends resolve the path and the lock timeout and
+pass them in.
 
 **Journal.** Each change appends one entry: what happened (``kind``, round,
 turn, actor, ... ``time``) plus ``before`` and ``after``, the SHA-256 of the
@@ -50,8 +52,6 @@ journal, redo file or lock that is one (`sidefiles.check_side_file`, ``O_NOFOLLO
 files are d4cli's own, regular files of the encounter file's owner, made only beside
 a file that is an encounter.
 
-Import-light on purpose (Tab completion reads through `read_encounter`):
-tomli-w is imported only on the write paths, hashlib only when hashing.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from d4cli.fight.encounter import Encounter
+from d4cli.store import remembered
 from d4cli.store.files import read_text
 
 __all__ = ["read_encounter"]
@@ -70,6 +71,4 @@ def read_encounter(path: Path) -> Encounter:
     Raises:
         FileError: unreadable, or invalid (see `d4cli.fileformat.encounter_toml.parse_encounter`).
     """
-    from d4cli.fileformat.encounter_toml import parse_encounter
-
-    return parse_encounter(read_text(path), path)
+    return remembered.parse(read_text(path), path)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 from d4cli.rules.errors import FileError
@@ -35,7 +36,6 @@ from d4cli.store.sidefiles import (
     owner_name,
     refuse_link,
 )
-from d4cli.store.temp import make_temp
 
 MAX_FILE_BYTES = 1024 * 1024
 JOURNAL_SUFFIX = ".journal"
@@ -298,7 +298,7 @@ def replace_file(
 ) -> None:
     """Write *data* to a temp file in *path*'s folder, fsync it, and ``os.replace`` it over *path*.
 
-    The temp file is made 0600 (`make_temp`) and gets *mode* (default: the
+    The temp file is made 0600 (`tempfile.mkstemp`) and gets *mode* (default: the
     old file's permissions, or the umask's for a new file) just before the
     rename, and the owner and group of *owner* (default: of the old file), when
     root writes it (`keep_owner`). On any error the temp file is removed and
@@ -314,7 +314,7 @@ def replace_file(
             mode = stat.S_IMODE(os.stat(path).st_mode)
         except FileNotFoundError:
             mode = new_file_mode()
-    fd, temp = make_temp(folder, f".{path.name}.", ".tmp")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         try:
             write_all(fd, data)

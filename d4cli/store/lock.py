@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from d4cli.rules.errors import FileError, LockTimeout
+from d4cli.rules.errors import D4Error, FileError
 from d4cli.store.files import keep_owner, lock_path, mode_of, tighten
 from d4cli.store.sidefiles import denied_hint
 
@@ -42,6 +42,10 @@ else:
         pass
     else:
         fcntl = _fcntl
+
+
+class LockTimeout(D4Error):
+    """Another d4cli command held the encounter's lock for longer than the timeout."""
 
 
 class Held:

@@ -1,50 +1,14 @@
-"""Temp files for atomic replacement: `make_temp` (`tempfile.mkstemp` without its import) and `remove_stale_temp_files`.
+"""Stale temp files of atomic replacement: `remove_stale_temp_files`.
 
-``tempfile`` costs every change about half a millisecond of start-up (it loads
-``random``, ``shutil`` and ``weakref`` machinery); a change needs only its
-``mkstemp``: an exclusive create under a random name, retried while the name is taken.
+`d4cli.store.files.replace_file` writes each new file to a ``tempfile.mkstemp``
+file beside it (``.NAME.XXXXXXXX.tmp``) and renames it over the file; a change
+killed in between leaves that temp file behind, and the next change removes it.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
-
-# The flags and the name characters of `tempfile.mkstemp`.
-_TEMP_FLAGS = (
-    os.O_RDWR
-    | os.O_CREAT
-    | os.O_EXCL
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
-_TEMP_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789_"
-
-
-def make_temp(folder: Path, prefix: str, suffix: str) -> tuple[int, str]:
-    """A new file ``PREFIX`` + 8 random ``[a-z0-9_]`` + ``SUFFIX`` in *folder*, opened 0600, as ``tempfile.mkstemp``.
-
-    Created exclusively (``O_EXCL``, never following a link), tried again under
-    another name while the name exists. Returns the open descriptor and the path.
-
-    Raises:
-        OSError: the folder takes no new file (full, read-only, missing).
-    """
-    for _ in range(10_000):
-        middle = "".join(_TEMP_ALPHABET[byte % len(_TEMP_ALPHABET)] for byte in os.urandom(8))
-        name = os.path.join(folder, prefix + middle + suffix)
-        try:
-            return os.open(name, _TEMP_FLAGS, 0o600), os.path.abspath(name)
-        except FileExistsError:
-            continue
-        except PermissionError:
-            # Windows says "access denied" when the name is taken by a folder (as mkstemp knows).
-            if os.name == "nt" and os.path.isdir(folder) and os.access(folder, os.W_OK):
-                continue
-            raise
-    raise FileExistsError(errno.EEXIST, "no free temporary file name")
 
 
 def remove_stale_temp_files(path: Path) -> None:

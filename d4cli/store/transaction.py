@@ -1,6 +1,6 @@
-"""The one transaction every write goes through: `change`, `create`, `undo` and `redo`.
+"""The one transaction every write goes through: `Transaction` (a change), `create`, `undo` and `redo`.
 
-Each takes the lock, reads the file and its hash, classifies the journal's
+Each takes the lock, reads the file and its hash once, classifies the journal's
 tail, builds one entry and commits it once (`_Transaction`). See the package
 docstring for the crash story; the pure parts are in `d4cli.store.journal`.
 """
@@ -11,26 +11,19 @@ import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple, Protocol, Self, TypeVar
+from typing import Any, BinaryIO, NamedTuple, Self
 
 from d4cli.fight.encounter import Encounter
+from d4cli.fileformat.checked import checked_text
+from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
 from d4cli.rules.errors import FileError, InputError
-from d4cli.store import files, journal, sidefiles, temp
+from d4cli.store import files, journal, remembered, sidefiles, temp
 from d4cli.store import redo as redo_file
 from d4cli.store.files import journal_path, real_path, redo_path
+from d4cli.store.history import previous_text
 from d4cli.store.lock import locked
 
 Clock = Callable[[], datetime]
-
-
-R = TypeVar("R", bound="Record")
-
-
-class Record(Protocol):
-    """What a transition of `d4cli.fight.encounter` returns beside the new encounter."""
-
-    @property
-    def allowed(self) -> bool: ...
 
 
 def local_now() -> datetime:
@@ -54,9 +47,7 @@ class _Transaction:
         if self.must_exist and not os.path.lexists(files.lock_path(path)):
             # The first change makes the lock file: only beside a file that is an encounter
             # (``--file /etc/passwd`` never makes ``/etc/passwd.lock``). Later ones find it.
-            from d4cli.fileformat.encounter_toml import parse_encounter
-
-            parse_encounter(files.read_text(path), path)
+            remembered.parse(files.read_text(path), path)
         self._lock = locked(path, self.timeout)
         self.held = self._lock.__enter__()
         try:
@@ -188,65 +179,102 @@ class _Transaction:
                 pass  # records left behind are recognised as stale (`d4cli.store.redo.top`)
 
 
-def change(
-    path: Path,
-    transition: Callable[[Encounter], tuple[Encounter, R]],
-    *,
-    facts: Callable[[R], dict[str, Any]],
-    clock: Clock = local_now,
-    timeout: float | None = None,
-    warn: Callable[[str], None] | None = None,
-) -> tuple[Encounter, R]:
-    """Apply *transition* to the encounter at *path* under its lock, and record it.
+class Written(NamedTuple):
+    """What a committed change left to say.
 
-    Reads and validates the file, calls ``transition(encounter)``, and when the
-    record says the change is allowed writes the journal entry and then the
-    new file (the crash story). A refused record (R2) or an exception writes
-    nothing. Clears what ``redo`` could put back.
+    Attributes:
+        warning: the entry went after a damaged journal line: that line named, else None.
+        dropped_comments: how many hand-written comment lines the rewrite dropped
+            (``undo`` brings them back).
+    """
+
+    warning: str | None
+    dropped_comments: int
+
+
+class Transaction:
+    """One change of the encounter at *path*: read once under its lock, then `commit` (or not).
+
+    ``with Transaction(path) as txn:`` takes the lock, reads and validates the
+    file once (`encounter`); the caller computes the change with the pure
+    functions of `d4cli.fight` and calls ``txn.commit(new_encounter, facts)``
+    to journal and write it (the crash story). Leaving the block without a
+    commit writes nothing. The store owns the entry: ``seq``, ``time``, the
+    caller's *facts* (``kind`` first, then what happened: the record's JSON), an
+    optional ``note``, ``before``/``after`` and the way back.
 
     Args:
         path: the encounter file; a symlink is refused (`real_path`).
-        transition: a pure function of `d4cli.fight.encounter` (dice already bound).
-        clock: the time recorded in the entry. *warn*: told when the entry went after a damaged line.
-        timeout: seconds to wait for the lock (the shell passes ``D4CLI_LOCK_TIMEOUT``).
-        facts: the record's facts for the journal entry (``kind`` first; `d4cli.output.serialize.changes.journal_json`).
+        timeout: seconds to wait for the lock (None: `DEFAULT_LOCK_TIMEOUT`).
+        clock: the time recorded in the entry.
 
-    Returns:
-        The new encounter (the old one when refused) and the record.
-
-    Raises:
-        FileError: an unreadable, invalid or read-only file, a failed write.
+    Raises (on entering):
+        FileError: an unreadable, invalid or read-only file.
         LockTimeout: the lock was not had in time.
-        InputError: whatever *transition* raises.
     """
-    from d4cli.fileformat.encounter_toml import parse_encounter
 
-    path = real_path(path)
-    files.check_file(path)
-    with _Transaction(path, timeout) as t:
+    def __init__(
+        self, path: Path, *, timeout: float | None = None, clock: Clock = local_now
+    ) -> None:
+        self.path = real_path(path)
+        self.clock = clock
+        self._txn = _Transaction(self.path, timeout)
+        self.encounter = Encounter()
+
+    def __enter__(self) -> Self:
+        files.check_file(self.path)
+        self._txn.__enter__()
+        try:
+            self.encounter = remembered.parse(self._txn.text, self.path)
+        except BaseException:
+            self._txn.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._txn.__exit__(*exc)
+
+    def commit(
+        self, encounter: Encounter, facts: dict[str, Any], note: str | None = None
+    ) -> Written:
+        """Journal *facts* (with *note*) and write *encounter* as the file: once per transaction.
+
+        An encounter equal to the one read keeps the file's bytes (a note, a roll
+        that changed nothing). Clears what ``redo`` could put back.
+
+        Raises:
+            FileError: the new file would be invalid or over 1 MB, or a write failed;
+                nothing stays written.
+        """
+        t = self._txn
+        path = self.path
         old_text = t.text
-        encounter = parse_encounter(old_text, path)
-        new_encounter, record = transition(encounter)
-        if not record.allowed:
-            return encounter, record
-        new_data = (
-            t.data
-            if new_encounter == encounter and t.data is not None
-            else encode_checked(new_encounter, path)
-        )  # a note keeps the bytes
+        if encounter == self.encounter and t.data is not None:
+            new_data = t.data
+        else:
+            new_data = encode_checked(encounter, path)
         new_text = new_data.decode("utf-8")
         entry = {
             "seq": journal.next_seq(t.tail),
-            "time": clock().isoformat(timespec="seconds"),
-            **facts(record),
+            "time": self.clock().isoformat(timespec="seconds"),
+            **facts,
+            **({} if note is None else {"note": note}),
             "before": t.digest,
             "after": files.digest(new_data),
             **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
         t.commit(new_data, line=journal.encode_entry(entry))
-        if warn is not None and t.tail.damaged is not None and t.handle is not None:
-            warn(journal.after_damage(t.handle, t.tail, journal_path(path)))
-    return new_encounter, record
+        warning = None
+        if t.tail.damaged is not None and t.handle is not None:
+            warning = journal.after_damage(t.handle, t.tail, journal_path(path))
+        return Written(warning, _dropped(old_text, new_text))
+
+
+def _dropped(old_text: str, new_text: str) -> int:
+    """Comment lines of *old_text* that *new_text* lost (the header d4cli writes is never dropped)."""
+    if "#" not in old_text.removeprefix(HEADER):
+        return 0
+    return dropped_comments(old_text, new_text)
 
 
 def encode_checked(encounter: Encounter, path: Path) -> bytes:
@@ -260,10 +288,8 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
     Raises:
         FileError: the new file would be too large or invalid; nothing is written.
     """
-    from d4cli.fileformat.checked import checked_text
-
     try:
-        text = checked_text(encounter, path)
+        checked = checked_text(encounter, path, remembered.row_of)
     except FileError as error:
         reason = str(error).removeprefix(f"{path}: ")
         raise FileError(
@@ -272,10 +298,11 @@ def encode_checked(encounter: Encounter, path: Path) -> bytes:
             None,
             f"this change would leave the file invalid ({reason}); nothing was written",
         ) from None
-    data = text.encode("utf-8")
+    data = checked.text.encode("utf-8")
     if len(data) > files.MAX_FILE_BYTES:
         problem = f"this change would make the file larger than 1 MB ({len(data):,} bytes)"
         raise FileError(path, "", None, problem + "; nothing was written")
+    remembered.remember(checked.text, checked.reading, checked.rows)
     return data
 
 
@@ -348,8 +375,6 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
         FileError: unreadable or read-only file, damaged journal line or entry, failed write.
         LockTimeout: the lock was not had in time.
     """
-    from d4cli.store.history import previous_text  # undo only: not on every change
-
     path = real_path(path)
     files.check_file(path)
     with _Transaction(path, timeout) as t:

@@ -17,10 +17,10 @@ def test_count_like_adds_four_copies_of_a_bundled_stat_block(tmp_path):
     assert obj["like"] == "Goblin Archer" and obj["actor"] == "Goblin 1"
     status = ok_json("status")["creatures"]
     assert [c["name"] for c in status] == obj["names"]
-    from d4cli.cli.commands.encounter import _template_creature
+    from d4cli.api.sheets import template_creature
     from d4cli.fight.encounter import Encounter
 
-    archer = _template_creature(
+    archer = template_creature(
         Encounter(), "Goblin Archer"
     )  # the first bundled example that has one
     first = status[0]

@@ -155,7 +155,6 @@ def test_simulate_without_a_scheduler_never_loads_dask(tmp_path: Path) -> None:
     assert "d4cli.sim.engine" in modules
     assert not _top(modules, "dask", "distributed")
     assert "d4cli.sim.cluster" not in modules
-    assert "d4cli.output.render.svg" not in modules  # loaded by --format svg alone
 
 
 def test_roll_pool_json_loads_no_rich_no_toml_writer_and_no_encounter(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 TOP_LEVEL = {
     "__init__.py",
     "__main__.py",
+    "api",
     "rules",
     "fight",
     "odds",

@@ -54,6 +54,7 @@ def test_a_source_named_twice_counts_once_as_in_the_command():
 
 
 def test_the_simulators_request_is_the_commands_request(tmp_path, monkeypatch):
+    import d4cli.api.tracker
     import d4cli.fight.actions
     from d4cli.sim.engine import _act_request
 
@@ -66,7 +67,7 @@ def test_the_simulators_request_is_the_commands_request(tmp_path, monkeypatch):
         seen.append(request)
         return real(encounter, request, rng)
 
-    monkeypatch.setattr(d4cli.fight.actions, "act", spy)
+    monkeypatch.setattr(d4cli.api.tracker, "act", spy)  # the library's act: the one the command runs
     ok("act", "Sera", "rapier", "--target", "The Masked Blade", "--dry-run", "-f", str(path))
     setup = prepare(parse_encounter(path.read_text(), str(path)), "turn")
     ours = _act_request(setup, 0, -1, 1, 11)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from _cli import files as snapshot  # every file of the encounter's folder but the lock
 from _reliability import lock_held_elsewhere
+from _store import change
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,13 +31,13 @@ from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.rules.dice import ScriptedDice
-from d4cli.rules.errors import FileError, InputError, LockTimeout
+from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.names import name_problem
 from d4cli.store import files, journal, transaction
 from d4cli.store.files import MAX_FILE_BYTES, digest, journal_path, lock_path
 from d4cli.store.history import History, read_history, read_log
 from d4cli.store.journal import encode_entry
-from d4cli.store.lock import DEFAULT_LOCK_TIMEOUT
+from d4cli.store.lock import DEFAULT_LOCK_TIMEOUT, LockTimeout
 
 VALID = """\
 schema_version = 1
@@ -306,7 +307,7 @@ def path(tmp_path) -> Path:
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, hp=7, evasion=10)
-        transaction.change(target, lambda e, c=creature: add_creature(e, c))
+        change(target, lambda e, c=creature: add_creature(e, c))
     return target
 
 
@@ -330,7 +331,7 @@ def attack():
 
 def test_change_writes_entry_then_file(path):
     before = path.read_bytes()
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     entries = journal_lines(path)
     assert [e["kind"] for e in entries] == ["init", "add", "add", "turn-start"]
     last = entries[-1]
@@ -341,7 +342,7 @@ def test_change_writes_entry_then_file(path):
 
 
 def test_log_hides_bookkeeping_and_keeps_order(path):
-    transaction.change(path, attack())
+    change(path, attack())
     entries = read_log(path)
     assert [e["kind"] for e in entries] == ["init", "add", "add", "act"]
     assert not {"prev", "before", "after"} & entries[-1].keys()
@@ -359,13 +360,13 @@ def test_unchanged_on_bad_input_refusal_and_invalid_file(path):
     _fails(
         path,
         InputError,
-        lambda: transaction.change(
+        lambda: change(
             path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))
         ),
     )
-    _fails(path, InputError, lambda: transaction.change(path, lambda e: end_turn(e)))
+    _fails(path, InputError, lambda: change(path, lambda e: end_turn(e)))
     before = snapshot(path)
-    _, record = transaction.change(
+    _, record = change(
         path, lambda e: act(e, ActRequest("Goblin Archer", "Finesse", cost=9), ScriptedDice([]))
     )
     assert not record.allowed
@@ -379,7 +380,7 @@ def test_unchanged_when_the_disk_is_full_on_replace(path, monkeypatch):
     monkeypatch.setattr(files, "replace_file", full)
     before = snapshot(path)
     with pytest.raises(FileError, match="No space left on device") as caught:
-        transaction.change(path, attack())
+        change(path, attack())
     assert "\n" not in str(caught.value) and str(path) in str(caught.value)
     assert snapshot(path) == before
 
@@ -392,26 +393,26 @@ def test_unchanged_when_the_journal_write_fails_half_way(path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files, "write_all", half_then_full)
-    _fails(path, FileError, lambda: transaction.change(path, attack()))
+    _fails(path, FileError, lambda: change(path, attack()))
 
 
 def test_unchanged_in_a_read_only_folder(path, monkeypatch):
     def denied(*_args, **_kwargs):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(files, "make_temp", denied)
+    monkeypatch.setattr(files.tempfile, "mkstemp", denied)
     before = snapshot(path)
     with pytest.raises(FileError, match="read-only"):
-        transaction.change(path, attack())
+        change(path, attack())
     assert snapshot(path) == before
 
 
 def test_undo_25_deep_restores_bytes_and_never_reverts_init(path):
     states = [path.read_bytes()]
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     states.append(path.read_bytes())
     for _ in range(24):
-        transaction.change(path, attack())
+        change(path, attack())
         states.append(path.read_bytes())
     assert store.read_encounter(path).find("Aria").load == 23
     for expected in reversed(states[:-1]):
@@ -433,7 +434,7 @@ def test_undo_restores_the_templates_comments(tmp_path):
     target = tmp_path / "encounter.toml"
     template = bundled_examples()["skirmish"].read_text()
     transaction.create(target, template, {"from": "skirmish"})
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     assert "#" not in target.read_text().split("\n", 3)[-1]  # rewritten: only our header comment
     transaction.undo(target)
     assert target.read_text() == template
@@ -449,7 +450,7 @@ def _crash_between_journal_and_file(path, monkeypatch, transition):
         patch.setattr(files, "replace_file", crash)
         patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
-            transaction.change(path, transition)
+            change(path, transition)
 
 
 def test_crash_leaves_an_unfinished_entry_that_is_dropped(path, monkeypatch):
@@ -461,14 +462,14 @@ def test_crash_leaves_an_unfinished_entry_that_is_dropped(path, monkeypatch):
     assert read_log(path) == standing  # ... but does not stand
     assert store.read_encounter(path).find("Aria").load == -1
     # The next change cuts it: one new entry after the standing ones, numbered on from them.
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     kinds = [e["kind"] for e in journal_lines(path)]
     assert kinds == ["init", "add", "add", "turn-start"]
     assert journal_lines(path)[-1]["seq"] == 4
 
 
 def test_crash_then_undo_undoes_the_change_that_stands(path, monkeypatch):
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     after_add = saved_before(path)
     _crash_between_journal_and_file(path, monkeypatch, attack())
     undone = transaction.undo(path)
@@ -483,7 +484,7 @@ def test_torn_last_line_is_ignored_and_cut(path):
     with open(journal, "ab") as handle:
         handle.write(b'{"seq": 9, "kind": "act", "bef')
     assert [e["kind"] for e in read_log(path)] == ["init", "add", "add"]
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     assert journal.read_bytes().startswith(good)
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add", "turn-start"]
 
@@ -497,9 +498,9 @@ def _tear_the_last_entry(path: Path, cut: int = 20) -> None:
 def test_torn_last_line_of_a_crash_is_dropped_silently(path):
     """A kill inside the append: the entry is torn and the file is still what the entry
     before it wrote. The torn line is dropped, with no warning; undo and changes go on."""
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     after_turn = path.read_bytes()
-    transaction.change(path, attack())
+    change(path, attack())
     path.write_bytes(after_turn)  # the change never reached the file ...
     _tear_the_last_entry(path)  # ... and its entry was cut off half way
     history = read_history(path)
@@ -513,16 +514,16 @@ def test_torn_last_line_of_a_crash_is_dropped_silently(path):
 def test_torn_entry_after_a_hand_edit_is_still_a_crash(path):
     """The GM edited the file, then a change was killed inside its append: the file is not what
     the entry before wrote, but the torn entry still shows it as its `before`: unfinished."""
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     path.write_text(path.read_text().replace("hp = 7", "hp = 5", 1))
     edited = path.read_bytes()
-    transaction.change(path, attack())
+    change(path, attack())
     path.write_bytes(edited)
     entry = journal_lines(path)[-1]
     _tear_the_last_entry(path, len(encode_line(entry)) - encode_line(entry).index(b',"patch":'))
     assert read_history(path) == History(read_log(path), None)
     assert read_log(path)[-1]["kind"] == "turn-start"
-    transaction.change(path, lambda e: end_turn(e))  # cuts the torn entry
+    change(path, lambda e: end_turn(e))  # cuts the torn entry
     assert [e["kind"] for e in journal_lines(path)][-2:] == ["turn-start", "turn-end"]
 
 
@@ -534,9 +535,9 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     """The file holds the newest change but its entry is torn: no crash of d4cli does that, so
     the history is damaged. `log` shows the rest and warns, `undo` refuses, a change keeps the
     damaged bytes and goes on after them."""
-    transaction.change(path, lambda e: start_turn(e))
-    transaction.change(path, attack())
-    transaction.change(path, attack())
+    change(path, lambda e: start_turn(e))
+    change(path, attack())
+    change(path, attack())
     _tear_the_last_entry(path)
     history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start", "act"]
@@ -555,7 +556,7 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     assert snapshot(path) == before
     # A change goes on after the damaged bytes, which stay; it is numbered after the torn entry.
     damaged = journal.read_bytes()
-    transaction.change(path, lambda e: end_turn(e))
+    change(path, lambda e: end_turn(e))
     assert journal.read_bytes().startswith(damaged + b"\n")
     last = journal_lines_after(path, len(damaged) + 1)
     assert [e["kind"] for e in last] == ["turn-end"] and last[0]["seq"] == 7
@@ -603,15 +604,15 @@ def test_a_whole_line_that_is_not_an_entry_is_kept(path):
     ):
         transaction.undo(path)
     assert snapshot(path) == before
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     assert journal.read_bytes().startswith(damaged)
     assert journal_lines_after(path, len(damaged))[0]["seq"] == 4
 
 
 def test_damaged_history_on_the_command_line(path):
     """`log` exits 0 with the readable entries and one warning line; `undo` exits 2 with one line."""
-    transaction.change(path, lambda e: start_turn(e))
-    transaction.change(path, attack())
+    change(path, lambda e: start_turn(e))
+    change(path, attack())
     _tear_the_last_entry(path)
     env = {**os.environ, "D4CLI_FILE": str(path)}
 
@@ -653,12 +654,12 @@ def test_unchanged_including_an_unfinished_entry_when_a_write_fails(path, monkey
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(files, "replace_file", full)
-    _fails(path, FileError, lambda: transaction.change(path, attack()))
+    _fails(path, FileError, lambda: change(path, attack()))
 
 
 def test_crash_inside_undo_after_the_file_is_restored(path):
-    transaction.change(path, lambda e: start_turn(e))
-    transaction.change(path, attack())
+    change(path, lambda e: start_turn(e))
+    change(path, attack())
     # The undo wrote the file back, then 'crashed' before cutting the journal.
     path.write_bytes(saved_before(path))
     assert [e["kind"] for e in read_log(path)] == ["init", "add", "add", "turn-start"]
@@ -667,7 +668,7 @@ def test_crash_inside_undo_after_the_file_is_restored(path):
 
 
 def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
-    transaction.change(path, attack())
+    change(path, attack())
     before_act = saved_before(path)
     path.write_text(path.read_text().replace("hp = 7", "hp = 3", 1))
     assert [e["kind"] for e in read_log(path)][-1] == "act"
@@ -676,7 +677,7 @@ def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
 
 
 def test_undo_rescues_an_invalid_hand_edit(path):
-    transaction.change(path, attack())
+    change(path, attack())
     before_act = saved_before(path)
     path.write_text("this is [not toml")
     with pytest.raises(FileError):
@@ -687,13 +688,13 @@ def test_undo_rescues_an_invalid_hand_edit(path):
 
 def test_ordinary_commands_read_only_the_journal_tail(path):
     """A damaged line in the middle of the journal is never read by a change, an undo or `log --last`."""
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     journal = journal_path(path)
     lines = journal.read_bytes().splitlines(keepends=True)
     lines[1] = b"this line was never going to be parsed\n"
     journal.write_bytes(b"".join(lines))
-    transaction.change(path, attack())
-    transaction.change(path, attack())
+    change(path, attack())
+    change(path, attack())
     transaction.undo(path)
     assert [e["kind"] for e in read_log(path, last=2)] == ["turn-start", "act"]
     assert read_history(path, last=3).warning is None
@@ -714,7 +715,7 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
 
 def test_log_validates_the_file(path):
     """docs/cli.md: the file is validated on every read, `log` included."""
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     path.write_text(path.read_text().replace("load_buffer", "load_bufer", 1))
     before = snapshot(path)
     with pytest.raises(FileError, match="load_bufer: unknown key"):
@@ -726,7 +727,7 @@ def test_a_byte_order_mark_survives_a_change_and_its_undo(path):
     """A hand-saved file with a BOM: a change goes through, the journal agrees, undo gives the bytes back."""
     marked = b"\xef\xbb\xbf" + path.read_bytes()
     path.write_bytes(marked)
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     entry = journal_lines(path)[-1]
     assert entry["before"] == digest(marked) and saved_before(path) == marked
     assert read_log(path)[-1]["kind"] == "turn-start"
@@ -747,7 +748,7 @@ def test_a_change_removes_temp_files_left_by_a_killed_change(path):
     ]
     for item in stale + others:
         item.write_text("half a file")
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     assert [item.exists() for item in stale] == [False, False]
     assert all(item.exists() for item in others)
     stale[0].write_text("again")
@@ -760,7 +761,7 @@ def test_a_refused_change_leaves_a_stale_temp_file_alone(path):
     (path.parent / f".{path.name}.abcdefgh.tmp").write_text("half a file")
     before = snapshot(path)
     with pytest.raises(InputError):
-        transaction.change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([])))
+        change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([])))
     assert snapshot(path) == before
 
 
@@ -769,7 +770,7 @@ def test_a_change_through_a_symlink_is_refused(path):
     link.symlink_to(path.name)
     before = snapshot(path)
     for attempt in (
-        lambda: transaction.change(link, lambda e: start_turn(e)),
+        lambda: change(link, lambda e: start_turn(e)),
         lambda: transaction.undo(link),
     ):
         with pytest.raises(FileError, match="is a symlink"):
@@ -782,7 +783,7 @@ def test_a_change_through_a_symlink_is_refused(path):
     dangling = path.parent / "dangling.toml"
     dangling.symlink_to("gone.toml")
     with pytest.raises(FileError, match="is a symlink"):
-        transaction.change(dangling, lambda e: start_turn(e))
+        change(dangling, lambda e: start_turn(e))
     assert dangling.is_symlink() and not (path.parent / "gone.toml").exists()
 
 
@@ -817,7 +818,7 @@ def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
         before = snapshot(path)
         started = time.monotonic()
         with pytest.raises(LockTimeout, match="could not get the lock within 0.3 s") as caught:
-            transaction.change(path, attack(), timeout=0.3)
+            change(path, attack(), timeout=0.3)
         assert 0.25 < time.monotonic() - started < 3
         assert "D4CLI_LOCK_TIMEOUT" in str(caught.value) and "\n" not in str(caught.value)
         assert caught.value.exit_code == 2
@@ -846,7 +847,7 @@ def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, 
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "3")
     before = snapshot(path)
     for action in (
-        lambda: transaction.change(path, attack()),
+        lambda: change(path, attack()),
         lambda: transaction.undo(path),
         lambda: transaction.create(path, dump_encounter(Encounter()), {}, force=True),
     ):
@@ -879,14 +880,14 @@ def test_a_special_folder_is_named_at_once_on_the_command_line():
 def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
     missing = tmp_path / "missing" / "encounter.toml"
     with pytest.raises(FileError, match="no such encounter file"):
-        transaction.change(missing, start_turn)
+        change(missing, start_turn)
     with pytest.raises(FileError, match="does not exist"):
         transaction.create(missing, dump_encounter(Encounter()), {})
     assert not (tmp_path / "missing").exists()
     folder = tmp_path / "folder.toml"
     folder.mkdir()
     for action in (
-        lambda: transaction.change(folder, start_turn),
+        lambda: change(folder, start_turn),
         lambda: transaction.undo(folder),
         lambda: transaction.create(folder, dump_encounter(Encounter()), {}, force=True),
     ):
@@ -908,7 +909,7 @@ def test_lock_timeout_setting_is_checked(monkeypatch):
 
 def test_file_permissions_are_kept(path):
     os.chmod(path, 0o640)
-    transaction.change(path, lambda e: start_turn(e))
+    change(path, lambda e: start_turn(e))
     assert (os.stat(path).st_mode & 0o777) == 0o640
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
 

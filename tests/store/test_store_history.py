@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from _cli import run
+from _store import change
 
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.encounter import Encounter, new_creature
@@ -107,13 +108,13 @@ def _encounter_of(tmp_path: Path, count: int) -> Path:
     transaction.create(
         target, dump_encounter(Encounter(name="T", creatures=creatures)), {"name": "T"}
     )
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     return target
 
 
 def _act_bytes(target: Path) -> int:
     size = os.path.getsize(journal_path(target))
-    transaction.change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
+    change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
     return os.path.getsize(journal_path(target)) - size
 
 
@@ -124,7 +125,7 @@ def test_an_act_entry_does_not_grow_with_the_encounter(tmp_path):
 
 def test_new_entries_hold_a_patch_and_no_whole_text(tmp_path):
     target = _encounter_of(tmp_path, 3)
-    transaction.change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
+    change(target, lambda e: act(e, ActRequest("C0", "Might"), ScriptedDice([1, 2, 3])))
     last = json.loads(journal_path(target).read_bytes().splitlines()[-1])
     assert "prev" not in last and isinstance(last["patch"], list) and last["patch"]
 
@@ -136,7 +137,7 @@ def _played(tmp_path: Path) -> Path:
     target = tmp_path / "encounter.toml"
     transaction.create(target, dump_encounter(Encounter(name="Deep")), {"name": "Deep"})
     for name in ("Aria", "Borin", "Goblin"):
-        transaction.change(
+        change(
             target,
             lambda e, n=name: add_creature(e, new_creature(n, (("Might", 3),), hp=9, evasion=10)),
         )
@@ -155,7 +156,7 @@ def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
             if n % 3 == 2
             else (lambda e: act(e, ActRequest(e.current, "Might"), ScriptedDice([1, 2, 3, 4, 1])))
         )
-        transaction.change(target, step)
+        change(target, step)
         states.append(target.read_bytes())
     journal_before = journal_path(target).read_bytes()
     for n in range(20):
@@ -175,10 +176,10 @@ def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
 
 def test_a_new_change_clears_what_can_be_redone(tmp_path):
     target = _played(tmp_path)
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     transaction.undo(target)
     assert redo_path(target).exists()
-    transaction.change(target, lambda e: start_turn(e, "Borin"))
+    change(target, lambda e: start_turn(e, "Borin"))
     assert not redo_path(target).exists()
     before = target.read_bytes()
     with pytest.raises(InputError, match="nothing to redo"):
@@ -188,10 +189,10 @@ def test_a_new_change_clears_what_can_be_redone(tmp_path):
 
 def test_a_stale_redo_record_left_by_a_crash_is_never_applied(tmp_path):
     target = _played(tmp_path)
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     transaction.undo(target)
     stale = redo_path(target).read_bytes()
-    transaction.change(target, lambda e: start_turn(e, "Goblin"))
+    change(target, lambda e: start_turn(e, "Goblin"))
     redo_path(target).write_bytes(stale)  # a kill between the commit and clearing the records
     with pytest.raises(InputError, match="nothing to redo"):
         transaction.redo(target)
@@ -199,7 +200,7 @@ def test_a_stale_redo_record_left_by_a_crash_is_never_applied(tmp_path):
 
 def test_a_crash_inside_redo_leaves_old_or_new(tmp_path, monkeypatch):
     target = _played(tmp_path)
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     after = target.read_bytes()
     transaction.undo(target)
     before = target.read_bytes()
@@ -220,7 +221,7 @@ def test_a_crash_inside_redo_leaves_old_or_new(tmp_path, monkeypatch):
 
 def test_a_crash_inside_undo_before_the_file_keeps_everything(tmp_path, monkeypatch):
     target = _played(tmp_path)
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     after = target.read_bytes()
     with monkeypatch.context() as patch:
         patch.setattr(
@@ -237,7 +238,7 @@ def _deep(tmp_path: Path, changes: int) -> tuple[Path, list[bytes]]:
     target = _played(tmp_path)
     states = [target.read_bytes()]
     for n in range(changes):
-        transaction.change(
+        change(
             target, (lambda e: start_turn(e)) if n % 2 == 0 else (lambda e: end_turn(e))
         )
         states.append(target.read_bytes())
@@ -336,8 +337,8 @@ def test_old_format_journal_keeps_working_undo_across_the_boundary(tmp_path):
         entry["prev"] = texts[-2]
     journal_path(target).write_bytes(b"".join(journal.encode_entry(e) for e in entries))
     assert target.read_text() == texts[-1]
-    transaction.change(target, lambda e: start_turn(e))  # new entries after the old ones
-    transaction.change(target, lambda e: end_turn(e))
+    change(target, lambda e: start_turn(e))  # new entries after the old ones
+    change(target, lambda e: end_turn(e))
     new = json.loads(journal_path(target).read_bytes().splitlines()[-2])
     assert new["prev"] == texts[-1]  # the first new entry anchors the patches after it
     transaction.undo(target)
@@ -355,9 +356,9 @@ def test_old_format_journal_keeps_working_undo_across_the_boundary(tmp_path):
 
 def test_undo_after_a_hand_edit_rebuilds_from_the_anchor(tmp_path):
     target = _played(tmp_path)
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     before = target.read_bytes()
-    transaction.change(target, lambda e: end_turn(e))
+    change(target, lambda e: end_turn(e))
     hand = target.read_text().replace("hp = 9", "hp = 4", 1)
     target.write_text(hand)
     undone = transaction.undo(target)
@@ -368,7 +369,7 @@ def test_undo_after_a_hand_edit_rebuilds_from_the_anchor(tmp_path):
 
 def test_a_damaged_patch_is_refused_naming_the_entry(tmp_path):
     target = _played(tmp_path)
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     lines = journal_path(target).read_bytes().splitlines(keepends=True)
     entry = json.loads(lines[-1])
     entry["patch"][0][1] = ["something else\n"]
@@ -395,10 +396,10 @@ def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
     calls = []
     real = tomllib.loads
     monkeypatch.setattr(tomllib, "loads", lambda text: calls.append(1) or real(text))
-    transaction.change(target, lambda e: start_turn(e))
+    change(target, lambda e: start_turn(e))
     assert len(calls) == 0  # the text this process wrote last is remembered, never parsed back
     target.write_text(target.read_text().replace("hp = 9", "hp = 8", 1))  # a hand edit
-    transaction.change(target, lambda e: end_turn(e))
+    change(target, lambda e: end_turn(e))
     assert len(calls) == 1  # the read; the new text is checked as data before it is written
     assert "hp = 8" in target.read_text()
 
@@ -406,7 +407,7 @@ def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
 def test_the_store_reads_no_environment(tmp_path, monkeypatch):
     target = _played(tmp_path)
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "not a number")
-    transaction.change(
+    change(
         target, lambda e: start_turn(e), timeout=1
     )  # the shell reads it, not the store
     source = "".join(p.read_text() for p in Path(transaction.__file__).parent.glob("*.py"))
@@ -477,7 +478,7 @@ def test_side_files_are_never_more_readable_than_the_file(tmp_path, mode, monkey
             seen.append(stat.S_IMODE(os.stat(path).st_mode))
 
         monkeypatch.setattr(files, "replace_file", spy)
-        transaction.change(target, lambda e: add_creature(e, new_creature("A", (("Might", 1),))))
+        change(target, lambda e: add_creature(e, new_creature("A", (("Might", 1),))))
         transaction.undo(target)  # writes PATH.redo
         for side in (journal_path(target), lock_path(target), redo_path(target), target):
             assert stat.S_IMODE(os.stat(side).st_mode) & ~mode == 0, (

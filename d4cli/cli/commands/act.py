@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.commands.common import (
     FileOption,
     JsonOption,
@@ -20,12 +21,24 @@ from d4cli.cli.commands.common import (
     QuietOption,
     SeedOption,
     SourceList,
-    change_noting_comments,
     check_note,
-    make_rng,
+    emit_json,
 )
+from d4cli.cli.commands.output import ResultView, print_one, print_renderables
+from d4cli.cli.commands.pool_view import gate_refusal, pool_view
 from d4cli.cli.lazy import completer
-from d4cli.rules.errors import InputError
+from d4cli.fight.closed_sets import GrantKind
+from d4cli.fight.encounter import TEAM_SOURCE
+from d4cli.output.render import plain
+from d4cli.output.render.actline import act_refusal
+from d4cli.output.render.acts import act_lines, act_title
+from d4cli.output.render.encounter import print_lines, summary, team_head, team_table
+from d4cli.output.serialize.acts import act_json, team_json
+from d4cli.output.serialize.changes import journal_json
+from d4cli.output.steps import act_steps
+from d4cli.rules.dc import parse_dc
+from d4cli.rules.dice import parse_extras
+from d4cli.rules.errors import InputError, RefusedError, escape_control
 from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
 
@@ -127,44 +140,29 @@ def act_command(
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.fight.actions import ActRequest, act
-    from d4cli.rules.dc import parse_dc
-    from d4cli.rules.dice import parse_extras
-    from d4cli.store import read_encounter
-
-    request = ActRequest(
-        actor=name,
-        aspect=aspect,
-        cost=1 if cost is None else parse_whole(cost, "--cost", COST),
-        advantage=tuple(adv or ()),
-        disadvantage=tuple(dis or ()),
-        extra=parse_extras(extra or ()),
-        dc=None if dc is None else parse_dc(dc),
+    parsed_cost = None if cost is None else parse_whole(cost, "--cost", COST)
+    extras = None if extra is None else parse_extras(extra)
+    parsed_dc = None if dc is None else parse_dc(dc)
+    parsed_evasion = None if evasion is None else parse_whole(evasion, "--evasion", EVASION)
+    checked = check_note(note)
+    tracker = open_tracker(file, seed, dice=True)
+    change = tracker.act(
+        name,
+        aspect,
+        cost=parsed_cost,
+        advantage=adv,
+        disadvantage=dis,
+        extra=extras,
+        dc=parsed_dc,
         target=target,
-        evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
+        evasion=parsed_evasion,
         gm=gm,
         ignore_load=ignore_load,
+        dry_run=dry_run,
+        note=checked,
     )
-    check_note(note)
-    rng = make_rng(seed)
-    path = resolve_path(file)
-    from d4cli.fight.sheets import apply_named_action
-
-    given = frozenset(
-        key
-        for key, value in (("cost", cost), ("extra", extra), ("dc", dc), ("adv", adv), ("dis", dis))
-        if value is not None
-    )
-    if dry_run:
-        encounter = read_encounter(path)
-        _, record = act(encounter, apply_named_action(encounter, request, given), rng)
-    else:
-        record = change_noting_comments(
-            path,
-            lambda encounter: act(encounter, apply_named_action(encounter, request, given), rng),
-            note,
-        )
+    tell(change, tracker)
+    record = change.record
     show_act(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
@@ -214,29 +212,26 @@ def team_command(
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.fight.actions import TeamRequest, team
-    from d4cli.fight.closed_sets import GrantKind
-    from d4cli.fight.encounter import TEAM_SOURCE
-
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
-    request = TeamRequest(
-        actor=actor,
-        target=target,
-        grant=GrantKind.ADVANTAGE if adv else GrantKind.DISADVANTAGE,
+    parsed_cost = parse_whole(cost, "--cost", COST)
+    grant_source = TEAM_SOURCE if source is None else check_text(source, "--source", name=True)
+    checked = check_note(note)
+    tracker = open_tracker(file)
+    change = tracker.team(
+        actor,
+        target,
+        GrantKind.ADVANTAGE if adv else GrantKind.DISADVANTAGE,
         aspect=aspect,
-        cost=parse_whole(cost, "--cost", COST),
-        source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
+        cost=parsed_cost,
+        source=grant_source,
+        dry_run=dry_run,
+        note=checked,
     )
-    from d4cli.cli.commands.output import print_one
-
+    tell(change, tracker)
+    record = change.record
     view = team_view()
     if dry_run:
-        from d4cli.store import read_encounter
-
-        check_note(note)
-        _, record = team(read_encounter(resolve_path(file)), request)
         to_json, show = view.to_json, view.show
 
         def show_dry(item: "TeamRecord") -> None:
@@ -245,10 +240,6 @@ def team_command(
 
         view.to_json = lambda item: {**to_json(item), "dry_run": True}
         view.show = show_dry
-    else:
-        record = change_noting_comments(
-            resolve_path(file), lambda encounter: team(encounter, request), note
-        )
     print_one(record, view, json_=json_)
 
 
@@ -275,18 +266,12 @@ def show_act(
         RefusedError: the gate refused (R2) or the actor is down (R18), after the JSON
             or the steps were printed.
     """
-    from d4cli.cli.commands.output import print_one
-    from d4cli.cli.commands.pool_view import gate_refusal, pool_view
-    from d4cli.output.serialize.acts import act_json
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
     result = record.result
     if short and not json_ and not quiet:
         if result.allowed:
-            from d4cli.output.render.encounter import print_lines, summary
-            from d4cli.output.serialize.changes import journal_json
-
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return
         quiet = True  # the refusal's one line, and nothing more
@@ -294,8 +279,6 @@ def show_act(
     refusal = None if reason is None else _act_refusal(record, reason)
     title = ""
     if not json_ and not quiet:
-        from d4cli.output.render.acts import act_title
-
         title = act_title(record, dry_run=dry_run)
     view = pool_view(
         result.plan,
@@ -311,22 +294,18 @@ def show_act(
 
 def _act_refusal(record: "ActRecord", reason: str) -> str:
     """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
-    from d4cli.output.render.actline import act_refusal
-    from d4cli.output.serialize.acts import act_json
 
     return act_refusal(act_json(record), reason)
 
 
 def _act_steps(result: "PoolResult", record: "ActRecord") -> "list[Step]":
     """The steps of an act's table (`d4cli.output.steps`, loaded only for a table)."""
-    from d4cli.output.steps import act_steps
 
     return act_steps(result, record.sources)
 
 
 def down_refusal(actor: str) -> str:
     """The message of a down creature's refused act or Team Action (R18)."""
-    from d4cli.rules.errors import escape_control
 
     return f"refused (R18): {escape_control(actor)} is down (0 hp) and cannot act; nothing was rolled or changed"
 
@@ -337,58 +316,43 @@ def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
     Raises:
         RefusedError: always, carrying *record*.
     """
-    from d4cli.rules.errors import RefusedError
 
     if json_:
-        from d4cli.cli.commands.common import emit_json
-        from d4cli.output.serialize.acts import act_json
-
         emit_json(act_json(record))
     raise RefusedError(_act_refusal(record, down_refusal(record.actor)), record)
 
 
 def _print_act_lines(record: "ActRecord", dry_run: bool) -> None:
     """The lines under an act's table (`d4cli.output.render.acts.act_lines`)."""
-    from d4cli.output.render.acts import act_lines
 
     lines = act_lines(record, dry_run=dry_run)
     if lines:  # most acts have none: no second console
-        from d4cli.cli.commands.output import print_renderables
-
         print_renderables(*lines)
 
 
 def _show_team(record: "TeamRecord") -> None:
     if record.actor_down:  # as a down creature's act: the refusal's line alone (R18)
         return
-    from d4cli.cli.commands.output import print_renderables
-    from d4cli.output.render.encounter import team_table
 
     print_renderables(team_table(record))
 
 
 def _team_json(record: "TeamRecord") -> dict[str, object]:
-    from d4cli.output.serialize.acts import team_json
 
     return team_json(record)
 
 
 def _team_refusal(record: "TeamRecord") -> str | None:
-    from d4cli.cli.commands.pool_view import gate_refusal
 
     reason = down_refusal(record.actor) if record.actor_down else gate_refusal(record.gate)
     if reason is None:
         return None
-    from d4cli.output.render import plain
-    from d4cli.output.render.encounter import team_head
-    from d4cli.rules.errors import escape_control
 
     return f"{plain(team_head(_team_json(record)))} for {escape_control(record.target)}: {reason}"
 
 
 def team_view() -> "ResultView[TeamRecord]":
     """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
-    from d4cli.cli.commands.output import ResultView
 
     return ResultView(
         to_json=_team_json,

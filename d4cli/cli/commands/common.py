@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import sys
-from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from collections.abc import Iterable
+from typing import Annotated, Any
 
 import typer
 
-from d4cli.rules.errors import InputError
+from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import SEED, TIMES, parse_whole
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-    from d4cli.store.transaction import Record
-
-R = TypeVar("R", bound="Record")
+from d4cli.rules.names import check_text, name_length
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SeedOption = Annotated[
@@ -71,8 +67,6 @@ def check_note(text: str | None, field: str = "--note") -> str | None:
     """
     if text is None:
         return None
-    from d4cli.rules.errors import InputError, escape_control
-    from d4cli.rules.names import check_text, name_length
 
     check_text(text, field)
     if escape_control(text) != text:
@@ -90,7 +84,6 @@ def make_rng(seed: str | None) -> Any:
     Raises:
         InputError: a seed that is not a whole number within 0..2**63-1.
     """
-    import random
 
     if seed is None:
         env = os.environ.get("D4CLI_SEED")
@@ -120,7 +113,6 @@ def parse_times(times: str | None, *, odds: bool = False) -> int:
 
 def emit_json(obj: dict[str, Any]) -> None:
     """Write one JSON object as one line on stdout and flush it (JSON Lines)."""
-    import json  # here, not at the top: Tab completion and tables never print JSON
 
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
@@ -138,61 +130,3 @@ def write_chunks(chunks: Iterable[str], block: int = 1 << 16) -> None:
             pending, size = [], 0
     sys.stdout.write("".join(pending))
     sys.stdout.flush()
-
-
-def change_noting_comments(
-    path: Path, transition: Callable[[Encounter], tuple[Encounter, R]], note: str | None = None
-) -> R:
-    """`d4cli.store.transaction.change` journaling `d4cli.output.serialize.changes.journal_json`; its record.
-
-    *note* (``--note``, checked by `check_note`) joins the journal entry as
-    ``note``: the one place where a note meets the facts, so every command
-    that changes the encounter passes its ``--note`` here. Then says once on
-    stderr if the rewrite dropped comment lines.
-
-    The file is rewritten from its values (`d4cli.fileformat.encounter_toml.dump_encounter`),
-    so hand-written comments do not survive a change; ``undo`` brings them back.
-    """
-    from d4cli.cli.settings import lock_timeout
-    from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
-    from d4cli.output.serialize.changes import journal_json
-    from d4cli.rules.errors import FileError
-    from d4cli.store.files import read_text
-    from d4cli.store.transaction import change
-
-    try:
-        before = read_text(path)
-    except FileError:
-        before = ""  # change() reports the fault itself
-    checked = check_note(note)
-
-    def facts(record: Any) -> dict[str, Any]:
-        obj = journal_json(record)
-        if checked is not None:
-            obj["note"] = checked
-        return obj
-
-    def warn(message: str) -> None:
-        line = f"d4cli: warning: {message}\n"
-        sys.stderr.write(
-            line.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(
-                sys.stderr.encoding or "utf-8"
-            )
-        )
-
-    _, record = change(path, transition, facts=facts, timeout=lock_timeout(), warn=warn)
-    if "#" in before.removeprefix(HEADER):  # the header d4cli writes is never dropped
-        try:
-            count = dropped_comments(before, read_text(path))
-        except (FileError, OSError):
-            count = 0
-        if count:
-            lines = "line" if count == 1 else "lines"
-            note = f"d4cli: note: this change dropped {count} comment {lines} from {path}; `d4cli undo` brings them back\n"
-            sys.stderr.write(
-                note.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(
-                    sys.stderr.encoding or "utf-8"
-                )
-            )
-            sys.stderr.flush()
-    return record

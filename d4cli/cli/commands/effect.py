@@ -7,10 +7,16 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, NoteOption, emit_json
-from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.changes import open_tracker, print_change
+from d4cli.cli.commands.common import FileOption, JsonOption, NoteOption, check_note, emit_json
 from d4cli.cli.lazy import completer
+from d4cli.cli.settings import resolve_path
+from d4cli.output.render.effects import print_effects
+from d4cli.output.serialize.effects import effects_list_json
 from d4cli.rules.errors import InputError
+from d4cli.rules.limits import parse_whole
+from d4cli.rules.names import check_text
+from d4cli.store import read_encounter
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_creature = completer("d4cli.cli.completion:complete_creature")
@@ -87,8 +93,6 @@ def add_command(
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """
-    from d4cli.fight.effect_transitions import add_effect, make_effect
-    from d4cli.rules.limits import parse_whole
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
@@ -106,23 +110,21 @@ def add_command(
     level_n = 1 if level is None else parse_whole(level, "--level", (1, 5))
     grant = "advantage" if adv else "disadvantage"
 
-    def transition(encounter):  # type: ignore[no-untyped-def]
-        effect = make_effect(
-            encounter,
-            source,
-            grant,
-            against=against,
-            start_of=start_of,
-            end_of=end_of,
-            rounds=rounds_n,
-            uses=uses_n,
-            level=level_n,
-        )
-        if gm_only:
-            effect = effect._replace(public=False)
-        return add_effect(encounter, name, effect)
-
-    apply_change(file, transition, json_, note)
+    tracker = open_tracker(file)
+    change = tracker.effect_add(
+        name,
+        source,
+        grant,
+        against=against,
+        start_of=start_of,
+        end_of=end_of,
+        rounds=rounds_n,
+        uses=uses_n,
+        level=level_n,
+        public=not gm_only,
+        note=check_note(note),
+    )
+    print_change(change, tracker, json_=json_, note=note)
 
 
 @app.command("remove")
@@ -142,11 +144,11 @@ def remove_command(
 
     Example: d4cli effect remove Aria darkness
     """
-    from d4cli.fight.effect_transitions import remove_effect
-    from d4cli.rules.names import check_text
 
     check_text(source, "SOURCE", name=True)
-    apply_change(file, lambda encounter: remove_effect(encounter, name, source), json_, note)
+    tracker = open_tracker(file)
+    change = tracker.effect_remove(name, source, note=check_note(note))
+    print_change(change, tracker, json_=json_, note=note)
 
 
 @app.command("list")
@@ -166,17 +168,12 @@ def list_command(
 
     Example: d4cli effect list Aria --json
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.store import read_encounter
 
     encounter = read_encounter(resolve_path(file))
     if name is not None:
         encounter.find(name, "CREATURE")
     if json_:
-        from d4cli.output.serialize.effects import effects_list_json
-
         emit_json(effects_list_json(encounter, name))
         return
-    from d4cli.output.render.effects import print_effects
 
     print_effects(encounter, name)

@@ -11,25 +11,41 @@ object the journal keeps), or one line. ``act`` and ``team`` live in `commands.a
 # (see d4cli/cli/commands/roll.py).
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from d4cli.api.sheets import AddSpec
+from d4cli.api.templates import new_encounter, template_path
+from d4cli.api.tracker import Tracker
+from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.commands.common import (
     FileOption,
     JsonOption,
     NoteOption,
     SourceList,
-    change_noting_comments,
+    check_note,
     emit_json,
 )
 from d4cli.cli.lazy import completer
+from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
+from d4cli.cli.settings import lock_timeout, resolve_path
+from d4cli.fight.encounter import MODES, ROUND_RESETS
+from d4cli.fight.turns import MAX_COUNT
+from d4cli.output.render import console
+from d4cli.output.render.encounter import history_line, init_lines, print_lines, print_status
+from d4cli.output.serialize.views import (
+    init_json,
+    init_output_json,
+    redo_json,
+    status_json,
+    undo_json,
+)
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
-    from d4cli.fight.encounter import Creature, Encounter
     from d4cli.output.serialize.changes import Record
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
@@ -41,39 +57,6 @@ complete_mode = completer("d4cli.cli.completion:complete_mode", ctx=False)
 EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])
 
 R = TypeVar("R", bound="Record")
-
-
-def apply_change(
-    file: str | None,
-    transition: "Callable[[Encounter], tuple[Encounter, R]]",
-    json_: bool,
-    note: str | None = None,
-) -> R:
-    """Run *transition* on the encounter file under its lock, then print its record (one line, or JSON).
-
-    *note* (``--note``) is kept in the journal entry (`change_noting_comments`).
-    A change that changes nothing is reported and writes nothing (`d4cli.cli.commands.unchanged`).
-    """
-    from d4cli.cli.commands.unchanged import Unchanged, or_unchanged, unchanged_line
-    from d4cli.cli.settings import resolve_path
-    from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json
-
-    changed = True
-    try:
-        record = change_noting_comments(resolve_path(file), or_unchanged(transition), note)
-    except Unchanged as same:
-        record, changed = same.record, False
-    if json_:
-        obj = record_json(record) if changed else unchanged_json(record_json(record))
-        emit_json(obj)
-    else:
-        from d4cli.output.render.encounter import print_lines, summary
-
-        if changed:
-            print_lines([summary(journal_json(record))])
-        else:
-            print_lines([unchanged_line(summary(unchanged_json(journal_json(record))), note)])
-    return record
 
 
 def init_command(
@@ -116,11 +99,6 @@ def init_command(
 
     Example: d4cli init --from skirmish
     """
-    from d4cli.cli.settings import lock_timeout, resolve_path
-    from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
-    from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-    from d4cli.store.files import read_text
-    from d4cli.store.transaction import create
 
     if mode is not None and mode not in MODES:
         raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
@@ -129,46 +107,19 @@ def init_command(
     if name is not None:
         check_text(name, "--name")
     path = resolve_path(file)
-    kept_comments = True
-    if from_ is None:
-        encounter = Encounter(
-            name=path.stem if name is None else name,
-            mode=mode or "turn",
-            round_reset=round_reset or "buffer",
-        )
-        _check_round_reset(encounter, round_reset)
-        text = dump_encounter(encounter)
-    else:
-        from d4cli.cli.encounter_templates import template_path
-
-        source = template_path(from_)
-        text = read_text(source)
-        encounter = parse_encounter(text, source)
-        changed = encounter._replace(
-            mode=mode or encounter.mode,
-            name=encounter.name if name is None else name,
-            round_reset=round_reset or encounter.round_reset,
-        )
-        _check_round_reset(changed, round_reset)
-        if changed != encounter:
-            encounter, text, kept_comments = changed, dump_encounter(changed), False
-    from d4cli.output.serialize.views import init_json, init_output_json
-
-    details = init_json(encounter, from_)
-    create(path, text, details, force=force, timeout=lock_timeout())
+    template = None if from_ is None else template_path(from_)
+    made = new_encounter(
+        path.stem if name is None and from_ is None else name,
+        mode=mode,
+        round_reset=round_reset,
+        template=template,
+    )
+    details = init_json(made.encounter, from_)
+    Tracker.create(path, made.text, details, force=force, lock_timeout=lock_timeout())
     if json_:
         emit_json(init_output_json(path, details))
         return
-    from d4cli.output.render.encounter import init_lines, print_lines
-
-    print_lines(init_lines(path, encounter, from_, kept_comments=kept_comments))
-
-
-def _check_round_reset(encounter: "Encounter", round_reset: str | None) -> None:
-    if round_reset is not None and encounter.mode != "round":
-        raise InputError(
-            "--round-reset", round_reset, "applies only in round mode (R12): add --mode round"
-        )
+    print_lines(init_lines(path, made.encounter, from_, kept_comments=made.kept_comments))
 
 
 def parse_aspect(text: str) -> tuple[str, int]:
@@ -285,97 +236,31 @@ def add_command(
 
     Example: d4cli add "Goblin Archer" --aspect Finesse=3 --evasion 10 --hp 7
     """
-    from d4cli.fight.sheets import with_stats
-    from d4cli.fight.turns import MAX_COUNT, add_creatures, numbered_names
-
     base = check_text(name, "NAME", name=True)
     copies = None if count is None else parse_whole(count, "--count", (1, MAX_COUNT))
-    like_name = None if like is None else check_text(like, "--like")
-    options = {
-        "aspects": None if not aspect else tuple(parse_aspect(text) for text in aspect),
-        "load_buffer": None if buffer is None else parse_whole(buffer, "--buffer", BUFFER),
-        "exhaustion": None
+    spec = AddSpec(
+        name=base,
+        aspects=None if not aspect else tuple(parse_aspect(text) for text in aspect),
+        load_buffer=None if buffer is None else parse_whole(buffer, "--buffer", BUFFER),
+        exhaustion=None
         if exhaustion is None
         else parse_whole(exhaustion, "--exhaustion", EXHAUSTION),
-        "evasion": None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
-        "hp": None if hp is None else parse_whole(hp, "--hp", HP),
-        "max_hp": None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
-    }
-    stats = {
-        "attributes": attribute,
-        "proficiencies": proficiency,
-        "specializations": specialization,
-    }
-
-    def sheet(template: "Creature | None", creature_name: str) -> "Creature":
-        creature = _new_sheet(creature_name, options, template)
-        if any(stats.values()) or side is not None:
-            try:
-                creature = with_stats(creature, {k: v for k, v in stats.items() if v}, side)
-            except InputError as error:
-                raise InputError(
-                    f"{creature_name}: {error.field}", error.value, error.problem
-                ) from None
-        if hidden:
-            creature = creature._replace(hidden=True)
-        return creature
-
-    # Without --like the sheet is checked before the file is even read; its numbered names need the file.
-    plain = sheet(None, base) if like_name is None else None
-
-    def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
-        template = None if like_name is None else _template_creature(encounter, like_name)
-        names = (base,) if copies is None else numbered_names(encounter, base, copies)
-        added = tuple(
-            plain if plain is not None and copies is None else sheet(template, each)
-            for each in names
-        )
-        like_shown = None if template is None else template.name
-        return add_creatures(encounter, added, before=before, after=after, like=like_shown)
-
-    apply_change(file, transition, json_, note)
-
-
-def _new_sheet(name: str, options: "dict[str, Any]", like: "Creature | None") -> "Creature":
-    """The creature ``add`` makes: from the options given (`new_creature`), or a copy of
-    *like*'s sheet with the options given on top (`copy_sheet`, ``--like``; R1, R18, C8).
-
-    Raises:
-        InputError: no Aspect, bad values, hp above max_hp (`new_creature`).
-    """
-    from d4cli.fight.encounter import new_creature
-    from d4cli.fight.sheets import copy_sheet
-
-    given = {key: value for key, value in options.items() if value is not None}
-    aspects = given.pop("aspects", ())
-    if like is None:
-        return new_creature(name, aspects, **given)
-    return copy_sheet(like, name, aspects=aspects, **given)
-
-
-def _template_creature(encounter: "Encounter", name: str) -> "Creature":
-    """The creature ``--like`` names (N1): of *encounter*, else of a bundled example.
-
-    Raises:
-        InputError: naming ``--like``: nobody of that name in either (with a did-you-mean).
-    """
-    from d4cli.fight.encounter import same_name
-    from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-    from d4cli.rules.suggest import did_you_mean
-    from d4cli.store.files import read_text
-
-    for creature in encounter.creatures:
-        if same_name(creature.name, name):
-            return creature
-    known = [creature.name for creature in encounter.creatures]
-    for path in bundled_examples().values():
-        for creature in parse_encounter(read_text(path), path).creatures:
-            if same_name(creature.name, name):
-                return creature
-            known.append(creature.name)
-    examples = ", ".join(bundled_examples())
-    problem = f"no such creature in the encounter or the bundled examples ({examples})"
-    raise InputError("--like", name, problem + did_you_mean(name, known))
+        evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
+        hp=None if hp is None else parse_whole(hp, "--hp", HP),
+        max_hp=None if max_hp is None else parse_whole(max_hp, "--max-hp", HP),
+        stats={
+            "attributes": attribute or (),
+            "proficiencies": proficiency or (),
+            "specializations": specialization or (),
+        },
+        side=side,
+        hidden=hidden,
+        count=copies,
+        like=None if like is None else check_text(like, "--like"),
+    )
+    tracker = open_tracker(file)
+    change = tracker.add(spec, before=before, after=after, note=check_note(note))
+    print_change(change, tracker, json_=json_, note=note)
 
 
 def remove_command(
@@ -393,9 +278,8 @@ def remove_command(
 
     Example: d4cli remove "Goblin Archer"
     """
-    from d4cli.fight.turns import remove_creature
-
-    apply_change(file, lambda encounter: remove_creature(encounter, name), json_, note)
+    tracker = open_tracker(file)
+    print_change(tracker.remove(name, note=check_note(note)), tracker, json_=json_, note=note)
 
 
 def status_command(
@@ -432,37 +316,23 @@ def status_command(
     if at is not None:
         if forecast:
             raise InputError("--forecast", None, "forecasts from the state as it is, not with --at")
-        from d4cli.cli.commands.replay import status_at
-
         entry, encounter = status_at(file, at)  # as it stood after entry SEQ, replayed (read-only)
     else:
-        from d4cli.cli.settings import resolve_path
-        from d4cli.store import read_encounter
-
-        encounter = read_encounter(resolve_path(file))
+        encounter = open_tracker(file).status()
     if forecast:
         if name is not None:
             raise InputError("--forecast", None, "is for the whole encounter, not one sheet")
-        from d4cli.cli.commands.forecast import print_status_forecast
-
         print_status_forecast(encounter, json_)
         return
     if name is not None:
-        from d4cli.cli.commands.sheet import show_sheet
-
         show_sheet(encounter, name, json_=json_)
         return
     if json_:
-        from d4cli.output.serialize.views import status_json
-
         emit_json(status_json(encounter))
         return
     if entry is not None:
-        from d4cli.cli.commands.replay import print_replayed
-
         print_replayed(entry, encounter)
         return
-    from d4cli.output.render.encounter import print_status
 
     print_status(encounter)
 
@@ -485,20 +355,19 @@ def exhaust_command(
 
     Example: d4cli exhaust Aria 2   (or: d4cli exhaust Aria +1)
     """
-    from d4cli.fight.turns import set_exhaustion
-
+    value: int | Callable[[int], int]
     if level[:1] in ("+", "-") and level[1:].isascii() and level[1:].isdigit():
         step = parse_whole(level.removeprefix("+"), "LEVEL", EXHAUSTION_STEP)
 
-        def transition(encounter: "Encounter") -> "tuple[Encounter, Record]":
-            current = encounter.creatures[encounter.position_of(name)].exhaustion
-            value = _relative(current, step, level)
-            return set_exhaustion(encounter, name, value)
+        def value(current: int) -> int:
+            return _relative(current, step, level)
 
-        apply_change(file, transition, json_, note)
-        return
-    value = parse_whole(level, "LEVEL", EXHAUSTION)
-    apply_change(file, lambda encounter: set_exhaustion(encounter, name, value), json_, note)
+    else:
+        value = parse_whole(level, "LEVEL", EXHAUSTION)
+    tracker = open_tracker(file)
+    print_change(
+        tracker.exhaust(name, value, note=check_note(note)), tracker, json_=json_, note=note
+    )
 
 
 def _relative(current: int, step: int, text: str) -> int:
@@ -520,17 +389,10 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli undo
     """
-    from d4cli.cli.settings import lock_timeout, resolve_path
-    from d4cli.store.transaction import undo
-
-    undone = undo(resolve_path(file), timeout=lock_timeout())
+    undone = open_tracker(file).undo()
     if json_:
-        from d4cli.output.serialize.views import undo_json
-
         emit_json(undo_json(undone.entry, undone.hand_edited))
         return
-    from d4cli.output.render import console
-    from d4cli.output.render.encounter import history_line, print_lines
 
     print_lines([history_line("Undid", undone.entry)])
     if undone.hand_edited:
@@ -544,15 +406,9 @@ def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli redo
     """
-    from d4cli.cli.settings import lock_timeout, resolve_path
-    from d4cli.store.transaction import redo
-
-    redone = redo(resolve_path(file), timeout=lock_timeout())
+    redone = open_tracker(file).redo()
     if json_:
-        from d4cli.output.serialize.views import redo_json
-
         emit_json(redo_json(redone.entry))
         return
-    from d4cli.output.render.encounter import history_line, print_lines
 
     print_lines([history_line("Redid", redone.entry)])

@@ -12,8 +12,8 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, NoteOption
-from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.changes import open_tracker, print_change
+from d4cli.cli.commands.common import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP, parse_whole
@@ -54,8 +54,6 @@ def move_command(
 
     Example: d4cli move "Goblin Brute" --before Aria
     """
-    from d4cli.fight.turns import move_creature
-
     given = [
         (place, other)
         for place, other, on in (
@@ -69,7 +67,10 @@ def move_command(
     if len(given) != 1:
         raise InputError("--before/--after/--first/--last", None, "give exactly one of them")
     place, other = given[0]
-    apply_change(file, lambda encounter: move_creature(encounter, name, place, other), json_, note)
+    tracker = open_tracker(file)
+    print_change(
+        tracker.move(name, place, other, note=check_note(note)), tracker, json_=json_, note=note
+    )
 
 
 def _amount(text: str | None) -> int:
@@ -90,10 +91,11 @@ def damage_command(
 
     Example: d4cli damage "Goblin Archer" 4
     """
-    from d4cli.fight.hitpoints import damage
-
     value = _amount(amount)
-    apply_change(file, lambda encounter: damage(encounter, name, value), json_, note)
+    tracker = open_tracker(file)
+    print_change(
+        tracker.damage(name, value, note=check_note(note)), tracker, json_=json_, note=note
+    )
 
 
 def heal_command(
@@ -107,7 +109,6 @@ def heal_command(
 
     Example: d4cli heal Borin 5
     """
-    from d4cli.fight.hitpoints import heal
-
     value = _amount(amount)
-    apply_change(file, lambda encounter: heal(encounter, name, value), json_, note)
+    tracker = open_tracker(file)
+    print_change(tracker.heal(name, value, note=check_note(note)), tracker, json_=json_, note=note)

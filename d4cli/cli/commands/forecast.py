@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from d4cli.cli.changes import open_tracker
 from d4cli.cli.commands.common import FileOption, JsonOption, emit_json
+from d4cli.cli.reads import run_forecast
+from d4cli.output.render.forecast import print_forecast
+from d4cli.output.serialize.forecast import forecast_json
 
 if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-    from d4cli.sim.forecast import Forecast
+    pass
 
 
 def forecast_command(
@@ -34,73 +37,10 @@ def forecast_command(
 
     Example: d4cli forecast --seed 1
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.store import read_encounter
-
-    encounter = read_encounter(resolve_path(file))
+    encounter = open_tracker(file).status()
     result = run_forecast(encounter, runs, seed)
     if json_:
-        from d4cli.output.serialize.forecast import forecast_json
-
         emit_json(forecast_json(result))
         return
-    from d4cli.output.render.forecast import print_forecast
 
     print_forecast(result)
-
-
-def run_forecast(encounter: "Encounter", runs: str | None, seed: str | None) -> "Forecast":
-    """The forecast of *encounter* with ``--runs`` and ``--seed`` as given (or D4CLI_SEED, else a random seed).
-
-    Raises:
-        InputError: a bad ``--runs`` or ``--seed``, a fight already over, or what the simulator refuses.
-    """
-    import os
-
-    from d4cli.rules.limits import SEED, parse_whole
-    from d4cli.sim.forecast import DEFAULT_RUNS, RUNS, forecast
-
-    count = DEFAULT_RUNS if runs is None else parse_whole(runs, "--runs", RUNS)
-    if seed is None:
-        env = os.environ.get("D4CLI_SEED")
-        number = (
-            parse_whole(env, "D4CLI_SEED", SEED) if env else int.from_bytes(os.urandom(4), "big")
-        )
-    else:
-        number = parse_whole(seed, "--seed", SEED)
-    return forecast(
-        encounter, count, number, jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1
-    )
-
-
-def status_forecast(encounter: "Encounter") -> "tuple[Forecast | None, str | None]":
-    """``status --forecast``: the forecast (D4CLI_SEED or a random seed, default runs), or the winner of a fight over.
-
-    Returns:
-        ``(forecast, None)``, or ``(None, winner)`` when the fight is over
-        (winner None: no side has a creature up).
-
-    Raises:
-        InputError: what the simulator refuses (fewer than two sides, ...), before anything is printed.
-    """
-    from d4cli.sim.forecast import FightOver
-
-    try:
-        return run_forecast(encounter, None, None), None
-    except FightOver as over:
-        return None, over.winner
-
-
-def print_status_forecast(encounter: "Encounter", json_: bool) -> None:
-    """``status --forecast``: the status, then one forecast line (JSON: ``status --json`` plus ``forecast``)."""
-    found, winner = status_forecast(encounter)
-    if json_:
-        from d4cli.output.serialize.forecast import status_forecast_json
-
-        emit_json(status_forecast_json(encounter, found, winner))
-        return
-    from d4cli.output.render.encounter import print_lines, print_status
-    from d4cli.output.render.forecast import forecast_line, over_line
-
-    print_status(encounter)
-    print_lines([forecast_line(found) if found is not None else over_line(winner)])

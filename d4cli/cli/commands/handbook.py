@@ -2,11 +2,23 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
+import os
+import sys
 from typing import Annotated
 
 import typer
 
+from d4cli.api.templates import template_path
+from d4cli.output.render import escape
+from d4cli.output.render.encounter import print_lines
+from d4cli.output.render.handbook import handbook_markdown
 from d4cli.rules.errors import InputError
+from d4cli.rules.limits import SEED, parse_whole
+from d4cli.rules.names import check_text
+from d4cli.sim.engine import MODES, prepare
+from d4cli.sim.pieces import run_all
+from d4cli.sim.report import simulation_json
+from d4cli.store import read_encounter
 
 DEFAULT_EXAMPLE = "ambush"
 
@@ -39,22 +51,11 @@ def handbook_command(
 
     Example: d4cli handbook --from duel --out handbook.md
     """
-    import os
-
-    from d4cli.cli.encounter_templates import template_path
-    from d4cli.output.render.handbook import handbook_markdown
-    from d4cli.rules.limits import SEED, parse_whole
-    from d4cli.sim.engine import MODES, prepare
-    from d4cli.sim.pieces import run_all
-    from d4cli.sim.report import simulation_json
-    from d4cli.store import read_encounter
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))
     number = parse_whole(seed, "--seed", SEED)
     target = None
     if out is not None:
-        from d4cli.rules.names import check_text
-
         target = check_text(out, "--out")
         folder = os.path.dirname(os.path.abspath(target))
         if not os.path.isdir(folder):
@@ -72,8 +73,6 @@ def handbook_command(
     )
     text = handbook_markdown(report)
     if target is None:
-        import sys
-
         sys.stdout.write(text)
         return
     try:
@@ -81,7 +80,5 @@ def handbook_command(
             handle.write(text)
     except OSError as error:
         raise InputError("--out", out, f"cannot be written: {error.strerror or error}") from None
-    from d4cli.output.render import escape
-    from d4cli.output.render.encounter import print_lines
 
     print_lines([f"Wrote {escape(target)}: {text.count(chr(10)):,} lines"])

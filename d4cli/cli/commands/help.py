@@ -10,6 +10,12 @@ import typer
 
 from d4cli.cli.commands.common import JsonOption, emit_json
 from d4cli.cli.lazy import completer
+from d4cli.output.helptext import TOPICS, rule_key
+from d4cli.output.render import console
+from d4cli.output.render.helptext import render_index, render_rule, render_topic
+from d4cli.output.ruletext import RULES
+from d4cli.output.serialize.views import help_json
+from d4cli.rules.errors import InputError
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_topic = completer("d4cli.cli.completion:complete_topic", ctx=False)
@@ -30,9 +36,6 @@ def help_command(
 
     Example: d4cli help gate; d4cli help R14
     """
-    from d4cli.output.helptext import TOPICS, rule_key
-    from d4cli.output.ruletext import RULES
-    from d4cli.rules.errors import InputError
 
     key = None if topic is None else topic.strip().lower()
     rule_id = None if topic is None else rule_key(topic)
@@ -46,17 +49,12 @@ def help_command(
         )
     if json_:
         if rule_id is not None:
-            from d4cli.output.serialize.views import help_json
-
             emit_json(help_json({}, [RULES[rule_id]], topics_key=False))
             return
         chosen = TOPICS if key is None else {key: TOPICS[key]}
-        from d4cli.output.serialize.views import help_json
 
         emit_json(help_json(chosen, RULES.values() if key is None else ()))
         return
-    from d4cli.output.render import console
-    from d4cli.output.render.helptext import render_index, render_rule, render_topic
 
     out = console()
     if rule_id is not None:

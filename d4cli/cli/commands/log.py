@@ -5,16 +5,21 @@
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json
+from d4cli.api.tracker import Tracker
+from d4cli.cli.changes import open_tracker
+from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json, write_chunks
 from d4cli.cli.lazy import completer
+from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
+from d4cli.output.serialize.replay import state_line_json
+from d4cli.output.serialize.views import log_json_chunks
 from d4cli.rules.errors import InputError, escape_control
-from d4cli.rules.limits import LAST, parse_whole
+from d4cli.rules.limits import LAST, ROUND, parse_whole
 from d4cli.rules.names import check_text
+from d4cli.store.journal import public_entry
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_creature = completer("d4cli.cli.completion:complete_creature")
@@ -59,9 +64,6 @@ def log_command(
 
     Example: d4cli log --round 2 --creature Aria --kind act
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
-    from d4cli.rules.limits import ROUND
 
     if states and not json_:
         raise InputError("--states", None, "streams JSON Lines: add --json")
@@ -69,12 +71,10 @@ def log_command(
     round_number = None if round_ is None else parse_whole(round_, "--round", ROUND)
     name = None if creature is None else check_text(creature, "--creature")
     if states:
-        warning = _states(resolve_path(file), count, round_number, name, kind or ())
+        warning = _states(open_tracker(file), count, round_number, name, kind or ())
     else:
-        from d4cli.store.history import stream_history
-
         # Streamed: the entries are read from the journal as they are written out, never all held.
-        stream = stream_history(resolve_path(file), count)
+        stream = open_tracker(file).log(count)
         known = LOG_KINDS
         if any(
             k.strip().lower() not in LOG_KINDS for k in kind or ()
@@ -84,13 +84,8 @@ def log_command(
         keep = entry_filter(round_number, name, check_kinds(kind or (), known))
         entries = stream.entries() if keep is None else filter(keep, stream.entries())
         if json_:
-            from d4cli.cli.commands.common import write_chunks
-            from d4cli.output.serialize.views import log_json_chunks
-
             write_chunks(log_json_chunks(entries))
         else:
-            from d4cli.output.render.logtext import write_log
-
             newest = stream.newest
             if keep is not None:  # the widths come from the newest entry shown: one pass to find it
                 newest = None
@@ -110,16 +105,15 @@ def log_command(
 
 
 def _states(
-    path: Path, count: int | None, round_number: int | None, name: str | None, kinds: Sequence[str]
+    tracker: Tracker,
+    count: int | None,
+    round_number: int | None,
+    name: str | None,
+    kinds: Sequence[str],
 ) -> str | None:
     """``log --states --json``: one {seq, entry, state} line per entry chosen; the warning, if any."""
-    from d4cli.cli.commands.replay import state_lines
-    from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter
-    from d4cli.output.serialize.replay import state_line_json
-    from d4cli.store.journal import public_entry
-    from d4cli.store.replay import replay_texts
 
-    replay = replay_texts(path)
+    replay = tracker.replay()
     entries = [public_entry(entry) for entry in replay.entries]
     if count is not None:
         entries = entries[-count:] if count else []
@@ -128,6 +122,6 @@ def _states(
     keep = entry_filter(round_number, name, check_kinds(kinds, known))
     offset = len(replay.entries) - len(entries)
     chosen = [offset + n for n, entry in enumerate(entries) if keep is None or keep(entry)]
-    for entry, state in state_lines(path, replay, chosen):
+    for entry, state in tracker.states(replay, chosen):
         emit_json(state_line_json(entry, state))
     return replay.warning

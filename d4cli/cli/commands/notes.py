@@ -7,9 +7,12 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import FileOption, JsonOption
+from d4cli.cli.changes import open_tracker, print_change
+from d4cli.cli.commands.common import FileOption, JsonOption, check_note
 from d4cli.cli.completion import complete_creature
-from d4cli.rules.errors import InputError
+from d4cli.fileformat.creature_toml import MAX_NOTES
+from d4cli.rules.errors import InputError, escape_control
+from d4cli.rules.names import check_text
 
 
 def note_command(
@@ -44,35 +47,21 @@ def note_command(
 
     Example: d4cli note Aria "owes Borin a favour"
     """
-    from d4cli.cli.commands.common import change_noting_comments, check_note, emit_json
-    from d4cli.fight.notes import set_notes, write_note
-    from d4cli.rules.names import check_text
 
     if set_ is not None:
         if second is not None:
             raise InputError("TEXT", second, "give either TEXT or --set, not both")
-        from d4cli.cli.commands.encounter import apply_change
-
         notes = _check_notes(set_)
         name = check_text(first, "NAME")
-        apply_change(file, lambda encounter: set_notes(encounter, name, notes), json_)
+        tracker = open_tracker(file)
+        print_change(tracker.set_notes(name, notes), tracker, json_=json_, note=None)
         return
     about: str | None = None if second is None else check_text(first, "NAME")
     checked = check_note(first if second is None else second, "TEXT")
     assert checked is not None
-    from d4cli.cli.settings import resolve_path
-    from d4cli.output.serialize.changes import journal_json, record_json
-
-    # Not `apply_change`: a note changes nothing else in the encounter, and is journaled all the same.
-    record = change_noting_comments(
-        resolve_path(file), lambda encounter: write_note(encounter, about, checked)
-    )
-    if json_:
-        emit_json(record_json(record))
-        return
-    from d4cli.output.render.encounter import print_lines, summary
-
-    print_lines([summary(journal_json(record))])
+    tracker = open_tracker(file)
+    # A note changes nothing else in the encounter, and is journaled all the same.
+    print_change(tracker.note(about, checked), tracker, json_=json_, note=None)
 
 
 def _check_notes(text: str) -> str:
@@ -82,9 +71,6 @@ def _check_notes(text: str) -> str:
         InputError: naming ``--set``: not UTF-8 text, a control character other than a
             line break or tab, or longer than the file allows.
     """
-    from d4cli.fileformat.creature_toml import MAX_NOTES
-    from d4cli.rules.errors import escape_control
-    from d4cli.rules.names import check_text
 
     check_text(text, "--set")
     if any(escape_control(line) != line for line in text.replace("\t", " ").split("\n")):

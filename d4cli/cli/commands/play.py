@@ -3,9 +3,13 @@
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/cli/commands/roll.py).
 
+import os
+import sys
 from typing import Annotated
 
 import typer
+
+from d4cli.cli.play_session import Session, check_file, read_lines, run_piped
 
 FileOption = Annotated[
     str | None,
@@ -40,10 +44,6 @@ def run_session(path: str | None) -> int:
     Raises:
         FileError: *path* (or the default file) exists but is not a readable encounter.
     """
-    import os
-    import sys
-
-    from d4cli.cli.play_session import Session, check_file, read_lines, run_piped
 
     check_file(path)
     if path is not None:

@@ -2,12 +2,18 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
-from typing import Annotated, Any
+import os
+from typing import Annotated
 
 import typer
 
+from d4cli.cli.changes import open_tracker
 from d4cli.cli.commands.common import FileOption, JsonOption, emit_json
+from d4cli.output.render.recap import csv_recap, markdown_recap, print_recap
+from d4cli.output.render.svg import recap_svg
+from d4cli.output.serialize.recap import recap_json
 from d4cli.rules.errors import InputError
+from d4cli.rules.limits import SEED, parse_whole
 
 FORMATS = ("table", "markdown", "csv", "svg")
 
@@ -49,9 +55,6 @@ def recap_command(
 
     Example: d4cli recap --format svg > recap.svg
     """
-    import os
-
-    from d4cli.rules.limits import SEED, parse_whole
 
     if format_ not in FORMATS:
         raise InputError("--format", format_, "must be table, markdown, csv or svg")
@@ -65,70 +68,12 @@ def recap_command(
         number = parse_whole(os.environ["D4CLI_SEED"], "D4CLI_SEED", SEED)
     else:
         number = int.from_bytes(os.urandom(4), "big")
-    obj = build_report(file, start_at, count, number)  # the serializer's object (`recap_json`)
+    obj = recap_json(*open_tracker(file).recap(start_at, count, number))
     if json_:
         emit_json(obj)
     elif format_ == "table":
-        from d4cli.output.render.recap import print_recap
-
         print_recap(obj)
     elif format_ == "svg":
-        from d4cli.output.render.svg import recap_svg
-
         print(recap_svg(obj))
     else:
-        from d4cli.output.render.recap import csv_recap, markdown_recap
-
         print(markdown_recap(obj) if format_ == "markdown" else csv_recap(obj))
-
-
-def build_report(file: str | None, start_at: int | None, runs: int, seed: int) -> dict[str, Any]:
-    """The ``recap --json`` object of the encounter file: replay, figures, luck, placement.
-
-    Raises:
-        InputError: no fight yet (no entry after the start), ``--from-seq`` before
-            the init or at or past the newest entry, a start state that cannot be rebuilt.
-    """
-    from d4cli.cli.commands.replay import state_after, state_lines
-    from d4cli.cli.settings import resolve_path
-    from d4cli.fight.recap import recap
-    from d4cli.odds.luck import entry_luck, luck_by_creature
-    from d4cli.output.serialize.recap import recap_json
-    from d4cli.store.replay import replay_texts
-
-    path = resolve_path(file)
-    replay = replay_texts(path)
-    if not replay.entries:
-        raise InputError("recap", None, "no fight yet: this encounter has no journal")
-    first, last = replay.entries[0].get("seq"), replay.entries[-1].get("seq")
-    seq = first if start_at is None else start_at
-    assert isinstance(seq, int) and isinstance(last, int)
-    if seq >= last:
-        if start_at is None:
-            raise InputError("recap", None, "no fight yet: nothing in the log since the init")
-        raise InputError(
-            "--from-seq", start_at, f"leaves nothing to recap: the newest entry is #{last}"
-        )
-    try:
-        _, start = state_after(path, replay, seq)
-    except InputError as error:
-        raise InputError("--from-seq", seq, error.problem) from None
-    keep = [
-        n
-        for n, entry in enumerate(replay.entries)
-        if isinstance(entry.get("seq"), int) and entry["seq"] > seq
-    ]
-    steps = list(state_lines(path, replay, keep))
-    figures = recap(start, seq, steps)
-    rolls = [roll for roll in (entry_luck(entry) for entry, _ in steps) if roll is not None]
-    placement, why_not = None, None
-    if runs == 0:
-        why_not = "not asked for (--runs 0)"
-    else:
-        from d4cli.sim.placement import place
-
-        try:
-            placement = place(start, figures.rounds, figures.damage_by_side, runs, seed)
-        except InputError as error:
-            why_not = f"the simulator cannot play it ({error.field}: {error.problem})"
-    return recap_json(figures, rolls, luck_by_creature(rolls), placement, why_not)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.commands.common import (
     FileOption,
     JsonOption,
@@ -19,11 +20,10 @@ from d4cli.cli.commands.common import (
     QuietOption,
     SeedOption,
     SourceList,
-    change_noting_comments,
     check_note,
     emit_json,
-    make_rng,
 )
+from d4cli.cli.commands.output import ResultView, print_one, print_renderables
 from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
 from d4cli.cli.completion.sheets import (
     complete_action,
@@ -31,14 +31,25 @@ from d4cli.cli.completion.sheets import (
     complete_proficiency,
     complete_specialization,
 )
+from d4cli.fight.sheet_check import SheetCheckRequest
+from d4cli.odds.roll_odds import check_odds
+from d4cli.output.render import plain
+from d4cli.output.render.acts import used_up_lines
+from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.render.odds import render_check_odds
+from d4cli.output.render.sheet import check_record_table, sheet_summary
+from d4cli.output.serialize.acts import action_event_json, sheet_check_json
+from d4cli.output.serialize.changes import journal_json, unchanged_json
+from d4cli.output.serialize.rolls import with_odds
+from d4cli.rules.action_roll import parse_dc
+from d4cli.rules.dice import parse_extra
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import COST, parse_whole
+from d4cli.rules.limits import ADVANTAGE_LEVEL, COST, DISADVANTAGE_COUNT, parse_whole
 from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from d4cli.fight.encounter import Encounter
     from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
     from d4cli.fight.sheets import ActionEvent
 
@@ -130,9 +141,6 @@ def check_command(
 
     Example: d4cli check Aldric --attribute Willpower --dc hard
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.fight.sheet_check import sheet_check
-    from d4cli.store import read_encounter
 
     with naming(name):
         request = _check_request(
@@ -148,15 +156,10 @@ def check_command(
             rule_of_three,
             note,
         )
-    rng = make_rng(seed)
-    path = resolve_path(file)
-    if dry_run:
-        _, record = sheet_check(read_encounter(path), request, rng)
-    else:
-        record = change_noting_comments(
-            path, lambda encounter: sheet_check(encounter, request, rng)
-        )
-    _show_check(record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
+    tracker = open_tracker(file, seed, dice=True)
+    change = tracker.check(request, dry_run=dry_run)
+    tell(change, tracker)
+    _show_check(change.record, json_=json_, odds=odds, dry_run=dry_run, quiet=quiet, short=short)
 
 
 @contextmanager
@@ -181,9 +184,6 @@ def _check_request(
     rule_of_three: bool,
     note: str | None,
 ) -> "SheetCheckRequest":
-    from d4cli.fight.sheet_check import SheetCheckRequest
-    from d4cli.rules.action_roll import parse_dc
-    from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT
 
     return SheetCheckRequest(
         actor=name,
@@ -213,15 +213,10 @@ def _show_check(
 ) -> None:
     """Print a check (JSON, the total with *quiet*, its log line with *short*, or steps with exact
     odds on ``--odds``); exit 3 when impossible (C4), with nothing on stdout but JSON."""
-    from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-    from d4cli.output.serialize.acts import sheet_check_json
-    from d4cli.output.serialize.rolls import with_odds
 
     result = record.result
     odds_record = None
     if odds and not result.impossible:
-        from d4cli.odds.roll_odds import check_odds
-
         odds_record = check_odds(result.request)
 
     def as_json(item: "CheckRecord") -> dict[str, Any]:
@@ -229,13 +224,9 @@ def _show_check(
         return with_odds(obj, odds_record) if odds else obj
 
     def show(item: "CheckRecord") -> None:
-        from d4cli.output.render.acts import used_up_lines
-        from d4cli.output.render.sheet import check_record_table
 
         renderables: list[object] = [check_record_table(item), *used_up_lines(item)]
         if odds_record is not None:
-            from d4cli.output.render.odds import render_check_odds
-
             renderables.append(render_check_odds(odds_record, result.request))
         print_renderables(*renderables)
         if dry_run:
@@ -259,9 +250,6 @@ def _show_check(
 
 
 def _check_line(record: "CheckRecord", dry_run: bool) -> str:
-    from d4cli.output.render import plain
-    from d4cli.output.render.encounter import summary
-    from d4cli.output.serialize.changes import journal_json
 
     return plain(summary(journal_json(record))) + (" (dry run)" if dry_run else "")
 
@@ -269,16 +257,11 @@ def _check_line(record: "CheckRecord", dry_run: bool) -> str:
 def _print_event(
     event: "ActionEvent", json_: bool, *, changed: bool = True, note: str | None = None
 ) -> None:
-    from d4cli.cli.commands.unchanged import unchanged_line
-    from d4cli.output.serialize.acts import action_event_json
-    from d4cli.output.serialize.changes import unchanged_json
 
     obj = action_event_json(event) if changed else unchanged_json(action_event_json(event))
     if json_:
         emit_json(obj)
         return
-    from d4cli.output.render.encounter import print_lines
-    from d4cli.output.render.sheet import sheet_summary
 
     print_lines([sheet_summary(obj) if changed else unchanged_line(sheet_summary(obj), note)])
 
@@ -322,23 +305,14 @@ def action_add_command(
 
     Example: d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.fight.sheets import add_action
 
     with naming(name):
         row = _action_row(action, aspect, cost, extra, dc, adv, dis)
-    from d4cli.cli.commands.unchanged import Unchanged, or_unchanged
-
-    try:
-        event = change_noting_comments(
-            resolve_path(file),
-            or_unchanged(lambda encounter: add_action(encounter, name, row)),
-            note,
-        )
-    except Unchanged as same:  # the very action it has: nothing written or logged
-        _print_event(same.record, json_, changed=False, note=note)
-        return
-    _print_event(event, json_)
+    tracker = open_tracker(file)
+    change = tracker.action_add(name, row, note=check_note(note))
+    tell(change, tracker)
+    # the very action it has: nothing written or logged
+    _print_event(change.record, json_, changed=not change.unchanged, note=note)
 
 
 def _action_row(
@@ -350,8 +324,6 @@ def _action_row(
     adv: SourceList,
     dis: SourceList,
 ) -> dict[str, object]:
-    from d4cli.rules.action_roll import parse_dc
-    from d4cli.rules.dice import parse_extra
 
     return {
         "name": check_text(action, "ACTION", name=True),
@@ -383,31 +355,8 @@ def action_remove_command(
 
     Example: d4cli action remove Aria dagger
     """
-    from d4cli.cli.settings import resolve_path
-    from d4cli.fight.sheets import remove_action
 
-    event = change_noting_comments(
-        resolve_path(file), lambda encounter: remove_action(encounter, name, action), note
-    )
-    _print_event(event, json_)
-
-
-def show_sheet(encounter: "Encounter", name: str, *, json_: bool) -> None:
-    """``d4cli status NAME``: one creature's whole sheet (JSON: its ``status --json`` entry)."""
-    creature = encounter.find(name)
-    if json_:
-        from d4cli.output.serialize.views import status_json
-
-        entries = status_json(encounter)["creatures"]
-        emit_json(next(entry for entry in entries if entry["name"] == creature.name))
-        return
-    from d4cli.fight.encounter import same_name
-    from d4cli.output.render import console
-    from d4cli.output.render.sheet import sheet_table
-
-    current = same_name(encounter.current, creature.name)
-    console().print(
-        sheet_table(
-            creature, encounter.round, reset_to=encounter.reset_to(creature), current=current
-        )
-    )
+    tracker = open_tracker(file)
+    change = tracker.action_remove(name, action, note=check_note(note))
+    tell(change, tracker)
+    _print_event(change.record, json_)

@@ -2,12 +2,25 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
+import os
 from typing import Annotated, Any
 
 import typer
 
+from d4cli.api.templates import template_path
 from d4cli.cli.commands.common import JsonOption, emit_json
+from d4cli.cli.settings import resolve_path
+from d4cli.fight.policy_table import check_target
+from d4cli.output.render.simtext import csv_report, markdown_report
+from d4cli.output.render.simulate import Progress, print_report, print_sweep
+from d4cli.output.render.svg import simulate_svg
 from d4cli.rules.errors import InputError
+from d4cli.rules.limits import parse_whole
+from d4cli.sim.engine import MAX_RUNS, MODES, prepare
+from d4cli.sim.pieces import run_all
+from d4cli.sim.report import simulation_json
+from d4cli.sim.sweep_one import split_key, with_setting
+from d4cli.store import read_encounter
 
 SWEEP_KEYS = ("reserve", "buffer")
 FORMATS = ("table", "markdown", "csv", "svg")
@@ -108,11 +121,6 @@ def simulate_command(
 
     Example: d4cli simulate --from skirmish --runs 10000 --format svg > rounds.svg
     """
-    import os
-
-    from d4cli.rules.limits import parse_whole
-    from d4cli.sim.engine import MAX_RUNS, MODES, prepare
-    from d4cli.sim.pieces import run_all
 
     count = parse_whole(runs, "--runs", (1, MAX_RUNS))
     chosen = [mode.strip() for mode in modes.split(",")]
@@ -135,12 +143,10 @@ def simulate_command(
         raise InputError(
             "--format", format_, "charts one report's rounds to finish; give it without --sweep"
         )
-    from d4cli.fight.policy_table import check_target
 
     target = None if target_rule is None else check_target(target_rule)
     reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
     key, values = _sweep(sweep) if sweep is not None else (None, [None])
-    from d4cli.sim.sweep_one import split_key, with_setting
 
     base, one = split_key(key) if key is not None else (None, None)
     if base == "reserve" and reserve_all is not None:
@@ -172,7 +178,6 @@ def simulate_command(
             label = f"{value}/{mode}"
             setups.append((label, mode, prepare(played, mode, **options)))
             grid.append((value, mode, label))
-    from d4cli.output.render.simulate import Progress
 
     progress = Progress(count * len(setups))
     try:
@@ -188,7 +193,6 @@ def simulate_command(
                 )
     finally:
         progress.close()
-    from d4cli.sim.report import simulation_json
 
     head = (encounter.name, setups[0][2].sides, count, number, rounds_limit)
     first = setups[0][2]
@@ -206,8 +210,6 @@ def _sweep(text: str) -> tuple[str, list[int]]:
         InputError: an unknown key, or not ``KEY=A..B`` with 0 <= A <= B <= 1000
             and at most `MAX_SETTINGS` settings.
     """
-    from d4cli.rules.limits import parse_whole
-    from d4cli.sim.sweep_one import split_key
 
     key, sign, span = text.rpartition("=") if "=" in text else (text, "", "")
     base, name = split_key(key)
@@ -236,13 +238,10 @@ def _sweep(text: str) -> tuple[str, list[int]]:
 
 
 def _load(file: str | None, from_: str | None) -> Any:
-    from d4cli.cli.settings import resolve_path
-    from d4cli.store import read_encounter
 
     if from_ is not None:
         if file is not None:
             raise InputError("--from", from_, "give FILE or --from, not both")
-        from d4cli.cli.encounter_templates import template_path
 
         return read_encounter(template_path(from_))
     return read_encounter(resolve_path(file))
@@ -250,15 +249,10 @@ def _load(file: str | None, from_: str | None) -> Any:
 
 def _print(report: dict[str, Any], *, format_: str) -> None:
     if format_ == "table":
-        from d4cli.output.render.simulate import print_report, print_sweep
-
         (print_sweep if "sweep" in report else print_report)(report)
         return
     if format_ == "svg":
-        from d4cli.output.render.svg import simulate_svg
-
         print(simulate_svg(report))
         return
-    from d4cli.output.render.simtext import csv_report, markdown_report
 
     print(markdown_report(report) if format_ == "markdown" else csv_report(report))

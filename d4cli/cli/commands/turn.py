@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, NoteOption
-from d4cli.cli.commands.encounter import FileOption, apply_change
+from d4cli.cli.changes import open_tracker, print_change
+from d4cli.cli.commands.common import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.lazy import completer
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
@@ -35,9 +35,8 @@ def start_command(
 
     Example: d4cli turn start "Goblin Archer"
     """
-    from d4cli.fight.turns import start_turn
-
-    apply_change(file, lambda encounter: start_turn(encounter, name), json_, note)
+    tracker = open_tracker(file)
+    print_change(tracker.turn_start(name, note=check_note(note)), tracker, json_=json_, note=note)
 
 
 @app.command("end")
@@ -48,6 +47,5 @@ def end_command(
 
     Example: d4cli turn end
     """
-    from d4cli.fight.turns import end_turn
-
-    apply_change(file, end_turn, json_, note)
+    tracker = open_tracker(file)
+    print_change(tracker.turn_end(note=check_note(note)), tracker, json_=json_, note=note)

@@ -19,7 +19,14 @@ words typed), so it imports none of them and the completers stay cheap.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
+
+from d4cli.api.tracker import Tracker
+from d4cli.cli.settings import resolve_path
+from d4cli.output.helptext import TOPICS
+from d4cli.rules.dc import DC_TIERS
+from d4cli.rules.names import fold_name
 
 FORMATS: tuple[str, ...] = ("table", "markdown", "csv", "json")
 
@@ -39,15 +46,12 @@ class Candidate(str):
 
     def startswith(self, prefix: Any, *args: Any) -> bool:  # type: ignore[override]
         if isinstance(prefix, str) and not args:
-            from d4cli.rules.names import fold_name
-
             return fold_name(self).startswith(fold_name(prefix))
         return str.startswith(self, prefix, *args)
 
 
 def _matching(candidates: Iterable[str], incomplete: str) -> list[str]:
     """The candidates whose folded form starts with the folded *incomplete* (N1)."""
-    from d4cli.rules.names import fold_name
 
     wanted = fold_name(incomplete or "")
     out: list[str] = []
@@ -86,10 +90,7 @@ def _typed_file(ctx: Any) -> str | None:
 def _encounter(ctx: Any) -> Any:
     """The encounter named on the line (or by D4CLI_FILE / ./encounter.toml), or None."""
     try:
-        from d4cli.cli.settings import resolve_path
-        from d4cli.store import read_encounter
-
-        return read_encounter(resolve_path(_typed_file(ctx)))
+        return Tracker(resolve_path(_typed_file(ctx))).status()
     except BaseException:  # noqa: BLE001 - a completer must never fail or print
         return None
 
@@ -114,7 +115,6 @@ def complete_creature(ctx: Any, incomplete: str) -> list[str]:
 
 def _named_creature(ctx: Any, creatures: list[Any]) -> Any:
     """The creature named earlier on the line: a NAME/ACTOR argument, else any typed name."""
-    from d4cli.rules.names import fold_name
 
     by_key = {fold_name(str(c.name)): c for c in creatures}
     params = getattr(ctx, "params", None) or {}
@@ -161,8 +161,6 @@ def complete_effect_source(ctx: Any, incomplete: str) -> list[str]:
 def complete_example(incomplete: str) -> list[str]:
     """Names of the bundled example encounters (``d4cli/fileformat/examples/*.toml``)."""
     try:
-        from pathlib import Path
-
         folder = Path(__file__).resolve().parent.parent.parent / "fileformat" / "examples"
         names = sorted(path.stem for path in folder.glob("*.toml"))
         return _matching(names, incomplete)
@@ -173,8 +171,6 @@ def complete_example(incomplete: str) -> list[str]:
 def complete_dc_tier(incomplete: str) -> list[str]:
     """The named Difficulty Classes (C2) that start with *incomplete*."""
     try:
-        from d4cli.rules.dc import DC_TIERS
-
         return _matching(DC_TIERS, incomplete)
     except Exception:  # noqa: BLE001
         return []
@@ -183,8 +179,6 @@ def complete_dc_tier(incomplete: str) -> list[str]:
 def complete_topic(incomplete: str) -> list[str]:
     """The ``d4cli help`` topics that start with *incomplete*."""
     try:
-        from d4cli.output.helptext import TOPICS
-
         return _matching(TOPICS, incomplete)
     except Exception:  # noqa: BLE001
         return []

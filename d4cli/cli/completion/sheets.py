@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from d4cli.cli.completion import _creatures, _matching, _named_creature
+
 
 def complete_stat(kind: str) -> Callable[[Any, str], list[str]]:
     """A completer of the *kind* names (``attributes``, ``actions`` ...) of the creature already typed."""
 
     def complete(ctx: Any, incomplete: str) -> list[str]:
         try:
-            from d4cli.cli.completion import _creatures, _matching, _named_creature
-
             creature = _named_creature(ctx, _creatures(ctx))
             if creature is None:
                 return []

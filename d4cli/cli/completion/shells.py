@@ -16,8 +16,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from typer import _completion_shared
+from typer._click.shell_completion import ShellComplete, add_completion_class
+from typer._completion_classes import BashComplete, FishComplete, ZshComplete, completion_init
+
 from d4cli.cli.completion import _typed_words
 from d4cli.cli.completion.words import DEFAULT_WORDBREAKS, bash_quote, line_to_cursor, split_line
+from d4cli.rules.names import fold_name
 
 # --- Shell classes ---------------------------------------------------------------------------
 #
@@ -112,7 +117,6 @@ def _is_path_item(item: Any) -> str:
 
 def _shell_classes() -> list[Any]:
     # Private: Typer's shell classes (no public equivalent; see the module).
-    from typer._completion_classes import BashComplete, FishComplete, ZshComplete
 
     class D4BashComplete(BashComplete):
         """bash: reads COMP_LINE/COMP_POINT; replies with the quoted text readline replaces."""
@@ -133,7 +137,6 @@ def _shell_classes() -> list[Any]:
             args, incomplete = self.get_completion_args()
             typed = self.typed
             head = _option_head(incomplete)
-            from d4cli.rules.names import fold_name
 
             replies: list[str] = []
             for item in self.get_completions(args, incomplete):
@@ -206,9 +209,6 @@ def use_d4_shells() -> None:
     if _registered:
         return
     # Private: Typer's registry of shell classes and its table of scripts (see the module).
-    from typer import _completion_shared
-    from typer._click.shell_completion import add_completion_class
-    from typer._completion_classes import completion_init
 
     completion_init()
     for cls in _shell_classes():
@@ -220,7 +220,6 @@ def use_d4_shells() -> None:
 
 def completion_script(shell: str, prog_name: str = "d4cli") -> str:
     """The completion script for *shell* (bash, zsh, fish), as ``completions/`` holds it."""
-    from typer import _completion_shared  # private: as --show-completion prints it (see the module)
 
     use_d4_shells()
     complete_var = "_{}_COMPLETE".format(prog_name.replace("-", "_").upper())
@@ -238,7 +237,6 @@ def line_completions(root: Any, words: list[str], incomplete: str) -> list[Any]:
         Whatever a parameter's completer or Click's parsing of *words* raises.
     """
     # Private: Click's completion machinery, vendored by Typer (see the module).
-    from typer._click.shell_completion import ShellComplete
 
     class SessionComplete(ShellComplete):
         """Click's completion class with the shell-facing parts (never used here) filled in."""

@@ -1,8 +1,11 @@
-"""The text every change writes (`checked_text`): tomli-w's text of the whole document, byte for
-byte, validated as a read validates it, while a creature this process validated already is
-neither validated nor dumped again (1,000 adds in one play session were quadratic)."""
+"""The text every change writes (`encode_checked`): tomli-w's text of the whole document, byte for
+byte, validated as a read validates it, while a creature this process validated already (the
+store's memory, `d4cli.store.remembered`) is neither validated nor dumped again (1,000 adds in
+one play session were quadratic)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 import tomli_w
@@ -11,15 +14,21 @@ from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
 from d4cli.fight.view_settings import PlayerView
 from d4cli.fight.visibility import conceal, set_alias
-from d4cli.fileformat import creature_toml, encounter_toml, remembered
-from d4cli.fileformat.checked import checked_text
-from d4cli.fileformat.encounter_toml import (
-    HEADER,
-    bundled_examples,
-    encounter_document,
-    parse_encounter,
-)
+from d4cli.fileformat import creature_toml, encounter_toml
+from d4cli.fileformat.encounter_toml import HEADER, bundled_examples, encounter_document
 from d4cli.rules.errors import FileError
+from d4cli.store import remembered
+from d4cli.store.transaction import encode_checked
+
+
+def checked_text(encounter: Encounter, path: object) -> str:
+    """The text a change writes for *encounter* (remembered as what a read of it gives)."""
+    return encode_checked(encounter, Path(str(path))).decode("utf-8")
+
+
+def parse_encounter(text: str, path: object) -> Encounter:
+    """A read through the store's memory."""
+    return remembered.parse(text, path)
 
 
 def whole(encounter: Encounter) -> str:

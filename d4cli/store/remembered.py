@@ -11,15 +11,16 @@ things are remembered, both pure caches (the answers are the same without them):
   creatures they do not change as the same objects, so a creature seen here was
   validated already and its text is already made.
 
-Only the newest encounter is kept: memory follows the file (at most 1 MB).
+Only the newest encounter is kept: memory follows the file (at most 1 MB). The file
+format's functions stay pure: the store consults this before a parse
+(`d4cli.store.read_encounter`, the transaction) and hands `row_of` to
+`d4cli.fileformat.checked.checked_text`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fileformat.encounter_toml import parse_encounter
 
 _last: tuple[str, Encounter] | None = None
 _rows: dict[int, tuple[Creature, str | None]] = {}
@@ -48,3 +49,17 @@ def remember(text: str, encounter: Encounter, row_texts: list[str] | None = None
         list(row_texts) if row_texts is not None else [None] * len(encounter.creatures)
     )
     _rows = {id(creature): (creature, texts[n]) for n, creature in enumerate(encounter.creatures)}
+
+
+def parse(text: str, path: object) -> Encounter:
+    """The encounter of *text*: what this process last read or wrote as that text, else parsed.
+
+    Raises:
+        FileError: the text is not a valid encounter (`parse_encounter`).
+    """
+    known = encounter_of(text)
+    if known is not None:
+        return known
+    encounter = parse_encounter(text, path)
+    remember(text, encounter)
+    return encounter

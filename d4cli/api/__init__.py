@@ -1,0 +1,72 @@
+"""d4cli as a library: the one way in for the CLI, ``play``, the server and a designer's script.
+
+    >>> from d4cli.api import Tracker, roll_pool
+    >>> roll_pool(4, advantage=["torch"], dc=8).total      # doctest: +SKIP
+    >>> tracker = Tracker("encounter.toml")
+    >>> change = tracker.act("Aria", "Finesse", extra=["1d4"], target="Goblin Archer")
+    >>> change.record.result.total, change.written           # doctest: +SKIP
+
+Rolls and odds need no file. A `Tracker` holds an encounter file: its methods are the
+encounter's changes (each returns a `Change`: the fight model's record of what happened
+and why, the encounter after it, whether it was written) and its reads (`Tracker.status`,
+`Tracker.view`, `Tracker.log`). Errors are one family: `D4Error`, with `InputError`
+(bad input, naming the field and the value), `FileError` (a file that cannot be read,
+used or written), `RefusedError` (the rules refuse: R2, C4) and `LockTimeout`.
+docs/api.md documents each name.
+"""
+
+from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
+from d4cli.api.tracker import Change, Tracker
+from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.public_view import PublicView
+from d4cli.odds.check_odds import check_odds, p_check_success
+from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
+from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds
+from d4cli.rules.action_roll import CheckResult
+from d4cli.rules.dice import DiceRoll, ExtraDice, ScriptedDice
+from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
+from d4cli.rules.pool import PoolPlan, PoolResult
+from d4cli.store.lock import LockTimeout
+from d4cli.store.transaction import Redone, Undone
+
+__all__ = [
+    # the encounter
+    "Tracker",
+    "Change",
+    "Undone",
+    "Redone",
+    "Encounter",
+    "Creature",
+    "ActRecord",
+    "TeamRecord",
+    "PublicView",
+    # rolls
+    "roll_pool",
+    "pool_plan",
+    "roll_check",
+    "roll_dice",
+    "PoolPlan",
+    "PoolResult",
+    "CheckResult",
+    "DiceRoll",
+    "ExtraDice",
+    "ScriptedDice",
+    # exact odds
+    "pool_odds",
+    "check_odds",
+    "dice_odds",
+    "p_pool_success",
+    "expected_pool_damage",
+    "p_check_success",
+    "pool_grid",
+    "damage_grid",
+    "check_grid",
+    "compare_grid",
+    # errors
+    "D4Error",
+    "InputError",
+    "FileError",
+    "RefusedError",
+    "LockTimeout",
+]

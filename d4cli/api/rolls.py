@@ -1,0 +1,137 @@
+"""Rolls with no encounter: a D4 pool (R2-R8), a d20 check (C1-C7), plain dice (L2, L3).
+
+Each returns the rules' record of the roll (dice, what counted, the total, the rule
+that decided each step); the front ends render it. *rng* is any object with
+``randint(a, b)`` (a seeded `random.Random` for reproducible rolls).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from d4cli.rules.action_roll import CheckRequest, CheckResult
+from d4cli.rules.action_roll import roll_check as roll_check_request
+from d4cli.rules.dice import (
+    DiceRoll,
+    DiceSource,
+    ExtraDice,
+    parse_expression,
+    parse_extra,
+    roll_expression,
+)
+from d4cli.rules.pool import PoolPlan, PoolRequest, PoolResult, plan_pool
+from d4cli.rules.pool import roll_pool as roll_pool_plan
+
+
+def _dice(rng: DiceSource | None) -> DiceSource:
+    return random.Random() if rng is None else rng
+
+
+def pool_plan(
+    aspect: int,
+    *,
+    load: int = 0,
+    cost: int = 1,
+    advantage: Iterable[str] = (),
+    disadvantage: Iterable[str] = (),
+    extra: Iterable[ExtraDice | str] = (),
+    dc: int | None = None,
+    evasion: int | None = None,
+    gm: bool = False,
+    ignore_load: bool = False,
+) -> PoolPlan:
+    """The pool before any die is rolled: the gate (R2), Net Advantage (R4), the pool's size (R5).
+
+    *extra* takes `ExtraDice` or notation such as ``"1d8+2"`` (R6); give at most one of
+    *dc* (R7) and *evasion* (R7). *gm* skips the gate and leaves the Load (R9), and
+    *ignore_load* (with *gm*) sizes the pool as if Load were 0.
+
+    Raises:
+        InputError: a value the rules or limits refuse (L1-L4), naming its field.
+    """
+    request = PoolRequest(
+        aspect=aspect,
+        load=load,
+        cost=cost,
+        advantage=tuple(advantage),
+        disadvantage=tuple(disadvantage),
+        extra=tuple(parse_extra(e, "extra") if isinstance(e, str) else e for e in extra),
+        dc=dc,
+        evasion=evasion,
+        gm=gm,
+        ignore_load=ignore_load,
+    )
+    return plan_pool(request)
+
+
+def roll_pool(
+    aspect: int,
+    *,
+    load: int = 0,
+    cost: int = 1,
+    advantage: Iterable[str] = (),
+    disadvantage: Iterable[str] = (),
+    extra: Iterable[ExtraDice | str] = (),
+    dc: int | None = None,
+    evasion: int | None = None,
+    gm: bool = False,
+    ignore_load: bool = False,
+    rng: DiceSource | None = None,
+) -> PoolResult:
+    """Roll a D4 pool: the gate, the pool, each d4, the total; success against *dc* or
+    damage against *evasion* (R2-R8). A refused roll (``result.allowed`` false) rolls nothing.
+
+    Raises:
+        InputError: as `pool_plan`.
+    """
+    plan = pool_plan(
+        aspect,
+        load=load,
+        cost=cost,
+        advantage=advantage,
+        disadvantage=disadvantage,
+        extra=extra,
+        dc=dc,
+        evasion=evasion,
+        gm=gm,
+        ignore_load=ignore_load,
+    )
+    return roll_pool_plan(plan, _dice(rng))
+
+
+def roll_check(
+    *,
+    attribute: int = 0,
+    proficiency: int = 0,
+    specialization: int = 0,
+    dc: int | None = None,
+    advantage: int = 0,
+    disadvantage: int = 0,
+    rule_of_three: bool = False,
+    rng: DiceSource | None = None,
+) -> CheckResult:
+    """Make a d20 Action Roll: d20 + modifiers (C1), Advantage Level *advantage* (0-5, C3)
+    less *disadvantage* (C4), crits (C5, C6), the Rule of Three (C7), graded against *dc* (C2).
+
+    A check that Disadvantage makes impossible (C4) is a result with ``impossible`` true.
+    """
+    request = CheckRequest(
+        attribute=attribute,
+        proficiency=proficiency,
+        specialization=specialization,
+        dc=dc,
+        advantage_level=advantage,
+        disadvantage=disadvantage,
+        rule_of_three=rule_of_three,
+    )
+    return roll_check_request(request, _dice(rng))
+
+
+def roll_dice(expression: str, *, rng: DiceSource | None = None) -> DiceRoll:
+    """Roll plain dice such as ``"2d6+1d4+3"``: each die and the total; no pool, no gate.
+
+    Raises:
+        InputError: not ``NdX`` terms and whole numbers joined by ``+``/``-`` (L2, L3).
+    """
+    return roll_expression(parse_expression(expression, "expression"), _dice(rng))

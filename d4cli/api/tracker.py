@@ -1,0 +1,492 @@
+"""`Tracker`: one encounter file and everything that can be done to it or read from it.
+
+Every front end (the CLI's commands, ``play``, ``serve``, a designer's script) goes
+through a `Tracker`. A change opens the store's one `Transaction` (lock, one read,
+journal, atomic write), computes the new state with the pure functions of
+`d4cli.fight`, and returns a `Change` holding the record that says what happened
+and why; the front end renders it. Nothing here prints or reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from d4cli.api.recap import RecapReport, recap_report
+from d4cli.api.replay import state_after, state_lines
+from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
+from d4cli.fight.actions import ActRecord, ActRequest, TeamRecord, TeamRequest, act, team
+from d4cli.fight.closed_sets import GrantKind
+from d4cli.fight.effect_transitions import add_effect, make_effect, remove_effect
+from d4cli.fight.encounter import TEAM_SOURCE, Encounter
+from d4cli.fight.events import (
+    AddEvent,
+    DamageEvent,
+    EffectEvent,
+    ExhaustEvent,
+    HealEvent,
+    MoveEvent,
+    NoteEvent,
+    RemoveEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from d4cli.fight.hitpoints import damage, heal
+from d4cli.fight.notes import set_notes, write_note
+from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
+from d4cli.fight.sheets import ActionEvent, add_action, apply_named_action, remove_action
+from d4cli.fight.turns import (
+    add_creatures,
+    end_turn,
+    move_creature,
+    remove_creature,
+    set_exhaustion,
+    start_turn,
+)
+from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
+from d4cli.output.serialize.changes import journal_json
+from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
+from d4cli.store import read_encounter
+from d4cli.store.files import journal_path
+from d4cli.store.history import History, HistoryStream, read_history, stream_history
+from d4cli.store.replay import Replay, replay_texts
+from d4cli.store.transaction import (
+    Clock,
+    Redone,
+    Transaction,
+    Undone,
+    create,
+    local_now,
+    redo,
+    undo,
+)
+
+R = TypeVar("R")
+
+# The records a change journals even when the encounter stays as it was: rolls and notes.
+ALWAYS_LOGGED = (ActRecord, TeamRecord, CheckRecord)
+
+
+class Change(NamedTuple, Generic[R]):
+    """What one change did.
+
+    Attributes:
+        record: the fight model's record of it (an `ActRecord`, a `DamageEvent`, ...):
+            what happened and why, with the rule ids; the JSON of `--json` is made from it.
+        encounter: the encounter after the change (as it was when nothing was written).
+        written: the file and its journal were written: False for a refusal (R2, R18),
+            a dry run, or a change that would change nothing (then nothing is logged).
+        dry_run: computed on the file as it stands, nothing written.
+        warning: the journal entry went after a damaged journal line, which this names.
+        dropped_comments: hand-written comment lines the rewrite dropped (``undo`` brings them back).
+    """
+
+    record: R
+    encounter: Encounter
+    written: bool
+    dry_run: bool = False
+    warning: str | None = None
+    dropped_comments: int = 0
+
+    @property
+    def unchanged(self) -> bool:
+        """The change would have left the encounter as it was: nothing written or logged."""
+        return not (self.written or self.dry_run) and getattr(self.record, "allowed", True)
+
+
+class Tracker:
+    """An encounter file (TOML, with its journal, redo file and lock beside it).
+
+    Args:
+        path: the encounter file.
+        rng: the dice (anything with ``randint(a, b)``); default a fresh `random.Random`.
+        clock: the time each journal entry records; default local time.
+        lock_timeout: seconds to wait for another command's lock (None: 5 s).
+
+    Every change method returns a `Change` and raises `InputError` (bad input, naming the
+    field), `FileError` (a file that cannot be read, used or written) or `LockTimeout`;
+    on any error the file and the journal stay byte for byte as they were.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        rng: DiceSource | None = None,
+        clock: Clock = local_now,
+        lock_timeout: float | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.rng: DiceSource = random.Random() if rng is None else rng
+        self.clock = clock
+        self.lock_timeout = lock_timeout
+
+    @classmethod
+    def create(
+        cls,
+        path: str | os.PathLike[str],
+        text: str,
+        details: Mapping[str, Any],
+        *,
+        force: bool = False,
+        rng: DiceSource | None = None,
+        clock: Clock = local_now,
+        lock_timeout: float | None = None,
+    ) -> Tracker:
+        """Write a new encounter file holding *text* (validated) and its ``init`` journal entry.
+
+        *details* are the entry's facts (``name``, ``mode``, ``from``, ...). An existing
+        journal is kept and the ``init`` appended.
+
+        Raises:
+            InputError: the file exists and *force* is not set.
+            FileError: the path is a folder, not a regular file, read-only; a failed write.
+        """
+        tracker = cls(path, rng=rng, clock=clock, lock_timeout=lock_timeout)
+        create(tracker.path, text, dict(details), force=force, clock=clock, timeout=lock_timeout)
+        return tracker
+
+    # --- reads ---------------------------------------------------------------------------
+
+    def status(self) -> Encounter:
+        """The encounter as it stands (read without the lock: files are only replaced whole).
+
+        Raises:
+            FileError: unreadable or invalid.
+        """
+        return read_encounter(self.path)
+
+    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+        """A cheap stamp of the file and its journal (mtime, size, inode; None where missing):
+        it changes whenever a change, an undo or a hand edit lands (the live screens poll it)."""
+        stamps: list[tuple[int, int, int] | None] = []
+        for target in (self.path, journal_path(self.path)):
+            try:
+                info = os.stat(target)
+            except OSError:
+                stamps.append(None)
+                continue
+            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
+        return tuple(stamps)
+
+    def history(self, last: int | None = None) -> History:
+        """The changes that stand, oldest first, as ``log`` shows them (*last*: the newest N);
+        ``warning`` names a damaged newest line.
+
+        Raises:
+            FileError: the file is unreadable or invalid; a damaged line the entries reach.
+        """
+        return read_history(self.path, last)
+
+    def view(self) -> PublicView:
+        """What the players may see of the encounter (R20): hidden creatures and values left out."""
+        return public_view(self.status())
+
+    def log(self, last: int | None = None) -> HistoryStream:
+        """The journal's standing entries, oldest first, streamed (*last*: only the newest N)."""
+        return stream_history(self.path, last)
+
+    def replay(self) -> Replay:
+        """The journal's standing entries with the file's text after each (None where a
+        hand edit cannot be bridged): the history `status_at` and `states` read."""
+        return replay_texts(self.path)
+
+    def status_at(self, seq: int, replay: Replay | None = None) -> tuple[dict[str, Any], Encounter]:
+        """Journal entry *seq* and the encounter as it stood right after it (read-only).
+
+        Raises:
+            InputError: no history, *seq* before the newest ``init`` or past the newest
+                entry, no such entry, or a state that cannot be rebuilt (a hand edit).
+        """
+        return state_after(self.path, self.replay() if replay is None else replay, seq)
+
+    def states(
+        self, replay: Replay, keep: Iterable[int]
+    ) -> Iterator[tuple[dict[str, Any], Encounter | None]]:
+        """The entries of *replay* at the positions *keep* (as ``log --json`` shows them),
+        each with the encounter right after it (None where it cannot be rebuilt)."""
+        return state_lines(self.path, replay, keep)
+
+    def recap(self, start_at: int | None = None, runs: int = 1000, seed: int = 0) -> RecapReport:
+        """What the fight came to (`recap_report`): figures, luck, placement among *runs*
+        simulated fights (0: none) seeded with *seed*.
+
+        Raises:
+            InputError: no fight yet, or a *start_at* that leaves nothing to recap.
+        """
+        return recap_report(self.path, start_at, runs, seed)
+
+    # --- the generic change --------------------------------------------------------------
+
+    def change(
+        self,
+        transition: Callable[[Encounter], tuple[Encounter, R]],
+        *,
+        note: str | None = None,
+        dry_run: bool = False,
+        always_logged: bool = False,
+    ) -> Change[R]:
+        """Apply a pure *transition* of `d4cli.fight` to the encounter, under its lock.
+
+        A refused record (``allowed`` false) writes nothing; so does a transition that leaves
+        the encounter as it was, unless *always_logged* (a roll, a note). *note* joins the
+        journal entry.
+        """
+        if dry_run:
+            encounter = self.status()
+            new, record = transition(encounter)
+            return Change(record, new, written=False, dry_run=True)
+        with Transaction(self.path, timeout=self.lock_timeout, clock=self.clock) as txn:
+            new, record = transition(txn.encounter)
+            refused = not getattr(record, "allowed", True)
+            same = new == txn.encounter and not always_logged
+            if refused or same:
+                return Change(record, txn.encounter, written=False)
+            written = txn.commit(new, journal_json(record), note)
+        return Change(record, new, True, False, written.warning, written.dropped_comments)
+
+    # --- creatures and turns (R1, R12-R19) ----------------------------------------------
+
+    def add(
+        self,
+        spec: AddSpec,
+        *,
+        before: str | None = None,
+        after: str | None = None,
+        note: str | None = None,
+    ) -> Change[AddEvent]:
+        """Add the creature(s) *spec* describes, together, at the end of the turn order or
+        just before/after another; their Load starts at the reset value (R1, R13, R19).
+
+        Raises:
+            InputError: a sheet the rules refuse (checked before the file is read when it
+                copies no other), a name in use, an unknown *before*/*after*/``like``.
+        """
+        checked = sheet_of(spec, spec.name, None) if spec.like is None else None
+
+        def transition(encounter: Encounter) -> tuple[Encounter, AddEvent]:
+            added, like = added_creatures(spec, encounter, checked)
+            return add_creatures(encounter, added, before=before, after=after, like=like)
+
+        return self.change(transition, note=note)
+
+    def remove(self, name: str, *, note: str | None = None) -> Change[RemoveEvent]:
+        """Remove a creature; the turn never moves to someone else (R17)."""
+        return self.change(lambda encounter: remove_creature(encounter, name), note=note)
+
+    def move(
+        self, name: str, place: str, other: str | None = None, *, note: str | None = None
+    ) -> Change[MoveEvent]:
+        """Move a creature in the turn order: ``before``/``after`` *other*, ``first`` or ``last`` (R13)."""
+        return self.change(
+            lambda encounter: move_creature(encounter, name, place, other), note=note
+        )
+
+    def turn_start(
+        self, name: str | None = None, *, note: str | None = None
+    ) -> Change[TurnStartEvent]:
+        """Start the next creature's turn, or *name*'s, ending the running one (R1, R12, R13, R19)."""
+        return self.change(lambda encounter: start_turn(encounter, name), note=note)
+
+    def turn_end(self, *, note: str | None = None) -> Change[TurnEndEvent]:
+        """End the running turn; the Load is kept (R14)."""
+        return self.change(end_turn, note=note)
+
+    def exhaust(
+        self, name: str, level: int | Callable[[int], int], *, note: str | None = None
+    ) -> Change[ExhaustEvent]:
+        """Set a creature's Exhaustion level (R15); *level* may be a function of the current level."""
+
+        def transition(encounter: Encounter) -> tuple[Encounter, ExhaustEvent]:
+            value = level
+            if callable(value):
+                value = value(encounter.find(name).exhaustion)
+            return set_exhaustion(encounter, name, value)
+
+        return self.change(transition, note=note)
+
+    def damage(self, name: str, amount: int, *, note: str | None = None) -> Change[DamageEvent]:
+        """Take *amount* hp off a creature; at 0 it is down (R16, R18)."""
+        return self.change(lambda encounter: damage(encounter, name, amount), note=note)
+
+    def heal(self, name: str, amount: int, *, note: str | None = None) -> Change[HealEvent]:
+        """Give a creature *amount* hp back, up to its ``max_hp`` (R18)."""
+        return self.change(lambda encounter: heal(encounter, name, amount), note=note)
+
+    # --- rolls (R2-R11, C1-C8) ------------------------------------------------------------
+
+    def act(
+        self,
+        actor: str,
+        aspect: str,
+        *,
+        cost: int | None = None,
+        advantage: Iterable[str] | None = None,
+        disadvantage: Iterable[str] | None = None,
+        extra: Iterable[ExtraDice | str] | None = None,
+        dc: int | None = None,
+        target: str | None = None,
+        evasion: int | None = None,
+        gm: bool = False,
+        ignore_load: bool = False,
+        dry_run: bool = False,
+        note: str | None = None,
+    ) -> Change[ActRecord]:
+        """A creature acts: gate, pool, roll, Load + Cost, damage to a target (R2-R11, R16).
+
+        *aspect* names one of its Aspects or one of its named actions, whose Cost, extra
+        dice, DC and sources fill what is not given here (None: not given). Off its turn
+        it is a reaction (R10); with *gm* a GM-called roll: no gate, Load unchanged (R9).
+        A refusal (gate R2, down R18) is a `Change` whose record says why, nothing written.
+        """
+        request = ActRequest(
+            actor=actor,
+            aspect=aspect,
+            cost=1 if cost is None else cost,
+            advantage=tuple(advantage or ()),
+            disadvantage=tuple(disadvantage or ()),
+            extra=tuple(parse_extra(e, "extra") if isinstance(e, str) else e for e in extra or ()),
+            dc=dc,
+            target=target,
+            evasion=evasion,
+            gm=gm,
+            ignore_load=ignore_load,
+        )
+        named = {"cost": cost, "extra": extra, "dc": dc, "adv": advantage, "dis": disadvantage}
+        given = frozenset(key for key, value in named.items() if value is not None)
+        rng = self.rng
+
+        def transition(encounter: Encounter) -> tuple[Encounter, ActRecord]:
+            return act(encounter, apply_named_action(encounter, request, given), rng)
+
+        return self.change(transition, note=note, dry_run=dry_run, always_logged=True)
+
+    def team(
+        self,
+        actor: str,
+        target: str,
+        grant: GrantKind | str,
+        *,
+        aspect: str | None = None,
+        cost: int = 1,
+        source: str = TEAM_SOURCE,
+        dry_run: bool = False,
+        note: str | None = None,
+    ) -> Change[TeamRecord]:
+        """A Team Action: *actor* pays through its gate; *target*'s next roll gets the grant (R11)."""
+        request = TeamRequest(actor, target, GrantKind(grant), aspect, cost, source)
+        return self.change(
+            lambda encounter: team(encounter, request),
+            note=note,
+            dry_run=dry_run,
+            always_logged=True,
+        )
+
+    def check(
+        self, request: SheetCheckRequest, *, dry_run: bool = False, note: str | None = None
+    ) -> Change[CheckRecord]:
+        """A d20 check from a creature's stored stats and its grants; logged, Load unchanged (C1-C8)."""
+        rng = self.rng
+        return self.change(
+            lambda encounter: sheet_check(encounter, request, rng),
+            note=note,
+            dry_run=dry_run,
+            always_logged=True,
+        )
+
+    # --- effects, actions, notes, the players' view ----------------------------------------
+
+    def effect_add(
+        self,
+        name: str,
+        source: str,
+        grant: GrantKind | str,
+        *,
+        against: bool = False,
+        start_of: str | None = None,
+        end_of: str | None = None,
+        rounds: int | None = None,
+        uses: int | None = None,
+        level: int = 1,
+        public: bool = True,
+        note: str | None = None,
+    ) -> Change[EffectEvent]:
+        """Put a lasting effect on a creature; the same source again replaces it (R4, R20, C8)."""
+
+        def transition(encounter: Encounter) -> tuple[Encounter, EffectEvent]:
+            effect = make_effect(
+                encounter,
+                source,
+                str(grant),
+                against=against,
+                start_of=start_of,
+                end_of=end_of,
+                rounds=rounds,
+                uses=uses,
+                level=level,
+            )
+            if not public:
+                effect = effect._replace(public=False)
+            return add_effect(encounter, name, effect)
+
+        return self.change(transition, note=note)
+
+    def effect_remove(
+        self, name: str, source: str, *, note: str | None = None
+    ) -> Change[EffectEvent]:
+        """End a creature's effect of *source* early."""
+        return self.change(lambda encounter: remove_effect(encounter, name, source), note=note)
+
+    def action_add(
+        self, name: str, row: Mapping[str, object], *, note: str | None = None
+    ) -> Change[ActionEvent]:
+        """Give a creature a named action (C8), or replace its action of that name."""
+        return self.change(lambda encounter: add_action(encounter, name, row), note=note)
+
+    def action_remove(
+        self, name: str, action: str, *, note: str | None = None
+    ) -> Change[ActionEvent]:
+        """Take a named action off a creature."""
+        return self.change(lambda encounter: remove_action(encounter, name, action), note=note)
+
+    def note(self, name: str | None, text: str) -> Change[NoteEvent]:
+        """A note in the journal about creature *name* (None: the whole encounter); nothing else changes."""
+        return self.change(lambda encounter: write_note(encounter, name, text), always_logged=True)
+
+    def set_notes(self, name: str, text: str) -> Change[NoteEvent]:
+        """Replace a creature's standing notes with *text*."""
+        return self.change(lambda encounter: set_notes(encounter, name, text))
+
+    def reveal(self, name: str, *, note: str | None = None) -> Change[RevealEvent]:
+        """Show a hidden creature on the players' view (R20)."""
+        return self.change(lambda encounter: reveal(encounter, name), note=note)
+
+    def conceal(self, name: str, *, note: str | None = None) -> Change[ConcealEvent]:
+        """Hide a creature from the players' view (R20)."""
+        return self.change(lambda encounter: conceal(encounter, name), note=note)
+
+    def alias(self, name: str, alias: str | None, *, note: str | None = None) -> Change[AliasEvent]:
+        """Give a creature the name the players see (None: its own name again, R20)."""
+        return self.change(lambda encounter: set_alias(encounter, name, alias), note=note)
+
+    # --- history ---------------------------------------------------------------------------
+
+    def undo(self) -> Undone:
+        """Revert the newest change byte for byte (never the ``init``); ``redo`` can put it back.
+
+        Raises:
+            InputError: nothing to undo. FileError: a damaged journal, a failed write.
+        """
+        return undo(self.path, timeout=self.lock_timeout)
+
+    def redo(self) -> Redone:
+        """Put back the newest undone change, byte for byte.
+
+        Raises:
+            InputError: nothing to redo. FileError: a damaged redo file, a failed write.
+        """
+        return redo(self.path, timeout=self.lock_timeout)

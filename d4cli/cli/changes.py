@@ -1,0 +1,73 @@
+"""How a command reaches the encounter: one `Tracker` per run, and the lines a `Change` prints.
+
+Every command that reads or changes the encounter opens it here (`open_tracker`: the
+path from ``--file``/``D4CLI_FILE``, the lock timeout from ``D4CLI_LOCK_TIMEOUT``, the
+dice from ``--seed``/``D4CLI_SEED``), calls one method of `d4cli.api.Tracker`, and
+prints what it returns: `print_change` for the one-line changes, `tell` for the notes
+every change may carry (a damaged journal line it went after, comment lines dropped).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from d4cli.api.tracker import Change, Tracker
+from d4cli.cli.commands.common import emit_json, make_rng
+from d4cli.cli.settings import lock_timeout, resolve_path
+from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json
+
+NOTHING_CHANGED = "nothing changed: nothing written or logged"
+
+
+def open_tracker(file: str | None, seed: str | None = None, *, dice: bool = False) -> Tracker:
+    """The `Tracker` of the encounter file a command names (``--file``, else the environment);
+    with *dice*, seeded from *seed* (``--seed``), else ``D4CLI_SEED``, else the OS.
+
+    Raises:
+        InputError: a bad ``--seed``/``D4CLI_SEED`` or ``D4CLI_LOCK_TIMEOUT``; a path that
+            is not usable (`resolve_path`).
+    """
+    rng = make_rng(seed) if dice else None
+    return Tracker(resolve_path(file), rng=rng, lock_timeout=lock_timeout())
+
+
+def _stderr(line: str) -> None:
+    encoding = sys.stderr.encoding or "utf-8"
+    sys.stderr.write(line.encode(encoding, "backslashreplace").decode(encoding))
+    sys.stderr.flush()
+
+
+def tell(change: Change[Any], tracker: Tracker) -> None:
+    """Say on stderr what a written change left to say: the damaged journal line it went
+    after, and how many hand-written comment lines the rewrite dropped (``undo`` brings them back)."""
+    if change.warning is not None:
+        _stderr(f"d4cli: warning: {change.warning}\n")
+    count = change.dropped_comments
+    if count:
+        lines = "line" if count == 1 else "lines"
+        _stderr(
+            f"d4cli: note: this change dropped {count} comment {lines} from {tracker.path}; "
+            "`d4cli undo` brings them back\n"
+        )
+
+
+def unchanged_line(line: str, note: str | None) -> str:
+    """The human line of a change that changed nothing: *line* (what the command found, from
+    its ``changed: false`` object) and `NOTHING_CHANGED`, saying that a ``--note`` was not kept."""
+    return f"{line}; {NOTHING_CHANGED}" + ("; the --note was not kept" if note is not None else "")
+
+
+def print_change(change: Change[Any], tracker: Tracker, *, json_: bool, note: str | None) -> None:
+    """`tell`, then print a one-line change: its JSON object (``changed`` false when nothing
+    changed), or the line ``log`` shows of it."""
+    tell(change, tracker)
+    record = change.record
+    if json_:
+        obj = unchanged_json(record_json(record)) if change.unchanged else record_json(record)
+        emit_json(obj)
+    elif change.unchanged:
+        print_lines([unchanged_line(summary(unchanged_json(journal_json(record))), note)])
+    else:
+        print_lines([summary(journal_json(record))])

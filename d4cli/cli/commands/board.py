@@ -1,0 +1,62 @@
+"""``d4cli board``: the encounter on a full screen that redraws when the file changes (docs/cli.md "The player view")."""
+
+# No `from __future__ import annotations`: Typer reads these annotations on every run
+# (see d4cli/cli/commands/roll.py).
+
+from typing import Annotated
+
+import typer
+
+from d4cli.cli.board import print_once, run_live
+from d4cli.cli.changes import open_tracker
+from d4cli.cli.commands.common import FileOption, JsonOption, emit_json
+from d4cli.cli.reads import status_at
+from d4cli.fight.public_view import public_view
+from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize.views import status_json
+
+
+def board_command(
+    players: Annotated[
+        bool, typer.Option("--players", help="Show only what the players may see (the projection).")
+    ] = False,
+    once: Annotated[
+        bool, typer.Option("--once", help="Print one frame and exit (plain text in a pipe).")
+    ] = False,
+    at: Annotated[
+        str | None,
+        typer.Option(
+            "--at",
+            metavar="SEQ",
+            help="One frame as it stood after journal entry SEQ (replayed; read-only).",
+        ),
+    ] = None,
+    file: FileOption = None,
+    json_: JsonOption = False,
+) -> None:
+    """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
+
+    Without --players it is the GM's board (everything, and the newest log lines).
+    --json prints one frame's data and exits: the projection (with --players) or the status.
+    --at SEQ prints one frame as it stood after journal entry SEQ.
+
+    Example: d4cli board --players
+    """
+    tracker = open_tracker(file)
+    replayed = None
+    if at is not None:  # as it stood after entry SEQ: history does not change, so one frame
+        entry, then = status_at(file, at)
+        replayed = (int(entry["seq"]), then)
+    if json_:  # one frame's data: the projection (--players) or the status, as JSON
+        encounter = tracker.status() if replayed is None else replayed[1]
+        if players:
+            emit_json(public_view_json(public_view(encounter)))
+        else:
+            emit_json(status_json(encounter))
+        return
+    if once or replayed is not None:
+        print_once(tracker, players, replayed)
+        return
+    code = run_live(tracker, players)
+    if code:
+        raise typer.Exit(code)
