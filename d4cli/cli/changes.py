@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from d4cli.api.tracker import Change, Tracker
-from d4cli.cli.commands.common import emit_json, make_rng
+from d4cli.cli.options import emit_json, make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json

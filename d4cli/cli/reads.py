@@ -8,7 +8,7 @@ from typing import Any
 
 from d4cli.api.replay import SEQ
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.commands.common import emit_json
+from d4cli.cli.options import emit_json
 from d4cli.fight.encounter import Encounter, same_name
 from d4cli.output.render import console, escape
 from d4cli.output.render.encounter import print_lines, print_status, summary

@@ -360,9 +360,7 @@ def test_unchanged_on_bad_input_refusal_and_invalid_file(path):
     _fails(
         path,
         InputError,
-        lambda: change(
-            path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))
-        ),
+        lambda: change(path, lambda e: act(e, ActRequest("Nobody", "Might"), ScriptedDice([]))),
     )
     _fails(path, InputError, lambda: change(path, lambda e: end_turn(e)))
     before = snapshot(path)

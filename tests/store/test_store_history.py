@@ -238,9 +238,7 @@ def _deep(tmp_path: Path, changes: int) -> tuple[Path, list[bytes]]:
     target = _played(tmp_path)
     states = [target.read_bytes()]
     for n in range(changes):
-        change(
-            target, (lambda e: start_turn(e)) if n % 2 == 0 else (lambda e: end_turn(e))
-        )
+        change(target, (lambda e: start_turn(e)) if n % 2 == 0 else (lambda e: end_turn(e)))
         states.append(target.read_bytes())
     return target, states
 
@@ -407,9 +405,7 @@ def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
 def test_the_store_reads_no_environment(tmp_path, monkeypatch):
     target = _played(tmp_path)
     monkeypatch.setenv("D4CLI_LOCK_TIMEOUT", "not a number")
-    change(
-        target, lambda e: start_turn(e), timeout=1
-    )  # the shell reads it, not the store
+    change(target, lambda e: start_turn(e), timeout=1)  # the shell reads it, not the store
     source = "".join(p.read_text() for p in Path(transaction.__file__).parent.glob("*.py"))
     assert "os.environ" not in source and "getenv" not in source
     assert "import typer" not in source and "from typer" not in source

@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, tell
-from d4cli.cli.commands.common import (
+from d4cli.cli.commands.output import ResultView, print_one, print_renderables
+from d4cli.cli.commands.pool_view import gate_refusal, pool_view
+from d4cli.cli.lazy import completer
+from d4cli.cli.options import (
     FileOption,
     JsonOption,
     NoteOption,
@@ -24,9 +27,6 @@ from d4cli.cli.commands.common import (
     check_note,
     emit_json,
 )
-from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-from d4cli.cli.commands.pool_view import gate_refusal, pool_view
-from d4cli.cli.lazy import completer
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE
 from d4cli.output.render import plain

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, print_change
-from d4cli.cli.commands.common import FileOption, JsonOption, NoteOption, check_note, emit_json
 from d4cli.cli.lazy import completer
+from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note, emit_json
 from d4cli.cli.settings import resolve_path
 from d4cli.output.render.effects import print_effects
 from d4cli.output.serialize.effects import effects_list_json

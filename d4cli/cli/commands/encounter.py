@@ -19,7 +19,8 @@ from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter, template_path
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker, print_change
-from d4cli.cli.commands.common import (
+from d4cli.cli.lazy import completer
+from d4cli.cli.options import (
     FileOption,
     JsonOption,
     NoteOption,
@@ -27,7 +28,6 @@ from d4cli.cli.commands.common import (
     check_note,
     emit_json,
 )
-from d4cli.cli.lazy import completer
 from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.fight.encounter import MODES, ROUND_RESETS

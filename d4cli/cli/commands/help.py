@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, emit_json
 from d4cli.cli.lazy import completer
+from d4cli.cli.options import JsonOption, emit_json
 from d4cli.output.helptext import TOPICS, rule_key
 from d4cli.output.render import console
 from d4cli.output.render.helptext import render_index, render_rule, render_topic

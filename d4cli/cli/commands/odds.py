@@ -382,7 +382,7 @@ def _emit(grid: object, fmt: str) -> None:
     import sys
 
     if fmt == "json":
-        from d4cli.cli.commands.common import emit_json
+        from d4cli.cli.options import emit_json
         from d4cli.output.serialize.grids import grid_json
 
         emit_json(grid_json(grid))  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from d4cli.cli.commands.common import emit_json
+from d4cli.cli.options import emit_json
 from d4cli.rules.errors import RefusedError
 
 R = TypeVar("R")

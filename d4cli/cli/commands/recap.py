@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.commands.common import FileOption, JsonOption, emit_json
+from d4cli.cli.options import FileOption, JsonOption, emit_json
 from d4cli.output.render.recap import csv_recap, markdown_recap, print_recap
 from d4cli.output.render.svg import recap_svg
 from d4cli.output.serialize.recap import recap_json

@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from d4cli.cli.commands.common import (
+from d4cli.cli.commands.pool_view import gate_refusal as gate_refusal
+from d4cli.cli.commands.pool_view import pool_view as pool_view
+from d4cli.cli.lazy import completer
+from d4cli.cli.options import (
     JsonOption,
     LabelOption,
     OddsOption,
@@ -19,9 +22,6 @@ from d4cli.cli.commands.common import (
     make_rng,
     parse_times,
 )
-from d4cli.cli.commands.pool_view import gate_refusal as gate_refusal
-from d4cli.cli.commands.pool_view import pool_view as pool_view
-from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import (
     ASPECT,

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.commands.common import FileOption
+from d4cli.cli.options import FileOption
 from d4cli.cli.serve import serve
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
-from d4cli.cli.commands.common import (
+from d4cli.cli.commands.output import ResultView, print_one, print_renderables
+from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
+from d4cli.cli.completion.sheets import (
+    complete_action,
+    complete_attribute,
+    complete_proficiency,
+    complete_specialization,
+)
+from d4cli.cli.options import (
     FileOption,
     JsonOption,
     NoteOption,
@@ -22,14 +30,6 @@ from d4cli.cli.commands.common import (
     SourceList,
     check_note,
     emit_json,
-)
-from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
-from d4cli.cli.completion.sheets import (
-    complete_action,
-    complete_attribute,
-    complete_proficiency,
-    complete_specialization,
 )
 from d4cli.fight.sheet_check import SheetCheckRequest
 from d4cli.odds.roll_odds import check_odds

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api.templates import template_path
-from d4cli.cli.commands.common import JsonOption, emit_json
+from d4cli.cli.options import JsonOption, emit_json
 from d4cli.cli.settings import resolve_path
 from d4cli.fight.policy_table import check_target
 from d4cli.output.render.simtext import csv_report, markdown_report

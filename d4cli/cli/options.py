@@ -1,4 +1,4 @@
-"""Options and helpers shared by the command modules (docs/cli.md "Everywhere")."""
+"""Options and helpers shared by the command modules and the shell (docs/cli.md "Everywhere")."""
 
 from __future__ import annotations
 
