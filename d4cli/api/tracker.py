@@ -18,10 +18,11 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from d4cli.api.recap import RecapReport, recap_report
 from d4cli.api.replay import state_after, state_lines
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
+from d4cli.api.templates import new_encounter, template_path
 from d4cli.fight.actions import ActRecord, ActRequest, TeamRecord, TeamRequest, act, team
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect, remove_effect
-from d4cli.fight.encounter import TEAM_SOURCE, Encounter
+from d4cli.fight.encounter import MODES, ROUND_RESETS, TEAM_SOURCE, Encounter
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
@@ -49,7 +50,10 @@ from d4cli.fight.turns import (
 )
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
 from d4cli.output.serialize.changes import journal_json
+from d4cli.output.serialize.views import init_json
 from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
+from d4cli.rules.errors import InputError
+from d4cli.rules.names import check_text
 from d4cli.store import read_encounter
 from d4cli.store.files import journal_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
@@ -149,6 +153,25 @@ class Tracker:
         tracker = cls(path, rng=rng, clock=clock, lock_timeout=lock_timeout)
         create(tracker.path, text, dict(details), force=force, clock=clock, timeout=lock_timeout)
         return tracker
+
+    @classmethod
+    def init(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        mode: str | None = None,
+        round_reset: str | None = None,
+        template: str | None = None,
+        force: bool = False,
+        rng: DiceSource | None = None,
+        clock: Clock = local_now,
+        lock_timeout: float | None = None,
+    ) -> Tracker:
+        """Create the encounter file at *path* (`start_encounter`) and return its `Tracker`."""
+        options = {"rng": rng, "clock": clock, "lock_timeout": lock_timeout}
+        settings = {"name": name, "mode": mode, "round_reset": round_reset, "template": template}
+        return start_encounter(path, force=force, **settings, **options).tracker
 
     # --- reads ---------------------------------------------------------------------------
 
@@ -490,3 +513,54 @@ class Tracker:
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
         return redo(self.path, timeout=self.lock_timeout)
+
+
+class Started(NamedTuple):
+    """A new encounter file: its `Tracker`, the encounter written, the ``init`` entry's facts,
+    and whether a template's hand-written comments were kept."""
+
+    tracker: Tracker
+    encounter: Encounter
+    details: dict[str, Any]
+    kept_comments: bool
+
+
+def start_encounter(
+    path: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    mode: str | None = None,
+    round_reset: str | None = None,
+    template: str | None = None,
+    force: bool = False,
+    rng: DiceSource | None = None,
+    clock: Clock = local_now,
+    lock_timeout: float | None = None,
+) -> Started:
+    """Create the encounter file at *path*: empty (named *name*, else after the file), or
+    from *template* (a bundled example's name such as ``"skirmish"``, or a file), in *mode*
+    ``turn``/``round`` with *round_reset* ``buffer``/``zero`` (R12); journaled as ``init``.
+
+    Raises:
+        InputError: an unknown mode, round reset or template; the file exists without *force*.
+        FileError: the template is not a valid encounter; the file cannot be written.
+    """
+    if mode is not None and mode not in MODES:
+        raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
+    if round_reset is not None and round_reset not in ROUND_RESETS:
+        raise InputError("--round-reset", round_reset, "must be 'buffer' or 'zero' (R12)")
+    if name is not None:
+        check_text(name, "--name")
+    where = Path(path)
+    source = None if template is None else template_path(template)
+    made = new_encounter(
+        where.stem if name is None and template is None else name,
+        mode=mode,
+        round_reset=round_reset,
+        template=source,
+    )
+    details = init_json(made.encounter, template)
+    tracker = Tracker.create(
+        where, made.text, details, force=force, rng=rng, clock=clock, lock_timeout=lock_timeout
+    )
+    return Started(tracker, made.encounter, details, made.kept_comments)

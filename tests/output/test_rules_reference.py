@@ -202,7 +202,7 @@ def test_a_run_imports_only_what_its_command_needs():
     assert json.loads(result.stdout)["pool_size"] == 4
     assert (
         result.stderr.strip()
-        == "['d4cli.cli.commands', 'd4cli.cli.options', 'd4cli.cli.commands.output', 'd4cli.cli.commands.pool_view', 'd4cli.cli.commands.roll']"
+        == "['d4cli.cli.commands', 'd4cli.cli.commands.output', 'd4cli.cli.commands.pool_view', 'd4cli.cli.commands.roll']"
     )
 
 

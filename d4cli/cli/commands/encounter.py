@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from d4cli.api.sheets import AddSpec
-from d4cli.api.templates import new_encounter, template_path
-from d4cli.api.tracker import Tracker
+from d4cli.api.tracker import start_encounter
 from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
@@ -30,12 +29,10 @@ from d4cli.cli.options import (
 )
 from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
-from d4cli.fight.encounter import MODES, ROUND_RESETS
 from d4cli.fight.turns import MAX_COUNT
 from d4cli.output.render import console
 from d4cli.output.render.encounter import history_line, init_lines, print_lines, print_status
 from d4cli.output.serialize.views import (
-    init_json,
     init_output_json,
     redo_json,
     status_json,
@@ -100,26 +97,21 @@ def init_command(
     Example: d4cli init --from skirmish
     """
 
-    if mode is not None and mode not in MODES:
-        raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
-    if round_reset is not None and round_reset not in ROUND_RESETS:
-        raise InputError("--round-reset", round_reset, "must be 'buffer' or 'zero' (R12)")
-    if name is not None:
-        check_text(name, "--name")
     path = resolve_path(file)
-    template = None if from_ is None else template_path(from_)
-    made = new_encounter(
-        path.stem if name is None and from_ is None else name,
+    started = start_encounter(
+        path,
+        name=name,
         mode=mode,
         round_reset=round_reset,
-        template=template,
+        template=from_,
+        force=force,
+        lock_timeout=lock_timeout(),
     )
-    details = init_json(made.encounter, from_)
-    Tracker.create(path, made.text, details, force=force, lock_timeout=lock_timeout())
     if json_:
-        emit_json(init_output_json(path, details))
+        emit_json(init_output_json(path, started.details))
         return
-    print_lines(init_lines(path, made.encounter, from_, kept_comments=made.kept_comments))
+    kept = started.kept_comments
+    print_lines(init_lines(path, started.encounter, from_, kept_comments=kept))
 
 
 def parse_aspect(text: str) -> tuple[str, int]:
