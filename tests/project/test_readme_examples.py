@@ -1,12 +1,14 @@
 """README's examples, run as a reader types them, checked against what they print.
 
 The console examples run in order on a fresh folder (the rolls first, then the encounter
-from its ``init --from skirmish`` on), each with ``D4CLI_SEED=7``. Each one exits as its
-README comment says (``exit 3``, else 0) and prints the figures pinned in `EXAMPLES`: in
-its table or line, and in its ``--json`` object (the same commands again, each with
-``--json``, in a second folder: the seed gives every command the same dice either way).
+from its ``init --from skirmish`` on; the odds grids, which read no file, come last), each
+with ``D4CLI_SEED=7``. Each one exits as its README comment says (``exit 3``, else 0)
+and prints the figures pinned in `EXAMPLES`: in its table or line, and in its ``--json``
+object (the same commands again, each with ``--json``, in a second folder: the seed gives
+every command the same dice either way).
 The ``d4cli play`` transcript shows the prompts and lines a session prints, and the
-error lines README quotes for a damaged file are the lines d4cli prints.
+error lines README and docs/file-format.md quote for a damaged file are the lines d4cli
+prints.
 
 When an example in README changes, its entry in `EXAMPLES` changes with it: every
 console example has one, and every entry is an example README shows.
@@ -25,6 +27,7 @@ import tomli_w
 from _cli import ok, run
 
 README = Path(__file__).resolve().parents[2] / "README.md"
+FILE_FORMAT = README.parent / "docs" / "file-format.md"
 SEED = {"D4CLI_SEED": "7"}
 
 # ```console blocks (the fence may carry trailing spaces; CRLF line ends are read as LF).
@@ -686,7 +689,8 @@ def test_readme_has_the_examples():
 
 
 def test_every_readme_console_example_runs_in_order():
-    # The rolls first (no encounter needed), then the encounter examples from the init on.
+    # The rolls first (no encounter needed), then the encounter examples from the init on;
+    # the odds grids read no file.
     for example in console_examples():
         out = run(*example.words, env=SEED)
         assert out.exit_code == example.code, f"{example.command}\n{out}"
@@ -735,9 +739,19 @@ def test_the_play_transcript_shows_real_prompts_and_lines(isolated_env, capsys, 
             assert printed == shown, typed
 
 
-def readme_error_lines() -> list[str]:
-    """The ``d4cli: error: encounter.toml: creature ...`` lines README quotes for a damaged file."""
-    return re.findall(r"^d4cli: error: encounter\.toml: creature .*$", _readme(), re.M)
+def readme_error_lines(text: str | None = None) -> list[str]:
+    """The ``d4cli: error: encounter.toml: creature ...`` lines *text* (README) quotes for a damaged file."""
+    text = _readme() if text is None else text
+    return re.findall(r"^d4cli: error: encounter\.toml: creature .*$", text, re.M)
+
+
+def quoted_error_lines() -> list[tuple[str, str]]:
+    """``(page, line)`` for every error line README and docs/file-format.md quote."""
+    file_format = FILE_FORMAT.read_text(encoding="utf-8").replace("\r\n", "\n")
+    return [
+        *(("README.md", line) for line in readme_error_lines()),
+        *(("docs/file-format.md", line) for line in readme_error_lines(file_format)),
+    ]
 
 
 def _damage(doc: dict, line: str) -> None:
@@ -756,22 +770,26 @@ def _damage(doc: dict, line: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "line", readme_error_lines(), ids=lambda line: " ".join(line.split(": ")[3:5])
+    ("page", "line"),
+    quoted_error_lines(),
+    ids=[f"{page} {' '.join(line.split(': ')[3:5])}" for page, line in quoted_error_lines()],
 )
-def test_the_quoted_file_errors_are_what_d4cli_prints(tmp_path, monkeypatch, line):
+def test_the_quoted_file_errors_are_what_d4cli_prints(tmp_path, monkeypatch, page, line):
     monkeypatch.delenv("D4CLI_FILE")
     ok("init", "--from", "skirmish", file="encounter.toml")
     doc = tomllib.loads((tmp_path / "encounter.toml").read_text(encoding="utf-8"))
     _damage(doc, line)
     (tmp_path / "encounter.toml").write_text(tomli_w.dumps(doc), encoding="utf-8")
     out = run("status")
-    assert out.exit_code == 2, str(out)
+    assert out.exit_code == 2, f"{page}: {out}"
     (printed,) = out.stderr.splitlines()
-    if line.endswith("..."):  # README leaves the rest of the line out
-        assert printed.startswith(line.removesuffix("...").rstrip()), (printed, line)
+    if line.endswith("..."):  # the page leaves the rest of the line out
+        assert printed.startswith(line.removesuffix("...").rstrip()), (page, printed, line)
     else:
-        assert printed == line
+        assert printed == line, page
 
 
 def test_readme_quotes_the_file_errors():
     assert readme_error_lines(), "README quotes no error line for a damaged file"
+    pages = {page for page, _ in quoted_error_lines()}
+    assert "docs/file-format.md" in pages, "docs/file-format.md quotes no error line"
