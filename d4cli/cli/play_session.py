@@ -36,8 +36,9 @@ import typer
 
 from d4cli.cli.app import app
 from d4cli.cli.changes import open_tracker
+from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.root import say_error
-from d4cli.rules.errors import EXIT_INPUT, D4Error, InputError, escape_control
+from d4cli.rules.errors import D4Error, InputError, escape_control
 
 HISTORY_ENV = "D4CLI_HISTORY"
 LEAVE_WORDS = frozenset({"exit", "quit"})
@@ -103,7 +104,7 @@ class Session:
             words = split(line)
         except D4Error as error:
             say_error(str(error))
-            return error.exit_code
+            return exit_code_of(error)
         if not words:
             return 0
         if words == ["help"]:
@@ -115,7 +116,7 @@ class Session:
             return 0
         if words[0] == "play":
             say_error("play: already in a session (Ctrl-D leaves it)")
-            return EXIT_INPUT
+            return ExitCode.INPUT
         code: int = self.root.run(words, prog_name="d4cli")
         return code
 

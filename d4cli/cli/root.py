@@ -17,16 +17,12 @@ from typing import Any
 
 import typer
 
+from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.lazy import LazyGroup
-from d4cli.rules.errors import EXIT_INPUT, EXIT_INTERNAL, D4Error, RefusedError, escape_control
+from d4cli.rules.errors import D4Error, RefusedError, escape_control
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import recover_args
 from d4cli.rules.suggest import closest
-
-# Output that could not be written: exit 1 like an internal error, but the message says
-# what failed and that any change was saved (docs/cli.md, Exit codes).
-EXIT_OUTPUT = EXIT_INTERNAL
-
 
 # COLUMNS and LINES: Rich reads either with `int` when it holds digits, so a value
 # out of this range is bad input, refused before Rich converts it (docs/cli.md).
@@ -87,8 +83,8 @@ def _usage_error(error: typer.TyperException, in_session: bool = False) -> int:
             )
         sys.stderr.write((usage + "\n" if usage else "") + hint + "\n")
     say_error(session_text(error.format_message()) if in_session else error.format_message())
-    code = getattr(error, "exit_code", EXIT_INPUT)
-    return EXIT_INPUT if code == 1 else code
+    code = getattr(error, "exit_code", ExitCode.INPUT)
+    return ExitCode.INPUT if code == 1 else code  # Click's usage errors say 2; Abort says 1
 
 
 # Error handlers that never fail to encode; any other (strict, surrogateescape, ...) is
@@ -188,7 +184,10 @@ class D4Group(LazyGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
-        sys.exit(self.run(args, prog_name=prog_name, complete_var=complete_var, **extra))
+        code = self.run(args, prog_name=prog_name, complete_var=complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
 
     def run(
         self,
@@ -204,64 +203,78 @@ class D4Group(LazyGroup):
         """
         _prepare_streams()
         prog_name = prog_name or "d4cli"
-        # A completion request (Click's variable, as the scripts set it: _D4CLI_COMPLETE) or
-        # --show/--install-completion: our shell classes quote names for the shell.
-        complete_var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
-        if os.environ.get(complete_var) or any(
-            str(arg).startswith(("--show-completion", "--install-completion"))
-            for arg in args or sys.argv[1:]
-        ):
-            from d4cli.cli.completion.shells import use_d4_shells
-
-            use_d4_shells()
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
-        if not all(arg.isascii() for arg in argv):
-            # Text arguments are UTF-8 whatever the locale (N1): the one place they enter.
-
-            argv = recover_args(argv)
+        complete_var = _completion_setup(prog_name, complete_var, argv)
         try:
             check_terminal_size()
             code = super().main(
-                args=argv,
+                args=_text_arguments(argv),
                 prog_name=prog_name,
                 complete_var=complete_var,
                 standalone_mode=False,
                 **extra,
             )
-            code = code if isinstance(code, int) else 0
-        except typer.TyperException as error:
-            code = _usage_error(error, self.in_session)
-        except RefusedError as error:
+            code = code if isinstance(code, int) else ExitCode.OK
+        except BaseException as error:  # noqa: BLE001 - every way out of a command ends in its code
+            code = self._ended_by(error)
+        return _flushed(code)
+
+    def _ended_by(self, error: BaseException) -> int:
+        """The exit code of a run that *error* ended, after its one line on stderr."""
+        if isinstance(error, typer.TyperException):
+            return _usage_error(error, self.in_session)
+        if isinstance(error, RefusedError):
             # A refusal is an answer of the rules, not an error (exit 3).
             sys.stderr.write(f"d4cli: {escape_control(self._said(str(error)))}\n")
-            code = error.exit_code
-        except D4Error as error:
+            return exit_code_of(error)
+        if isinstance(error, D4Error):
             say_error(self._said(str(error)))
-            code = error.exit_code
-        except typer.Abort:
-            code = 130
-        except (BrokenPipeError, ReaderGone):
+            return exit_code_of(error)
+        if isinstance(error, typer.Abort):
+            return ExitCode.INTERRUPTED
+        if isinstance(error, (BrokenPipeError, ReaderGone)):
             # A reader such as `head` went away: not an error of ours.
             _silence_stdout()
-            code = 0
-        except (OSError, UnicodeEncodeError) as error:
+            return ExitCode.OK
+        if isinstance(error, (OSError, UnicodeEncodeError)):
             # The output could not be written (a full disk, a closed terminal): not a
             # bug, and the command may have saved its change already (docs/cli.md).
             _output_failed(error)
-            code = EXIT_OUTPUT
-        except Exception as error:  # noqa: BLE001 - the last resort of the shell
-            if os.environ.get("D4CLI_DEBUG") == "1":
-                raise
-            say_error(f"internal error: {type(error).__name__}: {error}")
-            code = EXIT_INTERNAL
-        try:
-            sys.stdout.flush()
-        except (BrokenPipeError, ReaderGone):
-            _silence_stdout()
-        except OSError as error:
-            _output_failed(error)
-            code = EXIT_OUTPUT
-        return code
+            return ExitCode.INTERNAL
+        if not isinstance(error, Exception) or os.environ.get("D4CLI_DEBUG") == "1":
+            raise error
+        say_error(f"internal error: {type(error).__name__}: {error}")
+        return ExitCode.INTERNAL
+
+
+def _completion_setup(prog_name: str, complete_var: str | None, argv: list[str]) -> str:
+    """Click's completion variable (``_D4CLI_COMPLETE``); on a completion request, or
+    ``--show/--install-completion``, our shell classes, which quote names for the shell."""
+    complete_var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
+    if os.environ.get(complete_var) or any(
+        arg.startswith(("--show-completion", "--install-completion")) for arg in argv
+    ):
+        from d4cli.cli.completion.shells import use_d4_shells  # the completion boundary
+
+        use_d4_shells()
+    return complete_var
+
+
+def _text_arguments(argv: list[str]) -> list[str]:
+    """Text arguments read as UTF-8 whatever the locale (N1): the one place they enter."""
+    return argv if all(arg.isascii() for arg in argv) else recover_args(argv)
+
+
+def _flushed(code: int) -> int:
+    """*code*, once stdout is flushed: a reader gone is fine, a failed write is exit 1."""
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ReaderGone):
+        _silence_stdout()
+    except OSError as error:
+        _output_failed(error)
+        return ExitCode.INTERNAL
+    return code
 
 
 def _output_failed(error: OSError | UnicodeEncodeError) -> None:

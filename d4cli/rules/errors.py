@@ -1,22 +1,19 @@
-"""The one error family of d4cli and the exit codes it maps to (docs/cli.md).
+"""The one error family of d4cli (docs/cli.md).
 
-The rules core and the encounter store raise only these; the command-line shell
+The rules core, the library and the store raise only these; the command-line shell
 turns them into a short plain message and an exit code, in one place
-(`d4cli.cli.main`).
+(`d4cli.cli.exit_codes`).
 """
 
 from __future__ import annotations
 
-EXIT_OK = 0
-EXIT_INTERNAL = 1
-EXIT_INPUT = 2
-EXIT_REFUSED = 3
-
 
 class D4Error(ValueError):
-    """Base of every error d4cli expects; `exit_code` says how the CLI ends."""
+    """Base of every error d4cli expects: bad input unless a subclass says otherwise."""
 
-    exit_code = EXIT_INPUT
+
+class InternalError(D4Error):
+    """A failure that is not the user's input (a cluster that went away mid-run)."""
 
 
 # The problem of any text argument holding bytes that are not UTF-8 (docs/cli.md, N1).
@@ -70,7 +67,7 @@ class FileError(InputError):
 
 
 class RefusedError(D4Error):
-    """The rules refuse the action (the R2 gate, or an impossible check, C4): exit 3.
+    """The rules refuse the action (the R2 gate, or an impossible check, C4).
 
     The one refusal of d4cli, whoever finds it: the printers raise it after
     printing the refused result (its JSON is still the contract's answer), the
@@ -81,8 +78,6 @@ class RefusedError(D4Error):
         result: the result record that says why (a `PoolResult`, `CheckResult`,
             `TeamRecord` ...), or None when nothing was rolled.
     """
-
-    exit_code = EXIT_REFUSED
 
     def __init__(self, message: str, result: object = None) -> None:
         self.result = result

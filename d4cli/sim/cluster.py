@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from d4cli import __version__
-from d4cli.rules.errors import EXIT_INTERNAL, D4Error, InputError
+from d4cli.rules.errors import D4Error, InputError, InternalError
 
 FIELD = "--scheduler"
 # Seconds to reach the scheduler (and to close the connection) before giving up.
@@ -39,10 +39,8 @@ _ADDRESS = re.compile(
 )
 
 
-class ClusterError(D4Error):
-    """The cluster failed during a run (a worker died, the scheduler went away): exit 1."""
-
-    exit_code = EXIT_INTERNAL
+class ClusterError(InternalError):
+    """The cluster failed during a run (a worker died, the scheduler went away)."""
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli import store
+from d4cli.cli.exit_codes import exit_code_of
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effects import Pending, team_grant_effects
@@ -550,7 +551,7 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     assert str(caught.value) == (
         f"{journal}: line 6 is damaged; the file is newer than the history: undo cannot tell what to restore"
     )
-    assert caught.value.exit_code == 2
+    assert exit_code_of(caught.value) == 2
     assert snapshot(path) == before
     # A change goes on after the damaged bytes, which stay; it is numbered after the torn entry.
     damaged = journal.read_bytes()
@@ -819,7 +820,7 @@ def test_lock_timeout_is_a_clear_error_and_changes_nothing(path, monkeypatch):
             change(path, attack(), timeout=0.3)
         assert 0.25 < time.monotonic() - started < 3
         assert "D4CLI_LOCK_TIMEOUT" in str(caught.value) and "\n" not in str(caught.value)
-        assert caught.value.exit_code == 2
+        assert exit_code_of(caught.value) == 2
         assert snapshot(path) == before
 
 
@@ -854,7 +855,7 @@ def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, 
             action()
         assert time.monotonic() - started < 1
         assert str(caught.value) == f"{lock_path(path)}: cannot create the lock file: {reason}"
-        assert caught.value.exit_code == 2
+        assert exit_code_of(caught.value) == 2
         assert snapshot(path) == before
 
 
