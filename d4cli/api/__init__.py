@@ -15,6 +15,7 @@ used or written), `RefusedError` (the rules refuse: R2, C4) and `LockTimeout`.
 docs/api.md documents each name.
 """
 
+from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
 from d4cli.api.tracker import Change, Tracker
 from d4cli.fight.actions import ActRecord, TeamRecord
@@ -33,6 +34,7 @@ from d4cli.store.transaction import Redone, Undone
 __all__ = [
     # the encounter
     "Tracker",
+    "Reader",
     "Change",
     "Undone",
     "Redone",

@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
+from d4cli.output.serialize.views import init_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
 from d4cli.store.files import read_text
@@ -42,45 +43,58 @@ def template_path(value: str) -> Path:
 
 
 class NewEncounter(NamedTuple):
-    """An encounter about to be written: its state, its file text, whether a template's
-    hand-written comments were kept (they are unless a setting changed the template)."""
+    """An encounter about to be written: its state, its file text, the ``init`` entry's facts,
+    and whether a template's hand-written comments were kept (unless a setting changed it)."""
 
     encounter: Encounter
     text: str
+    details: dict[str, Any]
     kept_comments: bool
 
 
 def new_encounter(
-    name: str | None,
+    path: Path,
     *,
+    name: str | None = None,
     mode: str | None = None,
     round_reset: str | None = None,
-    template: Path | None = None,
+    template: str | None = None,
 ) -> NewEncounter:
-    """A new encounter called *name* (None keeps the template's), in *mode* (``turn``/``round``,
-    R12) with *round_reset* (``buffer``/``zero``, round mode only), empty or from *template*.
+    """The encounter ``init`` writes at *path*: empty (named *name*, else after the file), or
+    from *template* (`template_path`), in *mode* ``turn``/``round`` with *round_reset*
+    ``buffer``/``zero`` (round mode only, R12).
 
     Raises:
-        InputError: *round_reset* outside round mode (R12).
+        InputError: an unknown mode or round reset, a round reset outside round mode (R12),
+            an unknown template.
         FileError: the template cannot be read or is not a valid encounter.
     """
+    if mode is not None and mode not in MODES:
+        raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
+    if round_reset is not None and round_reset not in ROUND_RESETS:
+        raise InputError("--round-reset", round_reset, "must be 'buffer' or 'zero' (R12)")
+    if name is not None:
+        check_text(name, "--name")
     if template is None:
         encounter = Encounter(
-            name=name or "", mode=mode or "turn", round_reset=round_reset or "buffer"
+            name=path.stem if name is None else name,
+            mode=mode or "turn",
+            round_reset=round_reset or "buffer",
         )
         _check_round_reset(encounter, round_reset)
-        return NewEncounter(encounter, dump_encounter(encounter), True)
-    text = read_text(template)
-    encounter = parse_encounter(text, template)
-    changed = encounter._replace(
-        mode=mode or encounter.mode,
-        name=encounter.name if name is None else name,
-        round_reset=round_reset or encounter.round_reset,
+        return NewEncounter(encounter, dump_encounter(encounter), init_json(encounter, None), True)
+    source = template_path(template)
+    text = read_text(source)
+    original = parse_encounter(text, source)
+    encounter = original._replace(
+        mode=mode or original.mode,
+        name=original.name if name is None else name,
+        round_reset=round_reset or original.round_reset,
     )
-    _check_round_reset(changed, round_reset)
-    if changed != encounter:
-        return NewEncounter(changed, dump_encounter(changed), False)
-    return NewEncounter(encounter, text, True)
+    _check_round_reset(encounter, round_reset)
+    kept = encounter == original
+    text = text if kept else dump_encounter(encounter)
+    return NewEncounter(encounter, text, init_json(encounter, template), kept)
 
 
 def _check_round_reset(encounter: Encounter, round_reset: str | None) -> None:

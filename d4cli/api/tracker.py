@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from d4cli.api.recap import RecapReport, recap_report
-from d4cli.api.replay import state_after, state_lines
+from d4cli.api.reader import Reader
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
-from d4cli.api.templates import new_encounter, template_path
+from d4cli.api.templates import new_encounter
 from d4cli.fight.actions import ActRecord, ActRequest, TeamRecord, TeamRequest, act, team
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect, remove_effect
-from d4cli.fight.encounter import MODES, ROUND_RESETS, TEAM_SOURCE, Encounter
+from d4cli.fight.encounter import TEAM_SOURCE, Encounter
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
@@ -37,7 +36,6 @@ from d4cli.fight.events import (
 )
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.notes import set_notes, write_note
-from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
 from d4cli.fight.sheets import ActionEvent, add_action, apply_named_action, remove_action
 from d4cli.fight.turns import (
@@ -50,14 +48,7 @@ from d4cli.fight.turns import (
 )
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
 from d4cli.output.serialize.changes import journal_json
-from d4cli.output.serialize.views import init_json
 from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
-from d4cli.rules.errors import InputError
-from d4cli.rules.names import check_text
-from d4cli.store import read_encounter
-from d4cli.store.files import journal_path
-from d4cli.store.history import History, HistoryStream, read_history, stream_history
-from d4cli.store.replay import Replay, replay_texts
 from d4cli.store.transaction import (
     Clock,
     Redone,
@@ -70,9 +61,6 @@ from d4cli.store.transaction import (
 )
 
 R = TypeVar("R")
-
-# The records a change journals even when the encounter stays as it was: rolls and notes.
-ALWAYS_LOGGED = (ActRecord, TeamRecord, CheckRecord)
 
 
 class Change(NamedTuple, Generic[R]):
@@ -102,7 +90,7 @@ class Change(NamedTuple, Generic[R]):
         return not (self.written or self.dry_run) and getattr(self.record, "allowed", True)
 
 
-class Tracker:
+class Tracker(Reader):
     """An encounter file (TOML, with its journal, redo file and lock beside it).
 
     Args:
@@ -124,7 +112,7 @@ class Tracker:
         clock: Clock = local_now,
         lock_timeout: float | None = None,
     ) -> None:
-        self.path = Path(path)
+        super().__init__(path)
         self.rng: DiceSource = random.Random() if rng is None else rng
         self.clock = clock
         self.lock_timeout = lock_timeout
@@ -168,80 +156,27 @@ class Tracker:
         clock: Clock = local_now,
         lock_timeout: float | None = None,
     ) -> Tracker:
-        """Create the encounter file at *path* (`start_encounter`) and return its `Tracker`."""
-        options = {"rng": rng, "clock": clock, "lock_timeout": lock_timeout}
-        settings = {"name": name, "mode": mode, "round_reset": round_reset, "template": template}
-        return start_encounter(path, force=force, **settings, **options).tracker
-
-    # --- reads ---------------------------------------------------------------------------
-
-    def status(self) -> Encounter:
-        """The encounter as it stands (read without the lock: files are only replaced whole).
+        """Create the encounter file at *path*: empty (named *name*, else after the file), or
+        from *template* (a bundled example's name such as ``"skirmish"``, or a file), in *mode*
+        ``turn``/``round`` with *round_reset* ``buffer``/``zero`` (R12); journaled as ``init``.
 
         Raises:
-            FileError: unreadable or invalid.
+            InputError: an unknown mode, round reset or template; the file exists without *force*.
+            FileError: the template is not a valid encounter; the file cannot be written.
         """
-        return read_encounter(self.path)
-
-    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
-        """A cheap stamp of the file and its journal (mtime, size, inode; None where missing):
-        it changes whenever a change, an undo or a hand edit lands (the live screens poll it)."""
-        stamps: list[tuple[int, int, int] | None] = []
-        for target in (self.path, journal_path(self.path)):
-            try:
-                info = os.stat(target)
-            except OSError:
-                stamps.append(None)
-                continue
-            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
-        return tuple(stamps)
-
-    def history(self, last: int | None = None) -> History:
-        """The changes that stand, oldest first, as ``log`` shows them (*last*: the newest N);
-        ``warning`` names a damaged newest line.
-
-        Raises:
-            FileError: the file is unreadable or invalid; a damaged line the entries reach.
-        """
-        return read_history(self.path, last)
-
-    def view(self) -> PublicView:
-        """What the players may see of the encounter (R20): hidden creatures and values left out."""
-        return public_view(self.status())
-
-    def log(self, last: int | None = None) -> HistoryStream:
-        """The journal's standing entries, oldest first, streamed (*last*: only the newest N)."""
-        return stream_history(self.path, last)
-
-    def replay(self) -> Replay:
-        """The journal's standing entries with the file's text after each (None where a
-        hand edit cannot be bridged): the history `status_at` and `states` read."""
-        return replay_texts(self.path)
-
-    def status_at(self, seq: int, replay: Replay | None = None) -> tuple[dict[str, Any], Encounter]:
-        """Journal entry *seq* and the encounter as it stood right after it (read-only).
-
-        Raises:
-            InputError: no history, *seq* before the newest ``init`` or past the newest
-                entry, no such entry, or a state that cannot be rebuilt (a hand edit).
-        """
-        return state_after(self.path, self.replay() if replay is None else replay, seq)
-
-    def states(
-        self, replay: Replay, keep: Iterable[int]
-    ) -> Iterator[tuple[dict[str, Any], Encounter | None]]:
-        """The entries of *replay* at the positions *keep* (as ``log --json`` shows them),
-        each with the encounter right after it (None where it cannot be rebuilt)."""
-        return state_lines(self.path, replay, keep)
-
-    def recap(self, start_at: int | None = None, runs: int = 1000, seed: int = 0) -> RecapReport:
-        """What the fight came to (`recap_report`): figures, luck, placement among *runs*
-        simulated fights (0: none) seeded with *seed*.
-
-        Raises:
-            InputError: no fight yet, or a *start_at* that leaves nothing to recap.
-        """
-        return recap_report(self.path, start_at, runs, seed)
+        where = Path(path)
+        made = new_encounter(
+            where, name=name, mode=mode, round_reset=round_reset, template=template
+        )
+        return cls.create(
+            where,
+            made.text,
+            made.details,
+            force=force,
+            rng=rng,
+            clock=clock,
+            lock_timeout=lock_timeout,
+        )
 
     # --- the generic change --------------------------------------------------------------
 
@@ -513,54 +448,3 @@ class Tracker:
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
         return redo(self.path, timeout=self.lock_timeout)
-
-
-class Started(NamedTuple):
-    """A new encounter file: its `Tracker`, the encounter written, the ``init`` entry's facts,
-    and whether a template's hand-written comments were kept."""
-
-    tracker: Tracker
-    encounter: Encounter
-    details: dict[str, Any]
-    kept_comments: bool
-
-
-def start_encounter(
-    path: str | os.PathLike[str],
-    *,
-    name: str | None = None,
-    mode: str | None = None,
-    round_reset: str | None = None,
-    template: str | None = None,
-    force: bool = False,
-    rng: DiceSource | None = None,
-    clock: Clock = local_now,
-    lock_timeout: float | None = None,
-) -> Started:
-    """Create the encounter file at *path*: empty (named *name*, else after the file), or
-    from *template* (a bundled example's name such as ``"skirmish"``, or a file), in *mode*
-    ``turn``/``round`` with *round_reset* ``buffer``/``zero`` (R12); journaled as ``init``.
-
-    Raises:
-        InputError: an unknown mode, round reset or template; the file exists without *force*.
-        FileError: the template is not a valid encounter; the file cannot be written.
-    """
-    if mode is not None and mode not in MODES:
-        raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
-    if round_reset is not None and round_reset not in ROUND_RESETS:
-        raise InputError("--round-reset", round_reset, "must be 'buffer' or 'zero' (R12)")
-    if name is not None:
-        check_text(name, "--name")
-    where = Path(path)
-    source = None if template is None else template_path(template)
-    made = new_encounter(
-        where.stem if name is None and template is None else name,
-        mode=mode,
-        round_reset=round_reset,
-        template=source,
-    )
-    details = init_json(made.encounter, template)
-    tracker = Tracker.create(
-        where, made.text, details, force=force, rng=rng, clock=clock, lock_timeout=lock_timeout
-    )
-    return Started(tracker, made.encounter, details, made.kept_comments)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from d4cli.api.sheets import AddSpec
-from d4cli.api.tracker import start_encounter
+from d4cli.api.templates import new_encounter
+from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
@@ -98,20 +99,12 @@ def init_command(
     """
 
     path = resolve_path(file)
-    started = start_encounter(
-        path,
-        name=name,
-        mode=mode,
-        round_reset=round_reset,
-        template=from_,
-        force=force,
-        lock_timeout=lock_timeout(),
-    )
+    made = new_encounter(path, name=name, mode=mode, round_reset=round_reset, template=from_)
+    Tracker.create(path, made.text, made.details, force=force, lock_timeout=lock_timeout())
     if json_:
-        emit_json(init_output_json(path, started.details))
+        emit_json(init_output_json(path, made.details))
         return
-    kept = started.kept_comments
-    print_lines(init_lines(path, started.encounter, from_, kept_comments=kept))
+    print_lines(init_lines(path, made.encounter, from_, kept_comments=made.kept_comments))
 
 
 def parse_aspect(text: str) -> tuple[str, int]:

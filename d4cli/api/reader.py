@@ -1,0 +1,99 @@
+"""`Reader`: what can be read of an encounter file without changing it (no lock, nothing written).
+
+`d4cli.api.Tracker` is a `Reader` that can also change the file; the players' server and
+the live boards need only this.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from d4cli.api.recap import RecapReport, recap_report
+from d4cli.api.replay import state_after, state_lines
+from d4cli.fight.encounter import Encounter
+from d4cli.fight.public_view import PublicView, public_view
+from d4cli.store import read_encounter
+from d4cli.store.files import journal_path
+from d4cli.store.history import History, HistoryStream, read_history, stream_history
+from d4cli.store.replay import Replay, replay_texts
+
+
+class Reader:
+    """The encounter file at *path* (TOML, its journal beside it), read as it stands.
+
+    Reads never lock: files are only ever replaced whole, so a read sees one state.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def status(self) -> Encounter:
+        """The encounter as it stands (read without the lock: files are only replaced whole).
+
+        Raises:
+            FileError: unreadable or invalid.
+        """
+        return read_encounter(self.path)
+
+    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+        """A cheap stamp of the file and its journal (mtime, size, inode; None where missing):
+        it changes whenever a change, an undo or a hand edit lands (the live screens poll it)."""
+        stamps: list[tuple[int, int, int] | None] = []
+        for target in (self.path, journal_path(self.path)):
+            try:
+                info = os.stat(target)
+            except OSError:
+                stamps.append(None)
+                continue
+            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
+        return tuple(stamps)
+
+    def history(self, last: int | None = None) -> History:
+        """The changes that stand, oldest first, as ``log`` shows them (*last*: the newest N);
+        ``warning`` names a damaged newest line.
+
+        Raises:
+            FileError: the file is unreadable or invalid; a damaged line the entries reach.
+        """
+        return read_history(self.path, last)
+
+    def view(self) -> PublicView:
+        """What the players may see of the encounter (R20): hidden creatures and values left out."""
+        return public_view(self.status())
+
+    def log(self, last: int | None = None) -> HistoryStream:
+        """The journal's standing entries, oldest first, streamed (*last*: only the newest N)."""
+        return stream_history(self.path, last)
+
+    def replay(self) -> Replay:
+        """The journal's standing entries with the file's text after each (None where a
+        hand edit cannot be bridged): the history `status_at` and `states` read."""
+        return replay_texts(self.path)
+
+    def status_at(self, seq: int, replay: Replay | None = None) -> tuple[dict[str, Any], Encounter]:
+        """Journal entry *seq* and the encounter as it stood right after it (read-only).
+
+        Raises:
+            InputError: no history, *seq* before the newest ``init`` or past the newest
+                entry, no such entry, or a state that cannot be rebuilt (a hand edit).
+        """
+        return state_after(self.path, self.replay() if replay is None else replay, seq)
+
+    def states(
+        self, replay: Replay, keep: Iterable[int]
+    ) -> Iterator[tuple[dict[str, Any], Encounter | None]]:
+        """The entries of *replay* at the positions *keep* (as ``log --json`` shows them),
+        each with the encounter right after it (None where it cannot be rebuilt)."""
+        return state_lines(self.path, replay, keep)
+
+    def recap(self, start_at: int | None = None, runs: int = 1000, seed: int = 0) -> RecapReport:
+        """What the fight came to (`recap_report`): figures, luck, placement among *runs*
+        simulated fights (0: none) seeded with *seed*.
+
+        Raises:
+            InputError: no fight yet, or a *start_at* that leaves nothing to recap.
+        """
+        return recap_report(self.path, start_at, runs, seed)
