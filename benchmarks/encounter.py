@@ -38,11 +38,11 @@ from d4cli.store.journal import encode_entry, going_back
 
 ACT = ["act", "Bench", "Might", "--seed", "1", "--json"]
 
+
 def _change(path, transition, timeout=None):  # type: ignore[no-untyped-def]
     """Apply and journal *transition* (even when it changes nothing), as every command does."""
     done = Tracker(path, lock_timeout=timeout).change(transition, always_logged=True)
     return done.encounter, done.record
-
 
 
 def fresh_encounter(path: Path) -> None:
@@ -56,9 +56,7 @@ def fresh_encounter(path: Path) -> None:
         ("Goblin Archer", (("Finesse", 3),)),
     ):
         creature = new_creature(name, aspects, evasion=10, hp=100_000)
-        _change(
-            path, lambda encounter, c=creature: add_creature(encounter, c)
-        )
+        _change(path, lambda encounter, c=creature: add_creature(encounter, c))
 
 
 def add_history(path: Path, actions: int, seed: int = 0) -> int:
@@ -137,9 +135,7 @@ def journal_bytes_per_act(
             request = ActRequest("Creature 0", "Might", target="Creature 1")
             total = 0
             for _ in range(acts):
-                _change(
-                    path, lambda encounter: start_turn(encounter, "Creature 0")
-                )  # Load resets
+                _change(path, lambda encounter: start_turn(encounter, "Creature 0"))  # Load resets
                 start = journal_path(path).stat().st_size
                 _, record = _change(
                     path,

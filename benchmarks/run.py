@@ -45,6 +45,10 @@ BUDGET_POOL_TABLE = 1.25  # roll pool 4 (Rich table) / import typer, rich.table,
 BUDGET_ACT_JSON = 1.25  # act ... --json on a 3-creature encounter / import typer
 BUDGET_ACT_TABLE = 1.15  # act ... (Rich table) / import typer, rich.table, rich.console
 BUDGET_TAB = 1.15  # one Tab press / import typer
+# Goals against each path's floor: the libraries the path needs, imported and nothing more.
+FLOOR_POOL_JSON = 1.10  # roll pool 4 --json / import typer, json, random
+FLOOR_ACT_JSON = 1.25  # act ... --json / import typer, tomllib, json, hashlib, random, tomli_w
+FLOOR_TAB = 1.20  # a Tab on a creature's name / import typer, tomllib
 
 
 @dataclass
@@ -341,15 +345,25 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
     encounter = write_encounter(folder)
     act = d4 + ["act", "Bench", "Might", "--cost", "0", "--seed", "1", "-f", str(small)]
     typer_rich = [PYTHON, "-c", "import typer, rich.table, rich.console"]
+    # Each path's floor: the libraries it cannot do without, imported and nothing else.
+    floors = {
+        "floor: typer, json, random": "import typer, json, random",
+        "floor: typer, tomllib, json, hashlib, random, tomli_w": (
+            "import typer, tomllib, json, hashlib, random, tomli_w"
+        ),
+        "floor: typer, tomllib": "import typer, tomllib",
+    }
+    pool_floor, act_floor, tab_floor = floors
     # name -> (argv, environment, baseline name, budget)
     cases: dict[str, tuple[list[str], dict[str, str], str | None, float | None]] = {
         "import typer": ([PYTHON, "-c", "import typer"], env, None, None),
         "import typer, rich.table, rich.console": (typer_rich, env, None, None),
+        **{name: ([PYTHON, "-c", code], env, None, None) for name, code in floors.items()},
         "d4cli roll pool 4 --json": (
             d4 + ["roll", "pool", "4", "--json"],
             env,
-            "import typer",
-            BUDGET_POOL_JSON,
+            pool_floor,
+            FLOOR_POOL_JSON,
         ),
         "d4cli roll pool 4": (
             d4 + ["roll", "pool", "4"],
@@ -357,12 +371,13 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
             "import typer, rich.table, rich.console",
             BUDGET_POOL_TABLE,
         ),
-        "d4cli act ... --json": (act + ["--json"], env, "import typer", BUDGET_ACT_JSON),
+        "d4cli act ... --json": (act + ["--json"], env, act_floor, FLOOR_ACT_JSON),
         "d4cli act ...": (act, env, "import typer, rich.table, rich.console", BUDGET_ACT_TABLE),
     }
     for line in TAB_LINES:
         request = tab_request(cache, line, encounter, PYTHONHASHSEED="0")
-        cases[f"Tab: {line}"] = (d4, request, "import typer", BUDGET_TAB)
+        base = tab_floor if line.endswith("Gob") else "import typer"
+        cases[f"Tab: {line}"] = (d4, request, base, FLOOR_TAB if base == tab_floor else BUDGET_TAB)
     counts: dict[str, int] = {}
     for name, (argv, case_env, _, _) in cases.items():
         subprocess.run(

@@ -49,7 +49,6 @@ def _change(path, transition, timeout=None):  # type: ignore[no-untyped-def]
     return done.encounter, done.record
 
 
-
 def hand_written(creatures: int) -> str:
     """An encounter as a person might write it: d4cli's tables, its keys in another order,
     a comment per creature. Most lines (``exhaustion = 0``) recur in every creature: the

@@ -22,7 +22,9 @@ for, so it is refused for root too.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
+import shlex
 import stat
 import tempfile
 from pathlib import Path
@@ -86,8 +88,6 @@ def check_file(path: Path) -> None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        import shlex
-
         where = "" if str(path) == "encounter.toml" else f" --file {shlex.quote(str(path))}"
         problem = f"no such encounter file (create it with 'd4cli init{where}')"
         raise FileError(path, "", None, problem) from None
@@ -155,7 +155,6 @@ def digest(data: bytes) -> str:
 
     `hashlib` is imported here, not at the top: Tab completion never hashes.
     """
-    import hashlib
 
     return hashlib.sha256(data).hexdigest()
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
+from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path
 
@@ -72,7 +73,6 @@ def read_history(path: Path, last: int | None = None) -> History:
         FileError: the encounter file is unreadable or invalid, or a damaged journal
             line that the entries reach (not the newest).
     """
-    from d4cli.fileformat.encounter_toml import parse_encounter
 
     path = real_path(path)
     data = files.read_bytes(path)
@@ -141,7 +141,6 @@ def stream_history(path: Path, last: int | None = None) -> HistoryStream:
     Raises:
         FileError: as `read_history`.
     """
-    from d4cli.fileformat.encounter_toml import parse_encounter
 
     path = real_path(path)
     data = files.read_bytes(path)

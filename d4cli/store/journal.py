@@ -22,6 +22,8 @@ bytes before and after, and what is needed to go back:
 # No `from __future__ import annotations`: a named tuple's field annotations would then be
 # strings, each compiled when the class is made (start-up).
 
+import difflib
+import io
 import json
 import re
 from collections.abc import Iterator
@@ -222,7 +224,6 @@ def read_tail(handle: BinaryIO | None, size: int, file_digest: str | None) -> Ta
 
 def tail_of(data: bytes, file_digest: str | None) -> Tail:
     """`read_tail` over a journal's whole bytes (for tests and tools)."""
-    import io
 
     return read_tail(io.BytesIO(data), len(data), file_digest)
 
@@ -309,7 +310,6 @@ def make_patch(old: str, new: str) -> Patch:
         return hunks
     if (ea - lo) * (eb - lo) > MAX_DIFF_WORK:
         return [[lo, a[lo:ea], b[lo:eb]]]
-    import difflib
 
     matcher = difflib.SequenceMatcher(None, a[lo:ea], b[lo:eb], autojunk=False)
     return [

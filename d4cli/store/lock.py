@@ -15,6 +15,7 @@ import errno
 import os
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -111,7 +112,6 @@ def locked(path: Path, timeout: float | None = None) -> Iterator[Held]:
         LockTimeout: another command held it longer than *timeout*.
         FileError: the lock file cannot be made (missing or read-only folder).
     """
-    import time
 
     seconds = DEFAULT_LOCK_TIMEOUT if timeout is None else timeout
     deadline = time.monotonic() + seconds
@@ -167,7 +167,6 @@ def _open_lock_file(lock: Path, mode: int) -> int:
 
 def _acquire(fd: int, lock: Path, seconds: float):  # type: ignore[no-untyped-def]
     """Poll for the lock until *seconds* pass; the release function, or None on timeout."""
-    import time
 
     deadline = time.monotonic() + seconds
     pause = 0.002
@@ -210,7 +209,6 @@ def _try(fd: int, lock: Path, seconds: float):  # type: ignore[no-untyped-def]
 
 def _try_marker(lock: Path, seconds: float):  # type: ignore[no-untyped-def]
     """The fallback without an OS lock: exclusive creation of ``PATH.lock.held``."""
-    import time
 
     held = lock.with_name(lock.name + ".held")
     try:

@@ -23,7 +23,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.store import files, journal
+from d4cli.store.history import standing_entries
 
 
 class Replay(NamedTuple):
@@ -52,8 +54,6 @@ def replay_texts(path: Path) -> Replay:
     Raises:
         FileError: the encounter file or its journal is unreadable, or the file is invalid.
     """
-    from d4cli.fileformat.encounter_toml import parse_encounter
-    from d4cli.store.history import standing_entries
 
     path = files.real_path(path)
     data = files.read_bytes(path)

@@ -13,6 +13,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from d4cli.rules.errors import FileError
 
@@ -20,6 +21,14 @@ SYMLINKED = (
     "is a symlink: d4cli does not follow a linked encounter file (its journal and lock would be"
     " made beside the link's target); give the file itself"
 )
+
+pwd: Any = None
+try:
+    import pwd as _pwd
+except ImportError:  # pragma: no cover - Windows: owners are shown as uid N
+    pass
+else:
+    pwd = _pwd
 
 
 def refuse_link(path: Path) -> None:
@@ -98,23 +107,9 @@ def open_side(side: Path) -> int | None:
 def owner_name(uid: int) -> str:
     """The login name of *uid* (``root``), or ``uid 1000`` when it has none."""
     try:
-        import pwd
-
         return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
+    except (AttributeError, KeyError):  # no pwd (Windows), or no such user
         return f"uid {uid}"
-
-
-def read_side(side: Path) -> bytes | None:
-    """*side*'s bytes when it is there and d4cli's own (`open_side`), else None (best effort)."""
-    try:
-        fd = open_side(side)
-        if fd is None:
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            return handle.read()
-    except (OSError, FileError):
-        return None
 
 
 def denied_hint(side: Path) -> str:

@@ -100,8 +100,6 @@ end
 complete --command %(prog_name)s --no-files --arguments "(%(complete_func)s)"
 """
 
-SCRIPTS: dict[str, str] = {"bash": BASH_SCRIPT, "zsh": ZSH_SCRIPT, "fish": FISH_SCRIPT}
-
 
 def _option_head(value: str) -> str:
     """``--dc=`` for ``--dc=ha``: the part Click splits off before completing the value."""
