@@ -23,12 +23,12 @@ class AddSpec(NamedTuple):
     """What ``add`` asks for; None (or empty) where a value was not given.
 
     Attributes:
-        name: the creature's name, or the base of numbered names with *count* (N1).
+        name: the creature's name, or the base of numbered names with *copies* (N1).
         aspects: ``(Aspect, value)`` pairs (L1); needed unless *like*.
         load_buffer / exhaustion / evasion / hp / max_hp: the sheet's numbers (R1, R7, R15, R16, R18).
         stats: ``attributes`` / ``proficiencies`` / ``specializations`` -> ``NAME=N`` texts (C8).
         side: the creature's side; hidden: kept off the players' view (R20).
-        count: add this many copies named ``NAME 1``.. (skipping names in use).
+        copies: add this many copies named ``NAME 1``.. (skipping names in use).
         like: copy this creature's sheet (of the encounter, else of a bundled example).
     """
 
@@ -42,7 +42,7 @@ class AddSpec(NamedTuple):
     stats: Mapping[str, Sequence[str]] = {}
     side: str | None = None
     hidden: bool = False
-    count: int | None = None
+    copies: int | None = None
     like: str | None = None
 
 
@@ -108,8 +108,10 @@ def added_creatures(
     *checked* is the single sheet already made from *spec* (no ``like``, no ``count``).
     """
     template = None if spec.like is None else template_creature(encounter, spec.like)
-    if checked is not None and spec.count is None:
+    if checked is not None and spec.copies is None:
         return (checked,), None
-    names = (spec.name,) if spec.count is None else numbered_names(encounter, spec.name, spec.count)
+    names = (
+        (spec.name,) if spec.copies is None else numbered_names(encounter, spec.name, spec.copies)
+    )
     added = tuple(sheet_of(spec, each, template) for each in names)
     return added, None if template is None else template.name

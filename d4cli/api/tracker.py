@@ -13,7 +13,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from d4cli.api.reader import Reader
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
@@ -60,7 +60,10 @@ from d4cli.store.transaction import (
     undo,
 )
 
-R = TypeVar("R")
+if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
+    from d4cli.output.serialize.changes import Record
+
+R = TypeVar("R", bound="Record")
 
 
 class Change(NamedTuple, Generic[R]):

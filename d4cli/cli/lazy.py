@@ -116,7 +116,7 @@ def build(name: str, spec: Spec) -> Command:
     if isinstance(target, typer.Typer):
         group = group_from_app(name, target)
         if "unknown_hint" in settings:
-            group.unknown_hint = getattr(module, settings["unknown_hint"])  # type: ignore[attr-defined]
+            group.unknown_hint = getattr(module, settings["unknown_hint"])
         return group
     return _single(name, target, settings)
 

@@ -107,7 +107,7 @@ def open_side(side: Path) -> int | None:
 def owner_name(uid: int) -> str:
     """The login name of *uid* (``root``), or ``uid 1000`` when it has none."""
     try:
-        return pwd.getpwuid(uid).pw_name
+        return str(pwd.getpwuid(uid).pw_name)
     except (AttributeError, KeyError):  # no pwd (Windows), or no such user
         return f"uid {uid}"
 

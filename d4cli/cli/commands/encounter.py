@@ -240,7 +240,7 @@ def add_command(
         },
         side=side,
         hidden=hidden,
-        count=copies,
+        copies=copies,
         like=None if like is None else check_text(like, "--like"),
     )
     tracker = open_tracker(file)

@@ -44,7 +44,7 @@ class Candidate(str):
 
     __slots__ = ()
 
-    def startswith(self, prefix: Any, *args: Any) -> bool:  # type: ignore[override]
+    def startswith(self, prefix: Any, *args: Any) -> bool:
         if isinstance(prefix, str) and not args:
             return fold_name(self).startswith(fold_name(prefix))
         return str.startswith(self, prefix, *args)
