@@ -19,7 +19,7 @@ def terminal(monkeypatch):
 
     def run(function, width: int) -> str:
         screen = io.StringIO()
-        console_class = render._console_class()
+        console_class = render.PipeConsole
 
         def fixed(*, stderr: bool = False):
             return console_class(

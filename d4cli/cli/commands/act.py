@@ -1,8 +1,8 @@
 """A creature acts: ``act`` (the D4 pool, or one of its named actions) and ``team`` (docs/cli.md "Encounter").
 
 A thin skin like `commands.encounter`: parse the options, run the pure `d4cli.fight.actions`
-transition through the store's one transaction, print the record (`commands.output`, with
-`show_act` and `team_view` below: the renderers of `d4cli.output.render` make the text).
+transition through the store's one transaction, print the record (`d4cli.output.printing`, with
+the views of `d4cli.output.act_views`: the renderers of `d4cli.output.render` make the text).
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
@@ -30,10 +30,7 @@ from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
-    from d4cli.cli.commands.output import ResultView
-    from d4cli.fight.actions import ActRecord, TeamRecord
-    from d4cli.output.steps import Step
-    from d4cli.rules.pool import PoolResult
+    from d4cli.fight.actions import ActRecord
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_aspect = completer("d4cli.cli.completion:complete_aspect")
@@ -229,27 +226,19 @@ def team_command(
         cost=parse_whole(cost, "--cost", COST),
         source=TEAM_SOURCE if source is None else check_text(source, "--source", name=True),
     )
-    from d4cli.cli.commands.output import print_one
+    from d4cli.output.act_views import TeamView
+    from d4cli.output.printing import print_one
 
-    view = team_view()
     if dry_run:
         from d4cli.store import read_encounter
 
         check_note(note)
         _, record = team(read_encounter(resolve_path(file)), request)
-        to_json, show = view.to_json, view.show
-
-        def show_dry(item: "TeamRecord") -> None:
-            show(item)
-            print("(dry run: nothing was written)")
-
-        view.to_json = lambda item: {**to_json(item), "dry_run": True}
-        view.show = show_dry
     else:
         record = change_noting_comments(
             resolve_path(file), lambda encounter: team(encounter, request), note
         )
-    print_one(record, view, json_=json_)
+    print_one(record, TeamView(dry_run=dry_run), json_=json_)
 
 
 # --- how an act and a Team Action print ---------------------------------------------------------
@@ -275,9 +264,8 @@ def show_act(
         RefusedError: the gate refused (R2) or the actor is down (R18), after the JSON
             or the steps were printed.
     """
-    from d4cli.cli.commands.output import print_one
-    from d4cli.cli.commands.pool_view import gate_refusal, pool_view
-    from d4cli.output.serialize.acts import act_json
+    from d4cli.output.act_views import ActView
+    from d4cli.output.printing import print_one
 
     if record.actor_down:
         _refuse_down(record, json_=json_)
@@ -290,45 +278,7 @@ def show_act(
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return
         quiet = True  # the refusal's one line, and nothing more
-    reason = gate_refusal(result.plan.gate)
-    refusal = None if reason is None else _act_refusal(record, reason)
-    title = ""
-    if not json_ and not quiet:
-        from d4cli.output.render.acts import act_title
-
-        title = act_title(record, dry_run=dry_run)
-    view = pool_view(
-        result.plan,
-        odds=odds,
-        to_json=lambda _: act_json(record, dry_run=dry_run),
-        title=title,
-        after=lambda _: _print_act_lines(record, dry_run),
-        steps=lambda result: _act_steps(result, record),
-    )
-    view.refusal = lambda _: refusal
-    print_one(result, view, json_=json_, quiet=quiet)
-
-
-def _act_refusal(record: "ActRecord", reason: str) -> str:
-    """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
-    from d4cli.output.render.actline import act_refusal
-    from d4cli.output.serialize.acts import act_json
-
-    return act_refusal(act_json(record), reason)
-
-
-def _act_steps(result: "PoolResult", record: "ActRecord") -> "list[Step]":
-    """The steps of an act's table (`d4cli.output.steps`, loaded only for a table)."""
-    from d4cli.output.steps import act_steps
-
-    return act_steps(result, record.sources)
-
-
-def down_refusal(actor: str) -> str:
-    """The message of a down creature's refused act or Team Action (R18)."""
-    from d4cli.rules.errors import escape_control
-
-    return f"refused (R18): {escape_control(actor)} is down (0 hp) and cannot act; nothing was rolled or changed"
+    print_one(result, ActView(record, odds=odds, dry_run=dry_run), json_=json_, quiet=quiet)
 
 
 def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
@@ -337,63 +287,12 @@ def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
     Raises:
         RefusedError: always, carrying *record*.
     """
+    from d4cli.output.act_views import act_refusal_line, down_refusal
     from d4cli.rules.errors import RefusedError
 
     if json_:
-        from d4cli.cli.commands.common import emit_json
         from d4cli.output.serialize.acts import act_json
+        from d4cli.output.stdout import emit_json
 
         emit_json(act_json(record))
-    raise RefusedError(_act_refusal(record, down_refusal(record.actor)), record)
-
-
-def _print_act_lines(record: "ActRecord", dry_run: bool) -> None:
-    """The lines under an act's table (`d4cli.output.render.acts.act_lines`)."""
-    from d4cli.output.render.acts import act_lines
-
-    lines = act_lines(record, dry_run=dry_run)
-    if lines:  # most acts have none: no second console
-        from d4cli.cli.commands.output import print_renderables
-
-        print_renderables(*lines)
-
-
-def _show_team(record: "TeamRecord") -> None:
-    if record.actor_down:  # as a down creature's act: the refusal's line alone (R18)
-        return
-    from d4cli.cli.commands.output import print_renderables
-    from d4cli.output.render.encounter import team_table
-
-    print_renderables(team_table(record))
-
-
-def _team_json(record: "TeamRecord") -> dict[str, object]:
-    from d4cli.output.serialize.acts import team_json
-
-    return team_json(record)
-
-
-def _team_refusal(record: "TeamRecord") -> str | None:
-    from d4cli.cli.commands.pool_view import gate_refusal
-
-    reason = down_refusal(record.actor) if record.actor_down else gate_refusal(record.gate)
-    if reason is None:
-        return None
-    from d4cli.output.render import plain
-    from d4cli.output.render.encounter import team_head
-    from d4cli.rules.errors import escape_control
-
-    return f"{plain(team_head(_team_json(record)))} for {escape_control(record.target)}: {reason}"
-
-
-def team_view() -> "ResultView[TeamRecord]":
-    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
-    from d4cli.cli.commands.output import ResultView
-
-    return ResultView(
-        to_json=_team_json,
-        essential=lambda record: record.load_after,
-        show=_show_team,
-        tally=lambda record: (None, None, None),
-        refusal=_team_refusal,
-    )
+    raise RefusedError(act_refusal_line(record, down_refusal(record.actor)), record)

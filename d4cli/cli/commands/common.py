@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -116,28 +116,6 @@ def parse_times(times: str | None, *, odds: bool = False) -> int:
             "--odds gives the exact odds of one roll, the same for every roll: ask for them without --times",
         )
     return count
-
-
-def emit_json(obj: dict[str, Any]) -> None:
-    """Write one JSON object as one line on stdout and flush it (JSON Lines)."""
-    import json  # here, not at the top: Tab completion and tables never print JSON
-
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-
-
-def write_chunks(chunks: Iterable[str], block: int = 1 << 16) -> None:
-    """Write text *chunks* on stdout in blocks of about *block* characters, then flush (streamed output)."""
-    pending: list[str] = []
-    size = 0
-    for chunk in chunks:
-        pending.append(chunk)
-        size += len(chunk)
-        if size >= block:
-            sys.stdout.write("".join(pending))
-            pending, size = [], 0
-    sys.stdout.write("".join(pending))
-    sys.stdout.flush()
 
 
 def change_noting_comments(

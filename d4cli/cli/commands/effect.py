@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, NoteOption, emit_json
+from d4cli.cli.commands.common import JsonOption, NoteOption
 from d4cli.cli.commands.encounter import FileOption, apply_change
 from d4cli.cli.lazy import completer
+from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).

@@ -21,9 +21,9 @@ from d4cli.cli.commands.common import (
     NoteOption,
     SourceList,
     change_noting_comments,
-    emit_json,
 )
 from d4cli.cli.lazy import completer
+from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_whole
 from d4cli.rules.names import check_text, parse_named_number

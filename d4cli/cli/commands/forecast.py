@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from d4cli.cli.commands.common import FileOption, JsonOption, emit_json
+from d4cli.cli.commands.common import FileOption, JsonOption
+from d4cli.output.stdout import emit_json
 
 if TYPE_CHECKING:
     from d4cli.fight.encounter import Encounter

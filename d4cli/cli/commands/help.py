@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, emit_json
+from d4cli.cli.commands.common import JsonOption
 from d4cli.cli.lazy import completer
+from d4cli.output.stdout import emit_json
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_topic = completer("d4cli.cli.completion:complete_topic", ctx=False)

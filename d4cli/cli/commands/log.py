@@ -10,8 +10,9 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.common import FileOption, JsonOption, SourceList, emit_json
+from d4cli.cli.commands.common import FileOption, JsonOption, SourceList
 from d4cli.cli.lazy import completer
+from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, parse_whole
 from d4cli.rules.names import check_text
@@ -84,8 +85,8 @@ def log_command(
         keep = entry_filter(round_number, name, check_kinds(kind or (), known))
         entries = stream.entries() if keep is None else filter(keep, stream.entries())
         if json_:
-            from d4cli.cli.commands.common import write_chunks
             from d4cli.output.serialize.views import log_json_chunks
+            from d4cli.output.stdout import write_chunks
 
             write_chunks(log_json_chunks(entries))
         else:

@@ -44,8 +44,9 @@ def note_command(
 
     Example: d4cli note Aria "owes Borin a favour"
     """
-    from d4cli.cli.commands.common import change_noting_comments, check_note, emit_json
+    from d4cli.cli.commands.common import change_noting_comments, check_note
     from d4cli.fight.notes import set_notes, write_note
+    from d4cli.output.stdout import emit_json
     from d4cli.rules.names import check_text
 
     if set_ is not None:

@@ -114,7 +114,7 @@ def board_command(
         entry, then = status_at(file, at)
         replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
-        from d4cli.cli.commands.common import emit_json
+        from d4cli.output.stdout import emit_json
         from d4cli.store import read_encounter
 
         encounter = read_encounter(path) if replayed is None else replayed[1]

@@ -7,7 +7,7 @@ store's one transaction, print the record (its JSON from `d4cli.output.serialize
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/cli/commands/roll.py).
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,7 +21,6 @@ from d4cli.cli.commands.common import (
     SourceList,
     change_noting_comments,
     check_note,
-    emit_json,
     make_rng,
 )
 from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
@@ -31,6 +30,7 @@ from d4cli.cli.completion.sheets import (
     complete_proficiency,
     complete_specialization,
 )
+from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import COST, parse_whole
 from d4cli.rules.names import check_text
@@ -213,57 +213,11 @@ def _show_check(
 ) -> None:
     """Print a check (JSON, the total with *quiet*, its log line with *short*, or steps with exact
     odds on ``--odds``); exit 3 when impossible (C4), with nothing on stdout but JSON."""
-    from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-    from d4cli.output.serialize.acts import sheet_check_json
-    from d4cli.output.serialize.rolls import with_odds
+    from d4cli.output.act_views import SheetCheckView
+    from d4cli.output.printing import print_one
 
-    result = record.result
-    odds_record = None
-    if odds and not result.impossible:
-        from d4cli.odds.roll_odds import check_odds
-
-        odds_record = check_odds(result.request)
-
-    def as_json(item: "CheckRecord") -> dict[str, Any]:
-        obj = sheet_check_json(item, dry_run=dry_run)
-        return with_odds(obj, odds_record) if odds else obj
-
-    def show(item: "CheckRecord") -> None:
-        from d4cli.output.render.acts import used_up_lines
-        from d4cli.output.render.sheet import check_record_table
-
-        renderables: list[object] = [check_record_table(item), *used_up_lines(item)]
-        if odds_record is not None:
-            from d4cli.output.render.odds import render_check_odds
-
-            renderables.append(render_check_odds(odds_record, result.request))
-        print_renderables(*renderables)
-        if dry_run:
-            print("(dry run: nothing was written)")
-
-    refusal = (
-        f"impossible (C4): {result.request.disadvantage} Disadvantages; nothing was rolled or changed"
-        if result.impossible
-        else None
-    )
-    view: ResultView[CheckRecord] = ResultView(
-        to_json=as_json,
-        essential=lambda item: item.result.total,
-        show=show,
-        tally=lambda item: (item.result.total, item.result.success, None),
-        refusal=lambda _: refusal,
-    )
-    if short:
-        view.essential = lambda item: _check_line(item, dry_run)
+    view = SheetCheckView(record, odds=odds, dry_run=dry_run, short=short)
     print_one(record, view, json_=json_, quiet=quiet or short)
-
-
-def _check_line(record: "CheckRecord", dry_run: bool) -> str:
-    from d4cli.output.render import plain
-    from d4cli.output.render.encounter import summary
-    from d4cli.output.serialize.changes import journal_json
-
-    return plain(summary(journal_json(record))) + (" (dry run)" if dry_run else "")
 
 
 def _print_event(

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.cli.commands.common import JsonOption, emit_json
+from d4cli.cli.commands.common import JsonOption
+from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 
 SWEEP_KEYS = ("reserve", "buffer")

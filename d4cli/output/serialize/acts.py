@@ -56,9 +56,10 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
     }
 
 
-def team_json(record: TeamRecord) -> JsonObject:
-    """The ``team`` object: the actor's gate, the grant, the Loads (R2, R10, R11)."""
-    return {
+def team_json(record: TeamRecord, *, dry_run: bool = False) -> JsonObject:
+    """The ``team`` object: the actor's gate, the grant, the Loads (R2, R10, R11); a dry run's
+    also has ``dry_run`` true (nothing was written)."""
+    obj: JsonObject = {
         "kind": "team",
         "round": record.round,
         "turn": record.turn,
@@ -77,6 +78,9 @@ def team_json(record: TeamRecord) -> JsonObject:
         "source": record.source,
         "actor_down": record.actor_down,
     }
+    if dry_run:
+        obj["dry_run"] = True
+    return obj
 
 
 def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObject:
