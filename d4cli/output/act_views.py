@@ -10,7 +10,8 @@ from __future__ import annotations
 from d4cli.fight.actions import ActRecord, TeamRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.odds.roll_odds import CheckOdds, check_odds
-from d4cli.output.printing import JsonObject, Tally, print_renderables
+from d4cli.output.creature_steps import act_steps
+from d4cli.output.printing import Tally, print_renderables
 from d4cli.output.render import plain
 from d4cli.output.render.actline import act_refusal
 from d4cli.output.render.acts import act_lines, act_title, used_up_lines
@@ -18,10 +19,11 @@ from d4cli.output.render.encounter import summary, team_head, team_table
 from d4cli.output.render.odds import render_check_odds
 from d4cli.output.render.sheet import check_record_table
 from d4cli.output.roll_views import PoolView, gate_refusal
+from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.acts import act_json, sheet_check_json, team_json
 from d4cli.output.serialize.changes import journal_json
 from d4cli.output.serialize.rolls import with_odds
-from d4cli.output.steps import Step, act_steps
+from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control
 from d4cli.rules.pool import PoolResult
 
@@ -42,7 +44,7 @@ def act_refusal_line(record: ActRecord, reason: str) -> str:
 class ActView(PoolView):
     """How an act's pool roll prints (R2-R11, R16): the ``act`` object (`act_json`, with
     ``odds`` on *odds*), or the steps table titled by the act, each source named where it
-    came from (`d4cli.output.steps.act_steps`), and the lines of what the act did under it.
+    came from (`d4cli.output.creature_steps.act_steps`), and the lines of what the act did under it.
 
     A refusal by the gate (R2) is the act's one line (`act_refusal_line`). *dry_run* says
     nothing was written, in the object and in the title.

@@ -14,18 +14,18 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from d4cli.output import render
 from d4cli.output.line_guard import LineBoundary
 from d4cli.output.render.roll import times_summary
+from d4cli.output.serialize import JsonObject
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import RefusedError
 
 R = TypeVar("R")
 R_contra = TypeVar("R_contra", contravariant=True)
 
-JsonObject = dict[str, Any]
 
 # `--times` lists each roll's essential number above the summary up to this many rolls.
 SHOWN_ROLLS = 20

@@ -9,23 +9,27 @@ Every name from the file goes through `escape` (N1).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from rich import box
+from rich.measure import Measurement
+from rich.table import Table
 
 from d4cli.fight import kinds
-from d4cli.output.render import bold_name, escape, load_change
+from d4cli.fight.actions import TeamRecord
+from d4cli.fight.effect_transitions import applied_round
+from d4cli.fight.encounter import Creature, Encounter
+from d4cli.output import render
+from d4cli.output.creature_steps import team_steps
+from d4cli.output.effecttext import chip
+from d4cli.output.render import bold_name, escape, load_change, plain
 from d4cli.output.render.actline import act_summary
 from d4cli.output.render.effects import effect_summary, effects_cell
 from d4cli.output.render.fight import fight_summary
+from d4cli.output.render.roll import steps_table
 from d4cli.output.render.sheet import sheet_summary
 from d4cli.output.render.visibility import view_summary
-
-if TYPE_CHECKING:
-    # Rich loads only when a table is built: `log` and the one-line summaries do without it.
-    from rich.table import Table
-
-    from d4cli.fight.actions import TeamRecord
-    from d4cli.fight.encounter import Creature, Encounter
-
+from d4cli.output.serialize.effects import effect_json
 
 _name = bold_name
 
@@ -82,14 +86,6 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
     Turn, Load and HP as wide as their cells, the name up to 20, the rest shared by the
     headroom (``Might+3``: one word, never parted from its Aspect) and the effects.
     """
-    from rich import box
-    from rich.table import Table
-
-    from d4cli.fight.effect_transitions import applied_round
-    from d4cli.output.effecttext import chip
-    from d4cli.output.render import plain
-    from d4cli.output.serialize.effects import effect_json
-
     round_number = applied_round(encounter)
     rows = []
     for creature in encounter.creatures:
@@ -172,10 +168,6 @@ def status_table(encounter: Encounter) -> Table:
     Turn column marks the running turn (``now``), the default next one and who
     has had its turn this round (``done``, R19); a down creature's HP reads ``0 down`` (or ``0/10 down``, R18).
     """
-    from rich.table import Table
-
-    from d4cli.fight.effect_transitions import applied_round
-
     table = Table(title=_title(encounter), title_justify="left")
     table.add_column("Turn", no_wrap=True)
     table.add_column("Creature", style="bold")
@@ -209,8 +201,6 @@ def status_table(encounter: Encounter) -> Table:
 def status_view(encounter: Encounter, console: Any) -> Table:
     """The status table for *console*: the full `status_table` where its rows fit the width
     unwrapped, else `compact_status_table` (one row per creature at 80 columns)."""
-    from rich.measure import Measurement
-
     table = status_table(encounter)
     if console.width >= 1000:  # a pipe: never wrapped (docs/cli.md)
         return table
@@ -442,9 +432,7 @@ def print_status(encounter: Encounter) -> None:
 
     Rich measures a table once, as it renders it; the line form is written without Rich's layout.
     """
-    from d4cli.output.render import console, plain
-
-    out = console()
+    out = render.console()
     table = status_view(encounter, out)
     if len(encounter.creatures) + TABLE_FRAME <= out.size.height:
         out.print(table)
@@ -459,18 +447,13 @@ def print_status(encounter: Encounter) -> None:
 
 
 def team_table(record: TeamRecord) -> Table:
-    """The steps of a Team Action (`d4cli.output.steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
-    from d4cli.output.render.roll import steps_table
-    from d4cli.output.steps import team_steps
-
+    """The steps of a Team Action (`d4cli.output.creature_steps.team_steps`): gate, grant, Load (R2, R8, R10, R11)."""
     title = f"{escape(record.actor)}: Team Action for {escape(record.target)}"
     return steps_table(title, team_steps(record))
 
 
 def print_lines(lines: Iterable[str]) -> None:
     """Print markup lines on stdout."""
-    from d4cli.output.render import console
-
-    out = console()
+    out = render.console()
     for line in lines:
         out.print(line)

@@ -10,10 +10,17 @@ has a one-line caption saying how it was computed.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from d4cli.output.steps import Step
+from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
+from d4cli.output.render.odds import grid_markdown
+from d4cli.output.render.simtext import _md as escape_md
+from d4cli.output.render.simtext import markdown_report
+from d4cli.output.ruletext import RULES
+from d4cli.output.steps import Step, pool_steps
+from d4cli.rules.dice import ExtraDice, ScriptedDice
+from d4cli.rules.errors import escape_control
+from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 
 # The grids' axes: small enough to read, wide enough to show the curve.
 POOL_ASPECTS = (1, 2, 3, 4, 5, 6)
@@ -25,8 +32,6 @@ COMPARE_DCS = (6, 8, 10, 12, 14, 16, 18)
 
 
 def _md(text: str) -> str:
-    from d4cli.output.render.simtext import _md as escape_md
-
     return escape_md(text)
 
 
@@ -34,8 +39,6 @@ STEP_HEADERS = ("Step", "What happened", "Rule")
 
 
 def _md_cell(text: str) -> str:
-    from d4cli.rules.errors import escape_control
-
     return escape_control(text).replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*")
 
 
@@ -60,8 +63,6 @@ def steps_markdown(title: str, steps: Iterable[Step]) -> str:
 
 def rules_section() -> list[str]:
     """Every rule (R, C, L, N ids) in the project's words, each with its example."""
-    from d4cli.output.ruletext import RULES
-
     lines = [
         "## The rules",
         "",
@@ -82,10 +83,6 @@ def rules_section() -> list[str]:
 
 def worked_example() -> list[str]:
     """A pool roll step by step (R2-R8), through the Markdown step renderer, with fixed dice."""
-    from d4cli.output.steps import pool_steps
-    from d4cli.rules.dice import ExtraDice, ScriptedDice
-    from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
-
     request = PoolRequest(
         aspect=4, load=1, cost=1, advantage=("high ground",), extra=(ExtraDice(1, 8),), evasion=9
     )
@@ -103,10 +100,6 @@ def worked_example() -> list[str]:
 
 def grids_section() -> list[str]:
     """The pool-vs-DC, expected-damage, check-vs-DC and D4-vs-d20 grids, exact, each with its caption."""
-    from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
-    from d4cli.output.render.odds import grid_markdown
-    from d4cli.rules.dice import ExtraDice
-
     d8 = (ExtraDice(1, 8),)
     grids = [
         (
@@ -138,8 +131,6 @@ def grids_section() -> list[str]:
 
 def simulation_section(report: dict[str, Any]) -> list[str]:
     """The reset-mode comparison of the encounter (R12) from the simulator, with its runs and seed."""
-    from d4cli.output.render.simtext import markdown_report
-
     return [
         "## The reset modes compared",
         "",

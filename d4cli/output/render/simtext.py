@@ -9,7 +9,21 @@ mode, figure and side names.
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
+
+from d4cli.output.figuretext import (
+    estimates,
+    few_runs,
+    figure_rows,
+    heading,
+    plural,
+    rounds_shares,
+    share_places,
+    shown,
+    sweep_columns,
+)
 
 CSV_COLUMNS = (
     "encounter",
@@ -35,8 +49,6 @@ NOTE = (
 
 def markdown_report(report: dict[str, Any]) -> str:
     """The report as Markdown: a heading line, the figures table, the rounds-to-finish table."""
-    from d4cli.output.figuretext import few_runs, figure_rows, heading
-
     sides = tuple(report["sides"])
     lines = [f"**{_md(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
     if few_runs(report["runs"]):
@@ -61,8 +73,6 @@ def markdown_report(report: dict[str, Any]) -> str:
 def sweep_markdown(report: dict[str, Any]) -> str:
     """One table per mode, a row per figure (with its interval) and a column per sweep setting:
     as many columns as settings, plus one, so a handbook page holds it."""
-    from d4cli.output.figuretext import sweep_columns
-
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     columns = sweep_columns(grid, tuple(report["sides"]))
     key = report["sweep"]["key"]
@@ -75,8 +85,6 @@ def sweep_markdown(report: dict[str, Any]) -> str:
 
 
 def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
-    from d4cli.output.figuretext import plural, rounds_shares, share_places
-
     shares = [dict(rounds_shares(m)) for m in modes]
     keys = sorted({k for s in shares for k in s if k != "draw"}, key=int)
     rows = []
@@ -135,8 +143,6 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
 
 def _mode_rows(m: dict[str, Any], sides: tuple[str, ...]) -> list[list[Any]]:
     """``[figure, side, bin, value, low, high]`` rows of one mode."""
-    from d4cli.output.figuretext import estimates, shown
-
     rows: list[list[Any]] = []
     for _, name, side, figure, key, _ in estimates(m, sides):
         value, low, high = figure[key], figure["low"], figure["high"]
@@ -168,9 +174,6 @@ def _blank(value: Any) -> Any:
 
 def csv_report(report: dict[str, Any]) -> str:
     """The report as CSV text (RFC 4180 quoting): the `CSV_COLUMNS` header, then `csv_rows`."""
-    import csv
-    import io
-
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

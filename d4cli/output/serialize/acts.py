@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from d4cli.fight import kinds
+from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.output.effecttext import ORIGINS, check_origin
-from d4cli.output.serialize.base import JsonObject, fight_over_json, pending_json
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.base import fight_over_json, pending_json
 from d4cli.output.serialize.effects import ended_json
 from d4cli.output.serialize.rolls import check_json, pool_json
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.actions import ActRecord, TeamRecord
-    from d4cli.fight.sheet_check import CheckRecord
-    from d4cli.fight.sheets import ActionEvent
 
 
 def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
@@ -122,8 +119,6 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
 def action_event_json(event: ActionEvent) -> JsonObject:
     """The ``action add`` / ``action remove`` object: the creature and the action's table;
     an add also has ``replaced`` (the table of the action it replaced, or null)."""
-    from d4cli.fight.sheets import action_document
-
     obj: JsonObject = {
         "kind": event.kind,
         "round": event.round,

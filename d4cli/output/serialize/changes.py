@@ -3,32 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.events import (
+    AddEvent,
+    DamageEvent,
+    ExhaustEvent,
+    HealEvent,
+    MoveEvent,
+    NoteEvent,
+    RemoveEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.sheets import ActionEvent
+from d4cli.fight.visibility import ViewEvent
+from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
-from d4cli.output.serialize.base import JsonObject, event_head, fight_over_json
+from d4cli.output.serialize.base import Event, event_head, fight_over_json
 from d4cli.output.serialize.effects import effect_event_json, ended_json
 from d4cli.output.serialize.visibility import view_event_json
 
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.actions import ActRecord, TeamRecord
-    from d4cli.fight.events import (
-        AddEvent,
-        DamageEvent,
-        ExhaustEvent,
-        HealEvent,
-        MoveEvent,
-        NoteEvent,
-        RemoveEvent,
-        TurnEndEvent,
-        TurnStartEvent,
-    )
-    from d4cli.fight.sheet_check import CheckRecord
-    from d4cli.fight.sheets import ActionEvent
-    from d4cli.fight.visibility import ViewEvent
-    from d4cli.output.serialize.base import Event
-
-    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent
+Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent
 
 
 def add_json(event: AddEvent) -> JsonObject:
