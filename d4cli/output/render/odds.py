@@ -24,6 +24,7 @@ from d4cli.odds.grid_exact import grid_fractions
 from d4cli.odds.grids import EXPECTED_DAMAGE, Grid, pool_notation
 from d4cli.odds.roll_odds import CheckOdds, PoolOdds
 from d4cli.output.gridtext import grid_title, row_header, row_label
+from d4cli.output.markdown import Align, markdown_table
 from d4cli.output.render import PIPE_WIDTH, escape
 
 # Bar characters: at/above the line (success, damage) and below it.
@@ -322,21 +323,16 @@ def grid_pages(grid: Grid, width: int) -> list[Table]:
     ]
 
 
-def _markdown_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
-
-
 def grid_markdown(grid: Grid) -> str:
-    """A grid as a GitHub pipe table: a header row, an alignment row, one row per row."""
+    """A grid as a GitHub pipe table (`d4cli.output.markdown.markdown_table`): the labels
+    left-aligned, the values right-aligned; one row per row, a newline at the end."""
     header = [row_header(grid), *(column_header(grid, column) for column in grid.columns)]
-    lines = [
-        "| " + " | ".join(_markdown_cell(cell) for cell in header) + " |",
-        "|" + "|".join([":---", *("---:" for _ in grid.columns)]) + "|",
+    rows = [
+        [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
+        for row in grid.rows
     ]
-    for row in grid.rows:
-        cells = [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
-        lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
-    return "\n".join(lines) + "\n"
+    align: list[Align] = ["left", *(["right"] * len(grid.columns))]
+    return markdown_table(header, rows, align) + "\n"
 
 
 def grid_csv(grid: Grid) -> str:

@@ -9,9 +9,9 @@ from typing import Any
 from rich.table import Table
 
 from d4cli.output import render
+from d4cli.output.markdown import markdown_table, md_text
 from d4cli.output.render import escape
 from d4cli.output.render.forecast import bar_lines
-from d4cli.output.render.simtext import _md, markdown_table
 
 CREATURE_HEADER = [
     "creature",
@@ -180,7 +180,7 @@ def print_recap(report: dict[str, Any]) -> None:
 def markdown_recap(report: dict[str, Any]) -> str:
     """The recap as Markdown: a heading line, the two tables, the lines as a list."""
     lines = [
-        f"**{_md(heading(report))}**",
+        f"**{md_text(heading(report))}**",
         "",
         markdown_table(CREATURE_HEADER, creature_rows(report)),
     ]
@@ -189,7 +189,7 @@ def markdown_recap(report: dict[str, Any]) -> str:
         lines += ["", "Damage per round (hp taken off, R16):", "", markdown_table(header, rows)]
     lines.append("")
     lines += [
-        ("  - " if line.startswith("  ") else "- ") + _md(line.strip())
+        ("  - " if line.startswith("  ") else "- ") + md_text(line.strip())
         for line in sentences(report)
     ]
     return "\n".join(lines)

@@ -24,6 +24,7 @@ from d4cli.output.figuretext import (
     shown,
     sweep_columns,
 )
+from d4cli.output.markdown import markdown_table, md_text
 
 CSV_COLUMNS = (
     "encounter",
@@ -50,7 +51,7 @@ NOTE = (
 def markdown_report(report: dict[str, Any]) -> str:
     """The report as Markdown: a heading line, the figures table, the rounds-to-finish table."""
     sides = tuple(report["sides"])
-    lines = [f"**{_md(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
+    lines = [f"**{md_text(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
     if few_runs(report["runs"]):
         lines += ["", str(few_runs(report["runs"])) + "."]
     if "sweep" in report:
@@ -80,7 +81,7 @@ def sweep_markdown(report: dict[str, Any]) -> str:
     parts = []
     for mode in dict.fromkeys(name for name, _, _ in columns):
         rows = [[figure, *cells] for name, figure, cells in columns if name == mode]
-        parts.append(f"{_md(mode)} mode:\n\n" + markdown_table(header, rows))
+        parts.append(f"{md_text(mode)} mode:\n\n" + markdown_table(header, rows))
     return "\n\n".join(parts)
 
 
@@ -99,23 +100,6 @@ def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
             )
         rows.append(row)
     return markdown_table(["rounds"] + [m["mode"] for m in modes], rows)
-
-
-def _md(text: str) -> str:
-    """Text safe inside Markdown emphasis and tables."""
-    for char in "\\*_|`[]<>":
-        text = text.replace(char, "\\" + char)
-    return text
-
-
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    """A Markdown pipe table."""
-    lines = [
-        "| " + " | ".join(_md(h) for h in header) + " |",
-        "|" + "|".join("---" for _ in header) + "|",
-    ]
-    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
