@@ -462,7 +462,7 @@ def status_command(
 
         print_replayed(entry, encounter)
         return
-    from d4cli.output.render.encounter import print_status
+    from d4cli.output.render.status import print_status
 
     print_status(encounter)
 

@@ -100,8 +100,9 @@ def print_status_forecast(encounter: "Encounter", json_: bool) -> None:
 
         emit_json(status_forecast_json(encounter, found, winner))
         return
-    from d4cli.output.render.encounter import print_lines, print_status
+    from d4cli.output.render.encounter import print_lines
     from d4cli.output.render.forecast import forecast_line, over_line
+    from d4cli.output.render.status import print_status
 
     print_status(encounter)
     print_lines([forecast_line(found) if found is not None else over_line(winner)])

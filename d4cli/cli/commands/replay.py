@@ -75,7 +75,8 @@ def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:
 def print_replayed(entry: dict[str, Any], encounter: Encounter) -> None:
     """The tracker as it stood after *entry*, headed by that entry's line (read-only replay)."""
     from d4cli.output.render import escape
-    from d4cli.output.render.encounter import print_lines, print_status, summary
+    from d4cli.output.render.encounter import print_lines, summary
+    from d4cli.output.render.status import print_status
     from d4cli.store.journal import public_entry
 
     kind = escape(str(entry.get("kind")))
