@@ -331,7 +331,8 @@ def grid_markdown(grid: Grid) -> str:
         [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
         for row in grid.rows
     ]
-    align: list[Align] = ["left", *(["right"] * len(grid.columns))]
+    align: list[Align] = ["left"]
+    align += ("right" for _ in grid.columns)
     return markdown_table(header, rows, align) + "\n"
 
 
