@@ -9,11 +9,10 @@ from d4cli.output import render
 
 def at_width(monkeypatch: Any, width: int) -> None:
     """Every Console d4cli builds lays out to *width* columns, as on a terminal that wide (no colour)."""
-    base = render._console_class()
 
-    class Fixed(base):  # type: ignore[misc, valid-type]
+    class Fixed(render.PipeConsole):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs["width"] = width
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(render, "_CONSOLE_CLASS", Fixed)
+    monkeypatch.setattr(render, "PipeConsole", Fixed)

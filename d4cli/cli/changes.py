@@ -13,10 +13,11 @@ import sys
 from typing import Any
 
 from d4cli.api.tracker import Change, Tracker
-from d4cli.cli.options import emit_json, make_rng
+from d4cli.cli.options import make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json
+from d4cli.output.stdout import emit_json
 
 NOTHING_CHANGED = "nothing changed: nothing written or logged"
 

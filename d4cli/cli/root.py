@@ -6,7 +6,7 @@ errors and `InputError` to exit 2, `RefusedError` to 3, anything unexpected
 to 1 (one line; a traceback only with ``D4CLI_DEBUG=1``). It applies both to
 the console script and to ``typer.testing.CliRunner``. Commands and printers
 never end the process themselves: a refusal is a `RefusedError` that carries
-its result, raised after the result was printed (`d4cli.cli.commands.output`).
+its result, raised after the result was printed (`d4cli.output.printing`).
 """
 
 from __future__ import annotations

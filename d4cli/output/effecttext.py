@@ -5,16 +5,15 @@ the shape docs/cli.md gives: ``{source, grant, on, ends: {kind, creature, last_r
 origin, level}``), so an ``effect`` change just made, the same change read back by ``log``
 and a row of ``status`` or ``effect list`` read alike. `ORIGINS` is the one table of the
 names of an origin, in JSON and for people, and `END_REASONS` the words of why an effect
-ended (`end_reason`). Plain text, no Rich and no imports at run time: callers escape (N1).
+ended (`end_reason`). Plain text, no Rich: callers escape (N1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-if TYPE_CHECKING:  # only for the annotations: keeps this module free of imports
-    from d4cli.fight.effects import Ended
+from d4cli.fight.effects import Ended
 
 
 class Origin(NamedTuple):

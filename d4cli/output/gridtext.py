@@ -8,10 +8,8 @@ text, no Rich: callers escape.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.odds.grids import Grid, GridRow
+from d4cli.odds.grids import Grid, GridRow
+from d4cli.rules.action_roll import apply_disadvantage
 
 # A grid's kind -> its title: one line, with the rule ids.
 TITLES: dict[str, str] = {
@@ -59,8 +57,6 @@ def row_label(grid: Grid, row: GridRow) -> str:
 
 def check_label(advantage_level: int, disadvantage: int, modifiers: int | None = None) -> str:
     """``Adv 2``, ``Adv 2, Dis 1 (= Adv 1)``, ``Dis 1 (-1d6)``, ``d20+3, Adv 2`` (C3, C4)."""
-    from d4cli.rules.action_roll import apply_disadvantage
-
     parts = [] if modifiers is None else [f"d20{modifiers:+d}"]
     levels = apply_disadvantage(advantage_level, disadvantage)
     if advantage_level:

@@ -12,10 +12,9 @@ labels as coloured bars, effects as chips.
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output.serialize.public_view import effect_left
 
 # How full a label's bar is drawn: a label never gives away the number behind it.
 LABEL_FILL = {"Healthy": 100, "Up": 100, "Hurt": 70, "Bloodied": 35, "Down": 0}
@@ -42,8 +41,6 @@ def _hp(creature: PublicCreature) -> str:
 
 
 def _effects(creature: PublicCreature, counts_from: int) -> str:
-    from d4cli.output.serialize.public_view import effect_left
-
     chips = []
     for effect in creature.effects:
         sign = "+1d4" if effect.grant == "advantage" else "-1d4"

@@ -1,26 +1,22 @@
 """The steps of a roll as data: one walk per result, shared by every renderer.
 
-A pool roll (R2-R8), an Action Roll (C1-C7) and a Team Action (R2, R8, R10,
-R11) each become a list of plain `Step` records: the step's name, what
-happened (plain text, names as written), the rule id that decided it, and a
-`Tone` for the part of the text that carries the verdict. The Rich table
-(`d4cli.output.render.roll.steps_table`) renders the list. No Rich here.
+A pool roll (R2-R8), an Action Roll (C1-C7) and a roll of plain dice (L3) each become
+a list of plain `Step` records: the step's name, what happened (plain text, names as
+written), the rule id that decided it, and a `Tone` for the part of the text that
+carries the verdict. The Rich table (`d4cli.output.render.roll.steps_table`) and the
+Markdown one (`d4cli.output.render.handbook.steps_markdown`) render the list; the
+steps of what a creature does are `d4cli.output.creature_steps`. No Rich here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
-from d4cli.output.effecttext import ORIGINS, check_origin
+from d4cli.rules.action_roll import CheckResult, Outcome
 from d4cli.rules.dc import DC_TIERS
-
-if TYPE_CHECKING:
-    from d4cli.fight.actions import TeamRecord
-    from d4cli.fight.sheet_check import CheckRecord
-    from d4cli.rules.action_roll import CheckResult
-    from d4cli.rules.dice import DiceRoll
-    from d4cli.rules.pool import Gate, PoolPlan, PoolResult
+from d4cli.rules.dice import DiceRoll
+from d4cli.rules.pool import Gate, PoolPlan, PoolResult
 
 # Beyond this many dice a step shows the first ones and a count (JSON has all).
 SHOWN_DICE = 40
@@ -182,30 +178,13 @@ def dice_steps(roll: DiceRoll) -> list[Step]:
     return steps
 
 
-def act_steps(result: PoolResult, sources: Sequence[tuple[str, str, str]]) -> list[Step]:
-    """`pool_steps` of an act, with a "Sources" step before the Advantage that names where
-    each source came from: the command line, an effect, a Team Action (R4, R11, R20)."""
-    steps = pool_steps(result)
-    if not result.allowed or not any(origin != "command" for _, _, origin in sources):
-        return steps
-    named = ", ".join(
-        f"{'+' if grant == 'advantage' else '-'}{source} ({ORIGINS[origin].label})"
-        for source, grant, origin in sources
-    )
-    at = next(
-        (i for i, step in enumerate(steps) if step.name in ("Advantage", "Disadvantage")),
-        len(steps),
-    )
-    return steps[:at] + [Step("Sources", named, "R20")] + steps[at:]
-
-
 def dc_label(dc: int) -> str:
     names = [name for name, value in DC_TIERS.items() if value == dc]
     return f"DC {dc} ({names[0]})" if names else f"DC {dc}"
 
 
 # How each outcome of an Action Roll (`d4cli.rules.action_roll.Outcome`, a StrEnum: its values are the keys)
-# reads: (words, tone, what follows them). Plain keys: a pool table never loads the d20 rules.
+# reads: (words, tone, what follows them).
 OUTCOME_WORDS: dict[str, tuple[str, Tone, str]] = {
     "success": ("succeeds", "good", ""),
     "failure": ("fails", "bad", ""),
@@ -216,8 +195,6 @@ OUTCOME_WORDS: dict[str, tuple[str, Tone, str]] = {
 
 def check_steps(result: CheckResult) -> list[Step]:
     """Every step of an Action Roll (C1-C7)."""
-    from d4cli.rules.action_roll import Outcome
-
     request = result.request
     levels = result.levels
     if levels.impossible:
@@ -261,63 +238,3 @@ def check_steps(result: CheckResult) -> list[Step]:
         detail = f"{result.total} {how}: {words}{after}"
         steps.append(Step(dc_label(request.dc), detail, rule, tone, words))
     return steps
-
-
-def team_steps(record: TeamRecord) -> list[Step]:
-    """The steps of a Team Action: the actor's gate, the grant, the Load (R2, R8, R10, R11)."""
-    gate = record.gate
-    if record.actor_down:
-        return [
-            Step(
-                "Down",
-                f"{record.actor} is at 0 hp: it cannot give a Team Action",
-                "R18",
-                "alarm",
-                "cannot",
-            )
-        ]
-    first = gate_step(gate, record.aspect)
-    if not gate.allowed:
-        return [first, Step("Load", f"stays {gate.load}: nothing granted", "R2")]
-    steps = [first]
-    if record.off_turn:
-        steps.append(Step("Off-turn", "not its own turn: same gate, same Cost", "R10"))
-    grant = f"{record.target}'s next roll: {record.grant} '{record.source}'"
-    steps.append(Step("Grant", grant, "R11"))
-    steps.append(Step("Load after", f"{gate.load} + Cost {gate.cost} = {record.load_after}", "R8"))
-    return steps
-
-
-def sheet_check_steps(record: CheckRecord) -> list[Step]:
-    """A check from a sheet (C8): where each modifier and Advantage level came from, then `check_steps`."""
-    steps = [
-        Step(kind.capitalize(), f"{name} {signed(value)} (from {record.actor}'s sheet)", "C8")
-        for kind, name, value in record.stats
-    ]
-    counted = {id(source) for source in record.counted}
-    result = record.result
-    parts = [f"--advantage {record.base_level}"] if record.base_level else []
-    for source in record.sources:
-        if source.grant != "advantage":
-            continue
-        how = f"+{source.level}" if id(source) in counted else "counted once"
-        parts.append(f"{source.name} ({check_origin(source.origin)}) {how}")
-    if len(parts) > (1 if record.base_level else 0):
-        level = result.request.advantage_level
-        capped = (
-            f"{record.raised_level}, capped at Level {level} (C3)"
-            if record.raised_level > level
-            else f"Level {level}"
-        )
-        detail = ", ".join(parts) + f" = {capped}"
-        steps.append(Step("Advantage Level", detail, "C8"))
-    dis = [f"--disadvantage {record.base_disadvantage}"] if record.base_disadvantage else []
-    for source in record.sources:
-        if source.grant == "disadvantage":
-            how = "" if id(source) in counted else ", counted once"
-            dis.append(f"{source.name} ({check_origin(source.origin)}{how})")
-    if dis and (record.base_disadvantage == 0 or len(dis) > 1):
-        steps.append(
-            Step("Disadvantages", ", ".join(dis) + f" = {result.request.disadvantage}", "C8")
-        )
-    return steps + check_steps(result)

@@ -39,18 +39,17 @@ def kind_of(cls: type) -> object:
 
 
 def test_every_record_type_in_the_table_is_a_record_class_with_a_kind():
-    for name in SERIALIZERS:
-        module, _, class_name = name.rpartition(".")
-        record_type = getattr(importlib.import_module(module), class_name)
-        assert is_record_class(record_type), name
-        assert f"{record_type.__module__}.{record_type.__qualname__}" == name
+    for record_type in SERIALIZERS:
+        assert is_record_class(record_type), record_type
+        module = importlib.import_module(record_type.__module__)
+        assert getattr(module, record_type.__qualname__) is record_type
 
 
 def test_every_record_class_of_the_model_has_its_serializer():
     from d4cli.fight import actions, events, sheet_check, sheets, visibility
 
     found = {
-        f"{cls.__module__}.{cls.__qualname__}"
+        cls
         for module in (actions, events, sheet_check, sheets, visibility)
         for cls in vars(module).values()
         if isinstance(cls, type)
@@ -69,6 +68,17 @@ def test_every_record_class_of_the_model_has_its_serializer():
 def test_an_unknown_record_type_is_a_type_error_naming_it():
     with pytest.raises(TypeError, match=r"no JSON serializer for a builtins\.dict record"):
         record_json({"kind": "add"})  # type: ignore[arg-type]
+
+
+def test_a_record_is_serialized_by_its_own_class_not_a_base_class():
+    from d4cli.fight.events import DamageEvent
+
+    class Later(DamageEvent):
+        pass
+
+    assert DamageEvent in SERIALIZERS
+    with pytest.raises(TypeError, match=r"no JSON serializer for a .*Later record"):
+        record_json(Later.__new__(Later))  # type: ignore[arg-type]
 
 
 def test_every_kind_of_entry_has_its_line_and_an_unknown_kind_reads_as_its_name():

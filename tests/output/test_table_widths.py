@@ -19,7 +19,7 @@ def terminal(monkeypatch):
 
     def run(function, width: int) -> str:
         screen = io.StringIO()
-        console_class = render._console_class()
+        console_class = render.PipeConsole
 
         def fixed(*, stderr: bool = False):
             return console_class(
@@ -54,7 +54,7 @@ def _fight(tmp_path: Path):
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_status_is_one_row_per_creature_that_fits(tmp_path, terminal, snapshot, width):
-    from d4cli.output.render.encounter import print_status
+    from d4cli.output.render.status import print_status
 
     encounter = _fight(tmp_path)
     text = terminal(lambda: print_status(encounter), width)
@@ -71,7 +71,7 @@ def test_status_is_one_row_per_creature_that_fits(tmp_path, terminal, snapshot, 
 
 
 def test_a_wide_terminal_keeps_the_full_table(tmp_path, terminal):
-    from d4cli.output.render.encounter import print_status
+    from d4cli.output.render.status import print_status
 
     encounter = _fight(tmp_path)
     piped = ok("status").stdout  # a pipe is never wrapped: the full table

@@ -1,8 +1,8 @@
 """A creature acts: ``act`` (the D4 pool, or one of its named actions) and ``team`` (docs/cli.md "Encounter").
 
 A thin skin like `commands.encounter`: parse the options, run the pure `d4cli.fight.actions`
-transition through the store's one transaction, print the record (`commands.output`, with
-`show_act` and `team_view` below: the renderers of `d4cli.output.render` make the text).
+transition through the store's one transaction, print the record (`d4cli.output.printing`, with
+the views of `d4cli.output.act_views`: the renderers of `d4cli.output.render` make the text).
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, tell
-from d4cli.cli.commands.output import ResultView, print_one, print_renderables
-from d4cli.cli.commands.pool_view import gate_refusal, pool_view
 from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
     FileOption,
@@ -25,28 +23,23 @@ from d4cli.cli.options import (
     SeedOption,
     SourceList,
     check_note,
-    emit_json,
 )
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE
-from d4cli.output.render import plain
-from d4cli.output.render.actline import act_refusal
-from d4cli.output.render.acts import act_lines, act_title
-from d4cli.output.render.encounter import print_lines, summary, team_head, team_table
-from d4cli.output.serialize.acts import act_json, team_json
+from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
+from d4cli.output.printing import print_one
+from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.serialize.acts import act_json
 from d4cli.output.serialize.changes import journal_json
-from d4cli.output.steps import act_steps
+from d4cli.output.stdout import emit_json
 from d4cli.rules.dc import parse_dc
 from d4cli.rules.dice import parse_extras
-from d4cli.rules.errors import InputError, RefusedError, escape_control
+from d4cli.rules.errors import InputError, RefusedError
 from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
-    from d4cli.cli.commands.output import ResultView
-    from d4cli.fight.actions import ActRecord, TeamRecord
-    from d4cli.output.steps import Step
-    from d4cli.rules.pool import PoolResult
+    from d4cli.fight.actions import ActRecord
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_aspect = completer("d4cli.cli.completion:complete_aspect")
@@ -229,18 +222,7 @@ def team_command(
         note=checked,
     )
     tell(change, tracker)
-    record = change.record
-    view = team_view()
-    if dry_run:
-        to_json, show = view.to_json, view.show
-
-        def show_dry(item: "TeamRecord") -> None:
-            show(item)
-            print("(dry run: nothing was written)")
-
-        view.to_json = lambda item: {**to_json(item), "dry_run": True}
-        view.show = show_dry
-    print_one(record, view, json_=json_)
+    print_one(change.record, TeamView(dry_run=dry_run), json_=json_)
 
 
 # --- how an act and a Team Action print ---------------------------------------------------------
@@ -275,39 +257,7 @@ def show_act(
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return
         quiet = True  # the refusal's one line, and nothing more
-    reason = gate_refusal(result.plan.gate)
-    refusal = None if reason is None else _act_refusal(record, reason)
-    title = ""
-    if not json_ and not quiet:
-        title = act_title(record, dry_run=dry_run)
-    view = pool_view(
-        result.plan,
-        odds=odds,
-        to_json=lambda _: act_json(record, dry_run=dry_run),
-        title=title,
-        after=lambda _: _print_act_lines(record, dry_run),
-        steps=lambda result: _act_steps(result, record),
-    )
-    view.refusal = lambda _: refusal
-    print_one(result, view, json_=json_, quiet=quiet)
-
-
-def _act_refusal(record: "ActRecord", reason: str) -> str:
-    """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
-
-    return act_refusal(act_json(record), reason)
-
-
-def _act_steps(result: "PoolResult", record: "ActRecord") -> "list[Step]":
-    """The steps of an act's table (`d4cli.output.steps`, loaded only for a table)."""
-
-    return act_steps(result, record.sources)
-
-
-def down_refusal(actor: str) -> str:
-    """The message of a down creature's refused act or Team Action (R18)."""
-
-    return f"refused (R18): {escape_control(actor)} is down (0 hp) and cannot act; nothing was rolled or changed"
+    print_one(result, ActView(record, odds=odds, dry_run=dry_run), json_=json_, quiet=quiet)
 
 
 def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
@@ -319,45 +269,4 @@ def _refuse_down(record: "ActRecord", *, json_: bool) -> None:
 
     if json_:
         emit_json(act_json(record))
-    raise RefusedError(_act_refusal(record, down_refusal(record.actor)), record)
-
-
-def _print_act_lines(record: "ActRecord", dry_run: bool) -> None:
-    """The lines under an act's table (`d4cli.output.render.acts.act_lines`)."""
-
-    lines = act_lines(record, dry_run=dry_run)
-    if lines:  # most acts have none: no second console
-        print_renderables(*lines)
-
-
-def _show_team(record: "TeamRecord") -> None:
-    if record.actor_down:  # as a down creature's act: the refusal's line alone (R18)
-        return
-
-    print_renderables(team_table(record))
-
-
-def _team_json(record: "TeamRecord") -> dict[str, object]:
-
-    return team_json(record)
-
-
-def _team_refusal(record: "TeamRecord") -> str | None:
-
-    reason = down_refusal(record.actor) if record.actor_down else gate_refusal(record.gate)
-    if reason is None:
-        return None
-
-    return f"{plain(team_head(_team_json(record)))} for {escape_control(record.target)}: {reason}"
-
-
-def team_view() -> "ResultView[TeamRecord]":
-    """How a Team Action prints: its JSON, or its steps; a gate refusal (R2) ends it."""
-
-    return ResultView(
-        to_json=_team_json,
-        essential=lambda record: record.load_after,
-        show=_show_team,
-        tally=lambda record: (None, None, None),
-        refusal=_team_refusal,
-    )
+    raise RefusedError(act_refusal_line(record, down_refusal(record.actor)), record)

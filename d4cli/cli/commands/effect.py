@@ -8,11 +8,13 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, print_change
+from d4cli.cli.commands.encounter import FileOption
 from d4cli.cli.lazy import completer
-from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note, emit_json
+from d4cli.cli.options import JsonOption, NoteOption, check_note
 from d4cli.cli.settings import resolve_path
 from d4cli.output.render.effects import print_effects
 from d4cli.output.serialize.effects import effects_list_json
+from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.options import FileOption, JsonOption, emit_json
+from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.reads import run_forecast
 from d4cli.output.render.forecast import print_forecast
 from d4cli.output.serialize.forecast import forecast_json
+from d4cli.output.stdout import emit_json
 
 if TYPE_CHECKING:
     pass

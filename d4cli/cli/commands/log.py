@@ -12,10 +12,11 @@ import typer
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.lazy import completer
-from d4cli.cli.options import FileOption, JsonOption, SourceList, emit_json, write_chunks
+from d4cli.cli.options import FileOption, JsonOption, SourceList
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
 from d4cli.output.serialize.replay import state_line_json
 from d4cli.output.serialize.views import log_json_chunks
+from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, ROUND, parse_whole
 from d4cli.rules.names import check_text

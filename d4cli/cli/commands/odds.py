@@ -8,20 +8,38 @@
 Ranges are written ``1..8``, ``4..20/2`` (a step), ``6`` or a comma list of
 these (``1,3,5..8``). Output as a Rich table, ``--format markdown`` (a GitHub
 pipe table), ``csv`` or ``json`` (``--json`` is the same as ``--format json``).
-Only Typer is imported here at start-up; the rules and Rich load inside the commands.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, TypedDict
+from typing import Annotated, TypedDict
 
 import typer
 
 from d4cli.cli.completion import complete_format
-
-if TYPE_CHECKING:
-    from d4cli.rules.dice import ExtraDice
+from d4cli.odds.dice_sums import check_odds_size, dice_sum
+from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
+from d4cli.output import render
+from d4cli.output.render.odds import format_grid, grid_pages
+from d4cli.output.serialize.grids import grid_json
+from d4cli.output.stdout import emit_json
+from d4cli.rules.dc import DC_TIERS
+from d4cli.rules.dice import ExtraDice, parse_extras
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import (
+    ADVANTAGE_LEVEL,
+    ASPECT,
+    DC,
+    DISADVANTAGE_COUNT,
+    EVASION,
+    LOAD,
+    MAX_DICE,
+    MODIFIER,
+    parse_whole,
+)
+from d4cli.rules.pool import pool_size
 
 
 class PoolRows(TypedDict, total=False):
@@ -99,11 +117,9 @@ def pool_command(
 
     Example: d4cli odds pool --aspect 1..8 --dc 4..20 --format markdown
     """
-    from d4cli.odds.grids import pool_grid
-
     fmt = _format(format_, json_)
     rows = _PoolRows.parse(aspect, pool, load, net_advantage, extra)
-    dcs = parse_range(dc, "--dc", _dc_bounds(), tiers=True)
+    dcs = parse_range(dc, "--dc", DC, tiers=True)
     _check_cells(rows.count, len(dcs), rows.field, "--dc")
     _emit(pool_grid(dcs, **rows.kwargs()), fmt)
 
@@ -125,9 +141,6 @@ def damage_command(
 
     Example: d4cli odds damage --pool 1..10 --evasion 0..12 --extra 1d8
     """
-    from d4cli.odds.grids import damage_grid
-    from d4cli.rules.limits import EVASION
-
     fmt = _format(format_, json_)
     rows = _PoolRows.parse(aspect, pool, load, net_advantage, extra)
     evasions = parse_range(evasion, "--evasion", EVASION)
@@ -161,14 +174,11 @@ def check_command(
 
     Example: d4cli odds check --advantage 0..3 --dc 6..24/2 --modifier 3
     """
-    from d4cli.odds.grids import check_grid
-    from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, MODIFIER, parse_whole
-
     fmt = _format(format_, json_)
     levels = parse_range(advantage, "--advantage", ADVANTAGE_LEVEL)
     counts = parse_range(disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
     modifiers = parse_whole(modifier, "--modifier", MODIFIER)
-    dcs = parse_range(dc, "--dc", _dc_bounds(), tiers=True)
+    dcs = parse_range(dc, "--dc", DC, tiers=True)
     _check_cells(len(levels) * len(counts), len(dcs), "--advantage/--disadvantage", "--dc")
     _emit(check_grid(dcs, advantage_levels=levels, disadvantages=counts, modifiers=modifiers), fmt)
 
@@ -202,15 +212,12 @@ def compare_command(
 
     Example: d4cli odds compare --aspect 2..6 --modifier 0..5 --dc 4..20
     """
-    from d4cli.odds.grids import compare_grid
-    from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, MODIFIER, parse_whole
-
     fmt = _format(format_, json_)
     rows = _PoolRows.parse(aspect, pool, load, net_advantage, extra, default_aspects="2..6")
     modifiers = parse_range(modifier, "--modifier", MODIFIER)
     level = parse_whole(advantage, "--advantage", ADVANTAGE_LEVEL)
     count = parse_whole(disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
-    dcs = parse_range(dc, "--dc", _dc_bounds(), tiers=True)
+    dcs = parse_range(dc, "--dc", DC, tiers=True)
     _check_cells(rows.count + len(modifiers), len(dcs), f"{rows.field}/--modifier", "--dc")
     grid = compare_grid(
         dcs, modifiers=modifiers, advantage_level=level, disadvantage=count, **rows.kwargs()
@@ -244,13 +251,9 @@ def parse_range(
         InputError: a bad number, an empty range (``5..1``), a step below 1,
             or more than 10,000 values.
     """
-    from d4cli.rules.errors import InputError
-    from d4cli.rules.limits import parse_whole
 
     def number(part: str) -> int:
         if tiers:
-            from d4cli.rules.action_roll import DC_TIERS
-
             tier = DC_TIERS.get(part.lower())
             if tier is not None:
                 return tier
@@ -290,7 +293,12 @@ class _PoolRows:
     """The rows of a pool grid: Aspects (with Load and Net Advantage) or pool sizes."""
 
     def __init__(
-        self, field: str, values: tuple[int, ...], load: int, net: int, extra: tuple
+        self,
+        field: str,
+        values: tuple[int, ...],
+        load: int,
+        net: int,
+        extra: tuple[ExtraDice, ...],
     ) -> None:
         self.field = field
         self.values = values
@@ -317,12 +325,6 @@ class _PoolRows:
         Raises:
             InputError: both --aspect and --pool, a bad value, or a roll too large.
         """
-        from d4cli.odds.dice_sums import check_odds_size, dice_sum
-        from d4cli.rules.dice import parse_extras
-        from d4cli.rules.errors import InputError
-        from d4cli.rules.limits import ASPECT, LOAD, MAX_DICE, MODIFIER, parse_whole
-        from d4cli.rules.pool import pool_size
-
         if aspect is not None and pool is not None:
             raise InputError("--aspect/--pool", None, "give --aspect or --pool, not both")
         load_value = parse_whole(load, "--load", LOAD)
@@ -354,15 +356,7 @@ class _PoolRows:
         }
 
 
-def _dc_bounds() -> tuple[int, int]:
-    from d4cli.rules.limits import DC
-
-    return DC
-
-
 def _format(text: str, json_: bool) -> str:
-    from d4cli.rules.errors import InputError
-
     fmt = text.lower()
     if fmt not in FORMATS:
         raise InputError("--format", text, "must be one of " + ", ".join(FORMATS))
@@ -372,29 +366,17 @@ def _format(text: str, json_: bool) -> str:
 
 
 def _check_cells(rows: int, columns: int, row_field: str, column_field: str) -> None:
-    from d4cli.odds.grids import grid_cells
-
     grid_cells(rows, columns, f"{row_field} x {column_field}")
 
 
-def _emit(grid: object, fmt: str) -> None:
+def _emit(grid: Grid, fmt: str) -> None:
     """Print *grid* in *fmt* (table, markdown, csv, json) on stdout."""
-    import sys
-
     if fmt == "json":
-        from d4cli.cli.options import emit_json
-        from d4cli.output.serialize.grids import grid_json
-
-        emit_json(grid_json(grid))  # type: ignore[arg-type]
+        emit_json(grid_json(grid))
         return
     if fmt in ("markdown", "csv"):
-        from d4cli.output.render.odds import format_grid
-
-        sys.stdout.write(str(format_grid(grid, fmt)))  # type: ignore[arg-type]
+        sys.stdout.write(str(format_grid(grid, fmt)))
         return
-    from d4cli.output.render import console
-    from d4cli.output.render.odds import grid_pages
-
-    out = console()
-    for table in grid_pages(grid, out.width):  # type: ignore[arg-type]  # a terminal's width: pages of columns
+    out = render.console()
+    for table in grid_pages(grid, out.width):  # a terminal's width: pages of columns
         out.print(table)

@@ -3,12 +3,11 @@
 # No `from __future__ import annotations` here: Typer reads these annotations on every
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
 # the strings again in typing.get_type_hints (start-up).
-from typing import TYPE_CHECKING, Annotated, Any
+import re
+from typing import Annotated
 
 import typer
 
-from d4cli.cli.commands.pool_view import gate_refusal as gate_refusal
-from d4cli.cli.commands.pool_view import pool_view as pool_view
 from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
     JsonOption,
@@ -22,8 +21,14 @@ from d4cli.cli.options import (
     make_rng,
     parse_times,
 )
+from d4cli.output.pool_stream import write_pool_lines
+from d4cli.output.printing import print_many
+from d4cli.output.roll_views import CheckView, DiceView, PoolView
+from d4cli.rules.action_roll import CheckRequest, parse_dc, roll_check
+from d4cli.rules.dice import parse_expression, parse_extras, roll_expression, times_dice
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import (
+    ADVANTAGE_LEVEL,
     ASPECT,
     COST,
     DISADVANTAGE_COUNT,
@@ -33,11 +38,8 @@ from d4cli.rules.limits import (
     check_rolled_dice,
     parse_whole,
 )
-
-if TYPE_CHECKING:
-    from d4cli.rules.pool import PoolResult
-
-JsonObject = dict[str, Any]
+from d4cli.rules.pool import PoolRequest, PoolResult, plan_pool, roll_pool
+from d4cli.rules.suggest import did_you_mean
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
@@ -102,9 +104,6 @@ def pool_command(
 
     Example: d4cli roll pool 4 --adv torch --adv advice --dis darkness
     """
-    from d4cli.rules.dice import parse_extras
-    from d4cli.rules.pool import PoolRequest, plan_pool
-
     _refuse_unknown([aspect, *ctx.args] if aspect.startswith("-") else ctx.args, ctx)
     request = PoolRequest(
         aspect=parse_whole(aspect, "ASPECT", ASPECT),
@@ -113,7 +112,7 @@ def pool_command(
         advantage=tuple(adv or ()),
         disadvantage=tuple(dis or ()),
         extra=parse_extras(extra or ()),
-        dc=None if dc is None else _parse_dc(dc),
+        dc=None if dc is None else parse_dc(dc),
         evasion=None if evasion is None else parse_whole(evasion, "--evasion", EVASION),
         gm=gm,
         ignore_load=ignore_load,
@@ -122,24 +121,14 @@ def pool_command(
     rng = make_rng(seed)
     plan = plan_pool(request)
     check_rolled_dice(plan.dice_count, count)
-    label_text = check_note(label, "--label")
-    view = pool_view(plan, odds=odds, label=label_text)
-    if short:
-        view.essential = _short_line("pool_line", "pool_json")
-    if json_ and count > 1:
-        from d4cli.cli.commands.jsonlines import write_pool_lines
-
-        if write_pool_lines(plan, rng, count, view.to_json):
-            return
-    from d4cli.cli.commands.output import print_many
-    from d4cli.rules.dice import times_dice
-    from d4cli.rules.pool import roll_pool
-
+    view = PoolView(plan, odds=odds, label=check_note(label, "--label"), short=short)
+    if json_ and count > 1 and write_pool_lines(plan, rng, count, view.to_json):
+        return
     # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
     # as the JSON Lines do, so --json, --quiet and the summary agree for a seed.
     sources = [rng, times_dice(rng)]
 
-    def roll_once() -> "PoolResult":
+    def roll_once() -> PoolResult:
         result = roll_pool(plan, sources[0])
         sources[0] = sources[-1]
         return result
@@ -155,18 +144,6 @@ def pool_command(
     )
 
 
-def _short_line(line: str, to_json: str) -> Any:
-    """What ``--short`` prints for a roll: `d4cli.output.render.lines` *line* of its `d4cli.output.serialize.rolls` *to_json* object."""
-
-    def short(result: Any) -> str:
-        import d4cli.output.render.lines as lines
-        import d4cli.output.serialize.rolls as serialize
-
-        return str(getattr(lines, line)(getattr(serialize, to_json)(result)))
-
-    return short
-
-
 def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
     """Name the first word that is neither a number nor a known option of ``roll pool``.
 
@@ -176,8 +153,6 @@ def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
     for word in words:
         if word.startswith("-") and not word[1:].isdigit():
             name = word.split("=", 1)[0]
-            from d4cli.rules.suggest import did_you_mean
-
             known = (
                 [opt for param in ctx.command.params for opt in param.opts]
                 if ctx is not None
@@ -230,17 +205,6 @@ def check_command(
 
     Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """
-    from d4cli.cli.commands.output import ResultView, print_many, print_renderables
-    from d4cli.output.serialize.rolls import check_json, with_odds
-    from d4cli.rules.action_roll import (
-        CheckRequest,
-        CheckResult,
-        apply_disadvantage,
-        parse_dc,
-        roll_check,
-    )
-    from d4cli.rules.limits import ADVANTAGE_LEVEL
-
     request = CheckRequest(
         attribute=parse_whole(attribute, "--attribute", MODIFIER),
         proficiency=parse_whole(proficiency, "--proficiency", MODIFIER),
@@ -252,41 +216,7 @@ def check_command(
     )
     count = parse_times(times, odds=odds)
     rng = make_rng(seed)
-    impossible = apply_disadvantage(request.advantage_level, request.disadvantage).impossible
-    odds_record = None
-    if odds and not impossible:
-        from d4cli.odds.roll_odds import check_odds
-
-        odds_record = check_odds(request)
-
-    label_text = check_note(label, "--label")
-
-    def as_json(result: CheckResult) -> JsonObject:
-        obj = check_json(result)
-        if label_text is not None:
-            obj["label"] = label_text
-        return with_odds(obj, odds_record) if odds else obj
-
-    def show(result: CheckResult) -> None:
-        from d4cli.output.render.roll import check_renderables
-
-        print_renderables(*check_renderables(result, label=label_text, odds=odds_record))
-
-    refusal = (
-        f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
-        if impossible
-        else None
-    )
-    view = ResultView(
-        to_json=as_json,
-        essential=lambda r: r.total,
-        show=show,
-        tally=lambda r: (r.total, r.success, None),
-        refusal=lambda _: refusal,
-        label=label_text,
-    )
-    if short:
-        view.essential = _short_line("check_line", "check_json")
+    view = CheckView(request, odds=odds, label=check_note(label, "--label"), short=short)
     print_many(
         lambda: roll_check(request, rng),
         count,
@@ -318,47 +248,11 @@ def dice_command(
 
     Example: d4cli roll dice 2d6+1d4+3 --odds
     """
-    from d4cli.cli.commands.output import ResultView, print_many, print_renderables
-    from d4cli.output.serialize.rolls import dice_json, with_odds
-    from d4cli.rules.dice import DiceRoll, parse_expression, roll_expression
-
     parsed = parse_expression(expression)
     count = parse_times(times)
     rng = make_rng(seed)
     check_rolled_dice(parsed.dice_count, count)
-    label_text = check_note(label, "--label")
-    odds_record = None
-    if odds:
-        from d4cli.odds.roll_odds import dice_odds
-
-        odds_record = dice_odds(parsed.terms)
-
-    def as_json(roll: DiceRoll) -> JsonObject:
-        obj = dice_json(roll)
-        if label_text is not None:
-            obj["label"] = label_text
-        return with_odds(obj, odds_record) if odds else obj
-
-    def show(roll: DiceRoll) -> None:
-        from d4cli.output.render import escape
-        from d4cli.output.render.roll import dice_table
-
-        title = "Dice" if label_text is None else f"Dice: {escape(label_text)}"
-        renderables: list[object] = [dice_table(roll, title)]
-        if odds_record is not None:
-            from d4cli.output.render.odds import render_pool_odds
-
-            renderables.append(render_pool_odds(odds_record))
-        print_renderables(*renderables)
-
-    view: ResultView[DiceRoll] = ResultView(
-        to_json=as_json,
-        essential=lambda roll: roll.total,
-        show=show,
-        tally=lambda roll: (roll.total, None, None),
-        refusal=lambda _: None,
-        label=label_text,
-    )
+    view = DiceView(parsed, odds=odds, label=check_note(label, "--label"))
     print_many(
         lambda: roll_expression(parsed, rng),
         count,
@@ -372,8 +266,6 @@ def dice_command(
 
 def unknown_command_hint(name: str) -> str:
     """The hint for ``d4cli roll 3d4``: ``roll dice`` for dice notation, and ``roll pool N`` for plain d4s."""
-    import re
-
     if not re.fullmatch(r"[0-9]*[dD][0-9]+([+-][0-9]+([dD][0-9]+)?)*", name):
         return ""
     text = name if name[:1].isdigit() else "1" + name
@@ -382,10 +274,3 @@ def unknown_command_hint(name: str) -> str:
     if pool and int(pool[1]) > 0:
         hint += f" or 'd4cli roll pool {int(pool[1])}'"
     return hint + "?"
-
-
-def _parse_dc(text: str) -> int:
-    """``--dc`` as a whole number or a tier name (C2)."""
-    from d4cli.rules.action_roll import parse_dc
-
-    return parse_dc(text)

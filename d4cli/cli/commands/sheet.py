@@ -7,12 +7,11 @@ store's one transaction, print the record (its JSON from `d4cli.output.serialize
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/cli/commands/roll.py).
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
-from d4cli.cli.commands.output import ResultView, print_one, print_renderables
 from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
 from d4cli.cli.completion.sheets import (
     complete_action,
@@ -29,18 +28,15 @@ from d4cli.cli.options import (
     SeedOption,
     SourceList,
     check_note,
-    emit_json,
 )
 from d4cli.fight.sheet_check import SheetCheckRequest
-from d4cli.odds.roll_odds import check_odds
-from d4cli.output.render import plain
-from d4cli.output.render.acts import used_up_lines
-from d4cli.output.render.encounter import print_lines, summary
-from d4cli.output.render.odds import render_check_odds
-from d4cli.output.render.sheet import check_record_table, sheet_summary
-from d4cli.output.serialize.acts import action_event_json, sheet_check_json
-from d4cli.output.serialize.changes import journal_json, unchanged_json
-from d4cli.output.serialize.rolls import with_odds
+from d4cli.output.act_views import SheetCheckView
+from d4cli.output.printing import print_one
+from d4cli.output.render.encounter import print_lines
+from d4cli.output.render.sheet import sheet_summary
+from d4cli.output.serialize.acts import action_event_json
+from d4cli.output.serialize.changes import unchanged_json
+from d4cli.output.stdout import emit_json
 from d4cli.rules.action_roll import parse_dc
 from d4cli.rules.dice import parse_extra
 from d4cli.rules.errors import InputError
@@ -214,44 +210,8 @@ def _show_check(
     """Print a check (JSON, the total with *quiet*, its log line with *short*, or steps with exact
     odds on ``--odds``); exit 3 when impossible (C4), with nothing on stdout but JSON."""
 
-    result = record.result
-    odds_record = None
-    if odds and not result.impossible:
-        odds_record = check_odds(result.request)
-
-    def as_json(item: "CheckRecord") -> dict[str, Any]:
-        obj = sheet_check_json(item, dry_run=dry_run)
-        return with_odds(obj, odds_record) if odds else obj
-
-    def show(item: "CheckRecord") -> None:
-
-        renderables: list[object] = [check_record_table(item), *used_up_lines(item)]
-        if odds_record is not None:
-            renderables.append(render_check_odds(odds_record, result.request))
-        print_renderables(*renderables)
-        if dry_run:
-            print("(dry run: nothing was written)")
-
-    refusal = (
-        f"impossible (C4): {result.request.disadvantage} Disadvantages; nothing was rolled or changed"
-        if result.impossible
-        else None
-    )
-    view: ResultView[CheckRecord] = ResultView(
-        to_json=as_json,
-        essential=lambda item: item.result.total,
-        show=show,
-        tally=lambda item: (item.result.total, item.result.success, None),
-        refusal=lambda _: refusal,
-    )
-    if short:
-        view.essential = lambda item: _check_line(item, dry_run)
+    view = SheetCheckView(record, odds=odds, dry_run=dry_run, short=short)
     print_one(record, view, json_=json_, quiet=quiet or short)
-
-
-def _check_line(record: "CheckRecord", dry_run: bool) -> str:
-
-    return plain(summary(journal_json(record))) + (" (dry run)" if dry_run else "")
 
 
 def _print_event(

@@ -1,8 +1,9 @@
-"""Human output. The only package that imports Rich; import its modules lazily.
+"""Human output: the only package that imports Rich.
 
 `console()` builds a Console that follows docs/cli.md: colour off under
 NO_COLOR (even with FORCE_COLOR), and no escape codes and no wrapping when the
-stream is not a terminal (even with FORCE_COLOR).
+stream is not a terminal (even with FORCE_COLOR). Text from the user or a file
+reaches markup through `escape` (N1); `plain` is what a line of markup shows.
 """
 
 from __future__ import annotations
@@ -12,13 +13,39 @@ import re
 import sys
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.markup import escape as markup_escape
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+from d4cli.rules.errors import escape_control
+
 # Wide enough that a long creature name never wraps when piped.
 PIPE_WIDTH = 4096
+# A markup tag and the backslashes before it, as Rich reads them (`plain`).
+_TAG = re.compile(r"(\\*)\[([a-z#/@][^[]*?)]")
 
 
-def console(*, stderr: bool = False) -> Any:
-    """Return a Rich Console for stdout (or stderr) set up for the terminal or the pipe."""
-    Console = _console_class()
+class PipeConsole(Console):
+    """Rich's Console, with two changes.
+
+    A closed pipe is left to the shell (exit 0, not Rich's 1), and a table too
+    wide for the terminal is printed as records (`FittedTable`) rather than
+    squeezed until its numbers are cut off.
+    """
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        fitted = (FittedTable(item) if isinstance(item, Table) else item for item in objects)
+        super().print(*fitted, **kwargs)
+
+
+def console(*, stderr: bool = False) -> PipeConsole:
+    """A `PipeConsole` for stdout (or stderr) set up for the terminal or the pipe."""
     stream = sys.stderr if stderr else sys.stdout
     try:
         tty = stream.isatty()
@@ -27,7 +54,7 @@ def console(*, stderr: bool = False) -> Any:
     no_color = bool(os.environ.get("NO_COLOR"))
     # Off a terminal there are no escape codes at all, FORCE_COLOR or not (docs/cli.md).
     force = None if tty else False
-    return Console(
+    return PipeConsole(
         file=stream,
         no_color=no_color,
         color_system=None if no_color else "auto",
@@ -39,35 +66,7 @@ def console(*, stderr: bool = False) -> Any:
     )
 
 
-_CONSOLE_CLASS: Any = None
-
-
-def _console_class() -> Any:
-    """Rich's Console, with two changes.
-
-    A closed pipe is left to the shell (exit 0, not Rich's 1), and a table too
-    wide for the terminal is printed as records (`fit_table`) rather than
-    squeezed until its numbers are cut off.
-    """
-    global _CONSOLE_CLASS
-    if _CONSOLE_CLASS is None:
-        from rich.console import Console
-        from rich.table import Table
-
-        class PipeConsole(Console):
-            def on_broken_pipe(self) -> None:
-                self.quiet = True
-                raise BrokenPipeError
-
-            def print(self, *objects: Any, **kwargs: Any) -> None:
-                fitted = (fit_table(item) if isinstance(item, Table) else item for item in objects)
-                super().print(*fitted, **kwargs)
-
-        _CONSOLE_CLASS = PipeConsole
-    return _CONSOLE_CLASS
-
-
-def fit_table(table: Any) -> Any:
+class FittedTable:
     """A renderable that is *table* where it fits, else one block of lines per row.
 
     On a narrow terminal Rich would shrink the columns and cut their text short
@@ -75,38 +74,37 @@ def fit_table(table: Any) -> Any:
     must stay readable, so below the table's minimum width each row becomes a
     block of ``Header: value`` lines, which wrap freely.
     """
-    from rich.measure import Measurement
-    from rich.text import Text
 
-    class Fitted:
-        def __rich_console__(self, console: Any, options: Any) -> Any:
-            if options.max_width >= PIPE_WIDTH:
-                yield table  # off a terminal every table fits: no measuring pass before Rich's own
-                return
-            # Measured as if unbounded: Rich clamps a measurement to the width it is given.
-            needed = Measurement.get(console, options.update_width(1_000_000), table).minimum
-            if needed <= options.max_width:
-                for column in table.columns:
-                    column.overflow = "fold"  # a squeezed cell wraps; it is never cut short
-                yield table
-                return
-            if table.title:
-                yield Text.from_markup(str(table.title), style="bold")
-            headers = [str(column.header) for column in table.columns]
-            # Column._cells holds each column's cells in row order (Rich's own layout uses it).
-            columns = [list(column._cells) for column in table.columns]
-            for row in zip(*columns):
-                yield Text("")
-                for header, cell in zip(headers, row):
-                    if not isinstance(cell, str):
-                        yield Text(f"{header}:", style="bold")
-                        yield cell
-                    elif cell.strip():
-                        line = Text(f"{header}: ", style="bold")
-                        line.append_text(Text.from_markup(cell))
-                        yield line
+    def __init__(self, table: Table) -> None:
+        self.table = table
 
-    return Fitted()
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        table = self.table
+        if options.max_width >= PIPE_WIDTH:
+            yield table  # off a terminal every table fits: no measuring pass before Rich's own
+            return
+        # Measured as if unbounded: Rich clamps a measurement to the width it is given.
+        needed = Measurement.get(console, options.update_width(1_000_000), table).minimum
+        if needed <= options.max_width:
+            for column in table.columns:
+                column.overflow = "fold"  # a squeezed cell wraps; it is never cut short
+            yield table
+            return
+        if table.title:
+            yield Text.from_markup(str(table.title), style="bold")
+        headers = [str(column.header) for column in table.columns]
+        # Column._cells holds each column's cells in row order (Rich's own layout uses it).
+        columns = [list(column._cells) for column in table.columns]
+        for row in zip(*columns):
+            yield Text("")
+            for header, cell in zip(headers, row):
+                if not isinstance(cell, str):
+                    yield Text(f"{header}:", style="bold")
+                    yield cell
+                elif cell.strip():
+                    line = Text(f"{header}: ", style="bold")
+                    line.append_text(Text.from_markup(cell))
+                    yield line
 
 
 def bold_name(value: object) -> str:
@@ -122,12 +120,12 @@ def load_change(entry: dict[str, Any]) -> str:
 def escape(text: str) -> str:
     """Text from the user or a file, safe for Rich markup and for the terminal (N1).
 
-    On a stdout whose encoding cannot hold a character (``PYTHONIOENCODING=ascii``, the
-    C locale) the character is escaped here already (``Zo\\xeb``), so that Rich measures
-    the text as it will be written and table columns stay aligned.
+    Control characters become escapes (`d4cli.rules.errors.escape_control`), then square
+    brackets that would read as a tag are escaped (``rich.markup.escape``). On a stdout whose
+    encoding cannot hold a character (``PYTHONIOENCODING=ascii``, the C locale) the character
+    is escaped here already (``Zo\\xeb``), so that Rich measures the text as it will be
+    written and table columns stay aligned.
     """
-    from d4cli.rules.errors import escape_control
-
     return markup_escape(for_stdout(escape_control(text)))
 
 
@@ -142,20 +140,12 @@ def for_stdout(text: str) -> str:
     return text
 
 
-_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-_TAG = re.compile(r"(\\*)\[([a-z#/@][^[]*?)]")
-
-
-def markup_escape(text: str) -> str:
-    """Rich's ``rich.markup.escape`` (the same result), without importing Rich for it."""
-    text = _ESCAPE.sub(lambda match: f"{match[1]}{match[1]}\\{match[2]}", text)
-    if text.endswith("\\") and not text.endswith("\\\\"):
-        return text + "\\"
-    return text
-
-
 def plain(markup: str) -> str:
-    """The text Rich would show for *markup*, without its styles: tags dropped, escapes undone."""
+    """The text of *markup* without its styles: tags dropped, escaped tags (``\\[bold]``) undone.
+
+    Unlike ``rich.markup.render`` (Rich 15), a backslash before a bracket that opens no tag is
+    kept: it is part of the name as written (``a\\[b``), and `escape` leaves it in place.
+    """
     if "[" not in markup:
         return markup
 

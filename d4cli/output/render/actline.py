@@ -1,5 +1,5 @@
 """The one line of an act (``log``, ``act --short``, a refusal): who acted and how, what
-counted and where it came from (R4, R9, R10, R11, R20). Rich markup, no Rich import.
+counted and where it came from (R4, R9, R10, R11, R20). Rich markup, no table.
 
 It works on an act's journal entry (`d4cli.output.serialize.act_json`), as every
 summary of `d4cli.output.render.encounter` works on its entry.
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.output.render import bold_name, escape, load_change
+from d4cli.output.render import bold_name, escape, load_change, plain
+from d4cli.rules.names import fold_name
 
 
 def _aspect_name(entry: dict[str, Any]) -> object:
@@ -38,8 +39,6 @@ _ORIGIN_LABELS = {"effect": " (effect)", "team-action": " (Team Action)"}
 def counted_sources(entry: dict[str, Any]) -> str:
     """``+torch, +team action (Team Action), -shaken (effect)``: the distinct sources that
     counted (R4), each with where it came from when not the command line (R11, R20); "" for none."""
-    from d4cli.rules.names import fold_name
-
     origins: dict[tuple[str, str], str] = {}
     for item in entry.get("sources") or ():
         if isinstance(item, dict):
@@ -57,8 +56,6 @@ def counted_sources(entry: dict[str, Any]) -> str:
 
 def act_refusal(entry: dict[str, Any], reason: str) -> str:
     """``Borin shove (Might, Cost 3): refused by the gate (R2): ...``: a refused act as one plain line."""
-    from d4cli.output.render import plain
-
     return f"{plain(act_head(entry))}: {reason}"
 
 

@@ -1,17 +1,16 @@
 """Rich markup around a roll a creature makes (``act``, ``check``): the table's title, the lines under it.
 
-Loaded for the human output of an act or a check alone: no Rich table is built here.
+Markup only: no Rich table is built here.
 Every name goes through `escape` (N1).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from d4cli.fight.actions import ActRecord
+from d4cli.output.effecttext import end_reason
 from d4cli.output.render import escape
-
-if TYPE_CHECKING:
-    from d4cli.fight.actions import ActRecord
 
 
 def act_title(record: ActRecord, *, dry_run: bool = False) -> str:
@@ -33,7 +32,6 @@ def used_up_lines(record: Any) -> list[str]:
     used = [f"+{escape(n)}" for n in record.grants_used.advantage]
     used += [f"-{escape(n)}" for n in record.grants_used.disadvantage]
     lines = [f"Team Action grants used up: {', '.join(used)} (R11)"] if used else []
-    from d4cli.output.effecttext import end_reason
 
     for gone in record.effects_ended:
         if gone.effect.origin != "team":

@@ -10,14 +10,22 @@ to plain text (``board --once`` in a pipe, tests).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import io
+from typing import Any
 
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from d4cli.fight.effect_transitions import applied_round
+from d4cli.fight.encounter import Encounter
+from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output import render
+from d4cli.output.effecttext import describe
 from d4cli.output.render import escape
+from d4cli.output.serialize.effects import effect_json
 from d4cli.output.serialize.public_view import effect_left
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-    from d4cli.fight.public_view import PublicCreature, PublicView
 
 # HP label -> colour, on the board and (as CSS classes) on the page.
 LABEL_STYLE = {
@@ -86,10 +94,6 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
 
     *unreadable*: the file could not be read just now; the frame says so and shows *view*, the last good one.
     """
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
     table.add_column("Turn", no_wrap=True, width=5)
     table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=1)
@@ -134,14 +138,6 @@ def gm_frame(
 
     *problem*: the file could not be read just now (the message); *encounter* is the last good one.
     """
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    from d4cli.fight.effect_transitions import applied_round
-    from d4cli.output.effecttext import describe
-    from d4cli.output.serialize.effects import effect_json
-
     counting = applied_round(encounter)
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
     table.add_column("Turn", no_wrap=True, width=5)
@@ -200,8 +196,6 @@ def gm_frame(
 
 def _line(markup: str) -> Any:
     """One line of markup that never wraps: cut with an ellipsis at the edge (80x24)."""
-    from rich.text import Text
-
     text = Text.from_markup(markup, overflow="ellipsis")
     text.no_wrap = True
     return text
@@ -209,10 +203,6 @@ def _line(markup: str) -> Any:
 
 def frame_text(frame: Any, width: int = 80, *, color: bool = False) -> str:
     """*frame* rendered as text *width* columns wide (no escape codes unless *color*)."""
-    import io
-
-    from rich.console import Console
-
     out = io.StringIO()
     console = Console(
         file=out,
@@ -230,12 +220,8 @@ def frame_text(frame: Any, width: int = 80, *, color: bool = False) -> str:
 
 def live_screen() -> Any:
     """The full-screen Rich Live display (the alternate screen, restored on exit) that the board loop updates."""
-    from rich.live import Live
-
-    from d4cli.output.render import console
-
     return Live(
-        console=console(),
+        console=render.console(),
         screen=True,
         auto_refresh=False,
         transient=True,

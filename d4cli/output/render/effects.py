@@ -6,16 +6,17 @@ journal entry's: nothing is rebuilt from it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rich.table import Table
+
+from d4cli.fight.effect_transitions import applied_round
+from d4cli.fight.encounter import Encounter
+from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.render import escape
-
-if TYPE_CHECKING:
-    # Rich loads only when the table is built: the change line does without it.
-    from rich.table import Table
-
-    from d4cli.fight.encounter import Encounter
+from d4cli.output.serialize.effects import effect_json
+from d4cli.rules.names import fold_name
 
 
 def effect_summary(entry: dict[str, Any]) -> str:
@@ -37,12 +38,6 @@ def effect_summary(entry: dict[str, Any]) -> str:
 
 def effects_table(encounter: Encounter, only: str | None = None) -> Table:
     """``effect list``: one row per effect, creature by creature in turn order (R20)."""
-    from rich.table import Table
-
-    from d4cli.fight.effect_transitions import applied_round
-    from d4cli.output.serialize.effects import effect_json
-    from d4cli.rules.names import fold_name
-
     table = Table(title="Lasting effects (R20)", title_justify="left")
     table.add_column("Creature", style="bold")
     table.add_column("Effect, what is left")
@@ -61,15 +56,11 @@ def effects_table(encounter: Encounter, only: str | None = None) -> Table:
 
 def print_effects(encounter: Encounter, only: str | None = None) -> None:
     """Print `effects_table`; with no effects, its caption alone (the hint to add one)."""
-    from d4cli.output.render import console
-
     table = effects_table(encounter, only)
-    console().print(table if table.rows else table.caption)
+    render.console().print(table if table.rows else table.caption)
 
 
 def effects_cell(effects: tuple[Any, ...], round_number: int) -> str:
     """The effects of one creature (`d4cli.fight.effects.Effect` values), one line each (markup);
     *round_number* is the round counted first (`d4cli.fight.effect_transitions.applied_round`)."""
-    from d4cli.output.serialize.effects import effect_json
-
     return "\n".join(escape(describe(effect_json(effect), round_number)) for effect in effects)

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from rich.table import Table
 
+from d4cli.output.figuretext import cell, plural
 from d4cli.output.render import console, escape
-
-if TYPE_CHECKING:
-    from d4cli.sim.forecast import Chance, Forecast
+from d4cli.sim.forecast import Chance, Forecast
 
 
 def percent(chance: Chance) -> str:
     """``62% (60-64%)``: the share to the digits its 95% interval supports, then the interval."""
-    from d4cli.output.figuretext import cell
-
     return cell({"value": chance.rate, "low": chance.low, "high": chance.high}, "value", True)
 
 
@@ -35,10 +32,6 @@ def forecast_line(forecast: Forecast) -> str:
 
 def print_forecast(forecast: Forecast) -> None:
     """A table of each side's chance to win (95% interval), the draws, and the rounds left."""
-    from rich.table import Table
-
-    from d4cli.output.figuretext import plural
-
     out = console()
     title = (
         f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "

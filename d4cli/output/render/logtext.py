@@ -15,6 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from d4cli.fight import kinds
+from d4cli.output.render import for_stdout, plain
+from d4cli.output.render.encounter import summary
+from d4cli.rules.errors import InputError, escape_control
+from d4cli.rules.names import fold_name
 
 # Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"): `d4cli.fight.kinds`,
 # where the records take theirs. ``log`` also accepts any other kind its journal holds.
@@ -32,8 +36,6 @@ def check_kinds(kinds: Sequence[str], known: Sequence[str] = LOG_KINDS) -> tuple
     Raises:
         InputError: naming ``--kind`` and the value, listing the kinds.
     """
-    from d4cli.rules.errors import InputError, escape_control
-
     found = []
     for kind in kinds:
         folded = kind.strip().lower()
@@ -52,7 +54,6 @@ def entry_filter(
     ``target``, compared as names are, N1) and of one of *kinds*; None when nothing filters."""
     if round_ is None and creature is None and not kinds:
         return None
-    from d4cli.rules.names import fold_name
 
     wanted = None if creature is None else fold_name(creature)
     kind_set = frozenset(kinds)
@@ -72,9 +73,6 @@ def entry_filter(
 
 def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
     """One entry as one plain line: ``#seq HH:MM R<round> <summary>[; note: <note>]``."""
-    from d4cli.output.render import plain
-    from d4cli.output.render.encounter import summary
-
     time = str(entry.get("time", ""))
     short = time[11:16] if len(time) >= 16 and time[10:11] == "T" else time[:5].ljust(5)
     round_ = entry.get("round")
@@ -83,8 +81,6 @@ def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
     if (
         isinstance(note, str) and note and entry.get("kind") != "note"
     ):  # a note's summary is its note
-        from d4cli.rules.errors import escape_control
-
         text += f"; note: {escape_control(note)}"
     seq = entry.get("seq", "")
     return (
@@ -127,7 +123,6 @@ def write_log(
 def _write(lines: list[str]) -> None:
     if not lines:
         return
-    from d4cli.output.render import for_stdout
 
     sys.stdout.write(for_stdout("\n".join(lines) + "\n"))
     sys.stdout.flush()

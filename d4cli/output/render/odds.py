@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -18,11 +19,13 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from d4cli.odds.distribution import Distribution
+from d4cli.odds.distribution import Distribution, fraction_text
+from d4cli.odds.grid_exact import grid_fractions
 from d4cli.odds.grids import EXPECTED_DAMAGE, Grid, pool_notation
 from d4cli.odds.roll_odds import CheckOdds, PoolOdds
 from d4cli.output.gridtext import grid_title, row_header, row_label
-from d4cli.output.render import escape
+from d4cli.output.markdown import Align, markdown_table
+from d4cli.output.render import PIPE_WIDTH, escape
 
 # Bar characters: at/above the line (success, damage) and below it.
 HIT_BAR = "#"
@@ -253,7 +256,6 @@ def cell_text(grid: Grid, value: float) -> str:
     """A grid value for people: a percentage, or an expected damage to 2 decimals."""
     if grid.quantity == EXPECTED_DAMAGE:
         # Half up on the value's exact decimal expansion: 0.125 is 0.13, never 0.12.
-        from decimal import ROUND_HALF_UP, Decimal
 
         return str(Decimal(value).quantize(Decimal("0.01"), ROUND_HALF_UP))
     return percent(value, 1)
@@ -306,8 +308,6 @@ def grid_table(grid: Grid, columns: range | None = None, pages: int = 1) -> Tabl
 def grid_pages(grid: Grid, width: int) -> list[Table]:
     """The grid as tables of as many columns as fit *width* (a terminal's), each row label
     repeated: a wide grid reads as pages of columns, never as one line per cell."""
-    from d4cli.output.render import PIPE_WIDTH
-
     if width >= PIPE_WIDTH or not grid.columns:
         return [grid_table(grid)]
     label = max([len(row_header(grid))] + [len(row_label(grid, row)) for row in grid.rows]) + 3
@@ -323,30 +323,23 @@ def grid_pages(grid: Grid, width: int) -> list[Table]:
     ]
 
 
-def _markdown_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
-
-
 def grid_markdown(grid: Grid) -> str:
-    """A grid as a GitHub pipe table: a header row, an alignment row, one row per row."""
+    """A grid as a GitHub pipe table (`d4cli.output.markdown.markdown_table`): the labels
+    left-aligned, the values right-aligned; one row per row, a newline at the end."""
     header = [row_header(grid), *(column_header(grid, column) for column in grid.columns)]
-    lines = [
-        "| " + " | ".join(_markdown_cell(cell) for cell in header) + " |",
-        "|" + "|".join([":---", *("---:" for _ in grid.columns)]) + "|",
+    rows = [
+        [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
+        for row in grid.rows
     ]
-    for row in grid.rows:
-        cells = [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
-        lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
-    return "\n".join(lines) + "\n"
+    align: list[Align] = ["left"]
+    align += ("right" for _ in grid.columns)
+    return markdown_table(header, rows, align) + "\n"
 
 
 def grid_csv(grid: Grid) -> str:
     """A grid as CSV: ``label``, the row keys, one column per DC or Evasion (full floats),
     then the same columns exact (``dc=12 exact``: a fraction such as ``667/1024``; empty
     where the grid is not exact, `d4cli.odds.grid_exact`)."""
-    from d4cli.odds.distribution import fraction_text
-    from d4cli.odds.grid_exact import grid_fractions
-
     keys: list[str] = []
     for row in grid.rows:
         keys += [key for key, _ in row.keys if key not in keys]

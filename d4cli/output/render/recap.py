@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
+
+from rich.table import Table
+
+from d4cli.output import render
+from d4cli.output.markdown import markdown_table, md_text
+from d4cli.output.render import escape
+from d4cli.output.render.forecast import bar_lines
 
 CREATURE_HEADER = [
     "creature",
@@ -141,11 +150,7 @@ def sentences(report: dict[str, Any]) -> list[str]:
 
 def print_recap(report: dict[str, Any]) -> None:
     """The recap as two Rich tables (per creature, per round) and its lines."""
-    from rich.table import Table
-
-    from d4cli.output.render import console, escape
-
-    out = console()
+    out = render.console()
     table = Table(
         title=escape(heading(report)) + " (damage: hp taken off, R16)", title_justify="left"
     )
@@ -162,7 +167,6 @@ def print_recap(report: dict[str, Any]) -> None:
         for row in rows:
             rounds.add_row(*row)
         out.print(rounds)
-        from d4cli.output.render.forecast import bar_lines
 
         for side in report["sides"]:
             out.print(f"{escape(side)} dealt, per round:", markup=False)
@@ -175,10 +179,8 @@ def print_recap(report: dict[str, Any]) -> None:
 
 def markdown_recap(report: dict[str, Any]) -> str:
     """The recap as Markdown: a heading line, the two tables, the lines as a list."""
-    from d4cli.output.render.simtext import _md, markdown_table
-
     lines = [
-        f"**{_md(heading(report))}**",
+        f"**{md_text(heading(report))}**",
         "",
         markdown_table(CREATURE_HEADER, creature_rows(report)),
     ]
@@ -187,7 +189,7 @@ def markdown_recap(report: dict[str, Any]) -> str:
         lines += ["", "Damage per round (hp taken off, R16):", "", markdown_table(header, rows)]
     lines.append("")
     lines += [
-        ("  - " if line.startswith("  ") else "- ") + _md(line.strip())
+        ("  - " if line.startswith("  ") else "- ") + md_text(line.strip())
         for line in sentences(report)
     ]
     return "\n".join(lines)
@@ -195,9 +197,6 @@ def markdown_recap(report: dict[str, Any]) -> str:
 
 def csv_recap(report: dict[str, Any]) -> str:
     """The recap as CSV (`CSV_COLUMNS`): one row per number; percentiles as fractions 0..1."""
-    import csv
-    import io
-
     head = [report["encounter"], report["from_seq"], report["to_seq"]]
     rows: list[list[Any]] = [head + ["rounds", "", "", "", report["rounds"]]]
     for c in report["creatures"]:

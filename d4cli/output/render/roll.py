@@ -4,19 +4,20 @@ its exact odds when asked, the ``--times`` summary."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any
 
 from rich.table import Table
 
+from d4cli.odds.check_odds import CheckOdds
+from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.render import escape
-from d4cli.output.steps import Step, Tone, check_steps, pool_steps
+from d4cli.output.render.odds import percent, render_check_odds, render_pool_odds
+from d4cli.output.steps import Step, Tone, check_steps, dice_steps, pool_steps
+from d4cli.rules.action_roll import CheckResult
+from d4cli.rules.dice import DiceRoll
 from d4cli.rules.pool import PoolResult
-
-if TYPE_CHECKING:
-    from d4cli.odds.check_odds import CheckOdds
-    from d4cli.odds.roll_odds import PoolOdds
-    from d4cli.rules.action_roll import CheckResult
-    from d4cli.rules.dice import DiceRoll
 
 # The Rich style of each tone.
 TONE_STYLE: dict[Tone, str] = {
@@ -57,8 +58,6 @@ def pool_table(result: PoolResult, title: str = "Pool roll") -> Table:
 
 def dice_table(roll: DiceRoll, title: str = "Dice") -> Table:
     """A plain dice roll's steps (``roll dice``): each term, then the total."""
-    from d4cli.output.steps import dice_steps
-
     return steps_table(title, dice_steps(roll))
 
 
@@ -94,8 +93,6 @@ def pool_renderables(
         pool_table(result, heading) if steps is None else steps_table(heading, steps)
     ]
     if odds is not None:
-        from d4cli.output.render.odds import render_pool_odds
-
         renderables.append(render_pool_odds(odds, result.plan))
     return renderables
 
@@ -108,8 +105,6 @@ def check_renderables(
     if label is not None:
         renderables.insert(0, f"[bold]{escape(label)}[/]")
     if odds is not None:
-        from d4cli.output.render.odds import render_check_odds
-
         renderables.append(render_check_odds(odds, result.request))
     return renderables
 
@@ -130,9 +125,6 @@ def times_summary(
     the *totals* (total -> rolls), the mean; against a DC the successes (and, with *outcomes*
     under the Rule of Three, "succeeds, and..." and "fails, but...", C7); against an Evasion the
     mean *damage* (*damage* is the sum, R7)."""
-    from fractions import Fraction
-
-    from d4cli.output.render.odds import percent
 
     def share(n: int) -> str:
         return percent(Fraction(n, count), 1)
@@ -159,8 +151,6 @@ def times_summary(
 
 def _three_places(numerator: int, denominator: int) -> str:
     """``numerator / denominator`` to three decimals, rounded half up (37/16 is 2.313)."""
-    from decimal import ROUND_HALF_UP, Decimal
-
     return str(
         (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.001"), ROUND_HALF_UP)
     )

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rich.table import Table
+
+from d4cli.fight.encounter import STAT_KINDS, Creature
+from d4cli.fight.sheet_check import CheckRecord
+from d4cli.output.creature_steps import sheet_check_steps
 from d4cli.output.render import escape
-
-if TYPE_CHECKING:
-    from rich.table import Table
-
-    from d4cli.fight.encounter import Creature
-    from d4cli.fight.sheet_check import CheckRecord
+from d4cli.output.render.effects import effects_cell
+from d4cli.output.render.roll import steps_table
 
 
 def check_record_table(record: CheckRecord) -> Table:
     """The step table of ``d4cli check``: the sheet's modifiers and sources, then the Action Roll (C1-C8)."""
-    from d4cli.output.render.roll import steps_table
-    from d4cli.output.steps import sheet_check_steps
-
     return steps_table(f"Check: {escape(record.actor)}", sheet_check_steps(record))
 
 
@@ -69,10 +67,6 @@ def sheet_table(
     *reset_to*: the Load it resets to in its encounter (`Encounter.reset_to`, R12); default its R1 value.
     *current*: its turn is running (`turn_text`).
     """
-    from rich.table import Table
-
-    from d4cli.fight.encounter import STAT_KINDS
-
     title = escape(creature.name) + (f" ({escape(creature.side)})" if creature.side else "")
     table = Table(title=title, title_justify="left", show_header=False)
     table.add_column("Field", style="bold", no_wrap=True)
@@ -110,8 +104,6 @@ def sheet_table(
         parts += [f"dis {escape(name)}" for name in action.disadvantage]
         table.add_row(f"Action {escape(action.name)}", ", ".join(parts))
     if creature.effects:
-        from d4cli.output.render.effects import effects_cell
-
         table.add_row("Effects", effects_cell(creature.effects, round_number))
     if creature.notes:
         table.add_row("Notes", escape(creature.notes))

@@ -9,7 +9,22 @@ mode, figure and side names.
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
+
+from d4cli.output.figuretext import (
+    estimates,
+    few_runs,
+    figure_rows,
+    heading,
+    plural,
+    rounds_shares,
+    share_places,
+    shown,
+    sweep_columns,
+)
+from d4cli.output.markdown import markdown_table, md_text
 
 CSV_COLUMNS = (
     "encounter",
@@ -35,10 +50,8 @@ NOTE = (
 
 def markdown_report(report: dict[str, Any]) -> str:
     """The report as Markdown: a heading line, the figures table, the rounds-to-finish table."""
-    from d4cli.output.figuretext import few_runs, figure_rows, heading
-
     sides = tuple(report["sides"])
-    lines = [f"**{_md(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
+    lines = [f"**{md_text(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
     if few_runs(report["runs"]):
         lines += ["", str(few_runs(report["runs"])) + "."]
     if "sweep" in report:
@@ -61,8 +74,6 @@ def markdown_report(report: dict[str, Any]) -> str:
 def sweep_markdown(report: dict[str, Any]) -> str:
     """One table per mode, a row per figure (with its interval) and a column per sweep setting:
     as many columns as settings, plus one, so a handbook page holds it."""
-    from d4cli.output.figuretext import sweep_columns
-
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     columns = sweep_columns(grid, tuple(report["sides"]))
     key = report["sweep"]["key"]
@@ -70,13 +81,11 @@ def sweep_markdown(report: dict[str, Any]) -> str:
     parts = []
     for mode in dict.fromkeys(name for name, _, _ in columns):
         rows = [[figure, *cells] for name, figure, cells in columns if name == mode]
-        parts.append(f"{_md(mode)} mode:\n\n" + markdown_table(header, rows))
+        parts.append(f"{md_text(mode)} mode:\n\n" + markdown_table(header, rows))
     return "\n\n".join(parts)
 
 
 def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
-    from d4cli.output.figuretext import plural, rounds_shares, share_places
-
     shares = [dict(rounds_shares(m)) for m in modes]
     keys = sorted({k for s in shares for k in s if k != "draw"}, key=int)
     rows = []
@@ -91,23 +100,6 @@ def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
             )
         rows.append(row)
     return markdown_table(["rounds"] + [m["mode"] for m in modes], rows)
-
-
-def _md(text: str) -> str:
-    """Text safe inside Markdown emphasis and tables."""
-    for char in "\\*_|`[]<>":
-        text = text.replace(char, "\\" + char)
-    return text
-
-
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    """A Markdown pipe table."""
-    lines = [
-        "| " + " | ".join(_md(h) for h in header) + " |",
-        "|" + "|".join("---" for _ in header) + "|",
-    ]
-    lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
@@ -135,8 +127,6 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
 
 def _mode_rows(m: dict[str, Any], sides: tuple[str, ...]) -> list[list[Any]]:
     """``[figure, side, bin, value, low, high]`` rows of one mode."""
-    from d4cli.output.figuretext import estimates, shown
-
     rows: list[list[Any]] = []
     for _, name, side, figure, key, _ in estimates(m, sides):
         value, low, high = figure[key], figure["low"], figure["high"]
@@ -168,9 +158,6 @@ def _blank(value: Any) -> Any:
 
 def csv_report(report: dict[str, Any]) -> str:
     """The report as CSV text (RFC 4180 quoting): the `CSV_COLUMNS` header, then `csv_rows`."""
-    import csv
-    import io
-
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -5,18 +5,26 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from d4cli.output.render import console, escape
+from rich.progress import Progress as RichProgress
+from rich.table import Table
+
+from d4cli.output.figuretext import (
+    few_runs,
+    figure_rows,
+    heading,
+    plural,
+    rounds_shares,
+    share_places,
+    sweep_columns,
+)
+from d4cli.output.render import PIPE_WIDTH, console, escape
+from d4cli.output.render.simtext import NOTE
 
 BAR = 40
 
 
 def print_report(report: dict[str, Any]) -> None:
     """The figures of each mode side by side, then a bar chart of rounds-to-finish per mode (draws apart)."""
-    from rich.table import Table
-
-    from d4cli.output.figuretext import few_runs, figure_rows, heading
-    from d4cli.output.render.simtext import NOTE
-
     out = console()
     sides = tuple(report["sides"])
     modes = report["modes"]
@@ -44,12 +52,6 @@ def print_sweep(report: dict[str, Any]) -> None:
     """A sweep, one table per mode: a row per figure (the label and its own values on one row,
     however the cells wrap), a column per setting; on a terminal the settings are paged into
     tables of as many columns as fit its width."""
-    from rich.table import Table
-
-    from d4cli.output.figuretext import few_runs, heading, sweep_columns
-    from d4cli.output.render import PIPE_WIDTH
-    from d4cli.output.render.simtext import NOTE
-
     out = console()
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     key = report["sweep"]["key"]
@@ -99,8 +101,6 @@ def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
 
     Shares are of all runs, to the digits the runs support; the draws' line is labelled.
     """
-    from d4cli.output.figuretext import plural, rounds_shares, share_places
-
     shares = rounds_shares(mode)
     if not shares:
         return []
@@ -134,8 +134,6 @@ class Progress:
         if not self.tty:
             return
         if self.bar is None and time.monotonic() - self.started > 1.0:
-            from rich.progress import Progress as RichProgress
-
             self.bar = RichProgress(console=console(stderr=True), transient=True)
             self.bar.start()
             self.task = self.bar.add_task("simulating", total=self.total)

@@ -1,6 +1,6 @@
 """Charts as standalone SVG documents: grouped bars with a title, axis labels, a legend and values on bars.
 
-Standard library only (no Rich): `--format svg` of ``recap`` and ``simulate`` imports it, nothing else does.
+Written with the standard library (no Rich renderable): `--format svg` of ``recap`` and ``simulate`` imports it, nothing else does.
 The same chart gives the same bytes: the geometry is whole pixels and every number is formatted here.
 """
 
@@ -11,6 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
+
+from d4cli.output.figuretext import heading, plural, rounds_shares, share_places
+from d4cli.output.render import recap
 
 # Colours of the series in order (then again from the first).
 PALETTE = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")
@@ -156,15 +159,13 @@ def bar_chart(
 
 def recap_svg(report: dict[str, Any]) -> str:
     """``recap --format svg``: the damage each side dealt per round (hp taken off, R16), a group of bars per round."""
-    from d4cli.output.render.recap import heading
-
     rounds = report["damage_per_round"]
     series = []
     for side in report["sides"]:
         values = [r["sides"].get(side, 0) for r in rounds]
         series.append(Series(side, values, [str(value) for value in values]))
     return bar_chart(
-        f"{heading(report)}: damage per round",
+        f"{recap.heading(report)}: damage per round",
         "round",
         "hp taken off (R16)",
         [str(r["round"]) for r in rounds],
@@ -178,8 +179,6 @@ def simulate_svg(report: dict[str, Any]) -> str:
 
     Shares are of all runs, to the digits the runs support (as the terminal chart shows them).
     """
-    from d4cli.output.figuretext import heading, plural, rounds_shares, share_places
-
     modes = report["modes"]
     shares = [dict(rounds_shares(mode)) for mode in modes]
     keys = sorted({key for s in shares for key in s if key != "draw"}, key=int)

@@ -11,5 +11,11 @@ Submodules by concept, imported by name where they are used (so ``roll pool
 --json`` loads the roll serializers alone): `rolls` (pool, check, odds), `acts`
 (act, team, sheet check, named actions), `effects` (R20), `changes` (encounter
 changes, the record -> serializer table, journal facts), `views` (status, sheets,
-init, undo/redo, log, help), `grids` (the ``odds`` grids); `base` holds what they share.
+init, undo/redo, log, help), `grids` (the ``odds`` grids); `base` holds what the
+serializers of the encounter's records share. `JsonObject` is the type of every object.
 """
+
+from typing import Any
+
+# A JSON object as the serializers build it: ``json.dumps`` writes it as the contract says.
+JsonObject = dict[str, Any]

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from d4cli.fight import kinds
+from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.output.effecttext import ORIGINS, check_origin
-from d4cli.output.serialize.base import JsonObject, fight_over_json, pending_json
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.base import fight_over_json, pending_json
 from d4cli.output.serialize.effects import ended_json
 from d4cli.output.serialize.rolls import check_json, pool_json
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.actions import ActRecord, TeamRecord
-    from d4cli.fight.sheet_check import CheckRecord
-    from d4cli.fight.sheets import ActionEvent
 
 
 def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
@@ -56,9 +53,10 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
     }
 
 
-def team_json(record: TeamRecord) -> JsonObject:
-    """The ``team`` object: the actor's gate, the grant, the Loads (R2, R10, R11)."""
-    return {
+def team_json(record: TeamRecord, *, dry_run: bool = False) -> JsonObject:
+    """The ``team`` object: the actor's gate, the grant, the Loads (R2, R10, R11); a dry run's
+    also has ``dry_run`` true (nothing was written)."""
+    obj: JsonObject = {
         "kind": "team",
         "round": record.round,
         "turn": record.turn,
@@ -77,6 +75,9 @@ def team_json(record: TeamRecord) -> JsonObject:
         "source": record.source,
         "actor_down": record.actor_down,
     }
+    if dry_run:
+        obj["dry_run"] = True
+    return obj
 
 
 def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObject:
@@ -118,8 +119,6 @@ def sheet_check_json(record: CheckRecord, *, dry_run: bool = False) -> JsonObjec
 def action_event_json(event: ActionEvent) -> JsonObject:
     """The ``action add`` / ``action remove`` object: the creature and the action's table;
     an add also has ``replaced`` (the table of the action it replaced, or null)."""
-    from d4cli.fight.sheets import action_document
-
     obj: JsonObject = {
         "kind": event.kind,
         "round": event.round,

@@ -1,39 +1,32 @@
-"""What every serializer module shares: the JSON object type, an event's head, grants (R11).
-
-No imports at run time beyond typing: the ``--json`` paths stay cheap.
-"""
+"""What the serializers of the encounter's records share: an event's head, grants (R11), ``fight_over`` (R18)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from d4cli.fight.effects import Pending
+from d4cli.fight.events import (
+    AddEvent,
+    DamageEvent,
+    EffectEvent,
+    ExhaustEvent,
+    HealEvent,
+    MoveEvent,
+    RemoveEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from d4cli.output.serialize import JsonObject
 
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.effects import Pending
-    from d4cli.fight.events import (
-        AddEvent,
-        DamageEvent,
-        EffectEvent,
-        ExhaustEvent,
-        HealEvent,
-        MoveEvent,
-        RemoveEvent,
-        TurnEndEvent,
-        TurnStartEvent,
-    )
-
-    Event = (
-        AddEvent
-        | MoveEvent
-        | RemoveEvent
-        | TurnStartEvent
-        | TurnEndEvent
-        | ExhaustEvent
-        | DamageEvent
-        | HealEvent
-        | EffectEvent
-    )
-
-JsonObject = dict[str, Any]
+Event = (
+    AddEvent
+    | MoveEvent
+    | RemoveEvent
+    | TurnStartEvent
+    | TurnEndEvent
+    | ExhaustEvent
+    | DamageEvent
+    | HealEvent
+    | EffectEvent
+)
 
 
 def event_head(event: Event) -> JsonObject:

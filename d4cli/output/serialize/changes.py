@@ -3,32 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.events import (
+    AddEvent,
+    DamageEvent,
+    EffectEvent,
+    ExhaustEvent,
+    HealEvent,
+    MoveEvent,
+    NoteEvent,
+    RemoveEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.sheets import ActionEvent
+from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, ViewEvent
+from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
-from d4cli.output.serialize.base import JsonObject, event_head, fight_over_json
+from d4cli.output.serialize.base import Event, event_head, fight_over_json
 from d4cli.output.serialize.effects import effect_event_json, ended_json
 from d4cli.output.serialize.visibility import view_event_json
 
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.actions import ActRecord, TeamRecord
-    from d4cli.fight.events import (
-        AddEvent,
-        DamageEvent,
-        ExhaustEvent,
-        HealEvent,
-        MoveEvent,
-        NoteEvent,
-        RemoveEvent,
-        TurnEndEvent,
-        TurnStartEvent,
-    )
-    from d4cli.fight.sheet_check import CheckRecord
-    from d4cli.fight.sheets import ActionEvent
-    from d4cli.fight.visibility import ViewEvent
-    from d4cli.output.serialize.base import Event
-
-    Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent
+Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -153,40 +152,39 @@ def note_json(event: NoteEvent) -> JsonObject:
     return {**head, "note": event.text}
 
 
-# Each record type -> its serializer. A type is named by its module and name: the table
-# imports no record class, so an act loads neither the checks nor the sheets' records.
-SERIALIZERS: dict[str, Callable[[Any], JsonObject]] = {
-    "d4cli.fight.actions.ActRecord": act_json,
-    "d4cli.fight.actions.TeamRecord": team_json,
-    "d4cli.fight.sheet_check.CheckRecord": sheet_check_json,
-    "d4cli.fight.sheets.ActionEvent": action_event_json,
-    "d4cli.fight.events.AddEvent": add_json,
-    "d4cli.fight.events.MoveEvent": move_json,
-    "d4cli.fight.events.RemoveEvent": remove_json,
-    "d4cli.fight.events.TurnStartEvent": turn_start_json,
-    "d4cli.fight.events.TurnEndEvent": turn_end_json,
-    "d4cli.fight.events.ExhaustEvent": exhaust_json,
-    "d4cli.fight.events.EffectEvent": effect_event_json,
-    "d4cli.fight.events.DamageEvent": hp_json,
-    "d4cli.fight.events.HealEvent": hp_json,
-    "d4cli.fight.events.NoteEvent": note_json,
-    "d4cli.fight.visibility.RevealEvent": view_event_json,
-    "d4cli.fight.visibility.ConcealEvent": view_event_json,
-    "d4cli.fight.visibility.AliasEvent": view_event_json,
+# Each record class -> its serializer: `record_json` looks up the record's own class.
+SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
+    ActRecord: act_json,
+    TeamRecord: team_json,
+    CheckRecord: sheet_check_json,
+    ActionEvent: action_event_json,
+    AddEvent: add_json,
+    MoveEvent: move_json,
+    RemoveEvent: remove_json,
+    TurnStartEvent: turn_start_json,
+    TurnEndEvent: turn_end_json,
+    ExhaustEvent: exhaust_json,
+    EffectEvent: effect_event_json,
+    DamageEvent: hp_json,
+    HealEvent: hp_json,
+    NoteEvent: note_json,
+    RevealEvent: view_event_json,
+    ConcealEvent: view_event_json,
+    AliasEvent: view_event_json,
 }
 
 
 def record_json(record: Record) -> JsonObject:
-    """The JSON object of any encounter record (what ``--json`` prints after a change): its
-    type's serializer in `SERIALIZERS`.
+    """The JSON object of any encounter record (what ``--json`` prints after a change): the
+    serializer of its class in `SERIALIZERS`.
 
     Raises:
-        TypeError: *record* is of no type in `SERIALIZERS`.
+        TypeError: *record*'s class is not in `SERIALIZERS` (a subclass is not either).
     """
-    name = f"{type(record).__module__}.{type(record).__qualname__}"
-    serializer = SERIALIZERS.get(name)
+    kind = type(record)
+    serializer = SERIALIZERS.get(kind)
     if serializer is None:
-        raise TypeError(f"no JSON serializer for a {name} record")
+        raise TypeError(f"no JSON serializer for a {kind.__module__}.{kind.__qualname__} record")
     return serializer(record)
 
 

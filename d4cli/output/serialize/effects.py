@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from d4cli.fight.effects import Effect, Ended
+from d4cli.fight.encounter import Encounter
+from d4cli.fight.events import EffectEvent
 from d4cli.output.effecttext import ORIGINS, end_reason
-from d4cli.output.serialize.base import JsonObject, event_head
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.effects import Effect, Ended
-    from d4cli.fight.encounter import Encounter
-    from d4cli.fight.events import EffectEvent
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.base import event_head
+from d4cli.rules.names import fold_name
 
 
 def effect_json(effect: Effect) -> JsonObject:
@@ -46,8 +45,6 @@ def ended_json(ended: Iterable[Ended]) -> list[JsonObject]:
 
 def effects_list_json(encounter: Encounter, only: str | None = None) -> JsonObject:
     """The ``effect list --json`` object: ``{round, effects: [{creature, ...effect}]}`` (R20)."""
-    from d4cli.rules.names import fold_name
-
     rows = [
         {"creature": creature.name, **effect_json(effect)}
         for creature in encounter.creatures

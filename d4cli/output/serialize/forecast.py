@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-    from d4cli.sim.forecast import Chance, Forecast
+from d4cli.fight.encounter import Encounter
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.views import status_json
+from d4cli.sim.forecast import Chance, Forecast
 
 
 def chance_json(chance: Chance) -> JsonObject:
@@ -52,8 +49,6 @@ def status_forecast_json(
     encounter: Encounter, forecast: Forecast | None, winner: str | None
 ) -> JsonObject:
     """``status --forecast --json``: the ``status --json`` object plus ``forecast`` (`forecast_json` or `over_json`)."""
-    from d4cli.output.serialize.views import status_json
-
     obj = status_json(encounter)
     obj["forecast"] = forecast_json(forecast) if forecast is not None else over_json(winner)
     return obj

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from d4cli.odds.grids import Grid
 from d4cli.output.gridtext import grid_title, row_label
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.odds.grids import Grid
+from d4cli.output.serialize import JsonObject
 
 
 def grid_json(grid: Grid) -> JsonObject:

@@ -5,19 +5,14 @@ Made from the `PublicView` record alone, which holds nothing the GM hides.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.public_view import PublicEffect, PublicView
+from d4cli.fight.public_view import PublicEffect, PublicView
+from d4cli.output.effecttext import lasts
+from d4cli.output.serialize import JsonObject
 
 
 def effect_left(effect: PublicEffect, counts_from: int) -> str:
     """What is left of a public effect, in words (`d4cli.output.effecttext.lasts`): ``2 rounds left
     (until the end of round 3)``, ``until the start of Goblin 2's turn`` (R20)."""
-    from d4cli.output.effecttext import lasts
-
     ends = {
         "kind": effect.ends,
         "creature": effect.creature,

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:
-    from d4cli.fight.recap import CreatureFigures, Recap
-    from d4cli.odds.luck import CreatureLuck, RollLuck
-    from d4cli.sim.placement import Placement
+from d4cli.fight.recap import CreatureFigures, Recap
+from d4cli.odds.luck import CreatureLuck, RollLuck
+from d4cli.output.serialize import JsonObject
+from d4cli.sim.placement import Placement
 
 
 def creature_json(figures: CreatureFigures, luck: CreatureLuck | None) -> JsonObject:

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter import Encounter
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.views import status_json
 
 
 def state_line_json(entry: JsonObject, encounter: Encounter | None) -> JsonObject:
     """``{seq, entry, state}``: *entry* as ``log --json`` lists it, ``state`` the ``status --json`` object after it (or null)."""
-    from d4cli.output.serialize.views import status_json
-
     return {
         "seq": entry.get("seq"),
         "entry": entry,

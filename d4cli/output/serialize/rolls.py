@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from fractions import Fraction
 
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from fractions import Fraction
-
-    from d4cli.odds.check_odds import CheckOdds
-    from d4cli.odds.distribution import Distribution
-    from d4cli.odds.roll_odds import PoolOdds
-    from d4cli.rules.action_roll import CheckResult
-    from d4cli.rules.dice import DiceRoll, ExtraRoll
-    from d4cli.rules.pool import PoolResult
+from d4cli.odds.check_odds import CheckOdds
+from d4cli.odds.distribution import Distribution, fraction_text
+from d4cli.odds.roll_odds import PoolOdds
+from d4cli.output.serialize import JsonObject
+from d4cli.rules.action_roll import CheckResult
+from d4cli.rules.dice import DiceRoll, ExtraRoll
+from d4cli.rules.pool import PoolResult
 
 
 def pool_json(result: PoolResult) -> JsonObject:
@@ -70,8 +67,6 @@ def pool_lines(
     has them). The template must give *first*'s text exactly, else every roll goes
     through ``json.dumps``: the text is the serializer's either way.
     """
-    import json
-
     obj = to_json(first)
     whole = json.dumps(obj)
 
@@ -176,9 +171,6 @@ def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
     null only for a fixed-point roll whose smaller dice are themselves beyond
     the exact path (`Distribution.exact_at_least`).
     """
-    from d4cli.odds.distribution import fraction_text
-    from d4cli.odds.roll_odds import PoolOdds
-
     distribution = odds.distribution
     listed, omitted = _listed_totals(distribution)
     obj: dict[str, object] = {
@@ -219,8 +211,6 @@ def _listed_totals(distribution: Distribution) -> tuple[dict[str, float], Fracti
     ``1 - P(total >= first) + P(total > last)`` (`Distribution.exact_at_least`);
     when that cannot be had exactly, every total is listed and nothing omitted.
     """
-    from fractions import Fraction
-
     listed = {str(total): p for total, p in distribution.items() if p != 0.0}
     if len(listed) == len(distribution):
         return listed, Fraction(0)

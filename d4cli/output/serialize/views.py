@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-from d4cli.output.serialize.base import JsonObject, pending_json
+from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
+from d4cli.fight.sheets import action_document
+from d4cli.output.helptext import Rule, Topic
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.base import pending_json
 from d4cli.output.serialize.effects import effect_json
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from pathlib import Path
-
-    from d4cli.fight.encounter import Creature, Encounter
-    from d4cli.output.helptext import Rule, Topic
 
 
 def init_json(encounter: Encounter, template: str | None) -> JsonObject:
@@ -51,8 +50,6 @@ def log_json(entries: list[JsonObject]) -> JsonObject:
 def log_json_chunks(entries: Iterable[JsonObject]) -> Iterator[str]:
     """`log_json` of *entries* as ``json.dumps`` writes it, plus a newline, in pieces: one entry
     at a time, so a long log is never held whole (``log --json`` streams it)."""
-    import json
-
     yield '{"entries": ['
     separator = ""
     for entry in entries:
@@ -114,9 +111,6 @@ def status_json(encounter: Encounter) -> JsonObject:
 
 def sheet_json(creature: Creature) -> JsonObject:
     """A creature's sheet in ``status --json``: side, stats, actions (C8) and notes."""
-    from d4cli.fight.encounter import STAT_KINDS
-    from d4cli.fight.sheets import action_document
-
     sheet: JsonObject = {"side": getattr(creature, "side", "") or None}
     for kind in STAT_KINDS:
         sheet[kind] = dict(getattr(creature, kind))

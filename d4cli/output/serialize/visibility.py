@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from d4cli.output.serialize.base import JsonObject
-
-if TYPE_CHECKING:  # only for the annotations: keeps this module free to import
-    from d4cli.fight.visibility import ViewEvent
+from d4cli.fight.visibility import ViewEvent
+from d4cli.output.serialize import JsonObject
 
 
 def view_event_json(event: ViewEvent) -> JsonObject:

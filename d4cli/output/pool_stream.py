@@ -8,7 +8,7 @@ rolls at a time (`d4cli.rules.pool.roll_pools`). Each roll is the rules' own
 (`d4cli.output.serialize.rolls.pool_lines`: the same bytes as ``json.dumps`` of its object).
 Each block of `BLOCK` lines goes out as soon as it is made (a few milliseconds), so a
 reader of a live pipe sees them promptly, whole even when Ctrl-C stops the run
-(`d4cli.cli.commands.line_guard.LineBoundary`).
+(`d4cli.output.line_guard.LineBoundary`).
 
 Only for a pool the gate allows, from a random source with ``choices``; otherwise
 `write_pool_lines` returns False and the caller uses the general printer.
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from d4cli.cli.commands.line_guard import LineBoundary
-
-if TYPE_CHECKING:
-    from d4cli.rules.pool import PoolPlan, PoolResult
+from d4cli.output.line_guard import LineBoundary
+from d4cli.output.serialize.rolls import pool_lines
+from d4cli.rules.dice import times_dice
+from d4cli.rules.pool import PoolPlan, PoolResult, roll_pool, roll_pools
 
 BLOCK = 2048  # rolls made and written per block
 
@@ -39,10 +39,6 @@ def write_pool_lines(
         count: how many rolls, 2 or more.
         to_json: the object of one roll (`d4cli.output.serialize.rolls.pool_json`, with ``odds`` when asked).
     """
-    from d4cli.output.serialize.rolls import pool_lines
-    from d4cli.rules.dice import times_dice
-    from d4cli.rules.pool import roll_pool, roll_pools
-
     if not plan.gate.allowed or not hasattr(rng, "choices"):
         return False
     first = roll_pool(plan, rng)

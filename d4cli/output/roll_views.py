@@ -1,0 +1,180 @@
+"""How the rolls print: a `d4cli.output.printing.ResultView` each for a pool roll (R2-R8), an
+Action Roll (C1-C7) and plain dice (L3), with their exact odds when asked (L4).
+
+``roll pool``, ``roll check`` and ``roll dice`` print through these; ``act`` prints a pool
+roll through `PoolView`'s subclass `d4cli.output.act_views.ActView`.
+"""
+
+from __future__ import annotations
+
+from d4cli.odds.roll_odds import CheckOdds, PoolOdds, check_odds, dice_odds, pool_odds
+from d4cli.output.printing import Tally, print_renderables
+from d4cli.output.render import escape
+from d4cli.output.render.lines import check_line, pool_line
+from d4cli.output.render.odds import render_pool_odds
+from d4cli.output.render.roll import check_renderables, dice_table, pool_renderables
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.rolls import check_json, dice_json, pool_json, with_odds
+from d4cli.output.steps import Step, pool_steps
+from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
+from d4cli.rules.dice import DiceExpression, DiceRoll
+from d4cli.rules.pool import Gate, PoolPlan, PoolResult
+
+
+def gate_refusal(gate: Gate) -> str | None:
+    """The message of a gate refusal (R2), None when the gate allowed (or was skipped)."""
+    if gate.allowed:
+        return None
+    return (
+        f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}, "
+        f"short by {gate.shortfall}"
+    )
+
+
+class PoolView:
+    """How a pool roll of *plan* prints (R2-R8): the ``roll pool`` object, or its steps table.
+
+    A *label* (``--label``) joins the JSON as ``label`` and the table's title. With *odds*
+    the exact odds (L4) join the JSON (``odds``) and follow the table; *short* makes the
+    essential the roll's one line (``--short``, `d4cli.output.render.lines.pool_line`).
+    *title* is markup (names already escaped). A subclass changes the object
+    (`base_json`), the steps (`steps`) and the lines under the table (`lines_after`).
+    """
+
+    def __init__(
+        self,
+        plan: PoolPlan,
+        *,
+        odds: bool = False,
+        label: str | None = None,
+        short: bool = False,
+        title: str = "Pool roll",
+    ) -> None:
+        self.plan = plan
+        self.odds = odds
+        self.label = label
+        self.short = short
+        self.title = title
+        self.odds_record: PoolOdds | None = pool_odds(plan) if odds and plan.gate.allowed else None
+
+    def base_json(self, result: PoolResult) -> JsonObject:
+        """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls.pool_json`."""
+        return pool_json(result)
+
+    def to_json(self, result: PoolResult) -> JsonObject:
+        obj = self.base_json(result)
+        if self.label is not None:
+            obj["label"] = self.label
+        return with_odds(obj, self.odds_record) if self.odds else obj
+
+    def essential(self, result: PoolResult) -> int | str | None:
+        if self.short:
+            return pool_line(pool_json(result))
+        return result.damage if result.damage is not None else result.total
+
+    def steps(self, result: PoolResult) -> list[Step]:
+        """The rows of the steps table (`d4cli.output.steps.pool_steps`)."""
+        return pool_steps(result)
+
+    def lines_after(self, result: PoolResult) -> list[str]:
+        """Markup lines under the table of an allowed roll: none for a plain pool roll."""
+        return []
+
+    def show(self, result: PoolResult) -> None:
+        renderables: list[object] = pool_renderables(
+            result, self.title, label=self.label, steps=self.steps(result), odds=self.odds_record
+        )
+        if result.allowed:
+            renderables += self.lines_after(result)
+        print_renderables(*renderables)
+
+    def tally(self, result: PoolResult) -> Tally:
+        return Tally(result.total, result.success, result.damage)
+
+    def refusal(self, result: PoolResult) -> str | None:
+        return gate_refusal(self.plan.gate)
+
+
+class CheckView:
+    """How an Action Roll of *request* prints (C1-C7): the ``roll check`` object, or its steps.
+
+    *odds*, *label* and *short* as for `PoolView` (the line: `d4cli.output.render.lines.check_line`).
+    Two or more Disadvantages refuse every roll (C4): nothing is rolled.
+    """
+
+    def __init__(
+        self,
+        request: CheckRequest,
+        *,
+        odds: bool = False,
+        label: str | None = None,
+        short: bool = False,
+    ) -> None:
+        self.request = request
+        self.odds = odds
+        self.label = label
+        self.short = short
+        impossible = apply_disadvantage(request.advantage_level, request.disadvantage).impossible
+        self.odds_record: CheckOdds | None = (
+            check_odds(request) if odds and not impossible else None
+        )
+        self._refusal = (
+            f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
+            if impossible
+            else None
+        )
+
+    def to_json(self, result: CheckResult) -> JsonObject:
+        obj = check_json(result)
+        if self.label is not None:
+            obj["label"] = self.label
+        return with_odds(obj, self.odds_record) if self.odds else obj
+
+    def essential(self, result: CheckResult) -> int | str | None:
+        if self.short:
+            return check_line(check_json(result))
+        return result.total
+
+    def show(self, result: CheckResult) -> None:
+        print_renderables(*check_renderables(result, label=self.label, odds=self.odds_record))
+
+    def tally(self, result: CheckResult) -> Tally:
+        graded = str(result.outcome) if result.request.rule_of_three else None
+        return Tally(result.total, result.success, None, graded)
+
+    def refusal(self, result: CheckResult) -> str | None:
+        return self._refusal
+
+
+class DiceView:
+    """How a roll of plain dice prints (``roll dice``, L3): its object, or its steps; the exact
+    odds of *expression* (L4) with *odds*; a *label* as for `PoolView`."""
+
+    def __init__(
+        self, expression: DiceExpression, *, odds: bool = False, label: str | None = None
+    ) -> None:
+        self.odds = odds
+        self.label = label
+        self.odds_record: PoolOdds | None = dice_odds(expression.terms) if odds else None
+
+    def to_json(self, roll: DiceRoll) -> JsonObject:
+        obj = dice_json(roll)
+        if self.label is not None:
+            obj["label"] = self.label
+        return with_odds(obj, self.odds_record) if self.odds else obj
+
+    def essential(self, roll: DiceRoll) -> int | str | None:
+        return roll.total
+
+    def show(self, roll: DiceRoll) -> None:
+        title = "Dice" if self.label is None else f"Dice: {escape(self.label)}"
+        renderables: list[object] = [dice_table(roll, title)]
+        if self.odds_record is not None:
+            renderables.append(render_pool_odds(self.odds_record))
+        print_renderables(*renderables)
+
+    def tally(self, roll: DiceRoll) -> Tally:
+        return Tally(roll.total)
+
+    def refusal(self, roll: DiceRoll) -> None:
+        return None
