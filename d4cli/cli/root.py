@@ -217,7 +217,7 @@ class D4Group(LazyGroup):
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
         if not all(arg.isascii() for arg in argv):
             # Text arguments are UTF-8 whatever the locale (N1): the one place they enter.
-            from d4cli.rules.names import recover_args
+            from d4cli.cli.argv import recover_args
 
             argv = recover_args(argv)
         try:

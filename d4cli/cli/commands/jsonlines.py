@@ -40,8 +40,8 @@ def write_pool_lines(
         to_json: the object of one roll (`d4cli.output.serialize.rolls.pool_json`, with ``odds`` when asked).
     """
     from d4cli.output.serialize.rolls import pool_lines
-    from d4cli.rules.dice import times_dice
     from d4cli.rules.pool import roll_pool, roll_pools
+    from d4cli.sim.dice import times_dice
 
     if not plan.gate.allowed or not hasattr(rng, "choices"):
         return False

@@ -132,8 +132,8 @@ def pool_command(
         if write_pool_lines(plan, rng, count, view.to_json):
             return
     from d4cli.cli.commands.output import print_many
-    from d4cli.rules.dice import times_dice
     from d4cli.rules.pool import roll_pool
+    from d4cli.sim.dice import times_dice
 
     # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
     # as the JSON Lines do, so --json, --quiet and the summary agree for a seed.
