@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import tomli_w
+
 from d4cli.fight.encounter import Encounter
 from d4cli.fileformat import remembered
 from d4cli.fileformat.encounter_toml import (
@@ -33,8 +35,6 @@ def checked_text(encounter: Encounter, path: object) -> str:
         FileError: the document is invalid (as a read of it would say) or shaped to break
             the parser (`check_shape`).
     """
-    import tomli_w
-
     rows: list[Any] = []
     texts: list[str | None] = []
     for creature in encounter.creatures:

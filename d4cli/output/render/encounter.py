@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 from d4cli.output.render import bold_name, escape, load_change
 from d4cli.output.render.actline import act_summary
 from d4cli.output.render.effects import effect_summary, effects_cell

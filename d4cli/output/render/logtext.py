@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 
 # Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"): `d4cli.fight.kinds`,
 # where the records take theirs. ``log`` also accepts any other kind its journal holds.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 from d4cli.output.effecttext import ORIGINS, check_origin
 from d4cli.output.serialize.base import JsonObject, fight_over_json, pending_json
 from d4cli.output.serialize.effects import ended_json
