@@ -149,7 +149,8 @@ def test_every_printable_ascii_pair_is_a_name():
 
 def test_a_memo_serves_one_setup_and_gives_what_a_fresh_play_gives():
     from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-    from d4cli.sim.engine import play, prepare, run_seed
+    from d4cli.sim.engine import play, run_seed
+    from d4cli.sim.setup import prepare
 
     skirmish = parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish")
     turn, zero = prepare(skirmish, "turn"), prepare(skirmish, "round-zero", reserve=1)

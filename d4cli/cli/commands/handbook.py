@@ -44,9 +44,9 @@ def handbook_command(
     from d4cli.cli.encounter_templates import template_path
     from d4cli.output.render.handbook import handbook_markdown
     from d4cli.rules.limits import SEED, parse_whole
-    from d4cli.sim.engine import MODES, prepare
     from d4cli.sim.pieces import run_all
     from d4cli.sim.report import simulation_json
+    from d4cli.sim.setup import MODES, prepare
     from d4cli.store import read_encounter
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))

@@ -111,8 +111,8 @@ def simulate_command(
     import os
 
     from d4cli.rules.limits import parse_whole
-    from d4cli.sim.engine import MAX_RUNS, MODES, prepare
     from d4cli.sim.pieces import run_all
+    from d4cli.sim.setup import MAX_RUNS, MODES, prepare
 
     count = parse_whole(runs, "--runs", (1, MAX_RUNS))
     chosen = [mode.strip() for mode in modes.split(",")]
