@@ -20,8 +20,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-from d4cli.sim.engine import prepare, run_chunk
+from d4cli.sim.engine import run_chunk
 from d4cli.sim.policy import expected_damage
+from d4cli.sim.setup import prepare
 
 FACES = {n: range(1, n + 1) for n in (4, 6, 8, 10, 12, 20)}
 REPEATS = 3

@@ -31,7 +31,7 @@ def setups() -> list[tuple[str, str, object]]:
 
     from d4cli.fight.effects import Effect
     from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-    from d4cli.sim.engine import prepare
+    from d4cli.sim.setup import prepare
 
     def example(name: str):
         return parse_encounter(bundled_examples()[name].read_text(), name)
@@ -76,7 +76,8 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     """One fight: ``{"records": [...], "states": [...], "play": [winner, figures, loads]}``."""
     from d4cli.fight.actions import ActRequest, TeamRequest, act, team
     from d4cli.output.serialize.changes import record_json
-    from d4cli.sim.engine import BatchedDice, play, run_seed
+    from d4cli.sim.dice import BatchedDice
+    from d4cli.sim.engine import play, run_seed
     from d4cli.sim.policy import (
         MAX_ACTIONS,
         best_move,

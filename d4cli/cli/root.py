@@ -17,11 +17,11 @@ from typing import Any
 
 import typer
 
+from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.lazy import LazyGroup
 from d4cli.rules.errors import D4Error, RefusedError, escape_control
 from d4cli.rules.limits import parse_whole
-from d4cli.rules.names import recover_args
 from d4cli.rules.suggest import closest
 
 # COLUMNS and LINES: Rich reads either with `int` when it holds digits, so a value

@@ -5,27 +5,38 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 """
 
 # No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
-# and string annotations cost a compile each; names imported for type checking only are quoted.
+# and string annotations cost a compile each.
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from d4cli.fight import effect_transitions as lasting
-from d4cli.fight import kinds
+from d4cli.fight.closed_sets import ACT, TEAM, ActOutcome, GrantKind
 from d4cli.fight.effects import Effect, Ended, Pending, put_effect, team_grants
 from d4cli.fight.encounter import (
     GRANT_KINDS,
     TEAM_SOURCE,
+    Creature,
     Encounter,
     check_new_name,
     same_name,
 )
+from d4cli.fight.sides import ended_fight
+from d4cli.rules.dice import DiceSource, ExtraDice
 from d4cli.rules.errors import InputError
+from d4cli.rules.names import fold_name
+from d4cli.rules.pool import (
+    Gate,
+    PoolPlan,
+    PoolRequest,
+    PoolResult,
+    check_gate,
+    plan_pool,
+    roll_pool,
+)
 
-if TYPE_CHECKING:
-    from d4cli.fight.closed_sets import ActOutcome, GrantKind
-    from d4cli.fight.encounter import Creature
-    from d4cli.rules.dice import DiceSource, ExtraDice
-    from d4cli.rules.pool import Gate, PoolResult
+Source = tuple[str, str, str]  # (source, grant, origin) of a roll, as given (R4, R11, R20)
+_NOTHING_ENDED: tuple[Ended, ...] = ()
 
 
 class ActRecord(NamedTuple):
@@ -54,7 +65,7 @@ class ActRecord(NamedTuple):
     turn: str | None
     actor: str
     aspect: str
-    result: "PoolResult"
+    result: PoolResult
     target: str | None
     load_before: int
     load_after: int
@@ -62,7 +73,7 @@ class ActRecord(NamedTuple):
     grants_used: Pending
     hp_before: int | None
     hp_after: int | None
-    sources: tuple[tuple[str, str, str], ...] = ()  # (source, grant, origin) as given, R4, R20
+    sources: tuple[Source, ...] = ()  # (source, grant, origin) as given, R4, R20
     effects_ended: tuple[Ended, ...] = ()  # R20
     actor_down: bool = False
     target_down: bool = False
@@ -71,7 +82,7 @@ class ActRecord(NamedTuple):
 
     @property
     def kind(self) -> str:
-        return kinds.ACT
+        return ACT
 
     @property
     def allowed(self) -> bool:
@@ -83,10 +94,8 @@ class ActRecord(NamedTuple):
         return self.allowed and self.hp_after == 0
 
     @property
-    def outcome(self) -> "ActOutcome | None":
+    def outcome(self) -> ActOutcome | None:
         """``success``/``failure`` (DC), ``damage``/``no-damage`` (Evasion), ``refused``, or None."""
-        from d4cli.fight.closed_sets import ActOutcome
-
         result = self.result
         if not self.allowed:
             return ActOutcome.REFUSED
@@ -112,8 +121,8 @@ class TeamRecord(NamedTuple):
     actor: str
     aspect: str
     target: str
-    gate: "Gate"
-    grant: "GrantKind"
+    gate: Gate
+    grant: GrantKind
     source: str
     load_before: int
     load_after: int
@@ -122,7 +131,7 @@ class TeamRecord(NamedTuple):
 
     @property
     def kind(self) -> str:
-        return kinds.TEAM
+        return TEAM
 
     @property
     def allowed(self) -> bool:
@@ -149,29 +158,16 @@ class ActRequest(NamedTuple):
     cost: int = 1
     advantage: tuple[str, ...] = ()
     disadvantage: tuple[str, ...] = ()
-    extra: "tuple[ExtraDice, ...]" = ()
+    extra: tuple[ExtraDice, ...] = ()
     dc: int | None = None
     target: str | None = None
     evasion: int | None = None
     gm: bool = False
     ignore_load: bool = False
-    action: str | None = (
-        None  # the named action used (C8 sheets, `d4cli.fight.sheets.apply_named_action`)
-    )
+    action: str | None = None  # the named action used (C8, `d4cli.fight.sheets.apply_named_action`)
 
 
-# Pool plans by the values that make them (`act`): a plan is a frozen value, pure in its key.
-# The key holds the extra dice by identity; the plan holds them, so the identity stays theirs.
-_PLANS: dict[tuple[object, ...], object] = {}  # PoolPlan values
-_MAX_PLANS = 4096
-# Gates by ``(aspect, load, cost)`` and Team Action grants by ``(source, grant)`` (`team`), as plans.
-_GATES: dict[tuple[object, ...], object] = {}
-_KINDS: "dict[str, GrantKind]" = {}  # `GrantKind` members by value: a dict look-up, not an enum call
-
-
-def act(
-    encounter: Encounter, request: ActRequest, rng: "DiceSource"
-) -> tuple[Encounter, ActRecord]:
+def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Encounter, ActRecord]:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
     The actor's pending Team Action grants join the sources (R11, counted once
@@ -193,18 +189,7 @@ def act(
         InputError: unknown actor, Aspect or target; more than one of DC,
             target and Evasion; too many dice (L2).
     """
-    import d4cli.rules.pool as pool  # a plain module import costs less per call than a from-import
-
-    if (request.dc is not None or request.evasion is not None) and (
-        (request.dc is not None) + (request.target is not None) + (request.evasion is not None) > 1
-    ):
-        choices = (
-            ("--dc", request.dc),
-            ("--target", request.target),
-            ("--evasion", request.evasion),
-        )
-        given = [option for option, value in choices if value is not None]
-        raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
+    _check_one_resolution(request)
     position = encounter.position_of(request.actor)
     actor = encounter.creatures[position]
     aspect_name, aspect_value = actor.aspect(request.aspect)
@@ -213,113 +198,33 @@ def act(
     if request.target is not None:
         target_position = encounter.position_of(request.target, "--target")
         target = encounter.creatures[target_position]
-    evasion = target.evasion if target is not None else request.evasion
-    sources = [(s, "advantage", "command") for s in request.advantage] if request.advantage else []
-    if request.disadvantage:
-        sources += [(s, "disadvantage", "command") for s in request.disadvantage]
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
-    if with_effects:
-        sources += lasting.roll_sources(
-            actor, target
-        )  # R20: `sources_for` of the creatures found above
-    advantage = (
-        tuple([source for source, grant, _ in sources if grant == "advantage"]) if sources else ()
-    )
-    disadvantage = (
-        tuple([source for source, grant, _ in sources if grant == "disadvantage"])
-        if sources
-        else ()
-    )
-    # The plan is pure in these values: made once, then looked up (`_PLANS`).
-    key = (
-        aspect_value,
-        actor.load,
-        request.cost,
-        advantage,
-        disadvantage,
-        id(request.extra),
-        request.dc,
-        evasion,
-        request.gm,
-        request.ignore_load,
-    )
-    plan = _PLANS.get(key)
-    if not isinstance(plan, pool.PoolPlan) or plan.request.extra is not request.extra:
-        plan = pool.plan_pool(
-            pool.PoolRequest(
-                aspect=aspect_value,
-                load=actor.load,
-                cost=request.cost,
-                advantage=advantage,
-                disadvantage=disadvantage,
-                extra=request.extra,
-                dc=request.dc,
-                evasion=evasion,
-                gm=request.gm,
-                ignore_load=request.ignore_load,
-            )
-        )
-        if len(_PLANS) >= _MAX_PLANS:
-            _PLANS.clear()
-        _PLANS[key] = plan
+    sources = _roll_sources(request, actor, target, with_effects)
+    evasion = target.evasion if target is not None else request.evasion
+    plan = _plan(request, aspect_value, actor.load, sources, evasion)
     down = actor.down
-    load_after = plan.load_after
-    result = pool.PoolResult(plan) if down else pool.roll_pool(plan, rng)
+    result = PoolResult(plan) if down else roll_pool(plan, rng)
     allowed = result.allowed and not down
     hp_before = None if target is None else target.hp
-    target_name = None if target is None else target.name
-    new, hp_after = encounter, hp_before
-    ended: tuple[Ended, ...] = ()
-    if (
-        allowed and target_position == position
-    ):  # a creature targeting itself: one change after the other
-        base = encounter
-        if with_effects:
-            base, ended = lasting.use_effects(
-                encounter, actor.name, target_name
-            )  # R11, R20 (effects only)
-        creatures = list(base.creatures)
-        creatures[position] = creatures[position]._replace(load=load_after)
-        if hp_before is not None:
-            hp_after = max(0, hp_before - (result.damage or 0))
-            creatures[position] = creatures[position]._replace(hp=hp_after)
-        new = base._replace(creatures=tuple(creatures))
-    elif allowed:  # a refused action changes nothing (R2, R18); each creature changes once
-        creatures = list(encounter.creatures)
-        changes: dict[str, Any] = {"load": load_after}
-        target_changes: dict[str, Any] = {}
-        if (
-            with_effects
-        ):  # R11, R20: as `use_effects`, the actor's own effects, then the target's against
-            gone: list[Ended] = []
-            effects = lasting.roll_used(actor, "own", gone)
-            if effects is not None:
-                changes["effects"] = effects
-            if target is not None:
-                effects = lasting.roll_used(target, "against", gone)
-                if effects is not None:
-                    target_changes["effects"] = effects
-            ended = tuple(gone)
-        creatures[position] = actor._replace(**changes)
-        if target_position is not None:
-            if hp_before is not None:
-                hp_after = max(0, hp_before - (result.damage or 0))
-                if hp_after != hp_before:  # no damage: the creature stays as it is
-                    target_changes["hp"] = hp_after
-            if target_changes:
-                creatures[target_position] = creatures[target_position]._replace(**target_changes)
-        new = encounter._replace(creatures=tuple(creatures))
+    hp_after = _hp_after(hp_before, result) if allowed else hp_before
+    new, ended = encounter, _NOTHING_ENDED
+    if allowed and target_position == position:
+        new, ended = _act_on_itself(encounter, position, plan.load_after, hp_after, with_effects)
+    elif allowed:
+        new, ended = _act_on_others(
+            encounter, position, target_position, plan.load_after, hp_after, with_effects
+        )
     record = ActRecord(
         round=encounter.round,
         turn=encounter.current,
         actor=actor.name,
         aspect=aspect_name,
         result=result,
-        target=target_name,
+        target=None if target is None else target.name,
         load_before=actor.load,
-        load_after=load_after if allowed else actor.load,
-        off_turn=encounter.current != actor.name and not same_name(encounter.current, actor.name),
+        load_after=plan.load_after if allowed else actor.load,
+        off_turn=not same_name(encounter.current, actor.name),
         grants_used=team_grants(ended),
         hp_before=hp_before,
         hp_after=hp_after,
@@ -328,15 +233,109 @@ def act(
         actor_down=down,
         target_down=target is not None and target.down,
         action=request.action,
-        fight_over=_ended_fight(encounter, new) if hp_after == 0 and hp_before else None,
+        fight_over=ended_fight(encounter, new) if hp_after == 0 and hp_before else None,
     )
     return new, record
 
 
-def _ended_fight(before: Encounter, after: Encounter) -> str | None:
-    from d4cli.fight.sides import ended_fight
+def _check_one_resolution(request: ActRequest) -> None:
+    """An action resolves against at most one of a DC, a target and an Evasion (R7).
 
-    return ended_fight(before, after)
+    Raises:
+        InputError: naming the options given together.
+    """
+    choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
+    given = [option for option, value in choices if value is not None]
+    if len(given) > 1:
+        raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
+
+
+def _roll_sources(
+    request: ActRequest, actor: Creature, target: Creature | None, with_effects: bool
+) -> list[Source]:
+    """Every source of the roll, in order: the command's Advantage, its Disadvantage, then the
+    actor's own effects and the target's effects against it (R4, R11, R20)."""
+    sources = [(s, "advantage", "command") for s in request.advantage]
+    sources += [(s, "disadvantage", "command") for s in request.disadvantage]
+    if with_effects:
+        sources += lasting.roll_sources(actor, target)
+    return sources
+
+
+def _plan(
+    request: ActRequest, aspect: int, load: int, sources: list[Source], evasion: int | None
+) -> PoolPlan:
+    """The pool plan of the action: the actor's gate, the sources counted, the pool size (R2-R6)."""
+    return _planned(
+        PoolRequest(
+            aspect=aspect,
+            load=load,
+            cost=request.cost,
+            advantage=tuple([source for source, grant, _ in sources if grant == "advantage"]),
+            disadvantage=tuple([source for source, grant, _ in sources if grant == "disadvantage"]),
+            extra=request.extra,
+            dc=request.dc,
+            evasion=evasion,
+            gm=request.gm,
+            ignore_load=request.ignore_load,
+        )
+    )
+
+
+# A plan is pure in its request; the simulator plans the same few pools over and over
+# (uncached, planning was about an eighth of a simulated fight's time).
+_planned = lru_cache(maxsize=4096)(plan_pool)
+
+
+def _hp_after(hp_before: int | None, result: PoolResult) -> int | None:
+    """The target's hp after the roll's damage, never below 0 (R16); None for a target without hp."""
+    return None if hp_before is None else max(0, hp_before - (result.damage or 0))
+
+
+def _act_on_itself(
+    encounter: Encounter, position: int, load_after: int, hp_after: int | None, with_effects: bool
+) -> tuple[Encounter, tuple[Ended, ...]]:
+    """A creature that targets itself: its effects used as the roller's and then as the
+    target's (R11, R20), then its Load (R8) and hp (R16)."""
+    base, ended = encounter, _NOTHING_ENDED
+    if with_effects:
+        name = encounter.creatures[position].name
+        base, ended = lasting.use_effects(encounter, name, name)
+    changes: dict[str, Any] = {"load": load_after}
+    if hp_after is not None:
+        changes["hp"] = hp_after
+    return base.with_creature(position, base.creatures[position]._replace(**changes)), ended
+
+
+def _act_on_others(
+    encounter: Encounter,
+    position: int,
+    target_position: int | None,
+    load_after: int,
+    hp_after: int | None,
+    with_effects: bool,
+) -> tuple[Encounter, tuple[Ended, ...]]:
+    """The actor's new Load (R8) and used effects, the target's used effects and hp (R11, R16,
+    R20), as `d4cli.fight.effect_transitions.use_effects` counts them: each creature changes once."""
+    creatures = list(encounter.creatures)
+    actor = creatures[position]
+    target = None if target_position is None else creatures[target_position]
+    changes: dict[str, Any] = {"load": load_after}
+    target_changes: dict[str, Any] = {}
+    gone: list[Ended] = []
+    if with_effects:
+        effects = lasting.roll_used(actor, "own", gone)
+        if effects is not None:
+            changes["effects"] = effects
+        effects = None if target is None else lasting.roll_used(target, "against", gone)
+        if effects is not None:
+            target_changes["effects"] = effects
+    if target is not None and hp_after != target.hp:  # no damage: the creature stays as it is
+        target_changes["hp"] = hp_after
+    creatures[position] = actor._replace(**changes)
+    if target_position is not None and target_changes:
+        creatures[target_position] = creatures[target_position]._replace(**target_changes)
+    return encounter._replace(creatures=tuple(creatures)), tuple(gone)
 
 
 class TeamRequest(NamedTuple):
@@ -352,32 +351,10 @@ class TeamRequest(NamedTuple):
 
     actor: str
     target: str
-    grant: "GrantKind"
+    grant: GrantKind
     aspect: str | None = None
     cost: int = 1
     source: str = TEAM_SOURCE
-
-
-def _check_grant_adds(target: "Creature", source: str, grant: str) -> None:
-    """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20).
-
-    On its own rolls it would count once; an ``against`` effect of that name holds
-    the name on the creature (one effect per source name), so the grant could not be kept.
-    """
-    from d4cli.rules.names import fold_name
-
-    key = fold_name(source)
-    for effect in target.effects:
-        if effect.origin == "effect" and effect.grant == grant and effect.key == key:
-            if effect.on == "own":
-                why = "a grant of the same name would count once (R4) and add nothing"
-            else:
-                why = "a creature holds one effect per source name (R20), so the grant could not be kept"
-            problem = (
-                f"{target.name} already has the lasting effect {effect.source!r} ({grant}"
-                f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with --source"
-            )
-            raise InputError("--source", source, problem)
 
 
 def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRecord]:
@@ -392,8 +369,6 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             several Aspects and no ``--aspect``; an empty source name; a source
             named (R4) as a lasting effect of the same kind the target has (R11).
     """
-    import d4cli.rules.pool as pool  # a plain module import costs less per call than a from-import
-
     if request.grant not in GRANT_KINDS:
         raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
     position = encounter.position_of(request.actor, "ACTOR")
@@ -406,26 +381,11 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             request.target,
             "a Team Action helps or hinders another creature, not the actor itself (R11)",
         )
-    if request.source != TEAM_SOURCE:  # the default name is a legal one
-        check_new_name(request.source, "--source")
-    if target.effects:
-        _check_grant_adds(target, request.source, str(request.grant))
-    if request.aspect is not None:
-        aspect_name, aspect_value = actor.aspect(request.aspect, "--aspect")
-    elif len(actor.aspects) == 1:
-        aspect_name, aspect_value = actor.aspects[0]
-    else:
-        names = ", ".join(name for name, _ in actor.aspects) or "none"
-        problem = f"{actor.name} has several Aspects ({names}): say which one pays"
-        raise InputError("--aspect", None, problem)
-    key = (aspect_value, actor.load, request.cost)
-    gate = _GATES.get(key)  # a frozen value, pure in its key: made once
-    if not isinstance(gate, pool.Gate):
-        if len(_GATES) >= _MAX_PLANS:
-            _GATES.clear()
-        gate = _GATES[key] = pool.check_gate(aspect_value, actor.load, request.cost)
-    down = actor.down
-    allowed = gate.allowed and not down
+    check_new_name(request.source, "--source")
+    _check_grant_adds(target, request.source, str(request.grant))
+    aspect_name, aspect_value = _paying_aspect(actor, request.aspect)
+    gate = check_gate(aspect_value, actor.load, request.cost)
+    allowed = gate.allowed and not actor.down
     load_after = actor.load + request.cost if allowed else actor.load
     record = TeamRecord(
         round=encounter.round,
@@ -434,25 +394,17 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
         aspect=aspect_name,
         target=target.name,
         gate=gate,
-        grant=_KINDS.get(request.grant) or _grant_kind(request.grant),
+        grant=GrantKind(request.grant),
         source=request.source,
         load_before=actor.load,
         load_after=load_after,
         off_turn=not same_name(encounter.current, actor.name),
-        actor_down=down,
+        actor_down=actor.down,
     )
     if not allowed:
         return encounter, record
-    grant_key = (request.source, str(request.grant))
-    grant = _GATES.get(
-        grant_key
-    )  # the grant: a frozen value, the same for the same source and kind
-    if not isinstance(grant, Effect):
-        if len(_GATES) >= _MAX_PLANS:
-            _GATES.clear()
-        grant = _GATES[grant_key] = Effect(
-            request.source, str(request.grant), "own", "uses", uses=1, origin="team"
-        )  # R11 as R20
+    # The grant is a one-roll effect on the target's own rolls (R11 as R20).
+    grant = Effect(request.source, str(request.grant), "own", "uses", uses=1, origin="team")
     effects, _ = put_effect(target.effects, grant, keep=True)
     creatures = list(encounter.creatures)
     creatures[position] = actor._replace(load=load_after)
@@ -460,8 +412,39 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     return encounter._replace(creatures=tuple(creatures)), record
 
 
-def _grant_kind(grant: str) -> "GrantKind":
-    """The `GrantKind` of *grant*, kept in ``_KINDS``."""
-    import d4cli.fight.closed_sets as records
+def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
+    """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20).
 
-    return _KINDS.setdefault(grant, records.GrantKind(grant))
+    On its own rolls it would count once; an ``against`` effect of that name holds
+    the name on the creature (one effect per source name), so the grant could not be kept.
+
+    Raises:
+        InputError: naming ``--source`` and the source.
+    """
+    key = fold_name(source)
+    for effect in target.effects:
+        if effect.origin == "effect" and effect.grant == grant and effect.key == key:
+            if effect.on == "own":
+                why = "a grant of the same name would count once (R4) and add nothing"
+            else:
+                why = "a creature holds one effect per source name (R20), so the grant could not be kept"
+            problem = (
+                f"{target.name} already has the lasting effect {effect.source!r} ({grant}"
+                f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with --source"
+            )
+            raise InputError("--source", source, problem)
+
+
+def _paying_aspect(actor: Creature, aspect: str | None) -> tuple[str, int]:
+    """The Aspect that pays for a Team Action (R2, R11): the one named, else the actor's only one.
+
+    Raises:
+        InputError: naming ``--aspect``: no such Aspect, or several and none named.
+    """
+    if aspect is not None:
+        return actor.aspect(aspect, "--aspect")
+    if len(actor.aspects) == 1:
+        return actor.aspects[0]
+    names = ", ".join(name for name, _ in actor.aspects) or "none"
+    problem = f"{actor.name} has several Aspects ({names}): say which one pays"
+    raise InputError("--aspect", None, problem)

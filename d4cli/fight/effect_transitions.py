@@ -11,8 +11,6 @@ are values of `d4cli.fight.effects`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from d4cli.fight.effects import (
     REMOVED,
     USED_UP,
@@ -28,11 +26,9 @@ from d4cli.fight.effects import (
     used,
 )
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
+from d4cli.fight.events import EffectEvent
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
-
-if TYPE_CHECKING:
-    from d4cli.fight.events import EffectEvent
 
 
 def applied_round(encounter: Encounter) -> int:
@@ -251,9 +247,6 @@ def add_effect(encounter: Encounter, name: str, effect: Effect) -> tuple[Encount
     Raises:
         InputError: no such creature.
     """
-    # The records' module builds many classes: loaded only when a change is made (not by ``status``).
-    from d4cli.fight.events import EffectEvent
-
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
     effects, replaced = put_effect(creature.effects, effect)
@@ -275,9 +268,6 @@ def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encount
     Raises:
         InputError: no such creature, or it has no effect of that source.
     """
-    # The records' module builds many classes: loaded only when a change is made (not by ``status``).
-    from d4cli.fight.events import EffectEvent
-
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
     key = fold_name(source)

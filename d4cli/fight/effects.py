@@ -76,19 +76,6 @@ class Pending(NamedTuple):
     def __bool__(self) -> bool:
         return bool(self.advantage or self.disadvantage)
 
-    def with_grant(self, kind: str, source: str) -> "Pending":
-        """Add *source* to the *kind* list; a name already pending there (N1) is kept once (R4)."""
-        if kind not in GRANTS:
-            raise ValueError(f"not a grant kind: {kind!r}")
-        names: tuple[str, ...] = getattr(self, kind)
-        if any(fold_name(name) == fold_name(source) for name in names):
-            return self
-        return self._replace(**{kind: names + (source,)})
-
-    def as_dict(self) -> dict[str, list[str]]:
-        """The grants as lists by kind: the file's ``pending`` table."""
-        return {"advantage": list(self.advantage), "disadvantage": list(self.disadvantage)}
-
 
 class TurnStart(NamedTuple):
     """The start of *name*'s turn in *round*."""

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from d4cli.fight.effects import GRANTS, Effect, Pending
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
+from d4cli.rules.pool import reset_load
+from d4cli.rules.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from d4cli.fight.view_settings import PlayerView
@@ -133,9 +135,7 @@ class Creature(NamedTuple):
     @property
     def reset_value(self) -> int:
         """The Load this creature resets to (R1): ``Exhaustion - Load Buffer``."""
-        import d4cli.rules.pool as pool  # a plain module import costs less per call than a from-import
-
-        return pool.reset_load(self.load_buffer, self.exhaustion)
+        return reset_load(self.load_buffer, self.exhaustion)
 
     def headroom(self) -> dict[str, int]:
         """``Aspect - Load`` for each Aspect (R2), in the order given."""
@@ -157,8 +157,6 @@ class Creature(NamedTuple):
             if fold_name(aspect_name) == key:
                 return aspect_name, value
         have = ", ".join(aspect_name for aspect_name, _ in self.aspects) or "none"
-        from d4cli.rules.suggest import did_you_mean
-
         hint = did_you_mean(name, (aspect_name for aspect_name, _ in self.aspects))
         raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have}){hint}")
 
@@ -261,8 +259,6 @@ class Encounter(NamedTuple):
         found = self._position(name)
         if found is not None:
             return found
-        from d4cli.rules.suggest import did_you_mean
-
         hint = did_you_mean(name, (creature.name for creature in self.creatures))
         raise InputError(
             field_name, name, "no such creature in the encounter" + known_names(self) + hint
@@ -293,6 +289,20 @@ def known_names(encounter: Encounter) -> str:
 
 def same_name(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and (a == b or fold_name(a) == fold_name(b))
+
+
+def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> str | None:
+    """Which other creature than the one at *position* *alias* matches (N1) by its name or alias,
+    in words; None when none (the players could not tell two such creatures apart)."""
+    key = fold_name(alias)
+    for other_position, other in enumerate(creatures):
+        if other_position == position:
+            continue
+        if fold_name(other.name) == key:
+            return f"the name of {other.name!r}"
+        if other.alias and fold_name(other.alias) == key:
+            return f"the alias of {other.name!r}"
+    return None
 
 
 # --- new creatures ---------------------------------------------------------------------------
@@ -327,8 +337,6 @@ def new_creature(
         InputError: an empty name, no Aspect, two Aspects whose names match (N1),
             or *hp* above *max_hp*.
     """
-    from d4cli.rules.pool import reset_load
-
     check_new_name(name)
     if not aspects:
         raise InputError("--aspect", None, f"{name} needs at least one Aspect (--aspect NAME=N)")

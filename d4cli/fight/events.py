@@ -5,24 +5,31 @@ A transition on the encounter returns one of these beside the new encounter
 `DamageEvent`, `HealEvent`, `EffectEvent`, `NoteEvent`;
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
-object. Records only: it imports nothing but `d4cli.fight.kinds`, the closed sets
-(`d4cli.fight.closed_sets`: `Mode`, `GrantKind`, `ActOutcome`) and the effects' values
-(`d4cli.fight.effects`). This module is loaded only when a change other than an action
-is made, so reading a file (Tab completion) or acting builds none of these classes.
+object. Records only: it imports nothing but the closed sets (`d4cli.fight.closed_sets`: the
+entry kinds, `Mode`, `GrantKind`, `ActOutcome`) and the effects' values (`d4cli.fight.effects`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from d4cli.fight import kinds
+from d4cli.fight.closed_sets import (
+    ADD,
+    DAMAGE,
+    EFFECT,
+    EXHAUST,
+    HEAL,
+    MOVE,
+    NOTE,
+    REMOVE,
+    TURN_END,
+    TURN_START,
+)
 from d4cli.fight.closed_sets import ActOutcome as ActOutcome  # the closed sets, re-exported
 from d4cli.fight.closed_sets import GrantKind as GrantKind
 from d4cli.fight.closed_sets import Mode as Mode
-
-if TYPE_CHECKING:
-    from d4cli.fight.effects import Effect, Ended
+from d4cli.fight.effects import Effect, Ended
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ class _Change:
 class AddEvent(_Change):
     """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
 
-    kind: ClassVar[str] = kinds.ADD
+    kind: ClassVar[str] = ADD
 
     aspects: tuple[tuple[str, int], ...]
     load_buffer: int
@@ -76,7 +83,7 @@ class MoveEvent(_Change):
         next: whose turn a plain ``turn start`` begins now (R19).
     """
 
-    kind: ClassVar[str] = kinds.MOVE
+    kind: ClassVar[str] = MOVE
 
     position_before: int
     position_after: int
@@ -93,7 +100,7 @@ class RemoveEvent(_Change):
         next: whose turn a plain ``turn start`` begins now.
     """
 
-    kind: ClassVar[str] = kinds.REMOVE
+    kind: ClassVar[str] = REMOVE
 
     ended_turn: bool
     next: str | None
@@ -127,7 +134,7 @@ class TurnStartEvent(_Change):
         down: the creature whose turn starts is down (R18): it cannot act.
     """
 
-    kind: ClassVar[str] = kinds.TURN_START
+    kind: ClassVar[str] = TURN_START
 
     ended: str | None
     new_round: bool
@@ -147,7 +154,7 @@ class TurnStartEvent(_Change):
 class TurnEndEvent(_Change):
     """The running turn ended; its Load stays (R14)."""
 
-    kind: ClassVar[str] = kinds.TURN_END
+    kind: ClassVar[str] = TURN_END
 
     load_after: int
     next: str | None
@@ -159,7 +166,7 @@ class TurnEndEvent(_Change):
 class ExhaustEvent(_Change):
     """A creature's Exhaustion level changed (R15): only its reset value moves."""
 
-    kind: ClassVar[str] = kinds.EXHAUST
+    kind: ClassVar[str] = EXHAUST
 
     exhaustion_before: int
     exhaustion_after: int
@@ -178,7 +185,7 @@ class EffectEvent(_Change):
             round when the round is over), for "N rounds left"; None: ``round``.
     """
 
-    kind: ClassVar[str] = kinds.EFFECT
+    kind: ClassVar[str] = EFFECT
 
     action: str
     effect: Effect
@@ -209,7 +216,7 @@ class _HitPoints(_Change):
 class DamageEvent(_HitPoints):
     """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
 
-    kind: ClassVar[str] = kinds.DAMAGE
+    kind: ClassVar[str] = DAMAGE
     fight_over: str | None = None  # the winning side, when this damage took the last foe down (R18)
 
 
@@ -221,7 +228,7 @@ class HealEvent(_HitPoints):
     ended the round skipped it), so its next turn is in the next round (R19).
     """
 
-    kind: ClassVar[str] = kinds.HEAL
+    kind: ClassVar[str] = HEAL
     next_round: bool = False
 
 
@@ -237,7 +244,7 @@ class NoteEvent:
         notes_before: its ``notes`` before (with *set*), else None.
     """
 
-    kind: ClassVar[str] = kinds.NOTE
+    kind: ClassVar[str] = NOTE
     allowed: ClassVar[bool] = True
 
     round: int

@@ -8,16 +8,15 @@ cannot act or give Team Actions, and healing above 0 brings it back.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.events import DamageEvent, HealEvent
+from d4cli.fight.sides import ended_fight
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP
 
-if TYPE_CHECKING:
-    from d4cli.fight.events import DamageEvent, HealEvent
-
-E = TypeVar("E", "DamageEvent", "HealEvent")
+E = TypeVar("E", DamageEvent, HealEvent)
 
 
 def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, DamageEvent]:
@@ -28,8 +27,6 @@ def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Dam
     Raises:
         InputError: no such creature; a negative *amount*.
     """
-    from d4cli.fight.events import DamageEvent
-
     _check_amount(amount)
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
@@ -39,8 +36,6 @@ def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Dam
         new = encounter.with_creature(position, creature._replace(hp=hp_after))
     event = _event(DamageEvent, new, creature, new.creatures[position], amount)
     if event.down_after and not event.down_before:
-        from d4cli.fight.sides import ended_fight
-
         event = replace(event, fight_over=ended_fight(encounter, new))
     return new, event
 
@@ -56,8 +51,6 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
         InputError: no such creature; a negative *amount*; a creature without
             hp (R16); hp that would pass 100,000 (L1).
     """
-    from d4cli.fight.events import HealEvent
-
     _check_amount(amount)
     position = encounter.position_of(name)
     creature = encounter.creatures[position]

@@ -5,11 +5,8 @@ Pure, like every transition: each takes an `Encounter` and returns ``(new_encoun
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-    from d4cli.fight.events import NoteEvent
+from d4cli.fight.encounter import Encounter
+from d4cli.fight.events import NoteEvent
 
 
 def write_note(encounter: Encounter, name: str | None, text: str) -> tuple[Encounter, NoteEvent]:
@@ -18,8 +15,6 @@ def write_note(encounter: Encounter, name: str | None, text: str) -> tuple[Encou
     Raises:
         InputError: no creature called *name*.
     """
-    from d4cli.fight.events import NoteEvent
-
     actor = None if name is None else encounter.find(name).name
     return encounter, NoteEvent(encounter.round, encounter.current, actor, text)
 
@@ -30,8 +25,6 @@ def set_notes(encounter: Encounter, name: str, text: str) -> tuple[Encounter, No
     Raises:
         InputError: no creature called *name*.
     """
-    from d4cli.fight.events import NoteEvent
-
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
     new = encounter.with_creature(position, creature._replace(notes=text))

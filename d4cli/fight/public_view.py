@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.view_settings import PlayerView
+from d4cli.rules.names import fold_name
 
 HEALTHY, HURT, BLOODIED, DOWN, UP = "Healthy", "Hurt", "Bloodied", "Down", "Up"
 HP_LABELS: tuple[str, ...] = (HEALTHY, HURT, BLOODIED, DOWN, UP)
@@ -138,8 +140,6 @@ def public_view(encounter: Encounter) -> PublicView:
         creature.name: (HIDDEN_CREATURE if creature.hidden else public_name(creature))
         for creature in encounter.creatures
     }
-    from d4cli.fight.view_settings import PlayerView
-
     settings = encounter.player_view or PlayerView()
     visible = []
     current = None
@@ -187,8 +187,6 @@ def _effect(effect: Effect, names: dict[str, str]) -> PublicEffect:
     if effect.creature is not None:
         shown = names.get(effect.creature)
         if shown is None:  # the file spells it otherwise (N1): find it folded
-            from d4cli.rules.names import fold_name
-
             key = fold_name(effect.creature)
             shown = next(
                 (name for real, name in names.items() if fold_name(real) == key), HIDDEN_CREATURE

@@ -25,14 +25,14 @@ What counts:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter import Creature, Encounter
 
-Step = tuple[dict[str, Any], "Encounter | None"]  # a journal entry and the encounter right after it
+Entry = dict[str, Any]
+Step = tuple[Entry, Encounter | None]  # a journal entry and the encounter right after it
 
 
 @dataclass
@@ -99,7 +99,7 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def hp_lost(entry: dict[str, Any]) -> int:
+def hp_lost(entry: Entry) -> int:
     """The hp an ``act`` or ``damage`` entry took off (R16); an act on a target without hp: its R7 damage."""
     before, after = _int(entry.get("hp_before")), _int(entry.get("hp_after"))
     if before is not None and after is not None:
@@ -147,105 +147,151 @@ def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:
     A step whose encounter could not be rebuilt (None) still counts its entry's
     facts; only the turn-start and down/up figures need the encounter.
     """
-    figures: dict[str, CreatureFigures] = {}
-    sides: list[str] = []
-
-    def of(name: str, creature: Creature | None = None) -> CreatureFigures:
-        if name not in figures:
-            figures[name] = CreatureFigures(name, creature.side if creature is not None else None)
-        found = figures[name]
-        if creature is not None and creature.side:
-            found.side = creature.side
-            if creature.side not in sides:
-                sides.append(creature.side)
-        return found
-
+    tally = _Tally(down={c.name: c.down for c in start.creatures})
     for creature in start.creatures:
-        of(creature.name, creature)
-    down = {c.name: c.down for c in start.creatures}
-    per_round: dict[int, dict[str, int]] = {}
-    other: dict[int, int] = {}
+        tally.of(creature.name, creature)
     last = start
     for entry, after in steps:
         kind, actor = entry.get("kind"), entry.get("actor")
         round_ = _int(entry.get("round")) or 0
         if after is not None:
             for creature in after.creatures:
-                of(creature.name, creature)
-        if kind == "act" and isinstance(actor, str):
-            mine = of(actor)
-            if entry.get("off_turn"):
-                mine.actions_off_turn += 1
-            else:
-                mine.actions_on_turn += 1
-            lost = hp_lost(entry)
-            mine.damage_dealt += lost
-            target = entry.get("target")
-            if isinstance(target, str):
-                of(target).damage_taken += lost
-            if lost and mine.side:
-                per_round.setdefault(round_, {})[mine.side] = (
-                    per_round.get(round_, {}).get(mine.side, 0) + lost
-                )
-            mine.load_spent += _spent(entry)
-        elif kind == "team" and isinstance(actor, str):
-            mine = of(actor)
-            mine.team_actions += 1
-            mine.load_spent += _spent(entry)
-        elif kind == "damage" and isinstance(actor, str):
-            lost = hp_lost(entry)
-            of(actor).damage_taken += lost
-            if lost:
-                other[round_] = other.get(round_, 0) + lost
-        starting = (
-            next((c for c in after.creatures if c.name == actor), None)
-            if after is not None
-            else None
-        )
-        if kind == "turn-start" and isinstance(actor, str) and starting is not None:
-            mine = of(actor)
-            mine.turns += 1
-            if can_act_at_cost_1(starting):
-                mine._streak = 0
-            else:
-                mine.turns_unable += 1
-                mine._streak += 1
-                mine.longest_unable = max(mine.longest_unable, mine._streak)
+                tally.of(creature.name, creature)
+        if isinstance(kind, str) and isinstance(actor, str) and kind in _COUNTS:
+            _COUNTS[kind](tally, entry, actor, round_, after)
         if after is not None:
-            seq = _int(entry.get("seq")) or 0
-            for creature in after.creatures:
-                was = down.get(creature.name, False)
-                if creature.down != was:
-                    of(creature.name).downs.append((round_, "down" if creature.down else "up", seq))
-                down[creature.name] = creature.down
+            tally.count_downs(after, round_, _int(entry.get("seq")) or 0)
             last = after
-    for side in sides:
-        for damage in per_round.values():
-            damage.setdefault(side, 0)
-    rounds = sorted(set(per_round) | set(other))
-    damage_per_round = tuple(
-        RoundDamage(r, {s: per_round.get(r, {}).get(s, 0) for s in sides}, other.get(r, 0))
-        for r in rounds
-    )
-    streaks = [(f.name, f.longest_unable) for f in figures.values() if f.longest_unable]
-    longest = max(streaks, key=lambda item: item[1]) if streaks else None
-    by_side = {s: sum(f.damage_dealt for f in figures.values() if f.side == s) for s in sides}
     to_seq = _int(steps[-1][0].get("seq")) if steps else None
-    return Recap(
-        encounter=last.name,
-        from_seq=from_seq,
-        to_seq=to_seq if to_seq is not None else from_seq,
-        rounds=rounds_between(start, last),
-        sides=tuple(sides),
-        creatures=tuple(figures.values()),
-        damage_per_round=damage_per_round,
-        longest_refusal=longest,
-        winner=winner_of(last),
-        damage_by_side=by_side,
+    return tally.recap(start, last, from_seq, to_seq if to_seq is not None else from_seq)
+
+
+@dataclass
+class _Tally:
+    """The figures summed so far: per creature (in order of first appearance), the sides in order
+    of first appearance, who is down, and the damage per round by side and by ``damage`` commands."""
+
+    figures: dict[str, CreatureFigures] = field(default_factory=dict)
+    sides: list[str] = field(default_factory=list)
+    down: dict[str, bool] = field(default_factory=dict)
+    per_round: dict[int, dict[str, int]] = field(default_factory=dict)
+    other: dict[int, int] = field(default_factory=dict)
+
+    def of(self, name: str, creature: Creature | None = None) -> CreatureFigures:
+        """The figures of *name*, its side (and the side list) brought up to *creature*'s."""
+        if name not in self.figures:
+            self.figures[name] = CreatureFigures(
+                name, creature.side if creature is not None else None
+            )
+        found = self.figures[name]
+        if creature is not None and creature.side:
+            found.side = creature.side
+            if creature.side not in self.sides:
+                self.sides.append(creature.side)
+        return found
+
+    def count_downs(self, after: Encounter, round_: int, seq: int) -> None:
+        """Each creature whose hp reached 0 (down) or came back above it at entry *seq* (R18)."""
+        for creature in after.creatures:
+            if creature.down != self.down.get(creature.name, False):
+                self.of(creature.name).downs.append(
+                    (round_, "down" if creature.down else "up", seq)
+                )
+            self.down[creature.name] = creature.down
+
+    def recap(self, start: Encounter, last: Encounter, from_seq: int, to_seq: int) -> Recap:
+        """The `Recap` of these figures, from *start* to *last*."""
+        sides, figures = self.sides, self.figures.values()
+        rounds = sorted(set(self.per_round) | set(self.other))
+        damage_per_round = tuple(
+            RoundDamage(
+                r, {s: self.per_round.get(r, {}).get(s, 0) for s in sides}, self.other.get(r, 0)
+            )
+            for r in rounds
+        )
+        streaks = [(f.name, f.longest_unable) for f in figures if f.longest_unable]
+        return Recap(
+            encounter=last.name,
+            from_seq=from_seq,
+            to_seq=to_seq,
+            rounds=rounds_between(start, last),
+            sides=tuple(sides),
+            creatures=tuple(figures),
+            damage_per_round=damage_per_round,
+            longest_refusal=max(streaks, key=lambda item: item[1]) if streaks else None,
+            winner=winner_of(last),
+            damage_by_side={s: sum(f.damage_dealt for f in figures if f.side == s) for s in sides},
+        )
+
+
+def _count_act(
+    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
+) -> None:
+    """An action (R10, R16, R8): on or off its turn, the hp it took off, its side's damage, its Load."""
+    mine = tally.of(actor)
+    if entry.get("off_turn"):
+        mine.actions_off_turn += 1
+    else:
+        mine.actions_on_turn += 1
+    lost = hp_lost(entry)
+    mine.damage_dealt += lost
+    target = entry.get("target")
+    if isinstance(target, str):
+        tally.of(target).damage_taken += lost
+    if lost and mine.side:
+        by_side = tally.per_round.setdefault(round_, {})
+        by_side[mine.side] = by_side.get(mine.side, 0) + lost
+    mine.load_spent += _spent(entry)
+
+
+def _count_team(
+    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
+) -> None:
+    """A Team Action given (R11) and the Load it spent (R8)."""
+    mine = tally.of(actor)
+    mine.team_actions += 1
+    mine.load_spent += _spent(entry)
+
+
+def _count_damage(
+    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
+) -> None:
+    """The GM's damage (R16): taken by *actor*, dealt by nobody (``other``)."""
+    lost = hp_lost(entry)
+    tally.of(actor).damage_taken += lost
+    if lost:
+        tally.other[round_] = tally.other.get(round_, 0) + lost
+
+
+def _count_turn_start(
+    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
+) -> None:
+    """A turn of *actor*, and whether it began unable to act at Cost 1 (R2, R18): its streak."""
+    starting = (
+        None if after is None else next((c for c in after.creatures if c.name == actor), None)
     )
+    if starting is None:
+        return
+    mine = tally.of(actor)
+    mine.turns += 1
+    if can_act_at_cost_1(starting):
+        mine._streak = 0
+    else:
+        mine.turns_unable += 1
+        mine._streak += 1
+        mine.longest_unable = max(mine.longest_unable, mine._streak)
 
 
-def _spent(entry: dict[str, Any]) -> int:
+# Each kind of journal entry that counts -> what it adds to the figures.
+_COUNTS: dict[str, Callable[[_Tally, Entry, str, int, Encounter | None], None]] = {
+    "act": _count_act,
+    "team": _count_team,
+    "damage": _count_damage,
+    "turn-start": _count_turn_start,
+}
+
+
+def _spent(entry: Entry) -> int:
     """What an act or Team Action added to its actor's Load (R8; 0 for a GM-called roll, R9)."""
     before = _int(entry.get("load_before"))
     if before is None:

@@ -9,20 +9,17 @@ lasting effects (R20), Team Action grants among them (R11).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
-from d4cli.fight import kinds
-from d4cli.fight.effects import Pending
+from d4cli.fight.closed_sets import CHECK
+from d4cli.fight.effect_transitions import use_effects
+from d4cli.fight.effects import Ended, Pending, team_grants
 from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import stat
+from d4cli.rules.action_roll import CheckRequest, CheckResult, roll_check
+from d4cli.rules.dice import DiceSource
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 from d4cli.rules.names import check_name, fold_name
-
-if TYPE_CHECKING:
-    from d4cli.fight.effects import Ended
-    from d4cli.rules.action_roll import CheckResult
-    from d4cli.rules.dice import DiceSource
-
 
 # --- checks (C8) ----------------------------------------------------------------------------
 
@@ -82,7 +79,7 @@ class CheckRecord:
         effects_ended: the effects the check used up (R20: a ``--uses`` count, a grant).
     """
 
-    kind: ClassVar[str] = kinds.CHECK
+    kind: ClassVar[str] = CHECK
 
     round: int
     turn: str | None
@@ -161,8 +158,6 @@ def sheet_check(
     Raises:
         InputError: unknown creature; a stat it lacks (C8); a level outside 0..5 (C3).
     """
-    from d4cli.rules.action_roll import CheckRequest, roll_check
-
     check_range(request.advantage_level, "--advantage", ADVANTAGE_LEVEL)
     check_range(request.disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
     position = encounter.position_of(request.actor)
@@ -207,8 +202,5 @@ def sheet_check(
     )
     if result.impossible:
         return encounter, record
-    from d4cli.fight.effect_transitions import use_effects
-    from d4cli.fight.effects import team_grants
-
     new, ended = use_effects(encounter, creature.name, None)  # R11, R20: uses count down
     return new, replace(record, effects_ended=ended, grants_used=team_grants(ended))

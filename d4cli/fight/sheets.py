@@ -11,17 +11,15 @@ Checks made from the stats live in `d4cli.fight.sheet_check`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from d4cli.fight import kinds
-from d4cli.fight.encounter import STAT_KINDS, Action, Creature, Encounter, Stats
+from d4cli.fight.closed_sets import ACTION_ADD, ACTION_REMOVE
+from d4cli.fight.encounter import STAT_KINDS, Action, Creature, Encounter, Stats, new_creature
+from d4cli.fight.policy_table import check_policy
+from d4cli.rules.dc import DC_TIERS
+from d4cli.rules.dice import parse_extra
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import (
-    COST,
-    DC,
-    MODIFIER,
-    check_whole,
-)
+from d4cli.rules.limits import COST, DC, MODIFIER, check_whole
 from d4cli.rules.names import (
     MAX_NAME_LENGTH,
     check_name,
@@ -31,6 +29,7 @@ from d4cli.rules.names import (
     name_problem,
     parse_named_number,
 )
+from d4cli.rules.suggest import did_you_mean, unknown_key
 
 if TYPE_CHECKING:
     from d4cli.fight.actions import ActRequest
@@ -94,7 +93,7 @@ def with_stats(
     Raises:
         InputError: a bad ``NAME=N`` (`parse_stat`), or the same name twice in one kind (N1).
     """
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for kind, texts in options.items():
         option = "--" + STAT_KINDS[kind].lower()
         pairs = [parse_stat(text, option) for text in texts or ()]
@@ -113,7 +112,7 @@ def with_stats(
             changes["side"] = sheet_from_row({"side": check_text(side, "--side")}, ())["side"]
         except InputError as error:
             raise InputError("--side", error.value, error.problem) from None
-    return creature._replace(**changes)  # type: ignore[arg-type]
+    return creature._replace(**changes)
 
 
 def copy_sheet(
@@ -140,8 +139,6 @@ def copy_sheet(
     Raises:
         InputError: as `d4cli.fight.encounter.new_creature` (a bad name, hp above max_hp).
     """
-    from d4cli.fight.encounter import new_creature
-
     if hp is None and max_hp is None:
         hp, max_hp = (template.hp if template.max_hp is None else template.max_hp), template.max_hp
     elif max_hp is None:
@@ -203,8 +200,6 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
     name = check_name(raw_name, f"{where}.name")
     for key in row:
         if key not in ACTION_KEYS:
-            from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
-
             raise InputError(f"{where}.{key}", None, unknown_key(key, ACTION_KEYS))
     aspect = row.get("aspect")
     if not isinstance(aspect, str):
@@ -217,15 +212,11 @@ def check_action(row: object, aspects: Stats, number: int = 1) -> Action:
     extra = row.get("extra", [])
     if not isinstance(extra, list) or not all(isinstance(text, str) for text in extra):
         raise InputError(f"{where}.extra", extra, 'must be a list of dice such as "1d4"')
-    from d4cli.rules.dice import parse_extra
-
     for text in extra:
         parse_extra(text, f"{where}.extra")
     dc = row.get("dc")
     if isinstance(dc, str):
         # A tier name is a DC wherever a DC is asked for (C2): ``dc = "hard"`` is 18.
-        from d4cli.rules.action_roll import DC_TIERS
-
         tier = DC_TIERS.get(fold_name(dc))
         if tier is None:
             raise InputError(
@@ -308,8 +299,6 @@ def sheet_from_row(row: Mapping[str, object], aspects: Stats) -> dict[str, objec
             raise InputError("side", escape_name(side), problem)
         sheet["side"] = side
     if "policy" in row:
-        from d4cli.fight.policy_table import check_policy
-
         sheet["policy"] = check_policy(row["policy"], aspects)
     return sheet
 
@@ -358,15 +347,11 @@ def apply_named_action(
     if action is None:
         aspects = ", ".join(name for name, _ in actor.aspects) or "none"
         actions = ", ".join(a.name for a in actor.actions) or "none"
-        from d4cli.rules.suggest import did_you_mean
-
         known = [name for name, _ in actor.aspects] + [a.name for a in actor.actions]
         hint = did_you_mean(request.aspect, known)
         problem = f"{actor.name} has no such Aspect or action (Aspects: {aspects}; actions: {actions}){hint}"
         raise InputError("ASPECT", request.aspect, problem)
-    from d4cli.rules.dice import parse_extra
-
-    changes: dict[str, object] = {"aspect": action.aspect, "action": action.name}
+    changes: dict[str, Any] = {"aspect": action.aspect, "action": action.name}
     if "cost" not in given:
         changes["cost"] = action.cost
     if "extra" not in given:
@@ -377,7 +362,7 @@ def apply_named_action(
         changes["advantage"] = action.advantage
     if "dis" not in given:
         changes["disadvantage"] = action.disadvantage
-    return request._replace(**changes)  # type: ignore[arg-type]
+    return request._replace(**changes)
 
 
 class ActionEvent(NamedTuple):
@@ -424,7 +409,7 @@ def add_action(
         actions += (action,)
     new = encounter.with_creature(position, creature._replace(actions=actions))
     return new, ActionEvent(
-        kinds.ACTION_ADD, encounter.round, encounter.current, creature.name, action, replaced
+        ACTION_ADD, encounter.round, encounter.current, creature.name, action, replaced
     )
 
 
@@ -447,5 +432,5 @@ def remove_action(
     kept = tuple(a for a in creature.actions if a is not action)
     new = encounter.with_creature(position, creature._replace(actions=kept))
     return new, ActionEvent(
-        kinds.ACTION_REMOVE, encounter.round, encounter.current, creature.name, action
+        ACTION_REMOVE, encounter.round, encounter.current, creature.name, action
     )

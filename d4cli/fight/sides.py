@@ -6,10 +6,7 @@ aside. The simulator ends its fights by the same reading (`d4cli.sim.engine`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter import Encounter
 
 
 def winner(encounter: Encounter) -> str | None:

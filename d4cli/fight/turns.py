@@ -9,23 +9,20 @@ begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from d4cli.fight.effect_transitions import retime_removed, turn_end_ends, turn_start_ends
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
+from d4cli.fight.events import (
+    AddEvent,
+    ExhaustEvent,
+    MoveEvent,
+    RemoveEvent,
+    Reset,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from d4cli.fight.sides import ended_fight, winner
 from d4cli.rules.errors import InputError
-from d4cli.rules.names import NameSet, look_alike_problem
-
-if TYPE_CHECKING:
-    from d4cli.fight.events import (
-        AddEvent,
-        ExhaustEvent,
-        MoveEvent,
-        RemoveEvent,
-        Reset,
-        TurnEndEvent,
-        TurnStartEvent,
-    )
+from d4cli.rules.names import NameSet, fold_name, look_alike_problem
 
 # Where `move_creature` puts a creature: before or after another, or first or last (R13).
 PLACES: tuple[str, ...] = ("before", "after", "first", "last")
@@ -43,8 +40,6 @@ def numbered_names(encounter: Encounter, base: str, count: int) -> tuple[str, ..
         InputError: naming ``--count``, a count outside 1..`MAX_COUNT`; naming ``NAME``, a
             numbered name that is not a valid name (longer than N1 allows).
     """
-    from d4cli.rules.names import fold_name
-
     if not 1 <= count <= MAX_COUNT:
         raise InputError("--count", count, f"must be within 1..{MAX_COUNT}")
     taken = {fold_name(creature.name) for creature in encounter.creatures}
@@ -91,8 +86,6 @@ def add_creatures(
     Raises:
         InputError: as `add_creature`; also two of *added* whose names match (N1).
     """
-    from d4cli.fight.events import AddEvent
-
     for index, creature in enumerate(added):
         check_new_name(creature.name)
         for other in encounter.creatures + added[:index]:
@@ -160,8 +153,6 @@ def move_creature(
     Raises:
         InputError: an unknown creature, a move relative to itself, an unknown *place*.
     """
-    from d4cli.fight.events import MoveEvent
-
     if place not in PLACES:
         raise InputError("place", place, "must be before, after, first or last")
     position = encounter.position_of(name)
@@ -204,8 +195,6 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     Raises:
         InputError: no such creature.
     """
-    from d4cli.fight.events import RemoveEvent
-
     position = encounter.position_of(name)
     gone = encounter.creatures[position]
     was_current = same_name(encounter.current, gone.name)
@@ -226,7 +215,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
         load_before=gone.load,
         hp_before=gone.hp,
         effects_ended=effects_ended,
-        fight_over=_ended_fight(encounter, new),
+        fight_over=ended_fight(encounter, new),
     )
     return new, event
 
@@ -251,8 +240,6 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         InputError: no creatures; no creature called *name*; no *name* while
             every creature is down.
     """
-    import d4cli.fight.events as records  # a plain module import costs less per call than a from-import
-
     if not encounter.creatures:
         raise InputError("turn start", None, "the encounter has no creatures; add one first")
     following = encounter.next_position()
@@ -265,7 +252,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
     )  # the default turn: `_choose_turn`
     new, resets = _reset_and_mark(base, position, new_round)
     new, effects_ended = turn_start_ends(encounter, new)  # R20
-    event = records.TurnStartEvent(
+    event = TurnStartEvent(
         round=new.round,
         turn=new.current,
         actor=who.name,
@@ -278,24 +265,9 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         skipped=skipped,
         again=who.had_turn,
         down=who.down,
-        fight_over=_winner(new),
+        fight_over=winner(new),
     )
     return new, event
-
-
-def _winner(encounter: Encounter) -> str | None:
-    """`d4cli.fight.sides.winner`, loaded only when someone is down (R18)."""
-    if not any((hp := c.hp) is not None and hp <= 0 for c in encounter.creatures):
-        return None
-    from d4cli.fight.sides import winner
-
-    return winner(encounter)
-
-
-def _ended_fight(before: Encounter, after: Encounter) -> str | None:
-    from d4cli.fight.sides import ended_fight
-
-    return ended_fight(before, after)
 
 
 def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
@@ -309,8 +281,6 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     Raises:
         InputError: no turn is running.
     """
-    import d4cli.fight.events as records  # a plain module import costs less per call than a from-import
-
     if encounter.current is None:
         raise InputError("turn end", None, "no turn is running (start one with 'd4cli turn start')")
     who = encounter.find(encounter.current, "current")
@@ -319,7 +289,7 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     following = new.next_turn
     if following is None:
         new = _close_round(new)  # R19: the round is over for good
-    event = records.TurnEndEvent(
+    event = TurnEndEvent(
         round=new.round,
         turn=who.name,
         actor=who.name,
@@ -386,8 +356,6 @@ def _reset_and_mark(
     a new round in ``round`` mode (R12); and that creature has its turn: current, last to go, had
     its turn this round (R19). Each creature changes once, the encounter once.
     """
-    import d4cli.fight.events as records  # a plain module import costs less per call than a from-import
-
     if encounter.mode == "round":
         positions = range(len(encounter.creatures)) if new_round else range(0)
     else:
@@ -397,7 +365,7 @@ def _reset_and_mark(
     for index in positions:
         creature = creatures[index]
         value = encounter.reset_to(creature)
-        resets.append(records.Reset(creature.name, creature.load, value))
+        resets.append(Reset(creature.name, creature.load, value))
         if index == position:
             creatures[index] = creature._replace(load=value, had_turn=True)
         else:
@@ -416,8 +384,6 @@ def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encount
     Raises:
         InputError: no such creature.
     """
-    from d4cli.fight.events import ExhaustEvent
-
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
     changed = creature._replace(exhaustion=level)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
 
 # How a creature's HP reaches the players: the number, a label (Healthy, Hurt, Bloodied, Down), nothing.
@@ -39,14 +38,3 @@ class PlayerView:
         if own is not None:
             return own
         return self.party_hp if self.is_party(side) else self.others_hp
-
-
-def check_hp_shown(value: object, field_name: str) -> str:
-    """An HP display: one of `HP_SHOWN`.
-
-    Raises:
-        InputError: naming *field_name* and the value.
-    """
-    if value not in HP_SHOWN:
-        raise InputError(field_name, value, "must be one of: " + ", ".join(HP_SHOWN))
-    return str(value)

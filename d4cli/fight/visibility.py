@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from d4cli.fight import kinds
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.closed_sets import ALIAS, CONCEAL, REVEAL
+from d4cli.fight.encounter import Encounter, alias_clash
 from d4cli.rules.errors import InputError
-from d4cli.rules.names import check_text, fold_name
+from d4cli.rules.names import check_text
 
 
 @dataclass(frozen=True)
@@ -47,21 +47,21 @@ class _ViewChange:
 class RevealEvent(_ViewChange):
     """A hidden creature is on the player view again."""
 
-    kind: ClassVar[str] = kinds.REVEAL
+    kind: ClassVar[str] = REVEAL
 
 
 @dataclass(frozen=True)
 class ConcealEvent(_ViewChange):
     """A creature left the player view (the GM still sees it; the rules are the same)."""
 
-    kind: ClassVar[str] = kinds.CONCEAL
+    kind: ClassVar[str] = CONCEAL
 
 
 @dataclass(frozen=True)
 class AliasEvent(_ViewChange):
     """The name the players see changed (``alias_after`` None: its own name again)."""
 
-    kind: ClassVar[str] = kinds.ALIAS
+    kind: ClassVar[str] = ALIAS
 
 
 ViewEvent = RevealEvent | ConcealEvent | AliasEvent
@@ -133,16 +133,3 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
                 "TEXT", alias, f"matches {clash} (N1): the players could not tell them apart"
             )
     return _change_view(AliasEvent, encounter, position, alias="" if alias is None else alias)
-
-
-def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> str | None:
-    """Which other creature *alias* matches (N1) by its name or alias, in words; None when none."""
-    key = fold_name(alias)
-    for other_position, other in enumerate(creatures):
-        if other_position == position:
-            continue
-        if fold_name(other.name) == key:
-            return f"the name of {other.name!r}"
-        if other.alias and fold_name(other.alias) == key:
-            return f"the alias of {other.name!r}"
-    return None

@@ -1,7 +1,7 @@
 """One creature's row of the encounter file, validated: its keys, Aspects, grants, sheet, notes.
 
-`Where` names the place of an error (``path: creature 'X': field``) and raises
-the `FileError`; `creature_from_row` turns one ``[[creature]]`` table into a
+`d4cli.fileformat.where.Where` names the place of an error (``path: creature 'X': field``)
+and raises the `FileError`; `creature_from_row` turns one ``[[creature]]`` table into a
 `Creature` (N1 names, L1 bounds, R11 grants, R16/R18 hit points, R19
 ``had_turn``, R20 effects, C8 sheet); `turn_name` checks ``current`` and
 ``last_turn`` name a creature. `d4cli.fileformat.encounter_toml` validates the whole file.
@@ -9,17 +9,20 @@ the `FileError`; `creature_from_row` turns one ``[[creature]]`` table into a
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 from d4cli.fight.effects import Pending
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.sheets import sheet_from_row
 from d4cli.fileformat.effects_toml import effects_from_row
-from d4cli.rules.errors import FileError, InputError
-from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, check_whole
-from d4cli.rules.names import NameSet, escape_name, fold_name, look_alike_problem, name_problem
+from d4cli.fileformat.player_view_toml import view_fields_from_row
+from d4cli.fileformat.where import Where
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD
+from d4cli.rules.names import NameSet, escape_name, fold_name, look_alike_problem
+from d4cli.rules.suggest import unknown_key
 
-# The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them is read
-# without loading the sheet rules.
+# The sheet's keys (C8, `d4cli.fight.sheets.SHEET_KEYS`): a row with none of them has no sheet.
 SHEET_KEYS = ("side", "attributes", "proficiencies", "specializations", "actions", "policy")
 CREATURE_KEYS_2: tuple[str, ...] = (
     "name",
@@ -44,54 +47,6 @@ PENDING_KEYS = ("advantage", "disadvantage")
 
 # Free text of a creature's notes: at most this many characters.
 MAX_NOTES = 10_000
-
-
-class Where:
-    """Builds the FileError for one place of the file: ``path: creature 'X': field``."""
-
-    def __init__(self, path: object, creature: str = "") -> None:
-        self.path = path
-        self.creature = creature
-
-    def field(self, name: str) -> str:
-        return f"{self.creature}: {name}" if self.creature else name
-
-    def fail(self, name: str, value: object, problem: str) -> NoReturn:
-        raise FileError(self.path, self.field(name), value, problem)
-
-    def whole(self, name: str, value: object, bounds: tuple[int, int]) -> int:
-        try:
-            return check_whole(value, name, bounds)
-        except InputError as error:
-            raise FileError(self.path, self.field(name), error.value, error.problem) from None
-
-    def name(self, name: str, value: object) -> str:
-        """A name from the file (N1: `d4cli.rules.names.name_problem`), else a FileError shown escaped."""
-        if not isinstance(value, str):
-            self.fail(name, value, "must be text (in quotes)")
-        problem = name_problem(value)
-        if problem is not None:
-            self.fail(name, escape_name(value), problem)
-        return value
-
-    def text(self, name: str, value: object, *, allow_empty: bool = False) -> str:
-        if not isinstance(value, str):
-            self.fail(name, value, "must be text (in quotes)")
-        if not allow_empty and not fold_name(value):
-            self.fail(name, value, "cannot be empty")
-        return value
-
-    def keys(
-        self, table: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]
-    ) -> None:
-        for key in table:
-            if key not in allowed:
-                from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
-
-                self.fail(key, None, unknown_key(key, allowed))
-        for key in required:
-            if key not in table:
-                self.fail(key, None, "missing")
 
 
 def turn_name(where: Where, key: str, value: object, encounter: Encounter) -> str | None:
@@ -135,16 +90,12 @@ def creature_from_row(
         where.fail("had_turn", had_turn, "must be true or false (R19)")
     sheet: dict[str, Any] = {}
     if any(key in row for key in SHEET_KEYS):
-        from d4cli.fight.sheets import sheet_from_row
-
         try:
             sheet = sheet_from_row(row, aspects)
         except InputError as error:
             where.fail(error.field, error.value, error.problem)
     view: dict[str, Any] = {}
-    if any(key in row for key in CREATURE_KEYS_3):  # loaded only for files that hide something
-        from d4cli.fileformat.player_view_toml import view_fields_from_row
-
+    if any(key in row for key in CREATURE_KEYS_3):  # what the players see (schema 3)
         view = view_fields_from_row(where, row)
     return Creature(
         name=name,
@@ -191,8 +142,6 @@ def _pending(where: Where, table: object) -> Pending:
         where.fail("pending", table, "must be a table with advantage and disadvantage lists")
     for key in table:
         if key not in PENDING_KEYS:
-            from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
-
             where.fail(f"pending.{key}", None, unknown_key(key, PENDING_KEYS))
     lists: dict[str, tuple[str, ...]] = {}
     for key in PENDING_KEYS:

@@ -3,14 +3,17 @@
 Pure. `effects_from_row` validates a creature's ``effects`` array (and turns a
 ``pending`` table of a file written before effects into one-roll Team Action
 effects, R11); `effects_document` writes them. *where* is the file reader's
-place helper (`d4cli.fileformat.creature_toml.Where`): it raises the `FileError`.
+place helper (`d4cli.fileformat.where.Where`): it raises the `FileError`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from d4cli.fight.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, team_grant_effects
+from d4cli.fight.effects import ENDS, GRANTS, ONS, ORIGINS, Effect, Pending, team_grant_effects
+from d4cli.fileformat.player_view_toml import public_from_item
+from d4cli.fileformat.where import Where
+from d4cli.rules.suggest import unknown_key
 
 EFFECT_KEYS = (
     "source",
@@ -29,7 +32,7 @@ COUNT = (1, 1_000_000)
 LEVEL = (1, 5)  # an Advantage effect's level on checks (C8, C3)
 
 
-def effects_from_row(where: Any, row: dict[str, Any], pending: Any) -> tuple[Effect, ...]:
+def effects_from_row(where: Where, row: dict[str, Any], pending: Pending) -> tuple[Effect, ...]:
     """The creature's effects: its ``effects`` array, then its old ``pending`` grants (R11, R20).
 
     Raises:
@@ -45,13 +48,11 @@ def effects_from_row(where: Any, row: dict[str, Any], pending: Any) -> tuple[Eff
     return team_grant_effects(effects, pending)
 
 
-def _effect(where: Any, field: str, item: Any) -> Effect:
+def _effect(where: Where, field: str, item: Any) -> Effect:
     if not isinstance(item, dict):
         where.fail(field, item, "must be a table")
     for key in item:
         if key not in EFFECT_KEYS:
-            from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
-
             where.fail(f"{field}.{key}", None, unknown_key(key, EFFECT_KEYS))
     if "source" not in item:
         where.fail(f"{field}.source", None, "missing")
@@ -91,8 +92,6 @@ def _effect(where: Any, field: str, item: Any) -> Effect:
             )
     public = True
     if "public" in item:
-        from d4cli.fileformat.player_view_toml import public_from_item
-
         public = public_from_item(where, field, item)
     return Effect(
         source,

@@ -14,16 +14,26 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
 
+import tomli_w
+
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter
+from d4cli.fight.sheets import sheet_document
 from d4cli.fileformat.creature_toml import (
     CREATURE_KEYS,
     CREATURE_KEYS_2,
-    Where,
     check_effect_creatures,
     creature_from_row,
     turn_name,
 )
 from d4cli.fileformat.effects_toml import effects_document
+from d4cli.fileformat.player_view_toml import (
+    check_aliases,
+    player_view_document,
+    player_view_from_document,
+    view_fields_document,
+)
+from d4cli.fileformat.schema1 import OLD_CREATURE_KEYS, OLD_TOP_KEYS, upgrade_turns
+from d4cli.fileformat.where import Where
 from d4cli.rules.errors import FileError
 from d4cli.rules.limits import MAX_DIGITS
 from d4cli.rules.names import NameSet, look_alike_problem
@@ -224,8 +234,6 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
     top_keys: tuple[str, ...] = TOP_KEYS
     creature_keys: tuple[str, ...] = CREATURE_KEYS
     if old:
-        from d4cli.fileformat.schema1 import OLD_CREATURE_KEYS, OLD_TOP_KEYS
-
         top_keys, creature_keys = OLD_TOP_KEYS, OLD_CREATURE_KEYS
     elif version == SCHEMA_2:
         top_keys, creature_keys = TOP_KEYS_2, CREATURE_KEYS_2
@@ -270,11 +278,7 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         creatures.append(creature)
     check_effect_creatures(path, creatures)
     player_view = None
-    if "player_view" in data or any(
-        creature.alias for creature in creatures
-    ):  # schema 3's, loaded when used
-        from d4cli.fileformat.player_view_toml import check_aliases, player_view_from_document
-
+    if "player_view" in data or any(creature.alias for creature in creatures):  # schema 3's
         check_aliases(path, creatures)
         player_view = player_view_from_document(top, data)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
@@ -289,8 +293,6 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         name, mode, round_number, current, last_turn, tuple(creatures), round_reset, player_view
     )
     if old:
-        from d4cli.fileformat.schema1 import upgrade_turns
-
         return upgrade_turns(encounter, last_turn)
     return encounter
 
@@ -317,8 +319,6 @@ def _layout(path: str, table: dict[str, Any], *, aot: bool) -> list[str]:
     needs it); only the choice of headers is ours, because tomli-w would turn a
     short array of tables into an inline array and flip the layout as values grow.
     """
-    import tomli_w
-
     plain = {
         key: value
         for key, value in table.items()
@@ -358,8 +358,6 @@ def encounter_document(encounter: Encounter) -> dict[str, Any]:
     if encounter.last_turn is not None:
         document["last_turn"] = encounter.last_turn
     if encounter.player_view is not None:
-        from d4cli.fileformat.player_view_toml import player_view_document
-
         document["player_view"] = player_view_document(encounter.player_view)
     if encounter.creatures:
         document["creature"] = [creature_document(creature) for creature in encounter.creatures]
@@ -385,12 +383,8 @@ def creature_document(creature: Creature) -> dict[str, Any]:
     row["aspects"] = dict(creature.aspects)
     if creature.effects:
         row["effects"] = effects_document(creature.effects)
-    from d4cli.fight.sheets import sheet_document
-
     row.update(sheet_document(creature))
     if creature.hidden or creature.alias or creature.hp_shown is not None or creature.evasion_shown:
-        from d4cli.fileformat.player_view_toml import view_fields_document
-
         row.update(view_fields_document(creature))
     return row
 

@@ -11,7 +11,7 @@ and to a ``[[creature]]`` table ``hidden`` (bool), ``alias`` (a name, N1),
 ``hp_shown`` (``exact``, ``label`` or ``none``; absent: its side's default) and
 ``evasion_shown`` (bool); to a ``[[creature.effects]]`` table ``public`` (bool,
 default true). A creature's ``notes`` are never shown to the players. *where* is
-the file reader's place helper (`d4cli.fileformat.creature_toml.Where`): it
+the file reader's place helper (`d4cli.fileformat.where.Where`): it
 raises the `FileError` naming the file, the creature, the field and the value.
 """
 
@@ -19,12 +19,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from d4cli.fight.encounter import Creature, alias_clash
 from d4cli.fight.view_settings import HP_SHOWN, PlayerView
+from d4cli.fileformat.where import Where
+from d4cli.rules.errors import FileError
+from d4cli.rules.suggest import unknown_key
 
 PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp")
 
 
-def player_view_from_document(where: Any, data: dict[str, Any]) -> PlayerView | None:
+def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView | None:
     """The ``[player_view]`` table of *data*, or None when it has none (the defaults).
 
     Raises:
@@ -38,8 +42,6 @@ def player_view_from_document(where: Any, data: dict[str, Any]) -> PlayerView | 
         where.fail("player_view", table, "must be a table ([player_view])")
     for key in table:
         if key not in PLAYER_VIEW_KEYS:
-            from d4cli.rules.suggest import unknown_key  # only to name a fault (start-up)
-
             where.fail(f"player_view.{key}", None, unknown_key(key, PLAYER_VIEW_KEYS))
     defaults = PlayerView()
     party = where.name("player_view.party", table.get("party", defaults.party))
@@ -50,20 +52,20 @@ def player_view_from_document(where: Any, data: dict[str, Any]) -> PlayerView | 
     return PlayerView(party, **shown)
 
 
-def _hp_shown(where: Any, field: str, value: object) -> str:
+def _hp_shown(where: Where, field: str, value: object) -> str:
     if value not in HP_SHOWN:
         where.fail(field, value, "must be one of: " + ", ".join(HP_SHOWN))
     return str(value)
 
 
-def _flag(where: Any, row: dict[str, Any], key: str) -> bool:
+def _flag(where: Where, row: dict[str, Any], key: str) -> bool:
     value = row.get(key, False)
     if not isinstance(value, bool):
         where.fail(key, value, "must be true or false")
     return value
 
 
-def view_fields_from_row(where: Any, row: dict[str, Any]) -> dict[str, Any]:
+def view_fields_from_row(where: Where, row: dict[str, Any]) -> dict[str, Any]:
     """A creature's view fields as `d4cli.fight.encounter.Creature` keywords.
 
     Raises:
@@ -82,7 +84,7 @@ def view_fields_from_row(where: Any, row: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def public_from_item(where: Any, field: str, item: dict[str, Any]) -> bool:
+def public_from_item(where: Where, field: str, item: dict[str, Any]) -> bool:
     """An effect's ``public`` (default true): whether the players see it."""
     value = item.get("public", True)
     if not isinstance(value, bool):
@@ -90,21 +92,17 @@ def public_from_item(where: Any, field: str, item: dict[str, Any]) -> bool:
     return value
 
 
-def check_aliases(path: object, creatures: list[Any]) -> None:
+def check_aliases(path: object, creatures: list[Creature]) -> None:
     """No alias matches (N1) another creature's name or alias: the players could not tell them apart.
 
     Raises:
         FileError: naming the creature, ``alias`` and the value.
     """
-    from d4cli.fight.visibility import alias_clash
-
     every = tuple(creatures)
     for position, creature in enumerate(every):
         if creature.alias:
             clash = alias_clash(every, position, creature.alias)
             if clash is not None:
-                from d4cli.rules.errors import FileError
-
                 raise FileError(
                     path,
                     f"creature {creature.name!r}: alias",
@@ -118,7 +116,7 @@ def player_view_document(view: PlayerView) -> dict[str, Any]:
     return {"party": view.party, "party_hp": view.party_hp, "others_hp": view.others_hp}
 
 
-def view_fields_document(creature: Any) -> dict[str, Any]:
+def view_fields_document(creature: Creature) -> dict[str, Any]:
     """A creature's view fields for its ``[[creature]]`` table: only those that differ from the default."""
     row: dict[str, Any] = {}
     if creature.hidden:

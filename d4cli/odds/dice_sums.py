@@ -127,56 +127,62 @@ def exact_tail(spec: DiceSum, threshold: int) -> Fraction | None:
     exactly; beyond the exact path (`EXACT_BITS`) the answer is None.
     """
     t = threshold - spec.shift
-    top = spec.totals - 1
     if t <= 0:
         return Fraction(1)
-    if t > top:
+    if t > spec.totals - 1:
         return Fraction(0)
     groups = sorted(spec.groups, key=lambda group: group[1] * (group[0] - 1))
     faces, count = groups[-1]
     rest = DiceSum(tuple(groups[:-1]), 0)
     if rest.totals * rest.outcome_bits > EXACT_BITS:
         return None
-    if rest.groups:
-        rest_distribution = sum_distribution(rest, exact=True)
-        rest_counts, rest_outcomes = rest_distribution.weights, rest_distribution.denominator
-    else:
-        rest_counts, rest_outcomes = (1,), 1
-    big_top = count * (faces - 1)
-    big_outcomes = faces**count
-    # P(A >= k) * big_outcomes for k = t - b: sum of g[k..big_top] = prefix(big_top - k) by symmetry.
-    wanted: dict[int, int] = {}
-    for b in range(len(rest_counts)):
-        k = t - b
-        if k <= 0:
-            wanted[k] = big_outcomes
-        elif k > big_top:
-            wanted[k] = 0
-        else:
-            wanted[k] = -1
-    # Each open k: prefix(j) with j = big_top - k; prefix(j) = outcomes - prefix(big_top - j - 1) when j > half.
-    half = big_top // 2
-    needs: dict[int, int] = {}
-    for k, value in wanted.items():
-        if value < 0:
-            j = big_top - k
-            needs[j if j <= half else big_top - j - 1] = 0
+    rest_counts, rest_outcomes = _exact_counts(rest)
+    tails = _tails(count, faces, [t - b for b in range(len(rest_counts))])
+    numerator = sum(ways * tails[t - b] for b, ways in enumerate(rest_counts) if ways)
+    return Fraction(numerator, faces**count * rest_outcomes)
+
+
+def _exact_counts(spec: DiceSum) -> tuple[Sequence[int], int]:
+    """The exact counts of every total of *spec* and their number of outcomes (``(1,), 1`` for no dice)."""
+    if not spec.groups:
+        return (1,), 1
+    distribution = sum_distribution(spec, exact=True)
+    return distribution.weights, distribution.denominator
+
+
+def _tails(count: int, faces: int, thresholds: Iterable[int]) -> dict[int, int]:
+    """``P(A >= k) * faces**count`` for each k of *thresholds*, ``A`` the sum of *count* d*faces*
+    read from 0: a sum of ``A``'s counts ``g[k..top]``, which is ``prefix(top - k)`` by symmetry."""
+    top = count * (faces - 1)
+    outcomes = faces**count
+    tails = {k: outcomes if k <= 0 else 0 if k > top else -1 for k in thresholds}
+    # Each open k: prefix(j) with j = top - k; prefix(j) = outcomes - prefix(top - j - 1) when j > half.
+    half = top // 2
+    needs = {
+        (j if j <= half else top - j - 1): 0
+        for j in (top - k for k, value in tails.items() if value < 0)
+    }
     if needs:
-        last = max(needs)
-        running = 0
-        for s, ways in enumerate(_recurrence(count, faces) if faces > 1 else iter((1,))):
-            if s > last:
-                break
-            running += ways
-            if s in needs:
-                needs[s] = running
-        needs[-1] = 0
-    for k, value in wanted.items():
+        _prefix_sums(count, faces, needs)
+    for k, value in tails.items():
         if value < 0:
-            j = big_top - k
-            wanted[k] = needs[j] if j <= half else big_outcomes - needs[big_top - j - 1]
-    numerator = sum(ways * wanted[t - b] for b, ways in enumerate(rest_counts) if ways)
-    return Fraction(numerator, big_outcomes * rest_outcomes)
+            j = top - k
+            tails[k] = needs[j] if j <= half else outcomes - needs[top - j - 1]
+    return tails
+
+
+def _prefix_sums(count: int, faces: int, needs: dict[int, int]) -> None:
+    """Fill *needs* (keys: sums ``s``) with ``g[0] + ... + g[s]`` of *count* d*faces*, in one pass of
+    the recurrence up to the largest; ``needs[-1]`` is 0."""
+    last = max(needs)
+    running = 0
+    for s, ways in enumerate(_recurrence(count, faces) if faces > 1 else iter((1,))):
+        if s > last:
+            break
+        running += ways
+        if s in needs:
+            needs[s] = running
+    needs[-1] = 0
 
 
 def _fixed_group(m: int, x: int) -> tuple[int, list[int]]:

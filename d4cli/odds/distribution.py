@@ -7,6 +7,7 @@ builds them for sums of dice and `d4cli.odds.roll_odds` reads them for ``--odds`
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -41,8 +42,6 @@ def fraction_text(value: Fraction | None) -> str | None:
     """An exact probability as JSON text, ``"667/1024"`` (``"1/1"``, ``"0/1"``); None stays None."""
     if value is None:
         return None
-    import sys
-
     # 10,000 d4 have 4**10,000 outcomes, 6,021 digits: past Python's default limit of 4,300.
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)

@@ -9,10 +9,12 @@ stands. Computed only when asked for: the grids themselves stay on the fast path
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from d4cli.odds.grids import Grid, GridRow
+from d4cli.odds.check_odds import fraction_check_success
+from d4cli.odds.dice_sums import EXACT_BITS, dice_sum
+from d4cli.odds.grids import EXPECTED_DAMAGE, Grid, GridRow
+from d4cli.odds.roll_odds import pool_distribution
+from d4cli.rules.dice import parse_extra
 
 
 def grid_fractions(grid: Grid) -> list[tuple[Fraction | None, ...]]:
@@ -24,14 +26,8 @@ def grid_fractions(grid: Grid) -> list[tuple[Fraction | None, ...]]:
 def _row_fractions(
     grid: Grid, row: GridRow, settings: dict[str, object]
 ) -> tuple[Fraction | None, ...]:
-    from d4cli.odds.grids import EXPECTED_DAMAGE
-
     keys = dict(row.keys)
     if "pool_size" in keys:
-        from d4cli.odds.dice_sums import EXACT_BITS, dice_sum
-        from d4cli.odds.roll_odds import pool_distribution
-        from d4cli.rules.dice import parse_extra
-
         notations = settings.get("extra", ())
         extra = (
             tuple(parse_extra(text) for text in notations) if isinstance(notations, tuple) else ()
@@ -44,9 +40,8 @@ def _row_fractions(
         if grid.quantity == EXPECTED_DAMAGE:
             return tuple(distribution.fraction_expected_excess(column) for column in grid.columns)
         return tuple(distribution.fraction_at_least(column) for column in grid.columns)
-    from d4cli.odds.check_odds import fraction_check_success
-
-    modifiers = int(keys.get("modifiers", settings.get("modifiers", 0)))  # type: ignore[call-overload]
+    fixed = settings.get("modifiers", 0)  # a check grid's modifiers; a compare grid's are per row
+    modifiers = int(keys.get("modifiers", fixed if isinstance(fixed, int) else 0))
     level = int(keys.get("advantage_level", 0))
     disadvantage = int(keys.get("disadvantage", 0))
     return tuple(fraction_check_success(dc, modifiers, level, disadvantage) for dc in grid.columns)

@@ -24,7 +24,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from d4cli.odds.check_odds import check_odds
 from d4cli.odds.distribution import Distribution
+from d4cli.odds.roll_odds import pool_distribution
+from d4cli.rules.action_roll import CheckRequest
+from d4cli.rules.dice import parse_extra
+from d4cli.rules.errors import D4Error
 
 # A verdict needs the mean percentile this many spreads away from 1/2.
 VERDICT_SPREADS = 2.0
@@ -87,8 +92,6 @@ def pool_percentile(pool_size: int, extra: Iterable[Any], total: int) -> Fractio
         InputError: a pool too large for exact odds (L2, L4).
         ValueError: *total* cannot be rolled, or the distribution is not exact.
     """
-    from d4cli.odds.roll_odds import pool_distribution
-
     return mid_rank(pool_distribution(pool_size, tuple(extra)), total)
 
 
@@ -101,9 +104,6 @@ def check_percentile(
         RefusedError: an impossible check (C4).
         ValueError: *total* cannot be rolled.
     """
-    from d4cli.odds.check_odds import check_odds
-    from d4cli.rules.action_roll import CheckRequest
-
     request = CheckRequest(
         attribute=modifiers, advantage_level=advantage_level, disadvantage=disadvantage
     )
@@ -117,15 +117,11 @@ def entry_luck(entry: dict[str, Any]) -> RollLuck | None:
     dice); a roll whose odds cannot be had exactly (L4) or that does not fit its
     distribution (a hand-edited journal) is None.
     """
-    from d4cli.rules.errors import D4Error
-
     kind, total, actor = entry.get("kind"), entry.get("total"), entry.get("actor")
     if not isinstance(total, int) or not isinstance(actor, str):
         return None
     try:
         if kind == "act" and entry.get("allowed") and isinstance(entry.get("pool_size"), int):
-            from d4cli.rules.dice import parse_extra
-
             extra = tuple(
                 parse_extra(str(item.get("notation")), "extra") for item in entry.get("extra") or ()
             )

@@ -2,7 +2,7 @@
 
 The first roll is made and printed as any single roll (so ``--seed S --times N`` begins
 with the roll that ``--seed S`` alone makes); the following rolls draw their d4s in
-batches (`d4cli.rules.dice.times_dice`, as ``--quiet`` and the summary do), a block of
+batches (`d4cli.sim.dice.times_dice`, as ``--quiet`` and the summary do), a block of
 rolls at a time (`d4cli.rules.pool.roll_pools`). Each roll is the rules' own
 `d4cli.rules.pool.PoolResult`, and its line the serializer's text of it
 (`d4cli.output.serialize.rolls.pool_lines`: the same bytes as ``json.dumps`` of its object).
@@ -22,8 +22,8 @@ from typing import Any
 
 from d4cli.output.line_guard import LineBoundary
 from d4cli.output.serialize.rolls import pool_lines
-from d4cli.rules.dice import times_dice
 from d4cli.rules.pool import PoolPlan, PoolResult, roll_pool, roll_pools
+from d4cli.sim.dice import times_dice
 
 BLOCK = 2048  # rolls made and written per block
 
@@ -39,6 +39,7 @@ def write_pool_lines(
         count: how many rolls, 2 or more.
         to_json: the object of one roll (`d4cli.output.serialize.rolls.pool_json`, with ``odds`` when asked).
     """
+
     if not plan.gate.allowed or not hasattr(rng, "choices"):
         return False
     first = roll_pool(plan, rng)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import DC, parse_whole
+from d4cli.rules.suggest import did_you_mean
 
 # C2: the named Difficulty Classes.
 DC_TIERS: dict[str, int] = {
@@ -33,8 +34,6 @@ def parse_dc(text: str, field: str = "--dc") -> int:
         return tier
     if text[:1].isascii() and (text[:1].isdigit() or text[:1] == "-"):
         return parse_whole(text, field, DC)
-    from d4cli.rules.suggest import did_you_mean
-
     names = ", ".join(DC_TIERS)
     hint = did_you_mean(text, DC_TIERS)
     raise InputError(field, text, f"must be a whole number or one of {names} (C2){hint}")

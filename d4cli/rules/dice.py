@@ -9,7 +9,7 @@ Every rule that rolls takes a `DiceSource`, anything with ``randint(a, b)``
 
 import re
 from collections.abc import Iterable
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import FACES, MAX_DICE, MODIFIER
@@ -240,105 +240,12 @@ def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
 def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
     """Roll *count* dice of *sides* faces with *rng*.
 
-    A source with a ``roll_many(count, sides)`` method (`BatchedDice`)
+    A source with a ``roll_many(count, sides)`` method (`d4cli.sim.dice.BatchedDice`)
     hands the same dice as *count* ``randint(1, sides)`` calls in one call.
     """
     many = getattr(rng, "roll_many", None)
     if many is not None:
-        return many(count, sides)  # type: ignore[no-any-return]
+        dice: tuple[int, ...] = many(count, sides)
+        return dice
     randint = rng.randint
     return tuple([randint(1, sides) for _ in range(count)])
-
-
-class BatchedDice:
-    """A `DiceSource` over ``random.Random`` that draws each kind of die in batches:
-    ``rng.choices(range(1, sides + 1), k=batch)``.
-
-    ``randint(1, sides)`` gives uniform dice as ``rng.randint`` does, fewer calls apart;
-    any other range, a die not among *sides*, and ``randrange`` (the simulator's
-    ``random`` target rule) go to *rng* itself, as they are asked for.
-
-    Args:
-        rng: the random source (``random.Random``).
-        batch: how many dice of one kind each ``choices`` call draws.
-        sides: the dice drawn in batches; None for every die.
-        in_order: hand each batch out in the order drawn; else last drawn first.
-
-    The defaults are the simulator's (`d4cli.sim.engine`: its recorded runs fix them);
-    `times_dice` gives the ``--times`` rolls' source.
-    """
-
-    def __init__(
-        self,
-        rng: Any,
-        batch: int = 64,
-        *,
-        sides: Iterable[int] | None = None,
-        in_order: bool = False,
-    ) -> None:
-        self.rng = rng
-        self.randrange = rng.randrange
-        self.batch = batch
-        self._sides = None if sides is None else frozenset(sides)
-        self._in_order = in_order
-        self._left: dict[int, list[int]] = {}
-
-    def reseed(self, seed: str) -> "BatchedDice":
-        """Start afresh from *seed*: the very dice of a new source over ``random.Random(seed)``, without making it."""
-        self.rng.seed(seed)
-        self._left.clear()
-        return self
-
-    def randint(self, a: int, b: int) -> int:
-        if a != 1:
-            return self.rng.randint(a, b)  # type: ignore[no-any-return]
-        left = self._left.get(b)
-        if not left:
-            left = self._draw(b)
-            if left is None:
-                return self.rng.randint(a, b)  # type: ignore[no-any-return]
-        return left.pop()
-
-    def _draw(self, sides: int) -> list[int] | None:
-        """A new batch of d*sides* (kept reversed: `randint` pops from the end), None for a die not batched."""
-        if self._sides is not None and sides not in self._sides:
-            return None
-        left = self._left[sides] = self.rng.choices(range(1, sides + 1), k=self.batch)
-        if self._in_order:
-            left.reverse()
-        return left
-
-    def roll_many(self, count: int, sides: int) -> tuple[int, ...]:
-        """*count* dice of *sides*: the very dice of *count* ``randint(1, sides)`` calls (`roll_dice`)."""
-        left = self._left.get(sides)
-        if left is not None and 0 < count <= len(left):
-            taken = tuple(left[: -count - 1 : -1])  # randint pops from the end: the last die first
-            del left[-count:]
-            return taken
-        randint = self.randint
-        return tuple([randint(1, sides) for _ in range(count)])
-
-    def roll_rows(self, rolls: int, count: int, sides: int) -> list[tuple[int, ...]]:
-        """*rolls* rows of *count* dice of *sides*: the very dice of *rolls* `roll_many` calls, drawn at once."""
-        if self._sides is not None and sides not in self._sides:
-            return [self.roll_many(count, sides) for _ in range(rolls)]
-        need = rolls * count
-        coming = self._left.get(sides, [])[::-1]  # the dice to come, next first
-        while len(coming) < need:
-            batch = self._draw(sides)
-            assert batch is not None  # a batched die
-            coming += batch[::-1]
-        rest = coming[need:]
-        rest.reverse()
-        self._left[sides] = rest
-        flat = tuple(coming[:need])
-        return [flat[start : start + count] for start in range(0, need, count)]
-
-
-def times_dice(rng: Any) -> BatchedDice:
-    """The dice of ``--times`` after its first roll (which *rng* makes alone, as ``--seed`` does):
-    d4s in batches of 4096 in the order drawn, any other die from ``rng.randint`` as asked.
-
-    ``--json``, ``--quiet`` and the summary use it alike, so they see the same dice for a seed.
-    """
-    return BatchedDice(rng, 4096, sides=(4,), in_order=True)

@@ -2,59 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from d4cli.rules.errors import NOT_UTF8, InputError
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+from d4cli.rules.limits import parse_whole
 
 # The longest name (N1), in characters: a creature, Aspect, source, effect, stat, action or side.
 MAX_NAME_LENGTH = 200
-
-# Options whose value is a file path: kept as the operating system gave it, since
-# the bytes of a path, not their reading as text, name the file.
-_PATH_OPTIONS = ("--file", "-f", "--from")
-
-
-def recover_utf8(value: str) -> str:
-    """*value* read as UTF-8 when a non-UTF-8 locale decoded it byte by byte (N1).
-
-    Under a C/POSIX locale Python hands every non-ASCII byte of argv over as a
-    lone surrogate (``'Zo\\udcc3\\udcab'``); when those bytes are UTF-8 they are
-    the text the user typed (``'Zoë'``). Bytes that are not UTF-8 stay as they
-    are, for `check_text` to refuse.
-    """
-    if value.isascii():
-        return value
-    try:
-        return os.fsencode(value).decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        return value
-
-
-def recover_args(args: list[str]) -> list[str]:
-    """The command line with every text argument and option read as UTF-8 (`recover_utf8`).
-
-    The one place where argv text enters: names, sources, labels and notes all
-    pass here. File paths (``--file``/``-f``/``--from`` values) stay as given.
-    """
-    out: list[str] = []
-    path_next = False
-    for arg in args:
-        if (
-            path_next
-            or arg.startswith(tuple(f"{option}=" for option in _PATH_OPTIONS))
-            or (arg.startswith("-f") and not arg.startswith("--"))
-        ):
-            out.append(arg)
-        else:
-            out.append(recover_utf8(arg))
-        path_next = arg in _PATH_OPTIONS
-    return out
 
 
 def fold_name(name: str) -> str:
@@ -263,8 +219,6 @@ def parse_named_number(
             (a name holding ``=`` or a ``,``), or a value that is not a whole
             number within *bounds*.
     """
-    from d4cli.rules.limits import parse_whole
-
     name, sign, value = check_text(text, option).rpartition("=")
     if not sign:
         raise InputError(option, text, f"must be {noun}=N, such as {example}")
@@ -306,6 +260,7 @@ def look_alike_key(name: str) -> str:
 def _skeleton(name: str) -> str:
     if name.isascii():
         return " ".join(name.translate(_ASCII_SKELETON).lower().split())
+    # Deferred: only a non-ASCII name needs disarm, and importing it reads package metadata (~65 ms).
     from disarm import skeleton_key
 
     return skeleton_key(unicodedata.normalize("NFC", name))

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from d4cli.rules.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import check_dice
+from d4cli.rules.names import distinct_sources
 
 
 def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
@@ -163,8 +164,8 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
             "--ignore-load", None, "only with --gm: ignoring Load is for a GM-called roll (R9)"
         )
     gate = check_gate(request.aspect, request.load, request.cost, gm=request.gm)
-    advantage, advantage_repeats = _distinct(request.advantage, "--adv")
-    disadvantage, disadvantage_repeats = _distinct(request.disadvantage, "--dis")
+    advantage, advantage_repeats = distinct_sources(request.advantage, "--adv")
+    disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage, "--dis")
     size = pool_size(
         request.aspect,
         request.load,
@@ -179,15 +180,6 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
         extra_dice += extra.count
     check_dice(size.size, extra_dice)  # plan.dice_count - the pool
     return plan
-
-
-def _distinct(names: tuple[str, ...], field: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """`d4cli.rules.names.distinct_sources` (R4); no names, nothing to fold (the name rules stay unloaded)."""
-    if not names:
-        return (), ()
-    from d4cli.rules.names import distinct_sources
-
-    return distinct_sources(names, field)
 
 
 class PoolResult(NamedTuple):
@@ -264,7 +256,7 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
 def roll_pools(plan: PoolPlan, rng: DiceSource, count: int) -> list[PoolResult]:
     """*count* rolls of *plan*: the very results of *count* `roll_pool` calls with *rng*, in order (R2-R8).
 
-    A source with ``roll_rows(rolls, count, sides)`` (`d4cli.rules.dice.BatchedDice`)
+    A source with ``roll_rows(rolls, count, sides)`` (`d4cli.sim.dice.BatchedDice`)
     hands the pools' d4s of every roll in one call when there are no extra dice (R6).
     """
     rows = getattr(rng, "roll_rows", None)

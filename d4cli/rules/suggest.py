@@ -8,7 +8,10 @@ ever appears in an error: the command still refuses (exit 2).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
+
+from d4cli.rules.names import fold_name
 
 # Similarity below which a word is not worth suggesting (difflib's ratio, 0..1).
 CUTOFF = 0.7
@@ -21,9 +24,6 @@ def closest(typed: str, known: Iterable[str], limit: int = 3, cutoff: float = CU
     ``--file`` for sharing ``--``); a known word that starts with what was typed, or
     that what was typed starts with (``--advantage`` for ``--adv``), counts as close.
     """
-    import difflib
-
-    from d4cli.rules.names import fold_name
 
     def key(word: str) -> str:
         return fold_name(word.lstrip("-"))

@@ -11,6 +11,8 @@ same d4cli installed (the pieces name its functions, they do not carry them).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import threading
 import time
@@ -97,12 +99,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
             scheduler gone, a worker killed).
     """
     address = check_address(text)
-    try:
-        import distributed  # type: ignore[import-not-found, unused-ignore]  # the optional extra
-    except ImportError:
-        raise InputError(FIELD, None, INSTALL) from None
-    import logging
-
+    distributed = _import_distributed()
     seconds = CONNECT_TIMEOUT if timeout is None else timeout
     was_disabled = logging.root.manager.disable
     logging.disable(logging.CRITICAL)
@@ -135,6 +132,20 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
                 pass
     finally:
         logging.disable(was_disabled)
+
+
+def _import_distributed() -> Any:
+    """Dask's ``distributed`` module (untyped: its calls are checked by the tests, not by mypy).
+
+    Raises:
+        InputError: the cluster extra is not installed.
+    """
+    try:
+        # Deferred: the optional cluster extra, imported only when --scheduler is given.
+        import distributed  # type: ignore[import-not-found, unused-ignore]  # absent without the extra
+    except ImportError:
+        raise InputError(FIELD, None, INSTALL) from None
+    return distributed
 
 
 class _Watched(Executor):
@@ -264,10 +275,10 @@ def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
     Raises:
         InputError: any of these fails (``--scheduler``, the address as typed).
     """
-    import asyncio
 
     def probe() -> str:
-        # Local, so it travels by value: unpacking it needs no d4cli, importing does.
+        # Deferred and local, so it travels by value: unpacking it on a worker needs no d4cli,
+        # this import does (a worker without d4cli answers with the ImportError).
         import d4cli
 
         return d4cli.__version__
@@ -285,7 +296,7 @@ def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
                     FIELD, text, _no_scheduler(error, time.monotonic() - start, seconds)
                 ) from None
             deadline = time.monotonic() + WORKERS_WAIT
-            threads = sum((await asyncio.wait_for(client.nthreads(), seconds)).values())
+            threads: int = sum((await asyncio.wait_for(client.nthreads(), seconds)).values())
             while not threads and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
                 threads = sum((await asyncio.wait_for(client.nthreads(), seconds)).values())

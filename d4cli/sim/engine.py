@@ -10,191 +10,37 @@ from its own seed, derived from ``(seed, mode, run index)``, and every figure
 is an integer sum (`Tally`), so splitting the runs over processes
 (`d4cli.sim.pieces.run_all`) never changes the result.
 
-Speed without a second rules engine: `play` looks up (per setup, in its
-``memo``) the policy's pure choices and the requests built from them, and
-follows the rounds through each turn end's record; the transitions themselves
-find names as written before folding them, plan a pool and check a gate once
-per key, skip the effect bookkeeping when no creature has effects, and
-change each creature once and copy the encounter once per change
-(`_replace` of the named-tuple records); `BatchedDice` hands a pool's dice in one call and
-is reseeded for each run. Their records stay complete and identical (a
-recorded trace of seeded fights checks it). There is no lean record mode: building every record of the four
-transitions was measured at under a tenth of the time (skipping them all made
-the skirmish only about 7% faster), so a mode that skipped them would not
-change the picture and would fork the transitions' code.
+`d4cli.sim.setup.prepare` checks an encounter and sets it up for one mode; `play` plays
+one fight of that setup. It looks up (per setup, in its ``memo``) the policy's pure
+choices and the requests built from them, and follows the rounds through each turn
+end's record; `BatchedDice` hands a pool's dice in one call and is reseeded for each
+run. The records of the transitions stay complete and identical (a recorded trace of
+seeded fights checks it).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-from d4cli.rules.errors import InputError
-from d4cli.sim.dice import BatchedDice as BatchedDice  # the dice of every run, re-exported
+from d4cli.fight import actions, turns
+from d4cli.fight.actions import ActRequest, TeamRequest
+from d4cli.fight.closed_sets import GrantKind
+from d4cli.fight.encounter import Encounter
+from d4cli.sim.dice import BatchedDice
 from d4cli.sim.policy import (
     MAX_ACTIONS,
-    Move,
-    Policy,
     best_move,
     can_act,
-    make_policy,
+    choose_target,
     reaction_aspect,
     worth_reacting,
 )
+from d4cli.sim.setup import Memo, Setup, named_request
 from d4cli.sim.tally import CREATURE_SUMS as CREATURE_SUMS  # re-exported: the tally's own module
 from d4cli.sim.tally import FIGURES as FIGURES
 from d4cli.sim.tally import Fight as Fight
 from d4cli.sim.tally import Tally as Tally
-
-if TYPE_CHECKING:
-    from d4cli.fight.actions import ActRequest, TeamRequest
-    from d4cli.fight.encounter import Encounter
-
-# The modes a fight can be played in: name -> (mode, round_reset) (R12).
-MODES: dict[str, tuple[str, str]] = {
-    "turn": ("turn", "buffer"),
-    "round": ("round", "buffer"),
-    "round-zero": ("round", "zero"),
-}
-MAX_RUNS = 10_000_000
-
-
-@dataclass(frozen=True)
-class Setup:
-    """One encounter ready to play in one mode: the start state and each creature's plan.
-
-    Attributes:
-        encounter: the start state, with the mode set (R12).
-        sides: side names in order of first appearance.
-        side_of: each creature's side index, in turn order.
-        moves: each creature's named actions as `Move`s.
-        policies: each creature's `Policy`.
-        max_rounds: a fight still running after this many rounds is a draw.
-    """
-
-    encounter: Encounter
-    sides: tuple[str, ...]
-    side_of: tuple[int, ...]
-    moves: tuple[tuple[Move, ...], ...]
-    policies: tuple[Policy, ...]
-    max_rounds: int
-
-
-def prepare(
-    encounter: Encounter,
-    mode: str,
-    *,
-    max_rounds: int = 100,
-    target: str | None = None,
-    reserve: int | None = None,
-    buffer: int | None = None,
-) -> Setup:
-    """Check *encounter* for simulation and set it up for *mode* (`MODES`).
-
-    *target* / *reserve* override every creature's policy; *buffer* sets every
-    Load Buffer (R1).
-
-    Raises:
-        InputError: an unknown mode; fewer than two sides; a creature without a
-            side; a side without a creature that has hp, or with every such
-            creature down (R18: the fight is over); a creature with no named
-            action it could ever afford (R2), or with only actions that have a
-            DC (a check, not an attack: the policy never takes them, R7).
-    """
-    if mode not in MODES:
-        raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
-    kind, reset = MODES[mode]
-    creatures = encounter.creatures
-    if buffer is not None:
-        creatures = tuple(c._replace(load_buffer=buffer) for c in creatures)
-    sides: list[str] = []
-    side_of: list[int] = []
-    for creature in creatures:
-        if not creature.side:
-            raise InputError(
-                "side", creature.name, "has no side: the simulator needs every creature on one"
-            )
-        if creature.side not in sides:
-            sides.append(creature.side)
-        side_of.append(sides.index(creature.side))
-    if len(sides) < 2:
-        raise InputError("side", ", ".join(sides) or None, "the simulator needs at least two sides")
-    for number, side in enumerate(sides):
-        if not any(c.hp is not None for c, s in zip(creatures, side_of) if s == number):
-            raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
-        if not any(
-            c.hp is not None and c.hp > 0 for c, s in zip(creatures, side_of) if s == number
-        ):
-            over = (
-                "the fight is already over"
-                if len(sides) == 2
-                else "it is out before the fight starts"
-            )
-            raise InputError(
-                "side", side, f"has every creature with hp down: {over} (R18); heal one to simulate"
-            )
-    all_moves = []
-    for creature, own in zip(creatures, side_of):
-        values = dict(creature.aspects)
-        foe = next(c.name for c, s in zip(creatures, side_of) if s != own)
-        attacks = [
-            a for a in creature.actions if a.dc is None
-        ]  # an action with a DC is a check (R7)
-        if creature.actions and not attacks:
-            raise InputError(
-                "actions",
-                creature.name,
-                "has only actions with a DC: the simulator needs one that attacks (R7)",
-            )
-        moves = tuple(
-            _move(named_request(encounter, creature.name, a.name, foe), values) for a in attacks
-        )
-        best_load = min(0 if reset == "zero" else creature.reset_value, creature.load)
-        if not can_act(moves, best_load):
-            raise InputError(
-                "actions", creature.name, "has no named action it could ever afford (R2)"
-            )
-        all_moves.append(moves)
-    policies = tuple(make_policy(c.policy, target=target, reserve=reserve) for c in creatures)
-    start = encounter._replace(mode=kind, round_reset=reset, creatures=creatures)
-    if (
-        start.current is not None and start.find(start.current).down
-    ):  # a down creature's turn only ends
-        from d4cli.fight.turns import end_turn
-
-        start, _ = end_turn(start)
-    return Setup(start, tuple(sides), tuple(side_of), tuple(all_moves), policies, max_rounds)
-
-
-def named_request(encounter: Encounter, actor: str, action: str, target: str) -> ActRequest:
-    """The request of ``d4cli act ACTOR ACTION --target TARGET``: the very function the command uses.
-
-    Its named action fills the Aspect, Cost, extra dice and Advantage /
-    Disadvantage sources (R3, R4, R6); `act` adds the effects and Team Action
-    grants to those sources and counts each name once, as for the command.
-    """
-    from d4cli.fight.actions import ActRequest
-    from d4cli.fight.sheets import apply_named_action
-
-    return apply_named_action(encounter, ActRequest(actor, action, target=target), frozenset())
-
-
-def _move(request: ActRequest, values: dict[str, int]) -> Move:
-    """The policy's view of a named action's request: its net sources counted as `act` counts them (R4)."""
-    from d4cli.rules.names import distinct_sources
-
-    net = len(distinct_sources(request.advantage)[0]) - len(
-        distinct_sources(request.disadvantage)[0]
-    )
-    return Move(
-        request.action or request.aspect,
-        request.aspect,
-        values[request.aspect],
-        request.cost,
-        request.extra,
-        net,
-    )
 
 
 def run_seed(seed: int, mode: str, index: int) -> str:
@@ -203,7 +49,7 @@ def run_seed(seed: int, mode: str, index: int) -> str:
 
 
 def play(
-    setup: Setup, rng: BatchedDice, memo: dict | None = None, fight: Fight | None = None
+    setup: Setup, rng: BatchedDice, memo: Memo | None = None, fight: Fight | None = None
 ) -> tuple[int | None, list[int], dict[int, int]]:
     """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
 
@@ -215,9 +61,10 @@ def play(
     *memo* (one dict per *setup*, shared by its runs) keeps the policy's pure
     choices and the requests built from them, so that a repeated situation
     (same creature, Load and target) is looked up rather than decided again:
-    keys ``(creature, load)`` say whether it can act at all, ``(ally, load,
-    attacker)`` hold its reaction, ``(creature, load, target, evasion)`` its action,
-    ``"positions"`` each side's creatures (a memo given another setup starts afresh).
+    keys ``(creature, load)`` say whether it can act at all, ``("react", ally, load,
+    attacker, attacker's load, Evasion, had its turn)`` hold its reaction,
+    ``(creature, load, target, evasion)`` its action (a memo given another setup
+    starts afresh).
 
     *fight*, when given, is filled with each creature's damage dealt and whether it
     ended down (`Fight`); the result is the same with or without it.
@@ -227,120 +74,152 @@ def play(
         damage each side dealt; loads counts turns by their starting Load
         (the running turn of the state has none).
     """
-    from d4cli.fight.actions import act, team
-    from d4cli.fight.turns import end_turn, start_turn
-    from d4cli.sim.policy import choose_target
-
     if memo is None or memo.get("setup") is not setup:  # a memo serves one setup only
         memo = {} if memo is None else memo
         memo.clear()
         memo["setup"] = setup
-    encounter = setup.encounter
-    side_of, moves = setup.side_of, setup.moves
-    fixed = memo.get("positions")
-    if fixed is None:
-        position_of = {c.name: i for i, c in enumerate(encounter.creatures)}
-        foes = [
-            tuple(i for i, s in enumerate(side_of) if s != side) for side in range(len(setup.sides))
-        ]
-        members = [
-            tuple(i for i, s in enumerate(side_of) if s == side) for side in range(len(setup.sides))
-        ]
-        fixed = memo["positions"] = (position_of, foes, members)
-    position_of, foes, members = fixed
-    recall = memo.get
-    damage = [0] * len(setup.sides)
-    dealt = [0] * len(side_of)
-    loads: dict[int, int] = {}
-    turns = actions = reactions = stuck = 0
-    winner: int | None = None
-    standing = len(setup.sides)  # sides with a creature up (`prepare`: every one at the start)
+    run = _Run(setup, rng, memo, setup.encounter)
     # A file saved mid-turn goes on with that turn; a round running counts as round 1.
-    running = encounter.current is not None
-    round_over = (
-        not running and encounter.next_position() is None
-    )  # then as each turn end says (R19)
+    running = run.encounter.current is not None
+    # Then the rounds go as each turn end says (R19).
+    round_over = not running and run.encounter.next_position() is None
     rounds = 0 if round_over else 1
     while True:
         if round_over:
             if rounds >= setup.max_rounds:
                 break
             rounds += 1
-        if running:  # the turn of the file goes on: a turn, but its start Load is not known here
-            running = False
-            me = position_of[encounter.current]  # type: ignore[index]
-            load = encounter.creatures[me].load
-        else:
-            encounter, _ = start_turn(encounter)
-            me = position_of[encounter.current]  # type: ignore[index]
-            load = encounter.creatures[me].load
-            loads[load] = loads.get(load, 0) + 1
-        turns += 1
-        side = side_of[me]
-        able = recall((me, load))
-        if able is None:
-            able = memo[(me, load)] = can_act(moves[me], load)
-        if not able:
-            stuck += 1
-        targets, rule = foes[side], setup.policies[me].target
-        for _ in range(MAX_ACTIONS):
-            creatures = encounter.creatures
-            target = choose_target(rule, targets, creatures, rng)
-            if target is None:
-                break
-            now, evasion = creatures[me].load, creatures[target].evasion
-            request = recall((me, now, target, evasion), _UNKNOWN)
-            if request is _UNKNOWN:
-                request = memo[(me, now, target, evasion)] = _act_request(
-                    setup, me, now, target, evasion
-                )
-            if request is None:
-                break
-            defended = side_of[target]
-            for ally in members[defended]:
-                other = creatures[ally]
-                if other.down:
-                    continue
-                # Keyed by all a reaction rule weighs (`worth_reacting`): a 7-tuple, apart from the other keys.
-                key = ("react", ally, other.load, me, now, evasion, other.had_turn)
-                help_request = recall(key, _UNKNOWN)
-                if help_request is _UNKNOWN:
-                    help_request = memo[key] = _team_request(
-                        setup, ally, other.load, me, now, evasion, other.had_turn
-                    )
-                if help_request is not None:
-                    encounter, _ = team(encounter, help_request)
-                    reactions += 1
-                    break
-            encounter, record = act(encounter, request, rng)
-            actions += 1
-            lost = (record.hp_before or 0) - (record.hp_after or 0)
-            damage[side] += lost
-            dealt[me] += lost
-            if record.hp_after == 0 and _beaten(encounter, side_of, defended):
-                standing -= 1
-                if standing == 1:  # the last side with a creature up wins (R18)
-                    winner = side
-                    break
-        if winner is not None:
+        me = run.begin_turn(running)
+        running = False
+        run.take_turn(me)
+        if run.winner is not None:
             break
-        encounter, turn_end = end_turn(encounter)
+        run.encounter, turn_end = turns.end_turn(run.encounter)
         round_over = turn_end.round_over
     if fight is not None:
-        fight.dealt = dealt
-        fight.down = [1 if c.down else 0 for c in encounter.creatures]
-    return winner, [rounds, turns, actions, reactions, stuck, *damage], loads
+        fight.dealt = run.dealt
+        fight.down = [1 if c.down else 0 for c in run.encounter.creatures]
+    figures = [rounds, run.turns, run.actions, run.reactions, run.stuck, *run.damage]
+    return run.winner, figures, run.loads
 
 
 # A memo entry not looked up yet (None is a decided "no").
 _UNKNOWN = object()
 
 
+@dataclass
+class _Run:
+    """One fight in play (`play`): the encounter as it stands and the figures so far.
+
+    Attributes:
+        damage / dealt: hp taken off (R16) by each side's attacks and by each creature's.
+        loads: turns by their starting Load.
+        standing: sides with a creature up (`prepare`: every one at the start).
+        winner: the side left alone with a creature up (R18), once there is one.
+    """
+
+    setup: Setup
+    rng: BatchedDice
+    memo: Memo
+    encounter: Encounter
+    damage: list[int] = field(init=False)
+    dealt: list[int] = field(init=False)
+    loads: dict[int, int] = field(default_factory=dict)
+    turns: int = 0
+    actions: int = 0
+    reactions: int = 0
+    stuck: int = 0
+    standing: int = field(init=False)
+    winner: int | None = None
+
+    def __post_init__(self) -> None:
+        sides, side_of = range(len(self.setup.sides)), self.setup.side_of
+        self.damage = [0 for _ in sides]
+        self.dealt = [0 for _ in side_of]
+        self.standing = len(sides)
+        self.position_of = {c.name: i for i, c in enumerate(self.encounter.creatures)}
+        self.foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in sides]
+        self.members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in sides]
+
+    def begin_turn(self, running: bool) -> int:
+        """The creature whose turn goes on (*running*: the file's own, whose start Load is not
+        known here) or starts now (R1, R12, R19); a turn it cannot act in is stuck (R2)."""
+        if not running:
+            self.encounter, _ = turns.start_turn(self.encounter)
+        current = self.encounter.current
+        assert current is not None  # a turn runs
+        me = self.position_of[current]
+        load = self.encounter.creatures[me].load
+        if not running:
+            self.loads[load] = self.loads.get(load, 0) + 1
+        self.turns += 1
+        able = self.memo.get((me, load), _UNKNOWN)
+        if able is _UNKNOWN:
+            able = self.memo[(me, load)] = can_act(self.setup.moves[me], load)
+        if not able:
+            self.stuck += 1
+        return me
+
+    def take_turn(self, me: int) -> None:
+        """*me* attacks while an action qualifies and a foe is up, at most `MAX_ACTIONS` times
+        (R2); each attack may meet a reaction (R11). Stops when a side wins (R18)."""
+        targets, rule = self.foes[self.setup.side_of[me]], self.setup.policies[me].target
+        for _ in range(MAX_ACTIONS):
+            creatures = self.encounter.creatures
+            target = choose_target(rule, targets, creatures, self.rng)
+            if target is None:
+                return
+            now, evasion = creatures[me].load, creatures[target].evasion
+            key = (me, now, target, evasion)
+            request = self.memo.get(key, _UNKNOWN)
+            if request is _UNKNOWN:
+                request = self.memo[key] = _act_request(self.setup, me, now, target, evasion)
+            if request is None:
+                return
+            self.react(me, now, target, evasion)
+            self.attack(me, request, target)
+            if self.winner is not None:
+                return
+
+    def react(self, attacker: int, attacker_load: int, target: int, evasion: int) -> None:
+        """The first creature of *target*'s side that is up and whose reaction rule says yes
+        imposes Disadvantage on *attacker* with a Team Action (R11, `_team_request`)."""
+        creatures = self.encounter.creatures
+        for ally in self.members[self.setup.side_of[target]]:
+            other = creatures[ally]
+            if other.down:
+                continue
+            # Keyed by all a reaction rule weighs (`worth_reacting`): a 7-tuple, apart from the other keys.
+            key = ("react", ally, other.load, attacker, attacker_load, evasion, other.had_turn)
+            request = self.memo.get(key, _UNKNOWN)
+            if request is _UNKNOWN:
+                request = self.memo[key] = _team_request(
+                    self.setup, ally, other.load, attacker, attacker_load, evasion, other.had_turn
+                )
+            if request is not None:
+                self.encounter, _ = actions.team(self.encounter, request)
+                self.reactions += 1
+                return
+
+    def attack(self, me: int, request: ActRequest, target: int) -> None:
+        """*me* acts on *target* (`d4cli.fight.actions.act`): the hp taken off counts for its side
+        (R16); the last side with a creature up wins (R18)."""
+        self.encounter, record = actions.act(self.encounter, request, self.rng)
+        self.actions += 1
+        side_of = self.setup.side_of
+        lost = (record.hp_before or 0) - (record.hp_after or 0)
+        self.damage[side_of[me]] += lost
+        self.dealt[me] += lost
+        if record.hp_after == 0 and _beaten(self.encounter, side_of, side_of[target]):
+            self.standing -= 1
+            if self.standing == 1:
+                self.winner = side_of[me]
+
+
 def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) -> ActRequest | None:
     """The action *me* takes at *load* against *target* (`best_move`), or None: none qualifies.
 
-    The request is the command's (`named_request`); its extra dice are the
-    move's own (equal values), so the pool plans of one move are shared.
+    The request is the command's (`named_request`); its extra dice are the move's own (equal values).
     """
     move = best_move(setup.moves[me], load, evasion, setup.policies[me].reserve)
     if move is None:
@@ -361,8 +240,6 @@ def _team_request(
 ) -> TeamRequest | None:
     """The reaction *ally* at *load* makes against *attacker* (R11), or None: none allowed, none set,
     or not worth its cost (`d4cli.sim.policy.worth_reacting`)."""
-    from d4cli.fight.actions import TeamRequest
-
     creature = setup.encounter.creatures[ally]
     policy = setup.policies[ally]
     aspect = reaction_aspect(policy, creature.aspects, load)
@@ -380,7 +257,7 @@ def _team_request(
         ):
             return None
     attacker_name = setup.encounter.creatures[attacker].name
-    return TeamRequest(creature.name, attacker_name, "disadvantage", aspect=aspect)  # type: ignore[arg-type]
+    return TeamRequest(creature.name, attacker_name, GrantKind.DISADVANTAGE, aspect=aspect)
 
 
 def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
@@ -393,7 +270,7 @@ def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:
     """Play runs *start* to *stop* - 1 of *mode*, each with its own seed (`run_seed`)."""
     tally = Tally(len(setup.sides), creatures=len(setup.side_of))
-    memo: dict = {}
+    memo: Memo = {}
     dice = BatchedDice(random.Random())
     fight = Fight()
     for index in range(start, stop):

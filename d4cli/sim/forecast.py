@@ -10,13 +10,13 @@ Pure once the runs are played: `forecast_of` turns a `Tally` into a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import InputError
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-    from d4cli.sim.engine import Setup, Tally
+from d4cli.sim.pieces import run_all
+from d4cli.sim.report import finishes, quantile, wilson
+from d4cli.sim.setup import Setup, prepare
+from d4cli.sim.tally import Tally
 
 # Runs of a forecast: the default answers in well under 2 s on two cores (benchmarks/forecast.py).
 DEFAULT_RUNS = 2000
@@ -130,10 +130,8 @@ def forecast_setup(encounter: Encounter, max_rounds: int = MAX_ROUNDS) -> tuple[
 
     Raises:
         FightOver: the fight is already over (R18).
-        InputError: what `d4cli.sim.engine.prepare` refuses (fewer than two sides, ...).
+        InputError: what `d4cli.sim.setup.prepare` refuses (fewer than two sides, ...).
     """
-    from d4cli.sim.engine import prepare
-
     check_running(encounter)
     mode = sim_mode(encounter)
     return mode, prepare(encounter, mode, max_rounds=max_rounds)
@@ -148,8 +146,6 @@ def forecast_of(
     max_rounds: int = MAX_ROUNDS,
 ) -> Forecast:
     """The `Forecast` of the runs in *tally* (95% Wilson intervals; rounds of finished fights only)."""
-    from d4cli.sim.report import finishes, quantile, wilson
-
     runs = tally.runs
     chances = tuple(
         Chance(
@@ -189,8 +185,6 @@ def forecast(
         FightOver: the fight is already over (R18).
         InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
     """
-    from d4cli.sim.pieces import run_all
-
     if not RUNS[0] <= runs <= RUNS[1]:
         raise InputError("--runs", runs, "must be within 1..1,000,000")
     mode, setup = forecast_setup(encounter, max_rounds)

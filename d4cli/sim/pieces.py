@@ -11,16 +11,20 @@ workers are stopped first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import concurrent.futures
+import multiprocessing
+import signal
+from collections.abc import Callable
+from concurrent.futures import Executor, as_completed
+from typing import Any
 
-from d4cli.rules.errors import InputError
+from d4cli.rules.errors import InputError, RefusedError
 from d4cli.sim import engine
+from d4cli.sim.setup import Setup
+from d4cli.sim.tally import Tally
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from concurrent.futures import Executor
-
-    from d4cli.sim.engine import Setup, Tally
+# What a worker hands back for a d4cli error (`_run_piece`): its kind and its class's arguments.
+Failure = tuple[str, tuple[Any, ...]]
 
 
 def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
@@ -48,8 +52,7 @@ def run_all(
         The merged `Tally` of each label.
     """
     tallies = {
-        label: engine.Tally(len(setup.sides), creatures=len(setup.side_of))
-        for label, _, setup in setups
+        label: Tally(len(setup.sides), creatures=len(setup.side_of)) for label, _, setup in setups
     }
     tasks = [
         (label, mode, setup, start, stop)
@@ -80,13 +83,10 @@ def run_pieces(
     Raises:
         InputError / RefusedError: one raised in a worker, as it was raised there.
     """
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     pool = executor
     if pool is None:
-        import multiprocessing
-
-        pool = ProcessPoolExecutor(
+        # Looked up on the module when used (a test counts the pools made).
+        pool = concurrent.futures.ProcessPoolExecutor(
             max_workers=min(jobs, len(tasks)),
             mp_context=multiprocessing.get_context("fork"),
             initializer=_ignore_interrupts,
@@ -115,12 +115,8 @@ def run_pieces(
     return tallies
 
 
-def _run_piece(
-    setup: Setup, seed: int, mode: str, start: int, stop: int
-) -> Tally | tuple[str, tuple]:
+def _run_piece(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally | Failure:
     """`run_chunk` in a worker: a d4cli error comes back as data (its class's arguments do not pickle)."""
-    from d4cli.rules.errors import RefusedError
-
     try:  # `engine.run_chunk` looked up now: a stand-in set on the module reaches the forked workers
         return engine.run_chunk(setup, seed, mode, start, stop)
     except InputError as error:
@@ -129,10 +125,8 @@ def _run_piece(
         return ("refused", (str(error),))
 
 
-def _unwrap(result: Tally | tuple[str, tuple]) -> Tally:
+def _unwrap(result: Tally | Failure) -> Tally:
     """A worker's `Tally`, or its error raised here as the very error it was."""
-    from d4cli.rules.errors import RefusedError
-
     if not isinstance(result, tuple):
         return result
     kind, args = result
@@ -141,6 +135,4 @@ def _unwrap(result: Tally | tuple[str, tuple]) -> Tally:
 
 def _ignore_interrupts() -> None:
     """In a worker: leave Ctrl-C to the parent, which stops the workers itself."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -14,10 +14,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter import Encounter
+from d4cli.sim.dice import BatchedDice
+from d4cli.sim.engine import play, run_seed
+from d4cli.sim.forecast import forecast_setup
+from d4cli.sim.setup import Memo
+from d4cli.sim.tally import FIGURES
 
 RUNS = 1000
 
@@ -65,12 +68,9 @@ def place(
         InputError: what `d4cli.sim.forecast.forecast_setup` refuses (a fight
             already over, fewer than two sides, ...).
     """
-    from d4cli.sim.engine import FIGURES, BatchedDice, play, run_seed
-    from d4cli.sim.forecast import forecast_setup
-
     mode, setup = forecast_setup(start, max_rounds)
     dice = BatchedDice(random.Random())
-    memo: dict = {}
+    memo: Memo = {}
     played_rounds: list[int] = []
     played_damage: list[list[int]] = [[] for _ in setup.sides]
     wins = [0] * len(setup.sides)

@@ -32,17 +32,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from d4cli.fight.policy_table import PolicyTable
-
-if TYPE_CHECKING:
-    from d4cli.rules.dice import ExtraDice
+from d4cli.odds.roll_odds import expected_pool_damage
+from d4cli.rules.dice import ExtraDice
 
 # At most this many actions in one turn (a Cost-0 action would otherwise never stop).
 MAX_ACTIONS = 20
 # The Cost of a reaction: a Team Action imposing Disadvantage (R11).
 REACTION_COST = 1
+
+
+class TargetDice(Protocol):
+    """The dice of the ``random`` target rule: ``randrange(n)`` is uniform over 0..n-1
+    (`d4cli.sim.dice.BatchedDice` passes it to its ``random.Random``)."""
+
+    def randrange(self, stop: int, /) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -76,8 +82,6 @@ def make_policy(
 @lru_cache(maxsize=4096)
 def expected_damage(pool: int, extra: tuple[ExtraDice, ...], evasion: int) -> float:
     """``E[max(0, total - evasion)]`` of *pool* d4s plus *extra* (R5-R7), exact, cached per key."""
-    from d4cli.odds.roll_odds import expected_pool_damage
-
     return expected_pool_damage(pool, evasion, extra)
 
 
@@ -130,15 +134,15 @@ def reaction_aspect(policy: Policy, aspects: tuple[tuple[str, int], ...], load: 
     return best[0]
 
 
-def pick_target(rule: str, candidates: list[tuple[int, int]], rng: object) -> int:
+def pick_target(rule: str, candidates: list[tuple[int, int]], rng: TargetDice) -> int:
     """The position chosen among *candidates* ``(position, hp)``: fewest hp (first on ties) or random."""
     if rule == "random":
-        return candidates[rng.randrange(len(candidates))][0]  # type: ignore[attr-defined]
+        return candidates[rng.randrange(len(candidates))][0]
     return min(candidates, key=_hp)[0]
 
 
 def choose_target(
-    rule: str, positions: tuple[int, ...], creatures: Sequence[Any], rng: object
+    rule: str, positions: tuple[int, ...], creatures: Sequence[Any], rng: TargetDice
 ) -> int | None:
     """`pick_target` among the *creatures* at *positions* (anything with an ``hp``) whose hp is above 0; None: none is.
 

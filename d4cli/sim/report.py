@@ -1,6 +1,6 @@
 """The playtest simulator's figures: rates with intervals, and digits the intervals support.
 
-Pure arithmetic on `d4cli.sim.engine.Tally` sums; every interval is 95%.
+Pure arithmetic on `d4cli.sim.tally.Tally` sums; every interval is 95%.
 
 * A share of runs (a side's win rate, the draws) has Wilson's score interval.
 * The share of turns on which a creature could not act (``stuck_share``) is a
@@ -23,12 +23,9 @@ as text (cells, headings) are `d4cli.output.figuretext`.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from d4cli.sim.engine import FIGURES
-
-if TYPE_CHECKING:
-    from d4cli.sim.engine import Tally
+from d4cli.sim.tally import CREATURE_SUMS, FIGURES, Tally
 
 Z95 = 1.959963984540054
 Z999 = 3.2905267314918945
@@ -144,8 +141,6 @@ def rounds_figure(finished: dict[int, int]) -> Figure:
 def creature_figures(tally: Tally, number: int, side: int) -> dict[str, Figure]:
     """Creature *number*'s ``down`` (Wilson), ``damage_per_fight`` (normal) and ``share_of_side`` (its
     side's damage over all runs, delta method) from the tally's per-creature sums."""
-    from d4cli.sim.engine import CREATURE_SUMS
-
     n = tally.runs
     row = number * len(CREATURE_SUMS)
     downs, dealt, squared, by_side = tally.per_creature[row : row + len(CREATURE_SUMS)]

@@ -1,18 +1,12 @@
 """A sweep over one creature's setting: ``reserve:NAME`` (its policy's reserve) or ``buffer:NAME`` (its Load Buffer, R1).
 
-Pure: the encounter with that creature's value changed, for `d4cli.sim.engine.prepare`.
+Pure: the encounter with that creature's value changed, for `d4cli.sim.setup.prepare`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import InputError
-
-if TYPE_CHECKING:
-    from d4cli.fight.encounter import Encounter
-
-KEYS = ("reserve", "buffer")
 
 
 def split_key(key: str) -> tuple[str, str | None]:

@@ -167,7 +167,7 @@ def test_roll_pool_json_loads_no_toml_and_no_encounter(tmp_path: Path) -> None:
     # Of the fight model, at most the package and its table of kinds (plain strings).
     assert {name for name in modules if name.startswith("d4cli.fight")} <= {
         "d4cli.fight",
-        "d4cli.fight.kinds",
+        "d4cli.fight.closed_sets",
     }
 
 

@@ -1,8 +1,8 @@
 """The simulator's fast paths give what the general paths give (N1, R2, R5, R11, R20).
 
 Each shortcut taken for speed (a name found as written before folding, printable
-ASCII names accepted at once, pool plans and gates made once per key, a pool's
-dice handed in one call) is checked against the path it short-cuts.
+ASCII names accepted at once, a pool's dice handed in one call) is checked against
+the path it short-cuts.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from itertools import product
 
 import pytest
 
-from d4cli.fight import actions
 from d4cli.fight.actions import ActRequest, TeamRequest, act, team
 from d4cli.fight.effects import Effect, Pending
 from d4cli.fight.encounter import Creature, Encounter
@@ -20,7 +19,7 @@ from d4cli.rules.dice import ExtraDice, ScriptedDice, roll_dice
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import MAX_NAME_LENGTH, check_text, fold_name, name_problem
 from d4cli.rules.pool import PoolRequest, plan_pool
-from d4cli.sim.engine import BatchedDice
+from d4cli.sim.dice import BatchedDice
 
 
 def encounter() -> Encounter:
@@ -106,17 +105,16 @@ def test_batched_dice_hand_the_same_dice_in_one_call_as_one_at_a_time():
     assert roll_dice(3, 4, ScriptedDice([1, 2, 3])) == (1, 2, 3)  # a source without roll_many
 
 
-def test_a_pool_plan_made_once_per_key_equals_a_fresh_plan():
+def test_an_actions_pool_plan_is_the_plan_of_its_request():
     e = encounter()
     extra = (ExtraDice(1, 4),)
-    same_extra = (ExtraDice(1, 4),)  # equal, not the same object: its own key
+    same_extra = (ExtraDice(1, 4),)  # equal, not the same object
     for dice_extra in (extra, same_extra, extra):
         request = ActRequest("Aria", "Finesse", extra=dice_extra, target="goblin archer")
         new, record = act(e, request, ScriptedDice([1, 2, 3, 4, 4]))
         fresh = plan_pool(PoolRequest(aspect=4, load=0, cost=1, extra=dice_extra, evasion=10))
-        assert record.result.plan == fresh and record.result.plan.request.extra is dice_extra
+        assert record.result.plan == fresh and record.result.plan.request.extra == dice_extra
         assert record.hp_after == 7 - (14 - 10) and new.find("Goblin Archer").hp == 3
-    actions._PLANS.clear()
     _, again = act(
         e,
         ActRequest("Aria", "Finesse", extra=extra, target="Goblin  Archer"),
@@ -151,7 +149,8 @@ def test_every_printable_ascii_pair_is_a_name():
 
 def test_a_memo_serves_one_setup_and_gives_what_a_fresh_play_gives():
     from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-    from d4cli.sim.engine import play, prepare, run_seed
+    from d4cli.sim.engine import play, run_seed
+    from d4cli.sim.setup import prepare
 
     skirmish = parse_encounter(bundled_examples()["skirmish"].read_text(), "skirmish")
     turn, zero = prepare(skirmish, "turn"), prepare(skirmish, "round-zero", reserve=1)

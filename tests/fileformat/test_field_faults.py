@@ -15,7 +15,8 @@ import pytest
 from _cli import ok, run
 from _reliability import snapshot, subprocess_env
 
-from d4cli.rules.names import MAX_NAME_LENGTH, recover_args, recover_utf8
+from d4cli.cli.argv import recover_args, recover_utf8
+from d4cli.rules.names import MAX_NAME_LENGTH
 from d4cli.store.files import journal_path, lock_path, redo_path
 
 # --- UTF-8 arguments under a C/POSIX locale (N1) ----------------------------------------------

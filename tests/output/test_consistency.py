@@ -18,7 +18,8 @@ from _cli import ok, ok_json, run
 
 
 def test_every_record_takes_its_kind_from_the_one_list():
-    from d4cli.fight import actions, kinds, sheet_check, visibility
+    from d4cli.fight import actions, sheet_check, visibility
+    from d4cli.fight import closed_sets as kinds
     from d4cli.fight import events as records
     from d4cli.output.render.logtext import LOG_KINDS
 
@@ -54,7 +55,7 @@ def test_log_kind_lists_every_kind_the_journal_can_hold():
     ok("init", "--from", "skirmish")
     result = run("log", "--kind", "nonsense")
     assert result.exit_code == 2
-    from d4cli.fight.kinds import LOG_KINDS
+    from d4cli.fight.closed_sets import LOG_KINDS
 
     assert "the kinds are " + ", ".join(LOG_KINDS) in result.stderr
 

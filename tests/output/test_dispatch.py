@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from d4cli.cli.app import app
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 from d4cli.output.render.encounter import SUMMARIES, summary
 from d4cli.output.serialize.changes import SERIALIZERS, record_json
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from d4cli.fight.kinds import LOG_KINDS
+from d4cli.fight.closed_sets import LOG_KINDS
 from d4cli.fight.policy_table import POLICY_KEYS
 from d4cli.fight.sheets import ACTION_KEYS
 from d4cli.fileformat.creature_toml import CREATURE_KEYS, PENDING_KEYS

@@ -6,8 +6,9 @@ import pytest
 from _cli import ok, ok_json
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-from d4cli.sim.engine import prepare, run_chunk
+from d4cli.sim.engine import run_chunk
 from d4cli.sim.report import wilson
+from d4cli.sim.setup import prepare
 
 
 def example(name: str):

@@ -9,9 +9,10 @@ import pytest
 from _cli import ok, ok_json, run
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-from d4cli.sim.engine import FIGURES, prepare
+from d4cli.sim.engine import FIGURES
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import creature_figures
+from d4cli.sim.setup import prepare
 
 
 def example(name: str):

@@ -6,9 +6,10 @@ import pytest
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import Tally, prepare
+from d4cli.sim.engine import Tally
 from d4cli.sim.forecast import FightOver, check_running, forecast, forecast_of, sim_mode, winner
 from d4cli.sim.pieces import run_all
+from d4cli.sim.setup import prepare
 
 
 def example(name: str):

@@ -13,10 +13,11 @@ from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.output.figuretext import shown
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import FIGURES, Tally, prepare, run_chunk
+from d4cli.sim.engine import FIGURES, Tally, run_chunk
 from d4cli.sim.pieces import chunks, run_all
 from d4cli.sim.policy import Policy, best_move, reaction_aspect
 from d4cli.sim.report import Z999, decimals, wilson
+from d4cli.sim.setup import prepare
 
 DUEL = """
 schema_version = 2

@@ -9,8 +9,10 @@ from _cli import fails, ok
 
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
-from d4cli.sim.engine import BatchedDice, play, prepare, run_seed
+from d4cli.sim.dice import BatchedDice
+from d4cli.sim.engine import play, run_seed
 from d4cli.sim.pieces import run_all
+from d4cli.sim.setup import prepare
 
 
 def example(name: str, change: str = "", into: str = "") -> str:

@@ -8,14 +8,12 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api.templates import template_path
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.handbook import handbook_markdown
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole
 from d4cli.rules.names import check_text
-from d4cli.sim.engine import MODES, prepare
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
 from d4cli.store import read_encounter
@@ -51,6 +49,9 @@ def handbook_command(
 
     Example: d4cli handbook --from duel --out handbook.md
     """
+
+    from d4cli.api.templates import template_path
+    from d4cli.sim.setup import MODES, prepare
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))
     number = parse_whole(seed, "--seed", SEED)

@@ -25,7 +25,7 @@ from d4cli.output.pool_stream import write_pool_lines
 from d4cli.output.printing import print_many
 from d4cli.output.roll_views import CheckView, DiceView, PoolView
 from d4cli.rules.action_roll import CheckRequest, parse_dc, roll_check
-from d4cli.rules.dice import parse_expression, parse_extras, roll_expression, times_dice
+from d4cli.rules.dice import parse_expression, parse_extras, roll_expression
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import (
     ADVANTAGE_LEVEL,
@@ -40,6 +40,7 @@ from d4cli.rules.limits import (
 )
 from d4cli.rules.pool import PoolRequest, PoolResult, plan_pool, roll_pool
 from d4cli.rules.suggest import did_you_mean
+from d4cli.sim.dice import times_dice
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)

@@ -17,7 +17,6 @@ from d4cli.output.render.svg import simulate_svg
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
-from d4cli.sim.engine import MAX_RUNS, MODES, prepare
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
 from d4cli.sim.sweep_one import split_key, with_setting
@@ -122,6 +121,9 @@ def simulate_command(
 
     Example: d4cli simulate --from skirmish --runs 10000 --format svg > rounds.svg
     """
+
+    from d4cli.rules.limits import parse_whole
+    from d4cli.sim.setup import MAX_RUNS, MODES, prepare
 
     count = parse_whole(runs, "--runs", (1, MAX_RUNS))
     chosen = [mode.strip() for mode in modes.split(",")]

@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.table import Table
 
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import TeamRecord
 from d4cli.fight.encounter import Encounter
 from d4cli.output import render
@@ -199,7 +199,7 @@ def init_lines(
     return lines
 
 
-# Each kind of journal entry (`d4cli.fight.kinds`) -> its one-line summary (Rich markup).
+# Each kind of journal entry (`d4cli.fight.closed_sets`) -> its one-line summary (Rich markup).
 SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     kinds.INIT: _init_summary,
     kinds.ADD: _add_summary,

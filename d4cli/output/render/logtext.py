@@ -14,13 +14,13 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 from d4cli.output.render import for_stdout, plain
 from d4cli.output.render.encounter import summary
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.names import fold_name
 
-# Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"): `d4cli.fight.kinds`,
+# Every kind a journal entry can have, for ``log --kind`` (docs/cli.md "log"): `d4cli.fight.closed_sets`,
 # where the records take theirs. ``log`` also accepts any other kind its journal holds.
 LOG_KINDS = kinds.LOG_KINDS
 

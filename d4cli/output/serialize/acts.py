@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from d4cli.fight import kinds
+from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRecord, TeamRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent, action_document
