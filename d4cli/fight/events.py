@@ -11,8 +11,7 @@ entry kinds, `Mode`, `GrantKind`, `ActOutcome`) and the effects' values (`d4cli.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import NamedTuple
 
 from d4cli.fight.closed_sets import (
     ADD,
@@ -32,29 +31,20 @@ from d4cli.fight.closed_sets import Mode as Mode
 from d4cli.fight.effects import Effect, Ended
 
 
-@dataclass(frozen=True)
-class _Change:
-    """What every change other than a roll says: the round and turn once it is made, and who.
+class AddEvent(NamedTuple):
+    """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
 
-    Attributes:
-        round / turn: the round and whose turn it is once the change is made.
-        actor: the creature the change is about.
-    """
+    @property
+    def allowed(self) -> bool:
+        return True
 
-    kind: ClassVar[str]
-    allowed: ClassVar[bool] = True
+    @property
+    def kind(self) -> str:
+        return ADD
 
     round: int
     turn: str | None
     actor: str
-
-
-@dataclass(frozen=True)
-class AddEvent(_Change):
-    """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
-
-    kind: ClassVar[str] = ADD
-
     aspects: tuple[tuple[str, int], ...]
     load_buffer: int
     exhaustion: int
@@ -73,8 +63,7 @@ class AddEvent(_Change):
     hidden: bool = False  # off the player view (`d4cli.fight.visibility`)
 
 
-@dataclass(frozen=True)
-class MoveEvent(_Change):
+class MoveEvent(NamedTuple):
     """A creature moved in the turn order (R13); nothing else changed.
 
     Attributes:
@@ -83,16 +72,24 @@ class MoveEvent(_Change):
         next: whose turn a plain ``turn start`` begins now (R19).
     """
 
-    kind: ClassVar[str] = MOVE
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return MOVE
+
+    round: int
+    turn: str | None
+    actor: str
     position_before: int
     position_after: int
     order: tuple[str, ...]
     next: str | None
 
 
-@dataclass(frozen=True)
-class RemoveEvent(_Change):
+class RemoveEvent(NamedTuple):
     """A creature left (R17).
 
     Attributes:
@@ -100,8 +97,17 @@ class RemoveEvent(_Change):
         next: whose turn a plain ``turn start`` begins now.
     """
 
-    kind: ClassVar[str] = REMOVE
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return REMOVE
+
+    round: int
+    turn: str | None
+    actor: str
     ended_turn: bool
     next: str | None
     load_before: int
@@ -110,8 +116,7 @@ class RemoveEvent(_Change):
     fight_over: str | None = None  # the winning side, when removing it left one side alone up (R18)
 
 
-@dataclass(frozen=True)
-class Reset:
+class Reset(NamedTuple):
     """One creature's Load reset (R1, R12)."""
 
     name: str
@@ -119,8 +124,7 @@ class Reset:
     load_after: int
 
 
-@dataclass(frozen=True)
-class TurnStartEvent(_Change):
+class TurnStartEvent(NamedTuple):
     """A turn started (R1, R12, R13).
 
     Attributes:
@@ -134,8 +138,17 @@ class TurnStartEvent(_Change):
         down: the creature whose turn starts is down (R18): it cannot act.
     """
 
-    kind: ClassVar[str] = TURN_START
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return TURN_START
+
+    round: int
+    turn: str | None
+    actor: str
     ended: str | None
     new_round: bool
     out_of_order: bool
@@ -145,37 +158,50 @@ class TurnStartEvent(_Change):
     skipped: tuple[str, ...] = ()
     again: bool = False
     down: bool = False
-    fight_over: str | None = (
-        None  # the fight is over (R18): the side left alone up; the turn starts all the same
-    )
+    fight_over: str | None = None
 
 
-@dataclass(frozen=True)
-class TurnEndEvent(_Change):
+class TurnEndEvent(NamedTuple):
     """The running turn ended; its Load stays (R14)."""
 
-    kind: ClassVar[str] = TURN_END
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return TURN_END
+
+    round: int
+    turn: str | None
+    actor: str
     load_after: int
     next: str | None
     round_over: bool
     effects_ended: tuple[Ended, ...] = ()  # R20
 
 
-@dataclass(frozen=True)
-class ExhaustEvent(_Change):
+class ExhaustEvent(NamedTuple):
     """A creature's Exhaustion level changed (R15): only its reset value moves."""
 
-    kind: ClassVar[str] = EXHAUST
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return EXHAUST
+
+    round: int
+    turn: str | None
+    actor: str
     exhaustion_before: int
     exhaustion_after: int
     load_after: int
     reset_value: int
 
 
-@dataclass(frozen=True)
-class EffectEvent(_Change):
+class EffectEvent(NamedTuple):
     """A lasting effect was added or removed (R20); ``actor`` is the creature it is on.
 
     Attributes:
@@ -185,55 +211,74 @@ class EffectEvent(_Change):
             round when the round is over), for "N rounds left"; None: ``round``.
     """
 
-    kind: ClassVar[str] = EFFECT
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return EFFECT
+
+    round: int
+    turn: str | None
+    actor: str
     action: str
     effect: Effect
     replaced: Effect | None = None
     counts_from: int | None = None
 
 
-@dataclass(frozen=True)
-class _HitPoints(_Change):
-    """A change of hit points (R16, R18).
+class DamageEvent(NamedTuple):
+    """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
 
-    Attributes:
-        amount: the damage or healing asked for (>= 0).
-        hp_before / hp_after: the hit points around it; None when the creature has none (R16).
-        max_hp: where healing stops (R18), or None.
-        down_before / down_after: at 0 hp before and after (R18).
-    """
+    @property
+    def allowed(self) -> bool:
+        return True
 
+    @property
+    def kind(self) -> str:
+        return DAMAGE
+
+    round: int
+    turn: str | None
+    actor: str
     amount: int
     hp_before: int | None
     hp_after: int | None
     max_hp: int | None
     down_before: bool
     down_after: bool
-
-
-@dataclass(frozen=True)
-class DamageEvent(_HitPoints):
-    """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
-
-    kind: ClassVar[str] = DAMAGE
     fight_over: str | None = None  # the winning side, when this damage took the last foe down (R18)
 
 
-@dataclass(frozen=True)
-class HealEvent(_HitPoints):
+class HealEvent(NamedTuple):
     """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order.
 
     ``next_round``: it is back, but has had its turn this round (or the turn end that
     ended the round skipped it), so its next turn is in the next round (R19).
     """
 
-    kind: ClassVar[str] = HEAL
+    @property
+    def allowed(self) -> bool:
+        return True
+
+    @property
+    def kind(self) -> str:
+        return HEAL
+
+    round: int
+    turn: str | None
+    actor: str
+    amount: int
+    hp_before: int | None
+    hp_after: int | None
+    max_hp: int | None
+    down_before: bool
+    down_after: bool
     next_round: bool = False
 
 
-@dataclass(frozen=True)
-class NoteEvent:
+class NoteEvent(NamedTuple):
     """A note for the log (``note [NAME] TEXT``), or a creature's ``notes`` set (``note NAME --set``).
 
     Attributes:
@@ -244,8 +289,13 @@ class NoteEvent:
         notes_before: its ``notes`` before (with *set*), else None.
     """
 
-    kind: ClassVar[str] = NOTE
-    allowed: ClassVar[bool] = True
+    @property
+    def kind(self) -> str:
+        return NOTE
+
+    @property
+    def allowed(self) -> bool:
+        return True
 
     round: int
     turn: str | None

@@ -7,7 +7,6 @@ cannot act or give Team Actions, and healing above 0 brings it back.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TypeVar
 
 from d4cli.fight.encounter import Creature, Encounter
@@ -36,7 +35,7 @@ def damage(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, Dam
         new = encounter.with_creature(position, creature._replace(hp=hp_after))
     event = _event(DamageEvent, new, creature, new.creatures[position], amount)
     if event.down_after and not event.down_before:
-        event = replace(event, fight_over=ended_fight(encounter, new))
+        event = event._replace(fight_over=ended_fight(encounter, new))
     return new, event
 
 
@@ -70,7 +69,7 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
     if (
         creature.down and hp_after > 0 and creature.had_turn
     ):  # its next turn is in the next round (R19)
-        event = replace(event, next_round=True)
+        event = event._replace(next_round=True)
     return new, event
 
 

@@ -23,7 +23,7 @@ can reach it:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.effects import Effect
@@ -37,8 +37,7 @@ HP_LABELS: tuple[str, ...] = (HEALTHY, HURT, BLOODIED, DOWN, UP)
 HIDDEN_CREATURE = "a hidden creature"
 
 
-@dataclass(frozen=True)
-class PublicEffect:
+class PublicEffect(NamedTuple):
     """A public lasting effect (R20) as the players see it.
 
     Attributes:
@@ -59,8 +58,7 @@ class PublicEffect:
     uses: int | None
 
 
-@dataclass(frozen=True)
-class PublicCreature:
+class PublicCreature(NamedTuple):
     """One visible creature as the players see it.
 
     Attributes:
@@ -89,8 +87,7 @@ class PublicCreature:
     headroom: tuple[tuple[str, int], ...] | None
 
 
-@dataclass(frozen=True)
-class PublicView:
+class PublicView(NamedTuple):
     """The whole player view.
 
     Attributes:

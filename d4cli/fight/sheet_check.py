@@ -8,8 +8,7 @@ lasting effects (R20), Team Action grants among them (R11).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple
 
 from d4cli.fight.closed_sets import CHECK
 from d4cli.fight.effect_transitions import use_effects
@@ -41,8 +40,7 @@ class Source(NamedTuple):
     level: int = 1
 
 
-@dataclass(frozen=True)
-class SheetCheckRequest:
+class SheetCheckRequest(NamedTuple):
     """What ``d4cli check`` asks for: stat names, a DC, a base level and count, sources (C1-C8).
 
     Attributes:
@@ -67,8 +65,7 @@ class SheetCheckRequest:
     note: str = ""
 
 
-@dataclass(frozen=True)
-class CheckRecord:
+class CheckRecord(NamedTuple):
     """A check made from a creature's sheet (C1-C8).
 
     Attributes:
@@ -79,7 +76,9 @@ class CheckRecord:
         effects_ended: the effects the check used up (R20: a ``--uses`` count, a grant).
     """
 
-    kind: ClassVar[str] = CHECK
+    @property
+    def kind(self) -> str:
+        return CHECK
 
     round: int
     turn: str | None
@@ -203,4 +202,4 @@ def sheet_check(
     if result.impossible:
         return encounter, record
     new, ended = use_effects(encounter, creature.name, None)  # R11, R20: uses count down
-    return new, replace(record, effects_ended=ended, grants_used=team_grants(ended))
+    return new, record._replace(effects_ended=ended, grants_used=team_grants(ended))

@@ -11,8 +11,7 @@ What the players then see is computed by `d4cli.fight.public_view`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, TypeVar
+from typing import NamedTuple, TypeVar
 
 from d4cli.fight.closed_sets import ALIAS, CONCEAL, REVEAL
 from d4cli.fight.encounter import Encounter, alias_clash
@@ -20,19 +19,16 @@ from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text
 
 
-@dataclass(frozen=True)
-class _ViewChange:
-    """A change of what the players see; ``actor`` is the creature (its name in the file).
+class RevealEvent(NamedTuple):
+    """A hidden creature is on the player view again."""
 
-    Attributes:
-        round / turn: the round and whose turn it is (unchanged by these changes).
-        actor: the creature.
-        hidden_before / hidden_after: off the player view before and after.
-        alias_before / alias_after: the name the players see, None: its own name.
-    """
+    @property
+    def allowed(self) -> bool:
+        return True
 
-    kind: ClassVar[str]
-    allowed: ClassVar[bool] = True
+    @property
+    def kind(self) -> str:
+        return REVEAL
 
     round: int
     turn: str | None
@@ -43,31 +39,50 @@ class _ViewChange:
     alias_after: str | None
 
 
-@dataclass(frozen=True)
-class RevealEvent(_ViewChange):
-    """A hidden creature is on the player view again."""
-
-    kind: ClassVar[str] = REVEAL
-
-
-@dataclass(frozen=True)
-class ConcealEvent(_ViewChange):
+class ConcealEvent(NamedTuple):
     """A creature left the player view (the GM still sees it; the rules are the same)."""
 
-    kind: ClassVar[str] = CONCEAL
+    @property
+    def allowed(self) -> bool:
+        return True
+
+    @property
+    def kind(self) -> str:
+        return CONCEAL
+
+    round: int
+    turn: str | None
+    actor: str
+    hidden_before: bool
+    hidden_after: bool
+    alias_before: str | None
+    alias_after: str | None
 
 
-@dataclass(frozen=True)
-class AliasEvent(_ViewChange):
+class AliasEvent(NamedTuple):
     """The name the players see changed (``alias_after`` None: its own name again)."""
 
-    kind: ClassVar[str] = ALIAS
+    @property
+    def allowed(self) -> bool:
+        return True
+
+    @property
+    def kind(self) -> str:
+        return ALIAS
+
+    round: int
+    turn: str | None
+    actor: str
+    hidden_before: bool
+    hidden_after: bool
+    alias_before: str | None
+    alias_after: str | None
 
 
 ViewEvent = RevealEvent | ConcealEvent | AliasEvent
 
 
-_Change = TypeVar("_Change", bound=_ViewChange)
+_Change = TypeVar("_Change", RevealEvent, ConcealEvent, AliasEvent)
 
 
 def _change_view(

@@ -6,8 +6,8 @@ returns a `CheckResult` that carries every step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 # The DC tiers (C2) and their parser live in `d4cli.rules.dc` (light: `act` needs only them).
 from d4cli.rules.dc import DC_TIERS as DC_TIERS
@@ -40,8 +40,7 @@ FAILURE_BUT = Outcome.FAILURE_BUT
 IMPOSSIBLE = Outcome.IMPOSSIBLE
 
 
-@dataclass(frozen=True)
-class CheckRequest:
+class CheckRequest(NamedTuple):
     """What an Action Roll asks for (C1-C4, C7).
 
     Attributes:
@@ -65,8 +64,7 @@ class CheckRequest:
         return self.attribute + self.proficiency + self.specialization
 
 
-@dataclass(frozen=True)
-class Levels:
+class Levels(NamedTuple):
     """Advantage after Disadvantage (C4).
 
     Attributes:
@@ -129,8 +127,7 @@ def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> Outc
     return FAILURE_BUT if rule_of_three and margin >= -2 else FAILURE
 
 
-@dataclass(frozen=True)
-class CheckResult:
+class CheckResult(NamedTuple):
     """A rolled (or impossible) Action Roll (C1-C7).
 
     Attributes:

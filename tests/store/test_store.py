@@ -913,10 +913,10 @@ def test_file_permissions_are_kept(path):
     assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_store_is_import_light():
+def test_store_loads_no_shell_library():
     code = (
         "import sys, d4cli.store\n"
-        "heavy = [m for m in ('tomli_w', 'rich', 'typer') if m in sys.modules]\n"
+        "heavy = [m for m in ('rich', 'typer', 'prompt_toolkit') if m in sys.modules]\n"
         "print(','.join(heavy))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

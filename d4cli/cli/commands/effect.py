@@ -8,17 +8,14 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, print_change
-from d4cli.cli.commands.encounter import FileOption
 from d4cli.cli.lazy import completer
-from d4cli.cli.options import JsonOption, NoteOption, check_note
-from d4cli.cli.settings import resolve_path
+from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.output.render.effects import print_effects
 from d4cli.output.serialize.effects import effects_list_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text
-from d4cli.store import read_encounter
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_creature = completer("d4cli.cli.completion:complete_creature")
@@ -171,7 +168,7 @@ def list_command(
     Example: d4cli effect list Aria --json
     """
 
-    encounter = read_encounter(resolve_path(file))
+    encounter = open_tracker(file).status()
     if name is not None:
         encounter.find(name, "CREATURE")
     if json_:

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api.reader import Reader
+from d4cli.api.templates import template_path
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.handbook import handbook_markdown
@@ -16,7 +18,7 @@ from d4cli.rules.limits import SEED, parse_whole
 from d4cli.rules.names import check_text
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
-from d4cli.store import read_encounter
+from d4cli.sim.setup import MODES, prepare
 
 DEFAULT_EXAMPLE = "ambush"
 
@@ -50,9 +52,6 @@ def handbook_command(
     Example: d4cli handbook --from duel --out handbook.md
     """
 
-    from d4cli.api.templates import template_path
-    from d4cli.sim.setup import MODES, prepare
-
     count = parse_whole(runs, "--runs", (1, 1_000_000))
     number = parse_whole(seed, "--seed", SEED)
     target = None
@@ -63,7 +62,7 @@ def handbook_command(
             raise InputError("--out", out, "its folder does not exist")
         if os.path.isdir(target):
             raise InputError("--out", out, "is a folder")
-    encounter = read_encounter(template_path(from_ or DEFAULT_EXAMPLE))
+    encounter = Reader(template_path(from_ or DEFAULT_EXAMPLE)).status()
     setups = [(mode, mode, prepare(encounter, mode)) for mode in MODES]
     tallies = run_all(setups, count, number, min(2, os.cpu_count() or 1))
     first = setups[0][2]

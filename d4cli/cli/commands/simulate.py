@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from d4cli.api.reader import Reader
 from d4cli.api.templates import template_path
 from d4cli.cli.options import JsonOption
 from d4cli.cli.settings import resolve_path
@@ -19,8 +20,8 @@ from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
+from d4cli.sim.setup import MAX_RUNS, MODES, prepare
 from d4cli.sim.sweep_one import split_key, with_setting
-from d4cli.store import read_encounter
 
 SWEEP_KEYS = ("reserve", "buffer")
 FORMATS = ("table", "markdown", "csv", "svg")
@@ -121,9 +122,6 @@ def simulate_command(
 
     Example: d4cli simulate --from skirmish --runs 10000 --format svg > rounds.svg
     """
-
-    from d4cli.rules.limits import parse_whole
-    from d4cli.sim.setup import MAX_RUNS, MODES, prepare
 
     count = parse_whole(runs, "--runs", (1, MAX_RUNS))
     chosen = [mode.strip() for mode in modes.split(",")]
@@ -241,13 +239,12 @@ def _sweep(text: str) -> tuple[str, list[int]]:
 
 
 def _load(file: str | None, from_: str | None) -> Any:
-
     if from_ is not None:
         if file is not None:
             raise InputError("--from", from_, "give FILE or --from, not both")
 
-        return read_encounter(template_path(from_))
-    return read_encounter(resolve_path(file))
+        return Reader(template_path(from_)).status()
+    return Reader(resolve_path(file)).status()
 
 
 def _print(report: dict[str, Any], *, format_: str) -> None:
