@@ -41,6 +41,7 @@ from d4cli.api.tracker import Tracker
 from d4cli.fight.turns import set_exhaustion
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
 from d4cli.store import transaction
+from d4cli.store import undo as undo_redo
 
 
 def _change(path, transition, timeout=None):  # type: ignore[no-untyped-def]
@@ -116,13 +117,13 @@ def undo_redo_figures(depth: int = 1000, shallow: int = 10, samples: int = 7) ->
             _change(path, lambda e, s=step: s(e))
         undo: dict[int, list[tuple[float, float]]] = {shallow: [], depth: []}
         for stacked in range(changes):  # `stacked` changes already undone
-            figure = _timed(lambda: transaction.undo(path))
+            figure = _timed(lambda: undo_redo.undo(path))
             for wanted in undo:
                 if wanted <= stacked < wanted + samples:
                     undo[wanted].append(figure)
         redo: dict[int, list[tuple[float, float]]] = {shallow: [], depth: []}
         for stacked in range(changes, 0, -1):
-            figure = _timed(lambda: transaction.redo(path))
+            figure = _timed(lambda: undo_redo.redo(path))
             for wanted in redo:
                 if wanted < stacked <= wanted + samples:
                     redo[wanted].append(figure)

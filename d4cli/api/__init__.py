@@ -29,7 +29,7 @@ from d4cli.rules.dice import DiceRoll, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult
 from d4cli.store.lock import LockTimeout
-from d4cli.store.transaction import Redone, Undone
+from d4cli.store.undo import Redone, Undone
 
 __all__ = [
     # the encounter

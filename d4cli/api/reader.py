@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from d4cli.api.recap import RecapReport, recap_report
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.public_view import PublicView, public_view
@@ -88,12 +87,3 @@ class Reader:
         """The entries of *replay* at the positions *keep* (as ``log --json`` shows them),
         each with the encounter right after it (None where it cannot be rebuilt)."""
         return state_lines(self.path, replay, keep)
-
-    def recap(self, start_at: int | None = None, runs: int = 1000, seed: int = 0) -> RecapReport:
-        """What the fight came to (`recap_report`): figures, luck, placement among *runs*
-        simulated fights (0: none) seeded with *seed*.
-
-        Raises:
-            InputError: no fight yet, or a *start_at* that leaves nothing to recap.
-        """
-        return recap_report(self.path, start_at, runs, seed)

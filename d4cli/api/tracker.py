@@ -49,16 +49,8 @@ from d4cli.fight.turns import (
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
 from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
-from d4cli.store.transaction import (
-    Clock,
-    Redone,
-    Transaction,
-    Undone,
-    create,
-    local_now,
-    redo,
-    undo,
-)
+from d4cli.store.transaction import Clock, Transaction, create, local_now
+from d4cli.store.undo import Redone, Undone, redo, undo
 
 if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
     from d4cli.output.serialize.changes import Record

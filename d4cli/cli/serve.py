@@ -154,6 +154,34 @@ class Watcher:
             return self.snapshot
 
 
+def stream_events(out: Any, connection: socket.socket, watcher: Watcher, seq: int) -> None:
+    """Write each new snapshot after *seq* to an event stream, with keep-alives, until the
+    server stops or the client goes."""
+    quiet_since = time.monotonic()
+    while not watcher.stopping.is_set():
+        snapshot = watcher.wait_after(seq, CLIENT_CHECK_SECONDS)
+        if watcher.stopping.is_set() or client_gone(connection):
+            return
+        if snapshot.seq != seq:
+            seq = snapshot.seq
+            out.write(event_message(snapshot))
+        elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
+            out.write(b": keep-alive\n\n")
+        else:
+            continue
+        quiet_since = time.monotonic()
+        out.flush()
+
+
+def client_gone(connection: socket.socket) -> bool:
+    """The client closed its end (a stream's client never sends more): its thread can end."""
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and not connection.recv(1, socket.MSG_PEEK)
+    except OSError:
+        return True
+
+
 def make_handler(watcher: Watcher) -> type[BaseHTTPRequestHandler]:
     """The request handler class bound to *watcher*."""
 
@@ -194,30 +222,7 @@ def make_handler(watcher: Watcher) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
         def _stream(self, seq: int) -> None:
-
-            quiet_since = time.monotonic()
-            while not watcher.stopping.is_set():
-                snapshot = watcher.wait_after(seq, CLIENT_CHECK_SECONDS)
-                if watcher.stopping.is_set() or self._client_gone():
-                    return
-                if snapshot.seq != seq:
-                    seq = snapshot.seq
-                    self.wfile.write(event_message(snapshot))
-                elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
-                    self.wfile.write(b": keep-alive\n\n")
-                else:
-                    continue
-                quiet_since = time.monotonic()
-                self.wfile.flush()
-
-        def _client_gone(self) -> bool:
-            """The client closed its end (a stream's client never sends more): its thread can end."""
-
-            try:
-                readable, _, _ = select.select([self.connection], [], [], 0)
-                return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
-            except OSError:
-                return True
+            stream_events(self.wfile, self.connection, watcher, seq)
 
         def __getattr__(self, name: str) -> Any:
             # Every method (POST, PUT, DELETE, HEAD, ...) gets the same answer as GET's router: 405.

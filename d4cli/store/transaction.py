@@ -1,7 +1,8 @@
-"""The one transaction every write goes through: `Transaction` (a change), `create`, `undo` and `redo`.
+"""The one transaction every write goes through: `Transaction` (a change) and `create`; `Locked` is
+what `d4cli.store.undo` shares with them.
 
 Each takes the lock, reads the file and its hash once, classifies the journal's
-tail, builds one entry and commits it once (`_Transaction`). See the package
+tail, builds one entry and commits it once (`Locked`). See the package
 docstring for the crash story; the pure parts are in `d4cli.store.journal`.
 """
 
@@ -20,7 +21,6 @@ from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, remembered, sidefiles, temp
 from d4cli.store import redo as redo_file
 from d4cli.store.files import journal_path, real_path, redo_path
-from d4cli.store.history import previous_text
 from d4cli.store.lock import locked
 
 Clock = Callable[[], datetime]
@@ -31,7 +31,7 @@ def local_now() -> datetime:
     return datetime.now(UTC).astimezone()
 
 
-class _Transaction:
+class Locked:
     """Lock, read, digest, tail, one entry, one commit (the crash story in one place)."""
 
     def __init__(self, path: Path, timeout: float | None, *, must_exist: bool = True) -> None:
@@ -120,26 +120,12 @@ class _Transaction:
         """
         path = self.path
         tail = self.tail
-        self.held.check()
-        sidefiles.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
-        temp.remove_stale_temp_files(path)
-        temp.remove_stale_temp_files(redo_path(path))
-        files.tighten(journal_path(path), self.mode)
-        files.tighten(redo_path(path), self.mode)
-        try:
-            writer = files.JournalWriter(journal_path(path), tail.size, tail.good_end, self.mode)
-        except OSError as error:
-            raise files.write_failed(journal_path(path), error) from None
+        writer = self._open_writers()
         redo_writer: redo_file.RedoWriter | None = None
         replaced = False
         try:
             if redo_append is not None:
-                found = self.redo_top()
-                start = found.end if found.record is not None else 0  # no stack to build on: afresh
-                try:
-                    redo_writer = redo_file.RedoWriter(path, start, found.size, self.mode)
-                except OSError as error:
-                    raise files.write_failed(redo_path(path), error) from None
+                redo_writer = self._redo_writer()
                 redo_writer.append(redo_append)
             if line is not None:
                 damaged = tail.damaged
@@ -159,24 +145,57 @@ class _Transaction:
             raise
         else:
             if cut is not None:
-                try:
-                    writer.cut(cut)
-                except OSError:
-                    # The file is back at the entry's `before`: the entry now reads as
-                    # unfinished and is dropped; the next change cuts it.
-                    pass
+                _cut_quietly(writer, cut)
         finally:
             writer.close()
             if redo_writer is not None:
                 redo_writer.close()
         if redo_append is None:
-            try:
-                if redo_cut is not None:
-                    redo_file.cut(path, redo_cut)
-                else:
-                    redo_file.clear(path)
-            except (OSError, FileError):
-                pass  # records left behind are recognised as stale (`d4cli.store.redo.top`)
+            _settle_redo(path, redo_cut)
+
+    def _open_writers(self) -> files.JournalWriter:
+        """Check the lock and the side files, tighten their modes, open the journal for writing."""
+        path = self.path
+        self.held.check()
+        sidefiles.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
+        temp.remove_stale_temp_files(path)
+        temp.remove_stale_temp_files(redo_path(path))
+        files.tighten(journal_path(path), self.mode)
+        files.tighten(redo_path(path), self.mode)
+        tail = self.tail
+        try:
+            return files.JournalWriter(journal_path(path), tail.size, tail.good_end, self.mode)
+        except OSError as error:
+            raise files.write_failed(journal_path(path), error) from None
+
+    def _redo_writer(self) -> redo_file.RedoWriter:
+        """The redo file opened to append an undo's record on top of the stack that stands."""
+        found = self.redo_top()
+        start = found.end if found.record is not None else 0  # no stack to build on: afresh
+        try:
+            return redo_file.RedoWriter(self.path, start, found.size, self.mode)
+        except OSError as error:
+            raise files.write_failed(redo_path(self.path), error) from None
+
+
+def _cut_quietly(writer: files.JournalWriter, cut: int) -> None:
+    """Cut the undone entry off the journal; if that fails, the file is back at the entry's
+    `before`: the entry now reads as unfinished and is dropped; the next change cuts it."""
+    try:
+        writer.cut(cut)
+    except OSError:
+        pass
+
+
+def _settle_redo(path: Path, redo_cut: int | None) -> None:
+    """After a change: cut the redone record off the redo file (redo), or clear it (any other)."""
+    try:
+        if redo_cut is not None:
+            redo_file.cut(path, redo_cut)
+        else:
+            redo_file.clear(path)
+    except (OSError, FileError):
+        pass  # records left behind are recognised as stale (`d4cli.store.redo.top`)
 
 
 class Written(NamedTuple):
@@ -218,7 +237,7 @@ class Transaction:
     ) -> None:
         self.path = real_path(path)
         self.clock = clock
-        self._txn = _Transaction(self.path, timeout)
+        self._txn = Locked(self.path, timeout)
         self.encounter = Encounter()
 
     def __enter__(self) -> Self:
@@ -332,7 +351,7 @@ def create(
         raise FileError(path, "", None, f"the folder {str(path.parent)!r} does not exist")
     if os.path.exists(path):
         files.check_file(path)  # never replace a directory, a FIFO or a huge file
-    with _Transaction(path, timeout, must_exist=False) as t:
+    with Locked(path, timeout, must_exist=False) as t:
         if t.data is not None and not force:
             raise InputError("--force", None, f"{path} already exists; add --force to replace it")
         files.check_writable(path, new=t.data is None)
@@ -347,115 +366,3 @@ def create(
             "text": text,
         }
         t.commit(new_data, line=journal.encode_entry(entry))
-
-
-class Undone(NamedTuple):
-    """What ``undo`` reverted: the entry, and whether a hand edit made after it was reverted too."""
-
-    entry: dict[str, Any]
-    hand_edited: bool
-
-
-class Redone(NamedTuple):
-    """What ``redo`` put back: the entry (as ``log`` shows it)."""
-
-    entry: dict[str, Any]
-
-
-def undo(path: Path, *, timeout: float | None = None) -> Undone:
-    """Revert the newest change byte-for-byte and drop its entry; ``redo`` can put it back.
-
-    Never reverts the ``init`` that created the file. The file need not be
-    valid (an undo can rescue a bad hand edit); a hand edit made after the
-    undone change is reverted with it (``hand_edited``), and ``redo`` brings
-    back the file as it was before this undo, hand edit included.
-
-    Raises:
-        InputError: nothing to undo.
-        FileError: unreadable or read-only file, damaged journal line or entry, failed write.
-        LockTimeout: the lock was not had in time.
-    """
-    path = real_path(path)
-    files.check_file(path)
-    with _Transaction(path, timeout) as t:
-        tail = t.tail
-        last = tail.last
-        entry = None if last is None else last.entry
-        damaged = tail.damaged if tail.damaged is not None else last if entry is None else None
-        if damaged is not None:
-            raise t.refuse_damage(
-                damaged,
-                tail.damaged is not None and tail.file_newer,
-                "undo cannot tell what to restore",
-            )
-        if (
-            entry is None
-            or entry["kind"] == "init"
-            or not (isinstance(entry.get("prev"), str) or isinstance(entry.get("patch"), list))
-        ):
-            raise InputError("undo", None, "nothing to undo")
-        assert last is not None and t.data is not None and t.handle is not None
-        old_text = previous_text(last, t.handle, path, t.data, t.digest)
-        if old_text is None or files.digest(old_text.encode("utf-8")) != entry.get("before"):
-            problem = "damaged: its saved text does not match its hash"
-            raise FileError(journal_path(path), f"entry {entry.get('seq')}", None, problem)
-        record_line = None
-        try:
-            current = t.data.decode("utf-8")
-        except UnicodeDecodeError:
-            pass  # a hand edit that is not text: nothing to redo after this undo
-        else:
-            record = {**journal.public_entry(entry), "before": entry["before"], "after": t.digest}
-            patch = journal.make_patch(old_text, current)
-            if journal.patch_size(patch) > journal.text_size(current):
-                record["text"] = current
-            else:
-                record["patch"] = patch
-            record_line = journal.encode_entry(record)
-        t.commit(old_text.encode("utf-8"), cut=last.start, redo_append=record_line)
-    return Undone(journal.public_entry(entry), hand_edited=entry.get("after") != t.digest)
-
-
-def redo(path: Path, *, timeout: float | None = None) -> Redone:
-    """Put back the newest undone change, byte-for-byte, with its journal entry.
-
-    As many redos as undos went back; any other change in between clears
-    them. The same journal, lock and crash story as every change.
-
-    Raises:
-        InputError: nothing to redo.
-        FileError: unreadable or read-only file, a damaged redo record, a failed write.
-        LockTimeout: the lock was not had in time.
-    """
-    path = real_path(path)
-    files.check_file(path)
-    with _Transaction(path, timeout) as t:
-        found = t.redo_top()
-        record = found.record
-        if record is None:
-            raise InputError(
-                "redo", None, redo_file.refusal(t.path, found, journal.next_seq(t.tail), t.digest)
-            )
-        text = t.text
-        patch = record.get("patch")
-        new_text = record.get("text")
-        if not isinstance(new_text, str):
-            new_text = journal.apply_patch(text, patch) if isinstance(patch, list) else None
-        new_data = None if new_text is None else new_text.encode("utf-8")
-        if new_data is None or files.digest(new_data) != record.get("after"):
-            raise FileError(
-                redo_path(path),
-                f"entry {record.get('seq')}",
-                None,
-                "damaged: the change it holds does not match its hash",
-            )
-        assert new_text is not None
-        facts = {k: v for k, v in record.items() if k not in journal.PRIVATE_KEYS}
-        entry = {
-            **facts,
-            "before": t.digest,
-            "after": record["after"],
-            **journal.going_back(text, new_text, t.needs_anchor()),
-        }
-        t.commit(new_data, line=journal.encode_entry(entry), redo_cut=found.start)
-    return Redone(journal.public_entry(entry))

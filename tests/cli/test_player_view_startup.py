@@ -21,6 +21,8 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 # Loaded by `serve` or `board` (or a file that hides something) and by nothing else. The records
 # of reveal, conceal and alias (d4cli.fight.visibility) are not here: the serializers import the
 # record classes they read (d4cli.output.serialize), so every change that prints JSON loads them.
+# The projection itself (`d4cli.fight.public_view`) is part of the library every command loads;
+# the server, the board and the page are not.
 PLAYER_VIEW_MODULES = {
     "d4cli.cli.serve",
     "d4cli.cli.board",
@@ -28,9 +30,6 @@ PLAYER_VIEW_MODULES = {
     "d4cli.output.page",
     "d4cli.output.render.board",
     "d4cli.output.serialize.public_view",
-    "d4cli.fight.public_view",
-    "d4cli.fight.view_settings",
-    "d4cli.fileformat.player_view_toml",
     "http.server",
     "socketserver",
     "rich.live",

@@ -171,15 +171,17 @@ def test_roll_pool_json_loads_no_toml_and_no_encounter(tmp_path: Path) -> None:
     }
 
 
-def test_a_tab_on_a_creature_name_loads_no_rich(tmp_path: Path) -> None:
+def test_a_tab_on_a_creature_name_loads_its_command_and_no_extra(tmp_path: Path) -> None:
+    # A Tab builds the one command it completes (its module, imports at the top), and
+    # none of the optional extras: no line editor, no cluster, no other command.
     path = _skirmish(tmp_path)
-    out, modules = _run(env=_tab("d4cli act Gob", path), cwd=tmp_path)
-    assert "Goblin\\ Archer" in out.splitlines()
-    assert "d4cli.fight.encounter" in modules  # the file was read
-    assert not _top(modules, "rich")
-    out, modules = _run(env=_tab("d4cli act Aria Finesse --target Gob", path), cwd=tmp_path)
-    assert "Goblin\\ Archer" in out.splitlines()
-    assert not _top(modules, "rich")
+    for line in ("d4cli act Gob", "d4cli act Aria Finesse --target Gob"):
+        out, modules = _run(env=_tab(line, path), cwd=tmp_path)
+        assert "Goblin\\ Archer" in out.splitlines()
+        assert "d4cli.fight.encounter" in modules  # the file was read
+        assert not _top(modules, "prompt_toolkit", "dask", "distributed")
+        commands = {name for name in modules if name.startswith("d4cli.cli.commands.")}
+        assert commands == {"d4cli.cli.commands.act"}
 
 
 def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:

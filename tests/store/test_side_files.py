@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from _cli import fails, ok
 
+from d4cli.store import undo as undo_redo
+
 
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
@@ -104,7 +106,6 @@ def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_fol
     """Another user's lock file that this user may not open: in a sticky folder (/tmp) the kernel
     refuses even root an O_CREAT open of it (fs.protected_regular); the folder is writable, so
     "is the folder read-only?" would send the GM the wrong way."""
-    from d4cli.store import transaction
 
     path = tmp_path / "encounter.toml"
     ok("init", "--file", str(path))
@@ -127,7 +128,7 @@ def test_a_lock_file_of_another_user_is_named_with_its_owner_not_a_read_only_fol
     from d4cli.store.sidefiles import owner_name
 
     with pytest.raises(FileError) as caught:
-        transaction.undo(path, timeout=1)
+        undo_redo.undo(path, timeout=1)
     owner = owner_name(65534)
     message = str(caught.value)
     assert message.startswith(

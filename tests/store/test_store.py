@@ -35,6 +35,7 @@ from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import FileError, InputError
 from d4cli.rules.names import name_problem
 from d4cli.store import files, journal, transaction
+from d4cli.store import undo as undo_redo
 from d4cli.store.files import MAX_FILE_BYTES, digest, journal_path, lock_path
 from d4cli.store.history import History, read_history, read_log
 from d4cli.store.journal import encode_entry
@@ -415,16 +416,16 @@ def test_undo_25_deep_restores_bytes_and_never_reverts_init(path):
         states.append(path.read_bytes())
     assert store.read_encounter(path).find("Aria").load == 23
     for expected in reversed(states[:-1]):
-        undone = transaction.undo(path)
+        undone = undo_redo.undo(path)
         assert not undone.hand_edited
         assert path.read_bytes() == expected
     # Back to after the two adds; then the adds, then nothing (init stays).
-    transaction.undo(path)
-    transaction.undo(path)
+    undo_redo.undo(path)
+    undo_redo.undo(path)
     assert store.read_encounter(path) == Encounter(name="Test")
     before = snapshot(path)
     with pytest.raises(InputError, match="nothing to undo"):
-        transaction.undo(path)
+        undo_redo.undo(path)
     assert snapshot(path) == before
     assert [e["kind"] for e in read_log(path)] == ["init"]
 
@@ -435,7 +436,7 @@ def test_undo_restores_the_templates_comments(tmp_path):
     transaction.create(target, template, {"from": "skirmish"})
     change(target, lambda e: start_turn(e))
     assert "#" not in target.read_text().split("\n", 3)[-1]  # rewritten: only our header comment
-    transaction.undo(target)
+    undo_redo.undo(target)
     assert target.read_text() == template
 
 
@@ -471,7 +472,7 @@ def test_crash_then_undo_undoes_the_change_that_stands(path, monkeypatch):
     change(path, lambda e: start_turn(e))
     after_add = saved_before(path)
     _crash_between_journal_and_file(path, monkeypatch, attack())
-    undone = transaction.undo(path)
+    undone = undo_redo.undo(path)
     assert undone.entry["kind"] == "turn-start"
     assert path.read_bytes() == after_add
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
@@ -505,7 +506,7 @@ def test_torn_last_line_of_a_crash_is_dropped_silently(path):
     history = read_history(path)
     assert [e["kind"] for e in history.entries] == ["init", "add", "add", "turn-start"]
     assert history.warning is None
-    undone = transaction.undo(path)
+    undone = undo_redo.undo(path)
     assert undone.entry["kind"] == "turn-start" and not undone.hand_edited
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
 
@@ -547,7 +548,7 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
     assert read_history(path, last=1).warning == history.warning
     before = snapshot(path)
     with pytest.raises(FileError) as caught:
-        transaction.undo(path)
+        undo_redo.undo(path)
     assert str(caught.value) == (
         f"{journal}: line 6 is damaged; the file is newer than the history: undo cannot tell what to restore"
     )
@@ -575,10 +576,10 @@ def test_torn_last_line_when_the_file_is_newer_is_damage(path):
         history.warning
         == f"{journal}: line 6 is damaged (not a journal entry): skipped; 'undo' cannot go back past it"
     )
-    transaction.undo(path)  # the turn-end stands and can be undone ...
+    undo_redo.undo(path)  # the turn-end stands and can be undone ...
     assert journal.read_bytes() == damaged + b"\n"
     with pytest.raises(FileError, match="line 6 is damaged"):
-        transaction.undo(path)  # ... but not past the damaged line
+        undo_redo.undo(path)  # ... but not past the damaged line
 
 
 def journal_lines_after(path: Path, offset: int) -> list[dict]:
@@ -601,7 +602,7 @@ def test_a_whole_line_that_is_not_an_entry_is_kept(path):
     with pytest.raises(
         FileError, match="line 4 is damaged \\(not a journal entry\\): undo cannot tell"
     ):
-        transaction.undo(path)
+        undo_redo.undo(path)
     assert snapshot(path) == before
     change(path, lambda e: start_turn(e))
     assert journal.read_bytes().startswith(damaged)
@@ -662,7 +663,7 @@ def test_crash_inside_undo_after_the_file_is_restored(path):
     # The undo wrote the file back, then 'crashed' before cutting the journal.
     path.write_bytes(saved_before(path))
     assert [e["kind"] for e in read_log(path)] == ["init", "add", "add", "turn-start"]
-    transaction.undo(path)  # undoes the turn-start, and the act's entry goes with it
+    undo_redo.undo(path)  # undoes the turn-start, and the act's entry goes with it
     assert [e["kind"] for e in journal_lines(path)] == ["init", "add", "add"]
 
 
@@ -671,7 +672,7 @@ def test_hand_edit_stands_and_undo_says_it_reverted_it(path):
     before_act = saved_before(path)
     path.write_text(path.read_text().replace("hp = 7", "hp = 3", 1))
     assert [e["kind"] for e in read_log(path)][-1] == "act"
-    undone = transaction.undo(path)
+    undone = undo_redo.undo(path)
     assert undone.hand_edited and path.read_bytes() == before_act
 
 
@@ -681,7 +682,7 @@ def test_undo_rescues_an_invalid_hand_edit(path):
     path.write_text("this is [not toml")
     with pytest.raises(FileError):
         store.read_encounter(path)
-    transaction.undo(path)
+    undo_redo.undo(path)
     assert path.read_bytes() == before_act
 
 
@@ -694,7 +695,7 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
     journal.write_bytes(b"".join(lines))
     change(path, attack())
     change(path, attack())
-    transaction.undo(path)
+    undo_redo.undo(path)
     assert [e["kind"] for e in read_log(path, last=2)] == ["turn-start", "act"]
     assert read_history(path, last=3).warning is None
     history = read_history(path)
@@ -705,10 +706,10 @@ def test_ordinary_commands_read_only_the_journal_tail(path):
     )
     # Undo goes back as far as the damaged line, and stops there with the same words.
     for _ in range(3):
-        transaction.undo(path)
+        undo_redo.undo(path)
     before = snapshot(path)
     with pytest.raises(FileError, match="line 2 is damaged"):
-        transaction.undo(path)
+        undo_redo.undo(path)
     assert snapshot(path) == before
 
 
@@ -730,7 +731,7 @@ def test_a_byte_order_mark_survives_a_change_and_its_undo(path):
     entry = journal_lines(path)[-1]
     assert entry["before"] == digest(marked) and saved_before(path) == marked
     assert read_log(path)[-1]["kind"] == "turn-start"
-    transaction.undo(path)
+    undo_redo.undo(path)
     assert path.read_bytes() == marked
 
 
@@ -751,7 +752,7 @@ def test_a_change_removes_temp_files_left_by_a_killed_change(path):
     assert [item.exists() for item in stale] == [False, False]
     assert all(item.exists() for item in others)
     stale[0].write_text("again")
-    transaction.undo(path)
+    undo_redo.undo(path)
     assert not stale[0].exists()
 
 
@@ -770,7 +771,7 @@ def test_a_change_through_a_symlink_is_refused(path):
     before = snapshot(path)
     for attempt in (
         lambda: change(link, lambda e: start_turn(e)),
-        lambda: transaction.undo(link),
+        lambda: undo_redo.undo(link),
     ):
         with pytest.raises(FileError, match="is a symlink"):
             attempt()
@@ -791,7 +792,7 @@ def test_init_refuses_to_replace_without_force_and_keeps_history_out_of_log(path
     transaction.create(path, dump_encounter(Encounter(name="Again")), {"name": "Again"}, force=True)
     assert [e["kind"] for e in read_log(path)] == ["init"]
     with pytest.raises(InputError, match="nothing to undo"):
-        transaction.undo(path)
+        undo_redo.undo(path)
 
 
 def test_init_refuses_a_directory(tmp_path):
@@ -847,7 +848,7 @@ def test_a_lock_file_that_cannot_be_created_is_named_at_once(path, monkeypatch, 
     before = snapshot(path)
     for action in (
         lambda: change(path, attack()),
-        lambda: transaction.undo(path),
+        lambda: undo_redo.undo(path),
         lambda: transaction.create(path, dump_encounter(Encounter()), {}, force=True),
     ):
         started = time.monotonic()
@@ -887,7 +888,7 @@ def test_a_wrong_path_leaves_no_lock_and_no_folder(tmp_path):
     folder.mkdir()
     for action in (
         lambda: change(folder, start_turn),
-        lambda: transaction.undo(folder),
+        lambda: undo_redo.undo(folder),
         lambda: transaction.create(folder, dump_encounter(Encounter()), {}, force=True),
     ):
         with pytest.raises(FileError, match="is a directory"):

@@ -24,6 +24,7 @@ from d4cli.fileformat.encounter_toml import dump_encounter
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, transaction
+from d4cli.store import undo as undo_redo
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import read_log
 
@@ -160,49 +161,49 @@ def test_undo_20_then_redo_20_is_byte_exact_at_every_state(tmp_path):
         states.append(target.read_bytes())
     journal_before = journal_path(target).read_bytes()
     for n in range(20):
-        transaction.undo(target)
+        undo_redo.undo(target)
         assert target.read_bytes() == states[-2 - n], n
     for n in range(20):
-        redone = transaction.redo(target)
+        redone = undo_redo.redo(target)
         assert target.read_bytes() == states[n + 1], n
         assert redone.entry["seq"] == 5 + n
     assert journal_path(target).read_bytes() == journal_before  # the same entries, byte for byte
     with pytest.raises(InputError, match="nothing to redo"):
-        transaction.redo(target)
+        undo_redo.redo(target)
     for n in range(20):  # and back again, through the redone entries
-        transaction.undo(target)
+        undo_redo.undo(target)
         assert target.read_bytes() == states[-2 - n], n
 
 
 def test_a_new_change_clears_what_can_be_redone(tmp_path):
     target = _played(tmp_path)
     change(target, lambda e: start_turn(e))
-    transaction.undo(target)
+    undo_redo.undo(target)
     assert redo_path(target).exists()
     change(target, lambda e: start_turn(e, "Borin"))
     assert not redo_path(target).exists()
     before = target.read_bytes()
     with pytest.raises(InputError, match="nothing to redo"):
-        transaction.redo(target)
+        undo_redo.redo(target)
     assert target.read_bytes() == before
 
 
 def test_a_stale_redo_record_left_by_a_crash_is_never_applied(tmp_path):
     target = _played(tmp_path)
     change(target, lambda e: start_turn(e))
-    transaction.undo(target)
+    undo_redo.undo(target)
     stale = redo_path(target).read_bytes()
     change(target, lambda e: start_turn(e, "Goblin"))
     redo_path(target).write_bytes(stale)  # a kill between the commit and clearing the records
     with pytest.raises(InputError, match="nothing to redo"):
-        transaction.redo(target)
+        undo_redo.redo(target)
 
 
 def test_a_crash_inside_redo_leaves_old_or_new(tmp_path, monkeypatch):
     target = _played(tmp_path)
     change(target, lambda e: start_turn(e))
     after = target.read_bytes()
-    transaction.undo(target)
+    undo_redo.undo(target)
     before = target.read_bytes()
 
     def crash(*_args, **_kwargs):
@@ -212,10 +213,10 @@ def test_a_crash_inside_redo_leaves_old_or_new(tmp_path, monkeypatch):
         patch.setattr(files, "replace_file", crash)
         patch.setattr(files.JournalWriter, "restore", lambda self: None)
         with pytest.raises(KeyboardInterrupt):
-            transaction.redo(target)
+            undo_redo.redo(target)
     assert target.read_bytes() == before
     assert [e["kind"] for e in read_log(target)][-1] == "add"  # the appended entry is unfinished
-    transaction.redo(target)
+    undo_redo.redo(target)
     assert target.read_bytes() == after
 
 
@@ -228,10 +229,10 @@ def test_a_crash_inside_undo_before_the_file_keeps_everything(tmp_path, monkeypa
             files, "replace_file", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt())
         )
         with pytest.raises(KeyboardInterrupt):
-            transaction.undo(target)
+            undo_redo.undo(target)
     assert target.read_bytes() == after and not redo_path(target).exists()
     with pytest.raises(InputError, match="nothing to redo"):
-        transaction.redo(target)
+        undo_redo.redo(target)
 
 
 def _deep(tmp_path: Path, changes: int) -> tuple[Path, list[bytes]]:
@@ -248,13 +249,13 @@ def test_one_undo_appends_one_record_and_one_redo_cuts_it_off(tmp_path):
     sizes = [0]
     for n in range(12):
         before = redo_path(target).read_bytes() if redo_path(target).exists() else b""
-        transaction.undo(target)
+        undo_redo.undo(target)
         after = redo_path(target).read_bytes()
         assert after.startswith(before) and after.count(b"\n") == n + 1  # appended, never rewritten
         assert json.loads(after[len(before) :])["seq"] == 16 - n
         sizes.append(len(after))
     for n in range(12):
-        transaction.redo(target)
+        undo_redo.redo(target)
         assert target.read_bytes() == states[n + 1]
         assert (
             os.path.getsize(redo_path(target)) == sizes[-2 - n]
@@ -280,15 +281,15 @@ def test_one_undo_or_redo_reads_as_many_lines_deep_as_shallow(tmp_path, monkeypa
             action(target)
         return len(counted)
 
-    shallow = [parsed(transaction.undo) for _ in range(3)]
+    shallow = [parsed(undo_redo.undo) for _ in range(3)]
     for _ in range(30):
-        transaction.undo(target)
-    deep = [parsed(transaction.undo) for _ in range(3)]
+        undo_redo.undo(target)
+    deep = [parsed(undo_redo.undo) for _ in range(3)]
     assert shallow[1:] == deep[1:] and max(deep) <= 4, (shallow, deep)
-    deep_redo = parsed(transaction.redo)
+    deep_redo = parsed(undo_redo.redo)
     for _ in range(30):
-        transaction.redo(target)
-    assert parsed(transaction.redo) == deep_redo <= 3
+        undo_redo.redo(target)
+    assert parsed(undo_redo.redo) == deep_redo <= 3
 
 
 def test_a_redo_file_left_by_an_older_version_is_read_as_it_is(tmp_path):
@@ -296,32 +297,32 @@ def test_a_redo_file_left_by_an_older_version_is_read_as_it_is(tmp_path):
     last; one may end with a record an undo killed before its file left (its seq below the next)."""
     target, states = _deep(tmp_path, 4)
     for _ in range(3):
-        transaction.undo(target)
+        undo_redo.undo(target)
     records = [json.loads(line) for line in redo_path(target).read_bytes().splitlines()]
     stale = {**records[-1], "seq": records[-1]["seq"] - 1}  # an undo of the entry below, killed
     redo_path(target).write_bytes(b"".join(journal.encode_entry(r) for r in [*records, stale]))
     for n in range(3):
-        transaction.redo(target)
+        undo_redo.redo(target)
         assert target.read_bytes() == states[2 + n]
     assert not redo_path(target).exists()
 
 
 def test_a_torn_redo_record_of_a_killed_undo_is_passed_over_and_cut(tmp_path):
     target, states = _deep(tmp_path, 4)
-    transaction.undo(target)
+    undo_redo.undo(target)
     whole = redo_path(target).read_bytes()
     with redo_path(target).open("ab") as handle:  # the next undo, killed inside its append
         handle.write(b'{"seq":7,"time":"2026-12-0')
-    transaction.redo(target)
+    undo_redo.redo(target)
     assert target.read_bytes() == states[-1] and not redo_path(target).exists()
-    transaction.undo(target)
+    undo_redo.undo(target)
     with redo_path(target).open("ab") as handle:
         handle.write(b'{"seq":7,"time":"2026-12-0')
-    transaction.undo(target)  # cuts the torn line and appends after the record below it
+    undo_redo.undo(target)  # cuts the torn line and appends after the record below it
     lines = redo_path(target).read_bytes().splitlines(keepends=True)
     assert lines[0] == whole and [json.loads(line)["seq"] for line in lines] == [8, 7]
-    transaction.redo(target)
-    transaction.redo(target)
+    undo_redo.redo(target)
+    undo_redo.redo(target)
     assert target.read_bytes() == states[-1]
 
 
@@ -339,16 +340,16 @@ def test_old_format_journal_keeps_working_undo_across_the_boundary(tmp_path):
     change(target, lambda e: end_turn(e))
     new = json.loads(journal_path(target).read_bytes().splitlines()[-2])
     assert new["prev"] == texts[-1]  # the first new entry anchors the patches after it
-    transaction.undo(target)
-    transaction.undo(target)
+    undo_redo.undo(target)
+    undo_redo.undo(target)
     assert target.read_text() == texts[-1]
     for expected in reversed(texts[:-1]):  # across the boundary, into the old entries
-        transaction.undo(target)
+        undo_redo.undo(target)
         assert target.read_text() == expected
     with pytest.raises(InputError, match="nothing to undo"):
-        transaction.undo(target)
+        undo_redo.undo(target)
     for expected in texts[1:]:  # and redo brings the old entries back too
-        transaction.redo(target)
+        undo_redo.redo(target)
         assert target.read_text() == expected
 
 
@@ -359,9 +360,9 @@ def test_undo_after_a_hand_edit_rebuilds_from_the_anchor(tmp_path):
     change(target, lambda e: end_turn(e))
     hand = target.read_text().replace("hp = 9", "hp = 4", 1)
     target.write_text(hand)
-    undone = transaction.undo(target)
+    undone = undo_redo.undo(target)
     assert undone.hand_edited and target.read_bytes() == before
-    transaction.redo(target)
+    undo_redo.redo(target)
     assert target.read_text() == hand  # redo gives back the file as it was before the undo
 
 
@@ -375,7 +376,7 @@ def test_a_damaged_patch_is_refused_naming_the_entry(tmp_path):
     journal_path(target).write_bytes(b"".join(lines))
     before = target.read_bytes()
     with pytest.raises(FileError, match=f"entry {entry['seq']}.*damaged"):
-        transaction.undo(target)
+        undo_redo.undo(target)
     assert target.read_bytes() == before
 
 
@@ -384,7 +385,7 @@ def test_a_damaged_line_in_the_new_format_is_refused_naming_the_line(tmp_path):
     with journal_path(target).open("ab") as handle:
         handle.write(b"{not an entry}\n")
     with pytest.raises(FileError, match="line 5 is damaged"):
-        transaction.undo(target)
+        undo_redo.undo(target)
 
 
 def test_a_write_never_parses_its_own_output(tmp_path, monkeypatch):
@@ -475,7 +476,7 @@ def test_side_files_are_never_more_readable_than_the_file(tmp_path, mode, monkey
 
         monkeypatch.setattr(files, "replace_file", spy)
         change(target, lambda e: add_creature(e, new_creature("A", (("Might", 1),))))
-        transaction.undo(target)  # writes PATH.redo
+        undo_redo.undo(target)  # writes PATH.redo
         for side in (journal_path(target), lock_path(target), redo_path(target), target):
             assert stat.S_IMODE(os.stat(side).st_mode) & ~mode == 0, (
                 side,

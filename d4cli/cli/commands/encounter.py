@@ -1,10 +1,8 @@
 """The encounter commands: init, add, remove, status, exhaust, undo, redo (docs/cli.md "Encounter").
 
-A thin skin: parse the options (numbers with `parse_whole`), call a pure
-transition of `d4cli.fight.encounter` through `d4cli.store.transaction.change` (lock, journal,
-atomic write), print the record: its JSON from `d4cli.output.serialize` (the same
-object the journal keeps), or one line. ``act`` and ``team`` live in `commands.act`,
-``turn start|end`` in `commands.turn`, ``log`` in `commands.log`.
+A thin skin: parse the options (numbers with `parse_whole`), call one method of
+`d4cli.api.Tracker` (lock, journal, atomic write), print the record it returns: its JSON
+from `d4cli.output.serialize` (the same object the journal keeps), or one line.
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run

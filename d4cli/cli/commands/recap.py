@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api.recap import recap_report
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.output.render.recap import csv_recap, markdown_recap, print_recap
@@ -69,7 +70,7 @@ def recap_command(
         number = parse_whole(os.environ["D4CLI_SEED"], "D4CLI_SEED", SEED)
     else:
         number = int.from_bytes(os.urandom(4), "big")
-    obj = recap_json(*open_tracker(file).recap(start_at, count, number))
+    obj = recap_json(*recap_report(open_tracker(file).path, start_at, count, number))
     if json_:
         emit_json(obj)
     elif format_ == "table":

@@ -113,6 +113,23 @@ def _is_path_item(item: Any) -> str:
     return kind if kind in ("file", "dir") else ""
 
 
+def _bash_replies(items: Any, head: str, typed: Any) -> str:
+    """bash's reply lines: each completion quoted as the part readline replaces; none but a
+    file-name fallback ("") when the completion is a path (complete -o default)."""
+    replies: list[str] = []
+    for item in items:
+        if _is_path_item(item):
+            return ""
+        full = head + str(item.value)
+        kept = full[: len(typed.kept)]
+        if fold_name(kept) != fold_name(typed.kept) and kept != typed.kept:
+            continue
+        reply = bash_quote(full[len(typed.kept) :], typed.quote)
+        if reply not in replies:
+            replies.append(reply)
+    return "\n".join(replies)
+
+
 def _shell_classes() -> list[Any]:
     # Private: Typer's shell classes (no public equivalent; see the module).
 
@@ -133,21 +150,8 @@ def _shell_classes() -> list[Any]:
 
         def complete(self) -> str:
             args, incomplete = self.get_completion_args()
-            typed = self.typed
-            head = _option_head(incomplete)
-
-            replies: list[str] = []
-            for item in self.get_completions(args, incomplete):
-                if _is_path_item(item):
-                    return ""  # bash falls back to file names (complete -o default)
-                full = head + str(item.value)
-                kept = full[: len(typed.kept)]
-                if fold_name(kept) != fold_name(typed.kept) and kept != typed.kept:
-                    continue
-                reply = bash_quote(full[len(typed.kept) :], typed.quote)
-                if reply not in replies:
-                    replies.append(reply)
-            return "\n".join(replies)
+            items = self.get_completions(args, incomplete)
+            return _bash_replies(items, _option_head(incomplete), self.typed)
 
     def _plain_lines(comp: Any, args: list[str], incomplete: str) -> str:
         head = _option_head(incomplete)
