@@ -1,8 +1,7 @@
 """A creature acts: ``act`` (the D4 pool, or one of its named actions) and ``team`` (docs/cli.md "Encounter").
 
-A thin skin like `commands.encounter`: parse the options, run the pure `d4cli.fight.actions`
-transition through the store's one transaction, print the record (`d4cli.output.printing`, with
-the views of `d4cli.output.act_views`: the renderers of `d4cli.output.render` make the text).
+A thin skin: parse the options, call `d4cli.api.Tracker.act` / `team`, print the record
+through its view (`d4cli.output.act_views`).
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run

@@ -1,8 +1,7 @@
 """The fight's commands: ``move``, ``damage``, ``heal`` (docs/cli.md "The encounter"; R13, R16, R18, R19).
 
-A thin skin like `d4cli.cli.commands.encounter`: parse, call a pure transition
-(`d4cli.fight.turns.move_creature`, `d4cli.fight.hitpoints.damage` / `heal`) through the
-store's one transaction, print the record (one line, or its JSON).
+A thin skin: parse, call `d4cli.api.Tracker.move` / `damage` / `heal`, print the record
+(one line, or its JSON).
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run

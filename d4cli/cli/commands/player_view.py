@@ -1,7 +1,6 @@
 """What the players see: ``reveal``, ``conceal``, ``alias`` (docs/cli.md "The player view").
 
-A thin skin like `d4cli.cli.commands.encounter`: each is an ordinary journaled
-change (`d4cli.fight.visibility`) through the store's one transaction, with
+A thin skin: each is an ordinary journaled change of `d4cli.api.Tracker`, with
 ``--note``, ``--json``, ``undo`` and ``redo``.
 """
 

@@ -1,7 +1,7 @@
 """``d4cli check`` and ``d4cli action add|remove``: checks and actions from a creature's sheet (docs/cli.md "Sheets").
 
-A thin skin over `d4cli.fight.sheets` and `d4cli.fight.sheet_check`: parse, run the pure transition through the
-store's one transaction, print the record (its JSON from `d4cli.output.serialize`).
+A thin skin: parse, call `d4cli.api.Tracker.check` / `action_add` / `action_remove`, print
+the record (its JSON from `d4cli.output.serialize`).
 """
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
