@@ -18,7 +18,7 @@ Two modes:
   and the first that fails ends the session with its exit code; the end of the
   input ends it with exit 0. Blank lines and ``#`` comments are skipped.
 
-`d4cli.cli.commands.play` picks the mode; the interactive prompt
+`d4cli.cli.play_modes.run_session` picks the mode; the interactive prompt
 (`d4cli.cli.play_prompt`, the only importer of prompt_toolkit) runs a `Session`
 and is imported only in the interactive mode.
 """

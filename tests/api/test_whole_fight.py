@@ -8,6 +8,7 @@ total (R6), damage against Evasion (R7), the Load after (R8), the gate (R2), Tea
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,16 @@ def test_the_public_names_are_documented() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
     missing = [name for name in api.__all__ if f"`{name}" not in doc]
     assert missing == []
+
+
+def test_the_readme_python_example_runs_as_shown(tmp_path: Path, monkeypatch, capsys) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", readme, re.S | re.M)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    Tracker.init(tmp_path / "encounter.toml", template="skirmish")
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - the README's own example
+    assert capsys.readouterr().out == "7 -> 4 True\n"
+    log = Tracker(tmp_path / "encounter.toml").history().entries
+    assert (log[-1]["kind"], log[-1]["note"]) == ("damage", "falling rocks")

@@ -114,6 +114,7 @@ def test_only_play_loads_prompt_toolkit(tmp_path: Path) -> None:
     modules = _import_all("d4cli", skip=("d4cli.__main__", "d4cli.cli.play_prompt"), cwd=tmp_path)
     assert {
         "d4cli.cli.play_session",
+        "d4cli.cli.play_modes",
         "d4cli.cli.commands.play",
         "d4cli.cli.commands.act",
     } <= modules
