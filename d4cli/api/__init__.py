@@ -19,8 +19,12 @@ from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
 from d4cli.api.tracker import Change, Tracker
 from d4cli.fight.actions import ActRecord, TeamRecord
-from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.public_view import PublicView
+from d4cli.fight.closed_sets import GrantKind
+from d4cli.fight.encounter import TEAM_SOURCE, Creature, Encounter, same_name
+from d4cli.fight.policy_table import check_target
+from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
+from d4cli.fight.sheets import ActionEvent
 from d4cli.odds.check_odds import check_odds, p_check_success
 from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
 from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds
@@ -28,6 +32,7 @@ from d4cli.rules.action_roll import CheckResult
 from d4cli.rules.dice import DiceRoll, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult
+from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
 from d4cli.store.undo import Redone, Undone
 
@@ -43,6 +48,16 @@ __all__ = [
     "ActRecord",
     "TeamRecord",
     "PublicView",
+    "CheckRecord",
+    "SheetCheckRequest",
+    "ActionEvent",
+    # the encounter's vocabulary
+    "same_name",
+    "public_view",
+    "public_entry",
+    "GrantKind",
+    "TEAM_SOURCE",
+    "check_target",
     # rolls
     "roll_pool",
     "pool_plan",

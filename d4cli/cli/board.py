@@ -20,8 +20,8 @@ import time
 import tty
 from typing import Any
 
+from d4cli.api import public_view
 from d4cli.api.tracker import Tracker
-from d4cli.fight.public_view import public_view
 from d4cli.output.render import console
 from d4cli.output.render.board import frame_text, gm_frame, live_screen, players_frame
 from d4cli.output.render.encounter import summary

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from d4cli.api import Encounter, public_entry, same_name
 from d4cli.api.replay import SEQ
 from d4cli.cli.changes import open_tracker
-from d4cli.fight.encounter import Encounter, same_name
 from d4cli.output.render import console, escape
 from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.render.forecast import forecast_line, over_line
@@ -19,7 +19,6 @@ from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.limits import SEED, parse_whole
 from d4cli.sim.forecast import DEFAULT_RUNS, RUNS, FightOver, Forecast, forecast
-from d4cli.store.journal import public_entry
 
 
 def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:

@@ -29,8 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+from d4cli.api import PublicView
 from d4cli.api.tracker import Tracker
-from d4cli.fight.public_view import PublicView
 from d4cli.output.page import page_html, view_fragment
 from d4cli.output.serialize.public_view import public_view_json
 from d4cli.rules.errors import D4Error, InputError

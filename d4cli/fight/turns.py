@@ -22,14 +22,11 @@ from d4cli.fight.events import (
 )
 from d4cli.fight.sides import ended_fight, winner
 from d4cli.rules.errors import InputError
+from d4cli.rules.limits import MAX_COUNT
 from d4cli.rules.names import NameSet, fold_name, look_alike_problem
 
 # Where `move_creature` puts a creature: before or after another, or first or last (R13).
 PLACES: tuple[str, ...] = ("before", "after", "first", "last")
-
-
-# `add NAME --count N` adds at most this many creatures at once.
-MAX_COUNT = 100
 
 
 def numbered_names(encounter: Encounter, base: str, count: int) -> tuple[str, ...]:

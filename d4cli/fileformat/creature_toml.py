@@ -18,7 +18,7 @@ from d4cli.fileformat.effects_toml import effects_from_row
 from d4cli.fileformat.player_view_toml import view_fields_from_row
 from d4cli.fileformat.where import Where
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD
+from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, LOAD, MAX_NOTES
 from d4cli.rules.names import NameSet, escape_name, fold_name, look_alike_problem
 from d4cli.rules.suggest import unknown_key
 
@@ -44,9 +44,6 @@ CREATURE_KEYS_3 = ("hidden", "alias", "hp_shown", "evasion_shown")
 CREATURE_KEYS = CREATURE_KEYS_2 + CREATURE_KEYS_3
 CREATURE_REQUIRED = ("name", "aspects", "load_buffer", "exhaustion", "load")
 PENDING_KEYS = ("advantage", "disadvantage")
-
-# Free text of a creature's notes: at most this many characters.
-MAX_NOTES = 10_000
 
 
 def turn_name(where: Where, key: str, value: object, encounter: Encounter) -> str | None:

@@ -47,6 +47,12 @@ MAX_ROLLED_DICE = 20_000_000
 # more than 4,300 with a ValueError of its own.
 MAX_DIGITS = 30
 
+# `add NAME --count N` adds at most this many creatures at once.
+MAX_COUNT = 100
+
+# Free text of a creature's notes: at most this many characters.
+MAX_NOTES = 10_000
+
 _WHOLE = re.compile(r"-?[0-9]+")
 
 

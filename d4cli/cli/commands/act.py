@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from d4cli.api import TEAM_SOURCE, GrantKind
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
@@ -23,8 +24,6 @@ from d4cli.cli.options import (
     SourceList,
     check_note,
 )
-from d4cli.fight.closed_sets import GrantKind
-from d4cli.fight.encounter import TEAM_SOURCE
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
 from d4cli.output.render.encounter import print_lines, summary
@@ -38,7 +37,7 @@ from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
-    from d4cli.fight.actions import ActRecord
+    from d4cli.api import ActRecord
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_aspect = completer("d4cli.cli.completion:complete_aspect")

@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import public_view
 from d4cli.cli.board import print_once, run_live
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.reads import status_at
-from d4cli.fight.public_view import public_view
 from d4cli.output.serialize.public_view import public_view_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json

@@ -21,7 +21,6 @@ from d4cli.cli.lazy import completer
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
 from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
-from d4cli.fight.turns import MAX_COUNT
 from d4cli.output.render import console
 from d4cli.output.render.encounter import history_line, init_lines, print_lines
 from d4cli.output.render.status import print_status
@@ -33,7 +32,7 @@ from d4cli.output.serialize.views import (
 )
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, parse_whole
+from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, MAX_COUNT, parse_whole
 from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import public_entry
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.lazy import completer
@@ -20,7 +21,6 @@ from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, ROUND, parse_whole
 from d4cli.rules.names import check_text
-from d4cli.store.journal import public_entry
 
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_creature = completer("d4cli.cli.completion:complete_creature")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from d4cli.api import SheetCheckRequest
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
 from d4cli.cli.completion.sheets import (
@@ -29,7 +30,6 @@ from d4cli.cli.options import (
     SourceList,
     check_note,
 )
-from d4cli.fight.sheet_check import SheetCheckRequest
 from d4cli.output.act_views import SheetCheckView
 from d4cli.output.printing import print_one
 from d4cli.output.render.encounter import print_lines
@@ -46,8 +46,7 @@ from d4cli.rules.names import check_text
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
-    from d4cli.fight.sheets import ActionEvent
+    from d4cli.api import ActionEvent, CheckRecord
 
 app = typer.Typer(
     help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True

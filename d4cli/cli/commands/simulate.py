@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
+from d4cli.api import check_target
 from d4cli.api.reader import Reader
 from d4cli.api.templates import template_path
 from d4cli.cli.options import JsonOption
 from d4cli.cli.settings import resolve_path
-from d4cli.fight.policy_table import check_target
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
