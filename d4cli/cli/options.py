@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from d4cli.cli.lazy import completer
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import SEED, TIMES, parse_whole
 from d4cli.rules.names import check_text, name_length
@@ -50,6 +51,46 @@ FileOption = Annotated[
     ),
 ]
 SourceList = list[str] | None
+
+complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
+
+# The pool's options, one set for `act` and `roll pool` (R4, R6, R7, C2).
+AdvOption = Annotated[
+    SourceList,
+    typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable."),
+]
+DisOption = Annotated[
+    SourceList,
+    typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable."),
+]
+ExtraOption = Annotated[
+    SourceList,
+    typer.Option(
+        "--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable."
+    ),
+]
+PoolDcOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dc",
+        metavar="N|TIER",
+        autocompletion=complete_dc_tier,
+        help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).",
+    ),
+]
+EvasionOption = Annotated[
+    str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")
+]
+# The check's DC (`roll check`, `sheet check`).
+CheckDcOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dc",
+        metavar="N|TIER",
+        autocompletion=complete_dc_tier,
+        help="A number or easy, medium, hard, challenging, nearly-impossible (C2).",
+    ),
+]
 
 # The longest --note / --label: one line of a log, not a document.
 NOTE_MAX = 200

@@ -15,13 +15,17 @@ from d4cli.api import TEAM_SOURCE, GrantKind
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
+    AdvOption,
+    DisOption,
+    EvasionOption,
+    ExtraOption,
     FileOption,
     JsonOption,
     NoteOption,
     OddsOption,
+    PoolDcOption,
     QuietOption,
     SeedOption,
-    SourceList,
     check_note,
 )
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
@@ -42,7 +46,6 @@ if TYPE_CHECKING:
 # The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
 complete_aspect = completer("d4cli.cli.completion:complete_aspect")
 complete_creature = completer("d4cli.cli.completion:complete_creature")
-complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
 complete_other_creature = completer("d4cli.cli.completion:complete_other_creature")
 complete_aspect_or_action = completer("d4cli.cli.completion.sheets:complete_aspect_or_action")
 
@@ -68,29 +71,10 @@ def act_command(
             "--cost", metavar="N", help="The action's Cost (R3); default 1, or the named action's."
         ),
     ] = None,
-    adv: Annotated[
-        SourceList,
-        typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable."),
-    ] = None,
-    dis: Annotated[
-        SourceList,
-        typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable."),
-    ] = None,
-    extra: Annotated[
-        SourceList,
-        typer.Option(
-            "--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable."
-        ),
-    ] = None,
-    dc: Annotated[
-        str | None,
-        typer.Option(
-            "--dc",
-            metavar="N|TIER",
-            autocompletion=complete_dc_tier,
-            help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).",
-        ),
-    ] = None,
+    adv: AdvOption = None,
+    dis: DisOption = None,
+    extra: ExtraOption = None,
+    dc: PoolDcOption = None,
     target: Annotated[
         str | None,
         typer.Option(
@@ -100,9 +84,7 @@ def act_command(
             help="Attack a creature: its Evasion, damage to its hp (R7, R16).",
         ),
     ] = None,
-    evasion: Annotated[
-        str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")
-    ] = None,
+    evasion: EvasionOption = None,
     gm: Annotated[
         bool,
         typer.Option(

@@ -8,11 +8,16 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.lazy import completer
 from d4cli.cli.options import (
+    AdvOption,
+    CheckDcOption,
+    DisOption,
+    EvasionOption,
+    ExtraOption,
     JsonOption,
     LabelOption,
     OddsOption,
+    PoolDcOption,
     QuietOption,
     SeedOption,
     ShortOption,
@@ -43,7 +48,6 @@ from d4cli.rules.suggest import did_you_mean
 from d4cli.sim.dice import times_dice
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
 
 app = typer.Typer(help="Roll a D4 pool, a d20 Action Roll or plain dice.", no_args_is_help=True)
 
@@ -63,32 +67,11 @@ def pool_command(
     ],
     load: Annotated[str, typer.Option("--load", metavar="N", help="Current Action Load.")] = "0",
     cost: Annotated[str, typer.Option("--cost", metavar="N", help="The action's Cost (R3).")] = "1",
-    adv: Annotated[
-        SourceList,
-        typer.Option("--adv", metavar="SOURCE", help="A source of Advantage (R4); repeatable."),
-    ] = None,
-    dis: Annotated[
-        SourceList,
-        typer.Option("--dis", metavar="SOURCE", help="A source of Disadvantage (R4); repeatable."),
-    ] = None,
-    extra: Annotated[
-        SourceList,
-        typer.Option(
-            "--extra", metavar="NdX[+M]", help="Extra dice such as a weapon's 1d8 (R6); repeatable."
-        ),
-    ] = None,
-    dc: Annotated[
-        str | None,
-        typer.Option(
-            "--dc",
-            metavar="N|TIER",
-            autocompletion=complete_dc_tier,
-            help="Succeed when the total meets it (R7): a number or easy, medium, hard, challenging, nearly-impossible (C2).",
-        ),
-    ] = None,
-    evasion: Annotated[
-        str | None, typer.Option("--evasion", metavar="N", help="Damage = total - Evasion (R7).")
-    ] = None,
+    adv: AdvOption = None,
+    dis: DisOption = None,
+    extra: ExtraOption = None,
+    dc: PoolDcOption = None,
+    evasion: EvasionOption = None,
     gm: Annotated[bool, typer.Option("--gm", help="A GM-called roll: skip the gate (R9).")] = False,
     ignore_load: Annotated[
         bool, typer.Option("--ignore-load", help="Size the pool as if Load were 0 (R9).")
@@ -176,15 +159,7 @@ def check_command(
     specialization: Annotated[
         str, typer.Option("--specialization", metavar="N", help="Specialization (C1).")
     ] = "0",
-    dc: Annotated[
-        str | None,
-        typer.Option(
-            "--dc",
-            metavar="N|TIER",
-            autocompletion=complete_dc_tier,
-            help="A number or easy, medium, hard, challenging, nearly-impossible (C2).",
-        ),
-    ] = None,
+    dc: CheckDcOption = None,
     advantage: Annotated[
         str, typer.Option("--advantage", metavar="L", help="Advantage Level 0..5 (C3).")
     ] = "0",

@@ -13,7 +13,7 @@ import typer
 
 from d4cli.api import SheetCheckRequest
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
-from d4cli.cli.completion import complete_aspect, complete_creature, complete_dc_tier
+from d4cli.cli.completion import complete_aspect, complete_creature
 from d4cli.cli.completion.sheets import (
     complete_action,
     complete_attribute,
@@ -21,6 +21,7 @@ from d4cli.cli.completion.sheets import (
     complete_specialization,
 )
 from d4cli.cli.options import (
+    CheckDcOption,
     FileOption,
     JsonOption,
     NoteOption,
@@ -89,15 +90,7 @@ def check_command(
             help="A stored Specialization (C1, C8).",
         ),
     ] = None,
-    dc: Annotated[
-        str | None,
-        typer.Option(
-            "--dc",
-            metavar="N|TIER",
-            autocompletion=complete_dc_tier,
-            help="A number or easy, medium, hard, challenging, nearly-impossible (C2).",
-        ),
-    ] = None,
+    dc: CheckDcOption = None,
     advantage: Annotated[
         str, typer.Option("--advantage", metavar="L", help="Base Advantage Level 0..5 (C3).")
     ] = "0",
