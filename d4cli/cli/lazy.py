@@ -6,12 +6,11 @@ as ``roll``). `LazyGroup` is a Click group (Typer's `TyperGroup`) whose `list_co
 reads that mapping and whose `get_command` imports the one module a run needs and builds
 the one command through Typer's public API (``typer.Typer().command(...)`` and
 ``typer.main.get_command``); a group's own sub-commands are built the same way, one by one.
-So ``d4cli roll pool`` never pays for the encounter commands, ``roll check``, Rich or
-the TOML writer. Adding a command is one line in that mapping.
+So ``d4cli roll pool`` never pays for the encounter commands or ``roll check``, and
+``--help`` loads each command's module but none of what the command calls at run time.
+Adding a command is one line in that mapping.
 """
 
-# No `from __future__ import annotations`: Typer reads each completer's annotations on
-# every run, and objects cost nothing to read where strings must be evaluated.
 import functools
 import importlib
 from collections.abc import Callable, Mapping
@@ -168,21 +167,3 @@ def _single(name: str, function: Callable[..., Any], settings: Mapping[str, Any]
     holder = typer.Typer(add_completion=False)
     holder.command(name, **settings)(function)
     return typer.main.get_command(holder)
-
-
-def completer(target: str, *, ctx: bool = True) -> Callable[[typer.Context, str], Any]:
-    """A Tab completer for an option that imports *target* (``"module:function"``) only on Tab.
-
-    Typer reads a completer's signature while it builds the command, on every run;
-    the completer is a plain function of ``(ctx, incomplete)`` and *target*'s module is
-    loaded when a Tab press calls it. *ctx*: *target* takes ``(ctx, incomplete)``,
-    else ``(incomplete)``.
-    """
-    module_name, _, attribute = target.partition(":")
-    takes_ctx = ctx
-
-    def complete(ctx: typer.Context, incomplete: str) -> Any:
-        function = getattr(importlib.import_module(module_name), attribute)
-        return function(ctx, incomplete) if takes_ctx else function(incomplete)
-
-    return complete

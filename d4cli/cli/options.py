@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion import complete_dc_tier
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import SEED, TIMES, parse_whole
 from d4cli.rules.names import check_text, name_length
@@ -52,7 +52,6 @@ FileOption = Annotated[
 ]
 SourceList = list[str] | None
 
-complete_dc_tier = completer("d4cli.cli.completion:complete_dc_tier", ctx=False)
 
 # The pool's options, one set for `act` and `roll pool` (R4, R6, R7, C2).
 AdvOption = Annotated[

@@ -79,7 +79,7 @@ def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
         words, typed = split_line(text)
         if words and words[0] == "d4cli":
             words = words[1:]
-        completion._typed_words[:] = words
+        completion.typed_words[:] = words
         incomplete = typed.value
         head = ""
         if incomplete.startswith("-") and "=" in incomplete:

@@ -27,13 +27,12 @@ import pytest
 from _cli import ok
 
 from d4cli.cli.completion import (
-    complete_aspect,
-    complete_creature,
     complete_dc_tier,
     complete_example,
     complete_format,
     complete_topic,
 )
+from d4cli.cli.completion.creatures import complete_aspect, complete_creature
 from d4cli.cli.completion.shells import completion_script
 from d4cli.cli.completion.words import bash_quote, split_line
 
@@ -150,16 +149,15 @@ def test_aspects_of_the_actor_when_click_dropped_the_params(encounter: Path, mon
     ctx.params holds no ACTOR; the words typed on the line name it (the first creature named)."""
     from d4cli.cli import completion
 
-    monkeypatch.setattr(
-        completion, "_typed_words", ["team", "Orc: Chief", "Zoë Mirth", "--adv", "--aspect"]
-    )
-    assert complete_aspect(ctx_with(file=str(encounter)), "") == ["Might"]
-    monkeypatch.setattr(
-        completion,
-        "_typed_words",
-        ["team", "-f", str(encounter), "goblin archer", "Orc: Chief", "--aspect"],
-    )
-    assert complete_aspect(ctx_with(), "q") == ["Quick Shot"]
+    # The shells set the words in place (every completer module holds the one list).
+    words = completion.typed_words
+    try:
+        words[:] = ["team", "Orc: Chief", "Zoë Mirth", "--adv", "--aspect"]
+        assert complete_aspect(ctx_with(file=str(encounter)), "") == ["Might"]
+        words[:] = ["team", "-f", str(encounter), "goblin archer", "Orc: Chief", "--aspect"]
+        assert complete_aspect(ctx_with(), "q") == ["Quick Shot"]
+    finally:
+        words.clear()
 
 
 @pytest.mark.parametrize(

@@ -384,7 +384,7 @@ def test_status_lists_effects_with_what_is_left(fight):
 def test_completion_of_effect_sources_and_duration_names(fight):
     from types import SimpleNamespace
 
-    from d4cli.cli.completion import complete_creature, complete_effect_source
+    from d4cli.cli.completion.creatures import complete_creature, complete_effect_source
 
     ok("effect", "add", "Goblin Archer", "Blinded", "--dis")
     ok("effect", "add", "Goblin Archer", "bless", "--adv")

@@ -13,7 +13,12 @@ import typer
 
 from d4cli.api import TEAM_SOURCE, GrantKind
 from d4cli.cli.changes import open_tracker, tell
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion.creatures import (
+    complete_aspect,
+    complete_creature,
+    complete_other_creature,
+)
+from d4cli.cli.completion.sheets import complete_aspect_or_action
 from d4cli.cli.options import (
     AdvOption,
     DisOption,
@@ -42,12 +47,6 @@ from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
     from d4cli.api import ActRecord
-
-# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_aspect = completer("d4cli.cli.completion:complete_aspect")
-complete_creature = completer("d4cli.cli.completion:complete_creature")
-complete_other_creature = completer("d4cli.cli.completion:complete_other_creature")
-complete_aspect_or_action = completer("d4cli.cli.completion.sheets:complete_aspect_or_action")
 
 
 def act_command(

@@ -17,7 +17,8 @@ from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker, print_change
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion import complete_example, complete_mode
+from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
 from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
@@ -37,11 +38,6 @@ from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
     from d4cli.output.serialize.changes import Record
-
-# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_creature = completer("d4cli.cli.completion:complete_creature")
-complete_example = completer("d4cli.cli.completion:complete_example", ctx=False)
-complete_mode = completer("d4cli.cli.completion:complete_mode", ctx=False)
 
 # ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
 EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])

@@ -12,13 +12,10 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, print_change
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP, parse_whole
-
-# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 # Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
 Amount = Annotated[

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion import complete_topic
 from d4cli.cli.options import JsonOption
 from d4cli.output.helptext import TOPICS, rule_key
 from d4cli.output.render import console
@@ -17,9 +17,6 @@ from d4cli.output.ruletext import RULES
 from d4cli.output.serialize.views import help_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
-
-# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_topic = completer("d4cli.cli.completion:complete_topic", ctx=False)
 
 
 def help_command(

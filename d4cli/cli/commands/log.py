@@ -12,7 +12,7 @@ import typer
 from d4cli.api import public_entry
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
 from d4cli.output.serialize.replay import state_line_json
@@ -21,9 +21,6 @@ from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, ROUND, parse_whole
 from d4cli.rules.names import check_text
-
-# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 
 def log_command(

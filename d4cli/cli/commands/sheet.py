@@ -13,7 +13,7 @@ import typer
 
 from d4cli.api import SheetCheckRequest
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
-from d4cli.cli.completion import complete_aspect, complete_creature
+from d4cli.cli.completion.creatures import complete_aspect, complete_creature
 from d4cli.cli.completion.sheets import (
     complete_action,
     complete_attribute,

@@ -8,11 +8,8 @@ from typing import Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker, print_change
-from d4cli.cli.lazy import completer
+from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
-
-# The completers, loaded only when Tab is pressed (`d4cli.cli.completion`).
-complete_creature = completer("d4cli.cli.completion:complete_creature")
 
 app = typer.Typer(help="Start and end turns (R1, R12-R14).", no_args_is_help=True)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from d4cli.cli.completion import _creatures, _matching, _named_creature
+from d4cli.cli.completion import matching
+from d4cli.cli.completion.creatures import creatures_on_line, named_creature
 
 
 def complete_stat(kind: str) -> Callable[[Any, str], list[str]]:
@@ -13,7 +14,7 @@ def complete_stat(kind: str) -> Callable[[Any, str], list[str]]:
 
     def complete(ctx: Any, incomplete: str) -> list[str]:
         try:
-            creature = _named_creature(ctx, _creatures(ctx))
+            creature = named_creature(ctx, creatures_on_line(ctx))
             if creature is None:
                 return []
             if kind == "actions":
@@ -24,7 +25,7 @@ def complete_stat(kind: str) -> Callable[[Any, str], list[str]]:
                 ]
             else:
                 names = [name for name, _ in getattr(creature, kind)]
-            return _matching((str(name) for name in names), incomplete)
+            return matching((str(name) for name in names), incomplete)
         except Exception:  # noqa: BLE001
             return []
 

@@ -20,7 +20,7 @@ from typer import _completion_shared
 from typer._click.shell_completion import ShellComplete, add_completion_class
 from typer._completion_classes import BashComplete, FishComplete, ZshComplete, completion_init
 
-from d4cli.cli.completion import _typed_words
+from d4cli.cli.completion import typed_words
 from d4cli.cli.completion.words import DEFAULT_WORDBREAKS, bash_quote, line_to_cursor, split_line
 from d4cli.rules.names import fold_name
 
@@ -145,7 +145,7 @@ def _shell_classes() -> list[Any]:
             words, self.typed = split_line(
                 line, os.environ.get("COMP_WORDBREAKS", DEFAULT_WORDBREAKS)
             )
-            _typed_words[:] = words[1:]
+            typed_words[:] = words[1:]
             return words[1:], self.typed.value
 
         def complete(self) -> str:
@@ -171,7 +171,7 @@ def _shell_classes() -> list[Any]:
         incomplete = os.environ.get("_D4CLI_COMPLETE_INCOMPLETE", "")
         if incomplete[:1] in ("'", '"'):
             incomplete = split_line(incomplete)[1].value
-        _typed_words[:] = args
+        typed_words[:] = args
         return args, incomplete
 
     class D4ZshComplete(ZshComplete):
