@@ -3,7 +3,7 @@
 Pure: text in, text out; the store (`d4cli.store`) does the files. Every value
 from the file passes through `check_whole` (L1, L3) and every error is a
 `FileError` naming the file, the creature and the field (docs/cli.md).
-README.md ("The encounter file") documents the schema with a commented example.
+docs/file-format.md documents the schema with a commented example.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Schema 1 stored ``next_turn`` (whose turn a plain ``turn start`` began) and
 knew nothing of ``had_turn``, ``last_turn``, ``round_reset`` or ``max_hp``.
 `d4cli.fileformat.encounter_toml` reads such a file with these key lists, and
 `upgrade_turns` turns its ``next_turn`` into R19's bookkeeping; the first change
-writes the file as schema 2 (``undo`` of that change restores the old bytes).
+writes the file in the current schema (``undo`` of that change restores the old bytes).
 """
 
 from __future__ import annotations
