@@ -138,7 +138,6 @@ class Shows:
 
 DICE = [3, 2, 4, 1, 1]  # what D4CLI_SEED=7 rolls for the first five d4 of any command
 STEPS = ["Step", "What happened", "Rule"]
-NOTHING = "nothing changed: nothing written or logged"
 
 EXAMPLES: dict[str, Shows] = {
     # --- Rolling
@@ -403,12 +402,13 @@ EXAMPLES: dict[str, Shows] = {
         lines=("Aria's turn ended; Load stays 0 (R14); next: Borin",),
         json={"actor": "Aria", "load_after": 0, "next": "Borin", "round_over": False},
     ),
-    "d4cli turn start Borin": Shows(
-        lines=("Borin's turn; Load -1 -> -2 (reset, R1)",),
+    "d4cli turn start 'Goblin Archer'": Shows(
+        lines=("Goblin Archer's turn (out of order, R13); Load 1 -> -1 (reset, R1)",),
         json={
-            "actor": "Borin",
+            "actor": "Goblin Archer",
             "new_round": False,
-            "resets": [{"name": "Borin", "load_before": -1, "load_after": -2}],
+            "out_of_order": True,
+            "resets": [{"name": "Goblin Archer", "load_before": 1, "load_after": -1}],
         },
     ),
     "d4cli damage 'Goblin Archer' 7": Shows(
@@ -416,12 +416,15 @@ EXAMPLES: dict[str, Shows] = {
         json={"hp_before": 6, "hp_after": 0, "down_after": True},
     ),
     "d4cli heal 'Goblin Archer' 3": Shows(
-        lines=("Goblin Archer heals 3: HP 0 -> 3 of 7 (back in the turn order, R18)",),
+        lines=(
+            "Goblin Archer heals 3: HP 0 -> 3 of 7 (back in the turn order, R18); "
+            "round 1 is done for it: its next turn is in round 2 (R19)",
+        ),
         json={"hp_before": 0, "hp_after": 3, "max_hp": 7, "down_after": False},
     ),
     "d4cli move 'Goblin Brute' --before Aria": Shows(
         lines=(
-            "moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; next: Goblin Archer",
+            "moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; next: Goblin Brute",
         ),
         json={
             "position_before": 4,
@@ -445,37 +448,37 @@ EXAMPLES: dict[str, Shows] = {
                 "team action +1d4 (Team Action), 1 roll left",
             ],
             "Borin (party)": [
-                "now",
+                "",
                 "Borin (party)",
-                "-2",
+                "-1",
                 "2",
                 "0",
                 "12",
                 "16/16",
-                "Might 4 +6, Finesse 2 +4, Wits 2 +4",
+                "Might 4 +5, Finesse 2 +3, Wits 2 +3",
                 "yes: Might, Finesse, Wits",
                 "",
             ],
             "Goblin Archer (foes)": [
-                "next",
+                "now",
                 "Goblin Archer (foes)",
-                "1",
+                "-1",
                 "1",
                 "0",
                 "10",
                 "3/7",
-                "Finesse 3 +2, Might 1 +0",
-                "yes: Finesse",
+                "Finesse 3 +4, Might 1 +2",
+                "yes: Finesse, Might",
                 "blinded -1d4, until the end of Goblin Archer's turn",
             ],
         },
         json={
             "round": 1,
-            "current": "Borin",
-            "next": "Goblin Archer",
+            "current": "Goblin Archer",
+            "next": "Goblin Brute",
             "creatures.0.name": "Goblin Brute",
             "creatures.1.pending": {"advantage": ["team action"], "disadvantage": []},
-            "creatures.2.load": -2,
+            "creatures.2.load": -1,
             "creatures.3.hp": 3,
         },
     ),
@@ -487,20 +490,26 @@ EXAMPLES: dict[str, Shows] = {
             "entries.11.kind": "move",
         },
     ),
-    "d4cli log --round 2 --creature Aria": Shows(
-        lines=("No change matches.",), json={"entries": []}
+    "d4cli log --round 1 --creature Aria": Shows(
+        json={
+            "entries.0.kind": "turn-start",
+            "entries.1.dice": DICE[:4],
+            "entries.2.kind": "team",
+            "entries.2.target": "Aria",
+            "entries.3.kind": "turn-end",
+        },
     ),
     "d4cli undo": Shows(
         lines=(
             "Undid #12 move: moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; "
-            "next: Goblin Archer",
+            "next: Goblin Brute",
         ),
         json={"undone.seq": 12, "undone.kind": "move"},
     ),
     "d4cli redo": Shows(
         lines=(
             "Redid #12 move: moved Goblin Brute from place 4 to 1 (R13): Goblin Brute, Aria, Borin, Goblin Archer; "
-            "next: Goblin Archer",
+            "next: Goblin Brute",
         ),
         json={"redone.seq": 12, "redone.kind": "move"},
     ),
@@ -534,11 +543,11 @@ EXAMPLES: dict[str, Shows] = {
             "load": -1,
         },
     ),
-    "d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4": Shows(
-        lines=(f"Aria already has action dagger (Finesse, Cost 1); {NOTHING}",),
+    "d4cli action add Aria shortbow --aspect Finesse --cost 2 --extra 1d6": Shows(
+        lines=("Aria: added action shortbow (Finesse, Cost 2)",),
         json={
-            "changed": False,
-            "action": {"name": "dagger", "aspect": "Finesse", "cost": 1, "extra": ["1d4"]},
+            "replaced": None,
+            "action": {"name": "shortbow", "aspect": "Finesse", "cost": 2, "extra": ["1d6"]},
         },
     ),
     "d4cli act Aria dagger --target 'Goblin Archer'": Shows(
@@ -601,11 +610,11 @@ EXAMPLES: dict[str, Shows] = {
         json={"actor": "Borin", "effect.source": "cursed", "effect.public": False},
     ),
     "d4cli board --players --once": Shows(
-        lines=("Skirmish at the old mill: round 1; now: Borin",),
+        lines=("Skirmish at the old mill: round 1; now: Goblin 2",),
         json={
             "kind": "player-view",
             "round": 1,
-            "turn": "Borin",
+            "turn": "Goblin 2",
             "creatures.0.name": "Aria",
             "creatures.1.name": "Borin",
             "creatures.1.effects": [],
