@@ -15,12 +15,14 @@ used or written), `RefusedError` (the rules refuse: R2, C4) and `LockTimeout`.
 docs/api.md documents each name.
 """
 
+from d4cli.api.change import Change
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
-from d4cli.api.tracker import Change, Tracker
+from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord, TeamRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE, Creature, Encounter, same_name
+from d4cli.fight.events import FieldChange, SetEvent
 from d4cli.fight.policy_table import check_target
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
@@ -51,6 +53,8 @@ __all__ = [
     "CheckRecord",
     "SheetCheckRequest",
     "ActionEvent",
+    "SetEvent",
+    "FieldChange",
     # the encounter's vocabulary
     "same_name",
     "public_view",

@@ -13,8 +13,9 @@ import os
 import random
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import Any
 
+from d4cli.api.change import Change, R
 from d4cli.api.reader import Reader
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
 from d4cli.api.templates import new_encounter
@@ -31,6 +32,7 @@ from d4cli.fight.events import (
     MoveEvent,
     NoteEvent,
     RemoveEvent,
+    SetEvent,
     TurnEndEvent,
     TurnStartEvent,
 )
@@ -47,42 +49,11 @@ from d4cli.fight.turns import (
     start_turn,
 )
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
+from d4cli.fileformat.edits import set_creature_fields, set_view_fields
 from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
 from d4cli.store.transaction import Clock, Transaction, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
-
-if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
-    from d4cli.output.serialize.changes import Record
-
-R = TypeVar("R", bound="Record")
-
-
-class Change(NamedTuple, Generic[R]):
-    """What one change did.
-
-    Attributes:
-        record: the fight model's record of it (an `ActRecord`, a `DamageEvent`, ...):
-            what happened and why, with the rule ids; the JSON of `--json` is made from it.
-        encounter: the encounter after the change (as it was when nothing was written).
-        written: the file and its journal were written: False for a refusal (R2, R18),
-            a dry run, or a change that would change nothing (then nothing is logged).
-        dry_run: computed on the file as it stands, nothing written.
-        warning: the journal entry went after a damaged journal line, which this names.
-        dropped_comments: hand-written comment lines the rewrite dropped (``undo`` brings them back).
-    """
-
-    record: R
-    encounter: Encounter
-    written: bool
-    dry_run: bool = False
-    warning: str | None = None
-    dropped_comments: int = 0
-
-    @property
-    def unchanged(self) -> bool:
-        """The change would have left the encounter as it was: nothing written or logged."""
-        return not (self.written or self.dry_run) and getattr(self.record, "allowed", True)
 
 
 class Tracker(Reader):
@@ -425,6 +396,38 @@ class Tracker(Reader):
     def alias(self, name: str, alias: str | None, *, note: str | None = None) -> Change[AliasEvent]:
         """Give a creature the name the players see (None: its own name again, R20)."""
         return self.change(lambda encounter: set_alias(encounter, name, alias), note=note)
+
+    # --- a creature's fields, mid-fight ------------------------------------------------------
+
+    def set(
+        self, name: str, changes: Mapping[str, object], *, note: str | None = None
+    ) -> Change[SetEvent]:
+        """Set fields of a creature, validated as the file is (docs/file-format.md): ``hp``,
+        ``max_hp``, ``evasion``, ``load_buffer``, ``side``, ``hp_shown``, ``evasion_shown``,
+        ``aspect.NAME``, ``attribute.NAME``, ``proficiency.NAME``, ``specialization.NAME``.
+        A value is the file's type or text to read as it (``"3"``, ``"true"``). One journal
+        entry, one ``undo``; values it already holds change nothing.
+
+        Raises:
+            InputError: no such creature; an unknown field; a value the file would refuse
+                (out of range, ``hp`` above ``max_hp``), naming the field and the value.
+        """
+        return self.change(
+            lambda encounter: set_creature_fields(encounter, name, changes, self.path), note=note
+        )
+
+    def set_view(
+        self, changes: Mapping[str, object], *, note: str | None = None
+    ) -> Change[SetEvent]:
+        """Set fields of the ``[player_view]`` table: ``party``, ``party_hp``, ``others_hp``
+        (``exact``, ``label`` or ``none``).
+
+        Raises:
+            InputError: an unknown field or a value the file would refuse.
+        """
+        return self.change(
+            lambda encounter: set_view_fields(encounter, changes, self.path), note=note
+        )
 
     # --- history ---------------------------------------------------------------------------
 

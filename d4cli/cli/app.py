@@ -40,6 +40,7 @@ COMMANDS: dict[str, Spec] = {
     "reveal": "d4cli.cli.commands.player_view:reveal_command",
     "conceal": "d4cli.cli.commands.player_view:conceal_command",
     "alias": "d4cli.cli.commands.player_view:alias_command",
+    "set": "d4cli.cli.commands.fields:set_command",
     "board": "d4cli.cli.commands.board:board_command",
     "serve": "d4cli.cli.commands.serve:serve_command",
     "log": "d4cli.cli.commands.log:log_command",

@@ -12,7 +12,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from d4cli.api.tracker import Change, Tracker
+from d4cli.api.change import Change
+from d4cli.api.tracker import Tracker
 from d4cli.cli.options import make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.output.render.encounter import print_lines, summary

@@ -33,6 +33,7 @@ NOTE = "note"
 REVEAL = "reveal"
 CONCEAL = "conceal"
 ALIAS = "alias"
+SET = "set"
 
 # In the order ``log --kind`` lists them (docs/cli.md "log").
 LOG_KINDS: tuple[str, ...] = (
@@ -55,6 +56,7 @@ LOG_KINDS: tuple[str, ...] = (
     REVEAL,
     CONCEAL,
     ALIAS,
+    SET,
 )
 
 

@@ -2,7 +2,7 @@
 
 A transition on the encounter returns one of these beside the new encounter
 (`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
-`DamageEvent`, `HealEvent`, `EffectEvent`, `NoteEvent`;
+`DamageEvent`, `HealEvent`, `EffectEvent`, `NoteEvent`, `SetEvent`;
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
 object. Records only: it imports nothing but the closed sets (`d4cli.fight.closed_sets`: the
@@ -22,6 +22,7 @@ from d4cli.fight.closed_sets import (
     MOVE,
     NOTE,
     REMOVE,
+    SET,
     TURN_END,
     TURN_START,
 )
@@ -303,3 +304,35 @@ class NoteEvent(NamedTuple):
     text: str
     set: bool = False
     notes_before: str | None = None
+
+
+class FieldChange(NamedTuple):
+    """One field that ``set`` changed: its name as given (``hp``, ``aspect.Might``,
+    ``party_hp``), its value before (None: absent) and after."""
+
+    field: str
+    before: object
+    after: object
+
+
+class SetEvent(NamedTuple):
+    """Fields of a creature, or of the players' view settings, set by the GM (``set``).
+
+    Attributes:
+        round / turn: the round and whose turn it is.
+        actor: the creature, or None for the ``[player_view]`` settings.
+        changes: each field that changed, in the order given.
+    """
+
+    @property
+    def kind(self) -> str:
+        return SET
+
+    @property
+    def allowed(self) -> bool:
+        return True
+
+    round: int
+    turn: str | None
+    actor: str | None
+    changes: tuple[FieldChange, ...]

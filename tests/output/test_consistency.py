@@ -40,6 +40,7 @@ def test_every_record_takes_its_kind_from_the_one_list():
         visibility.RevealEvent,
         visibility.ConcealEvent,
         visibility.AliasEvent,
+        records.SetEvent,
     ]
     # A record's kind: a class attribute, or (a NamedTuple) a property that returns a constant.
     record_kinds = {
@@ -48,7 +49,7 @@ def test_every_record_takes_its_kind_from_the_one_list():
     record_kinds |= {kinds.ACTION_ADD, kinds.ACTION_REMOVE, kinds.INIT}
     assert LOG_KINDS is kinds.LOG_KINDS
     assert record_kinds == set(LOG_KINDS)
-    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 19
+    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 20
 
 
 def test_log_kind_lists_every_kind_the_journal_can_hold():

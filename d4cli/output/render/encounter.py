@@ -200,6 +200,27 @@ def init_lines(
 
 
 # Each kind of journal entry (`d4cli.fight.closed_sets`) -> its one-line summary (Rich markup).
+def _set_summary(entry: dict[str, Any]) -> str:
+    actor = entry.get("actor")
+    whose = "the player view" if actor is None else _name(actor)
+    changes = [change for change in entry.get("changes") or () if isinstance(change, dict)]
+    if not changes:
+        return f"{whose}: every field given already holds that value"
+    parts = [
+        f"{escape(str(change.get('field')))} {_value(change.get('before'))} -> {_value(change.get('after'))}"
+        for change in changes
+    ]
+    return f"{whose}: " + ", ".join(parts) + " (set)"
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return escape(str(value))
+
+
 SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     kinds.INIT: _init_summary,
     kinds.ADD: _add_summary,
@@ -220,6 +241,7 @@ SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
     kinds.REVEAL: view_summary,
     kinds.CONCEAL: view_summary,
     kinds.ALIAS: view_summary,
+    kinds.SET: _set_summary,
 }
 
 

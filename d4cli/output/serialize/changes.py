@@ -15,6 +15,7 @@ from d4cli.fight.events import (
     MoveEvent,
     NoteEvent,
     RemoveEvent,
+    SetEvent,
     TurnEndEvent,
     TurnStartEvent,
 )
@@ -27,7 +28,9 @@ from d4cli.output.serialize.base import Event, event_head, fight_over_json
 from d4cli.output.serialize.effects import effect_event_json, ended_json
 from d4cli.output.serialize.visibility import view_event_json
 
-Record = ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent
+Record = (
+    ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent | SetEvent
+)
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -152,6 +155,21 @@ def note_json(event: NoteEvent) -> JsonObject:
     return {**head, "note": event.text}
 
 
+def set_json(event: SetEvent) -> JsonObject:
+    """A ``set``: ``actor`` (null: the ``[player_view]`` table) and ``changes``, each
+    ``{"field", "before", "after"}`` (``before`` null: the field was absent), in the order given."""
+    return {
+        "kind": event.kind,
+        "round": event.round,
+        "turn": event.turn,
+        "actor": event.actor,
+        "changes": [
+            {"field": change.field, "before": change.before, "after": change.after}
+            for change in event.changes
+        ],
+    }
+
+
 # Each record class -> its serializer: `record_json` looks up the record's own class.
 SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
     ActRecord: act_json,
@@ -171,6 +189,7 @@ SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
     RevealEvent: view_event_json,
     ConcealEvent: view_event_json,
     AliasEvent: view_event_json,
+    SetEvent: set_json,
 }
 
 
