@@ -33,6 +33,12 @@ Z999 = 3.2905267314918945
 Figure = dict[str, Any]
 
 
+def nothing_to_share() -> Figure:
+    """A ratio of nothing to nothing (0 of 0: no damage dealt by the side, no turn played):
+    no value, which the table shows as ``-`` and JSON as null, never as 0%."""
+    return {"value": None, "low": None, "high": None}
+
+
 def wilson(successes: int, runs: int, z: float = Z95) -> tuple[float, float]:
     """Wilson's score interval for a proportion *successes* / *runs* (default 95%)."""
     if runs == 0:
@@ -62,7 +68,7 @@ def ratio(tally: Tally, top: int, bottom: int) -> Figure:
     width = len(tally.sums)
     x, y = tally.sums[top], tally.sums[bottom]
     if n == 0 or y == 0:
-        return {"value": 0.0, "low": None, "high": None}
+        return nothing_to_share()
     value = x / y
     if n < 2:
         return {"value": value, "low": None, "high": None}
@@ -79,7 +85,7 @@ def turn_share(tally: Tally, top: int, bottom: int) -> Figure:
     """A share of turns (*top* of *bottom*): Wilson over the turns, widened to the per-run ratio's interval."""
     part, turns = tally.sums[top], tally.sums[bottom]
     if turns == 0:
-        return {"value": 0.0, "low": None, "high": None}
+        return nothing_to_share()
     low, high = wilson(part, turns)
     per_run = ratio(tally, top, bottom)
     if per_run["low"] is not None:
@@ -154,7 +160,7 @@ def creature_figures(tally: Tally, number: int, side: int) -> dict[str, Figure]:
     width = len(tally.sums)
     column = len(FIGURES) + side
     side_total = tally.sums[column]
-    share: Figure = {"value": 0.0, "low": None, "high": None}
+    share: Figure = nothing_to_share()
     if side_total:
         value = dealt / side_total
         share = {"value": value, "low": None, "high": None}

@@ -163,3 +163,21 @@ def test_reserve_for_everyone_and_for_one_is_refused(isolated_env):
         "reserve:Aria=0..1",
     )
     assert result.exit_code == 2 and "--reserve" in result.stderr
+
+
+def test_a_share_of_nothing_is_null_and_a_dash_not_zero(isolated_env):
+    # Foes no attack can reach: the party deals no damage at all, so each of its creatures'
+    # share of its side's damage is 0 of 0.
+    ok("init", "--from", "skirmish")
+    ok("set", "Goblin Archer", "evasion=1000")
+    ok("set", "Goblin Brute", "evasion=1000")
+    args = ("simulate", "-f", "encounter.toml", "--runs", "40", "--seed", "3", "--modes", "turn")
+    report = ok_json(*args, "--max-rounds", "3")
+    creatures = {c["name"]: c for c in report["modes"][0]["creatures"]}
+    for name in ("Aria", "Borin"):
+        assert creatures[name]["damage_per_fight"]["value"] == 0.0
+        assert creatures[name]["share_of_side"] == {"value": None, "low": None, "high": None}
+    assert creatures["Goblin Archer"]["share_of_side"]["value"] is not None
+    table = ok(*args, "--max-rounds", "3", env={"COLUMNS": "120"}).stdout
+    row = next(line for line in table.splitlines() if "Aria: share of its side's" in line)
+    assert row.split("│")[2].strip() == "-"

@@ -10,7 +10,7 @@ import typer
 from d4cli.api import check_target
 from d4cli.api.reader import Reader
 from d4cli.api.templates import template_path
-from d4cli.cli.options import JsonOption
+from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import resolve_path
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
@@ -114,6 +114,7 @@ def simulate_command(
         ),
     ] = "table",
     json_: JsonOption = False,
+    file_option: FileOption = None,
 ) -> None:
     """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
 
@@ -161,7 +162,7 @@ def simulate_command(
         if seed is None
         else parse_whole(seed, "--seed", (0, 2**63 - 1))
     )
-    encounter = _load(file, from_)
+    encounter = _load(_one_file(file, file_option), from_)
     grid: list[tuple[Any, str, str]] = []
     setups = []
     for value in values:
@@ -238,10 +239,17 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     return key, list(range(first, last + 1))
 
 
+def _one_file(argument: str | None, option: str | None) -> str | None:
+    """The encounter file, named as every encounter command names it (``--file/-f``) or as FILE."""
+    if argument is not None and option is not None:
+        raise InputError("--file", option, "give the file once: as FILE or as --file")
+    return option if argument is None else argument
+
+
 def _load(file: str | None, from_: str | None) -> Any:
     if from_ is not None:
         if file is not None:
-            raise InputError("--from", from_, "give FILE or --from, not both")
+            raise InputError("--from", from_, "give the file (FILE or --file) or --from, not both")
 
         return Reader(template_path(from_)).status()
     return Reader(resolve_path(file)).status()
