@@ -35,24 +35,62 @@ def shown(value: float, low: float | None, high: float | None, scale: float = 1.
     return f"{value * scale:.{places}f}"
 
 
+# Each figure's row label by its CSV name, in full and short (for a terminal too narrow for
+# the full ones); ``{}`` is the side or the creature.
+LABELS: dict[str, tuple[str, str]] = {
+    "win_rate": ("wins: {}", "wins: {}"),
+    "draw_rate": ("draws", "draws"),
+    "rounds_mean": ("rounds to finish: mean", "rounds: mean"),
+    "rounds_middle": ("rounds to finish: median / p90", "rounds: median/p90"),
+    "actions_per_turn": ("actions per turn", "actions/turn"),
+    "reactions_per_round": ("reactions per round", "reactions/round"),
+    "damage_per_round": ("damage per round: {}", "dmg/round: {}"),
+    "stuck_share": ("turns unable to act", "stuck turns"),
+    "creature_down_rate": ("{}: went down", "{}: down"),
+    "creature_damage_per_fight": ("{}: damage per fight", "{}: dmg/fight"),
+    "creature_damage_share": ("{}: share of its side's damage", "{}: dmg share"),
+    "load_at_turn_start": ("Load at turn start", "Load at start"),
+    "rounds_shares": ("rounds to finish (share of runs)", "rounds (share of runs)"),
+}
+# Said under a table with the short labels.
+SHORT_NOTE = (
+    "Short labels: dmg is damage (hp taken off, R16), dmg share a creature's share of its "
+    "side's damage, stuck turns the turns on which a creature could not act."
+)
+
+
+def label(name: str, who: str = "", *, short: bool = False) -> str:
+    """The row label of figure *name* (a CSV name of `LABELS`) for side or creature *who*."""
+    return LABELS[name][short].format(who)
+
+
 # (label, CSV name, side or "", figure, key of its value, a percentage) of one estimate.
 Estimate = tuple[str, str, str, Figure, str, bool]
+
+# The figures with an interval, in report order: (CSV name, key of the mode report, key of
+# its value, a percentage); a side's figure is keyed again by side.
+_MODE_FIGURES = (
+    ("rounds_mean", "rounds", "mean", False),
+    ("actions_per_turn", "actions_per_turn", "value", False),
+    ("reactions_per_round", "reactions_per_round", "value", False),
+)
+_CREATURE_FIGURES = (
+    ("creature_down_rate", "down", "rate", True),
+    ("creature_damage_per_fight", "damage_per_fight", "value", False),
+    ("creature_damage_share", "share_of_side", "value", True),
+)
 
 
 def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
     """Every figure of mode report *m* that has an interval, in report order."""
     out: list[Estimate] = [
-        (f"wins: {side}", "win_rate", side, m["wins"][side], "rate", True) for side in sides
+        (label("win_rate", side), "win_rate", side, m["wins"][side], "rate", True) for side in sides
     ]
-    out.append(("draws", "draw_rate", "", m["draws"], "rate", True))
-    out.append(("rounds to finish: mean", "rounds_mean", "", m["rounds"], "mean", False))
-    out.append(("actions per turn", "actions_per_turn", "", m["actions_per_turn"], "value", False))
-    out.append(
-        ("reactions per round", "reactions_per_round", "", m["reactions_per_round"], "value", False)
-    )
+    out.append((label("draw_rate"), "draw_rate", "", m["draws"], "rate", True))
+    out += [(label(name), name, "", m[key], value, pct) for name, key, value, pct in _MODE_FIGURES]
     out += [
         (
-            f"damage per round: {side}",
+            label("damage_per_round", side),
             "damage_per_round",
             side,
             m["damage_per_round"][side],
@@ -61,31 +99,12 @@ def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
         )
         for side in sides
     ]
-    out.append(("turns unable to act", "stuck_share", "", m["stuck_share"], "value", True))
+    out.append((label("stuck_share"), "stuck_share", "", m["stuck_share"], "value", True))
     for c in m.get("creatures", ()):  # the side slot holds the creature's name for these
-        out.append(
-            (f"{c['name']}: went down", "creature_down_rate", c["name"], c["down"], "rate", True)
-        )
-        out.append(
-            (
-                f"{c['name']}: damage per fight",
-                "creature_damage_per_fight",
-                c["name"],
-                c["damage_per_fight"],
-                "value",
-                False,
-            )
-        )
-        out.append(
-            (
-                f"{c['name']}: share of its side's damage",
-                "creature_damage_share",
-                c["name"],
-                c["share_of_side"],
-                "value",
-                True,
-            )
-        )
+        out += [
+            (label(name, c["name"]), name, c["name"], c[key], value, pct)
+            for name, key, value, pct in _CREATURE_FIGURES
+        ]
     return out
 
 
@@ -138,23 +157,29 @@ def rounds_cell(m: dict[str, Any]) -> str:
     return ", ".join(f"{k}: {share * 100:.{places}f}%" for k, share in rounds_shares(m))
 
 
-def figure_rows(modes: list[dict[str, Any]], sides: tuple[str, ...]) -> list[list[str]]:
-    """One row per figure, one column per mode (the first column names the figure), with intervals."""
+def figure_rows(
+    modes: list[dict[str, Any]], sides: tuple[str, ...], *, short: bool = False
+) -> list[list[str]]:
+    """One row per figure, one column per mode (the first column names the figure, *short*:
+    by its short label), with intervals."""
     rows: list[list[str]] = []
     for number, first in enumerate(estimates(modes[0], sides)):
-        rows.append([first[0]] + [cell(*estimates(m, sides)[number][3:]) for m in modes])
+        name = label(first[1], first[2], short=short)
+        rows.append([name] + [cell(*estimates(m, sides)[number][3:]) for m in modes])
         if first[1] == "rounds_mean":
-            rows.append(["rounds to finish: median / p90"] + [middle(m["rounds"]) for m in modes])
-    rows.append(["Load at turn start"] + [loads_cell(m) for m in modes])
+            middle_label = label("rounds_middle", short=short)
+            rows.append([middle_label] + [middle(m["rounds"]) for m in modes])
+    rows.append([label("load_at_turn_start", short=short)] + [loads_cell(m) for m in modes])
     return rows
 
 
 def sweep_columns(
-    grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str, ...]
+    grid: list[tuple[Any, list[dict[str, Any]]]], sides: tuple[str, ...], *, short: bool = False
 ) -> list[tuple[str, str, list[str]]]:
     """``(mode, figure, one cell per setting)`` of a sweep: the modes as groups of columns.
 
-    Every figure with its interval, then the rounds-to-finish and Load distributions.
+    Every figure with its interval, then the rounds-to-finish and Load distributions;
+    *short*: the figures by their short labels.
     """
     columns: list[tuple[str, str, list[str]]] = []
     for number, first in enumerate(grid[0][1]):
@@ -163,7 +188,7 @@ def sweep_columns(
             columns.append(
                 (
                     first["mode"],
-                    estimate[0],
+                    label(estimate[1], estimate[2], short=short),
                     [cell(*estimates(m, sides)[place][3:]) for m in mode_rows],
                 )
             )
@@ -171,14 +196,24 @@ def sweep_columns(
                 columns.append(
                     (
                         first["mode"],
-                        "rounds to finish: median / p90",
+                        label("rounds_middle", short=short),
                         [middle(m["rounds"]) for m in mode_rows],
                     )
                 )
         columns.append(
-            (first["mode"], "rounds to finish (share of runs)", [rounds_cell(m) for m in mode_rows])
+            (
+                first["mode"],
+                label("rounds_shares", short=short),
+                [rounds_cell(m) for m in mode_rows],
+            )
         )
-        columns.append((first["mode"], "Load at turn start", [loads_cell(m) for m in mode_rows]))
+        columns.append(
+            (
+                first["mode"],
+                label("load_at_turn_start", short=short),
+                [loads_cell(m) for m in mode_rows],
+            )
+        )
     return columns
 
 

@@ -126,8 +126,13 @@ def test_a_sweep_pairs_every_label_with_its_own_values(
     text = terminal(lambda: simulate.print_sweep(report), width)
     assert max(len(line) for line in text.splitlines()) <= width
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
+    # A terminal too narrow for the whole table (131 columns here) takes the short labels.
+    sides = tuple(report["sides"])
+    whole = [[figure, *cells] for _, figure, cells in sweep_columns(grid, sides)]
+    settings = [f"reserve={value}" for value, _ in grid]
+    assert simulate.natural_width(whole[:-2], settings) > 120
     expected = {
-        (mode, figure): cells for mode, figure, cells in sweep_columns(grid, tuple(report["sides"]))
+        (mode, figure): cells for mode, figure, cells in sweep_columns(grid, sides, short=True)
     }
     rendered = _cells(text)
     seen = 0
@@ -169,3 +174,34 @@ def test_an_odds_grid_is_paged_into_blocks_of_columns(terminal, width, snapshot)
         if row[0].isdigit() or row[0].startswith(tuple("123456")):
             assert all(value.endswith("%") for value in row[1:]), row
     assert text == snapshot
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_report_too_wide_for_the_terminal_takes_the_short_labels(
+    tmp_path, terminal, width, monkeypatch
+):
+    import json
+
+    import d4cli.output.render as render
+    import d4cli.output.render.simulate as simulate
+    from d4cli.output.figuretext import SHORT_NOTE
+
+    report = json.loads(
+        ok("simulate", "--from", "ambush", "--runs", "60", "--seed", "2", "--json").stdout
+    )
+    monkeypatch.setattr(simulate, "console", lambda stderr=False: render.console())
+    text = terminal(lambda: simulate.print_report(report), width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    said = " ".join(text.split())
+    short = width < 120
+    assert (SHORT_NOTE in said) is short
+    assert ("dmg share" in text) is short and ("share of its side's damage" in text) is not short
+    # No figure's label takes more than three lines: a row's values stand on its first line,
+    # so a line of the body with no value continues the label above.
+    continued = 0
+    for line in text.splitlines():
+        if not line.startswith("│"):
+            continue
+        values = [cell.strip() for cell in line.strip("│").split("│")[1:]]
+        continued = continued + 1 if not any(values) else 0
+        assert continued <= 2, text

@@ -9,9 +9,11 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from d4cli.output.figuretext import (
+    SHORT_NOTE,
     few_runs,
     figure_rows,
     heading,
+    label,
     plural,
     rounds_shares,
     share_places,
@@ -28,14 +30,18 @@ def print_report(report: dict[str, Any]) -> None:
     out = console()
     sides = tuple(report["sides"])
     modes = report["modes"]
+    rows = figure_rows(modes, sides)
+    short = out.width < natural_width(rows, [mode["mode"] for mode in modes])
     table = Table(title=escape(heading(report)), title_justify="left")
     table.add_column("figure (95% interval)")
     for mode in modes:
         table.add_column(mode["mode"], justify="right")
-    for row in figure_rows(modes, sides):
+    for row in figure_rows(modes, sides, short=True) if short else rows:
         table.add_row(*(escape(cell) for cell in row))
     out.print(table)
     out.print(NOTE, markup=False)
+    if short:
+        out.print(SHORT_NOTE, markup=False)
     if few_runs(report["runs"]):
         out.print(f"{few_runs(report['runs'])}.", markup=False)
     for mode in modes:
@@ -56,11 +62,12 @@ def print_sweep(report: dict[str, Any]) -> None:
     grid = [(row["value"], row["modes"]) for row in report["rows"]]
     key = report["sweep"]["key"]
     settings = [f"{key}={value}" for value, _ in grid]
-    columns = [
-        column
-        for column in sweep_columns(grid, tuple(report["sides"]))
-        if column[1] != "rounds to finish (share of runs)"
-    ]  # Markdown and CSV carry it
+    sides = tuple(report["sides"])
+    shares = label("rounds_shares")  # Markdown and CSV carry it, not the table
+    rows = [[figure, *cells] for _, figure, cells in sweep_columns(grid, sides) if figure != shares]
+    short = out.width < min(PIPE_WIDTH, natural_width(rows, settings))
+    shares = label("rounds_shares", short=short)
+    columns = [column for column in sweep_columns(grid, sides, short=short) if column[1] != shares]
     page = (
         len(settings)
         if out.width >= PIPE_WIDTH
@@ -87,8 +94,19 @@ def print_sweep(report: dict[str, Any]) -> None:
     out.print(
         NOTE + " --format markdown or csv adds the rounds-to-finish distributions.", markup=False
     )
+    if short:
+        out.print(SHORT_NOTE, markup=False)
     if few_runs(report["runs"]):
         out.print(f"{few_runs(report['runs'])}.", markup=False)
+
+
+def natural_width(rows: list[list[str]], heads: list[str]) -> int:
+    """The width of a table of *rows* under *heads* (after the figure column's) with no cell wrapped."""
+    widths = [max(len(row[0]) for row in rows)] + [
+        max([len(head)] + [len(row[number + 1]) for row in rows])
+        for number, head in enumerate(heads)
+    ]
+    return sum(widths) + 3 * len(widths) + 1  # Rich's borders: "│ " and " │" around each cell
 
 
 # A sweep table's figure column, and each setting's column, on a terminal (`print_sweep` pages by them).
