@@ -64,8 +64,10 @@ def print_sweep(report: dict[str, Any]) -> None:
     settings = [f"{key}={value}" for value, _ in grid]
     sides = tuple(report["sides"])
     shares = label("rounds_shares")  # Markdown and CSV carry it, not the table
-    rows = [[figure, *cells] for _, figure, cells in sweep_columns(grid, sides) if figure != shares]
-    short = out.width < min(PIPE_WIDTH, natural_width(rows, settings))
+    whole = [
+        [figure, *cells] for _, figure, cells in sweep_columns(grid, sides) if figure != shares
+    ]
+    short = out.width < min(PIPE_WIDTH, natural_width(whole, settings))
     shares = label("rounds_shares", short=short)
     columns = [column for column in sweep_columns(grid, sides, short=short) if column[1] != shares]
     page = (
