@@ -32,7 +32,7 @@ def recap_report(path: Path, start_at: int | None, runs: int, seed: int) -> Reca
     newest ``init``), placed among *runs* simulated fights seeded with *seed* (0: none).
 
     Raises:
-        InputError: no fight yet (no entry after the start), ``--from-seq`` before
+        InputError: no fight yet (no entry after the start), ``start_at`` before
             the init or at or past the newest entry, a start state that cannot be rebuilt.
     """
     replay = replay_texts(path)
@@ -45,12 +45,12 @@ def recap_report(path: Path, start_at: int | None, runs: int, seed: int) -> Reca
         if start_at is None:
             raise InputError("recap", None, "no fight yet: nothing in the log since the init")
         raise InputError(
-            "--from-seq", start_at, f"leaves nothing to recap: the newest entry is #{last}"
+            "start_at", start_at, f"leaves nothing to recap: the newest entry is #{last}"
         )
     try:
         _, start = state_after(path, replay, seq)
     except InputError as error:
-        raise InputError("--from-seq", seq, error.problem) from None
+        raise InputError("start_at", seq, error.problem, mentions=error.mentions) from None
     keep = [
         n
         for n, entry in enumerate(replay.entries)

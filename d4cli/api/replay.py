@@ -24,24 +24,24 @@ def state_after(path: Path, replay: Replay, seq: int) -> tuple[dict[str, Any], E
     """The entry *seq* of *replay* and the encounter as it stood right after it.
 
     Raises:
-        InputError: naming ``--at``: no history, *seq* before the newest ``init``
+        InputError: naming ``seq``: no history, *seq* before the newest ``init``
             or past the newest entry, no entry *seq*, or one whose state cannot
             be rebuilt (a hand edit the patches cannot bridge).
     """
     entries = replay.entries
     if not entries:
-        raise InputError("--at", seq, "this encounter has no journal to replay")
+        raise InputError("seq", seq, "this encounter has no journal to replay")
     first, last = entries[0].get("seq"), entries[-1].get("seq")
     if isinstance(first, int) and seq < first:
-        raise InputError("--at", seq, f"is before the init (#{first}): the history starts there")
+        raise InputError("seq", seq, f"is before the init (#{first}): the history starts there")
     if isinstance(last, int) and seq > last:
-        raise InputError("--at", seq, f"is past the newest entry (#{last})")
+        raise InputError("seq", seq, f"is past the newest entry (#{last})")
     for entry, text in zip(entries, replay.texts):
         if entry.get("seq") != seq:
             continue
         if text is None:
             raise InputError(
-                "--at",
+                "seq",
                 seq,
                 "the file as it stood then cannot be rebuilt from the journal (edited by hand)",
             )
@@ -49,9 +49,9 @@ def state_after(path: Path, replay: Replay, seq: int) -> tuple[dict[str, Any], E
             return entry, parse_encounter(text, path)
         except FileError:
             raise InputError(
-                "--at", seq, "the file as it stood then is no longer a valid encounter"
+                "seq", seq, "the file as it stood then is no longer a valid encounter"
             ) from None
-    raise InputError("--at", seq, "no such entry in the journal (a damaged line)")
+    raise InputError("seq", seq, "no such entry in the journal (a damaged line)")
 
 
 def state_lines(

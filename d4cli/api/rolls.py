@@ -20,6 +20,7 @@ from d4cli.rules.dice import (
     parse_extra,
     roll_expression,
 )
+from d4cli.rules.limits import ADVANTAGE_LEVEL, check_range
 from d4cli.rules.pool import PoolPlan, PoolRequest, PoolResult, plan_pool
 from d4cli.rules.pool import roll_pool as roll_pool_plan
 
@@ -115,7 +116,11 @@ def roll_check(
     less *disadvantage* (C4), crits (C5, C6), the Rule of Three (C7), graded against *dc* (C2).
 
     A check that Disadvantage makes impossible (C4) is a result with ``impossible`` true.
+
+    Raises:
+        InputError: *advantage* outside 0..5 (C3), or a negative *disadvantage*.
     """
+    check_range(advantage, "advantage", ADVANTAGE_LEVEL)  # named as here, not `advantage_level`
     request = CheckRequest(
         attribute=attribute,
         proficiency=proficiency,

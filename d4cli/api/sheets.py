@@ -74,7 +74,9 @@ def sheet_of(spec: AddSpec, name: str, template: Creature | None) -> Creature:
         try:
             creature = with_stats(creature, stats, spec.side)
         except InputError as error:
-            raise InputError(f"{name}: {error.field}", error.value, error.problem) from None
+            raise InputError(
+                error.field, error.value, error.problem, mentions=error.mentions, where=name
+            ) from None
     if spec.hidden:
         creature = creature._replace(hidden=True)
     return creature
@@ -84,7 +86,7 @@ def template_creature(encounter: Encounter, name: str) -> Creature:
     """The creature ``like`` names (N1): of *encounter*, else of a bundled example.
 
     Raises:
-        InputError: naming ``--like``: nobody of that name in either (with a did-you-mean).
+        InputError: naming ``like``: nobody of that name in either (with a did-you-mean).
     """
     for creature in encounter.creatures:
         if same_name(creature.name, name):
@@ -97,7 +99,7 @@ def template_creature(encounter: Encounter, name: str) -> Creature:
             known.append(creature.name)
     examples = ", ".join(bundled_examples())
     problem = f"no such creature in the encounter or the bundled examples ({examples})"
-    raise InputError("--like", name, problem + did_you_mean(name, known))
+    raise InputError("like", name, problem + did_you_mean(name, known))
 
 
 def added_creatures(

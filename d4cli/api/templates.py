@@ -21,10 +21,10 @@ def template_path(value: str) -> Path:
     """The file of a bundled example by name (``skirmish``, ``duel.toml``; N1 folding), else ``Path(value)``.
 
     Raises:
-        InputError: naming ``--from``: not UTF-8 text, no such example or file,
-            or a path the system refuses to look at (a name too long, ...).
+        InputError: naming ``template`` (the keyword of `Tracker.init`): not UTF-8 text, no
+            such example or file, or a path the system refuses to look at (a name too long, ...).
     """
-    check_text(value, "--from")
+    check_text(value, "template")
     examples = bundled_examples()
     for example, path in examples.items():
         if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(
@@ -37,9 +37,9 @@ def template_path(value: str) -> Path:
             return candidate
     except OSError as error:
         raise InputError(
-            "--from", value, f"cannot look for this file: {error.strerror or error}"
+            "template", value, f"cannot look for this file: {error.strerror or error}"
         ) from None
-    raise InputError("--from", value, "no such example (" + ", ".join(examples) + ") or file")
+    raise InputError("template", value, "no such example (" + ", ".join(examples) + ") or file")
 
 
 class NewEncounter(NamedTuple):
@@ -70,11 +70,11 @@ def new_encounter(
         FileError: the template cannot be read or is not a valid encounter.
     """
     if mode is not None and mode not in MODES:
-        raise InputError("--mode", mode, "must be 'turn' or 'round' (R12)")
+        raise InputError("mode", mode, "must be 'turn' or 'round' (R12)")
     if round_reset is not None and round_reset not in ROUND_RESETS:
-        raise InputError("--round-reset", round_reset, "must be 'buffer' or 'zero' (R12)")
+        raise InputError("round_reset", round_reset, "must be 'buffer' or 'zero' (R12)")
     if name is not None:
-        check_text(name, "--name")
+        check_text(name, "name")
     if template is None:
         encounter = Encounter(
             name=path.stem if name is None else name,
@@ -100,5 +100,8 @@ def new_encounter(
 def _check_round_reset(encounter: Encounter, round_reset: str | None) -> None:
     if round_reset is not None and encounter.mode != "round":
         raise InputError(
-            "--round-reset", round_reset, "applies only in round mode (R12): add --mode round"
+            "round_reset",
+            round_reset,
+            "applies only in round mode (R12): add {mode} round",
+            mentions=("mode",),
         )

@@ -3,7 +3,9 @@
 `D4Group` is the root command class of the Typer app. Its `main` runs the
 command without Click's standalone handling, then maps what escaped: usage
 errors and `InputError` to exit 2, `RefusedError` to 3, anything unexpected
-to 1 (one line; a traceback only with ``D4CLI_DEBUG=1``). It applies both to
+to 1 (one line; a traceback only with ``D4CLI_DEBUG=1``). The library's errors
+name its own fields (``dc``); the line says them as the command's options
+(``--dc``, `d4cli.cli.flags`). It applies both to
 the console script and to ``typer.testing.CliRunner``. Commands and printers
 never end the process themselves: a refusal is a `RefusedError` that carries
 its result, raised after the result was printed (`d4cli.output.printing`).
@@ -19,6 +21,7 @@ import typer
 
 from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
+from d4cli.cli.flags import shell_message
 from d4cli.cli.lazy import LazyGroup
 from d4cli.rules.errors import D4Error, RefusedError, escape_control
 from d4cli.rules.limits import parse_whole
@@ -216,19 +219,24 @@ class D4Group(LazyGroup):
             )
             code = code if isinstance(code, int) else ExitCode.OK
         except BaseException as error:  # noqa: BLE001 - every way out of a command ends in its code
-            code = self._ended_by(error)
+            code = self._ended_by(error, argv)
         return _flushed(code)
 
-    def _ended_by(self, error: BaseException) -> int:
-        """The exit code of a run that *error* ended, after its one line on stderr."""
+    def _ended_by(self, error: BaseException, argv: list[str]) -> int:
+        """The exit code of a run of *argv* that *error* ended, after its one line on stderr.
+
+        The library's errors name its own fields: they are said with *argv*'s command's
+        options (`d4cli.cli.flags`).
+        """
         if isinstance(error, typer.TyperException):
             return _usage_error(error, self.in_session)
         if isinstance(error, RefusedError):
             # A refusal is an answer of the rules, not an error (exit 3).
-            sys.stderr.write(f"d4cli: {escape_control(self._said(str(error)))}\n")
+            message = shell_message(error, argv)
+            sys.stderr.write(f"d4cli: {escape_control(self._said(message))}\n")
             return exit_code_of(error)
         if isinstance(error, D4Error):
-            say_error(self._said(str(error)))
+            say_error(self._said(shell_message(error, argv)))
             return exit_code_of(error)
         if isinstance(error, typer.Abort):
             return ExitCode.INTERRUPTED

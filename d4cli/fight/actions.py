@@ -196,7 +196,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     target_position = None
     target = None
     if request.target is not None:
-        target_position = encounter.position_of(request.target, "--target")
+        target_position = encounter.position_of(request.target, "target")
         target = encounter.creatures[target_position]
     # Effects sit on the actor (own) and the target (against), R20: none there, none to name or count.
     with_effects = bool(actor.effects or (target is not None and target.effects))
@@ -242,12 +242,12 @@ def _check_one_resolution(request: ActRequest) -> None:
     """An action resolves against at most one of a DC, a target and an Evasion (R7).
 
     Raises:
-        InputError: naming the options given together.
+        InputError: naming the fields given together.
     """
-    choices = (("--dc", request.dc), ("--target", request.target), ("--evasion", request.evasion))
-    given = [option for option, value in choices if value is not None]
-    if len(given) > 1:
-        raise InputError("/".join(given), None, "give at most one of --dc, --target and --evasion")
+    choices = (("dc", request.dc), ("target", request.target), ("evasion", request.evasion))
+    if len(given := [field for field, value in choices if value is not None]) > 1:
+        problem = "give at most one of {dc}, {target} and {evasion}"
+        raise InputError("/".join(given), None, problem, mentions=("dc", "target", "evasion"))
 
 
 def _roll_sources(
@@ -366,11 +366,11 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
     Raises:
         InputError: unknown actor, target or Aspect; the actor granting itself;
-            several Aspects and no ``--aspect``; an empty source name; a source
+            several Aspects and no *aspect*; an empty source name; a source
             named (R4) as a lasting effect of the same kind the target has (R11).
     """
     if request.grant not in GRANT_KINDS:
-        raise InputError("--adv/--dis", request.grant, "a grant is advantage or disadvantage")
+        raise InputError("grant", request.grant, "a grant is advantage or disadvantage")
     position = encounter.position_of(request.actor, "ACTOR")
     actor = encounter.creatures[position]
     target_position = encounter.position_of(request.target, "TARGET")
@@ -381,7 +381,7 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
             request.target,
             "a Team Action helps or hinders another creature, not the actor itself (R11)",
         )
-    check_new_name(request.source, "--source")
+    check_new_name(request.source, "source")
     _check_grant_adds(target, request.source, str(request.grant))
     aspect_name, aspect_value = _paying_aspect(actor, request.aspect)
     gate = check_gate(aspect_value, actor.load, request.cost)
@@ -419,7 +419,7 @@ def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
     the name on the creature (one effect per source name), so the grant could not be kept.
 
     Raises:
-        InputError: naming ``--source`` and the source.
+        InputError: naming ``source`` and the source.
     """
     key = fold_name(source)
     for effect in target.effects:
@@ -430,21 +430,21 @@ def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
                 why = "a creature holds one effect per source name (R20), so the grant could not be kept"
             problem = (
                 f"{target.name} already has the lasting effect {effect.source!r} ({grant}"
-                f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with --source"
+                f"{'' if effect.on == 'own' else ', against'}); {why}: name the grant otherwise with {{source}}"
             )
-            raise InputError("--source", source, problem)
+            raise InputError("source", source, problem, mentions=("source",))
 
 
 def _paying_aspect(actor: Creature, aspect: str | None) -> tuple[str, int]:
     """The Aspect that pays for a Team Action (R2, R11): the one named, else the actor's only one.
 
     Raises:
-        InputError: naming ``--aspect``: no such Aspect, or several and none named.
+        InputError: naming ``aspect``: no such Aspect, or several and none named.
     """
     if aspect is not None:
-        return actor.aspect(aspect, "--aspect")
+        return actor.aspect(aspect, "aspect")
     if len(actor.aspects) == 1:
         return actor.aspects[0]
     names = ", ".join(name for name, _ in actor.aspects) or "none"
     problem = f"{actor.name} has several Aspects ({names}): say which one pays"
-    raise InputError("--aspect", None, problem)
+    raise InputError("aspect", None, problem)

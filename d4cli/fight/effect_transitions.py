@@ -52,7 +52,7 @@ def sources_for(
         InputError: an unknown actor or target.
     """
     return roll_sources(
-        encounter.find(actor), None if target is None else encounter.find(target, "--target")
+        encounter.find(actor), None if target is None else encounter.find(target, "target")
     )
 
 
@@ -194,12 +194,12 @@ def make_effect(
     """
     check_new_name(source, "SOURCE")
     given = [
-        flag
-        for flag, value in (
-            ("--until-start-of", start_of),
-            ("--until-end-of", end_of),
-            ("--rounds", rounds),
-            ("--uses", uses),
+        field
+        for field, value in (
+            ("start_of", start_of),
+            ("end_of", end_of),
+            ("rounds", rounds),
+            ("uses", uses),
         )
         if value is not None
     ]
@@ -216,7 +216,7 @@ def make_effect(
             grant,
             on,
             "start",
-            creature=encounter.find(start_of, "--until-start-of").name,
+            creature=encounter.find(start_of, "start_of").name,
             level=level,
             from_round=since,
         )
@@ -226,17 +226,17 @@ def make_effect(
             grant,
             on,
             "end",
-            creature=encounter.find(end_of, "--until-end-of").name,
+            creature=encounter.find(end_of, "end_of").name,
             level=level,
             from_round=since,
         )
     if rounds is not None:
         if rounds < 1:
-            raise InputError("--rounds", rounds, "must be 1 or more")
+            raise InputError("rounds", rounds, "must be 1 or more")
         return Effect(source, grant, on, "rounds", last_round=first + rounds - 1, level=level)
     if uses is not None:
         if uses < 1:
-            raise InputError("--uses", uses, "must be 1 or more")
+            raise InputError("uses", uses, "must be 1 or more")
         return Effect(source, grant, on, "uses", uses=uses, level=level)
     return Effect(source, grant, on, level=level)
 

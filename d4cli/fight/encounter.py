@@ -339,17 +339,22 @@ def new_creature(
     """
     check_new_name(name)
     if not aspects:
-        raise InputError("--aspect", None, f"{name} needs at least one Aspect (--aspect NAME=N)")
+        raise InputError(
+            "aspects",
+            None,
+            f"{name} needs at least one Aspect ({{aspects}} NAME=N)",
+            mentions=("aspects",),
+        )
     seen = NameSet()
     for aspect_name, _ in aspects:
-        check_new_name(aspect_name, "--aspect")
+        check_new_name(aspect_name, "aspects")
         same = seen.equal_to(aspect_name)
         if same is not None:
-            raise InputError("--aspect", aspect_name, f"the same Aspect as {same!r} (N1)")
+            raise InputError("aspects", aspect_name, f"the same Aspect as {same!r} (N1)")
         alike = seen.looks_like(aspect_name)
         if alike is not None:
             raise InputError(
-                "--aspect",
+                "aspects",
                 aspect_name,
                 f"{name}: an Aspect that {look_alike_problem(aspect_name, alike)}",
             )
@@ -359,7 +364,7 @@ def new_creature(
     elif hp is not None and max_hp is None:
         max_hp = hp
     if max_hp is not None and hp is not None and hp > max_hp:
-        raise InputError("--hp", hp, f"is above --max-hp {max_hp} (R18)")
+        raise InputError("hp", hp, f"is above {{max_hp}} {max_hp} (R18)", mentions=("max_hp",))
     return Creature(
         name,
         aspects,

@@ -57,7 +57,8 @@ def heal(encounter: Encounter, name: str, amount: int) -> tuple[Encounter, HealE
         raise InputError(
             "NAME",
             creature.name,
-            "has no hp to heal (R16): give it hp with 'add --hp' or in the file",
+            "has no hp to heal (R16): give it hp with 'add {hp}' or in the file",
+            mentions=("hp",),
         )
     hp_after = creature.hp + amount
     if creature.max_hp is not None:

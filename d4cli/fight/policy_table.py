@@ -44,7 +44,7 @@ def check_policy(table: object, aspects: tuple[tuple[str, int], ...]) -> PolicyT
     return tuple(pairs)
 
 
-def check_target(value: object, field: str = "--target-rule") -> str:
+def check_target(value: object, field: str = "target") -> str:
     """A target rule: ``lowest-hp`` or ``random``.
 
     Raises:

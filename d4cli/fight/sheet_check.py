@@ -118,13 +118,22 @@ def check_sources(
     return sources
 
 
+# The request's field of a source named on the command line, by its origin; an effect's is its origin.
+_FIELD_OF_ORIGIN = {"--adv": "advantage", "--dis": "disadvantage_sources"}
+
+
 def count_sources(sources: list[Source]) -> tuple[Source, ...]:
     """The distinct sources (R4, N1: first spelling kept, per grant); a source named twice
-    counts once, as the one of them with the highest level (C8)."""
+    counts once, as the one of them with the highest level (C8).
+
+    Raises:
+        InputError: a source name that is not a name (N1), naming its request field or origin.
+    """
     seen: dict[tuple[str, str], int] = {}
     counted: list[Source] = []
     for source in sources:
-        key = (source.grant, fold_name(check_name(source.name, source.origin)))
+        field = _FIELD_OF_ORIGIN.get(source.origin, source.origin)
+        key = (source.grant, fold_name(check_name(source.name, field)))
         if key not in seen:
             seen[key] = len(counted)
             counted.append(source)
@@ -157,8 +166,8 @@ def sheet_check(
     Raises:
         InputError: unknown creature; a stat it lacks (C8); a level outside 0..5 (C3).
     """
-    check_range(request.advantage_level, "--advantage", ADVANTAGE_LEVEL)
-    check_range(request.disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
+    check_range(request.advantage_level, "advantage_level", ADVANTAGE_LEVEL)
+    check_range(request.disadvantage, "disadvantage", DISADVANTAGE_COUNT)
     position = encounter.position_of(request.actor)
     creature = encounter.creatures[position]
     stats: list[tuple[str, str, int]] = []
@@ -169,7 +178,7 @@ def sheet_check(
         ("specializations", request.specialization),
     ):
         if asked is not None:
-            stat_name, value = stat(creature, kind, asked, "--" + STAT_KINDS[kind].lower())
+            stat_name, value = stat(creature, kind, asked, STAT_KINDS[kind].lower())
             stats.append((STAT_KINDS[kind].lower(), stat_name, value))
             values[STAT_KINDS[kind].lower()] = value
     sources = check_sources(encounter, creature, request)

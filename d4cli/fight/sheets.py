@@ -37,16 +37,6 @@ if TYPE_CHECKING:
 SHEET_KEYS = ("attributes", "proficiencies", "specializations", "actions", "side", "policy")
 ACTION_KEYS = ("name", "aspect", "cost", "extra", "dc", "advantage", "disadvantage")
 MAX_SIDE = MAX_NAME_LENGTH
-# The option of ``action add`` that sets each field of an action.
-OPTION_OF = {
-    "name": "ACTION",
-    "aspect": "--aspect",
-    "cost": "--cost",
-    "extra": "--extra",
-    "dc": "--dc",
-    "advantage": "--adv",
-    "disadvantage": "--dis",
-}
 
 
 # --- stats ----------------------------------------------------------------------------------
@@ -74,44 +64,42 @@ def check_stats(kind: str, table: object) -> Stats:
     return tuple(stats)
 
 
-def parse_stat(text: str, option: str) -> tuple[str, int]:
+def parse_stat(text: str, field: str) -> tuple[str, int]:
     """``--attribute NAME=N`` (and ``--proficiency``, ``--specialization``): L1, L3, N1.
 
     Raises:
-        InputError: a bad ``NAME=N`` (`d4cli.rules.names.parse_named_number`), or a bad name (N1).
+        InputError: naming *field*: a bad ``NAME=N`` (`d4cli.rules.names.parse_named_number`),
+            or a bad name (N1).
     """
-    name, value = parse_named_number(text, option, MODIFIER, noun="NAME", example="Strength=2")
-    check_name(name, option)
+    name, value = parse_named_number(text, field, MODIFIER, noun="NAME", example="Strength=2")
+    check_name(name, field)
     return name, value
 
 
 def with_stats(
-    creature: Creature, options: Mapping[str, list[str] | None], side: str | None
+    creature: Creature, stats: Mapping[str, list[str] | None], side: str | None
 ) -> Creature:
-    """*creature* with the stats typed as ``--attribute NAME=N`` ... and a ``--side`` (C8, L1, N1).
+    """*creature* with *stats* (``attributes`` ... -> ``NAME=N`` texts) and a *side* (C8, L1, N1).
 
     Raises:
-        InputError: a bad ``NAME=N`` (`parse_stat`), or the same name twice in one kind (N1).
+        InputError: naming the kind (``attributes``) or ``side``: a bad ``NAME=N``
+            (`parse_stat`), the same name twice in one kind (N1), a bad side.
     """
     changes: dict[str, Any] = {}
-    for kind, texts in options.items():
-        option = "--" + STAT_KINDS[kind].lower()
-        pairs = [parse_stat(text, option) for text in texts or ()]
+    for kind, texts in stats.items():
+        pairs = [parse_stat(text, kind) for text in texts or ()]
         seen: dict[str, str] = {}
         for stat_name, _ in pairs:
             if fold_name(stat_name) in seen:
                 raise InputError(
-                    option,
+                    kind,
                     stat_name,
                     f"{creature.name}: the same {STAT_KINDS[kind]} as {seen[fold_name(stat_name)]!r} (N1)",
                 )
             seen[fold_name(stat_name)] = stat_name
         changes[kind] = tuple(pairs)
     if side is not None:
-        try:
-            changes["side"] = sheet_from_row({"side": check_text(side, "--side")}, ())["side"]
-        except InputError as error:
-            raise InputError("--side", error.value, error.problem) from None
+        changes["side"] = sheet_from_row({"side": check_text(side, "side")}, ())["side"]
     return creature._replace(**changes)
 
 
@@ -165,11 +153,11 @@ def copy_sheet(
     )
 
 
-def stat(creature: Creature, kind: str, name: str, option: str) -> tuple[str, int]:
+def stat(creature: Creature, kind: str, name: str, field: str) -> tuple[str, int]:
     """The stat called *name* (N1) of *kind* (``attributes`` ...) as ``(name as written, value)``.
 
     Raises:
-        InputError: the creature lacks it (C8: never 0); the message lists what it has.
+        InputError: naming *field*: the creature lacks it (C8: never 0); the message lists what it has.
     """
     stats: Stats = getattr(creature, kind)
     for stat_name, value in stats:
@@ -177,7 +165,7 @@ def stat(creature: Creature, kind: str, name: str, option: str) -> tuple[str, in
             return stat_name, value
     have = ", ".join(stat_name for stat_name, _ in stats) or "none"
     raise InputError(
-        option, name, f"{creature.name} has no such {STAT_KINDS[kind]} (it has: {have}) (C8)"
+        field, name, f"{creature.name} has no such {STAT_KINDS[kind]} (it has: {have}) (C8)"
     )
 
 
@@ -398,8 +386,14 @@ def add_action(
     try:
         action = check_action(row, creature.aspects)
     except InputError as error:
-        option = OPTION_OF.get(error.field.rpartition(".")[2], error.field)
-        raise InputError(f"{creature.name}: {option}", error.value, error.problem) from None
+        key = error.field.rpartition(".")[2]  # `actions #1.cost`: the row's own field, `cost`
+        raise InputError(
+            key if key in ACTION_KEYS else error.field,
+            error.value,
+            error.problem,
+            mentions=error.mentions,
+            where=creature.name,
+        ) from None
     key = fold_name(action.name)
     actions = tuple(
         action if fold_name(a.name) == key else a for a in creature.actions

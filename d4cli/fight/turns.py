@@ -34,11 +34,12 @@ def numbered_names(encounter: Encounter, base: str, count: int) -> tuple[str, ..
     numbering skips names in use (``Goblin 2`` there gives ``Goblin 1, Goblin 3, ...``).
 
     Raises:
-        InputError: naming ``--count``, a count outside 1..`MAX_COUNT`; naming ``NAME``, a
-            numbered name that is not a valid name (longer than N1 allows).
+        InputError: naming ``copies`` (`d4cli.api.sheets.AddSpec`), a count outside
+            1..`MAX_COUNT`; naming ``NAME``, a numbered name that is not a valid name
+            (longer than N1 allows).
     """
     if not 1 <= count <= MAX_COUNT:
-        raise InputError("--count", count, f"must be within 1..{MAX_COUNT}")
+        raise InputError("copies", count, f"must be within 1..{MAX_COUNT}")
     taken = {fold_name(creature.name) for creature in encounter.creatures}
     names: list[str] = []
     number = 0
@@ -99,15 +100,20 @@ def add_creatures(
                 f"the encounter already has a name that {look_alike_problem(creature.name, alike)}",
             )
     if before is not None and after is not None:
-        raise InputError("--before/--after", None, "give at most one of --before and --after")
+        raise InputError(
+            "before/after",
+            None,
+            "give at most one of {before} and {after}",
+            mentions=("before", "after"),
+        )
     if encounter.round_over:
         # the round is over: they wait for the next (R19)
         added = tuple(creature._replace(had_turn=True) for creature in added)
     position = len(encounter.creatures)
     if before is not None:
-        position = encounter.position_of(before, "--before")
+        position = encounter.position_of(before, "before")
     elif after is not None:
-        position = encounter.position_of(after, "--after") + 1
+        position = encounter.position_of(after, "after") + 1
     creatures = encounter.creatures[:position] + added + encounter.creatures[position:]
     new = encounter._replace(creatures=creatures)
     creature = added[0]
@@ -156,12 +162,12 @@ def move_creature(
     moving = encounter.creatures[position]
     rest = encounter.creatures[:position] + encounter.creatures[position + 1 :]
     if place in ("before", "after"):
-        option = f"--{place}"
+        # the field is the place, as `add_creatures` names its *before* and *after*
         if other is None:
-            raise InputError(option, None, "names the creature to move next to")
-        anchor = encounter.position_of(other, option)
+            raise InputError(place, None, "names the creature to move next to")
+        anchor = encounter.position_of(other, place)
         if anchor == position:
-            raise InputError(option, other, f"is {moving.name} itself: name another creature")
+            raise InputError(place, other, f"is {moving.name} itself: name another creature")
         anchor_name = encounter.creatures[anchor].name
         index = next(i for i, creature in enumerate(rest) if creature.name == anchor_name)
         target = index if place == "before" else index + 1

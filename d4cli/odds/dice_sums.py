@@ -313,13 +313,13 @@ def dice_sum(pool_size: int, extra: Iterable[ExtraDice] = ()) -> DiceSum:
     return DiceSum(groups, shift)
 
 
-def check_odds_size(pool_size: int, extra_dice: int, totals: int, field: str = "--odds") -> None:
+def check_odds_size(pool_size: int, extra_dice: int, totals: int, field: str = "odds") -> None:
     """Refuse a roll too large for odds (L2, L4).
 
     Args:
         pool_size / extra_dice: the roll's d4s and extra dice (L2, `limits.check_dice`).
         totals: possible totals of the roll.
-        field: the option to name in the message.
+        field: the field to name in the message.
 
     Raises:
         InputError: more than 10,000 dice (L2) or more than 100,000 possible totals (L4).

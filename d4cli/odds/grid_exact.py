@@ -36,7 +36,7 @@ def _row_fractions(
         spec = dice_sum(size, extra)
         if spec.totals * spec.outcome_bits > EXACT_BITS:
             return tuple(None for _ in grid.columns)
-        distribution = pool_distribution(size, extra, field="--extra")
+        distribution = pool_distribution(size, extra, field="extra")
         if grid.quantity == EXPECTED_DAMAGE:
             return tuple(distribution.fraction_expected_excess(column) for column in grid.columns)
         return tuple(distribution.fraction_at_least(column) for column in grid.columns)

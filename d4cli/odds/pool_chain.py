@@ -57,7 +57,7 @@ def check_grid_work(pool_sizes: Sequence[int], extra: Sequence[ExtraDice]) -> in
     if work > MAX_GRID_WORK:
         sizes = sorted(set(pool_sizes))
         raise InputError(
-            "--aspect/--pool",
+            "aspects/pool_sizes",
             f"{len(sizes):,} pools of {sizes[0]:,}..{sizes[-1]:,}d4",
             f"about {work:,} units of work; a grid does at most {MAX_GRID_WORK:,} "
             "(fewer or smaller pools)",
@@ -210,19 +210,19 @@ def pool_values(
     for size in (sizes[0], sizes[-1]) if sizes else ():
         if size < 1:
             raise InputError("pool size", size, "a pool has at least 1d4 (R5)")
-        check_odds_size(size, extra_count, dice_sum(size, extra).totals, "--extra")
+        check_odds_size(size, extra_count, dice_sum(size, extra).totals, "extra")
     check_grid_work(sizes, extra)
     spread = sum(item.count * (item.sides - 1) for item in extra) + 1
     if len(sizes) == 1 or sum(3 * size + spread for size in sizes) <= _DIRECT_TOTALS:
         value = Distribution.expected_excess if damage else Distribution.p_at_least
         return {
             size: tuple(
-                value(pool_distribution(size, extra, field="--extra"), column) for column in columns
+                value(pool_distribution(size, extra, field="extra"), column) for column in columns
             )
             for size in sizes
         }
     top = max(columns, default=None)
-    chain = _PoolChain(pool_distribution(sizes[0], extra, field="--extra"), damage, top)
+    chain = _PoolChain(pool_distribution(sizes[0], extra, field="extra"), damage, top)
     out: dict[int, tuple[float, ...]] = {}
     current = sizes[0]
     for size in sizes:

@@ -106,7 +106,7 @@ def pool_odds(plan: PoolPlan) -> PoolOdds:
         The `PoolOdds`, with the request's DC or Evasion.
 
     Raises:
-        InputError: more than 100,000 possible totals (L4), field ``--odds``.
+        InputError: more than 100,000 possible totals (L4), field ``odds``.
     """
     request = plan.request
     pool_size = plan.size.size
@@ -120,14 +120,14 @@ def pool_odds(plan: PoolPlan) -> PoolOdds:
 
 
 def pool_distribution(
-    pool_size: int, extra: Iterable[ExtraDice] = (), *, field: str = "--odds"
+    pool_size: int, extra: Iterable[ExtraDice] = (), *, field: str = "odds"
 ) -> Distribution:
     """The distribution of *pool_size* d4s plus *extra* dice (R5-R7); cached.
 
     Args:
         pool_size: the pool's d4s (R5), at least 1.
         extra: extra dice with their modifiers (R6); their order does not matter.
-        field: the option to name when the roll is too large (L4).
+        field: the field to name when the roll is too large (L4).
 
     Raises:
         InputError: a pool below 1d4 (R5), over 10,000 dice (L2) or over
@@ -141,7 +141,7 @@ def pool_distribution(
     return _cached_distribution(spec)
 
 
-def dice_odds(terms: Iterable[ExtraDice], *, field: str = "--odds") -> PoolOdds:
+def dice_odds(terms: Iterable[ExtraDice], *, field: str = "odds") -> PoolOdds:
     """The odds of a plain dice expression (``roll dice``): the sum of *terms*, no pool (R6, L2, L4).
 
     Returns:

@@ -87,8 +87,8 @@ def apply_disadvantage(advantage_level: int, disadvantage: int) -> Levels:
     Raises:
         InputError: a level outside 0..5 (C3) or a negative count.
     """
-    check_range(advantage_level, "--advantage", ADVANTAGE_LEVEL)
-    check_range(disadvantage, "--disadvantage", DISADVANTAGE_COUNT)
+    check_range(advantage_level, "advantage_level", ADVANTAGE_LEVEL)
+    check_range(disadvantage, "disadvantage", DISADVANTAGE_COUNT)
     if disadvantage >= 2:
         return Levels(0, False, True)
     if disadvantage == 1:

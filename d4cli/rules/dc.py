@@ -19,7 +19,7 @@ DC_TIERS: dict[str, int] = {
 }
 
 
-def parse_dc(text: str, field: str = "--dc") -> int:
+def parse_dc(text: str, field: str = "dc") -> int:
     """Read a DC given as a whole number or a tier name (C2, L1).
 
     >>> parse_dc("hard"), parse_dc("15")

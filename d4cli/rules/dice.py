@@ -95,7 +95,7 @@ _NOTATION = r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?"
 _TERM = r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)"
 
 
-def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
+def parse_extra(text: str, field: str = "extra") -> ExtraDice:
     """Parse extra-dice notation ``NdX``, ``NdX+M`` or ``NdX-M``; ``D`` too (R6, L3).
 
     N >= 1, X within 1..1000, M within -1000..1000; at most 10,000 dice (L2).
@@ -121,7 +121,7 @@ def parse_extra(text: str, field: str = "--extra") -> ExtraDice:
     return ExtraDice(count, sides, modifier)
 
 
-def parse_extras(texts: Iterable[str], field: str = "--extra") -> tuple[ExtraDice, ...]:
+def parse_extras(texts: Iterable[str], field: str = "extra") -> tuple[ExtraDice, ...]:
     """Parse each ``--extra`` value; a sum of groups (``1d4+1d6+2``) is one source (R6, L3).
 
     A sum is dice groups and whole numbers joined by ``+`` (numbers also by ``-``);

@@ -7,9 +7,18 @@ turns them into a short plain message and an exit code, in one place
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class D4Error(ValueError):
     """Base of every error d4cli expects: bad input unless a subclass says otherwise."""
+
+    def render(self, spell: Callable[[str], str] = str) -> str:
+        """The message with each field it names spelt by *spell* (the shell: as its options).
+
+        `str` of the error is ``render()``; an error that names no field is its message.
+        """
+        return str(self)
 
 
 class InternalError(D4Error):
@@ -23,30 +32,82 @@ NOT_UTF8 = "holds bytes that are not UTF-8 text"
 class InputError(D4Error):
     """Bad input: a value that the rules or the limits (L1-L4) do not accept.
 
-    The message always names the field (an option such as ``--load``, or a
-    field of the encounter file) and quotes the offending value. A text value
-    holding bytes of argv that are not UTF-8 (lone surrogates U+DC80..U+DCFF) is
-    always refused as such (`NOT_UTF8`, the bytes shown as ``\\xNN``), whichever
-    command or lookup found it: one message for every text argument.
+    The message is ``field: value: problem`` (``field: problem`` without a value). The
+    library names its own fields: the keyword arguments and record fields it was given
+    (``dc``, ``ignore_load``; several joined by ``/``: ``dc/evasion``). The command-line
+    shell spells each as its option (``--dc``) when it prints the error (`render`,
+    `d4cli.cli.flags`). Any other field (an argument such as ``NAME``, a field of the
+    encounter file) is shown as written.
+
+    A problem that names another field writes it ``{name}`` and lists it in *mentions*:
+    ``InputError("ignore_load", None, "only with {gm}: ...", mentions=("gm",))`` reads
+    ``ignore_load: only with gm: ...``, and ``--ignore-load: only with --gm: ...`` in the
+    shell. Only the names in *mentions* are replaced, so braces in a creature's name
+    stay as written.
+
+    A text value holding bytes of argv that are not UTF-8 (lone surrogates
+    U+DC80..U+DCFF) is always refused as such (`NOT_UTF8`, the bytes shown as ``\\xNN``),
+    whichever command or lookup found it: one message for every text argument.
 
     Args:
-        field: the option, argument or file field at fault.
-        value: the value as it was given (quoted with ``repr`` for text).
+        field: the field at fault: a field of the library, an argument, a file field.
+        value: the value as it was given (quoted with ``repr`` for text), or None.
         problem: what is wrong with it, in a few words.
+        mentions: the fields that *problem* names, each written ``{name}`` in it.
+        where: what the field belongs to (a creature's name), shown before it.
+
+    Attributes:
+        field, value, mentions, where: as given.
+        problem: as given, its ``{name}`` marks kept: re-raise it with *mentions*.
     """
 
-    def __init__(self, field: str, value: object, problem: str) -> None:
+    def __init__(
+        self,
+        field: str,
+        value: object,
+        problem: str,
+        *,
+        mentions: tuple[str, ...] = (),
+        where: str = "",
+    ) -> None:
         if (
             isinstance(value, str)
             and not value.isascii()
             and any(0xDC80 <= ord(ch) <= 0xDCFF for ch in value)
         ):
-            problem = NOT_UTF8  # bytes of argv that are not UTF-8 (N1): the fault, whatever else was looked for
+            # bytes of argv that are not UTF-8 (N1): the fault, whatever else was looked for
+            problem, mentions = NOT_UTF8, ()
         self.field = field
         self.value = value
         self.problem = problem
-        shown = _show(value)
-        super().__init__(f"{field}: {shown}: {problem}" if shown else f"{field}: {problem}")
+        self.mentions = mentions
+        self.where = where
+        super().__init__(self.render())
+
+    def render(self, spell: Callable[[str], str] = str) -> str:
+        """``field: value: problem`` with the field and each mention spelt by *spell*.
+
+        A field of library names (lower-case words joined by ``/``) is spelt name by
+        name; any other is shown as written.
+        """
+        field = self.field
+        names = field.split("/")
+        if all(_is_name(name) for name in names):
+            field = "/".join(spell(name) for name in names)
+        if self.where:
+            field = f"{self.where}: {field}"
+        problem = self.problem
+        for name in self.mentions:
+            problem = problem.replace("{" + name + "}", spell(name))
+        shown = _show(self.value)
+        return f"{field}: {shown}: {problem}" if shown else f"{field}: {problem}"
+
+
+def _is_name(text: str) -> bool:
+    """Whether *text* is a name of the library's (``dc``, ``ignore_load``), not ``NAME`` or ``policy.target``."""
+    return (
+        text[:1].isalpha() and text.isascii() and text.islower() and text.replace("_", "").isalpha()
+    )
 
 
 class FileError(InputError):
@@ -66,6 +127,10 @@ class FileError(InputError):
         shown = shorten(self.path)
         where = f"{shown}: {field}" if field else shown
         super().__init__(where, value, problem)
+
+    def render(self, spell: Callable[[str], str] = str) -> str:
+        """The message as it is, whatever *spell*: a file's fields are named as the file has them."""
+        return super().render()
 
 
 class RefusedError(D4Error):

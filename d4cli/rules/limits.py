@@ -65,7 +65,7 @@ def parse_whole(text: str, field: str, bounds: Range) -> int:
 
     Args:
         text: the text as typed.
-        field: the option or field name, for the message (``--load``).
+        field: the field, for the message (``load``).
         bounds: the inclusive (low, high) range.
 
     Returns:
@@ -117,11 +117,11 @@ def check_dice(pool_size: int, extra_dice: int) -> None:
         extra_dice: the extra dice (R6).
 
     Raises:
-        InputError: naming the options that add dice and the count of each.
+        InputError: naming the fields that add dice and the count of each.
     """
     total = pool_size + extra_dice
     if total > MAX_DICE:
-        field = "ASPECT/--adv/--extra" if extra_dice else "ASPECT/--adv"
+        field = "aspect/advantage/extra" if extra_dice else "aspect/advantage"
         problem = f"dice ({pool_size:,} in the pool + {extra_dice:,} extra): one roll has at most {MAX_DICE:,} (L2)"
         raise InputError(field, total, problem)
 
@@ -136,12 +136,12 @@ def check_rolled_dice(dice_per_roll: int, times: int) -> int:
         The dice in all.
 
     Raises:
-        InputError: naming ``--times``, the dice in all and the bound.
+        InputError: naming ``times``, the dice in all and the bound.
     """
     total = dice_per_roll * times
     if total > MAX_ROLLED_DICE:
         raise InputError(
-            "--times",
+            "times",
             times,
             f"{times:,} rolls of {dice_per_roll:,} dice are {total:,} dice; one command rolls at most {MAX_ROLLED_DICE:,}",
         )

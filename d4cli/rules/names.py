@@ -149,7 +149,7 @@ def check_text(value: str, field: str, *, name: bool = False) -> str:
 
     Args:
         value: the text as given.
-        field: the option or argument, for the message (``--aspect``, ``NAME``).
+        field: the field or argument, for the message (``source``, ``NAME``).
         name: the text names something (a creature, an Aspect, a source) and
             so must be a legal name (`check_name`, N1).
 
@@ -185,7 +185,7 @@ def distinct_sources(
 
     Args:
         names: the source names as given, in order.
-        field: the option they came from (``--adv``, ``--dis``), for messages.
+        field: the field they came from (``advantage``, ``disadvantage``), for messages.
 
     Returns:
         ``(counted, repeats)``: the first spelling of each distinct source, in
@@ -228,12 +228,15 @@ def parse_named_number(
         raise InputError(
             option,
             text,
-            f"one {noun}=N per {option}: repeat the option, as in {option} {example} {option} ...",
+            f"one {noun}=N per {{{option}}}: repeat the option, as in {{{option}}} {example} {{{option}}} ...",
+            mentions=(option,),
         )
     try:
         return name, parse_whole(value, option, bounds)
     except InputError as error:
-        raise InputError(option, text, f"the value {error.problem}") from None
+        raise InputError(
+            option, text, f"the value {error.problem}", mentions=error.mentions
+        ) from None
 
 
 # --- look-alike names (N1, Unicode TR39) ---------------------------------------------------

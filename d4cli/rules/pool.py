@@ -158,14 +158,17 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
             UTF-8 text (`d4cli.rules.names.check_text`).
     """
     if request.dc is not None and request.evasion is not None:
-        raise InputError("--dc/--evasion", None, "give a DC or an Evasion, not both")
+        raise InputError("dc/evasion", None, "give a DC or an Evasion, not both")
     if request.ignore_load and not request.gm:
         raise InputError(
-            "--ignore-load", None, "only with --gm: ignoring Load is for a GM-called roll (R9)"
+            "ignore_load",
+            None,
+            "only with {gm}: ignoring Load is for a GM-called roll (R9)",
+            mentions=("gm",),
         )
     gate = check_gate(request.aspect, request.load, request.cost, gm=request.gm)
-    advantage, advantage_repeats = distinct_sources(request.advantage, "--adv")
-    disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage, "--dis")
+    advantage, advantage_repeats = distinct_sources(request.advantage, "advantage")
+    disadvantage, disadvantage_repeats = distinct_sources(request.disadvantage, "disadvantage")
     size = pool_size(
         request.aspect,
         request.load,

@@ -25,7 +25,8 @@ from typing import Any
 from d4cli import __version__
 from d4cli.rules.errors import D4Error, InputError, InternalError
 
-FIELD = "--scheduler"
+# The field of every error about the cluster: `connect`'s address.
+FIELD = "scheduler"
 # Seconds to reach the scheduler (and to close the connection) before giving up.
 CONNECT_TIMEOUT = 5.0
 # Seconds a cluster without workers is given for one to join before it is refused.
@@ -42,7 +43,18 @@ _ADDRESS = re.compile(
 
 
 class ClusterError(InternalError):
-    """The cluster failed during a run (a worker died, the scheduler went away)."""
+    """The cluster failed during a run (a worker died, the scheduler went away).
+
+    Its message names the address as an `InputError` would: ``scheduler: 'ADDRESS': PROBLEM``.
+    """
+
+    def __init__(self, text: str, problem: str) -> None:
+        self.text = text
+        self.problem = problem
+        super().__init__(self.render())
+
+    def render(self, spell: Callable[[str], str] = str) -> str:
+        return f"{spell(FIELD)}: {self.text!r}: {self.problem}"
 
 
 @dataclass(frozen=True)
@@ -61,7 +73,7 @@ def check_address(text: str) -> str:
     1..65535. Nothing is imported or contacted.
 
     Raises:
-        InputError: anything else (``--scheduler``, the value).
+        InputError: anything else (``scheduler``, the value).
     """
     found = _ADDRESS.fullmatch(text)
     if found is None:
@@ -122,7 +134,7 @@ def connect(text: str, timeout: float | None = None) -> Iterator[Cluster]:
             ) from None
         except (OSError, distributed.CancelledError, distributed.KilledWorker) as error:
             raise ClusterError(
-                f"{FIELD}: {text!r}: the cluster failed during the run ({type(error).__name__})"
+                text, f"the cluster failed during the run ({type(error).__name__})"
             ) from None
         finally:
             try:
@@ -187,7 +199,7 @@ class _Watched(Executor):
 
     def failure(self, why: str) -> ClusterError:
         """The one line for a cluster that failed during the run, saying *why*."""
-        return ClusterError(f"{FIELD}: {self.text!r}: the cluster failed during the run: {why}")
+        return ClusterError(self.text, f"the cluster failed during the run: {why}")
 
     def _settle(self, outer: Future[Any], inner: Future[Any]) -> None:
         """Pass *inner*'s outcome on to *outer*, unless the watch failed it already."""
@@ -273,7 +285,7 @@ def _reach(distributed: Any, address: str, text: str, seconds: float) -> int:
     that lacks d4cli would end on unpacking its first piece).
 
     Raises:
-        InputError: any of these fails (``--scheduler``, the address as typed).
+        InputError: any of these fails (``scheduler``, the address as typed).
     """
 
     def probe() -> str:

@@ -186,7 +186,7 @@ def forecast(
         InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
     """
     if not RUNS[0] <= runs <= RUNS[1]:
-        raise InputError("--runs", runs, "must be within 1..1,000,000")
+        raise InputError("runs", runs, "must be within 1..1,000,000")
     mode, setup = forecast_setup(encounter, max_rounds)
     tally = run_all([("forecast", mode, setup)], runs, seed, jobs)["forecast"]
     return forecast_of(encounter, mode, setup.sides, tally, seed, max_rounds)

@@ -74,7 +74,7 @@ def prepare(
             DC (a check, not an attack: the policy never takes them, R7).
     """
     if mode not in MODES:
-        raise InputError("--modes", mode, "unknown mode; one of " + ", ".join(MODES))
+        raise InputError("mode", mode, "unknown mode; one of " + ", ".join(MODES))
     kind, reset = MODES[mode]
     creatures = encounter.creatures
     if buffer is not None:

@@ -19,12 +19,12 @@ def with_setting(encounter: Encounter, key: str, name: str, value: int) -> Encou
     """*encounter* with creature *name*'s *key* (``reserve`` or ``buffer``) set to *value*.
 
     Raises:
-        InputError: naming ``--sweep``: no creature called *name* (N1).
+        InputError: naming ``sweep``: no creature called *name* (N1).
     """
     try:
-        position = encounter.position_of(name, "--sweep")
+        position = encounter.position_of(name, "sweep")
     except InputError as error:
-        raise InputError("--sweep", f"{key}:{name}", error.problem) from None
+        raise InputError("sweep", f"{key}:{name}", error.problem, mentions=error.mentions) from None
     creature = encounter.creatures[position]
     if key == "buffer":
         changed = creature._replace(load_buffer=value)

@@ -353,7 +353,12 @@ def create(
         files.check_file(path)  # never replace a directory, a FIFO or a huge file
     with Locked(path, timeout, must_exist=False) as t:
         if t.data is not None and not force:
-            raise InputError("--force", None, f"{path} already exists; add --force to replace it")
+            raise InputError(
+                "force",
+                None,
+                f"{path} already exists; add {{force}} to replace it",
+                mentions=("force",),
+            )
         files.check_writable(path, new=t.data is None)
         new_data = text.encode("utf-8")
         entry = {

@@ -277,7 +277,7 @@ def test_r11_errors_self_grant_missing_aspect_unknown_aspect():
     assert caught.value.field == "TARGET"
     with pytest.raises(InputError, match="several Aspects") as caught:
         team(party(), TeamRequest("Aria", "Borin", "advantage"))
-    assert caught.value.field == "--aspect"
+    assert caught.value.field == "aspect"
     with pytest.raises(InputError, match="no such Aspect") as caught:
         team(party(), TeamRequest("Aria", "Borin", "advantage", aspect="Charm"))
     assert caught.value.value == "Charm"
@@ -420,7 +420,7 @@ def test_r16_partial_damage_and_a_target_without_hp():
 def test_r16_unknown_target_is_an_input_error_naming_it():
     with pytest.raises(InputError) as caught:
         act(party(), ActRequest("Aria", "Finesse", target="Nobody"), no_dice())
-    assert caught.value.field == "--target" and caught.value.value == "Nobody"
+    assert caught.value.field == "target" and caught.value.value == "Nobody"
 
 
 # --- R17 removal ------------------------------------------------------------------------------

@@ -240,7 +240,7 @@ def test_l4_refuses_more_than_100000_totals():
     plan = plan_pool(PoolRequest(1, extra=(ExtraDice(361, 278),)))
     with pytest.raises(InputError) as info:
         pool_odds(plan)
-    assert info.value.field == "--odds"
+    assert info.value.field == "odds"
     assert info.value.value == 100_001
     assert "(L4)" in str(info.value)
 

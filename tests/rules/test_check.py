@@ -115,7 +115,7 @@ def test_c2_tiers_and_numbers():
 
 
 def test_c3_level_out_of_range():
-    with pytest.raises(InputError, match="--advantage"):
+    with pytest.raises(InputError, match="^advantage_level: 6: "):
         apply_disadvantage(6, 0)
 
 

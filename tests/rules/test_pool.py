@@ -153,7 +153,7 @@ def test_extra_notation(text, expected):
 def test_bad_extra_notation(text):
     with pytest.raises(InputError) as info:
         parse_extra(text)
-    assert info.value.field == "--extra"
+    assert info.value.field == "extra"
 
 
 names = st.lists(st.sampled_from(["torch", "Torch", "advice", "help", "cover"]), max_size=5)

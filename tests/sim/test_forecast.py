@@ -95,5 +95,5 @@ def test_nobody_up_is_over_without_a_winner():
 
 @pytest.mark.parametrize("runs", [0, 1_000_001])
 def test_runs_out_of_range_are_refused(runs):
-    with pytest.raises(InputError, match="--runs"):
+    with pytest.raises(InputError, match="^runs: "):
         forecast(example("duel"), runs=runs)

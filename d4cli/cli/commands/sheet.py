@@ -156,7 +156,9 @@ def naming(creature: str) -> "Iterator[None]":
     try:
         yield
     except InputError as error:
-        raise InputError(f"{creature}: {error.field}", error.value, error.problem) from None
+        raise InputError(
+            error.field, error.value, error.problem, mentions=error.mentions, where=creature
+        ) from None
 
 
 def _check_request(

@@ -1,0 +1,96 @@
+"""The one table from the fields the library names in its errors to this shell's options.
+
+The library (`d4cli.api` and the core under it) names the keyword arguments and record
+fields it was given: ``dc/evasion: give a DC or an Evasion, not both``. The shell says the
+same error with the options that give those fields: ``--dc/--evasion: ...``
+(`d4cli.rules.errors.InputError.render`, applied where the shell prints an error,
+`d4cli.cli.root`). A field not in `FLAG_OF` is shown as the library names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from d4cli.rules.errors import D4Error
+
+# Each field -> the option (or argument) that gives it. Where commands spell one field
+# differently, the entry maps command paths (``roll check``) to the spelling, "" to the
+# one of every other command; a command in none of them shows the field's own name.
+FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
+    "advantage": "--adv",  # sources of Advantage (R4); a check's level is `advantage_level`
+    "advantage_level": "--advantage",
+    "after": "--after",
+    # `roll pool ASPECT`, `act NAME ASPECT`; the options of a Team Action and of a named action
+    "aspect": {"": "ASPECT", "team": "--aspect", "action add": "--aspect"},
+    "aspects": "--aspect",
+    "attribute": "--attribute",
+    "attributes": "--attribute",
+    "before": "--before",
+    "copies": "--count",
+    "cost": "--cost",
+    "dc": "--dc",
+    # sources of Disadvantage in a pool (R4), a count of Disadvantages in a d20 check (C4)
+    "disadvantage": {
+        "": "--dis",
+        "roll check": "--disadvantage",
+        "check": "--disadvantage",
+        "odds check": "--disadvantage",
+        "odds compare": "--disadvantage",
+    },
+    "disadvantage_sources": "--dis",
+    "end_of": "--until-end-of",
+    "evasion": "--evasion",
+    "extra": "--extra",
+    "force": "--force",
+    "gm": "--gm",
+    "grant": "--adv/--dis",
+    "hp": "--hp",
+    "ignore_load": "--ignore-load",
+    "like": "--like",
+    "max_hp": "--max-hp",
+    "mode": {"": "--mode", "simulate": "--modes"},
+    "name": {"init": "--name", "action add": "ACTION"},
+    "odds": "--odds",
+    "pool_sizes": "--pool",
+    "proficiencies": "--proficiency",
+    "proficiency": "--proficiency",
+    "round_reset": "--round-reset",
+    "rounds": "--rounds",
+    "runs": "--runs",
+    "scheduler": "--scheduler",
+    "seq": "--at",
+    # only `add --side`: the simulator's `side` is each creature's, in the file
+    "side": {"add": "--side"},
+    "source": "--source",
+    "specialization": "--specialization",
+    "specializations": "--specialization",
+    "start_at": "--from-seq",
+    "start_of": "--until-start-of",
+    "sweep": "--sweep",
+    "target": {"": "--target", "simulate": "--target-rule"},
+    "template": "--from",
+    "times": "--times",
+    "uses": "--uses",
+}
+
+
+def flag_of(field: str, command: Sequence[str] = ()) -> str:
+    """The option that gives *field* in the command line *command* (its words, without
+    ``d4cli``: ``["roll", "check", ...]``), or *field* itself when none does.
+
+    >>> flag_of("ignore_load"), flag_of("disadvantage", ["roll", "check"]), flag_of("line")
+    ('--ignore-load', '--disadvantage', 'line')
+    """
+    entry = FLAG_OF.get(field, field)
+    if isinstance(entry, str):
+        return entry
+    # A command is one word (`act`) or a group and one of its commands (`roll check`).
+    for path in (" ".join(command[:2]), " ".join(command[:1]), ""):
+        if path in entry:
+            return entry[path]
+    return field
+
+
+def shell_message(error: D4Error, command: Sequence[str] = ()) -> str:
+    """*error*'s message as the shell says it: each field it names spelt as *command*'s option."""
+    return error.render(lambda field: flag_of(field, command))
