@@ -74,6 +74,11 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
 }
 
 
+# Commands whose words are the library's own field names (``set NAME hp=5``): their errors
+# name each field as the user typed it, never as some other command's option.
+AS_TYPED: frozenset[str] = frozenset({"set"})
+
+
 def flag_of(field: str, command: Sequence[str] = ()) -> str:
     """The option that gives *field* in the command line *command* (its words, without
     ``d4cli``: ``["roll", "check", ...]``), or *field* itself when none does.
@@ -81,6 +86,8 @@ def flag_of(field: str, command: Sequence[str] = ()) -> str:
     >>> flag_of("ignore_load"), flag_of("disadvantage", ["roll", "check"]), flag_of("line")
     ('--ignore-load', '--disadvantage', 'line')
     """
+    if command[:1] and command[0] in AS_TYPED:
+        return field
     entry = FLAG_OF.get(field, field)
     if isinstance(entry, str):
         return entry

@@ -142,4 +142,4 @@ def _validated(document: dict[str, Any], path: object) -> Encounter:
         return encounter_from_document(document, path)
     except FileError as error:
         # The value came from the command, not the file: name the field, not the file.
-        raise InputError(error.where, error.value, error.problem) from None
+        raise InputError(error.in_file, error.value, error.problem) from None

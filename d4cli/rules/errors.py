@@ -116,17 +116,17 @@ class FileError(InputError):
     Args:
         path: the file at fault.
         field: where in it (``creature 'Goblin': load``), or "" for the whole file; kept
-            as `where` (`field` then starts with the file's name).
+            as `in_file` (`field` then starts with the file's name).
         value: the offending value (``None`` to show none).
         problem: what is wrong.
     """
 
     def __init__(self, path: object, field: str, value: object, problem: str) -> None:
         self.path = str(path)
-        self.where = field
         shown = shorten(self.path)
         where = f"{shown}: {field}" if field else shown
         super().__init__(where, value, problem)
+        self.in_file = field
 
     def render(self, spell: Callable[[str], str] = str) -> str:
         """The message as it is, whatever *spell*: a file's fields are named as the file has them."""

@@ -22,8 +22,10 @@ from d4cli.rules.errors import FileError, InputError, RefusedError
 # Fields of the library that no option gives: a command, a file's table, a place name.
 SHOWN_AS_NAMED = {
     "actions",  # a creature's named actions, checked by the simulator
+    "changes",  # `Tracker.set`'s (the shell's FIELD=VALUE words)
     "current",  # the turn running (turn end)
-    "expression",  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
+    "expression",
+    "field",  # a field `set` does not know (the shell's FIELD of FIELD=VALUE)  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
     "forecast",
     "hp_shown",  # a field of the players' view file
     "last_turn",

@@ -97,7 +97,7 @@ def test_set_view_changes_the_player_view_table():
     [
         (["Aria", "hp=20"], "creature 'Aria': hp: 20: is above max_hp 12 (R18)"),
         (["Aria", "evasion=-1"], "creature 'Aria': evasion: -1: must be within 0..100000"),
-        (["Aria", "hp=1.5"], "hp: '1.5': must be a whole number"),
+        (["Aria", "hp=1.5"], "d4cli: error: hp: '1.5': must be a whole number"),
         (["Aria", "hpp=3"], "field: 'hpp': unknown field; did you mean 'hp'?"),
         (
             ["Aria", "aspects.Might=3"],
@@ -107,7 +107,11 @@ def test_set_view_changes_the_player_view_table():
             ["Aria", "hp_shown=labels"],
             "creature 'Aria': hp_shown: 'labels': must be one of: exact, label, none",
         ),
-        (["Aria", "evasion_shown=yes"], "evasion_shown: 'yes': must be true or false"),
+        (
+            ["Aria", "evasion_shown=yes"],
+            "d4cli: error: evasion_shown: 'yes': must be true or false",
+        ),
+        (["Aria", "max_hp=x"], "d4cli: error: max_hp: 'x': must be a whole number"),
         (
             ["Aria", "side=a\tb"],
             "creature 'Aria': side: 'a\\x09b': holds an invisible or control character",
