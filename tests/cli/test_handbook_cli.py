@@ -55,8 +55,14 @@ def test_every_rule_id_the_tool_cites_is_in_the_handbook(handbook):
 
 def test_each_table_has_a_caption_saying_how_it_was_computed(handbook):
     assert handbook.count("Caption: exact") == 4
-    assert "Caption: simulated, 100 fights per mode, seed 3" in handbook
-    assert "**Playtest duel: 100 runs per mode, seed 3, draw after 100 rounds**" in handbook
+    assert "Caption: simulated under the policy `d4cli help simulate` states." in handbook
+    assert (
+        "**Playtest duel: 100 runs per mode, seed 3, draw after 100 rounds**; "
+        "95% intervals in parentheses." in handbook
+    )
+    # Each caption says a thing once: the runs, the seed and the intervals are the heading's.
+    for said in ("95% intervals in parentheses", "100 runs per mode", "fights per mode"):
+        assert handbook.count(said) <= 1, said
     assert "| 4 (4d4) | 100% | 98.0% | 86.3% | 58.6% | 25.8% | 5.9% | 0.4% | 0% | 0% |" in handbook
     assert "| Total | **16** | R7 |" in handbook
 

@@ -121,8 +121,8 @@ def simulation_section(report: dict[str, Any]) -> list[str]:
     return [
         "## The reset modes compared",
         "",
-        f"Caption: simulated, {report['runs']:,} fights per mode, seed {report['seed']}, under the policy "
-        "`d4cli help simulate` states; 95% intervals in parentheses.",
+        # The report's own heading gives the runs, the seed and the intervals: said once.
+        "Caption: simulated under the policy `d4cli help simulate` states.",
         "",
         markdown_report(report),
         "",
