@@ -1,10 +1,19 @@
-"""`Change`: what one change of an encounter did, as every `d4cli.api.Tracker` method returns it."""
+"""One change of an encounter: `Writer.change` applies a pure transition under the file's
+lock and journal, and returns the `Change` record of what it did (every `d4cli.api.Tracker`
+method is one such transition)."""
 
 from __future__ import annotations
 
+import os
+import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
+from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
+from d4cli.output.serialize.changes import journal_json
+from d4cli.rules.dice import DiceSource
+from d4cli.store.transaction import Clock, Transaction, local_now
 
 if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
     from d4cli.output.serialize.changes import Record
@@ -37,3 +46,54 @@ class Change(NamedTuple, Generic[R]):
     def unchanged(self) -> bool:
         """The change would have left the encounter as it was: nothing written or logged."""
         return not (self.written or self.dry_run) and getattr(self.record, "allowed", True)
+
+
+class Writer(Reader):
+    """A `Reader` that can change the encounter file: any pure transition, under its lock.
+
+    Args:
+        path: the encounter file.
+        rng: the dice (anything with ``randint(a, b)``); default a fresh `random.Random`.
+        clock: the time each journal entry records; default local time.
+        lock_timeout: seconds to wait for another command's lock (None: 5 s).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        rng: DiceSource | None = None,
+        clock: Clock = local_now,
+        lock_timeout: float | None = None,
+    ) -> None:
+        super().__init__(path)
+        self.rng: DiceSource = random.Random() if rng is None else rng
+        self.clock = clock
+        self.lock_timeout = lock_timeout
+
+    def change(
+        self,
+        transition: Callable[[Encounter], tuple[Encounter, R]],
+        *,
+        note: str | None = None,
+        dry_run: bool = False,
+        always_logged: bool = False,
+    ) -> Change[R]:
+        """Apply a pure *transition* of `d4cli.fight` to the encounter, under its lock.
+
+        A refused record (``allowed`` false) writes nothing; so does a transition that leaves
+        the encounter as it was, unless *always_logged* (a roll, a note). *note* joins the
+        journal entry.
+        """
+        if dry_run:
+            encounter = self.status()
+            new, record = transition(encounter)
+            return Change(record, new, written=False, dry_run=True)
+        with Transaction(self.path, timeout=self.lock_timeout, clock=self.clock) as txn:
+            new, record = transition(txn.encounter)
+            refused = not getattr(record, "allowed", True)
+            same = new == txn.encounter and not always_logged
+            if refused or same:
+                return Change(record, txn.encounter, written=False)
+            written = txn.commit(new, journal_json(record), note)
+        return Change(record, new, True, False, written.warning, written.dropped_comments)

@@ -10,13 +10,11 @@ and why; the front end renders it. Nothing here prints or reads the environment.
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from d4cli.api.change import Change, R
-from d4cli.api.reader import Reader
+from d4cli.api.change import Change, Writer
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
 from d4cli.api.templates import new_encounter
 from d4cli.fight.actions import ActRecord, ActRequest, TeamRecord, TeamRequest, act, team
@@ -50,13 +48,19 @@ from d4cli.fight.turns import (
 )
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.output.serialize.changes import journal_json
-from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
-from d4cli.store.transaction import Clock, Transaction, create, local_now
+from d4cli.rules.dice import (
+    DiceRoll,
+    DiceSource,
+    ExtraDice,
+    parse_expression,
+    parse_extra,
+    roll_expression,
+)
+from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 
 
-class Tracker(Reader):
+class Tracker(Writer):
     """An encounter file (TOML, with its journal, redo file and lock beside it).
 
     Args:
@@ -67,21 +71,9 @@ class Tracker(Reader):
 
     Every change method returns a `Change` and raises `InputError` (bad input, naming the
     field), `FileError` (a file that cannot be read, used or written) or `LockTimeout`;
-    on any error the file and the journal stay byte for byte as they were.
+    on any error the file and the journal stay byte for byte as they were. Each is a pure
+    transition of `d4cli.fight` applied by `Writer.change`.
     """
-
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        rng: DiceSource | None = None,
-        clock: Clock = local_now,
-        lock_timeout: float | None = None,
-    ) -> None:
-        super().__init__(path)
-        self.rng: DiceSource = random.Random() if rng is None else rng
-        self.clock = clock
-        self.lock_timeout = lock_timeout
 
     @classmethod
     def create(
@@ -144,35 +136,6 @@ class Tracker(Reader):
             lock_timeout=lock_timeout,
         )
 
-    # --- the generic change --------------------------------------------------------------
-
-    def change(
-        self,
-        transition: Callable[[Encounter], tuple[Encounter, R]],
-        *,
-        note: str | None = None,
-        dry_run: bool = False,
-        always_logged: bool = False,
-    ) -> Change[R]:
-        """Apply a pure *transition* of `d4cli.fight` to the encounter, under its lock.
-
-        A refused record (``allowed`` false) writes nothing; so does a transition that leaves
-        the encounter as it was, unless *always_logged* (a roll, a note). *note* joins the
-        journal entry.
-        """
-        if dry_run:
-            encounter = self.status()
-            new, record = transition(encounter)
-            return Change(record, new, written=False, dry_run=True)
-        with Transaction(self.path, timeout=self.lock_timeout, clock=self.clock) as txn:
-            new, record = transition(txn.encounter)
-            refused = not getattr(record, "allowed", True)
-            same = new == txn.encounter and not always_logged
-            if refused or same:
-                return Change(record, txn.encounter, written=False)
-            written = txn.commit(new, journal_json(record), note)
-        return Change(record, new, True, False, written.warning, written.dropped_comments)
-
     # --- creatures and turns (R1, R12-R19) ----------------------------------------------
 
     def add(
@@ -233,13 +196,39 @@ class Tracker(Reader):
 
         return self.change(transition, note=note)
 
-    def damage(self, name: str, amount: int, *, note: str | None = None) -> Change[DamageEvent]:
-        """Take *amount* hp off a creature; at 0 it is down (R16, R18)."""
-        return self.change(lambda encounter: damage(encounter, name, amount), note=note)
+    def damage(
+        self, name: str, amount: int | str, *, note: str | None = None
+    ) -> Change[DamageEvent]:
+        """Take *amount* hp off a creature; at 0 it is down (R16, R18). *amount* is a whole
+        number, or dice to roll with the tracker's dice (``"2d6+1"``, R6, L2, L3): the record's
+        ``roll`` says what they showed, and a roll is logged even when it changes nothing;
+        a total below 0 takes nothing off.
 
-    def heal(self, name: str, amount: int, *, note: str | None = None) -> Change[HealEvent]:
-        """Give a creature *amount* hp back, up to its ``max_hp`` (R18)."""
-        return self.change(lambda encounter: heal(encounter, name, amount), note=note)
+        Raises:
+            InputError: no such creature; a negative number; dice that are not ``NdX`` terms
+                and numbers joined by ``+`` and ``-``.
+        """
+        value, roll = self._amount(amount)
+        return self.change(
+            lambda encounter: _rolled(damage(encounter, name, value), roll),
+            note=note,
+            always_logged=roll is not None,  # a roll is kept, whatever it took off
+        )
+
+    def heal(self, name: str, amount: int | str, *, note: str | None = None) -> Change[HealEvent]:
+        """Give a creature *amount* hp back, up to its ``max_hp`` (R18); *amount* as `damage`'s."""
+        value, roll = self._amount(amount)
+        return self.change(
+            lambda encounter: _rolled(heal(encounter, name, value), roll),
+            note=note,
+            always_logged=roll is not None,
+        )
+
+    def _amount(self, amount: int | str) -> tuple[int, DiceRoll | None]:
+        if not isinstance(amount, str):
+            return amount, None
+        roll = roll_expression(parse_expression(amount, "amount"), self.rng)
+        return max(0, roll.total), roll
 
     # --- rolls (R2-R11, C1-C8) ------------------------------------------------------------
 
@@ -446,3 +435,12 @@ class Tracker(Reader):
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
         return redo(self.path, timeout=self.lock_timeout)
+
+
+HpEvent = TypeVar("HpEvent", DamageEvent, HealEvent)
+
+
+def _rolled(changed: tuple[Encounter, HpEvent], roll: DiceRoll | None) -> tuple[Encounter, HpEvent]:
+    """A damage or heal transition's result, its record saying which dice gave the amount."""
+    new, event = changed
+    return new, event if roll is None else event._replace(roll=roll)

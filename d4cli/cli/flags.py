@@ -19,6 +19,7 @@ from d4cli.rules.errors import D4Error
 FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "advantage": "--adv",  # sources of Advantage (R4); a check's level is `advantage_level`
     "advantage_level": "--advantage",
+    "amount": "N",  # `damage`/`heal` N|EXPR: dice to roll
     "after": "--after",
     # `roll pool ASPECT`, `act NAME ASPECT`; the options of a Team Action and of a named action
     "aspect": {"": "ASPECT", "team": "--aspect", "action add": "--aspect"},

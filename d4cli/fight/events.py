@@ -6,7 +6,8 @@ A transition on the encounter returns one of these beside the new encounter
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
 object. Records only: it imports nothing but the closed sets (`d4cli.fight.closed_sets`: the
-entry kinds, `Mode`, `GrantKind`, `ActOutcome`) and the effects' values (`d4cli.fight.effects`).
+entry kinds, `Mode`, `GrantKind`, `ActOutcome`), the effects' values (`d4cli.fight.effects`)
+and a roll of dice (`d4cli.rules.dice.DiceRoll`: rolled damage or healing).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from d4cli.fight.closed_sets import ActOutcome as ActOutcome  # the closed sets,
 from d4cli.fight.closed_sets import GrantKind as GrantKind
 from d4cli.fight.closed_sets import Mode as Mode
 from d4cli.fight.effects import Effect, Ended
+from d4cli.rules.dice import DiceRoll
 
 
 class AddEvent(NamedTuple):
@@ -230,7 +232,10 @@ class EffectEvent(NamedTuple):
 
 
 class DamageEvent(NamedTuple):
-    """Damage not from a roll (R16): off the hp, never below 0; at 0 the creature is down (R18)."""
+    """Damage not from an act (R16): off the hp, never below 0; at 0 the creature is down (R18).
+
+    The amount is a number the GM gave, or the total of the dice they named (*roll*).
+    """
 
     @property
     def allowed(self) -> bool:
@@ -250,6 +255,7 @@ class DamageEvent(NamedTuple):
     down_before: bool
     down_after: bool
     fight_over: str | None = None  # the winning side, when this damage took the last foe down (R18)
+    roll: DiceRoll | None = None  # the dice that gave *amount* (``damage NAME 2d6+1``), else None
 
 
 class HealEvent(NamedTuple):
@@ -277,6 +283,7 @@ class HealEvent(NamedTuple):
     down_before: bool
     down_after: bool
     next_round: bool = False
+    roll: DiceRoll | None = None  # the dice that gave *amount* (``heal NAME 1d8``), else None
 
 
 class NoteEvent(NamedTuple):

@@ -13,13 +13,18 @@ import typer
 
 from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
-from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
+from d4cli.cli.options import FileOption, JsonOption, NoteOption, SeedOption, check_note
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP, parse_whole
 
 # Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
 Amount = Annotated[
-    str | None, typer.Argument(metavar="N", help="A whole number, 0 or more.", show_default=False)
+    str | None,
+    typer.Argument(
+        metavar="N|EXPR",
+        help="A whole number, 0 or more, or dice to roll: 2d6+1 (NdX terms and numbers, L3).",
+        show_default=False,
+    ),
 ]
 Name = Annotated[
     str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)
@@ -69,26 +74,32 @@ def move_command(
     )
 
 
-def _amount(text: str | None) -> int:
-    """N of ``damage``/``heal``: a plain whole number 0..100,000 (L1, L3)."""
+def _amount(text: str | None) -> int | str:
+    """N of ``damage``/``heal``: a plain whole number 0..100,000 (L1, L3), or the text of
+    dice for the library to roll (``2d6+1``)."""
     if text is None:
         raise InputError("N", None, "missing: give the amount, a whole number 0 or more")
-    return parse_whole(text, "N", HP)
+    if "d" not in text.lower():  # no die in it: a number, or not one (``2.5``)
+        return parse_whole(text, "N", HP)
+    return text
 
 
 def damage_command(
     name: Name,
     amount: Amount = None,
+    seed: SeedOption = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Take N hit points off a creature, never below 0; at 0 it is down (R16, R18).
 
-    Example: d4cli damage "Goblin Archer" 4
+    N may be dice to roll (2d6+1): the line shows what they rolled, the log keeps it.
+
+    Example: d4cli damage "Goblin Archer" 4; d4cli damage "Goblin Archer" 2d6+1
     """
     value = _amount(amount)
-    tracker = open_tracker(file)
+    tracker = open_tracker(file, seed, dice=True)
     print_change(
         tracker.damage(name, value, note=check_note(note)), tracker, json_=json_, note=note
     )
@@ -97,14 +108,17 @@ def damage_command(
 def heal_command(
     name: Name,
     amount: Amount = None,
+    seed: SeedOption = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Give a creature N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
 
-    Example: d4cli heal Borin 5
+    N may be dice to roll (1d8+2), as for damage.
+
+    Example: d4cli heal Borin 5; d4cli heal Borin 1d8
     """
     value = _amount(amount)
-    tracker = open_tracker(file)
+    tracker = open_tracker(file, seed, dice=True)
     print_change(tracker.heal(name, value, note=check_note(note)), tracker, json_=json_, note=note)

@@ -30,12 +30,13 @@ def fight_summary(entry: dict[str, Any]) -> str:
             f" (R13): {order}; {_next(entry)}"
         )
     amount = entry.get("amount")
+    given = f"{amount}{_rolled(entry.get('roll'))}"
     before, after = entry.get("hp_before"), entry.get("hp_after")
     if after is None:
-        return f"{actor} takes {amount} damage; it has no hp, so nothing changes (R16)"
+        return f"{actor} takes {given} damage; it has no hp, so nothing changes (R16)"
     cap = f" of {entry['max_hp']}" if entry.get("max_hp") is not None else ""
     text = (
-        f"{actor} {'takes' if kind == 'damage' else 'heals'} {amount}: HP {before} -> {after}{cap}"
+        f"{actor} {'takes' if kind == 'damage' else 'heals'} {given}: HP {before} -> {after}{cap}"
     )
     if kind == "damage":
         if entry.get("down_before"):
@@ -55,3 +56,17 @@ def fight_summary(entry: dict[str, Any]) -> str:
     ):
         return text + " (stops at max_hp, R18)"
     return text + " (R18)"
+
+
+def _rolled(roll: object) -> str:
+    """`` (2d6+1: 4 2 +1 = 7)``: the dice that gave a damage or heal amount; "" for a number."""
+    if not isinstance(roll, dict):
+        return ""
+    parts = []
+    for term in roll.get("terms") or ():
+        shown = " ".join(str(die) for die in term.get("dice") or ())
+        modifier = term.get("modifier") or 0
+        parts.append(shown + (f" {modifier:+d}" if modifier else ""))
+    total = roll.get("total")
+    below = "; below 0 takes nothing" if isinstance(total, int) and total < 0 else ""
+    return f" ({escape(str(roll.get('expression')))}: {' + '.join(parts)} = {total}{below})"

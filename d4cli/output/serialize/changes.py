@@ -26,6 +26,7 @@ from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
 from d4cli.output.serialize.base import Event, event_head, fight_over_json
 from d4cli.output.serialize.effects import effect_event_json, ended_json
+from d4cli.output.serialize.rolls import dice_json
 from d4cli.output.serialize.visibility import view_event_json
 
 Record = (
@@ -69,7 +70,8 @@ def move_json(event: MoveEvent) -> JsonObject:
 
 def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
     """A ``damage`` or ``heal`` (R16, R18): the amount, hp before and after, down before and after;
-    a ``heal`` also ``next_round`` (back, but its next turn is in the next round, R19)."""
+    a ``heal`` also ``next_round`` (back, but its next turn is in the next round, R19); ``roll``
+    the dice rolled for the amount (`dice_json`), null for a number given."""
     found = {
         **event_head(event),
         "amount": event.amount,
@@ -82,6 +84,8 @@ def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
     if event.kind == "heal":
         found["next_round"] = getattr(event, "next_round", False)
     found["fight_over"] = fight_over_json(getattr(event, "fight_over", None))
+    # The dice that gave the amount (``damage NAME 2d6+1``): the ``roll dice`` object; else null.
+    found["roll"] = None if event.roll is None else dice_json(event.roll)
     return found
 
 
