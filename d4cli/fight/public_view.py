@@ -28,6 +28,7 @@ from typing import NamedTuple
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.sides import winner
 from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.names import fold_name
 
@@ -98,6 +99,8 @@ class PublicView(NamedTuple):
         hidden_turn: a hidden creature's turn runs.
         creatures: the visible creatures in turn order (R13).
         counts_from: the round an effect's rounds are counted from (`d4cli.fight.effects.applied_round`).
+        winner: the side that has won (R18), when a creature the players see is on it;
+            else None (the fight goes on, or only hidden creatures are left standing).
     """
 
     name: str
@@ -106,6 +109,7 @@ class PublicView(NamedTuple):
     hidden_turn: bool
     creatures: tuple[PublicCreature, ...]
     counts_from: int = 1
+    winner: str | None = None
 
 
 def hp_label(hp: int | None, max_hp: int | None) -> str | None:
@@ -168,6 +172,8 @@ def public_view(encounter: Encounter) -> PublicView:
                 headroom=tuple(creature.headroom().items()) if party else None,
             )
         )
+    won = winner(encounter)
+    seen = any(creature.side == won and not creature.hidden for creature in encounter.creatures)
     return PublicView(
         encounter.name,
         encounter.round,
@@ -175,6 +181,7 @@ def public_view(encounter: Encounter) -> PublicView:
         hidden_turn,
         tuple(visible),
         applied_round(encounter),
+        won if seen else None,
     )
 
 

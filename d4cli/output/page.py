@@ -71,6 +71,8 @@ def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
         now = "A hidden creature acts"
     else:
         now = "Between turns"
+    if view.winner is not None:
+        now += f" &middot; The fight is over, won by {escape(view.winner)}"
     rows = []
     for creature in view.creatures:
         classes = ["creature"]

@@ -82,6 +82,28 @@ class FightOver(InputError):
         super().__init__("forecast", None, problem)
 
 
+def decided(encounter: Encounter, won: str | None) -> Forecast:
+    """The forecast of a fight already over (R18), played by nobody: *won* (the side left
+    standing) wins at 100%, every other side at 0%; with no side up, a draw at 100%."""
+
+    def certain(side: str, sure: bool) -> Chance:
+        return Chance(side, 0, float(sure), float(sure), float(sure))  # no run played
+
+    chances = tuple(certain(side, side == won) for side in sides(encounter))
+    return Forecast(
+        encounter.name,
+        sim_mode(encounter),
+        0,
+        0,
+        MAX_ROUNDS,
+        chances,
+        certain("", won is None),
+        0,
+        0,
+        0,
+    )
+
+
 def sim_mode(encounter: Encounter) -> str:
     """The simulator mode of the file's own reset mode: ``turn``, ``round`` or ``round-zero`` (R12)."""
     if encounter.mode != "round":

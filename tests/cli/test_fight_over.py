@@ -91,3 +91,40 @@ def test_damage_and_remove_end_it_too_and_other_changes_carry_null():
     ok("undo")
     assert ok_json("damage", "Goblin Brute", "50")["fight_over"] == {"winner": "party"}
     assert ok_json("damage", "Goblin Brute", "1")["fight_over"] is None  # already down: nothing new
+
+
+def test_a_fight_that_is_over_stays_over_until_a_change_undoes_it():
+    _skirmish()
+    ok("damage", "Goblin Brute", "10")
+    status = ok_json("status")
+    assert status["fight_over"] == {"winner": "party"}
+    table = ok("status", env={"COLUMNS": "200"}).stdout
+    assert "The fight is over, won by party (R18)" in table
+    players = ok_json("board", "--players", "--once", "--json")
+    assert players["fight_over"] == {"winner": "party"}
+    frame = ok("board", "--players", "--once", env={"COLUMNS": "120"}).stdout
+    assert frame.splitlines()[0].endswith("the fight is over, won by party")
+    gm = ok("board", "--once", env={"COLUMNS": "120"}).stdout
+    assert "the fight is over, won by party" in gm.splitlines()[0]
+    # A later change that leaves it over keeps saying so; a heal that brings a foe back ends it.
+    ok("damage", "Aria", "1")
+    assert ok_json("status")["fight_over"] == {"winner": "party"}
+    ok("heal", "Goblin Brute", "2")
+    assert ok_json("status")["fight_over"] is None
+    assert ok_json("board", "--players", "--once", "--json")["fight_over"] is None
+    assert "fight is over" not in ok("status", env={"COLUMNS": "200"}).stdout
+
+
+def test_the_players_never_learn_of_a_side_left_only_hidden():
+    from d4cli.fight.public_view import public_view
+    from d4cli.output.page import view_fragment
+
+    hidden = Creature("Shade", (("Might", 2),), hp=3, side="shadows", hidden=True)
+    party = _c("Aria", "party", 0)
+    over = Encounter(creatures=(party, hidden))
+    assert winner(over) == "shadows"  # the GM sees it is over
+    view = public_view(over)
+    assert view.winner is None and "shadows" not in repr(view)
+    assert "fight is over" not in view_fragment(view)
+    shown = public_view(Encounter(creatures=(_c("Aria", "party", 3), _c("G", "foes", 0))))
+    assert shown.winner == "party" and "won by party" in view_fragment(shown)

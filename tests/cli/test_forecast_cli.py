@@ -81,9 +81,15 @@ def test_status_forecast_json_adds_the_forecast(fought):
 def test_a_fight_already_over_says_who_won(fought):
     ok("damage", "Goblin Archer", "99")
     ok("damage", "Goblin Brute", "99")
+    # Nothing left to play: the side left standing wins at 100%, exit 0.
     assert (
-        fails(2, fought, "forecast") == "d4cli: error: forecast: the fight is over: party won (R18)"
+        ok("forecast").stdout
+        == "Forecast: the fight is over: party won (R18); party 100%, foes 0%, draws 0%\n"
     )
+    settled = ok_json("forecast", "--seed", "4")
+    assert settled["fight_over"] == {"winner": "party"}
+    assert settled["wins"]["party"]["rate"] == 1.0 and settled["wins"]["foes"]["rate"] == 0.0
+    assert settled["draws"]["rate"] == 0.0 and settled["runs"] == 0
     assert (
         ok("status", "--forecast").stdout.splitlines()[-1]
         == "Forecast: the fight is over: party won (R18)"

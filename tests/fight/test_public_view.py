@@ -78,6 +78,7 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
         "round": 2,
         "turn": "Aria",
         "hidden_turn": False,
+        "fight_over": None,
         "creatures": [
             {
                 "name": "Aria",

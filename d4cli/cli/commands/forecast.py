@@ -9,9 +9,11 @@ import typer
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.reads import run_forecast
-from d4cli.output.render.forecast import print_forecast
-from d4cli.output.serialize.forecast import forecast_json
+from d4cli.output.render.encounter import print_lines
+from d4cli.output.render.forecast import print_forecast, settled_line
+from d4cli.output.serialize.forecast import forecast_json, settled_json
 from d4cli.output.stdout import emit_json
+from d4cli.sim.forecast import FightOver, decided
 
 if TYPE_CHECKING:
     pass
@@ -39,9 +41,16 @@ def forecast_command(
     Example: d4cli forecast --seed 1
     """
     encounter = open_tracker(file).status()
-    result = run_forecast(encounter, runs, seed)
+    try:
+        result = run_forecast(encounter, runs, seed)
+    except FightOver as over:  # nothing to play: the side left standing has won (R18)
+        settled = decided(encounter, over.winner)
+        if json_:
+            emit_json(settled_json(settled, over.winner))
+            return
+        print_lines([settled_line(settled, over.winner)])
+        return
     if json_:
         emit_json(forecast_json(result))
         return
-
     print_forecast(result)

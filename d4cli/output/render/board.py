@@ -21,6 +21,7 @@ from rich.text import Text
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.fight.sides import winner
 from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.render import escape
@@ -116,7 +117,10 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
         now = "now: a hidden creature acts"
     else:
         now = "between turns"
-    lines: list[Any] = [_line(f"{_title(view.name, view.round)}; {now}")]
+    over = (
+        "" if view.winner is None else f"; [bold]the fight is over[/], won by {escape(view.winner)}"
+    )
+    lines: list[Any] = [_line(f"{_title(view.name, view.round)}; {now}{over}")]
     if unreadable:
         lines.append(
             Text(
@@ -174,8 +178,10 @@ def gm_frame(
         ]
         rows += 1 + len(effects)
         table.add_row(marker, "\n".join([name, *effects]), str(creature.load), hp, rooms)
+    won = winner(encounter)
+    over = "" if won is None else f"; [bold]the fight is over[/], won by {escape(won)}"
     lines: list[Any] = [
-        _line(f"{_title(encounter.name, encounter.round)} [dim](GM board; q quits)[/]")
+        _line(f"{_title(encounter.name, encounter.round)}{over} [dim](GM board; q quits)[/]")
     ]
     if problem is not None:
         lines.append(

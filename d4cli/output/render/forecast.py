@@ -62,6 +62,12 @@ def print_forecast(forecast: Forecast) -> None:
     )
 
 
+def settled_line(forecast: Forecast, winner: str | None) -> str:
+    """``Forecast: the fight is over: party won (R18); party 100%, foes 0%, draws 0%``."""
+    sides = ", ".join(f"{escape(chance.side)} {percent(chance)}" for chance in forecast.chances)
+    return f"{over_line(winner)}; {sides}, draws {percent(forecast.draws)}"
+
+
 def over_line(winner: str | None) -> str:
     """``Forecast: the fight is over: party won (R18)``."""
     if winner is None:

@@ -40,6 +40,12 @@ def forecast_json(forecast: Forecast) -> JsonObject:
     }
 
 
+def settled_json(forecast: Forecast, winner: str | None) -> JsonObject:
+    """``forecast --json`` of a fight already over (R18): `forecast_json` of the settled forecast
+    (`d4cli.sim.forecast.decided`: the winner at 100%, no run played), ``fight_over: {winner}``."""
+    return {**forecast_json(forecast), "fight_over": {"winner": winner}}
+
+
 def over_json(winner: str | None) -> JsonObject:
     """``{kind: "forecast", fight_over: {winner}}``: the forecast of a fight already over (R18; winner null: nobody up)."""
     return {"kind": "forecast", "fight_over": {"winner": winner}}

@@ -26,13 +26,15 @@ def public_view_json(view: PublicView) -> JsonObject:
     """The player view: ``kind`` = "player-view", ``name``, ``round``, ``turn`` (a visible name or
     null), ``hidden_turn`` (a hidden creature acts), ``creatures`` in turn order, each
     ``{name, party, current, had_turn, down, hp, max_hp, hp_label, evasion, effects: [{source,
-    grant, on, left}], headroom: {Aspect: Aspect - Load} or null}`` (null where not shown)."""
+    grant, on, left}], headroom: {Aspect: Aspect - Load} or null}`` (null where not shown);
+    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing (R18), else null."""
     return {
         "kind": "player-view",
         "name": view.name,
         "round": view.round,
         "turn": view.turn,
         "hidden_turn": view.hidden_turn,
+        "fight_over": None if view.winner is None else {"winner": view.winner},
         "creatures": [
             {
                 "name": creature.name,
