@@ -92,7 +92,7 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
 
     def keep(pair):
         encounter, record = pair
-        records.append(record_json(record))
+        records.append(without_later_keys(record_json(record)))
         states.append(without_player_view(state_of(encounter)))
         return encounter, record
 
@@ -191,10 +191,29 @@ def state_of(value: object) -> object:
     return value
 
 
+# Keys that came after the fixture was recorded, at the values the simulator always gives them:
+# a record's ``gm_called`` (it never calls for a roll, R9); an encounter's ``resume_at`` and
+# ``round_open`` (it never removes a creature, R17, R19).
+_LATER_RECORD_KEYS = {"gm_called": False}
+_LATER_STATE_KEYS = {"resume_at": None, "round_open": False}
+
+
+def without_later_keys(record: dict) -> dict:
+    """*record* (a record's JSON) without the keys of `_LATER_RECORD_KEYS` at those values."""
+    for key, default in _LATER_RECORD_KEYS.items():
+        if key in record and record[key] == default:
+            del record[key]
+    return record
+
+
 def without_player_view(state: dict) -> dict:
-    """*state* (an encounter's `asdict`) without the player view's fields where they hold their defaults."""
+    """*state* (an encounter's `asdict`) without the player view's fields where they hold their
+    defaults, nor the later keys of `_LATER_STATE_KEYS` at theirs."""
     if state.get("player_view") is None:
         state.pop("player_view", None)
+    for key, default in _LATER_STATE_KEYS.items():
+        if key in state and state[key] == default:
+            del state[key]
     for creature in state.get("creatures", ()):
         for key, default in _VIEW_DEFAULTS.items():
             if key in creature and creature[key] == default:

@@ -253,8 +253,9 @@ class Tracker(Writer):
 
         *aspect* names one of its Aspects or one of its named actions, whose Cost, extra
         dice, DC and sources fill what is not given here (None: not given). Off its turn
-        it is a reaction (R10); with *gm* a GM-called roll: no gate, Load unchanged (R9).
-        A refusal (gate R2, down R18) is a `Change` whose record says why, nothing written.
+        it is a reaction (R10); with *gm* a GM-called roll: no gate, no Cost, Load unchanged,
+        not a reaction, a down creature too (R9). A refusal (gate R2, down R18) is a `Change`
+        whose record says why, nothing written.
         """
         request = ActRequest(
             actor=actor,
@@ -328,7 +329,8 @@ class Tracker(Writer):
         public: bool = True,
         note: str | None = None,
     ) -> Change[EffectEvent]:
-        """Put a lasting effect on a creature; the same source again replaces it (R4, R20, C8)."""
+        """Put a lasting effect on a creature; the same source and grant again replaces it, the
+        other grant is bad input (R4, R20, C8)."""
 
         def transition(encounter: Encounter) -> tuple[Encounter, EffectEvent]:
             effect = make_effect(

@@ -24,7 +24,6 @@ from d4cli.fight.encounter import (
 from d4cli.fight.sides import ended_fight
 from d4cli.rules.dice import DiceSource, ExtraDice
 from d4cli.rules.errors import InputError
-from d4cli.rules.names import fold_name
 from d4cli.rules.pool import (
     Gate,
     PoolPlan,
@@ -48,7 +47,7 @@ class ActRecord(NamedTuple):
         result: the rolled (or refused) pool.
         target: the creature attacked, if any (its Evasion was used, R7).
         load_before / load_after: the actor's Load around the action (R8).
-        off_turn: not the actor's own turn: a reaction (R10).
+        off_turn: not the actor's own turn: a reaction (R10); never a GM-called roll (R9).
         grants_used: Team Action grants the roll used up (R11).
         sources: every source named, in order: ``(source, grant, origin)``, origin
             ``command``, ``effect`` or ``team`` (R4, R11, R20).
@@ -174,8 +173,8 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     by name, R4) and are used up. Acting while another creature's turn runs (or
     between turns) is off-turn (R10): same gate, same Cost. A refused action
     (R2) rolls nothing and returns the encounter unchanged; so does an action
-    of a down creature (R18, ``actor_down``). Attacking a down creature is
-    allowed (``target_down`` says it was down already; hp stays 0).
+    of a down creature (R18, ``actor_down``) unless the GM called for it (R9: no
+    Cost, not off-turn). Attacking a down creature is allowed (hp stays 0).
 
     Args:
         encounter: the encounter before the action.
@@ -203,7 +202,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
     sources = _roll_sources(request, actor, target, with_effects)
     evasion = target.evasion if target is not None else request.evasion
     plan = _plan(request, aspect_value, actor.load, sources, evasion)
-    down = actor.down
+    down = actor.down and not request.gm  # R9, R18
     result = PoolResult(plan) if down else roll_pool(plan, rng)
     allowed = result.allowed and not down
     hp_before = None if target is None else target.hp
@@ -224,7 +223,7 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         target=None if target is None else target.name,
         load_before=actor.load,
         load_after=plan.load_after if allowed else actor.load,
-        off_turn=not same_name(encounter.current, actor.name),
+        off_turn=not request.gm and not same_name(encounter.current, actor.name),
         grants_used=team_grants(ended),
         hp_before=hp_before,
         hp_after=hp_after,
@@ -270,7 +269,7 @@ def _plan(
         PoolRequest(
             aspect=aspect,
             load=load,
-            cost=request.cost,
+            cost=0 if request.gm else request.cost,  # a GM-called roll has no Cost (R9)
             advantage=tuple([source for source, grant, _ in sources if grant == "advantage"]),
             disadvantage=tuple([source for source, grant, _ in sources if grant == "disadvantage"]),
             extra=request.extra,
@@ -361,13 +360,13 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
     """A Team Action (R11): the actor pays through its gate; the target's next roll gets a grant.
 
     The grant is a named source on the target, used up by its next ``act``;
-    two grants of the same name count once (R4). A refused Team Action (R2)
+    two grants of one name and kind count once (R4). A refused Team Action (R2)
     changes nothing; nor does one of a down actor (R18, ``actor_down``).
 
     Raises:
         InputError: unknown actor, target or Aspect; the actor granting itself;
-            several Aspects and no *aspect*; an empty source name; a source
-            named (R4) as a lasting effect of the same kind the target has (R11).
+            several Aspects and no *aspect*; an empty source name; a source named (R4) as a
+            lasting effect of the same kind, or as any effect of the other (R11, R20).
     """
     if request.grant not in GRANT_KINDS:
         raise InputError("grant", request.grant, "a grant is advantage or disadvantage")
@@ -413,7 +412,8 @@ def team(encounter: Encounter, request: TeamRequest) -> tuple[Encounter, TeamRec
 
 
 def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
-    """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20).
+    """Refuse a grant named as one of *target*'s lasting effects of the same kind (R4, R11, R20),
+    or as any of its effects of the other kind (`d4cli.fight.effect_transitions.check_source_free`).
 
     On its own rolls it would count once; an ``against`` effect of that name holds
     the name on the creature (one effect per source name), so the grant could not be kept.
@@ -421,7 +421,7 @@ def _check_grant_adds(target: Creature, source: str, grant: str) -> None:
     Raises:
         InputError: naming ``source`` and the source.
     """
-    key = fold_name(source)
+    key = lasting.check_source_free(target, source, grant, "source")
     for effect in target.effects:
         if effect.origin == "effect" and effect.grant == grant and effect.key == key:
             if effect.on == "own":

@@ -3,7 +3,7 @@ turn's start or end and at a round's end, counting down their uses, naming them 
 
 Each transition takes an `Encounter` and returns the new one with a record:
 `add_effect` and `remove_effect` an `EffectEvent`; `turn_start_ends`, `turn_end_ends`,
-`retime_removed` and `use_effects` the effects that ended (`Ended`), which
+`end_removed` and `use_effects` the effects that ended (`Ended`), which
 `d4cli.fight.turns`, `d4cli.fight.actions` and `d4cli.fight.sheet_check` put in
 their records. The effects themselves, and which boundary or roll ends one,
 are values of `d4cli.fight.effects`.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from d4cli.fight.effects import (
     REMOVED,
+    TURN_REMOVED,
     USED_UP,
     Boundary,
     Effect,
@@ -119,31 +120,34 @@ def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple
     return end_effects(after, boundaries)
 
 
-def retime_removed(
+def end_removed(
     encounter: Encounter, gone: str, its_effects: tuple[Effect, ...]
 ) -> tuple[Encounter, tuple[Ended, ...]]:
-    """After *gone* left (R17): its own effects went with it; effects timed to its turn
-    now end at the end of this round (round 1 before the first round), R20."""
-    last = max(encounter.round, 1)
+    """After *gone* left (R17): its own effects went with it, and the effects on the others
+    timed to the start or end of its turn end now, since that turn will not come (R20).
+
+    Returns:
+        The encounter without those effects, and every effect that ended: *gone*'s own
+        first (``removed``), then the timed ones in turn order (``turn_removed``).
+    """
+    ended = [Ended(gone, effect, REMOVED, gone) for effect in its_effects]
     creatures = []
     for creature in encounter.creatures:
-        effects = tuple(
-            e._replace(
-                ends="rounds",
-                creature=None,
-                last_round=max(last, e.from_round or 1),
-                from_round=None,
-            )
-            if e.ends in ("start", "end") and same_name(e.creature, gone)
-            else e
-            for e in creature.effects
-        )
-        creatures.append(
-            creature if effects == creature.effects else creature._replace(effects=effects)
-        )
-    return encounter._replace(creatures=tuple(creatures)), tuple(
-        Ended(gone, e, REMOVED, gone) for e in its_effects
-    )
+        kept = tuple(e for e in creature.effects if not _timed_to(e, gone))
+        if len(kept) < len(creature.effects):
+            ended += [
+                Ended(creature.name, e, TURN_REMOVED, gone)
+                for e in creature.effects
+                if _timed_to(e, gone)
+            ]
+            creature = creature._replace(effects=kept)
+        creatures.append(creature)
+    return encounter._replace(creatures=tuple(creatures)), tuple(ended)
+
+
+def _timed_to(effect: Effect, name: str) -> bool:
+    """Whether *effect* ends at the start or end of *name*'s turn (R20)."""
+    return effect.ends in ("start", "end") and same_name(effect.creature, name)
 
 
 def use_effects(
@@ -242,13 +246,16 @@ def make_effect(
 
 
 def add_effect(encounter: Encounter, name: str, effect: Effect) -> tuple[Encounter, EffectEvent]:
-    """Put *effect* on the creature *name* (R20); one of the same folded source (R4) is replaced.
+    """Put *effect* on the creature *name* (R20); one of the same folded source (R4) and the
+    same grant is replaced, a Team Action grant (R11) too.
 
     Raises:
-        InputError: no such creature.
+        InputError: no such creature; naming ``SOURCE``, the creature has an effect of that
+            source with the other grant (`check_source_free`).
     """
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
+    check_source_free(creature, effect.source, effect.grant, "SOURCE")
     effects, replaced = put_effect(creature.effects, effect)
     new = encounter.with_creature(position, creature._replace(effects=effects))
     return new, EffectEvent(
@@ -280,3 +287,37 @@ def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encount
             )
     have = ", ".join(effect.source for effect in creature.effects) or "none"
     raise InputError("SOURCE", source, f"{creature.name} has no such effect (it has: {have})")
+
+
+def effect_words(effect: Effect) -> str:
+    """``'prone' (advantage, against)``, ``'team action' (disadvantage, a Team Action grant)``:
+    an effect a message names (R11, R20)."""
+    kinds = [effect.grant]
+    if effect.on == "against":
+        kinds.append("against")
+    if effect.origin == "team":
+        kinds.append("a Team Action grant")
+    return f"{effect.source!r} ({', '.join(kinds)})"
+
+
+def check_source_free(creature: Creature, source: str, grant: str, field_name: str) -> str:
+    """A creature's effects have distinct source names (R4, R20): refuse *source* when
+    *creature* holds an effect of that folded name with the other *grant*.
+
+    Returns:
+        The folded *source* (`d4cli.fight.effects.Effect.key`).
+
+    Raises:
+        InputError: naming *field_name* and *source*, and the effect it has.
+    """
+    key = fold_name(source)
+    for effect in creature.effects:
+        if effect.key == key and effect.grant != grant:
+            raise InputError(
+                field_name,
+                source,
+                f"{creature.name} already has {effect_words(effect)}; a creature holds one "
+                f"effect per source name (R4, R20), and this one grants {grant}: remove that "
+                "one first, or give this one another name",
+            )
+    return key

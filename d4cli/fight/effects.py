@@ -116,8 +116,19 @@ TURN_SKIPPED = (
     "turn_skipped"  # the end of round `Ended.round`; `Ended.who` was down, its turn skipped (R18)
 )
 REMOVED = "removed"  # `Ended.who` left the encounter (R17), taking its own effects
+TURN_REMOVED = (
+    "turn_removed"  # timed to `Ended.who`'s turn, and `Ended.who` left the encounter (R17)
+)
 USED_UP = "used_up"  # a roll used its last use (R11, R20)
-END_REASONS: tuple[str, ...] = (TURN_START, TURN_END, ROUND_END, TURN_SKIPPED, REMOVED, USED_UP)
+END_REASONS: tuple[str, ...] = (
+    TURN_START,
+    TURN_END,
+    ROUND_END,
+    TURN_SKIPPED,
+    REMOVED,
+    TURN_REMOVED,
+    USED_UP,
+)
 
 
 class Ended(NamedTuple):

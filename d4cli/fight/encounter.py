@@ -11,11 +11,14 @@ names the value.
 
 Turn state (R13, R19): ``round`` counts from 1 (0 = not started); ``current`` is
 the creature whose turn runs (None between turns); ``last_turn`` the creature
-whose turn ran last; each creature's ``had_turn`` says it has had its turn this
-round. ``next_turn`` (computed, never stored) is the creature whose turn a plain
-``turn start`` begins: the next in file order after ``last_turn``, wrapping
-around, that has not had its turn and is not down (R18); None when the round is
-over (or not started), so that the next turn starts round + 1.
+whose turn ran last; ``resume_at`` the creature that followed it when it was
+removed (R17); each creature's ``had_turn`` says it has had its turn this
+round; ``round_open`` that the round runs on though nobody is left to go (the
+last creature still to act was removed). ``next_turn`` (computed, never stored) is
+the creature whose turn a plain ``turn start`` begins: the next in file order
+after ``last_turn`` (from ``resume_at`` on), wrapping around, that has not had
+its turn and is not down (R18); None when nobody is left to go (or before round 1),
+so that the next turn starts round + 1.
 """
 
 # No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
@@ -174,6 +177,12 @@ class Encounter(NamedTuple):
         round_reset: ``buffer`` or ``zero``: what round mode resets to (R12).
         player_view: the file's ``[player_view]`` table (the party's side, default HP displays),
             None when the file has none (the defaults of `d4cli.fight.view_settings.PlayerView`).
+        resume_at: when the creature whose turn ran last was removed, the creature that
+            followed it: the default order goes on from there, wherever later adds and moves
+            put it (R17); ``last_turn`` is then None. None otherwise.
+        round_open: the last creature still to act was removed between turns: nobody is
+            left to go, yet no turn end has ended the round, so it runs until the next turn
+            start, and a creature added or healed before then has its turn in it (R19).
     """
 
     name: str = ""
@@ -184,21 +193,30 @@ class Encounter(NamedTuple):
     creatures: tuple[Creature, ...] = ()
     round_reset: str = "buffer"
     player_view: "PlayerView | None" = None
+    resume_at: str | None = None
+    round_open: bool = False
+
+    def order_start(self) -> int:
+        """Where the default order looks first (R17, R19): the creature after ``last_turn``,
+        ``resume_at`` itself, or the first creature when neither names one."""
+        if self.resume_at is not None:
+            found = self._position(self.resume_at)
+            return 0 if found is None else found
+        if self.last_turn is not None:
+            found = self._position(self.last_turn)
+            return 0 if found is None else found + 1
+        return 0
 
     def next_position(self) -> int | None:
-        """Position of the default next turn this round (R19), None when the round is over.
+        """Position of the default next turn this round (R19), None when nobody is left to go.
 
-        The first creature after ``last_turn`` in file order, wrapping around,
+        The first creature from `order_start` in file order, wrapping around,
         that has not had its turn and is not down (R18). None before round 1 too.
         """
         if self.round == 0 or not self.creatures:
             return None
         count = len(self.creatures)
-        start = 0
-        last_turn = self.last_turn
-        if last_turn is not None:
-            found = self._position(last_turn)
-            start = 0 if found is None else found + 1
+        start = self.order_start() % count
         creatures = self.creatures
         for step in range(count):
             position = (start + step) % count
@@ -229,10 +247,16 @@ class Encounter(NamedTuple):
         """No creature can still have a turn in the running round (R19): every one has had
         its turn, or was down and skipped by the turn end that ended the round.
 
-        Damage that leaves nobody to go does not end the round (a creature healed before
-        the next turn start still has its turn in it); the next turn start ends it.
+        Damage or a removal that leaves nobody to go does not end the round (a creature
+        added or healed before the next turn start still has its turn in it); the next
+        turn start ends it.
         """
-        return self.round > 0 and self.current is None and all(c.had_turn for c in self.creatures)
+        return (
+            self.round > 0
+            and self.current is None
+            and not self.round_open
+            and all(c.had_turn for c in self.creatures)
+        )
 
     @property
     def next_turn(self) -> str | None:

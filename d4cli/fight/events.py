@@ -98,6 +98,10 @@ class RemoveEvent(NamedTuple):
     Attributes:
         ended_turn: it was the creature whose turn ran.
         next: whose turn a plain ``turn start`` begins now.
+        effects_ended: its own effects, and the effects on others timed to its turn (R20).
+        round_open: nobody is left to go, yet no turn end has ended the round: it runs on
+            until the next turn start, and a creature added or healed before then has its
+            turn in it (R19).
     """
 
     @property
@@ -117,6 +121,7 @@ class RemoveEvent(NamedTuple):
     hp_before: int | None
     effects_ended: tuple[Ended, ...] = ()  # R20
     fight_over: str | None = None  # the winning side, when removing it left one side alone up (R18)
+    round_open: bool = False
 
 
 class Reset(NamedTuple):

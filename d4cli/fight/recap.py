@@ -10,9 +10,10 @@ What counts:
 * **Damage dealt** by a creature: the hp its ``act`` rolls took off (R16),
   or the R7 damage where the target has no hp. **Damage taken** adds the
   ``damage`` commands (the GM's: dealt by nobody).
-* **Actions** on and off its turn (R10): its ``act`` entries (a GM-called
-  roll too); **Team Actions** given (R11); **Load spent**: what its actions
-  and Team Actions added to its Load (R8).
+* **Actions** on and off its turn (R10): its ``act`` entries; **GM-called
+  rolls** apart (R9: neither a turn's action nor a reaction, no Cost);
+  **Team Actions** given (R11); **Load spent**: what its actions and Team
+  Actions added to its Load (R8).
 * **Turns it could not act**: turns that began with no Aspect allowing Cost 1
   (R2). Refused commands write nothing to the journal, so the gate's refusals
   at the start of a turn are what the journal can show; the **longest
@@ -48,6 +49,7 @@ class CreatureFigures:
     damage_taken: int = 0
     actions_on_turn: int = 0
     actions_off_turn: int = 0
+    gm_called: int = 0
     team_actions: int = 0
     load_spent: int = 0
     turns: int = 0
@@ -227,9 +229,12 @@ class _Tally:
 def _count_act(
     tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
 ) -> None:
-    """An action (R10, R16, R8): on or off its turn, the hp it took off, its side's damage, its Load."""
+    """An action (R10, R16, R8): on or off its turn, or a GM-called roll (R9; older journals
+    say so by ``gate_skipped`` alone); the hp it took off, its side's damage, its Load."""
     mine = tally.of(actor)
-    if entry.get("off_turn"):
+    if entry.get("gm_called") or entry.get("gate_skipped"):
+        mine.gm_called += 1
+    elif entry.get("off_turn"):
         mine.actions_off_turn += 1
     else:
         mine.actions_on_turn += 1

@@ -9,7 +9,7 @@ begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_r
 
 from __future__ import annotations
 
-from d4cli.fight.effect_transitions import retime_removed, turn_end_ends, turn_start_ends
+from d4cli.fight.effect_transitions import end_removed, turn_end_ends, turn_start_ends
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.fight.events import (
     AddEvent,
@@ -56,9 +56,11 @@ def add_creature(
 ) -> tuple[Encounter, AddEvent]:
     """Add *creature* at the end of the turn order, or just before or after another (R13).
 
-    Nothing else moves (R13: never sorted). A creature added during a round
-    has not had its turn yet, so it has one in this round (R19); one added
-    after the round is over (no turn running, nobody left to go) waits for the next.
+    Nothing else moves (R13: never sorted). Its Load starts at its reset value
+    (R15: `Encounter.reset_to`, whatever Load *creature* holds). A creature added
+    during a round has not had its turn yet, so it has one in this round (R19),
+    also when nobody else is left to go; one added after the turn end that ended
+    the round (`Encounter.round_over`) waits for the next.
 
     Raises:
         InputError: a creature whose name matches it already exists (N1); both
@@ -106,9 +108,12 @@ def add_creatures(
             "give at most one of {before} and {after}",
             mentions=("before", "after"),
         )
-    if encounter.round_over:
-        # the round is over: they wait for the next (R19)
-        added = tuple(creature._replace(had_turn=True) for creature in added)
+    # Each starts at its reset value (R15: the R1 value, or 0 in round mode with
+    # round_reset "zero", R12); once the round is over they wait for the next (R19).
+    over = encounter.round_over
+    added = tuple(
+        creature._replace(load=encounter.reset_to(creature), had_turn=over) for creature in added
+    )
     position = len(encounter.creatures)
     if before is not None:
         position = encounter.position_of(before, "before")
@@ -191,9 +196,16 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     """Remove a creature (R17).
 
     The turn never moves to someone else: the current creature stays current;
-    removing the current creature ends its turn, and the next ``turn start``
-    goes to the creature that followed it (unless that one has had its turn
-    or is down, R19). The order of the others is kept.
+    removing the current creature ends its turn. When the creature whose turn
+    ran last leaves, the next ``turn start`` goes to the creature that followed
+    it (unless that one has had its turn or is down, R19), wherever later adds
+    and moves put that one (``resume_at``). The order of the others is kept.
+
+    Removing the last creature still to act does not end the round (R19): no turn
+    end has, so the round runs until the next turn start (``round_open``), and a
+    creature added or healed before then has its turn in it, as after damage.
+    Its own effects go with it, and the effects on others timed to its turn end
+    now (R20); both are in the event.
 
     Raises:
         InputError: no such creature.
@@ -203,12 +215,19 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
     was_current = same_name(encounter.current, gone.name)
     current = None if was_current else encounter.current
     creatures = encounter.creatures[:position] + encounter.creatures[position + 1 :]
-    last_turn = encounter.last_turn
-    if same_name(last_turn, gone.name):
-        # The default order follows the one before it, so it goes on with its follower (R17).
-        last_turn = creatures[(position - 1) % len(creatures)].name if creatures else None
-    new = encounter._replace(creatures=creatures, current=current, last_turn=last_turn)
-    new, effects_ended = retime_removed(new, gone.name, gone.effects)  # R20
+    last_turn, resume_at = encounter.last_turn, encounter.resume_at
+    if same_name(last_turn, gone.name) or same_name(resume_at, gone.name):
+        # The default order goes on with the creature that followed it (R17).
+        follower = creatures[position % len(creatures)].name if creatures else None
+        last_turn, resume_at = None, follower
+    new = encounter._replace(
+        creatures=creatures, current=current, last_turn=last_turn, resume_at=resume_at
+    )
+    # R19: the round runs on until a turn start finds nobody left, unless a turn end ended it.
+    open_ = encounter.round > 0 and not encounter.round_over and current is None
+    new = new._replace(round_open=open_ and all(c.had_turn for c in creatures))
+    new, effects_ended = end_removed(new, gone.name, gone.effects)  # R20
+    nobody_left = new.round > 0 and new.current is None and new.next_turn is None
     event = RemoveEvent(
         new.round,
         new.current,
@@ -219,6 +238,7 @@ def remove_creature(encounter: Encounter, name: str) -> tuple[Encounter, RemoveE
         hp_before=gone.hp,
         effects_ended=effects_ended,
         fight_over=ended_fight(encounter, new),
+        round_open=nobody_left and not new.round_over,
     )
     return new, event
 
@@ -310,7 +330,13 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
 def _begin_round(encounter: Encounter) -> Encounter:
     """Round + 1: nobody has had a turn, and the default order starts at the first creature (R19)."""
     creatures = tuple(c._replace(had_turn=False) if c.had_turn else c for c in encounter.creatures)
-    return encounter._replace(round=encounter.round + 1, last_turn=None, creatures=creatures)
+    return encounter._replace(
+        round=encounter.round + 1,
+        last_turn=None,
+        resume_at=None,
+        round_open=False,
+        creatures=creatures,
+    )
 
 
 def _close_round(encounter: Encounter) -> Encounter:
@@ -339,11 +365,7 @@ def _choose_turn(
     if position is None:
         problem = "every creature is down (R18): heal one, or name whose turn starts"
         raise InputError("turn start", None, problem)
-    start = (
-        0
-        if encounter.last_turn is None
-        else encounter.position_of(encounter.last_turn, "last_turn") + 1
-    )
+    start = encounter.order_start()
     count = len(encounter.creatures)
     steps = (position - start) % count
     if not steps:  # the very next creature: none passed over
@@ -376,9 +398,10 @@ def _reset_and_mark(
     if position not in positions:
         creatures[position] = creatures[position]._replace(had_turn=True)
     name = creatures[position].name
-    return encounter._replace(creatures=tuple(creatures), current=name, last_turn=name), tuple(
-        resets
+    started = encounter._replace(
+        creatures=tuple(creatures), current=name, last_turn=name, resume_at=None, round_open=False
     )
+    return started, tuple(resets)
 
 
 def set_exhaustion(encounter: Encounter, name: str, level: int) -> tuple[Encounter, ExhaustEvent]:

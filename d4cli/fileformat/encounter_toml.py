@@ -56,7 +56,7 @@ TOP_KEYS_2: tuple[str, ...] = (
     "last_turn",
     "creature",
 )
-TOP_KEYS = TOP_KEYS_2 + ("player_view",)
+TOP_KEYS = TOP_KEYS_2 + ("player_view", "resume_at", "round_open")
 TOP_REQUIRED = ("schema_version", "mode", "round")
 # Bounds of the shape pre-scan (`check_shape`): the schema needs depth 2 and no dotted key at all.
 MAX_DEPTH = 16
@@ -282,19 +282,47 @@ def encounter_from_document(data: dict[str, Any], path: object) -> Encounter:
         check_aliases(path, creatures)
         player_view = player_view_from_document(top, data)
     encounter = Encounter(name=name, mode=mode, round=round_number, creatures=tuple(creatures))
-    current = turn_name(top, "current", data.get("current"), encounter)
     last_key = "next_turn" if old else "last_turn"
-    last_turn = turn_name(top, last_key, data.get(last_key), encounter)
-    if round_number == 0 and (current or last_turn):
-        top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
-    if round_number == 0 and any(creature.had_turn for creature in creatures):
-        top.fail("round", 0, "is 0 (not started), so no creature can have had_turn = true")
+    current, last_turn, resume_at, round_open = _turn_state(top, data, encounter, last_key)
     encounter = Encounter(
-        name, mode, round_number, current, last_turn, tuple(creatures), round_reset, player_view
+        name,
+        mode,
+        round_number,
+        current,
+        last_turn,
+        tuple(creatures),
+        round_reset,
+        player_view,
+        resume_at,
+        round_open,
     )
     if old:
         return upgrade_turns(encounter, last_turn)
     return encounter
+
+
+def _turn_state(
+    top: Where, data: dict[str, Any], encounter: Encounter, last_key: str
+) -> tuple[str | None, str | None, str | None, bool]:
+    """``current``, ``last_turn`` (*last_key*), ``resume_at`` and ``round_open`` of a document
+    whose round and creatures *encounter* holds (R17, R19)."""
+    current = turn_name(top, "current", data.get("current"), encounter)
+    last_turn = turn_name(top, last_key, data.get(last_key), encounter)
+    resume_at = turn_name(top, "resume_at", data.get("resume_at"), encounter)
+    round_open = data.get("round_open", False)
+    if not isinstance(round_open, bool):
+        top.fail("round_open", round_open, "must be true or false (R19)")
+    if last_turn and resume_at:
+        top.fail("resume_at", resume_at, f"is for when '{last_key}' was removed: give one of them")
+    if encounter.round == 0 and (current or last_turn):
+        top.fail("round", 0, f"is 0 (not started), so 'current' and '{last_key}' must be empty")
+    if encounter.round == 0 and (resume_at or round_open):
+        top.fail(
+            "round", 0, "is 0 (not started), so 'resume_at' must be empty and 'round_open' false"
+        )
+    if encounter.round == 0 and any(creature.had_turn for creature in encounter.creatures):
+        top.fail("round", 0, "is 0 (not started), so no creature can have had_turn = true")
+    return current, last_turn, resume_at, round_open
 
 
 def dump_encounter(encounter: Encounter) -> str:
@@ -357,6 +385,10 @@ def encounter_document(encounter: Encounter) -> dict[str, Any]:
         document["current"] = encounter.current
     if encounter.last_turn is not None:
         document["last_turn"] = encounter.last_turn
+    if encounter.resume_at is not None:
+        document["resume_at"] = encounter.resume_at
+    if encounter.round_open:
+        document["round_open"] = True
     if encounter.player_view is not None:
         document["player_view"] = player_view_document(encounter.player_view)
     if encounter.creatures:

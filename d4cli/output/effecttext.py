@@ -54,6 +54,7 @@ END_REASONS: dict[str, str] = {
     "round_end": "end of round {round}",
     "turn_skipped": "end of round {round}, {who} is down and its turn was skipped (R18)",
     "removed": "{who} removed",
+    "turn_removed": "{who} removed, and its turn with it (R17)",
     "used_up": "used up",
 }
 

@@ -121,11 +121,12 @@ TOPICS: dict[str, Topic] = {
         "else its next), `--rounds N` (when round applied + N - 1 ends; round 1 before the "
         "first round), `--uses N` (after N rolls it applied to), or none (until `effect "
         "remove`). The turn start, turn end or roll that ends it says so and `undo` brings "
-        "it back. A Team Action grant is a one-roll effect (R11). Removing a creature takes "
-        "its effects; effects timed to its turn end at the end of the round (R17, R20), and so "
-        "do effects timed to the turn of a creature that is down and missed its turn that "
-        "round (R18, R20). `--level L` (1-5, with `--adv`) raises a check's Advantage Level by "
-        "L (C8); a pool roll still counts the source once.",
+        "it back. A Team Action grant is a one-roll effect (R11). One name holds one effect: "
+        "the same name again replaces it, but under the other grant it is refused (R20). "
+        "Removing a creature takes its effects, and effects timed to its turn end with the "
+        "removal (R17, R20); effects timed to the turn of a creature that is down and missed "
+        "its turn end with that round (R18, R20). `--level L` (1-5, with `--adv`) raises a "
+        "check's Advantage Level by L (C8); a pool roll still counts the source once.",
         "The skirmish example, order Aria, Borin, Goblin Archer, Goblin Brute:\n"
         "  d4cli init --from skirmish --force\n"
         "Before the first round:\n"
@@ -184,19 +185,20 @@ TOPICS: dict[str, Topic] = {
     ),
     "encounter": Topic(
         "Playing an encounter: turns, reactions, Team Actions",
-        "R10 R11 R12 R13 R14 R16 R17 R18 R19",
+        "R9 R10 R11 R12 R13 R14 R16 R17 R18 R19",
         "`d4cli init --from skirmish` creates ./encounter.toml (or --file / D4CLI_FILE). "
         "Creatures act in the order of the file (R13); `turn start` begins the next one's "
         "turn and resets its Load (R1), or in `round` mode resets everyone when a round "
         "begins (R12). `act NAME ASPECT` passes the gate, rolls the pool and adds the Cost "
         "to the Load; an act outside the creature's own turn is a reaction with the same "
-        "gate (R10). `team ACTOR TARGET --adv` spends ACTOR's Cost to give TARGET's next roll "
+        "gate (R10); `act --gm` is a roll the GM calls for: no gate, no Cost, not a reaction "
+        "(R9). `team ACTOR TARGET --adv` spends ACTOR's Cost to give TARGET's next roll "
         "a named source of Advantage (R11). `turn end` keeps the Load (R14). With `hp`, "
         "damage is taken off it, never below 0 (R16); `damage NAME N` and `heal NAME N` change "
         "it directly. At 0 hp a creature is down: skipped by the turn order, unable to act "
         "(R18). Every creature not down has one turn per round, even after an out-of-order "
         "`turn start NAME` (R19); `move NAME --before OTHER` reorders. `remove` never passes "
-        "the turn to someone else (R17). `log` shows every change and `undo` reverts the newest one.",
+        "the turn to someone else (R17), nor ends the round (R19). `log` shows every change and `undo` reverts the newest one.",
         "d4cli init --from skirmish -f fight.toml --force\n"
         "  d4cli turn start -f fight.toml\n"
         "  d4cli act Aria Finesse --extra 1d4 --target 'Goblin Archer' -f fight.toml",
@@ -223,17 +225,18 @@ TOPICS: dict[str, Topic] = {
     ),
     "tracker": Topic(
         "Down creatures and one turn per round",
-        "R18 R19 R13 R16",
+        "R18 R19 R13 R16 R9 R17",
         "At 0 hp a creature is down (R18): the default `turn start` passes it by and says so, "
-        "it can neither act nor give a Team Action (refused, exit 3), and `status` marks it "
-        "down. Rolls may still target it; `heal NAME N` above 0 puts it back into the order "
+        "it can neither act nor give a Team Action (refused, exit 3; a GM-called `act --gm` "
+        "is allowed, R9), and `status` marks it down. Rolls may still target it; `heal NAME N` above 0 puts it back into the order "
         "(once a `turn end` has ended the round, from the next round: that end is final). "
         "When every creature is down, `turn start` is refused (exit 2): heal one, or name whose "
         "turn starts. Every creature not down has one turn per round (R19): `turn start NAME` "
         "out of order gives NAME its turn now, and the default next turn goes to the next "
         "creature after the one that went last that has neither had its turn this round nor "
         "is down; when all have, the next `turn start` opens the following round. The file "
-        "keeps `had_turn` for each creature and `last_turn`.",
+        "keeps `had_turn` for each creature and `last_turn` (`resume_at` once that creature "
+        "was removed, R17).",
         "Borin goes first; then Goblin Brute (the Archer is down), Aria, and round 2.\n"
         "  d4cli init --from skirmish -f down.toml --force\n"
         "  d4cli damage 'Goblin Archer' 7 -f down.toml\n"

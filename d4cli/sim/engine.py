@@ -27,6 +27,7 @@ from d4cli.fight import actions, turns
 from d4cli.fight.actions import ActRequest, TeamRequest
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import Encounter
+from d4cli.rules.errors import InputError
 from d4cli.sim.dice import BatchedDice
 from d4cli.sim.policy import (
     MAX_ACTIONS,
@@ -183,7 +184,9 @@ class _Run:
 
     def react(self, attacker: int, attacker_load: int, target: int, evasion: int) -> None:
         """The first creature of *target*'s side that is up and whose reaction rule says yes
-        imposes Disadvantage on *attacker* with a Team Action (R11, `_team_request`)."""
+        imposes Disadvantage on *attacker* with a Team Action (R11, `_team_request`); none
+        when *attacker* holds the grant's name with the other grant (one effect per source
+        name, R20), as the command would refuse it."""
         creatures = self.encounter.creatures
         for ally in self.members[self.setup.side_of[target]]:
             other = creatures[ally]
@@ -197,7 +200,10 @@ class _Run:
                     self.setup, ally, other.load, attacker, attacker_load, evasion, other.had_turn
                 )
             if request is not None:
-                self.encounter, _ = actions.team(self.encounter, request)
+                try:
+                    self.encounter, _ = actions.team(self.encounter, request)
+                except InputError:  # a grant the attacker cannot hold (R11, R20): no reaction
+                    return
                 self.reactions += 1
                 return
 

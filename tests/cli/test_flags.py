@@ -24,11 +24,10 @@ SHOWN_AS_NAMED = {
     "actions",  # a creature's named actions, checked by the simulator
     "changes",  # `Tracker.set`'s (the shell's FIELD=VALUE words)
     "current",  # the turn running (turn end)
-    "expression",
-    "field",  # a field `set` does not know (the shell's FIELD of FIELD=VALUE)  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
+    "expression",  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
+    "field",  # a field `set` does not know (the shell's FIELD of FIELD=VALUE)
     "forecast",
     "hp_shown",  # a field of the players' view file
-    "last_turn",
     "place",  # `Tracker.move`'s (the shell gives it from --before/--after/--first/--last)
     "policy",
     "recap",

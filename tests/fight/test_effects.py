@@ -159,7 +159,7 @@ def test_r20_starting_a_turn_ends_the_running_one_first():
     assert [end_reason(g) for g in event.effects_ended] == ["end of Aria's turn"]
 
 
-def test_r17_r20_removed_creature_effects_go_and_timed_ones_end_at_the_end_of_the_round():
+def test_r17_r20_removed_creature_effects_go_and_timed_ones_end_with_the_removal():
     encounter = setup(trio("turn"), "own")
     encounter, _ = add_effect(
         encounter, "Aria", make_effect(encounter, "mark", "disadvantage", start_of="Borin")
@@ -167,10 +167,11 @@ def test_r17_r20_removed_creature_effects_go_and_timed_ones_end_at_the_end_of_th
     encounter, _ = add_effect(encounter, "Borin", make_effect(encounter, "shield", "advantage"))
     encounter, event = remove_creature(encounter, "Borin")
     assert [(g.creature, g.effect.source, end_reason(g)) for g in event.effects_ended] == [
-        ("Borin", "shield", "Borin removed")
+        ("Borin", "shield", "Borin removed"),
+        ("Aria", "mark", "Borin removed, and its turn with it (R17)"),
     ]
-    assert encounter.find("Aria").effects[0].ends == "rounds"
-    assert first_ending(encounter, "mark") == ("turn-end", "Cyra", 1, "end of round 1")
+    assert encounter.find("Aria").effects == ()
+    assert first_ending(encounter, "mark") is None
 
 
 def test_ended_at_is_pure_and_keeps_order():

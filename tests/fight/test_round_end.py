@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json
 
-from d4cli.fight.effect_transitions import make_effect, retime_removed
+from d4cli.fight.effect_transitions import end_removed, make_effect
 from d4cli.fight.effects import Effect, RoundEnd, ends_at
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage, heal
@@ -288,19 +288,19 @@ def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_ti
     assert ends_at(late, RoundEnd(2, ("Bram",)))
 
 
-def test_r20_removing_the_creature_retimes_a_late_effect_to_the_round_it_counts_from():
-
+def test_r20_removing_the_creature_ends_late_and_on_time_effects_timed_to_its_turn():
     late = Effect("marked", "disadvantage", "own", "end", creature="Bram", from_round=3)
     on_time = Effect("hexed", "disadvantage", "own", "start", creature="Bram")
+    kept = Effect("blessed", "advantage", "own", "rounds", last_round=2)
     encounter = _three()
     encounter = encounter._replace(
-        round=2, creatures=(encounter.creatures[0]._replace(effects=(late, on_time)),)
+        round=2, creatures=(encounter.creatures[0]._replace(effects=(late, kept, on_time)),)
     )
-    retimed, _ = retime_removed(encounter, "Bram", ())
-    effects = retimed.creatures[0].effects
-    assert [(e.ends, e.last_round, e.from_round) for e in effects] == [
-        ("rounds", 3, None),
-        ("rounds", 2, None),
+    after, ended = end_removed(encounter, "Bram", ())
+    assert after.creatures[0].effects == (kept,)
+    assert [(g.creature, g.effect.source, g.why, g.who) for g in ended] == [
+        ("Aria", "marked", "turn_removed", "Bram"),
+        ("Aria", "hexed", "turn_removed", "Bram"),
     ]
 
 
@@ -350,18 +350,21 @@ def test_r11_a_grant_named_as_a_lasting_effect_of_the_same_kind_is_refused(skirm
     assert ok_json("status")["creatures"][1]["load"] == -2  # Borin paid nothing
 
 
-def test_r11_a_grant_of_another_name_or_kind_is_still_given(skirmish):
+def test_r11_a_grant_of_another_name_is_still_given(skirmish):
     ok("effect", "add", "Aria", "blessed", "--adv")
-    ok("effect", "add", "Aria", "team action", "--dis")
-    given = ok_json("team", "Borin", "Aria", "--dis", "--aspect", "Might", "--source", "blessed")
-    assert (given["load_after"], given["source"]) == (-1, "blessed")
-    ok_json(
-        "team", "Borin", "Aria", "--adv", "--aspect", "Might"
-    )  # `team action` Advantage: another kind
+    given = ok_json("team", "Borin", "Aria", "--dis", "--aspect", "Might", "--source", "cursed")
+    assert (given["load_after"], given["source"]) == (-1, "cursed")
+    ok_json("team", "Borin", "Aria", "--adv", "--aspect", "Might")
     assert ok_json("status")["creatures"][0]["pending"] == {
         "advantage": ["team action"],
-        "disadvantage": ["blessed"],
+        "disadvantage": ["cursed"],
     }
+    # Of the other kind under a name Aria holds it is refused (R20): one effect per source name.
+    line = fails(2, skirmish, "team", "Borin", "Aria", "--dis", "--aspect", "Might")
+    assert line.startswith(
+        "d4cli: error: --source: 'team action': Aria already has 'team action' (advantage, a Team "
+        "Action grant); a creature holds one effect per source name (R4, R20)"
+    )
 
 
 def test_r11_a_grant_named_as_an_against_effect_is_refused_with_its_own_reason(skirmish):

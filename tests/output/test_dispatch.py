@@ -127,7 +127,7 @@ def _kinds() -> list[str]:
 def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_gone(tmp_path):
     """An effect timed to Bram's turn, added once round 1 is over, counts from round 2 (``from_round``):
     its line reads alike as the change, in ``log``, ``status`` and ``effect list``; when Bram
-    leaves it ends with round 2, the round it counts from, not with round 1 (R17, R20)."""
+    leaves it ends with the removal, which says so (R17, R20)."""
     for args in (
         ("init",),
         ("add", "Aria", "--aspect", "Might=3"),
@@ -143,12 +143,10 @@ def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_g
     assert added == f"Aria: {words} (R20)\n"
     assert ok("log").splitlines()[-1].endswith(f"Aria: {words} (R20)")
     assert words in ok("status") and words in ok("effect", "list")
-    ok("remove", "Bram")
-    left = "marked -1d4, 1 round left (until the end of round 2)"
-    assert left in ok("status") and left in ok("effect", "list")
-    assert json.loads(ok("status", "--json"))["creatures"][0]["effects"][0]["ends"] == {
-        "kind": "rounds",
-        "creature": None,
-        "last_round": 2,
-        "uses": None,
-    }
+    removed = ok("remove", "Bram")
+    assert removed.rstrip().endswith(
+        "removed Bram (R17); marked on Aria ended: Bram removed, and its turn with it (R17) (R20)"
+    )
+    assert ok("log").splitlines()[-1].endswith(removed.rstrip())
+    assert "marked" not in ok("status") and "marked" not in ok("effect", "list")
+    assert json.loads(ok("status", "--json"))["creatures"][0]["effects"] == []

@@ -7,6 +7,8 @@ import random
 import pytest
 from _cli import fails, ok
 
+from d4cli.fight.effects import Effect
+from d4cli.fight.encounter import Action, Encounter, new_creature
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
 from d4cli.sim.dice import BatchedDice
@@ -385,3 +387,23 @@ def test_choose_target_agrees_with_pick_target():
         )
     assert choose_target("lowest-hp", (1, 3), creatures, None) is None
     assert choose_target("random", (1, 3), creatures, random.Random(1)) is None
+
+
+def test_a_reaction_the_attacker_cannot_hold_is_not_made():
+    """The attacker holds ``team action`` as an Advantage grant: a Disadvantage grant of that
+    name is refused as the command refuses it (one effect per source name, R20), so the ally
+    makes no reaction and the fight plays on (R11)."""
+    club = (Action("club", "Might", 1, ("1d4",)),)
+    grant = Effect("team action", "advantage", "own", "uses", uses=1, origin="team")
+    goblin = new_creature("G", (("Might", 3),), hp=6)._replace(
+        side="foes", effects=(grant,), actions=club
+    )
+    ally = new_creature("A", (("Might", 9),), hp=6)._replace(
+        side="party", policy=(("reaction", "always"),), actions=club
+    )
+    setup = prepare(Encounter(name="t", creatures=(goblin, ally)), "turn")
+    held = [play(setup, BatchedDice(random.Random(seed)))[1][3] for seed in range(20)]
+    plain = prepare(Encounter(name="t", creatures=(goblin._replace(effects=()), ally)), "turn")
+    free = [play(plain, BatchedDice(random.Random(seed)))[1][3] for seed in range(20)]
+    assert sum(held) < sum(free)  # the goblin's first attack met no reaction
+    assert min(free) >= 1

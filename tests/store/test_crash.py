@@ -290,7 +290,7 @@ def test_every_failing_write_step_leaves_old_or_new(
     with the new state, consistent with its history. Never exit 1."""
     path, start = new_encounter(tmp_path)
     ok("turn", "start", "Tank", file=path)
-    ok("team", "Other", "Tank", "--dis", "--aspect", "Wits", file=path)
+    ok("team", "Other", "Tank", "--dis", "--aspect", "Wits", "--source", "tripped", file=path)
     if argv == ["redo"]:
         ok("undo", file=path)  # something to redo
     pristine = snapshot(tmp_path)

@@ -82,7 +82,7 @@ def add_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Put a lasting effect on a creature; the same source again replaces its duration (R4, R20).
+    """Put a lasting effect on a creature; the same source and grant again replaces it (R4, R20).
 
     ``--level L`` (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
 

@@ -18,15 +18,23 @@ def _aspect_name(entry: dict[str, Any]) -> object:
     return entry.get("aspect_name", entry.get("aspect"))
 
 
+def gm_called(entry: dict[str, Any]) -> bool:
+    """Whether an act entry is a GM-called roll (R9); journals of older versions say so
+    by ``gate_skipped`` alone (only a GM-called roll skips the gate)."""
+    return bool(entry.get("gm_called") or entry.get("gate_skipped"))
+
+
 def act_head(entry: dict[str, Any]) -> str:
     """``Borin shove (Might, Cost 1, off-turn R10)``: who acted, the named action (if one was
-    used) and the Aspect, the Cost, and why it is not a plain action (R9, R10). Rich markup."""
+    used) and the Aspect, the Cost, and why it is not a plain action (R9, R10); a GM-called
+    roll reads ``(Might, GM-called R9, no Cost)``, never off-turn. Rich markup."""
     aspect = escape(str(_aspect_name(entry)))
-    inside = [f"Cost {entry.get('cost')}"]
-    if entry.get("off_turn"):
-        inside.append("off-turn R10")
-    if entry.get("gate_skipped"):
-        inside.append("GM-called R9")
+    if gm_called(entry):
+        inside = ["GM-called R9", "no Cost"]
+    else:
+        inside = [f"Cost {entry.get('cost')}"]
+        if entry.get("off_turn"):
+            inside.append("off-turn R10")
     if entry.get("action"):
         return f"{bold_name(entry.get('actor'))} {escape(str(entry['action']))} ({aspect}, {', '.join(inside)})"
     return f"{bold_name(entry.get('actor'))} {aspect} ({', '.join(inside)})"

@@ -15,11 +15,13 @@ from d4cli.output.render import escape
 
 def act_title(record: ActRecord, *, dry_run: bool = False) -> str:
     """The title of an act's steps table (markup): ``Aria: Finesse``, ``Aria: dagger (Finesse)`` for a
-    named action, ``(off-turn, R10)``, ``(dry run)``."""
+    named action, ``(off-turn, R10)``, ``(GM-called, R9)``, ``(dry run)``."""
     title = f"{escape(record.actor)}: {escape(record.aspect)}"
     if record.action is not None:
         title = f"{escape(record.actor)}: {escape(record.action)} ({escape(record.aspect)})"
-    if record.off_turn:
+    if record.result.plan.request.gm:
+        title += " (GM-called, R9)"
+    elif record.off_turn:
         title += " (off-turn, R10)"
     if dry_run:
         title += " (dry run)"

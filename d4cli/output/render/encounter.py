@@ -104,13 +104,21 @@ def _add_summary(entry: dict[str, Any]) -> str:
 
 
 def _remove_summary(entry: dict[str, Any]) -> str:
+    """``removed Cora; its turn ended, the next turn goes to Aria (R17)``; when nobody is left to
+    go, that the round runs on until the next turn start (R19)."""
     text = f"removed {_name(entry.get('actor'))}"
-    if entry.get("ended_turn"):
-        follower = entry.get("next")
-        text += "; its turn ended, the next turn goes to " + (
-            _name(follower) if follower else "the next round"
+    follower = entry.get("next")
+    if entry.get("ended_turn") and follower:
+        text += f"; its turn ended, the next turn goes to {_name(follower)}"
+    elif entry.get("ended_turn"):
+        text += "; its turn ended"
+    text += " (R17)"
+    if entry.get("round_open"):
+        text += (
+            f"; nobody is left to go in round {entry.get('round')}, which runs on until the next "
+            "turn start: a creature added or healed before then has its turn in it (R19)"
         )
-    return text + " (R17)"
+    return text
 
 
 def _turn_start_summary(entry: dict[str, Any]) -> str:

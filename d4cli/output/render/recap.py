@@ -24,6 +24,10 @@ CREATURE_HEADER = [
     "down/up (round)",
     "luck (mean, rolls)",
 ]
+# The column of GM-called rolls (R9: neither on nor off a turn), after the actions; shown only
+# when some creature was called to roll.
+GM_COLUMN = "GM-called (R9)"
+_LEFT = ("creature", "down/up (round)", "luck (mean, rolls)")
 CSV_COLUMNS = ("encounter", "from_seq", "to_seq", "figure", "creature", "side", "round", "value")
 # The creature figures that CSV carries, by their JSON keys.
 CSV_FIGURES = (
@@ -31,6 +35,7 @@ CSV_FIGURES = (
     "damage_taken",
     "actions_on_turn",
     "actions_off_turn",
+    "gm_called",
     "team_actions",
     "load_spent",
     "turns",
@@ -65,9 +70,24 @@ def _who(creature: dict[str, Any]) -> str:
     return f"{creature['name']} ({creature['side']})" if creature["side"] else creature["name"]
 
 
+def _with_gm(report: dict[str, Any]) -> bool:
+    """Whether the creature table has the `GM_COLUMN`: some creature was called to roll (R9)."""
+    return any(c["gm_called"] for c in report["creatures"])
+
+
+def creature_header(report: dict[str, Any]) -> list[str]:
+    """The creature table's columns: `CREATURE_HEADER`, with `GM_COLUMN` after the actions
+    when the GM called for a roll (R9)."""
+    if not _with_gm(report):
+        return list(CREATURE_HEADER)
+    at = CREATURE_HEADER.index("actions on/off turn") + 1
+    return CREATURE_HEADER[:at] + [GM_COLUMN] + CREATURE_HEADER[at:]
+
+
 def creature_rows(report: dict[str, Any]) -> list[list[str]]:
-    """One row of `CREATURE_HEADER` cells per creature (plain text)."""
+    """One row of `creature_header` cells per creature (plain text)."""
     rows = []
+    gm = _with_gm(report)
     for c in report["creatures"]:
         luck = c["luck"]
         rows.append(
@@ -76,6 +96,7 @@ def creature_rows(report: dict[str, Any]) -> list[list[str]]:
                 str(c["damage_dealt"]),
                 str(c["damage_taken"]),
                 f"{c['actions_on_turn']} / {c['actions_off_turn']}",
+                *([str(c["gm_called"])] if gm else []),
                 str(c["team_actions"]),
                 str(c["load_spent"]),
                 f"{c['turns_unable']} of {c['turns']}",
@@ -154,8 +175,8 @@ def print_recap(report: dict[str, Any]) -> None:
     table = Table(
         title=escape(heading(report)) + " (damage: hp taken off, R16)", title_justify="left"
     )
-    for number, name in enumerate(CREATURE_HEADER):
-        table.add_column(name, justify="left" if number in (0, 7, 8) else "right")
+    for name in creature_header(report):
+        table.add_column(name, justify="left" if name in _LEFT else "right")
     for row in creature_rows(report):
         table.add_row(*(escape(cell) for cell in row))
     out.print(table)
@@ -182,7 +203,7 @@ def markdown_recap(report: dict[str, Any]) -> str:
     lines = [
         f"**{md_text(heading(report))}**",
         "",
-        markdown_table(CREATURE_HEADER, creature_rows(report)),
+        markdown_table(creature_header(report), creature_rows(report)),
     ]
     header, rows = round_rows(report)
     if rows:

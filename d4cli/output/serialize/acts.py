@@ -20,6 +20,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
     is its name; ``action`` the named action used (None when an Aspect was named). The journal entry of the act is this object with ``kind`` =
     "act" (`journal_json`); *dry_run* says nothing was written. A down actor
     (R18) is refused: ``allowed`` false, ``actor_down`` true, nothing rolled.
+    A GM-called roll (R9) has ``gm_called`` true, ``off_turn`` false and ``cost`` 0.
     """
     refused_down = (
         {"allowed": False, "pool_size": None, "minimum_applied": None} if record.actor_down else {}
@@ -32,6 +33,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         "load_before": record.load_before,
         "load_after": record.load_after,
         "off_turn": record.off_turn,
+        "gm_called": record.result.plan.request.gm,
         "hp_before": record.hp_before,
         "hp_after": record.hp_after,
         "hp_zero": record.hp_zero,

@@ -90,11 +90,13 @@ def hp_json(event: DamageEvent | HealEvent) -> JsonObject:
 
 
 def remove_json(event: RemoveEvent) -> JsonObject:
-    """A ``remove`` (R17): whether it ended the running turn, and who is next."""
+    """A ``remove`` (R17): whether it ended the running turn, and who is next; ``round_open``:
+    nobody is left to go, yet the round runs on until the next turn start (R19)."""
     return {
         **event_head(event),
         "ended_turn": event.ended_turn,
         "next": event.next,
+        "round_open": event.round_open,
         "load_before": event.load_before,
         "hp_before": event.hp_before,
         "effects_ended": ended_json(event.effects_ended),

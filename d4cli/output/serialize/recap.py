@@ -19,6 +19,7 @@ def creature_json(figures: CreatureFigures, luck: CreatureLuck | None) -> JsonOb
         "damage_taken": figures.damage_taken,
         "actions_on_turn": figures.actions_on_turn,
         "actions_off_turn": figures.actions_off_turn,
+        "gm_called": figures.gm_called,
         "team_actions": figures.team_actions,
         "load_spent": figures.load_spent,
         "turns": figures.turns,
