@@ -12,6 +12,7 @@ from d4cli.output.creature_steps import sheet_check_steps
 from d4cli.output.render import escape
 from d4cli.output.render.effects import effects_cell
 from d4cli.output.render.roll import steps_table
+from d4cli.output.render.visibility import gm_marks
 
 
 def check_record_table(record: CheckRecord) -> Table:
@@ -67,7 +68,8 @@ def sheet_table(
     *reset_to*: the Load it resets to in its encounter (`Encounter.reset_to`, R12); default its R1 value.
     *current*: its turn is running (`turn_text`).
     """
-    title = escape(creature.name) + (f" ({escape(creature.side)})" if creature.side else "")
+    marks = gm_marks(creature)
+    title = escape(creature.name) + (f" ({marks})" if marks else "")
     table = Table(title=title, title_justify="left", show_header=False)
     table.add_column("Field", style="bold", no_wrap=True)
     table.add_column("Value")

@@ -19,6 +19,7 @@ from d4cli.output import render
 from d4cli.output.effecttext import chip
 from d4cli.output.render import escape, plain
 from d4cli.output.render.effects import effects_cell
+from d4cli.output.render.visibility import gm_name
 from d4cli.output.serialize.effects import effect_json
 
 
@@ -91,7 +92,14 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
         )
         marker = _marker(encounter, creature).replace("[reverse] now [/]", "[reverse]now[/]")
         rows.append(
-            (marker, escape(creature.name), str(creature.load), _hp_cell(creature), able, chips)
+            (
+                marker,
+                gm_name(creature, side=False),  # the compact table has no room for sides
+                str(creature.load),
+                _hp_cell(creature),
+                able,
+                chips,
+            )
         )
     headers = ("Turn", "Creature", "Load", "HP", "Cost 1 (R2)", "Effects")
 
@@ -174,8 +182,7 @@ def status_table(encounter: Encounter) -> Table:
     for creature in encounter.creatures:
         table.add_row(
             _marker(encounter, creature),
-            escape(creature.name)
-            + (f" [dim]({escape(creature.side)})[/]" if creature.side else ""),
+            gm_name(creature),
             str(creature.load),
             str(creature.load_buffer),
             str(creature.exhaustion),
