@@ -108,7 +108,7 @@ def act_command(
 ) -> None:
     """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
 
-    With ``--gm`` it is a GM-called roll for the creature: no gate, Load unchanged (R9).
+    With --gm it is a GM-called roll for the creature: no gate, Load unchanged (R9).
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """

@@ -84,7 +84,7 @@ def add_command(
 ) -> None:
     """Put a lasting effect on a creature; the same source and grant again replaces it (R4, R20).
 
-    ``--level L`` (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
+    --level L (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """

@@ -36,7 +36,7 @@ def forecast_command(
     """Each side's chance to win from the state as it is (mid-turn, hp, Loads, effects), in the file's mode (R12, R18).
 
     The fight is played on many times by the simulator under its stated policy
-    (`d4cli help simulate`); nothing is written.
+    ('d4cli help simulate'); nothing is written.
 
     Example: d4cli forecast --seed 1
     """

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from d4cli.api import ActionEvent, CheckRecord
 
 app = typer.Typer(
-    help="Define a creature's named actions (used by `act NAME ACTION`).", no_args_is_help=True
+    help="Define a creature's named actions (used by 'act NAME ACTION').", no_args_is_help=True
 )
 
 
@@ -255,7 +255,7 @@ def action_add_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Add (or replace) a named action on a creature's sheet; `act NAME ACTION` then uses it.
+    """Add (or replace) a named action on a creature's sheet; 'act NAME ACTION' then uses it.
 
     Example: d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4
     """
