@@ -29,7 +29,7 @@ from d4cli.fight.effects import GRANTS, Effect, Pending
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
 from d4cli.rules.pool import reset_load
-from d4cli.rules.suggest import did_you_mean
+from d4cli.rules.suggest import closest, did_you_mean
 
 if TYPE_CHECKING:
     from d4cli.fight.view_settings import PlayerView
@@ -283,9 +283,10 @@ class Encounter(NamedTuple):
         found = self._position(name)
         if found is not None:
             return found
-        hint = did_you_mean(name, (creature.name for creature in self.creatures))
+        crowd = len(self.creatures) > LISTED  # then the nearest are listed instead
+        hint = "" if crowd else did_you_mean(name, (creature.name for creature in self.creatures))
         raise InputError(
-            field_name, name, "no such creature in the encounter" + known_names(self) + hint
+            field_name, name, "no such creature in the encounter" + known_names(self, name) + hint
         )
 
     def find(self, name: str, field_name: str = "NAME") -> Creature:
@@ -302,12 +303,20 @@ class Encounter(NamedTuple):
         return self._replace(creatures=tuple(creatures))
 
 
-def known_names(encounter: Encounter) -> str:
+# Past this many creatures, an unknown name's error lists only the nearest.
+LISTED = 12
+
+
+def known_names(encounter: Encounter, typed: str = "") -> str:
+    """`` (it has: A, B)``, or for a crowd `` (25 creatures; the nearest: ...)``: what an unknown
+    name's error says of the names there are, nearest to *typed* first (N1 folding)."""
     names = [creature.name for creature in encounter.creatures]
     if not names:
         return " (it has none yet)"
-    if len(names) > 12:
-        return f" ({len(names)} creatures; see 'd4cli status')"
+    if len(names) > LISTED:
+        nearest = closest(typed, names, limit=5, cutoff=0.0) if typed else []
+        shown = f"; the nearest: {', '.join(nearest)}" if nearest else ""
+        return f" ({len(names)} creatures{shown}; 'd4cli status' lists them all)"
     return " (it has: " + ", ".join(names) + ")"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from _cli import ok
+from _cli import ok, run
 from rich.console import Console
 
 from d4cli.api import Tracker
@@ -50,3 +50,17 @@ def test_the_compact_status_and_the_sheet_say_it_too():
     ok("alias", "Goblin Archer", "--clear")
     assert ok("status", "Goblin Brute").stdout.splitlines()[0] == "Goblin Brute (foes)"
     assert ok("status", "Goblin Archer").stdout.splitlines()[0] == "Goblin Archer (foes)"
+
+
+def test_an_unknown_name_among_many_lists_only_the_nearest():
+    ok("init")
+    ok("add", "Goblin", "--aspect", "Might=2", "--count", "20")
+    ok("add", "Ogre", "--aspect", "Might=3")
+    line = run("damage", "Gobln 7", "2").stderr.strip()
+    assert line == (
+        "d4cli: error: NAME: 'Gobln 7': no such creature in the encounter (21 creatures; "
+        "the nearest: Goblin 7, Goblin 17, Goblin 1, Goblin 2, Goblin 3; "
+        "'d4cli status' lists them all)"
+    )
+    few = run("damage", "Ogr", "1", env={"D4CLI_FILE": "few.toml"})
+    assert few.exit_code == 2
