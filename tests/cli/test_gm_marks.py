@@ -62,5 +62,14 @@ def test_an_unknown_name_among_many_lists_only_the_nearest():
         "the nearest: Goblin 7, Goblin 17, Goblin 1, Goblin 2, Goblin 3; "
         "'d4cli status' lists them all)"
     )
-    few = run("damage", "Ogr", "1", env={"D4CLI_FILE": "few.toml"})
-    assert few.exit_code == 2
+    ok("remove", "Goblin 20")
+    ok("remove", "Goblin 19")
+    ok("remove", "Goblin 18")
+    ok("remove", "Goblin 17")
+    ok("remove", "Goblin 16")
+    ok("remove", "Goblin 15")
+    ok("remove", "Goblin 14")
+    ok("remove", "Goblin 13")
+    ok("remove", "Goblin 12")  # 12 left: all of them, and the closest as a hint
+    line = run("damage", "Ogr", "1").stderr.strip()
+    assert "(it has: Goblin 1, Goblin 2," in line and line.endswith("Ogre); did you mean 'Ogre'?")
