@@ -74,7 +74,8 @@ def setups() -> list[tuple[str, str, object]]:
 
 def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     """One fight: ``{"records": [...], "states": [...], "play": [winner, figures, loads]}``."""
-    from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+    from d4cli.fight.actions import ActRequest, act
+    from d4cli.fight.team import TeamRequest, team
     from d4cli.output.serialize.changes import record_json
     from d4cli.sim.dice import BatchedDice
     from d4cli.sim.engine import play, run_seed

@@ -19,7 +19,7 @@ from d4cli.api.change import Change
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
 from d4cli.api.tracker import Tracker
-from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE, Creature, Encounter, same_name
 from d4cli.fight.events import FieldChange, SetEvent
@@ -27,6 +27,7 @@ from d4cli.fight.policy_table import check_target
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
 from d4cli.fight.sheets import ActionEvent
+from d4cli.fight.team import TeamRecord
 from d4cli.odds.check_odds import check_odds, p_check_success
 from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
 from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from d4cli.api.change import Change, Writer
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
 from d4cli.api.templates import new_encounter
-from d4cli.fight.actions import ActRecord, ActRequest, TeamRecord, TeamRequest, act, team
+from d4cli.fight.actions import ActRecord, ActRequest, act
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect, remove_effect
 from d4cli.fight.encounter import TEAM_SOURCE, Encounter
@@ -38,6 +38,7 @@ from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.notes import set_notes, write_note
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
 from d4cli.fight.sheets import ActionEvent, add_action, apply_named_action, remove_action
+from d4cli.fight.team import TeamRecord, TeamRequest, team
 from d4cli.fight.turns import (
     add_creatures,
     end_turn,

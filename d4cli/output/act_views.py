@@ -7,8 +7,9 @@ the rule (`act_refusal_line`, `down_refusal`), as ``log`` would show the act.
 
 from __future__ import annotations
 
-from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.team import TeamRecord
 from d4cli.odds.roll_odds import CheckOdds, check_odds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.printing import Tally, print_renderables

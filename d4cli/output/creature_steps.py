@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from d4cli.fight.actions import TeamRecord
 from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.team import TeamRecord
 from d4cli.output.effecttext import ORIGINS, check_origin
 from d4cli.output.steps import Step, check_steps, gate_step, pool_steps, signed
 from d4cli.rules.pool import PoolResult

@@ -1,7 +1,7 @@
 """The playtest simulator: play an encounter to the end many times, in memory (R1, R2, R11, R12, R16, R18, R19).
 
 Every fight goes through the same pure transitions as the commands
-(`d4cli.fight.turns.start_turn` / `end_turn`, `d4cli.fight.actions.act` / `team`), with the
+(`d4cli.fight.turns.start_turn` / `end_turn`, `d4cli.fight.actions.act`, `d4cli.fight.team.team`), with the
 choices of `d4cli.sim.policy`; nothing touches the store or a file. A fight ends
 when one side is left with a creature with hp up (R18) or, as a draw, when
 ``max_rounds`` rounds have been played (counted from the file's state: its
@@ -23,10 +23,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from d4cli.fight import actions, turns
-from d4cli.fight.actions import ActRequest, TeamRequest
+from d4cli.fight import actions, team, turns
+from d4cli.fight.actions import ActRequest
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import Encounter
+from d4cli.fight.team import TeamRequest
 from d4cli.rules.errors import InputError
 from d4cli.sim.dice import BatchedDice
 from d4cli.sim.policy import (
@@ -201,7 +202,7 @@ class _Run:
                 )
             if request is not None:
                 try:
-                    self.encounter, _ = actions.team(self.encounter, request)
+                    self.encounter, _ = team.team(self.encounter, request)
                 except InputError:  # a grant the attacker cannot hold (R11, R20): no reaction
                     return
                 self.reactions += 1

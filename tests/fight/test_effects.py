@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from _cli import ok, run
 
-from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effect_transitions import add_effect, make_effect, sources_for
 from d4cli.fight.effects import (
     Effect,
@@ -20,6 +20,7 @@ from d4cli.fight.effects import (
     ended_at,
 )
 from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
 from d4cli.output.effecttext import describe, end_reason

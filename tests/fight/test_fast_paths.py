@@ -12,9 +12,10 @@ from itertools import product
 
 import pytest
 
-from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effects import Effect, Pending
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.team import TeamRequest, team
 from d4cli.rules.dice import ExtraDice, ScriptedDice, roll_dice
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import MAX_NAME_LENGTH, check_text, fold_name, name_problem

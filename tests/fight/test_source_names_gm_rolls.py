@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from d4cli.fight.actions import ActRequest, TeamRequest, act, team
+from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
 from d4cli.fight.recap import recap
+from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, start_turn
 from d4cli.output.render import plain
 from d4cli.output.render.actline import act_summary

@@ -18,7 +18,7 @@ from _cli import ok, ok_json, run
 
 
 def test_every_record_takes_its_kind_from_the_one_list():
-    from d4cli.fight import actions, sheet_check, visibility
+    from d4cli.fight import actions, sheet_check, team, visibility
     from d4cli.fight import closed_sets as kinds
     from d4cli.fight import events as records
     from d4cli.output.render.logtext import LOG_KINDS
@@ -35,7 +35,7 @@ def test_every_record_takes_its_kind_from_the_one_list():
         records.HealEvent,
         records.NoteEvent,
         actions.ActRecord,
-        actions.TeamRecord,
+        team.TeamRecord,
         sheet_check.CheckRecord,
         visibility.RevealEvent,
         visibility.ConcealEvent,

@@ -62,11 +62,12 @@ def test_the_grep_would_find_a_stray_builder(tmp_path):
 
 
 def test_no_record_serializes_itself():
-    from d4cli.fight import actions
     from d4cli.fight import events as records
+    from d4cli.fight.actions import ActRecord
+    from d4cli.fight.team import TeamRecord
 
-    for name in ("ActRecord", "TeamRecord"):
-        assert not hasattr(getattr(actions, name), "log"), name
+    for record in (ActRecord, TeamRecord):
+        assert not hasattr(record, "log"), record
     for name in ("AddEvent", "RemoveEvent", "TurnStartEvent", "TurnEndEvent", "ExhaustEvent"):
         assert not hasattr(getattr(records, name), "log"), name
 

@@ -14,8 +14,8 @@ from typing import Any
 from rich.table import Table
 
 from d4cli.fight import closed_sets as kinds
-from d4cli.fight.actions import TeamRecord
 from d4cli.fight.encounter import Encounter
+from d4cli.fight.team import TeamRecord
 from d4cli.output import render
 from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from d4cli.fight import closed_sets as kinds
-from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent, action_document
+from d4cli.fight.team import TeamRecord
 from d4cli.output.effecttext import ORIGINS, check_origin
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.base import fight_over_json, pending_json

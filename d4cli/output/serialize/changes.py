@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from d4cli.fight.actions import ActRecord, TeamRecord
+from d4cli.fight.actions import ActRecord
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
@@ -21,6 +21,7 @@ from d4cli.fight.events import (
 )
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent
+from d4cli.fight.team import TeamRecord
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, ViewEvent
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
