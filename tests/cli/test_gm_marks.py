@@ -73,3 +73,13 @@ def test_an_unknown_name_among_many_lists_only_the_nearest():
     ok("remove", "Goblin 12")  # 12 left: all of them, and the closest as a hint
     line = run("damage", "Ogr", "1").stderr.strip()
     assert "(it has: Goblin 1, Goblin 2," in line and line.endswith("Ogre); did you mean 'Ogre'?")
+
+
+def test_an_act_against_its_own_actor_says_so():
+    ok("init", "--from", "skirmish")
+    short = ok("act", "Aria", "Finesse", "--target", "aria", "--seed", "1", "--short").stdout
+    assert "vs Aria (Evasion 11, itself):" in short
+    table = ok("act", "Aria", "Finesse", "--target", "Aria", "--seed", "1", "--dry-run").stdout
+    assert "Aria acts against itself: its own Evasion and hp (R7, R16)" in table
+    other = ok("act", "Aria", "Finesse", "--target", "Borin", "--seed", "1", "--dry-run").stdout
+    assert "itself" not in other

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from d4cli.fight.encounter import same_name
 from d4cli.output.render import bold_name, escape, load_change, plain
 from d4cli.rules.names import fold_name
 
@@ -83,7 +84,9 @@ def act_summary(entry: dict[str, Any]) -> str:
     if entry.get("evasion") is not None:
         against = f"Evasion {entry['evasion']}"
         if entry.get("target"):
-            against = f"{bold_name(entry['target'])} ({against})"
+            itself = same_name(entry.get("target"), entry.get("actor"))
+            # a slip worth a word: the act hits its own actor
+            against = f"{bold_name(entry['target'])} ({against}{', itself' if itself else ''})"
         text += f" vs {against}: {entry.get('damage')} damage"
         if entry.get("hp_after") is not None:
             text += f", HP {entry.get('hp_before')} -> {entry['hp_after']}"

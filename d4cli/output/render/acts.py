@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.fight.actions import ActRecord
+from d4cli.fight.encounter import same_name
 from d4cli.output.effecttext import end_reason
 from d4cli.output.render import escape
 
@@ -46,6 +47,10 @@ def used_up_lines(record: Any) -> list[str]:
 def act_lines(record: ActRecord, *, dry_run: bool = False) -> list[str]:
     """The lines under an act's table (markup): grants and effects used up, damage to hp, dry run (R11, R16, R18, R20)."""
     lines = used_up_lines(record)
+    if record.target is not None and same_name(record.target, record.actor):
+        lines.append(
+            f"{escape(record.actor)} acts against itself: its own Evasion and hp (R7, R16)"
+        )
     if record.target_down and record.target is not None:
         lines.append(f"{escape(record.target)} is already down (R18): hp stays 0")
     elif record.hp_after is not None and record.target is not None:
