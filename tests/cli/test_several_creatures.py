@@ -10,7 +10,9 @@ import json
 import random
 from pathlib import Path
 
-from _cli import fails, files, ok, ok_json
+import pytest
+from _cli import fails, files, ok, ok_json, run
+from _width import at_width
 
 FILE = Path("encounter.toml")
 JOURNAL = Path("encounter.toml.journal")
@@ -221,3 +223,16 @@ def test_the_journal_entry_is_the_json_of_the_change():
     printed = ok_json("damage", "Goblin*", "1")
     entry = json.loads(JOURNAL.read_text().splitlines()[-1])
     assert entry["changes"] == printed["changes"] and entry["names"] == printed["names"]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_lines_of_a_change_of_several(snapshot, monkeypatch, width):
+    _skirmish()
+    at_width(monkeypatch, width)
+    outputs = [
+        run("damage", "Goblin*", "Borin", "2d6+3", "--seed", "5"),
+        run("effect", "add", "--side", "party", "inspired", "--adv", "--until-end-of", "Aria"),
+        run("conceal", "Goblin ?r*"),
+    ]
+    assert [out.exit_code for out in outputs] == [0, 0, 0]
+    assert "".join(out.stdout for out in outputs) == snapshot

@@ -35,7 +35,7 @@ def add_command(
     names: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="CREATURE",
+            metavar="CREATURE...",
             help="The creatures the effect is on: names and shell patterns (Goblin*; N1).",
             autocompletion=complete_creature,
             show_default=False,

@@ -34,7 +34,7 @@ Name = Annotated[
 Names = Annotated[
     list[str] | None,
     typer.Argument(
-        metavar="NAME",
+        metavar="NAME...",
         help="The creatures: names and shell patterns (Goblin*, 'Goblin [23]'; N1).",
         autocompletion=complete_creature,
         show_default=False,
