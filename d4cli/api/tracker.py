@@ -12,21 +12,20 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from d4cli.api.change import Change, Writer
+from d4cli.api.change import Change
+from d4cli.api.creature_changes import CreatureChanges
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
 from d4cli.api.templates import new_encounter
 from d4cli.fight.actions import ActRecord, ActRequest, act
 from d4cli.fight.closed_sets import GrantKind
-from d4cli.fight.effect_transitions import add_effect, make_effect, remove_effect
+from d4cli.fight.effect_transitions import remove_effect
 from d4cli.fight.encounter import TEAM_SOURCE, Encounter
 from d4cli.fight.events import (
     AddEvent,
-    DamageEvent,
     EffectEvent,
     ExhaustEvent,
-    HealEvent,
     MoveEvent,
     NoteEvent,
     RemoveEvent,
@@ -34,7 +33,6 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.notes import set_notes, write_note
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
 from d4cli.fight.sheets import ActionEvent, add_action, apply_named_action, remove_action
@@ -47,21 +45,14 @@ from d4cli.fight.turns import (
     set_exhaustion,
     start_turn,
 )
-from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, conceal, reveal, set_alias
+from d4cli.fight.visibility import AliasEvent, set_alias
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.rules.dice import (
-    DiceRoll,
-    DiceSource,
-    ExtraDice,
-    parse_expression,
-    parse_extra,
-    roll_expression,
-)
+from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
 from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 
 
-class Tracker(Writer):
+class Tracker(CreatureChanges):
     """An encounter file (TOML, with its journal, redo file and lock beside it).
 
     Args:
@@ -73,7 +64,8 @@ class Tracker(Writer):
     Every change method returns a `Change` and raises `InputError` (bad input, naming the
     field), `FileError` (a file that cannot be read, used or written) or `LockTimeout`;
     on any error the file and the journal stay byte for byte as they were. Each is a pure
-    transition of `d4cli.fight` applied by `Writer.change`.
+    transition of `d4cli.fight` applied by `Writer.change`. ``damage``, ``heal``, ``reveal``,
+    ``conceal`` and ``effect_add`` take one creature or several (`CreatureChanges`).
     """
 
     @classmethod
@@ -197,40 +189,6 @@ class Tracker(Writer):
 
         return self.change(transition, note=note)
 
-    def damage(
-        self, name: str, amount: int | str, *, note: str | None = None
-    ) -> Change[DamageEvent]:
-        """Take *amount* hp off a creature; at 0 it is down (R16, R18). *amount* is a whole
-        number, or dice to roll with the tracker's dice (``"2d6+1"``, R6, L2, L3): the record's
-        ``roll`` says what they showed, and a roll is logged even when it changes nothing;
-        a total below 0 takes nothing off.
-
-        Raises:
-            InputError: no such creature; a negative number; dice that are not ``NdX`` terms
-                and numbers joined by ``+`` and ``-``.
-        """
-        value, roll = self._amount(amount)
-        return self.change(
-            lambda encounter: _rolled(damage(encounter, name, value), roll),
-            note=note,
-            always_logged=roll is not None,  # a roll is kept, whatever it took off
-        )
-
-    def heal(self, name: str, amount: int | str, *, note: str | None = None) -> Change[HealEvent]:
-        """Give a creature *amount* hp back, up to its ``max_hp`` (R18); *amount* as `damage`'s."""
-        value, roll = self._amount(amount)
-        return self.change(
-            lambda encounter: _rolled(heal(encounter, name, value), roll),
-            note=note,
-            always_logged=roll is not None,
-        )
-
-    def _amount(self, amount: int | str) -> tuple[int, DiceRoll | None]:
-        if not isinstance(amount, str):
-            return amount, None
-        roll = roll_expression(parse_expression(amount, "amount"), self.rng)
-        return max(0, roll.total), roll
-
     # --- rolls (R2-R11, C1-C8) ------------------------------------------------------------
 
     def act(
@@ -315,42 +273,6 @@ class Tracker(Writer):
 
     # --- effects, actions, notes, the players' view ----------------------------------------
 
-    def effect_add(
-        self,
-        name: str,
-        source: str,
-        grant: GrantKind | str,
-        *,
-        against: bool = False,
-        start_of: str | None = None,
-        end_of: str | None = None,
-        rounds: int | None = None,
-        uses: int | None = None,
-        level: int = 1,
-        public: bool = True,
-        note: str | None = None,
-    ) -> Change[EffectEvent]:
-        """Put a lasting effect on a creature; the same source and grant again replaces it, the
-        other grant is bad input (R4, R20, C8)."""
-
-        def transition(encounter: Encounter) -> tuple[Encounter, EffectEvent]:
-            effect = make_effect(
-                encounter,
-                source,
-                str(grant),
-                against=against,
-                start_of=start_of,
-                end_of=end_of,
-                rounds=rounds,
-                uses=uses,
-                level=level,
-            )
-            if not public:
-                effect = effect._replace(public=False)
-            return add_effect(encounter, name, effect)
-
-        return self.change(transition, note=note)
-
     def effect_remove(
         self, name: str, source: str, *, note: str | None = None
     ) -> Change[EffectEvent]:
@@ -376,14 +298,6 @@ class Tracker(Writer):
     def set_notes(self, name: str, text: str) -> Change[NoteEvent]:
         """Replace a creature's standing notes with *text*."""
         return self.change(lambda encounter: set_notes(encounter, name, text))
-
-    def reveal(self, name: str, *, note: str | None = None) -> Change[RevealEvent]:
-        """Show a hidden creature on the players' view (R20)."""
-        return self.change(lambda encounter: reveal(encounter, name), note=note)
-
-    def conceal(self, name: str, *, note: str | None = None) -> Change[ConcealEvent]:
-        """Hide a creature from the players' view (R20)."""
-        return self.change(lambda encounter: conceal(encounter, name), note=note)
 
     def alias(self, name: str, alias: str | None, *, note: str | None = None) -> Change[AliasEvent]:
         """Give a creature the name the players see (None: its own name again, R20)."""
@@ -438,12 +352,3 @@ class Tracker(Writer):
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
         return redo(self.path, timeout=self.lock_timeout)
-
-
-HpEvent = TypeVar("HpEvent", DamageEvent, HealEvent)
-
-
-def _rolled(changed: tuple[Encounter, HpEvent], roll: DiceRoll | None) -> tuple[Encounter, HpEvent]:
-    """A damage or heal transition's result, its record saying which dice gave the amount."""
-    new, event = changed
-    return new, event if roll is None else event._replace(roll=roll)

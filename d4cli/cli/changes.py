@@ -16,7 +16,7 @@ from d4cli.api.change import Change
 from d4cli.api.tracker import Tracker
 from d4cli.cli.options import make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
-from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.render.encounter import print_lines, summary_lines
 from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json
 from d4cli.output.stdout import emit_json
 
@@ -63,13 +63,14 @@ def unchanged_line(line: str, note: str | None) -> str:
 
 def print_change(change: Change[Any], tracker: Tracker, *, json_: bool, note: str | None) -> None:
     """`tell`, then print a one-line change: its JSON object (``changed`` false when nothing
-    changed), or the line ``log`` shows of it."""
+    changed), or the line ``log`` shows of it (one line per creature of a change of several)."""
     tell(change, tracker)
     record = change.record
     if json_:
         obj = unchanged_json(record_json(record)) if change.unchanged else record_json(record)
         emit_json(obj)
     elif change.unchanged:
-        print_lines([unchanged_line(summary(unchanged_json(journal_json(record))), note)])
+        lines = summary_lines(unchanged_json(journal_json(record)))
+        print_lines([*lines[:-1], unchanged_line(lines[-1], note)])
     else:
-        print_lines([summary(journal_json(record))])
+        print_lines(summary_lines(journal_json(record)))

@@ -51,6 +51,8 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "max_hp": "--max-hp",
     "mode": {"": "--mode", "simulate": "--modes"},
     "name": {"init": "--name", "action add": "ACTION"},
+    # the creatures of a change of several (`damage NAME... N`, `effect add CREATURE... SOURCE`)
+    "names": {"": "NAME", "effect add": "CREATURE"},
     "odds": "--odds",
     "pool_sizes": "--pool",
     "proficiencies": "--proficiency",
@@ -60,8 +62,8 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "runs": "--runs",
     "scheduler": "--scheduler",
     "seq": "--at",
-    # only `add --side`: the simulator's `side` is each creature's, in the file
-    "side": {"add": "--side"},
+    # `add --side`, `effect add --side`: the simulator's `side` is each creature's, in the file
+    "side": {"add": "--side", "effect add": "--side"},
     "source": "--source",
     "specialization": "--specialization",
     "specializations": "--specialization",

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.several import parts_of
 
 Entry = dict[str, Any]
 Step = tuple[Entry, Encounter | None]  # a journal entry and the encounter right after it
@@ -154,13 +155,14 @@ def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:
         tally.of(creature.name, creature)
     last = start
     for entry, after in steps:
-        kind, actor = entry.get("kind"), entry.get("actor")
         round_ = _int(entry.get("round")) or 0
         if after is not None:
             for creature in after.creatures:
                 tally.of(creature.name, creature)
-        if isinstance(kind, str) and isinstance(actor, str) and kind in _COUNTS:
-            _COUNTS[kind](tally, entry, actor, round_, after)
+        for part in parts_of(entry):  # a change of several creatures counts each one's part
+            kind, actor = part.get("kind"), part.get("actor")
+            if isinstance(kind, str) and isinstance(actor, str) and kind in _COUNTS:
+                _COUNTS[kind](tally, part, actor, round_, after)
         if after is not None:
             tally.count_downs(after, round_, _int(entry.get("seq")) or 0)
             last = after

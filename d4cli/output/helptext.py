@@ -123,6 +123,8 @@ TOPICS: dict[str, Topic] = {
         "remove`). The turn start, turn end or roll that ends it says so and `undo` brings "
         "it back. A Team Action grant is a one-roll effect (R11). One name holds one effect: "
         "the same name again replaces it, but under the other grant it is refused (R20). "
+        "Several creatures, patterns (`Goblin*`) and `--side foes` get the one effect, with "
+        "one duration, in one change: one log entry, one `undo`. "
         "Removing a creature takes its effects, and effects timed to its turn end with the "
         "removal (R17, R20); effects timed to the turn of a creature that is down and missed "
         "its turn end with that round (R18, R20). `--level L` (1-5, with `--adv`) raises a "
@@ -195,7 +197,8 @@ TOPICS: dict[str, Topic] = {
         "(R9). `team ACTOR TARGET --adv` spends ACTOR's Cost to give TARGET's next roll "
         "a named source of Advantage (R11). `turn end` keeps the Load (R14). With `hp`, "
         "damage is taken off it, never below 0 (R16); `damage NAME N` and `heal NAME N` change "
-        "it directly. At 0 hp a creature is down: skipped by the turn order, unable to act "
+        "it directly (several names or patterns such as `Goblin*` in one change, dice rolled "
+        "once for all). At 0 hp a creature is down: skipped by the turn order, unable to act "
         "(R18). Every creature not down has one turn per round, even after an out-of-order "
         "`turn start NAME` (R19); `move NAME --before OTHER` reorders. `remove` never passes "
         "the turn to someone else (R17), nor ends the round (R19). `log` shows every change and `undo` reverts the newest one.",

@@ -45,12 +45,15 @@ def _tree(command: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]
 
 
 def _spellings(command: Any) -> set[str]:
-    """A command's options and its arguments' metavars (``ASPECT|ACTION`` gives both)."""
+    """A command's options and its arguments' metavars (``ASPECT|ACTION`` gives both,
+    ``NAME...`` gives NAME)."""
     out: set[str] = set()
     for param in command.params:
         out.update(param.opts, param.secondary_opts)
         if param.param_type_name == "argument":
-            out.update((param.metavar or param.name.upper()).split("|"))
+            # a variadic argument's `NAME...` spells NAME
+            words = (param.metavar or param.name.upper()).split("|")
+            out.update(word.removesuffix("...") for word in words)
     return out
 
 

@@ -46,11 +46,11 @@ def test_every_record_type_in_the_table_is_a_record_class_with_a_kind():
 
 
 def test_every_record_class_of_the_model_has_its_serializer():
-    from d4cli.fight import actions, events, sheet_check, sheets, team, visibility
+    from d4cli.fight import actions, events, several, sheet_check, sheets, team, visibility
 
     found = {
         cls
-        for module in (actions, events, sheet_check, sheets, team, visibility)
+        for module in (actions, events, several, sheet_check, sheets, team, visibility)
         for cls in vars(module).values()
         if isinstance(cls, type)
         and cls.__module__ == module.__name__

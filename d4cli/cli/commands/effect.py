@@ -32,10 +32,27 @@ CreatureArgument = Annotated[
 
 @app.command("add")
 def add_command(
-    name: CreatureArgument,
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="CREATURE...",
+            help="The creatures the effect is on: names and shell patterns (Goblin*; N1).",
+            autocompletion=complete_creature,
+            show_default=False,
+        ),
+    ] = None,
     source: Annotated[
-        str, typer.Argument(metavar="SOURCE", help="The source's name (R4): 'darkness', 'prone'.")
-    ],
+        str | None,
+        typer.Argument(
+            metavar="SOURCE",
+            help="The source's name (R4): 'darkness', 'prone'.",
+            show_default=False,
+        ),
+    ] = None,
+    side: Annotated[
+        str | None,
+        typer.Option("--side", metavar="SIDE", help="Every creature of this side too (N1)."),
+    ] = None,
     adv: Annotated[bool, typer.Option("--adv", help="A source of Advantage.")] = False,
     dis: Annotated[bool, typer.Option("--dis", help="A source of Disadvantage.")] = False,
     against: Annotated[
@@ -82,12 +99,19 @@ def add_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Put a lasting effect on a creature; the same source and grant again replaces it (R4, R20).
+    """Put a lasting effect on creatures; the same source and grant again replaces it (R4, R20).
 
+    Several names, patterns (Goblin*) and --side SIDE (every creature of a side: --side foes)
+    are one change: one line each, one undo.
     --level L (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """
+    # Click hands the last word to SOURCE: one word alone is a source only with --side.
+    if source is None or (not names and side is None):
+        raise InputError(
+            "SOURCE", None, "missing: give the creature (or --side SIDE) and the source name"
+        )
 
     if adv == dis:
         raise InputError("--adv/--dis", None, "give exactly one of --adv and --dis")
@@ -107,7 +131,7 @@ def add_command(
 
     tracker = open_tracker(file)
     change = tracker.effect_add(
-        name,
+        names or [],
         source,
         grant,
         against=against,
@@ -117,6 +141,7 @@ def add_command(
         uses=uses_n,
         level=level_n,
         public=not gm_only,
+        side=side,
         note=check_note(note),
     )
     print_change(change, tracker, json_=json_, note=note)

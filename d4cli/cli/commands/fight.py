@@ -29,6 +29,17 @@ Amount = Annotated[
 Name = Annotated[
     str, typer.Argument(metavar="NAME", help="The creature.", autocompletion=complete_creature)
 ]
+# Optional for Typer so that a missing name or amount is one plain line (exit 2); the amount is
+# the last word (Click hands the words before it to NAME...).
+Names = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="NAME...",
+        help="The creatures: names and shell patterns (Goblin*, 'Goblin [23]'; N1).",
+        autocompletion=complete_creature,
+        show_default=False,
+    ),
+]
 
 
 def move_command(
@@ -74,6 +85,15 @@ def move_command(
     )
 
 
+def _names_amount(names: list[str] | None, amount: str | None) -> tuple[list[str], int | str]:
+    """NAME... and N of ``damage``/``heal``: one word alone is the name, its amount missing."""
+    if not names:
+        if amount is None:
+            raise InputError("names", None, "missing: give the creature and the amount")
+        return [amount], _amount(None)
+    return names, _amount(amount)
+
+
 def _amount(text: str | None) -> int | str:
     """N of ``damage``/``heal``: a plain whole number 0..100,000 (L1, L3), or the text of
     dice for the library to roll (``2d6+1``)."""
@@ -85,40 +105,41 @@ def _amount(text: str | None) -> int | str:
 
 
 def damage_command(
-    name: Name,
+    names: Names = None,
     amount: Amount = None,
     seed: SeedOption = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Take N hit points off a creature, never below 0; at 0 it is down (R16, R18).
+    """Take N hit points off a creature, or off several, never below 0; at 0 one is down (R16, R18).
 
-    N may be dice to roll (2d6+1): the line shows what they rolled, the log keeps it.
+    N may be dice to roll (2d6+1), rolled once for all: the line shows what they rolled, the
+    log keeps it. Several names and patterns are one change: one line each, one undo.
 
-    Example: d4cli damage "Goblin Archer" 4; d4cli damage "Goblin Archer" 2d6+1
+    Example: d4cli damage "Goblin Archer" 4; d4cli damage "Goblin*" 2d6+1
     """
-    value = _amount(amount)
+    found, value = _names_amount(names, amount)
     tracker = open_tracker(file, seed, dice=True)
     print_change(
-        tracker.damage(name, value, note=check_note(note)), tracker, json_=json_, note=note
+        tracker.damage(found, value, note=check_note(note)), tracker, json_=json_, note=note
     )
 
 
 def heal_command(
-    name: Name,
+    names: Names = None,
     amount: Amount = None,
     seed: SeedOption = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Give a creature N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
+    """Give a creature, or several, N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
 
-    N may be dice to roll (1d8+2), as for damage.
+    N may be dice to roll (1d8+2), as for damage; several names and patterns as for damage.
 
-    Example: d4cli heal Borin 5; d4cli heal Borin 1d8
+    Example: d4cli heal Borin 5; d4cli heal Borin Aria 1d8
     """
-    value = _amount(amount)
+    found, value = _names_amount(names, amount)
     tracker = open_tracker(file, seed, dice=True)
-    print_change(tracker.heal(name, value, note=check_note(note)), tracker, json_=json_, note=note)
+    print_change(tracker.heal(found, value, note=check_note(note)), tracker, json_=json_, note=note)

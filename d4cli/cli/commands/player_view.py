@@ -24,28 +24,42 @@ Name = Annotated[
         autocompletion=complete_creature,
     ),
 ]
+# Optional for Typer so that no name at all is one plain line naming NAME (exit 2).
+Names = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="NAME...",
+        help="The creatures: names as in the file and shell patterns (Goblin*; N1).",
+        autocompletion=complete_creature,
+        show_default=False,
+    ),
+]
 
 
 def reveal_command(
-    name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+    names: Names = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
 ) -> None:
-    """Put a hidden creature on the player view (board --players, serve).
+    """Put hidden creatures on the player view (board --players, serve); one change for all.
 
-    Example: d4cli reveal "Goblin Shaman"
+    Example: d4cli reveal "Goblin Shaman"; d4cli reveal "Goblin*"
     """
     tracker = open_tracker(file)
-    print_change(tracker.reveal(name, note=check_note(note)), tracker, json_=json_, note=note)
+    print_change(
+        tracker.reveal(names or [], note=check_note(note)), tracker, json_=json_, note=note
+    )
 
 
 def conceal_command(
-    name: Name, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
+    names: Names = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
 ) -> None:
-    """Take a creature off the player view; its turns and rolls go on as before (R13).
+    """Take creatures off the player view; their turns and rolls go on as before (R13).
 
-    Example: d4cli conceal "Goblin Shaman"
+    Example: d4cli conceal "Goblin Shaman"; d4cli conceal "Goblin*"
     """
     tracker = open_tracker(file)
-    print_change(tracker.conceal(name, note=check_note(note)), tracker, json_=json_, note=note)
+    print_change(
+        tracker.conceal(names or [], note=check_note(note)), tracker, json_=json_, note=note
+    )
 
 
 def alias_command(

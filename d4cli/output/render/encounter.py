@@ -21,10 +21,11 @@ from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change
 from d4cli.output.render.actline import act_summary
 from d4cli.output.render.effects import effect_summary
-from d4cli.output.render.fight import fight_summary
+from d4cli.output.render.fight import SAME_ROLL, fight_summary
 from d4cli.output.render.roll import steps_table
 from d4cli.output.render.sheet import sheet_summary
 from d4cli.output.render.visibility import view_summary
+from d4cli.output.serialize.changes import is_several
 
 _name = bold_name
 
@@ -57,6 +58,8 @@ def summary(entry: dict[str, Any]) -> str:
     made, or read back by ``log``); its ``kind`` picks the line (`SUMMARIES`); a kind this
     version does not know reads as its name.
     """
+    if is_several(entry):
+        return "; ".join(summary_lines(entry))
     line = SUMMARIES.get(str(entry.get("kind")))
     text = escape(str(entry.get("kind"))) if line is None else line(entry)
     ended = [
@@ -68,6 +71,26 @@ def summary(entry: dict[str, Any]) -> str:
     if isinstance(over, dict) and over.get("winner") is not None:
         text += f"; {fight_over_text(over['winner'])}"
     return text
+
+
+def summary_lines(entry: dict[str, Any]) -> list[str]:
+    """The lines a change prints: one per creature of a change of several (`is_several`), the
+    dice rolled once shown on the first, the end of the fight on the last (R18); else its `summary`.
+    ``log`` joins them into its one line."""
+    if not is_several(entry):
+        return [summary(entry)]
+    unchanged = {"changed": False} if entry.get("changed") is False else {}
+    roll = entry.get("roll")
+    lines = []
+    for index, part in enumerate(p for p in entry["changes"] if isinstance(p, dict)):
+        shown = {**part, **unchanged}
+        if roll is not None:
+            shown["roll"] = roll if index == 0 else SAME_ROLL
+        lines.append(summary(shown))
+    over = entry.get("fight_over")
+    if lines and isinstance(over, dict) and over.get("winner") is not None:
+        lines[-1] += f"; {fight_over_text(over['winner'])}"
+    return lines
 
 
 def fight_over_text(winner: object) -> str:

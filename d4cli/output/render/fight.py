@@ -9,6 +9,9 @@ from typing import Any
 
 from d4cli.output.render import escape
 
+# A part of a change of several creatures whose amount is the dice of the first part's line.
+SAME_ROLL = "same"
+
 
 def _name(value: object) -> str:
     return "[bold]" + escape(str(value)) + "[/]" if value is not None else "nobody"
@@ -60,6 +63,8 @@ def fight_summary(entry: dict[str, Any]) -> str:
 
 def _rolled(roll: object) -> str:
     """`` (2d6+1: 4 2 +1 = 7)``: the dice that gave a damage or heal amount; "" for a number."""
+    if roll == SAME_ROLL:
+        return " (the same roll)"
     if not isinstance(roll, dict):
         return ""
     parts = []

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from d4cli.fight import closed_sets as kinds
+from d4cli.fight.several import parts_of
 from d4cli.output.render import for_stdout, plain
 from d4cli.output.render.encounter import summary
 from d4cli.rules.errors import InputError, escape_control
@@ -64,7 +65,8 @@ def entry_filter(
         if kind_set and entry.get("kind") not in kind_set:
             return False
         if wanted is not None:
-            names = (entry.get("actor"), entry.get("target"))
+            names = [entry.get("actor"), entry.get("target")]
+            names += [part.get("actor") for part in parts_of(entry)]  # several creatures
             return any(isinstance(name, str) and fold_name(name) == wanted for name in names)
         return True
 

@@ -19,6 +19,7 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
+from d4cli.fight.several import SEVERAL_KINDS, SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
@@ -31,7 +32,15 @@ from d4cli.output.serialize.rolls import dice_json
 from d4cli.output.serialize.visibility import view_event_json
 
 Record = (
-    ActRecord | TeamRecord | Event | CheckRecord | ActionEvent | NoteEvent | ViewEvent | SetEvent
+    ActRecord
+    | TeamRecord
+    | Event
+    | CheckRecord
+    | ActionEvent
+    | NoteEvent
+    | ViewEvent
+    | SetEvent
+    | SeveralEvent
 )
 
 
@@ -177,6 +186,28 @@ def set_json(event: SetEvent) -> JsonObject:
     }
 
 
+def several_json(event: SeveralEvent) -> JsonObject:
+    """One change of several creatures (``damage "Goblin*" 3``): ``kind`` (every part's),
+    ``round``, ``turn``, ``names`` (the creatures changed, in the order applied), ``changes``
+    (each creature's object, as the one-creature change prints it; a damage part's ``roll``
+    and ``fight_over`` null), ``roll`` (the dice rolled once for every creature, null for a
+    number) and ``fight_over`` (R18: the whole change's)."""
+    return {
+        "kind": event.kind,
+        "round": event.round,
+        "turn": event.turn,
+        "names": list(event.names),
+        "changes": [record_json(part) for part in event.changes],
+        "roll": None if event.roll is None else dice_json(event.roll),
+        "fight_over": fight_over_json(event.fight_over),
+    }
+
+
+def is_several(obj: JsonObject) -> bool:
+    """Whether a change's object (or journal entry) is one of several creatures (`several_json`)."""
+    return obj.get("kind") in SEVERAL_KINDS and isinstance(obj.get("changes"), list)
+
+
 # Each record class -> its serializer: `record_json` looks up the record's own class.
 SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
     ActRecord: act_json,
@@ -197,6 +228,7 @@ SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
     ConcealEvent: view_event_json,
     AliasEvent: view_event_json,
     SetEvent: set_json,
+    SeveralEvent: several_json,
 }
 
 
@@ -228,5 +260,11 @@ def journal_json(record: Record) -> JsonObject:
 def unchanged_json(obj: JsonObject) -> JsonObject:
     """A change's object (*obj*, from `record_json` or `action_event_json`) for a change that
     changed nothing: ``changed`` false, nothing written or logged; an effect's ``replaced`` null
-    (the effect it has stays as it was)."""
+    (the effect it has stays as it was); of several creatures, each part's too."""
+    if is_several(obj):
+        return {
+            **obj,
+            "changes": [unchanged_json(part) for part in obj["changes"]],
+            "changed": False,
+        }
     return {**obj, **({"replaced": None} if "replaced" in obj else {}), "changed": False}
