@@ -29,6 +29,7 @@ from d4cli.fight.several import SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
 from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
+from d4cli.fight.view_settings import PlayerView
 from d4cli.odds.check_odds import check_odds, p_check_success
 from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
 from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds
@@ -52,6 +53,7 @@ __all__ = [
     "ActRecord",
     "TeamRecord",
     "PublicView",
+    "PlayerView",
     "CheckRecord",
     "SheetCheckRequest",
     "ActionEvent",

@@ -22,6 +22,7 @@ from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
 from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
+from d4cli.cli.slips import record_names, say_note, unsided_note
 from d4cli.output.render import console
 from d4cli.output.render.encounter import history_line, init_lines, print_lines
 from d4cli.output.render.status import print_status
@@ -234,6 +235,8 @@ def add_command(
     tracker = open_tracker(file)
     change = tracker.add(spec, before=before, after=after, note=check_note(note))
     print_change(change, tracker, json_=json_, note=note)
+    if change.written and spec.side is None:
+        say_note(unsided_note(change.encounter, record_names(change.record)))
 
 
 def remove_command(

@@ -14,6 +14,7 @@ import typer
 from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
+from d4cli.cli.slips import party_hidden_note, record_names, say_note
 from d4cli.rules.errors import InputError
 
 Name = Annotated[
@@ -57,9 +58,10 @@ def conceal_command(
     Example: d4cli conceal "Goblin Shaman"; d4cli conceal "Goblin*"
     """
     tracker = open_tracker(file)
-    print_change(
-        tracker.conceal(names or [], note=check_note(note)), tracker, json_=json_, note=note
-    )
+    change = tracker.conceal(names or [], note=check_note(note))
+    print_change(change, tracker, json_=json_, note=note)
+    if change.written:
+        say_note(party_hidden_note(change.encounter, record_names(change.record)))
 
 
 def alias_command(
