@@ -7,7 +7,8 @@
 
 Ranges are written ``1..8``, ``4..20/2`` (a step), ``6`` or a comma list of
 these (``1,3,5..8``). Output as a Rich table, ``--format markdown`` (a GitHub
-pipe table), ``csv`` or ``json`` (``--json`` is the same as ``--format json``).
+pipe table), ``csv``, ``json`` (``--json`` is the same as ``--format json``) or ``svg``
+(the grid as a heat map).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from d4cli.cli.completion import complete_format
 from d4cli.odds.dice_sums import check_odds_size, dice_sum
 from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
 from d4cli.output import render
+from d4cli.output.render.heatmap import grid_svg
 from d4cli.output.render.odds import format_grid, grid_pages
 from d4cli.output.serialize.grids import grid_json
 from d4cli.output.stdout import emit_json
@@ -57,7 +59,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-FORMATS = ("table", "markdown", "csv", "json")
+FORMATS = ("table", "markdown", "csv", "json", "svg")
 # One axis of a grid never has more values than a grid has cells.
 MAX_AXIS = 10_000
 
@@ -94,7 +96,7 @@ FormatOption = Annotated[
         "--format",
         metavar="FORMAT",
         autocompletion=complete_format,
-        help="table, markdown, csv or json; csv adds each column exact, as a fraction, where the grid is exact.",
+        help="table, markdown, csv, json or svg (a heat map); csv adds each column exact, as a fraction, where the grid is exact.",
     ),
 ]
 JsonOption = Annotated[
@@ -373,6 +375,9 @@ def _emit(grid: Grid, fmt: str) -> None:
     """Print *grid* in *fmt* (table, markdown, csv, json) on stdout."""
     if fmt == "json":
         emit_json(grid_json(grid))
+        return
+    if fmt == "svg":
+        sys.stdout.write(grid_svg(grid))
         return
     if fmt in ("markdown", "csv"):
         sys.stdout.write(str(format_grid(grid, fmt)))

@@ -27,7 +27,7 @@ from d4cli.output.helptext import TOPICS
 from d4cli.rules.dc import DC_TIERS
 from d4cli.rules.names import fold_name
 
-FORMATS: tuple[str, ...] = ("table", "markdown", "csv", "json")
+FORMATS: tuple[str, ...] = ("table", "markdown", "csv", "json", "svg")
 
 
 class Candidate(str):
@@ -89,7 +89,7 @@ def complete_topic(incomplete: str) -> list[str]:
 
 
 def complete_format(incomplete: str) -> list[str]:
-    """The output formats (table, markdown, csv, json) that start with *incomplete*."""
+    """The output formats of `odds` (table, markdown, csv, json, svg) that start with *incomplete*."""
     return matching(FORMATS, incomplete)
 
 

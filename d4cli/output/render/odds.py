@@ -265,7 +265,8 @@ def column_header(grid: Grid, column: int) -> str:
     return f"{'Evasion' if grid.column_key == 'evasion' else 'DC'} {column}"
 
 
-def _settings_line(grid: Grid) -> str:
+def settings_line(grid: Grid) -> str:
+    """The fixed inputs of *grid* in words: ``Load 0, Net Advantage 0, extra dice 1d8``."""
     names = {
         "load": "Load",
         "net_advantage": "Net Advantage",
@@ -298,7 +299,7 @@ def grid_table(grid: Grid, columns: range | None = None, pages: int = 1) -> Tabl
         table.add_row(
             escape(row_label(grid, row)), *(cell_text(grid, row.values[index]) for index in shown)
         )
-    settings = _settings_line(grid)
+    settings = settings_line(grid)
     if settings:
         table.caption = escape(settings)
         table.caption_justify = "left"
