@@ -87,7 +87,7 @@ def test_static_completers():
     assert complete_dc_tier("N") == ["nearly-impossible"]
     assert complete_topic("ga") == ["gate"]
     assert "exit-codes" in complete_topic("")
-    assert complete_format("") == ["table", "markdown", "csv", "json"]
+    assert complete_format("") == ["table", "markdown", "csv", "json", "svg"]
     assert complete_format("c") == ["csv"]
     assert complete_format("x") == []
 

@@ -310,7 +310,13 @@ def test_completion_offers_option_values_and_not_the_actor_as_target(
     assert values("act Aria Finesse --target ") == ["Borin", "Goblin Archer", "Goblin Brute"]
     assert values("act Aria Finesse --dc n") == ["nearly-impossible"]
     assert values("roll pool 3 --dc ch") == ["challenging"]
-    assert values("odds pool --pool 1..3 --dc 5 --format ") == ["table", "markdown", "csv", "json"]
+    assert values("odds pool --pool 1..3 --dc 5 --format ") == [
+        "table",
+        "markdown",
+        "csv",
+        "json",
+        "svg",
+    ]
     assert values("init --mode r") == ["round"]
 
 
