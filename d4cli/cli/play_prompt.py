@@ -26,7 +26,7 @@ from prompt_toolkit.document import Document
 from d4cli.cli import completion
 from d4cli.cli.completion.words import split_line
 from d4cli.cli.play_session import LEAVE_WORDS, history_path
-from d4cli.rules.errors import escape_control
+from d4cli.rules.errors import D4Error, escape_control
 
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session
@@ -40,7 +40,14 @@ _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/
 
 def current_word_start(text: str) -> int:
     """Index in *text* where the word under the cursor (the end of *text*) begins, quotes included."""
-    start = 0
+    starts, open_word = word_starts(text)
+    return starts[-1] if open_word else len(text)
+
+
+def word_starts(text: str) -> tuple[list[int], bool]:
+    """Where each word of *text* begins, quotes included, and whether the last is still
+    open at the end of *text* (the word under the cursor)."""
+    starts: list[int] = []
     quote = ""
     in_word = False
     i = 0
@@ -55,13 +62,14 @@ def current_word_start(text: str) -> int:
             in_word = False
         else:
             if not in_word:
-                start, in_word = i, True
+                starts.append(i)
+                in_word = True
             if char in "'\"":
                 quote = char
             elif char == "\\":
                 i += 1
         i += 1
-    return start if in_word or quote else len(text)
+    return starts, bool(in_word or quote)
 
 
 def quote_value(value: str) -> str:
@@ -74,22 +82,80 @@ def quote_value(value: str) -> str:
 def completions(root: Any, text: str) -> list[tuple[str, str, str]]:
     """``(replacement, display, help)`` for the word at the end of *text*; never raises."""
     try:
-        from d4cli.cli.completion.shells import line_completions
-
         words, typed = split_line(text)
-        if words and words[0] == "d4cli":
-            words = words[1:]
-        completion.typed_words[:] = words
-        incomplete = typed.value
-        head = ""
-        if incomplete.startswith("-") and "=" in incomplete:
-            head = incomplete.partition("=")[0] + "="
-        out: list[tuple[str, str, str]] = []
-        for item in line_completions(root, words, incomplete):
-            if getattr(item, "type", "plain") != "plain":
-                continue
-            value = str(item.value)
-            out.append((head + quote_value(value), value, " ".join(str(item.help or "").split())))
+        return _completions(root, words, typed.value)
+    except Exception:  # noqa: BLE001 - completion never breaks the prompt
+        return []
+
+
+def _completions(root: Any, words: list[str], incomplete: str) -> list[tuple[str, str, str]]:
+    """`completions` of *incomplete* after *words*.
+
+    Raises:
+        Whatever a completer or Click's parsing of *words* raises.
+    """
+    from d4cli.cli.completion.shells import line_completions
+
+    if words and words[0] == "d4cli":
+        words = words[1:]
+    words = _names_joined(root, words, incomplete)
+    completion.typed_words[:] = words
+    head = ""
+    if incomplete.startswith("-") and "=" in incomplete:
+        head = incomplete.partition("=")[0] + "="
+    out: list[tuple[str, str, str]] = []
+    for item in line_completions(root, words, incomplete):
+        if getattr(item, "type", "plain") != "plain":
+            continue
+        value = str(item.value)
+        out.append((head + quote_value(value), value, " ".join(str(item.help or "").split())))
+    return out
+
+
+def _names_joined(root: Any, words: list[str], incomplete: str) -> list[str]:
+    """*words* with the creatures' names typed without quotes joined, as a run of the
+    line would join them (`d4cli.cli.root.D4Group.names_joined`), *incomplete* still
+    being typed: ``act Goblin Archer F`` completes Goblin Archer's Aspects."""
+    join = getattr(root, "names_joined", None)
+    if join is None:
+        return words
+    try:
+        if incomplete.startswith("-"):
+            return list(join(words))
+        joined = list(join([*words, incomplete], open_end=True))
+    except D4Error:
+        return words
+    return joined[:-1] if joined[-1:] == [incomplete] else words
+
+
+# The most words before the cursor that a name typed without quotes is completed from.
+NAME_WORDS = 8
+
+
+def name_completions(root: Any, text: str) -> list[tuple[int, str, str, str]]:
+    """A creature's name typed without quotes, completed after a space inside it:
+    ``act Goblin A`` gives ``"Goblin Archer"``, to replace from where ``Goblin`` begins.
+
+    ``(start, replacement, display, help)``, *start* the index in *text* the replacement
+    begins at; never raises. The words of the name are those before the cursor (never
+    the command's own, never an option).
+    """
+    try:
+        words, typed = split_line(text)
+        starts, open_word = word_starts(text)
+        if typed.quote or not typed.value or not open_word:
+            return []
+        finished = starts[:-1]
+        lead = 2 if words[:1] == ["d4cli"] else 1
+        out: list[tuple[int, str, str, str]] = []
+        for back in range(1, min(len(words) - lead, NAME_WORDS) + 1):
+            run = words[len(words) - back :]
+            if any(word.startswith("-") for word in run):
+                break
+            typed_name = " ".join([*run, typed.value])
+            start = finished[len(words) - back]
+            for item in _completions(root, words[: len(words) - back], typed_name):
+                out.append((start, *item))
         return out
     except Exception:  # noqa: BLE001 - completion never breaks the prompt
         return []
@@ -106,14 +172,15 @@ class SessionCompleter(Completer):
     ) -> Iterator[Completion]:
         text = document.text_before_cursor
         start = current_word_start(text)
-        found = completions(self.root, text)
-        if len(found) == 1 and not found[0][0].endswith(("=", "/")):
+        found = [(start, *item) for item in completions(self.root, text)]
+        found += name_completions(self.root, text)
+        if len(found) == 1 and not found[0][1].endswith(("=", "/")):
             # The one word that fits is complete: a space, ready for the next (as a shell does).
-            replacement, display, meta = found[0]
-            found = [(replacement + " ", display, meta)]
-        for replacement, display, meta in found:
+            begin, replacement, display, meta = found[0]
+            found = [(begin, replacement + " ", display, meta)]
+        for begin, replacement, display, meta in found:
             yield Completion(
-                replacement, start_position=start - len(text), display=display, display_meta=meta
+                replacement, start_position=begin - len(text), display=display, display_meta=meta
             )
 
 

@@ -9,6 +9,12 @@ name its own fields (``dc``); the line says them as the command's options
 the console script and to ``typer.testing.CliRunner``. Commands and printers
 never end the process themselves: a refusal is a `RefusedError` that carries
 its result, raised after the result was printed (`d4cli.output.printing`).
+
+Before Click parses a line, `D4Group` rejoins a creature's name typed without quotes
+(``act Goblin Archer Might``; `d4cli.cli.names`). Only when the words could hold a name
+of several words does it build that one command and read the encounter's names: the
+library (`d4cli.api.Reader`) is imported there, inside the function (the names
+boundary), so that ``roll``, ``odds`` and ``help`` never load it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,16 @@ from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.flags import shell_message
 from d4cli.cli.lazy import LazyGroup
+from d4cli.cli.names import (
+    Options,
+    command_of,
+    could_join,
+    option_value,
+    positional_indexes,
+    rebuilt,
+    runs_of,
+)
+from d4cli.cli.settings import resolve_path
 from d4cli.rules.errors import D4Error, RefusedError, escape_control
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.suggest import closest
@@ -210,8 +226,11 @@ class D4Group(LazyGroup):
         complete_var = _completion_setup(prog_name, complete_var, argv)
         try:
             check_terminal_size()
+            args = _text_arguments(argv)
+            if not os.environ.get(complete_var):
+                args = self.names_joined(args)
             code = super().main(
-                args=_text_arguments(argv),
+                args=args,
                 prog_name=prog_name,
                 complete_var=complete_var,
                 standalone_mode=False,
@@ -221,6 +240,42 @@ class D4Group(LazyGroup):
         except BaseException as error:  # noqa: BLE001 - every way out of a command ends in its code
             code = self._ended_by(error, argv)
         return _flushed(code)
+
+    def names_joined(self, args: list[str], open_end: bool = False) -> list[str]:
+        """*args* with each creature's name typed without quotes rejoined into one word
+        (`d4cli.cli.names`); as typed when no name of several words is read there.
+        *open_end*: the last word is still being typed (Tab in ``d4cli play``).
+
+        Raises:
+            InputError: the words read as names more than one way.
+        """
+        found = command_of(args)
+        command = None if found is None else self._command_at(found[0])
+        if found is None or command is None:
+            return args
+        path, slots = found
+        rest = args[len(path) :]
+        indexes = positional_indexes(rest, _options_of(command))
+        if indexes is None or not could_join([rest[i] for i in indexes], slots):
+            return args
+        creatures = _creature_names(option_value(rest, ("--file", "-f")))
+        if creatures is None:
+            return args
+        words = [rest[i] for i in indexes]
+        reading = runs_of(words, slots, creatures, " ".join(path), open_end)
+        if reading is None:
+            return args
+        return [*path, *rebuilt(rest, indexes, reading)]
+
+    def _command_at(self, path: tuple[str, ...]) -> Any:
+        """The Click command at *path* (``("effect", "add")``), built as a run builds it."""
+        ctx = typer.Context(self, info_name="d4cli")
+        command: Any = self
+        for name in path:
+            command = command.get_command(ctx, name)
+            if command is None:
+                return None
+        return command
 
     def _ended_by(self, error: BaseException, argv: list[str]) -> int:
         """The exit code of a run of *argv* that *error* ended, after its one line on stderr.
@@ -266,6 +321,29 @@ def _completion_setup(prog_name: str, complete_var: str | None, argv: list[str])
 
         use_d4_shells()
     return complete_var
+
+
+def _options_of(command: Any) -> Options:
+    """*command*'s options: those that take a value and the flags."""
+    valued: list[str] = []
+    flags: list[str] = ["-h", "--help"]
+    for param in command.params:
+        if getattr(param, "param_type_name", "") != "option":
+            continue
+        names = [*param.opts, *param.secondary_opts]
+        (flags if param.is_flag or param.count else valued).extend(names)
+    return Options(valued, flags)
+
+
+def _creature_names(file: str | None) -> list[str] | None:
+    """The names of the creatures of the encounter at *file* (``--file``, else the
+    default file), or None when it cannot be read: the words then stay as typed."""
+    from d4cli.api import Reader  # the names boundary (see the module docstring)
+
+    try:
+        return [creature.name for creature in Reader(resolve_path(file)).status().creatures]
+    except (D4Error, OSError):
+        return None
 
 
 def _text_arguments(argv: list[str]) -> list[str]:
