@@ -107,6 +107,24 @@ class FittedTable:
                     yield line
 
 
+def hanging(text: Text, console: Console, indent: int) -> Text:
+    """*text* wrapped by Rich at *console*'s width, each line after the first indented by
+    *indent* spaces (a hanging indent); as it is where it fits, or off a terminal."""
+    width = console.width
+    if console.soft_wrap or width >= PIPE_WIDTH or text.cell_len <= width:
+        return text
+    first = text.wrap(console, width, overflow="fold")[0]
+    rest = text[len(first.plain) :]
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
+    first.rstrip()
+    indent = indent if width - indent >= 20 else 0
+    for line in rest.wrap(console, width - indent, overflow="fold"):
+        line.rstrip()
+        first.append("\n" + " " * indent)
+        first.append_text(line)
+    return first
+
+
 def bold_name(value: object) -> str:
     """A name from the file in bold (markup), escaped (N1); ``nobody`` for None."""
     return "[bold]" + escape(str(value)) + "[/]" if value is not None else "nobody"
