@@ -111,8 +111,8 @@ def hanging(text: Text, console: Console, indent: int) -> Text:
     """*text* wrapped by Rich at *console*'s width, each line after the first indented by
     *indent* spaces (a hanging indent); as it is where it fits, or off a terminal."""
     width = console.width
-    if console.soft_wrap or width >= PIPE_WIDTH or text.cell_len <= width:
-        return text
+    if console.soft_wrap or width >= PIPE_WIDTH or text.cell_len <= width or "\n" in text.plain:
+        return text  # a line of several lines is Rich's to wrap
     first = text.wrap(console, width, overflow="fold")[0]
     rest = text[len(first.plain) :]
     rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
