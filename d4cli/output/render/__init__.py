@@ -19,6 +19,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from d4cli.output.wrap import MIN_TEXT
 from d4cli.rules.errors import escape_control
 
 # Wide enough that a long creature name never wraps when piped.
@@ -117,7 +118,7 @@ def hanging(text: Text, console: Console, indent: int) -> Text:
     rest = text[len(first.plain) :]
     rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
     first.rstrip()
-    indent = indent if width - indent >= 20 else 0
+    indent = indent if width - indent >= MIN_TEXT else 0
     for line in rest.wrap(console, width - indent, overflow="fold"):
         line.rstrip()
         first.append("\n" + " " * indent)
