@@ -19,6 +19,7 @@ from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.output.render.encounter import print_lines, summary_lines
 from d4cli.output.serialize.changes import journal_json, record_json, unchanged_json
 from d4cli.output.stdout import emit_json
+from d4cli.output.wrap import say
 
 NOTHING_CHANGED = "nothing changed: nothing written or logged"
 
@@ -35,23 +36,23 @@ def open_tracker(file: str | None, seed: str | None = None, *, dice: bool = Fals
     return Tracker(resolve_path(file), rng=rng, lock_timeout=lock_timeout())
 
 
-def _stderr(line: str) -> None:
+def _stderr(prefix: str, text: str) -> None:
     encoding = sys.stderr.encoding or "utf-8"
-    sys.stderr.write(line.encode(encoding, "backslashreplace").decode(encoding))
-    sys.stderr.flush()
+    say(prefix, text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def tell(change: Change[Any], tracker: Tracker) -> None:
     """Say on stderr what a written change left to say: the damaged journal line it went
     after, and how many hand-written comment lines the rewrite dropped (``undo`` brings them back)."""
     if change.warning is not None:
-        _stderr(f"d4cli: warning: {change.warning}\n")
+        _stderr("d4cli: warning: ", change.warning)
     count = change.dropped_comments
     if count:
         lines = "line" if count == 1 else "lines"
         _stderr(
-            f"d4cli: note: this change dropped {count} comment {lines} from {tracker.path}; "
-            "`d4cli undo` brings them back\n"
+            "d4cli: note: ",
+            f"this change dropped {count} comment {lines} from {tracker.path}; "
+            "`d4cli undo` brings them back",
         )
 
 

@@ -26,6 +26,7 @@ from prompt_toolkit.document import Document
 from d4cli.cli import completion
 from d4cli.cli.completion.words import split_line
 from d4cli.cli.play_session import LEAVE_WORDS, history_path
+from d4cli.output.wrap import say
 from d4cli.rules.errors import D4Error, escape_control
 
 if TYPE_CHECKING:
@@ -230,10 +231,10 @@ def _open_history(path: Path) -> None:
 
 def _history_warning(path: object, error: BaseException) -> None:
     reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-    sys.stderr.write(
-        f"d4cli: warning: history {escape_control(str(path))}: {reason}; this session keeps no history\n"
+    say(
+        "d4cli: warning: ",
+        f"history {escape_control(str(path))}: {reason}; this session keeps no history",
     )
-    sys.stderr.flush()
 
 
 def _file_history_class() -> Any:

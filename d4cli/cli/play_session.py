@@ -37,16 +37,12 @@ import typer
 from d4cli.cli.app import app
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
+from d4cli.cli.play_help import write_help
 from d4cli.cli.root import say_error
 from d4cli.rules.errors import D4Error, InputError, escape_control
 
 HISTORY_ENV = "D4CLI_HISTORY"
 LEAVE_WORDS = frozenset({"exit", "quit"})
-SESSION_HELP = (
-    "Inside play: type commands without 'd4cli' (act Aria Finesse --target \"Goblin Archer\"); "
-    "Tab completes; 'COMMAND --help' shows a command's options; 'help TOPIC' explains a rule; "
-    "'clear' clears the screen; Ctrl-C cancels the line; Ctrl-D or 'exit' leaves."
-)
 # Clears a terminal and puts the cursor at its top left (ANSI: cursor home, erase the display).
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
@@ -121,10 +117,9 @@ class Session:
         return code
 
     def _help(self) -> int:
-        code: int = self.root.run(["--help"], prog_name="d4cli")
-        sys.stdout.write(SESSION_HELP + "\n")
-        sys.stdout.flush()
-        return code
+        """The session's commands on one screen (`d4cli.cli.play_help`), not the root ``--help``."""
+        write_help(sys.stdout)
+        return 0
 
     def prompt(self) -> str:
         """``[round 2: Aria] d4cli> ``: the round and whose turn (or who is next)."""

@@ -39,6 +39,7 @@ from d4cli.cli.names import (
     runs_of,
 )
 from d4cli.cli.settings import resolve_path
+from d4cli.output.wrap import say
 from d4cli.rules.errors import D4Error, RefusedError, escape_control
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.suggest import closest
@@ -67,9 +68,8 @@ def check_terminal_size() -> None:
 
 
 def say_error(message: str) -> None:
-    """Write one plain error line to stderr."""
-    sys.stderr.write(f"d4cli: error: {escape_control(message)}\n")
-    sys.stderr.flush()
+    """Write one plain error line to stderr (wrapped under its text on a terminal)."""
+    say("d4cli: error: ", escape_control(message))
 
 
 def session_text(message: str) -> str:
@@ -288,7 +288,7 @@ class D4Group(LazyGroup):
         if isinstance(error, RefusedError):
             # A refusal is an answer of the rules, not an error (exit 3).
             message = shell_message(error, argv)
-            sys.stderr.write(f"d4cli: {escape_control(self._said(message))}\n")
+            say("d4cli: ", escape_control(self._said(message)))
             return exit_code_of(error)
         if isinstance(error, D4Error):
             say_error(self._said(shell_message(error, argv)))

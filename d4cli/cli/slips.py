@@ -7,18 +7,18 @@ party's own screens too (R20). Each note names the creatures and what to type in
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import Any
 
 from d4cli.api import Encounter, PlayerView
 from d4cli.output.serialize.changes import record_json
+from d4cli.output.wrap import say
 
 
 def say_note(line: str | None) -> None:
-    """``d4cli: note: LINE`` on stderr (nothing for None)."""
+    """``d4cli: note: LINE`` on stderr, wrapped on a terminal (nothing for None)."""
     if line is not None:
-        sys.stderr.write(f"d4cli: note: {line}\n")
+        say("d4cli: note: ", line)
 
 
 def record_names(record: Any) -> list[str]:

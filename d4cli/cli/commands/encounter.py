@@ -8,6 +8,7 @@ from `d4cli.output.serialize` (the same object the journal keeps), or one line.
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/cli/commands/roll.py).
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -23,7 +24,6 @@ from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, ch
 from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.cli.slips import record_names, say_note, unsided_note
-from d4cli.output.render import console
 from d4cli.output.render.encounter import history_line, init_lines, print_lines
 from d4cli.output.render.status import print_status
 from d4cli.output.serialize.views import (
@@ -33,6 +33,7 @@ from d4cli.output.serialize.views import (
     undo_json,
 )
 from d4cli.output.stdout import emit_json
+from d4cli.output.wrap import say
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, MAX_COUNT, parse_whole
 from d4cli.rules.names import check_text, parse_named_number
@@ -372,8 +373,10 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     print_lines([history_line("Undid", undone.entry)])
     if undone.hand_edited:
-        console(stderr=True).print(
-            "d4cli: note: the file had been edited by hand after that change; the edit was undone too"
+        sys.stdout.flush()
+        say(
+            "d4cli: note: ",
+            "the file had been edited by hand after that change; the edit was undone too",
         )
 
 

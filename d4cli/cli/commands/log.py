@@ -18,6 +18,7 @@ from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, wr
 from d4cli.output.serialize.replay import state_line_json
 from d4cli.output.serialize.views import log_json_chunks
 from d4cli.output.stdout import emit_json, write_chunks
+from d4cli.output.wrap import say
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import LAST, ROUND, parse_whole
 from d4cli.rules.names import check_text
@@ -98,8 +99,7 @@ def log_command(
     if warning is not None:
         # A damaged newest journal line: the readable entries are shown, the damage named.
         sys.stdout.flush()
-        sys.stderr.write(f"d4cli: warning: {escape_control(warning)}\n")
-        sys.stderr.flush()
+        say("d4cli: warning: ", escape_control(warning))
 
 
 def _states(

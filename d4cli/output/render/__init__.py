@@ -19,6 +19,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from d4cli.output.wrap import MIN_TEXT
 from d4cli.rules.errors import escape_control
 
 # Wide enough that a long creature name never wraps when piped.
@@ -105,6 +106,24 @@ class FittedTable:
                     line = Text(f"{header}: ", style="bold")
                     line.append_text(Text.from_markup(cell))
                     yield line
+
+
+def hanging(text: Text, console: Console, indent: int) -> Text:
+    """*text* wrapped by Rich at *console*'s width, each line after the first indented by
+    *indent* spaces (a hanging indent); as it is where it fits, or off a terminal."""
+    width = console.width
+    if console.soft_wrap or width >= PIPE_WIDTH or text.cell_len <= width or "\n" in text.plain:
+        return text  # a line of several lines is Rich's to wrap
+    first = text.wrap(console, width, overflow="fold")[0]
+    rest = text[len(first.plain) :]
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
+    first.rstrip()
+    indent = indent if width - indent >= MIN_TEXT else 0
+    for line in rest.wrap(console, width - indent, overflow="fold"):
+        line.rstrip()
+        first.append("\n" + " " * indent)
+        first.append_text(line)
+    return first
 
 
 def bold_name(value: object) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.encounter import Encounter
@@ -282,8 +283,14 @@ def team_table(record: TeamRecord) -> Table:
     return steps_table(title, team_steps(record))
 
 
+# Where the lines of a change go on when one is too long for the terminal: two spaces in,
+# so that a continuation never reads as the next creature's line.
+CHANGE_HANG = 2
+
+
 def print_lines(lines: Iterable[str]) -> None:
-    """Print markup lines on stdout."""
+    """Print markup lines on stdout; on a terminal, one too long wraps with a hanging indent
+    (`d4cli.output.render.hanging`); a pipe gets each line whole."""
     out = render.console()
     for line in lines:
-        out.print(line)
+        out.print(render.hanging(Text.from_markup(line, emoji=False), out, CHANGE_HANG))

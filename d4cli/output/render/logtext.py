@@ -18,6 +18,7 @@ from d4cli.fight import closed_sets as kinds
 from d4cli.fight.several import parts_of
 from d4cli.output.render import for_stdout, plain
 from d4cli.output.render.encounter import summary
+from d4cli.output.wrap import hang, terminal_width
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.names import fold_name
 
@@ -75,6 +76,11 @@ def entry_filter(
 
 def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
     """One entry as one plain line: ``#seq HH:MM R<round> <summary>[; note: <note>]``."""
+    return "".join(log_parts(entry, seq_width, round_width))
+
+
+def log_parts(entry: Entry, seq_width: int = 1, round_width: int = 1) -> tuple[str, str]:
+    """A `log_line` in two: its prefix ``#seq HH:MM R<round> `` and its text."""
     time = str(entry.get("time", ""))
     short = time[11:16] if len(time) >= 16 and time[10:11] == "T" else time[:5].ljust(5)
     round_ = entry.get("round")
@@ -86,7 +92,8 @@ def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
         text += f"; note: {escape_control(note)}"
     seq = entry.get("seq", "")
     return (
-        f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} {text}"
+        f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} ",
+        text,
     )
 
 
@@ -98,7 +105,9 @@ def write_log(
     The columns are as wide as the largest ``seq`` and round (read from the
     first entry and the newest, as they arrive oldest first): a list gives its
     own last; an iterator is consumed as it goes, one entry held at a time, and
-    *newest* is then its last entry. With no entry, *empty* is printed.
+    *newest* is then its last entry. With no entry, *empty* is printed. On a terminal a
+    line too long for it wraps under its text (`d4cli.output.wrap.hang`); a pipe gets
+    one line per entry.
     """
     if isinstance(entries, list):
         newest = entries[-1] if entries else None
@@ -110,10 +119,18 @@ def write_log(
     last = first if newest is None else newest
     seq_width = max(len(str(first.get("seq", ""))), len(str(last.get("seq", ""))))
     round_width = max(len(str(entry.get("round", ""))) for entry in (first, last))
-    block = [log_line(first, seq_width, round_width)]
+    width = terminal_width(sys.stdout)
+
+    def line(entry: Entry) -> str:
+        if width is None:
+            return log_line(entry, seq_width, round_width)
+        prefix, text = log_parts(entry, seq_width, round_width)
+        return hang(prefix, for_stdout(text), width)
+
+    block = [line(first)]
     count = 1
     for entry in stream:
-        block.append(log_line(entry, seq_width, round_width))
+        block.append(line(entry))
         count += 1
         if len(block) >= BLOCK:
             _write(block)
