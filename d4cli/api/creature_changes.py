@@ -10,7 +10,8 @@ one journal entry, one ``undo``, all or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from d4cli.api.change import Change, Writer
 from d4cli.fight.closed_sets import GrantKind
@@ -34,8 +35,27 @@ from d4cli.rules.dice import DiceRoll, parse_expression, roll_expression
 Names = str | Sequence[str]
 
 
+One = TypeVar("One")
+
+
 def _listed(names: Names) -> tuple[str, ...]:
     return (names,) if isinstance(names, str) else tuple(names)
+
+
+def _one_or_several(
+    name: Names,
+    one: Callable[[Encounter, str], tuple[Encounter, One]],
+    several: Callable[[Encounter, tuple[str, ...]], tuple[Encounter, SeveralEvent]],
+) -> Callable[[Encounter], tuple[Encounter, One | SeveralEvent]]:
+    """The transition of *name*: *one*'s when it is one name as written, else *several*'s."""
+
+    def transition(encounter: Encounter) -> tuple[Encounter, One | SeveralEvent]:
+        found = single(encounter, name)
+        if found is not None:
+            return one(encounter, found)
+        return several(encounter, _listed(name))
+
+    return transition
 
 
 class CreatureChanges(Writer):
@@ -56,13 +76,11 @@ class CreatureChanges(Writer):
                 ``+`` and ``-``.
         """
         value, roll = self._amount(amount)
-
-        def transition(encounter: Encounter) -> tuple[Encounter, DamageEvent | SeveralEvent]:
-            one = single(encounter, name)
-            if one is not None:
-                return with_roll(damage(encounter, one, value), roll)
-            return with_roll(damage_several(encounter, _listed(name), value), roll)
-
+        transition = _one_or_several(
+            name,
+            lambda encounter, one: with_roll(damage(encounter, one, value), roll),
+            lambda encounter, names: with_roll(damage_several(encounter, names, value), roll),
+        )
         # a roll is kept, whatever it took off
         return self.change(transition, note=note, always_logged=roll is not None)
 
@@ -72,13 +90,11 @@ class CreatureChanges(Writer):
         """Give a creature, or each of several, *amount* hp back, up to its ``max_hp`` (R18);
         *amount* as `damage`'s (dice rolled once for all)."""
         value, roll = self._amount(amount)
-
-        def transition(encounter: Encounter) -> tuple[Encounter, HealEvent | SeveralEvent]:
-            one = single(encounter, name)
-            if one is not None:
-                return with_roll(heal(encounter, one, value), roll)
-            return with_roll(heal_several(encounter, _listed(name), value), roll)
-
+        transition = _one_or_several(
+            name,
+            lambda encounter, one: with_roll(heal(encounter, one, value), roll),
+            lambda encounter, names: with_roll(heal_several(encounter, names, value), roll),
+        )
         return self.change(transition, note=note, always_logged=roll is not None)
 
     def _amount(self, amount: int | str) -> tuple[int, DiceRoll | None]:
@@ -89,27 +105,13 @@ class CreatureChanges(Writer):
 
     def reveal(self, name: Names, *, note: str | None = None) -> Change[RevealEvent | SeveralEvent]:
         """Show a hidden creature, or several, on the players' view (R20)."""
-
-        def transition(encounter: Encounter) -> tuple[Encounter, RevealEvent | SeveralEvent]:
-            one = single(encounter, name)
-            if one is not None:
-                return reveal(encounter, one)
-            return reveal_several(encounter, _listed(name))
-
-        return self.change(transition, note=note)
+        return self.change(_one_or_several(name, reveal, reveal_several), note=note)
 
     def conceal(
         self, name: Names, *, note: str | None = None
     ) -> Change[ConcealEvent | SeveralEvent]:
         """Hide a creature, or several, from the players' view (R20)."""
-
-        def transition(encounter: Encounter) -> tuple[Encounter, ConcealEvent | SeveralEvent]:
-            one = single(encounter, name)
-            if one is not None:
-                return conceal(encounter, one)
-            return conceal_several(encounter, _listed(name))
-
-        return self.change(transition, note=note)
+        return self.change(_one_or_several(name, conceal, conceal_several), note=note)
 
     def effect_add(
         self,
