@@ -11,7 +11,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from d4cli.api import Encounter, PlayerView
-from d4cli.output.serialize.changes import record_json
 from d4cli.output.wrap import say
 
 
@@ -22,9 +21,9 @@ def say_note(line: str | None) -> None:
 
 
 def record_names(record: Any) -> list[str]:
-    """The creatures a change's record is about: its ``names`` (several), else its ``actor``."""
-    found = record_json(record)
-    names = found.get("names") or [found.get("actor")]
+    """The creatures a change's record is about: its ``names`` (several, ``add --count``),
+    else its ``actor``."""
+    names = getattr(record, "names", ()) or (getattr(record, "actor", None),)
     return [str(name) for name in names if name is not None]
 
 
