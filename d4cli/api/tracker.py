@@ -10,7 +10,7 @@ and why; the front end renders it. Nothing here prints or reads the environment.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ from d4cli.fight.turns import (
 )
 from d4cli.fight.visibility import AliasEvent, set_alias
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
+from d4cli.rules.dice import DiceSource, EnteredDice, ExtraDice, parse_extra
 from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 
@@ -207,6 +207,7 @@ class Tracker(CreatureChanges):
         ignore_load: bool = False,
         dry_run: bool = False,
         note: str | None = None,
+        faces: Sequence[int] | None = None,
     ) -> Change[ActRecord]:
         """A creature acts: gate, pool, roll, Load + Cost, damage to a target (R2-R11, R16).
 
@@ -215,6 +216,13 @@ class Tracker(CreatureChanges):
         it is a reaction (R10); with *gm* a GM-called roll: no gate, no Cost, Load unchanged,
         not a reaction, a down creature too (R9). A refusal (gate R2, down R18) is a `Change`
         whose record says why, nothing written.
+
+        *faces* are real dice entered by hand instead of rolled: the pool's d4s, then each
+        extra dice group's, in order (`EnteredDice`); the record says ``entered``.
+
+        Raises:
+            InputError: as `d4cli.fight.actions.act`; *faces* (field ``faces``) not exactly as
+                many as the roll takes after the gate, or a face outside its die.
         """
         request = ActRequest(
             actor=actor,
@@ -231,10 +239,15 @@ class Tracker(CreatureChanges):
         )
         named = {"cost": cost, "extra": extra, "dc": dc, "adv": advantage, "dis": disadvantage}
         given = frozenset(key for key, value in named.items() if value is not None)
-        rng = self.rng
+        rng = self.rng if faces is None else EnteredDice(faces)
 
         def transition(encounter: Encounter) -> tuple[Encounter, ActRecord]:
-            return act(encounter, apply_named_action(encounter, request, given), rng)
+            new, record = act(encounter, apply_named_action(encounter, request, given), rng)
+            if isinstance(rng, EnteredDice):
+                if record.allowed:  # a refusal rolls nothing: the refusal is the answer (R2)
+                    rng.finish()
+                record = record._replace(entered=True)
+            return new, record
 
         return self.change(transition, note=note, dry_run=dry_run, always_logged=True)
 

@@ -54,6 +54,7 @@ class ActRecord(NamedTuple):
         action: the named action used (as written on the sheet), None when an Aspect was named.
         fight_over: the side left alone with a creature up when this action took the last
             foe down (R18, `d4cli.fight.sides`), else None.
+        entered: the dice are faces entered by hand (real dice at the table), not rolled.
     """
 
     round: int
@@ -74,6 +75,7 @@ class ActRecord(NamedTuple):
     target_down: bool = False
     action: str | None = None  # the named action used, None when an Aspect was named
     fight_over: str | None = None  # the winning side, when this action ended the fight (R18)
+    entered: bool = False  # the faces were entered by hand (`d4cli.rules.dice.EnteredDice`)
 
     @property
     def kind(self) -> str:
