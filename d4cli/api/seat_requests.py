@@ -12,6 +12,8 @@ the requests, the journal or the record returned.
 
 from __future__ import annotations
 
+import random
+
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -102,12 +104,15 @@ class SeatDesk:
         ) as txn:
             creature = self._creature(token, action, txn.encounter)
             stored = _stored(action)
-            new, record = _judged(txn.encounter, creature, stored, self.tracker.rng)
+            view = txn.encounter.player_view
+            auto = view is not None and view.seats == "auto"
+            # A queued request is rolled at approval: the check's dice are thrown away.
+            dice = self.tracker.rng if auto else random.Random()
+            new, record = _judged(txn.encounter, creature, stored, dice)
             requests = request_file.read_requests(self.path)
             row = RequestRow(requests.next, creature, self._now(), stored)
             change = None
-            view = txn.encounter.player_view
-            if view is not None and view.seats == "auto":
+            if auto:
                 change = _commit(txn, new, record, row)
                 row = row._replace(status="approved", result=journal_json(record))
             rows = (*requests.rows, row)
