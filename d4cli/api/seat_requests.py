@@ -24,13 +24,16 @@ from d4cli.fight.encounter import Encounter, same_name
 from d4cli.fight.sheets import apply_named_action
 from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import DiceSource, EnteredDice, parse_extras
-from d4cli.rules.errors import InputError
+from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import COST, check_range
 from d4cli.rules.names import check_text
 from d4cli.store import requests as request_file
 from d4cli.store import seats as seat_file
 from d4cli.store.requests import RequestRow, Requests
 from d4cli.store.transaction import Transaction
+
+
+REASON_MAX = 200  # a denial's reason: as long as a note may be
 
 
 class SeatAction(NamedTuple):
@@ -186,7 +189,7 @@ class SeatDesk:
         Raises:
             InputError: ``number`` unknown or already answered; a *reason* that is not text (N1).
         """
-        text = None if reason is None else check_text(reason, "reason")
+        text = None if reason is None else _one_line(reason, "reason")
         with Transaction(self.path, timeout=self.tracker.lock_timeout):
             requests = request_file.read_requests(self.path)
             done = _pending(requests, number)._replace(status="denied", reason=text)
@@ -227,6 +230,15 @@ def _stored(action: SeatAction) -> dict[str, Any]:
         "target": None if action.target is None else check_text(action.target, "target", name=True),
         "faces": None if action.faces is None else list(action.faces),
     }
+
+
+def _one_line(text: str, field: str) -> str:
+    """*text* once it is one line of at most 200 characters, without control characters."""
+    check_text(text, field)
+    if escape_control(text) != text or not text.strip() or len(text) > REASON_MAX:
+        problem = f"must be one line of at most {REASON_MAX} characters, without control characters"
+        raise InputError(field, escape_control(text)[:40], problem)
+    return text
 
 
 def _visible_target(encounter: Encounter, shown: str) -> str:

@@ -10,7 +10,7 @@ import typer
 
 from d4cli.api import SeatDesk
 from d4cli.cli.changes import open_tracker, tell
-from d4cli.cli.options import FileOption, JsonOption, SeedOption
+from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one, print_renderables
 from d4cli.output.render.encounter import print_lines
@@ -86,7 +86,7 @@ def deny_command(
     Example: d4cli deny 3 --reason "the bridge is out of reach"
     """
     parsed = parse_whole(number, "N", NUMBER)
-    row = SeatDesk(open_tracker(file)).deny(parsed, reason)
+    row = SeatDesk(open_tracker(file)).deny(parsed, check_note(reason, "--reason"))
     if json_:
         emit_json(request_json(row))
     else:
