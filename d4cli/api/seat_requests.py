@@ -13,7 +13,6 @@ the requests, the journal or the record returned.
 from __future__ import annotations
 
 import random
-
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -31,7 +30,6 @@ from d4cli.store import requests as request_file
 from d4cli.store import seats as seat_file
 from d4cli.store.requests import RequestRow, Requests
 from d4cli.store.transaction import Transaction
-
 
 REASON_MAX = 200  # a denial's reason: as long as a note may be
 

@@ -11,7 +11,7 @@ from _cli import files, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d4cli.api import InputError, SeatAction, SeatDesk, Seats, ScriptedDice, Tracker
+from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
 from d4cli.store.requests import requests_path
 from d4cli.store.seats import seats_path
 
