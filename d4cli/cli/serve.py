@@ -78,8 +78,9 @@ def served_hosts(host: str, bound: str, allowed: Iterable[str]) -> frozenset[str
     """The names a request's ``Host`` may give: *host* as typed, the bound address, the loopback
     names when bound to loopback, this machine's name and addresses when bound to every
     address, and the *allowed* names (``--allow-host``)."""
-    names = {host, bound, *allowed}
     address = ipaddress.ip_address(bound)
+    # 0.0.0.0 is no name to serve: pages of other sites reach loopback through it.
+    names = set(allowed) if address.is_unspecified else {host, bound, *allowed}
     if address.is_loopback or address.is_unspecified:
         names.update(LOOPBACK_NAMES)
     if address.is_unspecified:
@@ -120,9 +121,14 @@ def serve(
         # Past the stream cap, the other routes still answer; past this, uvicorn answers 503.
         limit_concurrency=max_streams + 100,
     )
-    shown = f"[{bound}]" if ":" in bound else bound
-    if not ipaddress.ip_address(bound).is_loopback:
-        warn(f"--host {host}: anyone on that network can read the player view")
+    address = ipaddress.ip_address(bound)
+    shown = socket.gethostname() if address.is_unspecified else bound
+    shown = f"[{shown}]" if ":" in shown else shown
+    if not address.is_loopback:
+        warn(
+            f"--host {host}: anyone on that network can read the player view "
+            f"(it answers to {', '.join(sorted(hosts))}; --allow-host NAME adds a name)"
+        )
     sys.stderr.write(
         f"d4cli: serving the player view of {tracker.path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
     )

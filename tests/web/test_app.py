@@ -4,7 +4,6 @@ headers on every answer, bodies, the stream cap, a file that turns invalid, host
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 
 import httpx
