@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import errno
 import ipaddress
+import logging
 import socket
 import sys
 from collections.abc import Iterable
 
+import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -30,14 +32,38 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 class IdleClosing(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, with its idle timeout armed from the connection's start
-    (uvicorn arms it only after a first answer, so a silent connection would stay open)."""
+    """uvicorn's HTTP/1.1 protocol, where a request's head must be whole within `IDLE_SECONDS`
+    of the connection's start (or of the answer before): uvicorn arms its idle timeout only
+    after an answer and stops it at any byte, so a silent or trickling client would stay."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self.timeout_keep_alive_task = self.loop.call_later(
-            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        self.head_deadline = self.loop.time() + self.timeout_keep_alive
+        self.timeout_keep_alive_task = self.loop.call_at(
+            self.head_deadline, self.timeout_keep_alive_handler
         )
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self.head_deadline = self.loop.time() + self.timeout_keep_alive
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+        if waiting and self.timeout_keep_alive_task is None:
+            self.timeout_keep_alive_task = self.loop.call_at(
+                self.head_deadline, self.timeout_keep_alive_handler
+            )
+
+
+class Quiet(logging.Filter):
+    """Keeps off the GM's terminal what uvicorn says of a client the server dropped (a stream
+    ended because its client stopped reading) and of connections still open at Ctrl-C."""
+
+    EXPECTED = ("ASGI callable returned without completing response", "Cancel ")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.EXPECTED)
 
 
 def warn(text: str) -> None:
@@ -133,6 +159,7 @@ def serve(
         f"d4cli: serving the player view of {tracker.path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
     )
     sys.stderr.flush()
+    logging.getLogger("uvicorn.error").addFilter(Quiet())
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from typing import NamedTuple
 
 from sse_starlette import EventSourceResponse
+from sse_starlette.sse import SendTimeoutError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -62,6 +63,8 @@ class Stream(EventSourceResponse):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
+        except SendTimeoutError:
+            pass  # a client that stopped reading: its stream ends, the connection closes
         finally:
             self.broadcaster.unsubscribe(self.queue)
 

@@ -2,6 +2,8 @@
 
 - ``Host`` must name the served host (`Guard.hosts`), else 421: a page of another site whose
   name resolves to this address (DNS rebinding) gets nothing.
+- Headers over `MAX_HEADERS` bytes in all are 431 (uvicorn's h11 refuses a head that arrives
+  in pieces past its own limit with 400).
 - A body over `Guard.max_body` bytes is 413: at once by its ``Content-Length``, else as soon
   as the bytes read pass the limit (a chunked body is never read in full).
 - Every answer, errors included, carries `SECURITY_HEADERS` (and ``Cache-Control: no-cache``
@@ -25,6 +27,8 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 # A seat's request is a few hundred bytes; anything past this is refused unread.
 MAX_BODY = 4096
+# The request's headers, names and values together (a browser's are well under 2 KiB).
+MAX_HEADERS = 8192
 
 
 def host_name(header: str) -> str:
@@ -77,7 +81,7 @@ class Guard:
                 message = {**message, "headers": with_security(message.get("headers", []))}
             await send(message)
 
-        problem = self.refuse(dict(scope["headers"]))
+        problem = self.refuse(scope["headers"])
         if problem is not None:
             for message in refusal(*problem):
                 await send_guarded(message)
@@ -100,8 +104,11 @@ class Guard:
             for message in refusal(413, f"the body is over {self.max_body} bytes"):
                 await send_guarded(message)
 
-    def refuse(self, headers: dict[bytes, bytes]) -> tuple[int, str] | None:
-        """Why a request with *headers* is refused (status, reason), or None."""
+    def refuse(self, raw: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
+        """Why a request with the headers *raw* is refused (status, reason), or None."""
+        if sum(len(name) + len(value) for name, value in raw) > MAX_HEADERS:
+            return 431, f"the headers are over {MAX_HEADERS} bytes"
+        headers = dict(raw)
         host = headers.get(b"host", b"").decode("latin-1")
         if host_name(host) not in self.hosts:
             return 421, "this server does not serve that host name"

@@ -51,7 +51,10 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 720})
                 refused: list[str] = []  # what the Content-Security-Policy blocked, if anything
-                page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+                page.on(
+                    "console",
+                    lambda m: refused.append(m.text) if "Content Security" in m.text else None,
+                )
                 page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
                 # The stream is open (locators only: the page's policy forbids eval, which
                 # Playwright's string predicates use).

@@ -95,9 +95,9 @@ def encounters(draw: st.DrawFn) -> tuple[Encounter, set[str]]:
 def player_outputs(encounter: Encounter) -> dict[str, str]:
     """Every player output of *encounter*: JSON, the players' board at 80 and 120 columns, the page,
     and each body of the server (its page, ``/view.json`` and its event, with the file readable or not)."""
-    from d4cli.web.broadcast import snapshot
     from d4cli.output.page import page_html
     from d4cli.output.render.board import frame_text, players_frame
+    from d4cli.web.broadcast import snapshot
 
     view = public_view(encounter)
     outputs = {
