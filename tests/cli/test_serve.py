@@ -18,6 +18,8 @@ import pytest
 from _cli import fails
 from _serve import FILE, SECRETS, Server, gm, hidden_skirmish, next_message, open_stream
 
+from d4cli.cli.serve import served_hosts
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
@@ -171,6 +173,37 @@ def test_bad_ports_and_hosts_are_one_line_exit_2():
         assert f"--port: {port}: is in use" in fails(2, FILE, "serve", "--port", str(port))
     finally:
         taken.close()
+
+
+def test_the_served_host_names():
+    loopback = {"127.0.0.1", "localhost", "::1"}
+    assert served_hosts("127.0.0.1", "127.0.0.1", ()) == loopback
+    assert served_hosts("localhost", "::1", ["Table.LAN"]) == loopback | {"table.lan"}
+    assert served_hosts("192.0.2.7", "192.0.2.7", ["[2001:db8::1]"]) == {"192.0.2.7", "2001:db8::1"}
+    every = served_hosts("0.0.0.0", "0.0.0.0", ["table.lan"])
+    assert loopback | {"table.lan", socket.gethostname().lower()} <= every
+    assert "0.0.0.0" not in every and "::" not in served_hosts("::", "::", ())
+
+
+def test_bad_stream_caps_and_allowed_hosts_are_one_line_exit_2():
+    hidden_skirmish()
+    assert "--max-streams: 0: must be within 1..10000" in fails(
+        2, FILE, "serve", "--max-streams", "0"
+    )
+    assert "--max-streams: 'many'" in fails(2, FILE, "serve", "--max-streams", "many")
+    assert "--allow-host" in fails(2, FILE, "serve", "--allow-host", "bad\tname", "--port", "0")
+
+
+@pytest.mark.slow
+def test_an_allowed_host_is_served_and_others_are_421(tmp_path: Path):
+    hidden_skirmish()
+    running = Server(tmp_path, "--allow-host", "table.lan")
+    try:
+        assert running.get("/view.json", headers={"Host": "table.lan:8765"})[0] == 200
+        assert running.get("/view.json", headers={"Host": "other.lan"})[0] == 421
+    finally:
+        running.stop()
+        running.close()
 
 
 def test_serve_on_an_unreadable_file_is_bad_input():
