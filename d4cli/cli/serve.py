@@ -67,6 +67,7 @@ class Quiet(logging.Filter):
 
 
 def warn(text: str) -> None:
+    """One warning line on the GM's terminal (stderr)."""
     sys.stderr.write(f"d4cli: warning: {text}\n")
     sys.stderr.flush()
 

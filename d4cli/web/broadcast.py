@@ -19,7 +19,7 @@ from anyio import to_thread
 
 from d4cli.api import D4Error, PublicView
 from d4cli.output.page import page_html, view_fragment
-from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize.public_view import not_ready_json, public_view_json
 
 POLL_SECONDS = 0.2
 QUEUE_SIZE = 8
@@ -40,7 +40,7 @@ class Snapshot(NamedTuple):
 
 def snapshot(view: PublicView | None, seq: int) -> Snapshot:
     """The bodies of *view* at counter *seq*: no view gives ``readable: false`` and no names."""
-    shown = {"kind": "player-view"} if view is None else public_view_json(view)
+    shown = not_ready_json() if view is None else public_view_json(view)
     obj = {**shown, "readable": view is not None, "seq": seq}
     data = {
         "seq": seq,
@@ -103,6 +103,7 @@ class Broadcaster:
         return queue
 
     def unsubscribe(self, queue: asyncio.Queue[bytes]) -> None:
+        """Forget a stream's queue (its stream ended); its place under `max_streams` is free."""
         self.queues.discard(queue)
 
     def publish(self, view: PublicView | None) -> None:
