@@ -88,3 +88,30 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
         code, err = server.stop()
         server.close()
     assert code == 130 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_hostile_names_show_as_text_in_the_browser_on_load_and_through_the_stream(tmp_path: Path):
+    sync_playwright = _browser_or_skip()
+    hostile = '<img src=x onerror="window.pwned=1">'
+    hidden_skirmish()
+    gm(tmp_path, "alias", "Aria", hostile)
+    server = Server(tmp_path)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
+                page.locator("body[data-seq]").wait_for(state="attached", timeout=5000)
+                assert page.locator("li.current .name").inner_text() == hostile
+                gm(tmp_path, "alias", "Borin", hostile.replace("pwned", "pwned2"))
+                page.locator("li.creature .name", has_text="pwned2").wait_for(timeout=2000)
+                assert page.locator("main img").count() == 0
+                assert page.evaluate("window.pwned === undefined && window.pwned2 === undefined")
+            finally:
+                browser.close()
+    finally:
+        code, err = server.stop()
+        server.close()
+    assert code == 130 and "Traceback" not in err
