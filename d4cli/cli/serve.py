@@ -14,10 +14,11 @@ import ipaddress
 import logging
 import socket
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import h11
 import uvicorn
+from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from d4cli.api.tracker import Tracker
@@ -121,9 +122,15 @@ def served_hosts(host: str, bound: str, allowed: Iterable[str]) -> frozenset[str
 
 
 def serve(
-    tracker: Tracker, host: str, port: int, allowed: Iterable[str] = (), max_streams: int = 500
+    tracker: Tracker,
+    host: str,
+    port: int,
+    allowed: Iterable[str] = (),
+    max_streams: int = 500,
+    routes: Sequence[BaseRoute] = (),
 ) -> int:
-    """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130).
+    """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130); *routes*
+    are served beside the read routes (behind the same guard).
 
     Raises:
         InputError: the port or host cannot be bound.
@@ -133,7 +140,7 @@ def serve(
     sock = bind(host, port)
     bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
     hosts = served_hosts(host, bound, allowed)
-    app = make_app(broadcaster, Settings(hosts, max_streams))
+    app = make_app(broadcaster, Settings(hosts, max_streams), routes)
     config = uvicorn.Config(
         app,
         http=IdleClosing,
