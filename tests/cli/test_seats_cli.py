@@ -8,6 +8,7 @@ from _cli import fails, files, ok, ok_json, run
 from _width import at_width
 
 from d4cli.api import SeatAction, SeatDesk, Tracker
+from d4cli.cli.play_session import Session
 from d4cli.store.seats import SeatRow, write_seats
 
 ARIA = "A" * 30 + "ar"
@@ -173,7 +174,7 @@ def test_roll_pool_and_check_with_faces(encounter):
     [
         (
             ("roll", "pool", "4", "--faces", "3,1,4"),
-            "--faces: '3,1,4': 3 faces entered; the roll needs more",
+            "--faces: '3,1,4': 3 faces entered; the roll takes exactly 4",
         ),
         (
             ("roll", "pool", "4", "--faces", "3,1,4,2,1"),
@@ -214,3 +215,12 @@ def test_a_refused_act_with_faces_is_the_refusal(encounter):
     out = run("act", "Aria", "Finesse", "--cost", "9", "--faces", "1")
     assert out.exit_code == 3 and "refused by the gate (R2)" in out.stderr
     assert files(encounter) == before
+
+
+def test_plays_prompt_counts_the_waiting_requests(seated):
+    session = Session(str(seated))
+    assert session.prompt() == "[not started, 2 requests] d4cli> "
+    ok("deny", "1")
+    assert session.prompt() == "[not started, 1 request] d4cli> "
+    ok("deny", "2")
+    assert session.prompt() == "[not started] d4cli> "

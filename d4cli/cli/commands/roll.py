@@ -120,7 +120,8 @@ def pool_command(
         plan, odds=odds, label=check_note(label, "--label"), short=short, entered=faces is not None
     )
     if faces is not None:
-        result = _entered(faces, count, lambda rng: roll_pool(plan, rng), plan.gate.allowed)
+        needed = plan.dice_count if plan.gate.allowed else None
+        result = _entered(faces, count, lambda rng: roll_pool(plan, rng), needed)
         print_many(
             lambda: result,
             1,
@@ -154,10 +155,12 @@ def pool_command(
     )
 
 
-def _entered(faces: str, count: int, roll: Callable[[EnteredDice], R], rolls: bool) -> R:
+def _entered(faces: str, count: int, roll: Callable[[EnteredDice], R], needed: int | None) -> R:
     """The roll made of the faces entered with ``--faces``; every face used, each within its die.
 
-    *rolls* is False when the rules roll nothing (a refusal, R2; an impossible check, C4).
+    *needed* is how many dice the roll takes when known before it (a pool: its d4s and extra
+    dice, R5, R6), 0 when it depends on the dice (a check's critical d6, C5), None when the
+    rules roll nothing (a refusal, R2; an impossible check, C4).
 
     Raises:
         InputError: ``--faces`` with ``--times``; a face that is not a whole number, outside its
@@ -168,8 +171,11 @@ def _entered(faces: str, count: int, roll: Callable[[EnteredDice], R], rolls: bo
             "--faces", faces, "entered faces make one roll: give --faces without --times"
         )
     rng = EnteredDice(parse_faces(faces))
+    if needed and len(rng.faces) != needed:
+        problem = f"{len(rng.faces)} faces entered; the roll takes exactly {needed}"
+        raise InputError("--faces", faces, problem)
     result = roll(rng)
-    if rolls:
+    if needed is not None:
         rng.finish()
     return result
 
@@ -249,7 +255,9 @@ def check_command(
     )
     if faces is not None:
         possible = not apply_disadvantage(request.advantage_level, request.disadvantage).impossible
-        result = _entered(faces, count, lambda rng: roll_check(request, rng), possible)
+        result = _entered(
+            faces, count, lambda rng: roll_check(request, rng), 0 if possible else None
+        )
         print_many(
             lambda: result, 1, view, json_=json_, quiet=quiet or short, dc=request.dc, evasion=None
         )
