@@ -18,11 +18,11 @@ from typing import Any, NamedTuple
 
 from d4cli.api.change import Change
 from d4cli.api.tracker import Tracker
-from d4cli.fight.actions import ActRecord, ActRequest, act
+from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.encounter import Encounter, same_name
 from d4cli.fight.sheets import apply_named_action
 from d4cli.output.serialize.changes import journal_json
-from d4cli.rules.dice import DiceSource, EnteredDice, parse_extras
+from d4cli.rules.dice import DiceSource, parse_extras
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import COST, check_range
 from d4cli.rules.names import check_text
@@ -278,9 +278,12 @@ def _judged(
     }
     given = frozenset(key for key, value in named.items() if value is not None)
     faces = stored["faces"]
-    dice: DiceSource = rng if faces is None else EnteredDice(faces)
     try:
-        new, record = act(encounter, apply_named_action(encounter, request, given), dice)
+        named_request = apply_named_action(encounter, request, given)
+        if faces is None:
+            new, record = act(encounter, named_request, rng)
+        else:
+            new, record = act_entered(encounter, named_request, faces)
     except InputError as error:
         field = {"ASPECT": "aspect", "NAME": "creature"}.get(error.field, error.field)
         raise InputError(field, error.value, error.problem, mentions=error.mentions) from None
@@ -290,10 +293,6 @@ def _judged(
     if not gate.allowed and refuse:
         problem = f"refused by the gate (R2): headroom {gate.headroom} < Cost {gate.cost}"
         raise InputError("cost", gate.cost, problem)
-    if isinstance(dice, EnteredDice):
-        if record.allowed:
-            dice.finish()
-        record = record._replace(entered=True)
     return new, record
 
 

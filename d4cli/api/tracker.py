@@ -18,7 +18,7 @@ from d4cli.api.change import Change
 from d4cli.api.creature_changes import CreatureChanges
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
 from d4cli.api.templates import new_encounter
-from d4cli.fight.actions import ActRecord, ActRequest, act
+from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import remove_effect
 from d4cli.fight.encounter import TEAM_SOURCE, Encounter
@@ -47,7 +47,7 @@ from d4cli.fight.turns import (
 )
 from d4cli.fight.visibility import AliasEvent, set_alias
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.rules.dice import DiceSource, EnteredDice, ExtraDice, parse_extra
+from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
 from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 
@@ -218,7 +218,7 @@ class Tracker(CreatureChanges):
         whose record says why, nothing written.
 
         *faces* are real dice entered by hand instead of rolled: the pool's d4s, then each
-        extra dice group's, in order (`EnteredDice`); the record says ``entered``.
+        extra dice group's, in order (`d4cli.fight.actions.act_entered`); the record says ``entered``.
 
         Raises:
             InputError: as `d4cli.fight.actions.act`; *faces* (field ``faces``) not exactly as
@@ -239,15 +239,13 @@ class Tracker(CreatureChanges):
         )
         named = {"cost": cost, "extra": extra, "dc": dc, "adv": advantage, "dis": disadvantage}
         given = frozenset(key for key, value in named.items() if value is not None)
-        rng = self.rng if faces is None else EnteredDice(faces)
+        rng = self.rng
 
         def transition(encounter: Encounter) -> tuple[Encounter, ActRecord]:
-            new, record = act(encounter, apply_named_action(encounter, request, given), rng)
-            if isinstance(rng, EnteredDice):
-                if record.allowed:  # a refusal rolls nothing: the refusal is the answer (R2)
-                    rng.finish()
-                record = record._replace(entered=True)
-            return new, record
+            named_request = apply_named_action(encounter, request, given)
+            if faces is not None:
+                return act_entered(encounter, named_request, faces)
+            return act(encounter, named_request, rng)
 
         return self.change(transition, note=note, dry_run=dry_run, always_logged=True)
 

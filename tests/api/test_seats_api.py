@@ -154,6 +154,12 @@ def test_a_bad_request_names_its_field_and_writes_nothing(encounter, action, fie
     assert not requests_path(encounter).exists()
 
 
+def test_a_short_count_of_faces_says_how_many_the_roll_takes(encounter):
+    token = Seats(encounter).add("Aria").token
+    with pytest.raises(InputError, match="faces: '1,2': 2 faces entered; the roll takes exactly 5"):
+        _desk(encounter).submit(token, SeatAction("Finesse", extra=("1d6",), faces=(1, 2)))
+
+
 def test_a_target_is_named_as_the_players_see_it(encounter):
     Tracker(encounter).alias("Goblin Archer", "Sniper")
     token = Seats(encounter).add("Aria").token

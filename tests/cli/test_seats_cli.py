@@ -203,7 +203,10 @@ def test_roll_pool_and_check_with_faces(encounter):
             ("act", "Aria", "Finesse", "--extra", "1d6", "--faces", "1,1,1,1,7"),
             "--faces: 7: face 5 must be within 1..6 (a d6)",
         ),
-        (("act", "Aria", "Finesse", "--faces", "1,1,1"), "--faces: '1,1,1': 3 faces entered"),
+        (
+            ("act", "Aria", "Finesse", "--faces", "1,1,1"),
+            "--faces: '1,1,1': 3 faces entered; the roll takes exactly 4",
+        ),
     ],
 )
 def test_bad_faces_are_exit_2_naming_faces_and_writing_nothing(encounter, args, problem):
