@@ -194,7 +194,7 @@ class SeatDesk:
             request_file.write_requests(self.path, _with(requests, done))
         return done
 
-    # --- helpers ----------------------------------------------------------------------------
+    # --- the seat's creature, the time -----------------------------------------------------
 
     def _creature(self, token: str, action: SeatAction, encounter: Encounter) -> str:
         seat = seat_file.find(seat_file.read_seats(self.path), token)
