@@ -11,6 +11,7 @@ the lock or writes anything.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import NamedTuple
 
@@ -34,7 +35,8 @@ from d4cli.rules.dice import EnteredDice, parse_extra
 from d4cli.rules.errors import D4Error, InputError
 from d4cli.rules.pool import PoolRequest, roll_pool
 from d4cli.store import seats as seat_file
-from d4cli.store.requests import RequestRow
+from d4cli.store.requests import RequestRow, requests_path
+from d4cli.store.seats import seats_path
 
 # The journal's name of an origin (`d4cli.output.effecttext.ORIGINS`) -> the model's.
 _ORIGINS = {"command-line": "command", "effect": "effect", "team-action": "team"}
@@ -78,6 +80,27 @@ class SeatBoard:
             tuple(_request(encounter, row) for row in rows),
             "auto" if settings is not None and settings.seats == "auto" else "approve",
         )
+
+    def request(self, token: str, number: int) -> SeatRequest | None:
+        """The seat's own request *number* as its page shows it, or None (not its request)."""
+        name = self._seat(token)
+        row = self.desk.request_of(token, number)
+        if row is None or row.creature != name:
+            return None
+        return _request(self.tracker.status(), row)
+
+    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+        """A cheap stamp of ``PATH.seats`` and ``PATH.requests`` (mtime, size, inode; None where
+        missing): it moves when a seat is given, revoked or reset, or a request is answered."""
+        stamps: list[tuple[int, int, int] | None] = []
+        for side in (seats_path(self.tracker.path), requests_path(self.tracker.path)):
+            try:
+                info = os.stat(side)
+            except OSError:
+                stamps.append(None)
+                continue
+            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
+        return tuple(stamps)
 
     def preview(self, token: str, action: SeatAction) -> Previewed:
         """The plan and exact odds of *action* for the seat's creature on the encounter as it
