@@ -104,6 +104,8 @@ async def stream(port: int, token: str, counts: list[int], index: int) -> None:
 async def seat_writes(
     port: int, token: str, stop: asyncio.Event, done: list[int], interval: float
 ) -> None:
+    """One seat's acts until *stop*; ``done`` counts them, then the 429s and the 503s (the lock
+    was held past its timeout), each sent again after its ``Retry-After``."""
     origin = f"http://127.0.0.1:{port}"
     headers = {"Origin": origin, "Content-Type": "application/json"}
     async with httpx.AsyncClient(base_url=origin, timeout=30) as client:
@@ -116,7 +118,11 @@ async def seat_writes(
             if answer.status_code == 200:
                 done[0] += 1
                 await client.get(f"/seat/{token}/view.json")
-            elif answer.status_code != 429:
+            elif answer.status_code in (429, 503):
+                done[1 if answer.status_code == 429 else 2] += 1
+                await asyncio.sleep(int(answer.headers["retry-after"]))
+                continue
+            else:
                 raise RuntimeError(f"act: {answer.status_code} {answer.text}")
             await asyncio.sleep(interval)
 
@@ -140,7 +146,7 @@ async def measure(
     while min(counts) < 1:
         await asyncio.sleep(0.05)
     figures["rss_streams_kib"] = rss_kib(pid)
-    stop, done = asyncio.Event(), [0]
+    stop, done = asyncio.Event(), [0, 0, 0]
     writers = [asyncio.create_task(seat_writes(port, t, stop, done, interval)) for t in tokens]
     began, cpu = time.perf_counter(), cpu_s(pid)
     await asyncio.sleep(1.0)
@@ -148,7 +154,7 @@ async def measure(
     figures["rss_load_kib"] = rss_kib(pid)
     stop.set()
     await asyncio.gather(*writers)
-    figures["acts"] = done[0]
+    figures["acts"], figures["limited"], figures["busy"] = done
     figures["acts_s"] = time.perf_counter() - began
     figures["server_cpu"] = (cpu_s(pid) - cpu) / figures["acts_s"]
     figures["messages_min"] = min(counts)
@@ -205,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  GM's damage, once they are gone: {_ms(figures['damage_after'])}")
     print(
         f"  seats' acts carried out: {figures['acts']} in {figures['acts_s']:.1f} s; "
-        f"fewest messages on a stream: {figures['messages_min']}; "
+        f"{figures['limited']} past the rate (429), {figures['busy']} past the lock's timeout "
+        f"(503); fewest messages on a stream: {figures['messages_min']}; "
         f"the server's CPU meanwhile: {figures['server_cpu']:.0%} of a core"
     )
     print(
