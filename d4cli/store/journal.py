@@ -105,6 +105,8 @@ class Tail(NamedTuple):
         last: the newest standing entry's line (before a damaged one), or None.
         damaged: the newest line when it is damaged (kept; see the package's "Damage").
         file_newer: with *damaged*: the file is not what the entry before it wrote.
+        top_seq: the highest ``seq`` of the standing lines back to the newest entry, damaged
+            lines that still show theirs included (0: none); the next change's is one more.
     """
 
     size: int
@@ -112,6 +114,7 @@ class Tail(NamedTuple):
     last: Line | None
     damaged: Line | None = None
     file_newer: bool = False
+    top_seq: int = 0
 
     @property
     def unfinished(self) -> bool:
@@ -152,14 +155,19 @@ def lines_backward(handle: BinaryIO, size: int, chunk: int = 1 << 16) -> Iterato
 
 
 def parse_line(start: int, raw: bytes) -> Line:
-    """One line at byte *start*: an entry when it is a whole JSON object with a string ``kind``."""
+    """One line at byte *start*: an entry when it is a whole JSON object with a string ``kind``
+    and a whole-number ``seq`` (a ``seq`` of text or true is a damaged line)."""
     entry = None
     if raw.endswith(b"\n"):
         try:
             value = load_line(raw)
         except ValueError:
             value = None
-        if isinstance(value, dict) and isinstance(value.get("kind"), str):
+        if (
+            isinstance(value, dict)
+            and isinstance(value.get("kind"), str)
+            and type(value.get("seq")) is int
+        ):
             entry = value
     return Line(start, start + len(raw), entry, b"" if entry is not None else raw)
 
@@ -219,7 +227,23 @@ def read_tail(handle: BinaryIO | None, size: int, file_digest: str | None) -> Ta
         return EMPTY
     split = standing(lines_backward(handle, size), file_digest, size)
     last = next(split.lines, None)
-    return Tail(size, split.good_end, last, split.damaged, split.file_newer)
+    # Numbering goes on from the highest readable seq, past any run of damaged lines.
+    top = _shown_seq(split.damaged)
+    line = last
+    while line is not None and line.entry is None:
+        top = max(top, _shown_seq(line))
+        line = next(split.lines, None)
+    if line is not None and line.entry is not None:
+        top = max(top, line.entry["seq"])
+    return Tail(size, split.good_end, last, split.damaged, split.file_newer, top)
+
+
+def _shown_seq(line: Line | None) -> int:
+    """The ``seq`` a damaged line still shows at its start, else 0."""
+    if line is None:
+        return 0
+    shown = re.match(rb'\{"seq":(\d{1,18}),', line.raw)
+    return int(shown.group(1)) if shown else 0
 
 
 def tail_of(data: bytes, file_digest: str | None) -> Tail:
@@ -245,14 +269,9 @@ def after_damage(handle: BinaryIO, tail: Tail, journal: object) -> str:
 
 
 def next_seq(tail: Tail) -> int:
-    """The newest entry's ``seq`` + 1; after a damaged line that still shows its own, that one's + 1."""
-    if tail.damaged is not None:
-        shown = re.match(rb'\{"seq":(\d{1,18}),', tail.damaged.raw)
-        if shown:
-            return int(shown.group(1)) + 1
-    last = tail.last.entry if tail.last is not None else None
-    seq = last.get("seq") if last else 0
-    return seq + 1 if isinstance(seq, int) and not isinstance(seq, bool) else 1
+    """The next change's ``seq``: one more than the highest readable one (`Tail.top_seq`), however
+    many damaged lines end the journal."""
+    return tail.top_seq + 1
 
 
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
