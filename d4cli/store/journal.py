@@ -41,6 +41,12 @@ Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
 # refused before `int` converts them (quadratic, and a ValueError past 4,300 digits).
 MAX_JSON_DEPTH = 16
 MAX_JSON_DIGITS = 30
+# The longest journal or redo line read: far above d4cli's own (an entry holds at most the
+# previous text and a patch of a file of at most 1 MiB, JSON-escaped); a longer line is damaged
+# and never parsed (a 30 MB line made each change take seconds and hundreds of MB).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# What is kept of an oversize line: enough for its ``seq`` and ``before`` (`_torn_before`).
+HEAD_BYTES = 4096
 _JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"')
 _NOT_JSON_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _JSON_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
@@ -90,10 +96,12 @@ class Line(NamedTuple):
     end: int
     entry: dict[str, Any] | None
     raw: bytes = b""
+    oversize: bool = False  # longer than MAX_LINE_BYTES: ``raw`` holds its first bytes only
 
     @property
     def torn(self) -> bool:
-        return not self.raw.endswith(b"\n")
+        # An oversize line is damage, never a crash: d4cli writes no line so long.
+        return not self.oversize and not self.raw.endswith(b"\n")
 
 
 class Tail(NamedTuple):
@@ -134,31 +142,71 @@ EMPTY = Tail(0, 0, None)
 
 
 def lines_backward(handle: BinaryIO, size: int, chunk: int = 1 << 16) -> Iterator[Line]:
-    """The journal's lines from the newest back, reading *chunk* bytes at a time."""
+    """The journal's lines from the newest back, reading *chunk* bytes at a time.
+
+    Linear in the bytes read, however long a line: each chunk is searched once. A line longer
+    than `MAX_LINE_BYTES` is never held whole: it comes as an `oversize` `Line` that keeps only
+    its first `HEAD_BYTES` (a damaged line: d4cli writes none so long).
+    """
     pos = size
-    buffer = b""
-    while True:
-        cut = buffer.rfind(b"\n", 0, max(0, len(buffer) - 1))
-        if cut >= 0:
-            start = pos + cut + 1
-            yield parse_line(start, buffer[cut + 1 :])
-            buffer = buffer[: cut + 1]
-            continue
-        if pos == 0:
-            if buffer:
-                yield parse_line(0, buffer)
-            return
+    end = size  # the end of the line being gathered
+    parts: list[bytes] = []  # its bytes read so far, the latest read (nearest its start) last
+    while pos > 0:
         step = min(chunk, pos)
         pos -= step
         handle.seek(pos)
-        buffer = handle.read(step) + buffer
+        data = handle.read(step)
+        hi = min(len(data), end - 1 - pos)  # a line's own last byte may be its newline
+        while True:
+            cut = data.rfind(b"\n", 0, max(0, hi))
+            if cut < 0:
+                break
+            parts.append(data[cut + 1 : end - pos])
+            yield _gathered(pos + cut + 1, end, parts)
+            end, hi, parts = pos + cut + 1, cut, []
+        parts.append(data[: end - pos])
+        if end - pos > MAX_LINE_BYTES:
+            parts = parts[-1:]  # too long to be an entry: keep only the bytes nearest its start
+    if end > 0:
+        yield _gathered(0, end, parts)
+
+
+def _gathered(start: int, end: int, parts: list[bytes]) -> Line:
+    """The line from *start* to *end* out of *parts* (its bytes, the one nearest its start last)."""
+    if end - start > MAX_LINE_BYTES:
+        head = b"".join(reversed(parts))[:HEAD_BYTES]
+        return Line(start, end, None, head, oversize=True)
+    return parse_line(start, b"".join(reversed(parts)))
+
+
+class ForwardLine(NamedTuple):
+    """A line read forward (`read_line`): its bytes (its first `HEAD_BYTES` when oversize) and length."""
+
+    bytes: bytes
+    length: int
+
+
+def read_line(handle: BinaryIO) -> ForwardLine | None:
+    """The next line of *handle*, holding at most `MAX_LINE_BYTES` + 1 of it (None at the end)."""
+    raw = handle.readline(MAX_LINE_BYTES + 1)
+    if not raw:
+        return None
+    length = len(raw)
+    if length > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        while True:
+            rest = handle.readline(1 << 20)
+            length += len(rest)
+            if not rest or rest.endswith(b"\n"):
+                break
+        return ForwardLine(raw[:HEAD_BYTES], length)  # parse_line finds no entry in it
+    return ForwardLine(raw, length)
 
 
 def parse_line(start: int, raw: bytes) -> Line:
     """One line at byte *start*: an entry when it is a whole JSON object with a string ``kind``
     and a whole-number ``seq`` (a ``seq`` of text or true is a damaged line)."""
     entry = None
-    if raw.endswith(b"\n"):
+    if raw.endswith(b"\n") and len(raw) <= MAX_LINE_BYTES:
         try:
             value = load_line(raw)
         except ValueError:
@@ -255,6 +303,9 @@ def tail_of(data: bytes, file_digest: str | None) -> Tail:
 def damage(handle: BinaryIO, line: Line, file_newer: bool) -> str:
     """What a damaged line is, in words: "line N is damaged (...)"."""
     number = line_number(handle, line.start)
+    if line.oversize:
+        size = f"{(line.end - line.start) / (1024 * 1024):,.1f} MiB"
+        return f"line {number} is damaged ({size}, longer than any journal entry)"
     if file_newer:
         return f"line {number} is damaged; the file is newer than the history"
     return f"line {number} is damaged (not a journal entry)"
