@@ -15,7 +15,7 @@ from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.store import read_encounter
-from d4cli.store.files import journal_path
+from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
 from d4cli.store.replay import Replay, replay_texts
 
@@ -49,6 +49,11 @@ class Reader:
                 continue
             stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
         return tuple(stamps)
+
+    def own_files(self) -> tuple[Path, ...]:
+        """The encounter file and its side files (journal, redo records, lock), whether or not
+        they exist: the files d4cli keeps for this encounter and nothing else may write."""
+        return (self.path, journal_path(self.path), redo_path(self.path), lock_path(self.path))
 
     def history(self, last: int | None = None) -> History:
         """The changes that stand, oldest first, as ``log`` shows them (*last*: the newest N);

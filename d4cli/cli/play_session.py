@@ -12,7 +12,7 @@ Two modes:
 * **Interactive** (stdin is a terminal): a prompt_toolkit prompt showing the
   round and whose turn it is, Tab completion from the shell completers
   (`d4cli.cli.completion`, generically through Click's completion), history kept in
-  `history_path`. A bad line prints its error and the session goes on; Ctrl-C
+  `d4cli.cli.play_history.history_path`. A bad line prints its error and the session goes on; Ctrl-C
   cancels the line, Ctrl-D (or ``exit``) leaves with exit 0.
 * **Piped** (``d4cli play < commands.txt``): no prompt; the lines run in order
   and the first that fails ends the session with its exit code; the end of the
@@ -25,11 +25,9 @@ and is imported only in the interactive mode.
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -41,20 +39,9 @@ from d4cli.cli.play_help import write_help
 from d4cli.cli.root import say_error
 from d4cli.rules.errors import D4Error, InputError, escape_control
 
-HISTORY_ENV = "D4CLI_HISTORY"
 LEAVE_WORDS = frozenset({"exit", "quit"})
 # Clears a terminal and puts the cursor at its top left (ANSI: cursor home, erase the display).
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
-
-
-def history_path() -> Path:
-    """Where the session history lives: ``D4CLI_HISTORY``, else ``$XDG_DATA_HOME/d4cli/history``,
-    else ``~/.local/share/d4cli/history``."""
-    override = os.environ.get(HISTORY_ENV)
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "d4cli" / "history"
 
 
 def split(line: str) -> list[str]:

@@ -145,7 +145,5 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
         check_text(alias, "TEXT", name=True)
         clash = alias_clash(encounter.creatures, position, alias)
         if clash is not None:
-            raise InputError(
-                "TEXT", alias, f"{clash} (N1): the players could not tell them apart"
-            )
+            raise InputError("TEXT", alias, f"{clash} (N1): the players could not tell them apart")
     return _change_view(AliasEvent, encounter, position, alias="" if alias is None else alias)

@@ -14,8 +14,11 @@ from hypothesis import strategies as st
 from d4cli.store import journal
 
 
-@given(st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=12),
-       st.booleans(), st.integers(1, 50))
+@given(
+    st.lists(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=12),
+    st.booleans(),
+    st.integers(1, 50),
+)
 def test_lines_backward_gives_every_line_at_any_chunk(lines, torn, chunk):
     data = b"".join(line + b"\n" for line in lines) + (b"torn" if torn else b"")
     got = list(journal.lines_backward(io.BytesIO(data), len(data), chunk))
