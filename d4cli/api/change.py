@@ -70,6 +70,7 @@ class Writer(Reader):
         self.rng: DiceSource = random.Random() if rng is None else rng
         self.clock = clock
         self.lock_timeout = lock_timeout
+        self._underway: Transaction | None = None
 
     def change(
         self,
@@ -90,6 +91,7 @@ class Writer(Reader):
             new, record = transition(encounter)
             return Change(record, new, written=False, dry_run=True)
         with Transaction(self.path, timeout=self.lock_timeout, clock=self.clock) as txn:
+            self._underway = txn
             new, record = transition(txn.encounter)
             refused = not getattr(record, "allowed", True)
             same = new == txn.encounter and not always_logged
@@ -97,3 +99,23 @@ class Writer(Reader):
                 return Change(record, txn.encounter, written=False)
             written = txn.commit(new, journal_json(record), note)
         return Change(record, new, True, False, written.warning, written.dropped_comments)
+
+    @property
+    def writing_seq(self) -> int | None:
+        """The ``seq`` of the journal entry this Writer's newest change began to write, or None
+        (it wrote none: refused, unchanged, or stopped before writing)."""
+        return None if self._underway is None else self._underway.writing_seq
+
+    def saved_seq(self) -> int | None:
+        """After a change of this Writer was interrupted (Ctrl-C): the ``seq`` of its journal
+        entry when the change stands (it was saved whole), else None (nothing of it was saved:
+        the store writes a change wholly or not at all).
+
+        Raises:
+            FileError: the file or its journal cannot be read now.
+        """
+        seq = self.writing_seq
+        if seq is None:
+            return None
+        entries = self.history(1).entries
+        return seq if entries and entries[-1].get("seq") == seq else None

@@ -23,6 +23,7 @@ from prompt_toolkit.document import Document
 from d4cli.cli import completion
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.words import split_line
+from d4cli.cli.interrupts import interrupted
 from d4cli.cli.play_history import history_path, open_history
 from d4cli.cli.play_session import LEAVE_WORDS
 from d4cli.output.wrap import say
@@ -31,8 +32,6 @@ from d4cli.rules.errors import D4Error, escape_control
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session
 
-# The exit code of a command stopped by Ctrl-C (as a shell reports SIGINT).
-INTERRUPTED = 130
 
 # Characters a value may keep without quotes in a session line.
 _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/+%@^:=")
@@ -268,13 +267,10 @@ def interact(session: Session) -> int:
         if line.strip() in LEAVE_WORDS:
             return 0
         try:
-            code = session.run_line(line)
+            session.run_line(line)
         except KeyboardInterrupt:
-            code = INTERRUPTED
-        if code == INTERRUPTED:
-            # Ctrl-C while a command runs stops that command (a change is either wholly
-            # written by the store's transaction or not at all); the terminal echoed ^C
-            # where the output stopped, so the next prompt starts on a fresh line.
+            # Ctrl-C outside the command itself (the root group says it inside, with whether
+            # the change was saved); the terminal echoed ^C where the output stopped.
             sys.stdout.flush()
-            sys.stderr.write("\nd4cli: interrupted\n")
-            sys.stderr.flush()
+            sys.stderr.write("\n")
+            say("d4cli: ", interrupted())

@@ -1,0 +1,52 @@
+"""Ctrl-C during a change says whether it was saved (exit 130), so that a retry cannot apply it
+twice: "interrupted: the change was saved as #N" once the file is replaced, "interrupted:
+nothing was saved" before (the store writes a change wholly or not at all)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _cli import files, ok, ok_json, run
+
+from d4cli.cli import changes
+from d4cli.store import files as store_files
+
+
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.fixture
+def fight(isolated_env) -> Path:
+    path = isolated_env / "encounter.toml"
+    ok("init", file=path)
+    ok("add", "Aria", "--aspect", "Might=3", "--hp", "10", file=path)
+    return path
+
+
+def test_ctrl_c_after_the_change_is_saved_names_its_entry(fight, monkeypatch):
+    monkeypatch.setattr(changes, "print_lines", _interrupt)  # after the write, while printing
+    answer = run("damage", "Aria", "3", file=fight)
+    assert (answer.exit_code, answer.stdout) == (130, "")
+    assert answer.stderr == "d4cli: interrupted: the change was saved as #3\n"
+    monkeypatch.undo()
+    assert ok_json("status", file=fight)["creatures"][0]["hp"] == 7
+    assert [entry["seq"] for entry in ok_json("log", file=fight)["entries"]] == [1, 2, 3]
+
+
+def test_ctrl_c_before_the_file_is_replaced_saves_nothing(fight, monkeypatch):
+    before = files(fight)
+    monkeypatch.setattr(store_files, "replace_file", _interrupt)  # the journal entry is written
+    answer = run("damage", "Aria", "3", file=fight)
+    assert (answer.exit_code, answer.stdout) == (130, "")
+    assert answer.stderr == "d4cli: interrupted: nothing was saved\n"
+    assert files(fight) == before
+
+
+def test_ctrl_c_of_a_read_saves_nothing(fight, monkeypatch):
+    from d4cli.api import reader
+
+    monkeypatch.setattr(reader, "read_encounter", _interrupt)
+    answer = run("status", file=fight)
+    assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was saved\n")
