@@ -94,7 +94,7 @@ def _wait_for(socket: str, pattern: str, timeout: float = 5.0) -> tuple[str, flo
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-@pytest.mark.parametrize(("key", "code"), [("q", 0), ("C-c", 130)])
+@pytest.mark.parametrize(("key", "code"), [("q", 0), ("C-c", 130), ("C-\\", 131)])
 def test_live_board_redraws_on_a_change_and_quits_cleanly(tmp_path: Path, key: str, code: int):
     _hidden_skirmish()
     socket = f"d4cli-test-{uuid.uuid4().hex[:8]}"
