@@ -19,8 +19,14 @@ _opened: list[tuple[Tracker, Any]] = []
 
 
 def opened(tracker: Tracker) -> None:
-    """*tracker* is the one this run works on: its files' stamp is taken now."""
-    _opened[:] = [(tracker, tracker.stamp())]
+    """*tracker* is the one this run works on: its files' stamp is taken now (none for a path
+    that names no file, such as ``.``: the command refuses it)."""
+    try:
+        stamp = tracker.stamp()
+    except ValueError:
+        _opened.clear()
+        return
+    _opened[:] = [(tracker, stamp)]
 
 
 def forget_opened() -> None:
