@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -22,6 +23,7 @@ HEADER = b"# d4cli play history\n"
 MAX_HISTORY_BYTES = 16 * 1024 * 1024
 # How much of an existing file is read to tell whether it holds history lines only.
 _LOOKED_AT = 64 * 1024
+_TIME_LINE = re.compile(rb"# \d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?")
 _FLAGS = os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
@@ -40,7 +42,7 @@ def open_history(path: Path, encounter_files: Iterable[Path]) -> None:
 
     Created: exclusively, 0600, without following a symlink, starting with `HEADER`. An
     existing file is used only when it is a regular file of this user, at most
-    `MAX_HISTORY_BYTES`, empty or holding history lines only (``# ...``, ``+...``, blank),
+    `MAX_HISTORY_BYTES`, empty or holding history lines only (`_history_lines`),
     and not readable by others (a wider one is narrowed only when d4cli created it).
 
     Args:
@@ -99,11 +101,16 @@ def _check_existing(fd: int, info: os.stat_result, encounter_files: Iterable[Pat
 
 
 def _history_lines(head: bytes, *, complete: bool) -> bool:
-    """Whether *head* holds only history lines: prompt_toolkit's ``# time`` and ``+line``, blanks."""
+    """Whether *head* holds only history lines as d4cli writes them (`HEADER`, prompt_toolkit's
+    ``# 2026-01-31 20:15:02.123456`` and ``+line``, blank lines): a file of comments alone,
+    such as a configuration file, is not one."""
     lines = head.split(b"\n")
     if not complete:
         lines = lines[:-1]  # the last line may be cut where the read stopped
-    return all(not line or line[:1] in (b"#", b"+") for line in lines)
+    return all(
+        not line or line[:1] == b"+" or line + b"\n" == HEADER or _TIME_LINE.fullmatch(line)
+        for line in lines
+    )
 
 
 def _is_one_of(path: Path, files: Iterable[Path]) -> bool:

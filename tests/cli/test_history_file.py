@@ -39,11 +39,19 @@ def test_a_new_history_is_created_0600_with_its_header(tmp_path: Path):
     assert path.read_bytes() == HEADER
 
 
-def test_a_file_of_other_text_is_never_written(tmp_path: Path):
-    passwd = tmp_path / "passwd"
-    passwd.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n")
-    passwd.chmod(0o644)
-    _refused(passwd, _own(tmp_path), "holds other text than a d4cli history")
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"root:x:0:0:root:/root:/bin/bash\n",
+        b"# only comments\n# as a config file has\n",
+        b"+x\nkey = 1\n",
+    ],
+)
+def test_a_file_of_other_text_is_never_written(tmp_path: Path, text):
+    other = tmp_path / "passwd"
+    other.write_bytes(text)
+    other.chmod(0o600)
+    _refused(other, _own(tmp_path), "holds other text than a d4cli history")
 
 
 @pytest.mark.parametrize("side", ["", ".journal", ".redo", ".lock"])
