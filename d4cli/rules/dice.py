@@ -104,6 +104,11 @@ def _number(digits: str) -> int:
     return int(significant or "0") if len(significant) <= MAX_DIGITS else 10**MAX_DIGITS
 
 
+def _named(term: str) -> str:
+    """A term of a sum as a message names it: whole, or past 20 characters its start and length."""
+    return term if len(term) <= 20 else f"{term[:12]}... ({len(term):,} characters)"
+
+
 def parse_extra(text: str, field: str = "extra") -> ExtraDice:
     """Parse extra-dice notation ``NdX``, ``NdX+M`` or ``NdX-M``; ``D`` too (R6, L3).
 
@@ -167,12 +172,14 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
             try:
                 groups.append(parse_extra(term, field))
             except InputError as error:
-                raise InputError(field, text, f"{term}: {error.problem}") from None
+                raise InputError(field, text, f"{_named(term)}: {error.problem}") from None
         else:
             number = _number(term)
             if number > MODIFIER[1]:
                 raise InputError(
-                    field, text, f"{term}: a number must be within {MODIFIER[0]}..{MODIFIER[1]}"
+                    field,
+                    text,
+                    f"{_named(term)}: a number must be within {MODIFIER[0]}..{MODIFIER[1]}",
                 )
             modifier += -number if sign == "-" else number
     if not groups:
