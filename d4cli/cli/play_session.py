@@ -42,7 +42,7 @@ from d4cli.rules.errors import SHOWN_HEAD, D4Error, InputError, escape_control, 
 LEAVE_WORDS = frozenset({"exit", "quit"})
 # The longest line a session runs, in characters: room for the longest note (10,000) and the
 # command around it. Splitting a line costs time that grows faster than its length (a word of
-# 2 MB took 77 s), so a longer one is refused before it is split.
+# 1 MB took 18 s), so a longer one is refused before it is split.
 MAX_LINE = 20_000
 # Clears a terminal and puts the cursor at its top left (ANSI: cursor home, erase the display).
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
