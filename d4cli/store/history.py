@@ -125,7 +125,7 @@ class HistoryStream:
                 read = journal.read_line(handle)  # type: ignore[arg-type]
                 if read is None:
                     return
-                line = journal.parse_line(pos, read.bytes)
+                line = journal.parse_line(pos, read.data)
                 pos += read.length
                 if line.entry is not None:
                     yield journal.public_entry(line.entry)

@@ -182,7 +182,7 @@ def _gathered(start: int, end: int, parts: list[bytes]) -> Line:
 class ForwardLine(NamedTuple):
     """A line read forward (`read_line`): its bytes (its first `HEAD_BYTES` when oversize) and length."""
 
-    bytes: bytes
+    data: bytes
     length: int
 
 
