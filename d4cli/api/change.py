@@ -71,6 +71,7 @@ class Writer(Reader):
         self.clock = clock
         self.lock_timeout = lock_timeout
         self._underway: Transaction | None = None
+        self.began_change = False  # a `change` was started (it may wait for the lock)
 
     def change(
         self,
@@ -90,6 +91,7 @@ class Writer(Reader):
             encounter = self.status()
             new, record = transition(encounter)
             return Change(record, new, written=False, dry_run=True)
+        self.began_change = True
         with Transaction(self.path, timeout=self.lock_timeout, clock=self.clock) as txn:
             self._underway = txn
             new, record = transition(txn.encounter)

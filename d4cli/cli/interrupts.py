@@ -44,7 +44,7 @@ def interrupted() -> str:
     try:
         if tracker.stamp() == stamp:
             return "interrupted: nothing was saved"
-        if tracker.writing_seq is not None:
+        if tracker.began_change:  # a change (not an undo or redo): saved whole or not at all
             seq = tracker.saved_seq()
             if seq is None:
                 return "interrupted: nothing was saved"

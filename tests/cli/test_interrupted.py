@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from _cli import files, ok, ok_json, run
 
+from d4cli.api import Tracker
 from d4cli.cli import changes
 from d4cli.store import files as store_files
 
@@ -50,3 +51,19 @@ def test_ctrl_c_of_a_read_saves_nothing(fight, monkeypatch):
     monkeypatch.setattr(reader, "read_encounter", _interrupt)
     answer = run("status", file=fight)
     assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was saved\n")
+
+
+def test_ctrl_c_while_waiting_for_the_lock_saves_nothing_though_the_files_moved(fight, monkeypatch):
+    from d4cli.store import transaction
+
+    real = transaction.Locked.__enter__
+
+    def moved_then_interrupted(self):
+        monkeypatch.setattr(transaction.Locked, "__enter__", real)
+        Tracker(fight).damage("Aria", 1)  # another process went first
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(transaction.Locked, "__enter__", moved_then_interrupted)
+    answer = run("damage", "Aria", "3", file=fight)
+    assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was saved\n")
+    assert ok_json("status", file=fight)["creatures"][0]["hp"] == 9
