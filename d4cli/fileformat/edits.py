@@ -44,7 +44,7 @@ STAT_TABLES: Mapping[str, str] = {
     "specialization": "specializations",
 }
 # The ``[player_view]`` table's fields (all text).
-VIEW_FIELDS: Mapping[str, type] = {"party": str, "party_hp": str, "others_hp": str}
+VIEW_FIELDS: Mapping[str, type] = {"party": str, "party_hp": str, "others_hp": str, "seats": str}
 
 # Wide enough for any text of digits the file's own checks then put in range (L1).
 _ANY_WHOLE = (-(10**MAX_DIGITS), 10**MAX_DIGITS)
