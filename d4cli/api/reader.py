@@ -17,6 +17,8 @@ from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.store import read_encounter
 from d4cli.store.files import journal_path, lock_path, redo_path
+from d4cli.store.requests import requests_path
+from d4cli.store.seats import seats_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
 from d4cli.store.replay import Replay, replay_texts
 
@@ -52,9 +54,12 @@ class Reader:
         return tuple(stamps)
 
     def own_files(self) -> tuple[Path, ...]:
-        """The encounter file and its side files (journal, redo records, lock), whether or not
-        they exist: the files d4cli keeps for this encounter and nothing else may write."""
-        return (self.path, journal_path(self.path), redo_path(self.path), lock_path(self.path))
+        """The encounter file and its side files (journal, redo records, lock, seats, requests),
+        whether or not they exist: the files d4cli keeps for this encounter and nothing else
+        may write."""
+        path = self.path
+        sides = (journal_path, redo_path, lock_path, seats_path, requests_path)
+        return (path, *(side(path) for side in sides))
 
     def history(self, last: int | None = None) -> History:
         """The changes that stand, oldest first, as ``log`` shows them (*last*: the newest N);

@@ -3,7 +3,7 @@
 The history is d4cli's own file: a file this module created (it starts with `HEADER`),
 or an empty one, or one already holding nothing but history lines. Whatever
 ``D4CLI_HISTORY`` names, d4cli never appends to another file (``/etc/passwd`` as root,
-the encounter file, its journal, redo records or lock), never follows a symlink to
+the encounter file or any of its side files), never follows a symlink to
 it (``O_NOFOLLOW``), and never changes the mode of a file it did not create.
 """
 

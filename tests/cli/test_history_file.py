@@ -54,7 +54,7 @@ def test_a_file_of_other_text_is_never_written(tmp_path: Path, text):
     _refused(other, _own(tmp_path), "holds other text than a d4cli history")
 
 
-@pytest.mark.parametrize("side", ["", ".journal", ".redo", ".lock"])
+@pytest.mark.parametrize("side", ["", ".journal", ".redo", ".lock", ".seats", ".requests"])
 def test_the_encounter_and_its_side_files_are_never_a_history(isolated_env, side):
     from _cli import ok
 
