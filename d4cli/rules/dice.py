@@ -107,7 +107,7 @@ def parse_faces(text: str, field: str = "faces") -> tuple[int, ...]:
             raise InputError(
                 field,
                 text,
-                f"{part or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
+                f"{_named(part) or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
             )
         faces.append(int(part))
     return tuple(faces)
