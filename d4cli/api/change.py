@@ -13,6 +13,7 @@ from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
 from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import DiceSource
+from d4cli.rules.errors import D4Error
 from d4cli.store.transaction import Clock, Transaction, local_now
 
 if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
@@ -72,6 +73,8 @@ class Writer(Reader):
         self.lock_timeout = lock_timeout
         self._underway: Transaction | None = None
         self.began_change = False  # a `change` was started (it may wait for the lock)
+        # ("undo" | "redo", the newest standing seq before it) once one was started.
+        self.going_back: tuple[str, int | None] | None = None
 
     def change(
         self,
@@ -121,3 +124,22 @@ class Writer(Reader):
             return None
         entries = self.history(1).entries
         return seq if entries and entries[-1].get("seq") == seq else None
+
+    def newest_seq(self) -> int | None:
+        """The ``seq`` of the newest standing journal entry, or None (no history, or it cannot
+        be read now)."""
+        try:
+            entries = self.history(1).entries
+        except D4Error:
+            return None
+        seq = entries[-1].get("seq") if entries else None
+        return seq if isinstance(seq, int) else None
+
+    def went_back(self) -> tuple[str, int | None, int | None] | None:
+        """After an ``undo`` or ``redo`` of this Writer was interrupted: ``(kind, before, now)``,
+        its kind and the newest standing ``seq`` before it and now: it was done when the two
+        differ (undo and redo are written wholly or not at all); None when neither was started."""
+        if self.going_back is None:
+            return None
+        kind, before = self.going_back
+        return kind, before, self.newest_seq()

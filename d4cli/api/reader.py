@@ -17,10 +17,10 @@ from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.store import read_encounter
 from d4cli.store.files import journal_path, lock_path, redo_path
-from d4cli.store.requests import requests_path
-from d4cli.store.seats import seats_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
 from d4cli.store.replay import Replay, replay_texts
+from d4cli.store.requests import requests_path
+from d4cli.store.seats import seats_path
 
 
 class Reader:

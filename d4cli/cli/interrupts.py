@@ -42,13 +42,28 @@ def interrupted() -> str:
         return "interrupted: nothing was saved"
     tracker, stamp = _opened[-1]
     try:
-        if tracker.stamp() == stamp:
-            return "interrupted: nothing was saved"
-        if tracker.began_change:  # a change (not an undo or redo): saved whole or not at all
+        if tracker.began_change:  # a change: saved whole or not at all
             seq = tracker.saved_seq()
             if seq is None:
                 return "interrupted: nothing was saved"
             return f"interrupted: the change was saved as #{seq}"
+        back = tracker.went_back()
+        if back is not None:
+            return _went_back(*back)
+        if tracker.stamp() == stamp:
+            return "interrupted: nothing was saved"
     except D4Error:
         pass
     return "interrupted: the encounter's files changed; 'd4cli log' shows what stands"
+
+
+_NOT_DONE = {"undo": "interrupted: nothing was undone", "redo": "interrupted: nothing was redone"}
+
+
+def _went_back(kind: str, before: int | None, now: int | None) -> str:
+    """An interrupted undo or redo, in words, from the newest standing seq before and now."""
+    if now == before:
+        return _NOT_DONE[kind]
+    if kind == "undo":
+        return f"interrupted: the undo was done: #{before} is undone"
+    return f"interrupted: the redo was done: #{now} stands again"

@@ -67,3 +67,32 @@ def test_ctrl_c_while_waiting_for_the_lock_saves_nothing_though_the_files_moved(
     answer = run("damage", "Aria", "3", file=fight)
     assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was saved\n")
     assert ok_json("status", file=fight)["creatures"][0]["hp"] == 9
+
+
+def test_ctrl_c_of_an_undo_says_whether_it_was_done(fight, monkeypatch):
+    from d4cli.store import undo as store_undo
+
+    ok("damage", "Aria", "3", file=fight)
+    before = files(fight)
+    monkeypatch.setattr(store_files, "replace_file", _interrupt)
+    answer = run("undo", file=fight)
+    assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was undone\n")
+    assert files(fight) == before
+    monkeypatch.undo()
+    real = store_undo.undo
+
+    def undone_then_interrupted(*args, **kwargs):
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("d4cli.api.tracker.undo", undone_then_interrupted)
+    answer = run("undo", file=fight)
+    assert (answer.exit_code, answer.stderr) == (
+        130,
+        "d4cli: interrupted: the undo was done: #3 is undone\n",
+    )
+    monkeypatch.undo()
+    assert ok_json("status", file=fight)["creatures"][0]["hp"] == 10
+    monkeypatch.setattr("d4cli.api.tracker.redo", lambda *a, **k: _interrupt())
+    answer = run("redo", file=fight)
+    assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was redone\n")
