@@ -299,10 +299,16 @@ TOPICS: dict[str, Topic] = {
         "included, with normal 95% intervals. No figure shows more digits than its interval "
         "supports; one without an interval (a single run) or whose runs all agree shows 2 "
         "significant digits. The same --seed gives the same report for any --jobs, and with "
-        "--scheduler ADDRESS (an existing Dask cluster; pip install 'd4cli[cluster]').",
-        "A duel played 200 times per mode; then a sweep of the reserve, as Markdown.\n"
+        "--scheduler ADDRESS (an existing Dask cluster; pip install 'd4cli[cluster]'). "
+        "`d4cli balance` asks the other way round: it plays these fights for each value of "
+        "one creature's setting (hp, max_hp, Evasion, Load Buffer, Exhaustion, an Aspect, or "
+        "how many of it), all with the same seed, and finds the value that gives a side a "
+        "chosen chance to win (bisection, then its neighbours).",
+        "A duel played 200 times per mode; then a sweep of the reserve, as Markdown; then the "
+        "Blade's hp that gives Sera 70%.\n"
         "  d4cli simulate --from duel --runs 200 --seed 1 --jobs 1\n"
-        "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1",
+        "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1\n"
+        "  d4cli balance --from duel --wins Sera=70 --vary 'The Masked Blade:hp=10..40' --runs 200 --seed 1",
     ),
     "odds": Topic(
         "Exact odds",
