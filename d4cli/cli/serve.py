@@ -29,10 +29,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from d4cli.api import PublicView
+from d4cli.api import PublicView, SideOdds, public_view
 from d4cli.api.tracker import Tracker
+from d4cli.cli.odds_worker import OddsWorker
+from d4cli.output.odds_line import odds_text
 from d4cli.output.page import page_html, view_fragment
-from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.public_view import odds_json, public_view_json
 from d4cli.rules.errors import D4Error, InputError
 
 POLL_SECONDS = 0.2
@@ -51,17 +54,32 @@ class Response(NamedTuple):
 
 
 class Snapshot(NamedTuple):
-    """What the server shows now: the last good view, whether the file is readable, a change counter."""
+    """What the server shows now: the last good view, whether the file is readable, a change
+    counter, and with ``[player_view] odds_shown`` the odds line: ``(sides, computing)``."""
 
     view: PublicView
     readable: bool
     seq: int
+    odds: tuple[tuple[SideOdds, ...] | None, bool] | None = None
+
+
+def view_json(snapshot: Snapshot) -> JsonObject:
+    """The projection's JSON plus ``odds`` (`d4cli.output.odds_line.odds_json`; null when not shown)."""
+    return public_view_json(
+        snapshot.view, None if snapshot.odds is None else odds_json(*snapshot.odds)
+    )
+
+
+def fragment(snapshot: Snapshot) -> str:
+    """The page's fragment of *snapshot*, with its odds line when shown."""
+    odds = None if snapshot.odds is None else odds_text(*snapshot.odds)
+    return view_fragment(snapshot.view, unreadable=not snapshot.readable, odds=odds)
 
 
 def view_body(snapshot: Snapshot) -> bytes:
-    """The ``/view.json`` body: the projection's JSON plus ``readable`` and ``seq``."""
+    """The ``/view.json`` body: `view_json` plus ``readable`` and ``seq``."""
 
-    obj = {**public_view_json(snapshot.view), "readable": snapshot.readable, "seq": snapshot.seq}
+    obj = {**view_json(snapshot), "readable": snapshot.readable, "seq": snapshot.seq}
     return json.dumps(obj, ensure_ascii=False).encode("utf-8")
 
 
@@ -71,8 +89,8 @@ def event_message(snapshot: Snapshot) -> bytes:
     data = {
         "seq": snapshot.seq,
         "readable": snapshot.readable,
-        "view": public_view_json(snapshot.view),
-        "html": view_fragment(snapshot.view, unreadable=not snapshot.readable),
+        "view": view_json(snapshot),
+        "html": fragment(snapshot),
     }
     # json.dumps never writes a raw line break, so the message is one data line.
     return f"id: {snapshot.seq}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
@@ -93,7 +111,8 @@ def respond(method: str, target: str, snapshot: Snapshot) -> Response:
             (("Allow", "GET"),),
         )
     if path in ("/", "/index.html"):
-        body = page_html(snapshot.view, unreadable=not snapshot.readable).encode("utf-8")
+        odds = None if snapshot.odds is None else odds_text(*snapshot.odds)
+        body = page_html(snapshot.view, unreadable=not snapshot.readable, odds=odds).encode("utf-8")
         return Response(200, "text/html; charset=utf-8", body)
     if path == "/view.json":
         return Response(200, "application/json", view_body(snapshot))
@@ -103,7 +122,12 @@ def respond(method: str, target: str, snapshot: Snapshot) -> Response:
 
 
 class Watcher:
-    """Follows the encounter file: the newest good view, and a condition the streams wait on."""
+    """Follows the encounter file: the newest good view, and a condition the streams wait on.
+
+    With ``[player_view] odds_shown`` it asks its `OddsWorker` for the players' odds of each
+    new state (computed from the encounter without its hidden creatures) and publishes the
+    view at once, its odds "…", then again when they are in.
+    """
 
     def __init__(self, tracker: Tracker, warn: Any) -> None:
         self.tracker = tracker
@@ -113,28 +137,53 @@ class Watcher:
         self.stopping = threading.Event()
         self._stamp: object = tracker.stamp()
         self._problem: str | None = None
+        self.odds = OddsWorker(players=True)
+        self._odds_seen = self.odds.version
         # Unreadable at the start is bad input (the D4Error goes up); later it keeps the last good view.
-        self.snapshot = Snapshot(tracker.view(), True, 1)
+        encounter = tracker.status()
+        self._shown = self._ask(encounter)
+        self.snapshot = Snapshot(public_view(encounter), True, 1, self._odds())
+
+    def _ask(self, encounter: Any) -> bool:
+        """Ask for the odds of *encounter* when its players are shown them; whether they are."""
+        settings = encounter.player_view
+        shown = settings is not None and bool(settings.odds_shown)
+        if shown:
+            self.odds.ask(encounter)
+        return shown
+
+    def _odds(self) -> tuple[tuple[SideOdds, ...] | None, bool] | None:
+        return (self.odds.line, self.odds.computing) if self._shown else None
 
     def check(self) -> None:
-        """Read the file again if its stat changed; publish a new snapshot when what is shown changed."""
+        """Read the file again if its stat changed; publish a new snapshot when what is shown
+        changed (the view, or its odds once they are in)."""
         stamp = self.tracker.stamp()
-        if stamp == self._stamp:
-            return
-        self._stamp = stamp
         old = self.snapshot
+        view, readable = old.view, old.readable
+        if stamp != self._stamp:
+            self._stamp = stamp
+            view, readable = self._read(old)
+        elif not self._shown or self.odds.version == self._odds_seen:
+            return
+        self._odds_seen = self.odds.version
+        odds = self._odds()
+        if (view, readable, odds) != (old.view, old.readable, old.odds):
+            with self.changed:
+                self.snapshot = Snapshot(view, readable, old.seq + 1, odds)
+                self.changed.notify_all()
+
+    def _read(self, old: Snapshot) -> tuple[PublicView, bool]:
         try:
-            view, readable = self.tracker.view(), True
+            encounter = self.tracker.status()
             self._problem = None
         except D4Error as error:
-            view, readable = old.view, False
             if str(error) != self._problem:
                 self._problem = str(error)
                 self.warn(f"{error}; the page keeps the last good view")
-        if (view, readable) != (old.view, old.readable):
-            with self.changed:
-                self.snapshot = Snapshot(view, readable, old.seq + 1)
-                self.changed.notify_all()
+            return old.view, False
+        self._shown = self._ask(encounter)
+        return public_view(encounter), True
 
     def run(self) -> None:
         while not self.stopping.wait(POLL_SECONDS):
@@ -142,6 +191,7 @@ class Watcher:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.odds.stop()
         with self.changed:
             self.changed.notify_all()
 

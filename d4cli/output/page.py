@@ -62,8 +62,9 @@ def _headroom(creature: PublicCreature) -> str:
     return f'<div class="headroom">{parts}</div>'
 
 
-def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
-    """The HTML of *view* (what the page's ``<main>`` holds); *unreadable*: say the file could not be read."""
+def view_fragment(view: PublicView, *, unreadable: bool = False, odds: str | None = None) -> str:
+    """The HTML of *view* (what the page's ``<main>`` holds); *unreadable*: say the file could not be read;
+    *odds*: the odds line (`d4cli.output.odds_line.odds_text`), shown under the header when given."""
     state = f"Round {view.round}" if view.round else "Not started"
     if view.turn is not None:
         now = f"Now: {escape(view.turn)}"
@@ -96,6 +97,8 @@ def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
             f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
         )
     warning = f'<p class="warning">{escape(UNREADABLE)}</p>' if unreadable else ""
+    if odds is not None:
+        warning = f'<p class="odds">{escape(odds)}</p>' + warning
     body = "".join(rows) or '<li class="empty">No creatures to show</li>'
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
@@ -109,6 +112,7 @@ body{margin:0;background:#14161a;color:#f2f2f2;font:2.2vw/1.3 system-ui,sans-ser
 header{display:flex;gap:2em;align-items:baseline;padding:.6em 1em;background:#22262d}
 h1{font-size:1.4em;margin:0;flex:1}.round{font-size:1.4em;font-weight:bold}.now{color:#ffd866}
 .warning{background:#7a1f1f;margin:0;padding:.4em 1em}
+.odds{margin:0;padding:.3em 1em;background:#1c1f24;color:#9cdcfe}
 ol.order{list-style:none;margin:0;padding:.4em 1em}
 li.creature{display:flex;align-items:center;gap:.8em;padding:.35em .5em;border-radius:.3em;margin:.2em 0;background:#1c1f24}
 li.current{background:#3b3413;outline:.12em solid #ffd866}
@@ -134,12 +138,13 @@ source.onmessage = (event) => {
 """
 
 
-def page_html(view: PublicView, *, unreadable: bool = False) -> str:
-    """The whole page: `view_fragment` of *view*, the style and the script that follows ``/events``."""
+def page_html(view: PublicView, *, unreadable: bool = False, odds: str | None = None) -> str:
+    """The whole page: `view_fragment` of *view* (and its *odds* line), the style and the script
+    that follows ``/events``."""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(view.name) or 'Encounter'}: player view</title><style>{_STYLE}</style></head>"
-        f'<body><main id="view">{view_fragment(view, unreadable=unreadable)}</main>'
+        f'<body><main id="view">{view_fragment(view, unreadable=unreadable, odds=odds)}</main>'
         f"<script>{_SCRIPT}</script></body></html>"
     )

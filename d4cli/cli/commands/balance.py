@@ -135,10 +135,11 @@ def balance_command(
     except KeyboardInterrupt:
         sys.stderr.write(f"d4cli: {STOPPED}\n")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
-    report = balance_json(found, applied=changed is not None)
     if json_:
-        emit_json(report)
-    elif format_ == "svg":
+        emit_json(balance_json(found, applied=changed is not None))
+        return
+    report = balance_json(found, applied=changed is not None)
+    if format_ == "svg":
         sys.stdout.write(balance_svg(report) + "\n")
     else:
         print_balance(report, changed)
