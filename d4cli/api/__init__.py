@@ -37,7 +37,6 @@ from d4cli.rules.action_roll import CheckResult
 from d4cli.rules.dice import DiceRoll, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult
-from d4cli.sim.live_odds import SideOdds, live_odds, moved, seen_by_players
 from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
 from d4cli.store.undo import Redone, Undone
@@ -90,11 +89,6 @@ __all__ = [
     "damage_grid",
     "check_grid",
     "compare_grid",
-    # the live odds of the board and the players' page
-    "live_odds",
-    "moved",
-    "seen_by_players",
-    "SideOdds",
     # errors
     "D4Error",
     "InputError",

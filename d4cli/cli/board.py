@@ -25,7 +25,7 @@ import time
 import tty
 from typing import Any
 
-from d4cli.api import SideOdds, public_view
+from d4cli.api import public_view
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.output.render import console
@@ -38,6 +38,7 @@ from d4cli.output.render.board import (
 )
 from d4cli.output.render.encounter import summary
 from d4cli.rules.errors import D4Error
+from d4cli.sim.side_odds import SideOdds
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8

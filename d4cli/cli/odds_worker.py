@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from d4cli.api import SideOdds, live_odds, moved
-from d4cli.sim.live_odds import LIVE_RUNS, Odds
+from d4cli.sim.live_odds import LIVE_RUNS, live_odds
+from d4cli.sim.side_odds import Odds, SideOdds, moved
 
 
 class OddsWorker:

@@ -29,7 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from d4cli.api import PublicView, SideOdds, public_view
+from d4cli.api import PublicView, public_view
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker
 from d4cli.output.odds_line import odds_text
@@ -37,6 +37,7 @@ from d4cli.output.page import page_html, view_fragment
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.public_view import odds_json, public_view_json
 from d4cli.rules.errors import D4Error, InputError
+from d4cli.sim.side_odds import SideOdds
 
 POLL_SECONDS = 0.2
 KEEPALIVE_SECONDS = 15.0

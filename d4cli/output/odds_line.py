@@ -1,7 +1,7 @@
 """The odds line of the board and the players' page, in words (docs/cli.md "The board"); its JSON is
 `d4cli.output.serialize.public_view.odds_json`.
 
-Side-level figures only (`d4cli.sim.live_odds.SideOdds`): a side's name, its whole percent
+Side-level figures only (`d4cli.sim.side_odds.SideOdds`): a side's name, its whole percent
 to win, how the last change moved it. No creature is ever named here.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from d4cli.sim.live_odds import SideOdds
+from d4cli.sim.side_odds import SideOdds
 
 COMPUTING = "…"
 

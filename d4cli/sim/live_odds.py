@@ -13,32 +13,14 @@ percentages leave here: no creature's name or number.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.turns import remove_creature
 from d4cli.rules.errors import InputError
 from d4cli.sim.forecast import FightOver, decided, forecast
+from d4cli.sim.side_odds import Odds
 
 LIVE_RUNS = 300
 LIVE_SEED = 1
-
-# Each side's whole percent to win, in order of first appearance.
-Odds = tuple[tuple[str, int], ...]
-
-
-class SideOdds(NamedTuple):
-    """One side on the odds line.
-
-    Attributes:
-        side: the side's name as the file spells it.
-        percent: its chance to win, a whole percent.
-        move: points since the odds before the last change (None: no odds before it).
-    """
-
-    side: str
-    percent: int
-    move: int | None
 
 
 def seen_by_players(encounter: Encounter) -> Encounter:
@@ -67,14 +49,3 @@ def live_odds(
     except InputError:
         return None
     return tuple((chance.side, round(100 * chance.rate)) for chance in found.chances)
-
-
-def moved(before: Odds | None, now: Odds | None) -> tuple[SideOdds, ...] | None:
-    """*now*'s sides with how far each moved since *before* (None where *before* lacks the side)."""
-    if now is None:
-        return None
-    was = dict(before or ())
-    return tuple(
-        SideOdds(side, percent, percent - was[side] if side in was else None)
-        for side, percent in now
-    )

@@ -104,7 +104,7 @@ def balance_command(
     seed (the simulator of 'd4cli help simulate'); bisection over the range, then the
     neighbours. Nothing is written unless --apply. Ctrl-C stops it; nothing is written.
 
-    Example: d4cli balance --from ambush --wins party=60 --vary "Goblin Chief:hp=5..40"
+    Example: d4cli balance --wins party=60 --vary "Goblin Chief:hp=5..40"
     """
     side, target = _wins(wins)
     setting = _vary(vary)

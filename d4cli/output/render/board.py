@@ -29,7 +29,7 @@ from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
 from d4cli.output.serialize.effects import effect_json
 from d4cli.output.serialize.public_view import effect_left
-from d4cli.sim.live_odds import SideOdds
+from d4cli.sim.side_odds import SideOdds
 
 # HP label -> colour, on the board and (as CSS classes) on the page.
 LABEL_STYLE = {

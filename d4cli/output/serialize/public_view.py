@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from d4cli.fight.public_view import PublicEffect, PublicView
 from d4cli.output.effecttext import lasts
 from d4cli.output.serialize import JsonObject
-from d4cli.sim.live_odds import SideOdds
+from d4cli.sim.side_odds import SideOdds
 
 
 def effect_left(effect: PublicEffect, counts_from: int) -> str:
@@ -28,7 +28,7 @@ def effect_left(effect: PublicEffect, counts_from: int) -> str:
 def odds_json(line: Sequence[SideOdds] | None, computing: bool) -> JsonObject:
     """The odds line: ``{computing, sides: [{side, percent, move}]}``; ``sides`` null before the
     first odds or when the fight cannot be simulated, ``move`` null with no odds before the last
-    change (side-level figures only, `d4cli.sim.live_odds`)."""
+    change (side-level figures only, `d4cli.sim.side_odds`)."""
     sides = None if line is None else [o._asdict() for o in line]
     return {"computing": computing, "sides": sides}
 
