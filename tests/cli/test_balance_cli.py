@@ -172,3 +172,27 @@ def test_on_a_bundled_example_simulate_agrees_within_three_points(isolated_env):
     ok("set", "Goblin Chief", f"hp={value}", f"max_hp={value}")
     report = ok_json("simulate", "--modes", "turn", "--runs", "6000", "--seed", "977")
     assert abs(report["modes"][0]["wins"]["party"]["rate"] - 0.60) <= 0.03
+
+
+def test_a_long_search_says_how_long_it_will_take_first(duel, monkeypatch):
+    from d4cli.cli.commands import balance as command
+
+    monkeypatch.setattr(command, "LONG_SECONDS", 0.0)  # every search is long
+    out = ok("balance", *DUEL, *FAST)
+    assert out.stderr.startswith("d4cli: balance plays up to 11 values of 200 fights: about ")
+    assert out.stderr.endswith(" s (Ctrl-C stops it, nothing written)\n")
+    assert out.stderr.count("\n") == 1
+
+
+@pytest.mark.slow  # a real process Ctrl-C'd mid-search, its workers too
+def test_ctrl_c_of_a_real_search_exits_130_with_nothing_written(duel):
+    from _reliability import interrupted
+
+    before = files(duel)
+    code, out, err = interrupted(
+        ["balance", *DUEL, "--runs", "50000", "--seed", "1", "--apply", "-f", str(duel)], 2.0
+    )
+    assert code == 130
+    assert err.decode().splitlines()[-1] == "d4cli: balance stopped by Ctrl-C: nothing was written"
+    assert b"Traceback" not in err and out == b""
+    assert files(duel) == before
