@@ -10,7 +10,6 @@ made by the very transition `apply_balance` writes (``set``'s checks, ``exhaust`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -75,15 +74,16 @@ def balance(
     mode = sim_mode(encounter)
     for end in (vary.low, vary.high):  # refused at an end: nothing is played
         _playable(encounter, vary, end)
-    played = [0]
+    played = 0
 
     def chance(value: int) -> Point:
+        nonlocal played
         _, setup = forecast_setup(value_encounter(encounter, vary, value))
         tally = run_all([("balance", mode, setup)], runs, seed, jobs)["balance"]
         point = Point(value, tally.wins[setup.sides.index(named)], tally.runs)
-        played[0] += 1
+        played += 1
         if on_value is not None:
-            on_value(point, played[0], most)
+            on_value(point, played, most)
         return point
 
     found = search(chance, vary.low, vary.high, target)
@@ -200,8 +200,3 @@ def _playable(encounter: Encounter, vary: Vary, value: int) -> None:
         forecast_setup(value_encounter(encounter, vary, value))
     except InputError as error:
         raise InputError("vary", vary.text, f"{vary.field}={value}: {error}") from None
-
-
-def default_jobs(runs: int) -> int:
-    """Processes for *runs* fights per value: up to two cores once a value is worth a pool."""
-    return min(2, os.cpu_count() or 1) if runs >= 500 else 1

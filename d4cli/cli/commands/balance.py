@@ -3,28 +3,26 @@
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
 import math
-import os
 import re
 import sys
 import time
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, apply_balance, balance, default_jobs
-from d4cli.api.reader import Reader
-from d4cli.api.templates import template_path
+from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, apply_balance, balance
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.cli.settings import resolve_path
+from d4cli.cli.reads import pool_jobs
+from d4cli.cli.sim_input import one_file, played_encounter, seed_of
 from d4cli.output.render.balance import balance_svg, print_balance
 from d4cli.output.serialize.balance import balance_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
+from d4cli.rules.limits import parse_whole
 from d4cli.sim.balance import Point, Vary
 
 FORMATS = ("table", "svg")
@@ -109,16 +107,16 @@ def balance_command(
     side, target = _wins(wins)
     setting = _vary(vary)
     count = DEFAULT_RUNS if runs is None else parse_whole(runs, "--runs", (1, MAX_WORK))
-    number = _seed(seed)
+    number = seed_of(seed)
     if format_ not in FORMATS:
         raise InputError("--format", format_, "must be table or svg")
     if json_ and format_ != "table":
         raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
-    path = _one_file(file, file_option)
+    path = one_file(file, file_option)
     if apply and from_ is not None:
         raise InputError("--apply", None, "writes to an encounter file; give FILE, not --from")
     tracker = open_tracker(path) if apply else None
-    encounter = _load(path, from_) if tracker is None else tracker.status()
+    encounter = played_encounter(path, from_) if tracker is None else tracker.status()
     timer = _Timer(count)
     try:
         found = balance(
@@ -128,13 +126,13 @@ def balance_command(
             target,
             runs=count,
             seed=number,
-            jobs=default_jobs(count),
+            jobs=pool_jobs(count),
             on_value=timer,
         )
-        changed = _apply(tracker, found.vary, found.search.found.value)
     except KeyboardInterrupt:
         sys.stderr.write(f"d4cli: {STOPPED}\n")
         raise typer.Exit(ExitCode.INTERRUPTED) from None
+    changed = _apply(tracker, found.vary, found.search.found.value)
     if json_:
         emit_json(balance_json(found, applied=changed is not None))
         return
@@ -218,25 +216,3 @@ def _vary(texts: list[str] | None) -> Vary:
     if high < low:
         raise InputError("--vary", text, f"the range {span.strip()} holds no whole number")
     return Vary(creature.strip(), field.strip(), low, high, text)
-
-
-def _seed(text: str | None) -> int:
-    """``--seed``, else D4CLI_SEED, else a random seed (as ``forecast`` takes it)."""
-    if text is not None:
-        return parse_whole(text, "--seed", SEED)
-    env = os.environ.get("D4CLI_SEED")
-    return parse_whole(env, "D4CLI_SEED", SEED) if env else int.from_bytes(os.urandom(4), "big")
-
-
-def _one_file(argument: str | None, option: str | None) -> str | None:
-    if argument is not None and option is not None:
-        raise InputError("--file", option, "give the file once: as FILE or as --file")
-    return option if argument is None else argument
-
-
-def _load(file: str | None, from_: str | None) -> Any:
-    if from_ is not None:
-        if file is not None:
-            raise InputError("--from", from_, "give the file (FILE or --file) or --from, not both")
-        return Reader(template_path(from_)).status()
-    return Reader(resolve_path(file)).status()
