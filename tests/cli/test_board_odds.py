@@ -14,7 +14,6 @@ from _cli import fails, ok, ok_json, run
 from d4cli.api.tracker import Tracker
 from d4cli.cli.board import Board
 from d4cli.cli.odds_worker import OddsWorker
-from d4cli.cli.serve import Snapshot, Watcher, respond
 from d4cli.output.render.board import frame_text, gm_frame, odds_markup
 from d4cli.sim.side_odds import SideOdds
 
@@ -118,35 +117,6 @@ def test_the_live_board_shows_dots_then_the_odds_then_how_a_change_moved_them():
         assert line == "odds: Sera 70% (-27), the Blade 30% (+27)"
     finally:
         board.worker.stop()
-
-
-def test_the_page_shows_the_players_odds_and_its_json_carries_them():
-    _ambush_chief_hidden()
-    watcher = Watcher(Tracker(FILE), warn=lambda text: None)
-    try:
-        deadline = time.monotonic() + 20
-        while watcher.odds.computing and time.monotonic() < deadline:
-            time.sleep(0.02)
-        watcher.check()  # the odds came in: a new snapshot
-        snapshot = watcher.snapshot
-        assert snapshot.seq == 2 and snapshot.odds is not None
-        body = json.loads(respond("GET", "/view.json", snapshot).body)
-        assert body["odds"]["sides"] == [
-            {"side": "goblins", "percent": 0, "move": None},
-            {"side": "party", "percent": 100, "move": None},
-        ]
-        page = respond("GET", "/", snapshot).body.decode()
-        assert '<p class="odds">odds: goblins 0%, party 100%</p>' in page
-        for answer in (body, page, respond("GET", "/events", snapshot).body.decode()):
-            assert SECRET not in str(answer)
-    finally:
-        watcher.stop()
-
-
-def test_a_page_without_odds_shown_has_odds_null():
-    ok("init", "--from", "duel")
-    snapshot = Snapshot(Tracker(FILE).view(), True, 1)
-    assert json.loads(respond("GET", "/view.json", snapshot).body)["odds"] is None
 
 
 @pytest.mark.parametrize("columns", [80, 120])
