@@ -98,9 +98,10 @@ def balance_command(
 ) -> None:
     """Find the value of one creature's setting that gives a side a target chance to win.
 
-    Every value is played from the encounter as it stands, in its own mode, with the same
-    seed (the simulator of 'd4cli help simulate'); bisection over the range, then the
-    neighbours. Nothing is written unless --apply. Ctrl-C stops it; nothing is written.
+    Each value is played from the encounter as it stands, in its own mode.
+    Every value gets the same seed, so neighbours meet the same dice.
+    The search: bisection over the range, then the neighbours ('help simulate').
+    Nothing is written unless --apply; Ctrl-C stops it, nothing written.
 
     Example: d4cli balance --wins party=60 --vary "Goblin Chief:hp=5..40"
     """

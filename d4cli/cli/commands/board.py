@@ -39,6 +39,8 @@ def board_command(
     """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
+    Its odds line: each side's chance to win from here, and how the last change moved it.
+    The players see that line too when the file's player_view sets odds_shown = true.
     --json prints one frame's data and exits: the projection (with --players) or the status.
     --at SEQ prints one frame as it stood after journal entry SEQ.
 
