@@ -196,3 +196,12 @@ def test_ctrl_c_of_a_real_search_exits_130_with_nothing_written(duel):
     assert err.decode().splitlines()[-1] == "d4cli: balance stopped by Ctrl-C: nothing was written"
     assert b"Traceback" not in err and out == b""
     assert files(duel) == before
+
+
+def test_apply_of_the_value_the_file_holds_writes_nothing_and_says_so(duel):
+    ok("set", "The Masked Blade", "hp=27", "max_hp=27")
+    before = files(duel)
+    out = ok("balance", *DUEL, *FAST, "--apply")
+    assert files(duel) == before
+    assert out.stderr == "d4cli: note: the file holds hp = 27 already: nothing written\n"
+    assert "wrote" not in out.stdout

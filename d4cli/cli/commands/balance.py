@@ -13,7 +13,7 @@ import typer
 
 from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, apply_balance, balance
 from d4cli.api.tracker import Tracker
-from d4cli.cli.changes import open_tracker
+from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.exit_codes import ExitCode
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.reads import pool_jobs
@@ -145,11 +145,18 @@ def balance_command(
 
 
 def _apply(tracker: Tracker | None, setting: Vary, value: int) -> str | None:
-    """``--apply``: write *value* as one change; the file's name when written, else None."""
+    """``--apply``: write *value* as one change; the file's name when written, else None (and
+    a note on stderr saying the file holds it already)."""
     if tracker is None:
         return None
     change = apply_balance(tracker, setting, value)
-    return str(tracker.path) if change is not None and change.written else None
+    if change is None or not change.written:
+        sys.stderr.write(
+            f"d4cli: note: the file holds {setting.field} = {value} already: nothing written\n"
+        )
+        return None
+    tell(change, tracker)
+    return str(tracker.path)
 
 
 class _Timer:
