@@ -83,7 +83,9 @@ class Board:
             return None
         if self.worker is None:
             return odds_markup(self.odds, False)
-        return odds_markup(self.worker.line, self.worker.computing)
+        line, computing = self.worker.line, self.worker.computing
+        # "…" alone only before the first answer: a fight that cannot be simulated shows no line.
+        return odds_markup(line, computing and (line is not None or self.worker.version == 0))
 
     def frame(self, height: int) -> Any:
         odds = self.odds_line()

@@ -129,3 +129,21 @@ def test_a_frame_with_moved_odds_and_one_still_computing(snapshot, columns):
     assert moved_frame.splitlines()[1] == "odds: party 58% (+12), foes 42% (-12)"
     assert computing.splitlines()[1] == "odds: party 58%, foes 42% …"
     assert (moved_frame, computing) == snapshot
+
+
+def test_a_fight_that_cannot_be_played_shows_no_odds_line_even_while_a_change_is_computed():
+    ok("init", "--name", "Empty")
+    ok("add", "Aria", "--aspect", "Might=3", "--side", "party")  # one side: nothing to play
+    board = Board(Tracker(FILE), players=False)
+    board.worker = OddsWorker(players=False)
+    try:
+        board.read()
+        _settled(board.worker)
+        assert board.worker.line is None and board.odds_line() is None
+        ok("add", "Borin", "--aspect", "Might=3", "--side", "party")
+        board.read()
+        assert board.odds_line() is None  # computing, but no "…" for a fight with no odds
+        _settled(board.worker)
+        assert "odds" not in frame_text(board.frame(24), 80)
+    finally:
+        board.worker.stop()
