@@ -31,9 +31,9 @@ def test_balance_finds_the_blades_hp_for_sera_at_seventy_percent(duel):
     assert found["vary"] == {"creature": "The Masked Blade", "field": "hp", "low": 10, "high": 40}
     assert found["reached"] is True and found["direction"] == -1 and not found["applied"]
     assert found["value"] == 27
-    assert found["at"]["wins"] == 142 and found["at"]["rate"] == 0.71
+    assert found["wins"]["wins"] == 142 and found["wins"]["rate"] == 0.71
     assert found["below"]["value"] == 26 and found["above"]["value"] == 28
-    assert found["below"]["rate"] >= found["at"]["rate"] >= found["above"]["rate"]
+    assert found["below"]["rate"] >= found["wins"]["rate"] >= found["above"]["rate"]
     curve = found["curve"]
     assert [point["value"] for point in curve] == sorted({point["value"] for point in curve})
     assert curve[0]["value"] == 10 and curve[-1]["value"] == 40
@@ -46,7 +46,7 @@ def test_each_value_meets_the_dice_simulate_gives_it_with_the_same_seed(duel):
     found = ok_json("balance", *DUEL, *FAST)
     ok("set", "The Masked Blade", f"hp={found['value']}", f"max_hp={found['value']}")
     report = ok_json("simulate", "--modes", "round", "--jobs", "1", *FAST)
-    assert report["modes"][0]["wins"]["Sera"]["wins"] == found["at"]["wins"]
+    assert report["modes"][0]["wins"]["Sera"]["wins"] == found["wins"]["wins"]
 
 
 def test_the_same_seed_gives_the_same_answer_and_another_seed_may_not(duel):
@@ -89,7 +89,7 @@ def test_an_aspect_is_varied_by_its_name_in_any_case(duel):
 def test_a_target_no_value_reaches_says_so_with_the_nearest(duel):
     found = ok_json("balance", "--wins", "Sera=100", "--vary", "The Masked Blade:hp=30..40", *FAST)
     assert found["reached"] is False and found["value"] == 30
-    assert found["at"]["rate"] < 1 and found["below"] is None
+    assert found["wins"]["rate"] < 1 and found["below"] is None
     human = ok("balance", "--wins", "Sera=100", "--vary", "The Masked Blade:hp=30..40", *FAST)
     assert human.stdout.splitlines()[2].startswith("no hp in 30..40 gets Sera to 100%; the nearest")
 

@@ -24,7 +24,7 @@ def report(target: float = 0.6, low: int = 2, high: int = 12) -> dict:
 
 def test_the_json_of_a_search_on_plain_data():
     obj = report()
-    assert obj["value"] == 8 and obj["at"]["rate"] == 0.6 and obj["reached"]
+    assert obj["value"] == 8 and obj["wins"]["rate"] == 0.6 and obj["reached"]
     assert obj["below"]["value"] == 7 and obj["above"]["value"] == 9
     assert [p["value"] for p in obj["curve"]] == [2, 7, 8, 9, 12]  # ends, then 7, 9, 8
 

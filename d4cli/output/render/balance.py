@@ -54,7 +54,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     """The value found and the chance there, then its neighbours (plain text)."""
     places = share_places(report["runs"])
     field, side, vary = report["vary"]["field"], report["side"], report["vary"]
-    at = report["at"]
+    at = report["wins"]
     if report["reached"]:
         lines = [f"{field} = {report['value']}: {side} wins {chance_text(at, places)}"]
     else:

@@ -23,9 +23,9 @@ def point_json(point: Point | None) -> JsonObject | None:
 
 def balance_json(found: Balance, applied: bool = False) -> JsonObject:
     """``{kind: "balance", encounter, mode, side, target, vary: {creature, field, low, high}, runs, seed,
-    reached, direction, value, at, below, above, curve: [POINT...], applied}``.
+    reached, direction, value, wins, below, above, curve: [POINT...], applied}``.
 
-    ``target`` and every rate are 0..1; ``at``/``below``/``above`` and each of ``curve`` is a
+    ``target`` and every rate are 0..1; ``wins`` (at ``value``)/``below``/``above`` and each of ``curve`` is a
     `point_json` (``below``/``above`` null at an end of the range); ``direction`` is 1 when the
     side's chance rises with the value, -1 when it falls, 0 when both ends give the same.
     """
@@ -47,7 +47,7 @@ def balance_json(found: Balance, applied: bool = False) -> JsonObject:
         "reached": search.reached,
         "direction": search.direction,
         "value": search.found.value,
-        "at": point_json(search.found),
+        "wins": point_json(search.found),
         "below": point_json(search.below),
         "above": point_json(search.above),
         "curve": [point_json(point) for point in search.points],
