@@ -9,6 +9,11 @@ kill (exit 128 + the signal's number); every way the terminal is left as it was.
 With ``--players`` it draws the projection only (`d4cli.fight.public_view`);
 ``--once`` prints one frame and exits (in a pipe: plain text, 80 columns unless
 ``COLUMNS`` says otherwise).
+
+Under the title, the odds line: each side's chance to win from the state as it is and how
+the last change moved it (`d4cli.sim.live_odds`), on the players' board only with
+``[player_view] odds_shown``. The live board computes it in a worker thread
+(`d4cli.cli.odds_worker`) and shows "…" until it is in; ``--once`` computes it first.
 """
 
 from __future__ import annotations
@@ -24,11 +29,19 @@ from typing import Any
 
 from d4cli.api import SeatDesk, public_view
 from d4cli.api.tracker import Tracker
+from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.output.render import console
-from d4cli.output.render.board import frame_text, gm_frame, live_screen, players_frame
+from d4cli.output.render.board import (
+    frame_text,
+    gm_frame,
+    live_screen,
+    odds_markup,
+    players_frame,
+)
 from d4cli.output.render.encounter import summary
 from d4cli.output.render.seats import pending_line
 from d4cli.rules.errors import D4Error
+from d4cli.sim.side_odds import SideOdds
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8
@@ -43,6 +56,8 @@ class Board:
         self.upto = upto  # ``--at SEQ``: the log lines end at entry SEQ
         self.encounter: Any = None
         self.problem: str | None = None
+        self.worker: OddsWorker | None = None  # the live board's; else `odds` is set once
+        self.odds: tuple[SideOdds, ...] | None = None
 
     def read(self) -> None:
         """Read the file again; keep the last good encounter when it cannot be read.
@@ -53,16 +68,33 @@ class Board:
         try:
             self.encounter = self.tracker.status()
             self.problem = None
+            if self.worker is not None and self.odds_shown():
+                self.worker.ask(self.encounter)
         except D4Error as error:
             if self.encounter is None:
                 raise
             self.problem = str(error)
 
-    def frame(self, height: int) -> Any:
+    def odds_shown(self) -> bool:
+        """The GM's board always has the odds line; the players' only with ``odds_shown``."""
+        view = self.encounter.player_view
+        return not self.players or (view is not None and view.odds_shown)
 
+    def odds_line(self) -> str | None:
+        if not self.odds_shown():
+            return None
+        if self.worker is None:
+            return odds_markup(self.odds, False)
+        line, computing = self.worker.line, self.worker.computing
+        # "…" alone only before the first answer: a fight that cannot be simulated shows no line.
+        return odds_markup(line, computing and (line is not None or self.worker.version == 0))
+
+    def frame(self, height: int) -> Any:
+        odds = self.odds_line()
         if self.players:
-            return players_frame(public_view(self.encounter), unreadable=self.problem is not None)
-        return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem)
+            view = public_view(self.encounter)
+            return players_frame(view, unreadable=self.problem is not None, odds=odds)
+        return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem, odds=odds)
 
     def _log_lines(self) -> list[str]:
         try:
@@ -99,6 +131,8 @@ def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = Non
         board.read()
     else:
         board.encounter = at[1]
+    if board.odds_shown():
+        board.odds = odds_now(board.encounter, players)
     if sys.stdout.isatty():
         out = console()
         out.print(board.frame(out.size.height))
@@ -119,6 +153,7 @@ def run_live(tracker: Tracker, players: bool) -> int:
     """
 
     board = Board(tracker, players)
+    board.worker = OddsWorker(players)
     board.read()
     keys = _Keys()
     stamp = tracker.stamp()
@@ -126,6 +161,7 @@ def run_live(tracker: Tracker, players: bool) -> int:
     # left on the alternate screen without echo: each ends the loop instead, and the screen
     # and the keys are given back on the way out.
     previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
+    drawn = board.worker.version
     try:
         with keys, live_screen() as live:
             size = live.console.size
@@ -142,11 +178,15 @@ def run_live(tracker: Tracker, players: bool) -> int:
                     stamp, size = now, live.console.size
                     board.read()
                     live.update(board.frame(size.height), refresh=True)
+                elif board.worker.version != drawn:  # the odds came in
+                    drawn = board.worker.version
+                    live.update(board.frame(size.height), refresh=True)
     except KeyboardInterrupt:
         return 130
     except _Stopped as stopped:
         return 128 + stopped.number  # as a shell reports a process ended by that signal
     finally:
+        board.worker.stop()
         for number, handler in previous.items():
             signal.signal(number, handler)
 
