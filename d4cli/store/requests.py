@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
 from d4cli.rules.limits import COST
+from d4cli.store.files import check_file
 from d4cli.store.private import damaged, read_object, side_path, write_object
 
 REQUESTS_SUFFIX = ".requests"
@@ -53,8 +54,9 @@ def read_requests(path: Path) -> Requests:
     """The requests of the encounter at *path*; empty without a file.
 
     Raises:
-        FileError: a link or another's file; damaged: naming the file, the field and the value.
+        FileError: no encounter file at *path*; a link or another's file; damaged: naming the file, the field and the value.
     """
+    check_file(path)  # side files without their encounter are no seats of it
     side = requests_path(path)
     value = read_object(side)
     if value is None:

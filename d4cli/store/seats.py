@@ -16,6 +16,7 @@ import secrets
 from pathlib import Path
 from typing import NamedTuple
 
+from d4cli.store.files import check_file
 from d4cli.store.private import damaged, read_object, side_path, write_object
 
 SEATS_SUFFIX = ".seats"
@@ -44,9 +45,10 @@ def read_seats(path: Path) -> tuple[SeatRow, ...]:
     """The seats of the encounter at *path*, in the order they were given; () without a file.
 
     Raises:
-        FileError: a link or another's file; damaged: naming the file, the field and the value
+        FileError: no encounter file at *path*; a link or another's file; damaged: naming the file, the field and the value
             (two seats of one creature or with one token included).
     """
+    check_file(path)  # side files without their encounter are no seats of it
     side = seats_path(path)
     value = read_object(side)
     if value is None:

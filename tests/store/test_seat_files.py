@@ -12,6 +12,7 @@ from _cli import fails, ok
 
 from d4cli.rules.errors import FileError
 from d4cli.store import seats as seat_file
+from d4cli.store.private import read_object
 from d4cli.store.requests import read_requests, requests_path
 from d4cli.store.seats import MIN_TOKEN_CHARS, read_seats, seats_path, write_seats
 
@@ -205,3 +206,26 @@ def test_find_compares_every_seat_and_misses_unknown_tokens():
     assert seat_file.find(rows, "b" * 31) is None
     assert seat_file.find(rows, "") is None
     assert seat_file.find(rows, "\udcff" * 32) is None  # not even UTF-8: no match, no error
+
+
+def test_seats_and_requests_without_their_encounter_file_are_exit_2(tmp_path):
+    path = tmp_path / "encounter.toml"
+    write_private(seats_path(path), json.dumps({"version": 1, "seats": []}))
+    write_private(requests_path(path), '{"version": 1, "next": 1, "requests": []}')
+    for args in (("seat", "list"), ("requests",), ("requests", "--all")):
+        line = fails(2, path, *args)
+        expected = f"no such encounter file (create it with 'd4cli init --file {path}')"
+        assert line == f"d4cli: error: {path}: {expected}"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_side_file_another_user_left_before_the_encounter_is_refused(tmp_path):
+    path = tmp_path / "encounter.toml"
+    planted = json.dumps({"version": 1, "seats": [{"creature": "Aria", "token": "A" * 29}]})
+    write_private(seats_path(path), planted)
+    os.chown(seats_path(path), 65534, 65534)  # another user, as in a shared /tmp folder
+    with pytest.raises(FileError, match="belongs to .*, not to this user"):
+        read_object(seats_path(path))
+    ok("init", "--from", "skirmish")
+    line = fails(2, path, "seat", "list")
+    assert "encounter.toml.seats: belongs to" in line and "A" * 29 not in line
