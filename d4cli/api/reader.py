@@ -11,9 +11,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from d4cli.api.players import players_view
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
-from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fight.public_view import PublicView
 from d4cli.store import read_encounter
 from d4cli.store.files import journal_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
@@ -60,8 +61,13 @@ class Reader:
         return read_history(self.path, last)
 
     def view(self) -> PublicView:
-        """What the players may see of the encounter (R20): hidden creatures and values left out."""
-        return public_view(self.status())
+        """What the players' screens show (R20): the projection with its roll feed; while a hidden
+        creature acts, the last visible state (`d4cli.api.players`).
+
+        Raises:
+            FileError: unreadable or invalid.
+        """
+        return players_view(self.path)
 
     def log(self, last: int | None = None) -> HistoryStream:
         """The journal's standing entries, oldest first, streamed (*last*: only the newest N)."""

@@ -23,8 +23,9 @@ from typing import Any
 from d4cli.api import public_view
 from d4cli.api.tracker import Tracker
 from d4cli.output.render import console
-from d4cli.output.render.board import frame_text, gm_frame, live_screen, players_frame
+from d4cli.output.render.board import frame_text, gm_frame, live_screen
 from d4cli.output.render.encounter import summary
+from d4cli.output.render.players_board import players_frame
 from d4cli.rules.errors import D4Error
 
 POLL_SECONDS = 0.2
@@ -32,7 +33,8 @@ LOG_LINES = 8
 
 
 class Board:
-    """What the board draws: the last good encounter, and a problem when the file is unreadable now."""
+    """What the board draws: the last good encounter (the GM's) or view (the players', with its
+    roll feed: `d4cli.api.Reader.view`), and a problem when the file is unreadable now."""
 
     def __init__(self, tracker: Tracker, players: bool, upto: int | None = None) -> None:
         self.tracker = tracker
@@ -48,18 +50,19 @@ class Board:
             FileError: the file cannot be read and there is no good encounter yet.
         """
         try:
-            self.encounter = self.tracker.status()
+            self.encounter = self.tracker.view() if self.players else self.tracker.status()
             self.problem = None
         except D4Error as error:
             if self.encounter is None:
                 raise
             self.problem = str(error)
 
-    def frame(self, height: int) -> Any:
-
+    def frame(self, height: int, width: int) -> Any:
         if self.players:
-            return players_frame(public_view(self.encounter), unreadable=self.problem is not None)
-        return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem)
+            return players_frame(self.encounter, height, width, unreadable=self.problem is not None)
+        return gm_frame(
+            self.encounter, self._log_lines(), height, problem=self.problem, width=width
+        )
 
     def _log_lines(self) -> list[str]:
         try:
@@ -85,18 +88,18 @@ def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = Non
     board = Board(tracker, players, None if at is None else at[0])
     if at is None:
         board.read()
-    else:
-        board.encounter = at[1]
+    else:  # as it stood then: the projection of that state, without a feed
+        board.encounter = public_view(at[1]) if players else at[1]
     if sys.stdout.isatty():
         out = console()
-        out.print(board.frame(out.size.height))
+        out.print(board.frame(out.size.height, out.size.width))
         return
 
     width = os.environ.get("COLUMNS", "")
     columns = int(width) if width.isdigit() and 20 <= int(width) <= 1000 else 80
     lines = os.environ.get("LINES", "")
     height = int(lines) if lines.isdigit() and int(lines) >= 5 else 24
-    sys.stdout.write(frame_text(board.frame(height), columns))
+    sys.stdout.write(frame_text(board.frame(height, columns), columns))
 
 
 def run_live(tracker: Tracker, players: bool) -> int:
@@ -113,7 +116,7 @@ def run_live(tracker: Tracker, players: bool) -> int:
     try:
         with keys, live_screen() as live:
             size = live.console.size
-            live.update(board.frame(size.height), refresh=True)
+            live.update(board.frame(size.height, size.width), refresh=True)
             while True:
                 if keys.fd is not None:
                     ready, _, _ = select.select([keys.fd], [], [], POLL_SECONDS)
@@ -125,7 +128,7 @@ def run_live(tracker: Tracker, players: bool) -> int:
                 if now != stamp or live.console.size != size:
                     stamp, size = now, live.console.size
                     board.read()
-                    live.update(board.frame(size.height), refresh=True)
+                    live.update(board.frame(size.height, size.width), refresh=True)
     except KeyboardInterrupt:
         return 130
 

@@ -23,11 +23,14 @@ class PlayerView:
         party: the side (N1 folding) whose creatures are the party: they see their headroom (R2).
         party_hp: the party's default HP display, one of `HP_SHOWN` (``exact``).
         others_hp: everyone else's default HP display (``label``).
+        dc_shown: the players' roll feed shows a roll's DC (R7, C2); else it says only
+            whether the roll met it.
     """
 
     party: str = DEFAULT_PARTY
     party_hp: str = "exact"
     others_hp: str = "label"
+    dc_shown: bool = False
 
     def is_party(self, side: str) -> bool:
         """*side* is the party's (N1 folding); no side ("") never is."""

@@ -43,8 +43,13 @@ STAT_TABLES: Mapping[str, str] = {
     "proficiency": "proficiencies",
     "specialization": "specializations",
 }
-# The ``[player_view]`` table's fields (all text).
-VIEW_FIELDS: Mapping[str, type] = {"party": str, "party_hp": str, "others_hp": str}
+# The ``[player_view]`` table's fields.
+VIEW_FIELDS: Mapping[str, type] = {
+    "party": str,
+    "party_hp": str,
+    "others_hp": str,
+    "dc_shown": bool,
+}
 
 # Wide enough for any text of digits the file's own checks then put in range (L1).
 _ANY_WHOLE = (-(10**MAX_DIGITS), 10**MAX_DIGITS)
@@ -81,7 +86,8 @@ def set_view_fields(
             ``exact``, ``label`` or ``none``.
     """
     document = encounter_document(encounter)
-    table = player_view_document(encounter.player_view or PlayerView())
+    settings = encounter.player_view or PlayerView()
+    table = {**player_view_document(settings), "dc_shown": settings.dc_shown}
     document["player_view"] = table
     done = _apply(changes, lambda field: _view_slot(table, field))
     return _validated(document, path), SetEvent(encounter.round, encounter.current, None, done)

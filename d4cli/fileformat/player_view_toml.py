@@ -6,6 +6,7 @@ Pure. Schema 3 adds, at the top, an optional table::
     party = "party"        # the side whose creatures are the party (N1 folding)
     party_hp = "exact"     # the party's HP display: exact, label or none
     others_hp = "label"    # everyone else's
+    dc_shown = false       # the players' roll feed shows DCs
 
 and to a ``[[creature]]`` table ``hidden`` (bool), ``alias`` (a name, N1),
 ``hp_shown`` (``exact``, ``label`` or ``none``; absent: its side's default) and
@@ -25,7 +26,7 @@ from d4cli.fileformat.where import Where
 from d4cli.rules.errors import FileError
 from d4cli.rules.suggest import unknown_key
 
-PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp")
+PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp", "dc_shown")
 
 
 def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView | None:
@@ -49,7 +50,10 @@ def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView 
         key: _hp_shown(where, f"player_view.{key}", table.get(key, getattr(defaults, key)))
         for key in ("party_hp", "others_hp")
     }
-    return PlayerView(party, **shown)
+    dc_shown = table.get("dc_shown", defaults.dc_shown)
+    if not isinstance(dc_shown, bool):
+        where.fail("player_view.dc_shown", dc_shown, "must be true or false")
+    return PlayerView(party, **shown, dc_shown=dc_shown)
 
 
 def _hp_shown(where: Where, field: str, value: object) -> str:
@@ -112,8 +116,15 @@ def check_aliases(path: object, creatures: list[Creature]) -> None:
 
 
 def player_view_document(view: PlayerView) -> dict[str, Any]:
-    """The ``[player_view]`` table of *view*."""
-    return {"party": view.party, "party_hp": view.party_hp, "others_hp": view.others_hp}
+    """The ``[player_view]`` table of *view* (``dc_shown`` only when true: files without it read the same)."""
+    table: dict[str, Any] = {
+        "party": view.party,
+        "party_hp": view.party_hp,
+        "others_hp": view.others_hp,
+    }
+    if view.dc_shown:
+        table["dc_shown"] = True
+    return table
 
 
 def view_fields_document(creature: Creature) -> dict[str, Any]:

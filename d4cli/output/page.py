@@ -65,12 +65,9 @@ def _headroom(creature: PublicCreature) -> str:
 def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
     """The HTML of *view* (what the page's ``<main>`` holds); *unreadable*: say the file could not be read."""
     state = f"Round {view.round}" if view.round else "Not started"
-    if view.turn is not None:
-        now = f"Now: {escape(view.turn)}"
-    elif view.hidden_turn:
-        now = "A hidden creature acts"
-    else:
-        now = "Between turns"
+    now = f"Now: {escape(view.turn)}" if view.turn is not None else "Between turns"
+    if view.next_turn is not None:
+        now += f" &middot; Next: {escape(view.next_turn)}"
     if view.winner is not None:
         now += f" &middot; The fight is over, won by {escape(view.winner)}"
     rows = []

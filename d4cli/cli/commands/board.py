@@ -49,11 +49,11 @@ def board_command(
         entry, then = status_at(file, at)
         replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
-        encounter = tracker.status() if replayed is None else replayed[1]
         if players:
-            emit_json(public_view_json(public_view(encounter)))
+            view = tracker.view() if replayed is None else public_view(replayed[1])
+            emit_json(public_view_json(view))
         else:
-            emit_json(status_json(encounter))
+            emit_json(status_json(tracker.status() if replayed is None else replayed[1]))
         return
     if once or replayed is not None:
         print_once(tracker, players, replayed)

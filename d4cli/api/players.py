@@ -1,0 +1,81 @@
+"""What the players' screens show: the projection, its roll feed, and a hidden turn kept out of sight.
+
+`players_view` is what ``board --players``, ``serve``'s page, ``/view.json`` and its
+event stream draw (`d4cli.api.Reader.view`). It reads the encounter and the newest
+journal entries, and projects them on the GM's side (`d4cli.fight.public_view`,
+`d4cli.fight.public_rolls`). While a hidden creature acts, it shows the encounter as
+it stood before that turn began (`d4cli.fight.hidden_turns`), rebuilt from the
+journal: the players' screens keep the last visible state, so nothing on them tells
+that a hidden turn runs. Read-only: nothing is locked or written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from d4cli.fight.closed_sets import INIT, TURN_START
+from d4cli.fight.encounter import Encounter
+from d4cli.fight.hidden_turns import hidden_turn, seen_now
+from d4cli.fight.public_rolls import public_rolls
+from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fileformat.encounter_toml import parse_encounter
+from d4cli.rules.errors import D4Error
+from d4cli.store import read_encounter
+from d4cli.store.history import read_history
+from d4cli.store.replay import replay_texts
+
+# How many of the newest journal entries the roll feed looks through.
+FEED_SCAN = 60
+
+
+def players_view(path: Path) -> PublicView:
+    """The players' view of the encounter file at *path*, with its roll feed.
+
+    During a hidden creature's turn: the view as it stood before the newest turn start
+    that began from a state the players could see (two hidden turns in a row go back
+    past both), with today's view settings. When the journal cannot rebuild that state
+    (no journal, a hand edit between), the view of the file as it stands, which names
+    nobody as current.
+
+    Raises:
+        FileError: the encounter file is unreadable or invalid.
+    """
+    encounter = read_encounter(path)
+    if hidden_turn(encounter):
+        kept = _before_hidden_turn(path, encounter)
+        if kept is not None:
+            return kept
+    return public_view(encounter, public_rolls(_newest_entries(path), encounter))
+
+
+def _newest_entries(path: Path) -> list[dict[str, Any]]:
+    try:
+        return read_history(path, FEED_SCAN).entries
+    except D4Error:  # a damaged journal: the view goes on without its feed
+        return []
+
+
+def _before_hidden_turn(path: Path, now: Encounter) -> PublicView | None:
+    try:
+        replay = replay_texts(path)
+    except D4Error:
+        return None
+    entries, texts = replay.entries, replay.texts
+    for index in range(len(entries) - 1, 0, -1):
+        kind = entries[index].get("kind")
+        if kind == INIT:
+            return None
+        text = texts[index - 1]
+        if kind != TURN_START:
+            continue
+        if text is None:
+            return None
+        try:
+            before = seen_now(parse_encounter(text, path), now)
+        except D4Error:
+            return None
+        if not hidden_turn(before):
+            earlier = entries[max(0, index - FEED_SCAN) : index]
+            return public_view(before, public_rolls(earlier, before))
+    return None

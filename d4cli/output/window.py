@@ -1,0 +1,71 @@
+"""Which rows of a turn order fit a screen: a window that follows the current creature.
+
+Shared by the boards (`d4cli.output.render.board`, `d4cli.output.render.players_board`);
+the page's script (``d4cli/output/assets/page.js``) does the same with the heights it
+measures. Pure: row heights in, the window out.
+
+The window keeps the creature in focus (the current one, else the next to go) and the
+ones after it in view, with one row before it for the one that just went; the rest is
+said in an "N more above" and an "N more below" line, each of which takes a line itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+# Rows kept in view before the one in focus (the creature that just went).
+BEFORE = 1
+
+
+class Window(NamedTuple):
+    """The rows ``start`` up to ``end`` (excluded) are shown; ``above`` and ``below`` are not."""
+
+    start: int
+    end: int
+
+    def above(self) -> int:
+        return self.start
+
+    def below(self, count: int) -> int:
+        return count - self.end
+
+
+def focus_of(current: int | None, following: int | None) -> int:
+    """The row in focus: the current creature's, else the next one's, else the first."""
+    if current is not None:
+        return current
+    return following if following is not None else 0
+
+
+def window(heights: Sequence[int], focus: int, room: int, before: int = BEFORE) -> Window:
+    """The rows of *heights* (lines per row) that fit *room* lines around row *focus*.
+
+    All rows when they fit. Else from *before* rows above *focus*, as many rows as fit,
+    counting one line for "N more above" when rows are left out above and one for "N more
+    below" when rows are left out below; room left at the end goes to rows above. The row
+    in focus is always shown, even when it alone is taller than *room*.
+
+    Returns:
+        A `Window`; ``Window(0, 0)`` for no rows.
+    """
+    count = len(heights)
+    if sum(heights) <= room or count == 0:
+        return Window(0, count)
+    focus = min(max(focus, 0), count - 1)
+    start = max(0, focus - before)
+    if sum(heights[start : focus + 1]) + (start > 0) + (focus + 1 < count) > room:
+        start = focus  # no room for the one before: the one in focus first
+    end = start
+    used = 0
+
+    def fits(extra: int, first: int, last: int) -> bool:
+        return used + extra + (first > 0) + (last < count) <= room
+
+    while end < count and (end <= focus or fits(heights[end], start, end + 1)):
+        used += heights[end]
+        end += 1
+    while start > 0 and fits(heights[start - 1], start - 1, end):
+        start -= 1
+        used += heights[start]
+    return Window(start, end)
