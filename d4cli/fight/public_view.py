@@ -153,7 +153,8 @@ def next_visible(encounter: Encounter) -> str | None:
         count = len(creatures)
         for step in range(count):
             creature = creatures[(position + step) % count]
-            if not (creature.hidden or creature.had_turn or creature.down):
+            running = creature.name == encounter.current
+            if not (creature.hidden or creature.had_turn or creature.down or running):
                 return public_name(creature)
     for creature in creatures:
         if not (creature.hidden or creature.down):

@@ -77,7 +77,7 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
         "name": "Mill",
         "round": 2,
         "turn": "Aria",
-        "hidden_turn": False,
+        "next": "Goblin 2",
         "fight_over": None,
         "creatures": [
             {
@@ -127,13 +127,14 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
                 "headroom": None,
             },
         ],
+        "rolls": [],
     }
     text = json.dumps(obj)
     for secret in ("Goblin Shaman", "Goblin Archer", "cursed", "flees"):
         assert secret not in text
 
 
-def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
+def test_a_hidden_creatures_turn_names_nobody_nor_says_a_turn_runs_and_effects_timed_to_it_say_so():
     encounter = Encounter(
         round=1,
         current="Shade",
@@ -150,7 +151,8 @@ def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
         ),
     )
     view = public_view(encounter)
-    assert (view.turn, view.hidden_turn) == (None, True)
+    assert (view.turn, view.next_turn) == (None, "Aria")
+    assert "hidden_turn" not in public_view_json(view)
     from d4cli.output.serialize.public_view import effect_left
 
     assert [effect_left(effect, view.counts_from) for effect in view.creatures[0].effects] == [

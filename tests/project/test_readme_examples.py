@@ -610,9 +610,10 @@ EXAMPLES: dict[str, Shows] = {
         json={"actor": "Borin", "effect.source": "cursed", "effect.public": False},
     ),
     "d4cli board --players --once": Shows(
-        lines=("Skirmish at the old mill: round 1; now: Goblin 2",),
+        lines=("Skirmish at the old mill: round 1", "now: Goblin 2; next: Aldric"),
         json={
             "kind": "player-view",
+            "next": "Aldric",
             "round": 1,
             "turn": "Goblin 2",
             "creatures.0.name": "Aria",
