@@ -141,7 +141,9 @@ def _visible_move(tracker: Tracker, move: str) -> None:
     elif move == "end" and encounter.current not in (None, SHADE):
         tracker.turn_end()
     elif move == "act" and encounter.current not in (None, SHADE):
-        tracker.act(encounter.current, "Finesse" if encounter.current != "Goblin Brute" else "Might")
+        tracker.act(
+            encounter.current, "Finesse" if encounter.current != "Goblin Brute" else "Might"
+        )
     elif move == "damage":
         tracker.damage("Goblin Brute", 1)
     elif move == "effect":
@@ -162,7 +164,9 @@ def _hidden_move(tracker: Tracker, move: str) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.integers(0, 2**16),
     st.lists(VISIBLE_MOVES, max_size=8),

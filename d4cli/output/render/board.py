@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -40,11 +41,22 @@ LABEL_STYLE = {
 
 # One column of a board's table: its header and Rich's column settings.
 Column = tuple[str, dict[str, Any]]
+# A row's cells: markup, or a renderable (`name_cell`).
+Cell = Any
 # The GM's log lines kept in view below the turn order when it is taller than the screen.
 LOG_KEPT = 3
 
 
-def table_of(columns: list[Column], rows: list[tuple[str, ...]], *, header: bool = True) -> Any:
+def name_cell(name: str, effects: list[str]) -> Cell:
+    """A creature's name (markup) with its effects' lines under it, each indented by two,
+    a long one wrapping under its own start (never cut)."""
+    if not effects:
+        return name
+    lines = [Padding(Text.from_markup(line), (0, 0, 0, 2)) for line in effects]
+    return Group(Text.from_markup(name), *lines)
+
+
+def table_of(columns: list[Column], rows: list[tuple[Cell, ...]], *, header: bool = True) -> Any:
     """A board's table of *rows* (markup cells) with *columns*; cells wrap in their column."""
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False, show_header=header)
     for title, settings in columns:
@@ -60,7 +72,7 @@ def lines_of(renderable: Any, width: int) -> int:
 
 
 def fitted_table(
-    columns: list[Column], rows: list[tuple[str, ...]], focus: int, room: int, width: int
+    columns: list[Column], rows: list[tuple[Cell, ...]], focus: int, room: int, width: int
 ) -> tuple[Any, int]:
     """The table of the *rows* that fit *room* lines (its header included) around row *focus*
     (`d4cli.output.window`), with "N more above" / "N more below" rows; and the lines it takes."""
@@ -160,7 +172,7 @@ def _hp_width(encounter: Encounter) -> int:
     return widest
 
 
-def _gm_row(encounter: Encounter, creature: Creature, room_width: int) -> tuple[str, ...]:
+def _gm_row(encounter: Encounter, creature: Creature, room_width: int) -> tuple[Cell, ...]:
     marker = ""
     if encounter.current == creature.name:
         marker = "[reverse] now [/]"
@@ -184,10 +196,8 @@ def _gm_row(encounter: Encounter, creature: Creature, room_width: int) -> tuple[
         for aspect, room in creature.headroom().items()
     )
     counting = applied_round(encounter)
-    effects = [
-        "  " + escape(describe(effect_json(effect), counting)) for effect in creature.effects
-    ]
-    return marker, "\n".join([name, *effects]), str(creature.load), hp, rooms
+    effects = [escape(describe(effect_json(effect), counting)) for effect in creature.effects]
+    return marker, name_cell(name, effects), str(creature.load), hp, rooms
 
 
 def title_markup(name: str, round_number: int) -> str:

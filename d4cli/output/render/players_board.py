@@ -20,9 +20,11 @@ from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.output.render import escape
 from d4cli.output.render.board import (
     LABEL_STYLE,
+    Cell,
     Column,
     fitted_table,
     lines_of,
+    name_cell,
     one_line,
     over_line,
     room_colour,
@@ -104,14 +106,14 @@ def _columns(view: PublicView, width: int) -> list[Column]:
     return columns
 
 
-def _row(view: PublicView, creature: PublicCreature, room_width: int) -> tuple[str, ...]:
+def _row(view: PublicView, creature: PublicCreature, room_width: int) -> tuple[Cell, ...]:
     name = escape(creature.name)
     if creature.evasion is not None:
         name += f" [dim](Evasion {creature.evasion})[/]"
     cell = f"[dim]{name}[/]" if creature.down else f"[bold]{name}[/]"
-    row = [
+    row: list[Cell] = [
         _turn_cell(view, creature),
-        "\n".join([cell, *_effect_lines(creature, view.counts_from)]),
+        name_cell(cell, _effect_lines(creature, view.counts_from)),
         _hp_cell(creature),
     ]
     if any(other.headroom is not None for other in view.creatures):
@@ -169,8 +171,8 @@ def _turn_cell(view: PublicView, creature: PublicCreature) -> str:
 
 
 def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
-    """One line per public effect, under the creature's name: ``  blessed +1d4, 2 rounds left
-    (until the end of round 3)``; a long one wraps in its column."""
+    """One line per public effect, for under the creature's name: ``blessed +1d4, 2 rounds left
+    (until the end of round 3)`` (`d4cli.output.render.board.name_cell` indents and wraps it)."""
     lines = []
     for effect in creature.effects:
         sign = "+" if effect.grant == "advantage" else "-"
@@ -178,7 +180,7 @@ def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
         colour = "green" if effect.grant == "advantage" else "red"
         left = effect_left(effect, counts_from)
         lines.append(
-            f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(left)}[/]"
+            f"[{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(left)}[/]"
         )
     return lines
 
