@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from d4cli.api import Tracker
 from d4cli.api.sheets import AddSpec
-from d4cli.output.render.players_board import players_frame
 from d4cli.output.render.board import frame_text
+from d4cli.output.render.players_board import players_frame
 from d4cli.output.serialize.public_view import public_view_json
 
 SHADE = "Shade"
