@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from html import escape
 
+from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view import effect_left
+from d4cli.output.window import focus_of
 
 # How full a label's bar is drawn: a label never gives away the number behind it.
 LABEL_FILL = {"Healthy": 100, "Up": 100, "Hurt": 70, "Bloodied": 35, "Down": 0}
 UNREADABLE = "The encounter file is unreadable just now; this is the last good view."
+HEADROOM = "Can still act:"  # the party's headroom (R2), in the players' words
 
 
 def _hp(creature: PublicCreature) -> str:
@@ -53,51 +57,89 @@ def _effects(creature: PublicCreature, counts_from: int) -> str:
 
 
 def _headroom(creature: PublicCreature) -> str:
+    """What the party can still act with (headroom, R2), under its label."""
     if creature.headroom is None:
         return ""
     parts = "".join(
-        f'<span class="room {"ok" if room >= 1 else "zero" if room == 0 else "no"}">{escape(aspect)} {room:+d}</span>'
+        f'<span class="room {"ok" if room >= 1 else "zero" if room == 0 else "no"}">'
+        f"{escape(aspect)} {room:+d}</span>"
         for aspect, room in creature.headroom
     )
-    return f'<div class="headroom">{parts}</div>'
+    return f'<div class="headroom"><span class="label">{HEADROOM}</span> {parts}</div>'
+
+
+def _row(view: PublicView, creature: PublicCreature) -> str:
+    classes = ["creature"]
+    if creature.current:
+        classes.append("current")
+    elif creature.name == view.next_turn:
+        classes.append("next")
+    if creature.down:
+        classes.append("down")
+    if creature.had_turn:
+        classes.append("done")
+    if creature.party:
+        classes.append("party")
+    marker = "&#9654;" if creature.current else ("&#10003;" if creature.had_turn else "")
+    evasion = (
+        f' <span class="evasion">Evasion {creature.evasion}</span>'
+        if creature.evasion is not None
+        else ""
+    )
+    return (
+        f'<li class="{" ".join(classes)}"><span class="marker">{marker}</span>'
+        f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
+        f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
+    )
+
+
+def _feed(rolls: tuple[PublicRoll, ...]) -> str:
+    """The roll feed, newest first: each roll's actor and its steps (`d4cli.output.rolltext`)."""
+    if not rolls:
+        return ""
+    items = "".join(
+        f'<li class="roll"><span class="actor">{escape(roll.actor)}</span> '
+        + " ".join(f'<span class="step">{escape(step)}</span>' for step in roll_steps(roll))
+        + "</li>"
+        for roll in reversed(rolls)
+    )
+    return f'<section class="feed"><h2>Rolls</h2><ol class="rolls">{items}</ol></section>'
+
+
+def _focus(view: PublicView) -> int:
+    """The row the page keeps in view (`d4cli.output.window.focus_of`): the current, else the next."""
+    names = [creature.name for creature in view.creatures]
+    current = next((i for i, creature in enumerate(view.creatures) if creature.current), None)
+    following = names.index(view.next_turn) if view.next_turn in names else None
+    return focus_of(current, following)
 
 
 def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
-    """The HTML of *view* (what the page's ``<main>`` holds); *unreadable*: say the file could not be read."""
+    """The HTML of *view* (what the page's ``<main>`` holds); *unreadable*: say the file could not be read.
+
+    The turn order's ``data-focus`` is the row the page's script keeps in view when the
+    order is taller than the screen (`d4cli.output.window`).
+    """
     state = f"Round {view.round}" if view.round else "Not started"
-    now = f"Now: {escape(view.turn)}" if view.turn is not None else "Between turns"
+    if view.turn is not None:
+        now = f'<span class="now">Now: {escape(view.turn)}</span>'
+    else:
+        now = '<span class="now">Between turns</span>' if view.round else ""
     if view.next_turn is not None:
-        now += f" &middot; Next: {escape(view.next_turn)}"
-    if view.winner is not None:
-        now += f" &middot; The fight is over, won by {escape(view.winner)}"
-    rows = []
-    for creature in view.creatures:
-        classes = ["creature"]
-        if creature.current:
-            classes.append("current")
-        if creature.down:
-            classes.append("down")
-        if creature.had_turn:
-            classes.append("done")
-        if creature.party:
-            classes.append("party")
-        marker = "&#9654;" if creature.current else ("&#10003;" if creature.had_turn else "")
-        evasion = (
-            f' <span class="evasion">Evasion {creature.evasion}</span>'
-            if creature.evasion is not None
-            else ""
-        )
-        rows.append(
-            f'<li class="{" ".join(classes)}"><span class="marker">{marker}</span>'
-            f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
-            f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
-        )
+        now += f'<span class="next">Next: {escape(view.next_turn)}</span>'
+    over = (
+        f'<p class="over">The fight is over: {escape(view.winner)} wins</p>'
+        if view.winner is not None
+        else ""
+    )
     warning = f'<p class="warning">{escape(UNREADABLE)}</p>' if unreadable else ""
-    body = "".join(rows) or '<li class="empty">No creatures to show</li>'
+    body = "".join(_row(view, creature) for creature in view.creatures)
+    body = body or '<li class="empty">No creatures to show</li>'
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
-        f'<div class="round">{state}</div><div class="now">{now}</div></header>'
-        f'{warning}<ol class="order">{body}</ol>'
+        f'<div class="round">{state}</div><div class="turn">{now}</div></header>'
+        f'{over}{warning}<ol class="order" data-focus="{_focus(view)}">{body}</ol>'
+        f"{_feed(view.rolls)}"
     )
 
 

@@ -126,6 +126,6 @@ def test_the_players_never_learn_of_a_side_left_only_hidden():
     assert winner(over) == "shadows"  # the GM sees it is over
     view = public_view(over)
     assert view.winner is None and "shadows" not in repr(view)
-    assert "fight is over" not in view_fragment(view)
+    assert "fight is over" not in view_fragment(view).lower()
     shown = public_view(Encounter(creatures=(_c("Aria", "party", 3), _c("G", "foes", 0))))
-    assert shown.winner == "party" and "won by party" in view_fragment(shown)
+    assert shown.winner == "party" and "The fight is over: party wins" in view_fragment(shown)
