@@ -5,8 +5,9 @@ the page's script (``d4cli/output/assets/page.js``) does the same with the heigh
 measures. Pure: row heights in, the window out.
 
 The window keeps the creature in focus (the current one, else the next to go) and the
-ones after it in view, with one row before it for the one that just went; the rest is
-said in an "N more above" and an "N more below" line, each of which takes a line itself.
+ones after it in view, with one row before it for the one that just went when there is
+room after the next one; the rest is said in an "N more above" and an "N more below"
+line, each of which takes a line itself.
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ def focus_of(current: int | None, following: int | None) -> int:
 def window(heights: Sequence[int], focus: int, room: int, before: int = BEFORE) -> Window:
     """The rows of *heights* (lines per row) that fit *room* lines around row *focus*.
 
-    All rows when they fit. Else from *before* rows above *focus*, as many rows as fit,
-    counting one line for "N more above" when rows are left out above and one for "N more
-    below" when rows are left out below; room left at the end goes to rows above. The row
-    in focus is always shown, even when it alone is taller than *room*.
+    All rows when they fit. Else, in this order while they fit: the row in focus, the
+    next one, *before* rows above it (the one that just went), the rest after it, then
+    rows above; a line counts for "N more above" when rows are left out above, and one
+    for "N more below" when rows are left out below. The row in focus is always shown,
+    even when it alone is taller than *room*.
 
     Returns:
         A `Window`; ``Window(0, 0)`` for no rows.
@@ -53,16 +55,19 @@ def window(heights: Sequence[int], focus: int, room: int, before: int = BEFORE) 
     if sum(heights) <= room or count == 0:
         return Window(0, count)
     focus = min(max(focus, 0), count - 1)
-    start = max(0, focus - before)
-    if sum(heights[start : focus + 1]) + (start > 0) + (focus + 1 < count) > room:
-        start = focus  # no room for the one before: the one in focus first
-    end = start
-    used = 0
+    start, end, used = focus, focus + 1, heights[focus]
 
     def fits(extra: int, first: int, last: int) -> bool:
         return used + extra + (first > 0) + (last < count) <= room
 
-    while end < count and (end <= focus or fits(heights[end], start, end + 1)):
+    if end < count and fits(heights[end], start, end + 1):  # the next one
+        used += heights[end]
+        end += 1
+    for _ in range(before):  # the one that just went
+        if start > 0 and fits(heights[start - 1], start - 1, end):
+            start -= 1
+            used += heights[start]
+    while end < count and fits(heights[end], start, end + 1):
         used += heights[end]
         end += 1
     while start > 0 and fits(heights[start - 1], start - 1, end):

@@ -20,6 +20,13 @@ def test_twenty_five_rows_in_ten_lines_follow_the_current_one():
     assert (shown.above(), shown.below(25)) == (11, 6)
 
 
+def test_short_of_room_the_next_one_comes_before_the_one_that_went():
+    assert window([1] * 25, 12, 4) == Window(12, 14)
+    assert window([1] * 25, 12, 5) == Window(11, 14)
+    assert window([2] * 25, 12, 5) == Window(12, 13)  # current 2, a line above, one below
+    assert window([2] * 25, 12, 6) == Window(12, 14)  # and the next 2
+
+
 def test_at_the_top_no_more_above_line_is_spent():
     assert window([1] * 25, 0, 10) == Window(0, 9)
     assert window([1] * 25, 1, 10) == Window(0, 9)

@@ -12,25 +12,24 @@ const parser = new DOMParser();
 const source = new EventSource("/events");
 const BEFORE = 1; // rows kept in view before the one in focus
 
-// The rows [start, end) of `heights` that fit `room` around row `focus`, a "more" line taking `line`.
+// The rows [start, end) of `heights` that fit `room` around row `focus`, a "more" line taking `line`:
+// the row in focus, the next one, the one before, the rest after it, then rows above.
 function windowOf(heights, focus, room, line) {
   const count = heights.length;
-  const sum = (first, last) => heights.slice(first, last).reduce((a, b) => a + b, 0);
-  if (count === 0 || sum(0, count) <= room) return [0, count];
+  const total = heights.reduce((a, b) => a + b, 0);
+  if (count === 0 || total <= room) return [0, count];
   focus = Math.min(Math.max(focus, 0), count - 1);
-  const more = (first, last) => line * ((first > 0 ? 1 : 0) + (last < count ? 1 : 0));
-  let start = Math.max(0, focus - BEFORE);
-  if (sum(start, focus + 1) + more(start, focus + 1) > room) start = focus;
-  let end = start;
-  let used = 0;
-  while (end < count && (end <= focus || used + heights[end] + more(start, end + 1) <= room)) {
-    used += heights[end];
-    end += 1;
+  let start = focus;
+  let end = focus + 1;
+  let used = heights[focus];
+  const fits = (extra, first, last) =>
+    used + extra + line * ((first > 0 ? 1 : 0) + (last < count ? 1 : 0)) <= room;
+  if (end < count && fits(heights[end], start, end + 1)) used += heights[end++];
+  for (let step = 0; step < BEFORE; step += 1) {
+    if (start > 0 && fits(heights[start - 1], start - 1, end)) used += heights[--start];
   }
-  while (start > 0 && used + heights[start - 1] + more(start - 1, end) <= room) {
-    start -= 1;
-    used += heights[start];
-  }
+  while (end < count && fits(heights[end], start, end + 1)) used += heights[end++];
+  while (start > 0 && fits(heights[start - 1], start - 1, end)) used += heights[--start];
   return [start, end];
 }
 

@@ -25,11 +25,11 @@ def effect_left(effect: PublicEffect, counts_from: int) -> str:
 
 
 def roll_json(roll: PublicRoll) -> JsonObject:
-    """One roll of the feed: ``{seq, kind, round, actor, party, using, dice, extra: [{notation,
+    """One roll of the feed: ``{kind, round, actor, party, using, dice, extra: [{notation,
     dice}], total, target, evasion, dc, outcome, damage, critical, steps}`` (null where not
-    shown; ``steps``: the words the board and the page show)."""
+    shown; ``steps``: the words the board and the page show). No journal number: its gaps
+    would count the changes the players do not see."""
     return {
-        "seq": roll.seq,
         "kind": roll.kind,
         "round": roll.round,
         "actor": roll.actor,
