@@ -21,7 +21,7 @@ from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view import effect_left
-from d4cli.output.window import focus_of
+from d4cli.output.window import view_focus
 
 # How full a label's bar is drawn: a label never gives away the number behind it.
 LABEL_FILL = {"Healthy": 100, "Up": 100, "Hurt": 70, "Bloodied": 35, "Down": 0}
@@ -112,14 +112,6 @@ def _feed(rolls: tuple[PublicRoll, ...]) -> str:
     return f'<section class="feed"><h2>Rolls</h2><ol class="rolls">{items}</ol></section>'
 
 
-def _focus(view: PublicView) -> int:
-    """The row the page keeps in view (`d4cli.output.window.focus_of`): the current, else the next."""
-    names = [creature.name for creature in view.creatures]
-    current = next((i for i, creature in enumerate(view.creatures) if creature.current), None)
-    following = names.index(view.next_turn) if view.next_turn in names else None
-    return focus_of(current, following)
-
-
 def view_fragment(view: PublicView | None) -> str:
     """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`.
 
@@ -145,7 +137,7 @@ def view_fragment(view: PublicView | None) -> str:
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
         f'<div class="round">{state}</div><div class="turn">{now}</div></header>'
-        f'{over}<ol class="order" data-focus="{_focus(view)}">{body}</ol>'
+        f'{over}<ol class="order" data-focus="{view_focus(view)}">{body}</ol>'
         f"{_feed(view.rolls)}"
     )
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from d4cli.fight.public_view import PublicView
+
 # Rows kept in view before the one in focus (the creature that just went).
 BEFORE = 1
 
@@ -37,6 +39,14 @@ def focus_of(current: int | None, following: int | None) -> int:
     if current is not None:
         return current
     return following if following is not None else 0
+
+
+def view_focus(view: PublicView) -> int:
+    """The row of *view*'s turn order in focus (`focus_of`): the current creature's, else the next's."""
+    names = [creature.name for creature in view.creatures]
+    current = next((i for i, creature in enumerate(view.creatures) if creature.current), None)
+    following = names.index(view.next_turn) if view.next_turn in names else None
+    return focus_of(current, following)
 
 
 def window(heights: Sequence[int], focus: int, room: int, before: int = BEFORE) -> Window:

@@ -32,7 +32,7 @@ from d4cli.output.render.board import (
 )
 from d4cli.output.rolltext import roll_line
 from d4cli.output.serialize.public_view import effect_left
-from d4cli.output.window import focus_of
+from d4cli.output.window import view_focus
 
 # The feed's lines kept in view when the turn order is taller than the screen.
 FEED_KEPT = 3
@@ -70,12 +70,12 @@ def players_frame(
     budget = height - 1 - lines_of(Group(*lines), width)
     feed = _feed(view.rolls, width)
     kept = _newest(feed, FEED_KEPT + 1) if feed else []
-    room = budget - sum(height for _, height in kept)
+    room = budget - sum(taken for _, taken in kept)
     if view.creatures:
         columns = _columns(view, width)
         room_width = columns[-1][1]["width"] if len(columns) > 3 else 0
         rows = [_row(view, creature, room_width) for creature in view.creatures]
-        table, used = fitted_table(columns, rows, _focus(view), room, width)
+        table, used = fitted_table(columns, rows, view_focus(view), room, width)
         lines.append(table)
     else:
         lines.append(Text("no creatures to show", style="dim"))
@@ -83,13 +83,6 @@ def players_frame(
     if feed:
         lines.extend(text for text, _ in _newest(feed, budget - used))
     return Group(*lines)
-
-
-def _focus(view: PublicView) -> int:
-    names = [creature.name for creature in view.creatures]
-    current = next((i for i, creature in enumerate(view.creatures) if creature.current), None)
-    following = names.index(view.next_turn) if view.next_turn in names else None
-    return focus_of(current, following)
 
 
 def _columns(view: PublicView, width: int) -> list[Column]:
