@@ -40,7 +40,7 @@ class Board:
         self.tracker = tracker
         self.players = players
         self.upto = upto  # ``--at SEQ``: the log lines end at entry SEQ
-        self.encounter: Any = None
+        self.shown: Any = None  # the GM's Encounter, or the players' PublicView
         self.problem: str | None = None
 
     def read(self) -> None:
@@ -50,19 +50,17 @@ class Board:
             FileError: the file cannot be read and there is no good encounter yet.
         """
         try:
-            self.encounter = self.tracker.view() if self.players else self.tracker.status()
+            self.shown = self.tracker.view() if self.players else self.tracker.status()
             self.problem = None
         except D4Error as error:
-            if self.encounter is None:
+            if self.shown is None:
                 raise
             self.problem = str(error)
 
     def frame(self, height: int, width: int) -> Any:
         if self.players:
-            return players_frame(self.encounter, height, width, unreadable=self.problem is not None)
-        return gm_frame(
-            self.encounter, self._log_lines(), height, problem=self.problem, width=width
-        )
+            return players_frame(self.shown, height, width, unreadable=self.problem is not None)
+        return gm_frame(self.shown, self._log_lines(), height, problem=self.problem, width=width)
 
     def _log_lines(self) -> list[str]:
         try:
@@ -89,7 +87,7 @@ def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = Non
     if at is None:
         board.read()
     else:  # as it stood then: the projection of that state, without a feed
-        board.encounter = public_view(at[1]) if players else at[1]
+        board.shown = public_view(at[1]) if players else at[1]
     if sys.stdout.isatty():
         out = console()
         out.print(board.frame(out.size.height, out.size.width))
