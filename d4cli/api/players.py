@@ -4,9 +4,10 @@
 event stream draw (`d4cli.api.Reader.view`). It reads the encounter and the newest
 journal entries, and projects them on the GM's side (`d4cli.fight.public_view`,
 `d4cli.fight.public_rolls`). While a hidden creature acts, it shows the encounter as
-it stood before that turn began (`d4cli.fight.hidden_turns`), rebuilt from the
-journal: the players' screens keep the last visible state, so nothing on them tells
-that a hidden turn runs. Read-only: nothing is locked or written.
+it stood before that turn began, until a visible creature's turn starts
+(`d4cli.fight.hidden_turns`), rebuilt from the journal: the players' screens keep the
+last visible state, so nothing on them tells that a hidden turn ran. Read-only:
+nothing is locked or written.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ FEED_SCAN = 60
 def players_view(path: Path) -> PublicView:
     """The players' view of the encounter file at *path*, with its roll feed.
 
-    During a hidden creature's turn: the view as it stood before the newest turn start
-    that began from a state the players could see (two hidden turns in a row go back
-    past both), with today's view settings. When the journal cannot rebuild that state
+    From a hidden creature's turn start until a visible one's: the view as it stood
+    before the newest turn start that began from a state the players could see (two
+    hidden turns in a row go back past both), with today's view settings. When the journal cannot rebuild that state
     (no journal, a hand edit between), the view of the file as it stands, which names
     nobody as current.
 

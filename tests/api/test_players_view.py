@@ -65,8 +65,10 @@ def test_while_the_hidden_foe_acts_the_players_keep_the_last_visible_state(tmp_p
             players_frame(before, 24, width), width
         )
     tracker.turn_end()
-    after = tracker.view()  # the hidden turn is over: what it did shows, it does not
-    assert after.creatures[1].hp == 14 and after.creatures[0].hp is not None
+    assert tracker.view() == before  # between turns, until a visible turn starts
+    tracker.turn_start()
+    after = tracker.view()  # Borin's turn: what the hidden turn did shows, it does not
+    assert (after.turn, after.creatures[1].hp) == ("Borin", 14)
     assert SHADE not in repr(public_view_json(after))
     assert [roll.actor for roll in after.rolls] == ["Aria"]
 
@@ -91,6 +93,10 @@ def test_a_hidden_foe_opening_the_round_does_not_start_it_on_the_screens(tmp_pat
     tracker.turn_start()  # round 2 begins with Shade's turn
     assert tracker.status().round == 2
     assert tracker.view() == before
+    tracker.turn_end()
+    assert tracker.view() == before  # the round it opened shows with the next visible turn
+    tracker.turn_start()
+    assert (tracker.view().round, tracker.view().turn) == (2, "Aria")
 
 
 def test_two_hidden_turns_in_a_row_go_back_past_both(tmp_path: Path):
@@ -186,3 +192,5 @@ def test_the_players_view_during_a_hidden_turn_equals_the_view_before_it(
     for move in hidden:
         _hidden_move(tracker, move)
         assert tracker.view() == before
+    tracker.turn_end()
+    assert tracker.view() == before

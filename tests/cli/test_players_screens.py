@@ -126,5 +126,7 @@ def test_a_hidden_creatures_turn_leaves_the_players_board_as_it_was():
     assert after == before
     assert "between turns; next: Goblin Brute" in before[0]
     ok("turn", "end")
+    assert _frame("--players") == before[0]  # still, until a visible turn starts
+    ok("turn", "start")
     assert "Goblin Archer" not in _frame("--players")
-    assert "14/16" in _frame("--players")  # what it did shows once its turn is over
+    assert "14/16" in _frame("--players")  # what it did shows with the next visible turn
