@@ -24,10 +24,12 @@ from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.rules.errors import D4Error
 from d4cli.store import read_encounter
 from d4cli.store.history import read_history
-from d4cli.store.replay import replay_texts
+from d4cli.store.replay import Replay, replay_newest, replay_texts
 
 # How many of the newest journal entries the roll feed looks through.
 FEED_SCAN = 60
+# How many of the newest entries a hidden turn's state is first looked for in (then the whole history).
+RECENT = 4 * FEED_SCAN
 
 
 def players_view(path: Path) -> PublicView:
@@ -58,25 +60,37 @@ def _newest_entries(path: Path) -> list[dict[str, Any]]:
 
 
 def _before_hidden_turn(path: Path, now: Encounter) -> PublicView | None:
+    """The view before the hidden turn (`players_view`), found among the newest `RECENT`
+    entries, else in the whole history; None where the journal cannot rebuild it."""
     try:
-        replay = replay_texts(path)
+        recent = replay_newest(path, RECENT)
+        kept, whole = _kept(path, now, recent)
+        if whole:
+            return kept
+        return _kept(path, now, replay_texts(path))[0]
     except D4Error:
         return None
+
+
+def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[PublicView | None, bool]:
+    """The kept view found in *replay*, walking back from its newest turn start, and whether
+    *replay* held all it needed (it reaches the ``init``, or the `FEED_SCAN` entries before
+    the turn start it found)."""
     entries, texts = replay.entries, replay.texts
+    reaches_init = bool(entries) and entries[0].get("kind") == INIT
     for index in range(len(entries) - 1, 0, -1):
         kind = entries[index].get("kind")
         if kind == INIT:
-            return None
-        text = texts[index - 1]
+            return None, True
         if kind != TURN_START:
             continue
-        if text is None:
-            return None
-        try:
-            before = seen_now(parse_encounter(text, path), now)
-        except D4Error:
-            return None
+        text = texts[index - 1]
+        if text is None:  # a hand edit: the whole history may still bridge it
+            return None, reaches_init
+        before = seen_now(parse_encounter(text, path), now)
         if not hidden_turn(before):
+            if index < FEED_SCAN and not reaches_init:
+                return None, False  # its roll feed reaches further back
             earlier = entries[max(0, index - FEED_SCAN) : index]
-            return public_view(before, public_rolls(earlier, before))
-    return None
+            return public_view(before, public_rolls(earlier, before)), True
+    return None, reaches_init

@@ -194,3 +194,22 @@ def test_the_players_view_during_a_hidden_turn_equals_the_view_before_it(
         assert tracker.view() == before
     tracker.turn_end()
     assert tracker.view() == before
+
+
+def test_a_long_hidden_turn_is_found_past_the_newest_entries(tmp_path: Path, monkeypatch):
+    from d4cli.api import players
+
+    monkeypatch.setattr(players, "RECENT", 8)  # the newest 8 entries do not reach its start
+    tracker = _skirmish(tmp_path / "e.toml")
+    for _ in range(3):
+        tracker.turn_start()
+        tracker.act(tracker.status().current or "", "Finesse", gm=True)
+        tracker.turn_end()
+        while tracker.status().next_turn != SHADE:
+            tracker.turn_start()
+            tracker.turn_end()
+    before = tracker.view()
+    tracker.turn_start()  # Shade's
+    for _ in range(10):
+        tracker.damage("Borin", 1)
+    assert tracker.view() == before and before.rolls
