@@ -20,12 +20,13 @@ import time
 import tty
 from typing import Any
 
-from d4cli.api import public_view
+from d4cli.api import SeatDesk, public_view
 from d4cli.api.tracker import Tracker
 from d4cli.output.render import console
 from d4cli.output.render.board import frame_text, gm_frame, live_screen
 from d4cli.output.render.encounter import summary
 from d4cli.output.render.players_board import players_frame
+from d4cli.output.render.seats import pending_line
 from d4cli.rules.errors import D4Error
 
 POLL_SECONDS = 0.2
@@ -75,7 +76,16 @@ class Board:
                 for entry in entries
                 if isinstance(entry.get("seq"), int) and entry["seq"] <= upto
             ][-LOG_LINES:]
-        return [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
+        lines = [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
+        waiting = None if self.upto is not None else pending_line(self._pending())
+        return lines if waiting is None else [*lines, waiting]
+
+    def _pending(self) -> int:
+        """How many seats' requests wait for the GM (0 when the requests file cannot be read)."""
+        try:
+            return len(SeatDesk(self.tracker).pending())
+        except D4Error:
+            return 0
 
 
 def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = None) -> None:

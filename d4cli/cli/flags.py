@@ -42,6 +42,7 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "end_of": "--until-end-of",
     "evasion": "--evasion",
     "extra": "--extra",
+    "faces": "--faces",
     "force": "--force",
     "gm": "--gm",
     "grant": "--adv/--dis",
@@ -53,10 +54,12 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "name": {"init": "--name", "action add": "ACTION"},
     # the creatures of a change of several (`damage NAME... N`, `effect add CREATURE... SOURCE`)
     "names": {"": "NAME", "effect add": "CREATURE"},
+    "number": {"approve": "N", "deny": "N"},  # a seat's request (`SeatDesk.approve`, `deny`)
     "odds": "--odds",
     "pool_sizes": "--pool",
     "proficiencies": "--proficiency",
     "proficiency": "--proficiency",
+    "reason": {"deny": "--reason"},
     "round_reset": "--round-reset",
     "rounds": "--rounds",
     "runs": "--runs",

@@ -34,6 +34,7 @@ from typing import Any
 
 import typer
 
+from d4cli.api import SeatDesk
 from d4cli.cli.app import app
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
@@ -122,8 +123,17 @@ class Session:
         return 0
 
     def prompt(self) -> str:
-        """``[round 2: Aria] d4cli> ``: the round and whose turn (or who is next)."""
-        return f"[{self.state()}] d4cli> "
+        """``[round 2: Aria] d4cli> ``: the round and whose turn (or who is next), and
+        ``, 2 requests`` while seats' requests wait for the GM (``requests``)."""
+        return f"[{self.state()}{self.waiting()}] d4cli> "
+
+    def waiting(self) -> str:
+        """``, 1 request`` / ``, 2 requests`` waiting from seats, else ""."""
+        try:
+            count = len(SeatDesk(open_tracker(self.path)).pending())
+        except Exception:  # noqa: BLE001 - the prompt never fails; ``requests`` says why
+            return ""
+        return "" if not count else f", {count} request" + ("" if count == 1 else "s")
 
     def state(self) -> str:
         """The turn state in a few words, read from the file now (R13)."""

@@ -13,6 +13,8 @@ from d4cli.rules.names import fold_name
 # How a creature's HP reaches the players: the number, a label (Healthy, Hurt, Bloodied, Down), nothing.
 HP_SHOWN: tuple[str, ...] = ("exact", "label", "none")
 DEFAULT_PARTY = "party"
+# What a seat's action request does: wait for the GM's approval, or be carried out at once.
+SEAT_MODES: tuple[str, ...] = ("approve", "auto")
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class PlayerView:
         party: the side (N1 folding) whose creatures are the party: they see their headroom (R2).
         party_hp: the party's default HP display, one of `HP_SHOWN` (``exact``).
         others_hp: everyone else's default HP display (``label``).
+        seats: what a seat's action request does, one of `SEAT_MODES`: ``approve`` (queued for
+            the GM, the default) or ``auto`` (carried out at once when the rules allow it).
         dc_shown: the players' roll feed shows a roll's DC (R7, C2); else it says only
             whether the roll met it.
     """
@@ -30,6 +34,7 @@ class PlayerView:
     party: str = DEFAULT_PARTY
     party_hp: str = "exact"
     others_hp: str = "label"
+    seats: str = "approve"
     dc_shown: bool = False
 
     def is_party(self, side: str) -> bool:

@@ -48,6 +48,7 @@ VIEW_FIELDS: Mapping[str, type] = {
     "party": str,
     "party_hp": str,
     "others_hp": str,
+    "seats": str,
     "dc_shown": bool,
 }
 

@@ -6,6 +6,7 @@ Pure. Schema 3 adds, at the top, an optional table::
     party = "party"        # the side whose creatures are the party (N1 folding)
     party_hp = "exact"     # the party's HP display: exact, label or none
     others_hp = "label"    # everyone else's
+    seats = "approve"      # a seat's request waits for the GM (approve) or is carried out (auto)
     dc_shown = false       # the players' roll feed shows DCs
 
 and to a ``[[creature]]`` table ``hidden`` (bool), ``alias`` (a name, N1),
@@ -21,12 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.fight.encounter import Creature, alias_clash
-from d4cli.fight.view_settings import HP_SHOWN, PlayerView
+from d4cli.fight.view_settings import HP_SHOWN, SEAT_MODES, PlayerView
 from d4cli.fileformat.where import Where
 from d4cli.rules.errors import FileError
 from d4cli.rules.suggest import unknown_key
 
-PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp", "dc_shown")
+PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp", "seats", "dc_shown")
 
 
 def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView | None:
@@ -50,10 +51,13 @@ def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView 
         key: _hp_shown(where, f"player_view.{key}", table.get(key, getattr(defaults, key)))
         for key in ("party_hp", "others_hp")
     }
+    seats = table.get("seats", defaults.seats)
+    if seats not in SEAT_MODES:
+        where.fail("player_view.seats", seats, "must be one of: " + ", ".join(SEAT_MODES))
     dc_shown = table.get("dc_shown", defaults.dc_shown)
     if not isinstance(dc_shown, bool):
         where.fail("player_view.dc_shown", dc_shown, "must be true or false")
-    return PlayerView(party, **shown, dc_shown=dc_shown)
+    return PlayerView(party, **shown, seats=str(seats), dc_shown=dc_shown)
 
 
 def _hp_shown(where: Where, field: str, value: object) -> str:
@@ -116,12 +120,15 @@ def check_aliases(path: object, creatures: list[Creature]) -> None:
 
 
 def player_view_document(view: PlayerView) -> dict[str, Any]:
-    """The ``[player_view]`` table of *view* (``dc_shown`` only when true: files without it read the same)."""
+    """The ``[player_view]`` table of *view*; ``seats`` and ``dc_shown`` only where they are not
+    the default, so that older files read the same."""
     table: dict[str, Any] = {
         "party": view.party,
         "party_hp": view.party_hp,
         "others_hp": view.others_hp,
     }
+    if view.seats != PlayerView().seats:
+        table["seats"] = view.seats
     if view.dc_shown:
         table["dc_shown"] = True
     return table

@@ -46,6 +46,73 @@ class ScriptedDice:
         return len(self._results) - self.used
 
 
+class EnteredDice:
+    """A `DiceSource` that yields faces the players entered (real dice on the table), in order.
+
+    The rules stay pure: they ask for each die as they would of a random source, and this
+    hands back the next entered face. `finish` then checks that every face was used.
+
+    Args:
+        faces: the entered faces, in the order the rules take the dice (a pool's d4s, then
+            each extra dice group, R6; a check's d20, then its d6s, C3-C6).
+        field: the field to name in an error (``faces``).
+
+    Raises (from `randint`):
+        InputError: fewer faces than the roll needs, or a face outside its die (1..sides),
+            naming *field* and the value.
+    """
+
+    def __init__(self, faces: Iterable[int], field: str = "faces") -> None:
+        self.faces = tuple(faces)
+        self.field = field
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        shown = ",".join(str(face) for face in self.faces)
+        if self.used >= len(self.faces):
+            raise InputError(
+                self.field, shown, f"{len(self.faces)} faces entered; the roll needs more"
+            )
+        face = self.faces[self.used]
+        if not a <= face <= b:
+            place = self.used + 1
+            raise InputError(self.field, face, f"face {place} must be within {a}..{b} (a d{b})")
+        self.used += 1
+        return face
+
+    def finish(self) -> None:
+        """Check that the roll used every entered face.
+
+        Raises:
+            InputError: faces left over, naming *field*, the faces and the count the roll took.
+        """
+        if self.used != len(self.faces):
+            shown = ",".join(str(face) for face in self.faces)
+            problem = f"{len(self.faces)} faces entered; the roll takes exactly {self.used}"
+            raise InputError(self.field, shown, problem)
+
+
+def parse_faces(text: str, field: str = "faces") -> tuple[int, ...]:
+    """Faces entered as whole numbers joined by commas: ``"3,1,4,2"`` (L1: at most 10,000, L2).
+
+    Raises:
+        InputError: empty, or a part that is not a whole number, naming *field* and the text.
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > MAX_DICE:
+        raise InputError(field, text[:40], f"at most {MAX_DICE:,} faces (L2)")
+    faces: list[int] = []
+    for part in parts:
+        if not part.isascii() or not part.isdigit() or len(part) > 6:
+            raise InputError(
+                field,
+                text,
+                f"{part or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
+            )
+        faces.append(int(part))
+    return tuple(faces)
+
+
 class ExtraDice:
     """Extra dice such as a weapon's ``1d8+2`` (R6): ``count`` dice of ``sides`` plus ``modifier``.
 
