@@ -15,6 +15,8 @@ OUTCOME_WORDS = {
     "no-damage": "no damage",
     "success": "success",
     "failure": "failure",
+    "success-and": "success, and...",
+    "failure-but": "failure, but...",
 }
 
 

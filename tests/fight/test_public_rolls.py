@@ -113,3 +113,11 @@ def test_other_kinds_dry_runs_removed_creatures_and_old_rolls_are_left_out():
     feed = public_rolls(entries, ENCOUNTER)
     assert [roll.seq for roll in feed] == [14, 15, 16, 17, 18, 19]
     assert [roll.seq for roll in public_rolls(entries, ENCOUNTER, size=2)] == [18, 19]
+
+
+def test_a_graded_and_a_critical_check_say_so():
+    graded = {**CHECK, "outcome": "success-and"}
+    critical = {**CHECK, "seq": 10, "natural": 20, "critical": "success", "total": 25}
+    first, second = public_rolls([graded, critical], ENCOUNTER)
+    assert roll_line(first).endswith("total 19; success, and...")
+    assert roll_line(second).endswith("d20 20; Advantage dice 5; total 25; critical success")
