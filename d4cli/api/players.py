@@ -1,6 +1,6 @@
 """What the players' screens show: the projection, its roll feed, and a hidden turn kept out of sight.
 
-`players_view` is what ``board --players``, ``serve``'s page, ``/view.json`` and its
+`players_state` is what ``board --players``, ``serve``'s page, ``/view.json`` and its
 event stream draw (`d4cli.api.Reader.view`). It reads the encounter and the newest
 journal entries, and projects them on the GM's side (`d4cli.fight.public_view`,
 `d4cli.fight.public_rolls`). While a hidden creature acts, it shows the encounter as
@@ -13,7 +13,7 @@ nothing is locked or written.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from d4cli.fight.closed_sets import INIT, TURN_START
 from d4cli.fight.encounter import Encounter
@@ -32,8 +32,18 @@ FEED_SCAN = 60
 RECENT = 4 * FEED_SCAN
 
 
-def players_view(path: Path) -> PublicView:
-    """The players' view of the encounter file at *path*, with its roll feed.
+class Shown(NamedTuple):
+    """What the players' screens show: the *view*, and the *encounter* it is the projection of
+    (the file as it stands, or as it stood before a hidden turn, with today's view settings);
+    the players' odds are computed from that encounter, so that they keep a hidden turn out
+    of sight too."""
+
+    view: PublicView
+    encounter: Encounter
+
+
+def players_state(path: Path) -> Shown:
+    """The players' view of the encounter file at *path*, with its roll feed, and its encounter.
 
     From a hidden creature's turn start until a visible one's: the view as it stood
     before the newest turn start that began from a state the players could see (two
@@ -49,7 +59,8 @@ def players_view(path: Path) -> PublicView:
         kept = _before_hidden_turn(path, encounter)
         if kept is not None:
             return kept
-    return public_view(encounter, public_rolls(_newest_entries(path), encounter))
+    view = public_view(encounter, public_rolls(_newest_entries(path), encounter))
+    return Shown(view, encounter)
 
 
 def _newest_entries(path: Path) -> list[dict[str, Any]]:
@@ -59,8 +70,8 @@ def _newest_entries(path: Path) -> list[dict[str, Any]]:
         return []
 
 
-def _before_hidden_turn(path: Path, now: Encounter) -> PublicView | None:
-    """The view before the hidden turn (`players_view`), found among the newest `RECENT`
+def _before_hidden_turn(path: Path, now: Encounter) -> Shown | None:
+    """The view before the hidden turn (`players_state`), found among the newest `RECENT`
     entries, else in the whole history; None where the journal cannot rebuild it."""
     try:
         recent = replay_newest(path, RECENT)
@@ -72,7 +83,7 @@ def _before_hidden_turn(path: Path, now: Encounter) -> PublicView | None:
         return None
 
 
-def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[PublicView | None, bool]:
+def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[Shown | None, bool]:
     """The kept view found in *replay*, walking back from its newest turn start, and whether
     *replay* held all it needed (it reaches the ``init``, or the `FEED_SCAN` entries before
     the turn start it found)."""
@@ -92,5 +103,5 @@ def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[PublicView | None
             if index < FEED_SCAN and not reaches_init:
                 return None, False  # its roll feed reaches further back
             earlier = entries[max(0, index - FEED_SCAN) : index]
-            return public_view(before, public_rolls(earlier, before)), True
+            return Shown(public_view(before, public_rolls(earlier, before)), before), True
     return None, reaches_init

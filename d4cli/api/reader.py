@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from d4cli.api.players import players_view
+from d4cli.api.players import Shown, players_state
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.public_view import PublicView
@@ -67,7 +67,16 @@ class Reader:
         Raises:
             FileError: unreadable or invalid.
         """
-        return players_view(self.path)
+        return players_state(self.path).view
+
+    def shown(self) -> Shown:
+        """What the players' screens show: `view` and the encounter it is the projection of
+        (`d4cli.api.players.Shown`; the players' odds are computed from it).
+
+        Raises:
+            FileError: unreadable or invalid.
+        """
+        return players_state(self.path)
 
     def log(self, last: int | None = None) -> HistoryStream:
         """The journal's standing entries, oldest first, streamed (*last*: only the newest N)."""

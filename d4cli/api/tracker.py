@@ -337,7 +337,8 @@ class Tracker(CreatureChanges):
         self, changes: Mapping[str, object], *, note: str | None = None
     ) -> Change[SetEvent]:
         """Set fields of the ``[player_view]`` table: ``party``, ``party_hp``, ``others_hp``
-        (``exact``, ``label`` or ``none``).
+        (``exact``, ``label`` or ``none``), ``seats`` (``approve`` or ``auto``),
+        ``odds_shown`` (a bool).
 
         Raises:
             InputError: an unknown field or a value the file would refuse.

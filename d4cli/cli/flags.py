@@ -77,6 +77,8 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "template": "--from",
     "times": "--times",
     "uses": "--uses",
+    "vary": "--vary",
+    "wins": "--wins",
 }
 
 

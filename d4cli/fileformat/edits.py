@@ -50,6 +50,7 @@ VIEW_FIELDS: Mapping[str, type] = {
     "others_hp": str,
     "seats": str,
     "dc_shown": bool,
+    "odds_shown": bool,
 }
 
 # Wide enough for any text of digits the file's own checks then put in range (L1).
@@ -88,7 +89,13 @@ def set_view_fields(
     """
     document = encounter_document(encounter)
     settings = encounter.player_view or PlayerView()
-    table = {**player_view_document(settings), "dc_shown": settings.dc_shown}
+    # every field as it stands, the defaults too: setting one to what it holds changes nothing
+    table = {
+        **player_view_document(settings),
+        "seats": settings.seats,
+        "dc_shown": settings.dc_shown,
+        "odds_shown": settings.odds_shown,
+    }
     document["player_view"] = table
     done = _apply(changes, lambda field: _view_slot(table, field))
     return _validated(document, path), SetEvent(encounter.round, encounter.current, None, done)

@@ -112,8 +112,9 @@ def _feed(rolls: tuple[PublicRoll, ...]) -> str:
     return f'<section class="feed"><h2>Rolls</h2><ol class="rolls">{items}</ol></section>'
 
 
-def view_fragment(view: PublicView | None) -> str:
-    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`.
+def view_fragment(view: PublicView | None, odds: str | None = None) -> str:
+    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`. *odds*: the
+    players' odds line (`d4cli.output.odds_line.odds_text`), under the header when given.
 
     The turn order's ``data-focus`` is the row the page's script keeps in view when the
     order is taller than the screen (`d4cli.output.window`).
@@ -134,16 +135,17 @@ def view_fragment(view: PublicView | None) -> str:
     )
     body = "".join(_row(view, creature) for creature in view.creatures)
     body = body or '<li class="empty">No creatures to show</li>'
+    line = "" if odds is None else f'<p class="odds">{escape(odds)}</p>'
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
         f'<div class="round">{state}</div><div class="turn">{now}</div></header>'
-        f'{over}<ol class="order" data-focus="{view_focus(view)}">{body}</ol>'
+        f'{over}{line}<ol class="order" data-focus="{view_focus(view)}">{body}</ol>'
         f"{_feed(view.rolls)}"
     )
 
 
-def page_html(view: PublicView | None) -> str:
-    """The whole page: `view_fragment` of *view* (None: `NOT_READY`), linking ``/assets/page.css`` and
+def page_html(view: PublicView | None, odds: str | None = None) -> str:
+    """The whole page: `view_fragment` of *view* (None: `NOT_READY`) and its *odds* line, linking ``/assets/page.css`` and
     ``/assets/page.js`` (the script that follows ``/events``); nothing inline, for the page's
     Content-Security-Policy ``default-src 'self'``."""
     title = escape(view.name) if view is not None and view.name else "Encounter"
@@ -151,7 +153,7 @@ def page_html(view: PublicView | None) -> str:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}: player view</title><link rel="stylesheet" href="/assets/page.css"></head>'
-        f'<body><main id="view">{view_fragment(view)}</main>'
+        f'<body><main id="view">{view_fragment(view, odds)}</main>'
         '<script src="/assets/page.js"></script></body></html>'
     )
 

@@ -130,3 +130,19 @@ def test_a_hidden_creatures_turn_leaves_the_players_board_as_it_was():
     ok("turn", "start")
     assert "Goblin Archer" not in _frame("--players")
     assert "14/16" in _frame("--players")  # what it did shows with the next visible turn
+
+
+def test_the_players_odds_keep_a_hidden_turn_out_of_sight_too():
+    ok("init", "--from", "skirmish")
+    ok("conceal", "Goblin Archer")
+    ok("set", "--view", "odds_shown=true")
+    ok("turn", "start")
+    ok("turn", "start")
+    ok("turn", "end")
+    before = (ok("board", "--players", "--json").stdout, _frame("--players"))
+    assert '"odds": {"computing": false, "sides": [' in before[0] and "odds: " in before[1]
+    ok("turn", "start")  # the Goblin Archer's
+    ok("damage", "Aria", "9")  # what it does would move the odds
+    assert (ok("board", "--players", "--json").stdout, _frame("--players")) == before
+    ok("turn", "start")  # Goblin Brute's: now the odds move
+    assert ok("board", "--players", "--json").stdout != before[0]

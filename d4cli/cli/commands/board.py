@@ -10,9 +10,10 @@ import typer
 from d4cli.api import public_view
 from d4cli.cli.board import print_once, run_live
 from d4cli.cli.changes import open_tracker
+from d4cli.cli.odds_worker import odds_now
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.reads import status_at
-from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize.public_view import odds_json, public_view_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
 
@@ -38,6 +39,8 @@ def board_command(
     """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
+    Its odds line: each side's chance to win from here, and how the last change moved it.
+    The players see that line too when the file's player_view sets odds_shown = true.
     --json prints one frame's data and exits: the projection (with --players) or the status.
     --at SEQ prints one frame as it stood after journal entry SEQ.
 
@@ -50,8 +53,15 @@ def board_command(
         replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
         if players:
-            view = tracker.view() if replayed is None else public_view(replayed[1])
-            emit_json(public_view_json(view))
+            if replayed is None:
+                view, encounter = tracker.shown()
+            else:
+                view, encounter = public_view(replayed[1]), replayed[1]
+            settings = encounter.player_view
+            odds = None
+            if settings is not None and settings.odds_shown:
+                odds = odds_json(odds_now(encounter, True), False)
+            emit_json(public_view_json(view, odds))
         else:
             emit_json(status_json(tracker.status() if replayed is None else replayed[1]))
         return

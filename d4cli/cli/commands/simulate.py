@@ -8,10 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api import check_target
-from d4cli.api.reader import Reader
-from d4cli.api.templates import template_path
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.cli.settings import resolve_path
+from d4cli.cli.sim_input import one_file, played_encounter
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
@@ -162,7 +160,7 @@ def simulate_command(
         if seed is None
         else parse_whole(seed, "--seed", (0, 2**63 - 1))
     )
-    encounter = _load(_one_file(file, file_option), from_)
+    encounter = played_encounter(one_file(file, file_option), from_)
     grid: list[tuple[Any, str, str]] = []
     setups = []
     for value in values:
@@ -237,22 +235,6 @@ def _sweep(text: str) -> tuple[str, list[int]]:
             f"at most {MAX_SETTINGS} settings, such as {key}={first}..{first + MAX_SETTINGS - 1}",
         )
     return key, list(range(first, last + 1))
-
-
-def _one_file(argument: str | None, option: str | None) -> str | None:
-    """The encounter file, named as every encounter command names it (``--file/-f``) or as FILE."""
-    if argument is not None and option is not None:
-        raise InputError("--file", option, "give the file once: as FILE or as --file")
-    return option if argument is None else argument
-
-
-def _load(file: str | None, from_: str | None) -> Any:
-    if from_ is not None:
-        if file is not None:
-            raise InputError("--from", from_, "give the file (FILE or --file) or --from, not both")
-
-        return Reader(template_path(from_)).status()
-    return Reader(resolve_path(file)).status()
 
 
 def _print(report: dict[str, Any], *, format_: str) -> None:

@@ -12,6 +12,7 @@ text (``board --once`` in a pipe, tests).
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console, Group
@@ -25,9 +26,11 @@ from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sides import winner
 from d4cli.output import render
 from d4cli.output.effecttext import describe
+from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
 from d4cli.output.serialize.effects import effect_json
 from d4cli.output.window import Window, focus_of, window
+from d4cli.sim.side_odds import SideOdds
 
 # HP label -> colour, on the board and (as CSS classes) on the page.
 LABEL_STYLE = {
@@ -93,6 +96,14 @@ def room_colour(room: int) -> str:
     return "green" if room >= 1 else "yellow" if room == 0 else "red"
 
 
+def odds_markup(line: Sequence[SideOdds] | None, computing: bool) -> str | None:
+    """The odds line (`d4cli.output.odds_line.odds_text`) as markup, dim while computing."""
+    text = odds_text(line, computing)
+    if text is None:
+        return None
+    return f"[dim]{escape(text)}[/]" if computing else escape(text)
+
+
 def over_line(won: str | None) -> list[Any]:
     """The line that says the fight is over (R18), for as long as it is; none while it goes on."""
     if won is None:
@@ -107,6 +118,7 @@ def gm_frame(
     *,
     problem: str | None = None,
     width: int = 80,
+    odds: str | None = None,
 ) -> Any:
     """The GM's board: every creature (hidden ones and aliases marked), Load, HP, headroom, effects,
     then the newest log lines (markup) that fit in *height* rows of *width* columns.
@@ -114,6 +126,7 @@ def gm_frame(
     The rows follow the current creature when the order is taller than the screen
     (`fitted_table`), leaving room for the newest `LOG_KEPT` log lines.
     *problem*: the file could not be read just now (the message); *encounter* is the last good one.
+    *odds*: the odds line (`odds_markup`), shown under the title when given.
     """
     columns: list[Column] = [
         ("Turn", {"no_wrap": True, "width": 5}),
@@ -128,6 +141,8 @@ def gm_frame(
         one_line(f"{title_markup(encounter.name, encounter.round)} [dim](GM board; q quits)[/]"),
         *over_line(winner(encounter)),
     ]
+    if odds is not None:
+        lines.append(one_line(odds))
     if problem is not None:
         lines.append(
             Text(

@@ -54,17 +54,25 @@ def turn_line(view: PublicView) -> str:
 
 
 def players_frame(
-    view: PublicView, height: int = 24, width: int = 80, *, unreadable: bool = False
+    view: PublicView,
+    height: int = 24,
+    width: int = 80,
+    *,
+    unreadable: bool = False,
+    odds: str | None = None,
 ) -> Any:
     """The players' board of *view*, *height* lines of *width* columns at most.
 
     *unreadable*: the file could not be read just now; the frame says so and shows *view*, the last good one.
+    *odds*: the odds line (`d4cli.output.render.board.odds_markup`), under the turn line when given.
     """
     lines: list[Any] = [
         one_line(title_markup(view.name, view.round)),
         one_line(turn_line(view)),
         *over_line(view.winner),
     ]
+    if odds is not None:
+        lines.append(one_line(odds))
     if unreadable:
         lines.append(Text(UNREADABLE, style="bold red"))
     budget = height - 1 - lines_of(Group(*lines), width)
