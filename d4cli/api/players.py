@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 
 from d4cli.fight.closed_sets import INIT, TURN_START
 from d4cli.fight.encounter import Encounter
-from d4cli.fight.hidden_turns import hidden_turn, seen_now
+from d4cli.fight.hidden_turns import hidden_turn
+from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_rolls import public_rolls
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fileformat.encounter_toml import parse_encounter
@@ -34,7 +35,8 @@ RECENT = 4 * FEED_SCAN
 
 class Shown(NamedTuple):
     """What the players' screens show: the *view*, and the *encounter* it is the projection of
-    (the file as it stands, or as it stood before a hidden turn, with today's view settings);
+    (the file as it stands, or as it stood before a hidden turn, hidden as it and the file
+    as it stands hide);
     the players' odds are computed from that encounter, so that they keep a hidden turn out
     of sight too."""
 
@@ -47,7 +49,8 @@ def players_state(path: Path) -> Shown:
 
     From a hidden creature's turn start until a visible one's: the view as it stood
     before the newest turn start that began from a state the players could see (two
-    hidden turns in a row go back past both), with today's view settings. When the journal cannot rebuild that state
+    hidden turns in a row go back past both), hidden as it and the file as it stands hide
+    (`d4cli.fight.later_hiding.with_later_hiding`). When the journal cannot rebuild that state
     (no journal, a hand edit between), the view of the file as it stands, which names
     nobody as current.
 
@@ -98,7 +101,7 @@ def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[Shown | None, boo
         text = texts[index - 1]
         if text is None:  # a hand edit: the whole history may still bridge it
             return None, reaches_init
-        before = seen_now(parse_encounter(text, path), now)
+        before = with_later_hiding(parse_encounter(text, path), [now])
         if not hidden_turn(before):
             if index < FEED_SCAN and not reaches_init:
                 return None, False  # its roll feed reaches further back

@@ -355,6 +355,7 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to undo. FileError: a damaged journal, a failed write.
         """
+        self.going_back = ("undo", self.newest_seq())  # what an interrupt compares against
         return undo(self.path, timeout=self.lock_timeout)
 
     def redo(self) -> Redone:
@@ -363,4 +364,5 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
+        self.going_back = ("redo", self.newest_seq())  # what an interrupt compares against
         return redo(self.path, timeout=self.lock_timeout)

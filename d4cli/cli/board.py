@@ -4,10 +4,11 @@ The loop polls the stat of the encounter file and its journal a few times a
 second (`POLL_SECONDS`; a change is drawn well within half a second and an idle
 board costs next to nothing) and redraws through Rich Live on the alternate
 screen (`d4cli.output.render.board`). On a terminal it reads single keys: ``q``
-quits (exit 0); Ctrl-C quits too (exit 130); either way the terminal is left as
-it was. With ``--players`` it draws the projection only
-(`d4cli.fight.public_view`); ``--once`` prints one frame and exits (in a pipe:
-plain text, 80 columns unless ``COLUMNS`` says otherwise).
+quits (exit 0); Ctrl-C quits too (exit 130), and so do Ctrl-\\, a hang-up and a
+kill (exit 128 + the signal's number); every way the terminal is left as it was.
+With ``--players`` it draws the projection only (`d4cli.fight.public_view`);
+``--once`` prints one frame and exits (in a pipe: plain text, 80 columns unless
+``COLUMNS`` says otherwise).
 
 Under the title, the odds line: each side's chance to win from the state as it is and how
 the last change moved it (`d4cli.sim.live_odds`), on the players' board only with
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import select
+import signal
 import sys
 import termios
 import time
@@ -164,6 +166,10 @@ def run_live(tracker: Tracker, players: bool) -> int:
     board.read()
     keys = _Keys()
     stamp = tracker.stamp()
+    # Ctrl-\ (SIGQUIT), a hang-up or a kill would end the process where it stands, the terminal
+    # left on the alternate screen without echo: each ends the loop instead, and the screen
+    # and the keys are given back on the way out.
+    previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
     drawn = board.worker.version
     try:
         with keys, live_screen() as live:
@@ -186,8 +192,30 @@ def run_live(tracker: Tracker, players: bool) -> int:
                     live.update(board.frame(size.height, size.width), refresh=True)
     except KeyboardInterrupt:
         return 130
+    except _Stopped as stopped:
+        return 128 + stopped.number  # as a shell reports a process ended by that signal
     finally:
         board.worker.stop()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+# The signals that end a live board as Ctrl-C does (those this system has).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGQUIT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class _Stopped(Exception):
+    """A signal of `STOP_SIGNALS` arrived."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _stop(number: int, frame: object) -> None:
+    raise _Stopped(number)
 
 
 class _Keys:

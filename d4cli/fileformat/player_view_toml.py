@@ -119,7 +119,7 @@ def check_aliases(path: object, creatures: list[Creature]) -> None:
                     path,
                     f"creature {creature.name!r}: alias",
                     creature.alias,
-                    f"matches {clash} (N1)",
+                    f"{clash} (N1)",
                 )
 
 

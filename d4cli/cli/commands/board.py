@@ -7,15 +7,16 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import public_view
+from d4cli.api import D4Error, FileError, Tracker, public_view
+from d4cli.api.replay import SEQ
 from d4cli.cli.board import print_once, run_live
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.odds_worker import odds_now
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.cli.reads import status_at
 from d4cli.output.serialize.public_view import odds_json, public_view_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
+from d4cli.rules.limits import parse_whole
 
 
 def board_command(
@@ -47,9 +48,26 @@ def board_command(
     Example: d4cli board --players
     """
     tracker = open_tracker(file)
+    try:
+        _board(tracker, players, once, at, json_)
+    except FileError:
+        if not players:
+            raise
+        # Both of the players' streams are on their screen: nothing of the GM's file (names,
+        # fields, values, its path) is said there, only where the GM finds out why.
+        raise D4Error(NOT_READY) from None
+
+
+# What a players' board says when the encounter file cannot be read.
+NOT_READY = "the table is not ready: the GM's 'd4cli status' says why"
+
+
+def _board(tracker: Tracker, players: bool, once: bool, at: str | None, json_: bool) -> None:
     replayed = None
     if at is not None:  # as it stood after entry SEQ: history does not change, so one frame
-        entry, then = status_at(file, at)
+        seq = parse_whole(at, "--at", SEQ)
+        # The players' replay hides what the GM hid then or since (a later conceal or alias).
+        entry, then = tracker.players_state_at(seq) if players else tracker.status_at(seq)
         replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
         if players:

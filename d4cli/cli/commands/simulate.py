@@ -130,7 +130,7 @@ def simulate_command(
     if len(set(chosen)) != len(chosen):
         raise InputError("--modes", modes, "names a mode twice")
     rounds_limit = parse_whole(max_rounds, "--max-rounds", (1, 100_000))
-    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else None
+    workers = _jobs(jobs, scheduler is not None)
     if scheduler is not None:
         from d4cli.sim.cluster import check_address
 
@@ -246,3 +246,30 @@ def _print(report: dict[str, Any], *, format_: str) -> None:
         return
 
     print(markdown_report(report) if format_ == "markdown" else csv_report(report))
+
+
+# With --scheduler, --jobs counts pieces of work at once on the cluster, which may be larger.
+MAX_CLUSTER_JOBS = 1024
+
+
+def _jobs(jobs: str | None, cluster: bool) -> int | None:
+    """``--jobs``: at most the cores this process may use (processes beyond them only queue and
+    cost memory), or `MAX_CLUSTER_JOBS` with ``--scheduler``; None when not given.
+
+    Raises:
+        InputError: naming ``--jobs``: not a whole number, or out of range (the cores said).
+    """
+    if jobs is None:
+        return None
+    if cluster:
+        return parse_whole(jobs, "--jobs", (1, MAX_CLUSTER_JOBS))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    try:
+        return parse_whole(jobs, "--jobs", (1, cores))
+    except InputError as error:
+        if not error.problem.startswith("must be within"):
+            raise
+        raise InputError(
+            "--jobs", jobs, f"{error.problem}: this machine lets d4cli use {cores} cores"
+        ) from None
