@@ -321,6 +321,9 @@ class D4Group(LazyGroup):
             return exit_code_of(error)
         if isinstance(error, typer.Abort):
             return ExitCode.INTERRUPTED
+        if isinstance(error, KeyboardInterrupt):  # before the command ran: reading its names
+            say("d4cli: ", interrupted())
+            return ExitCode.INTERRUPTED
         if isinstance(error, (BrokenPipeError, ReaderGone)):
             # A reader such as `head` went away: not an error of ours.
             _silence_stdout()
