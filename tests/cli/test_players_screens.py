@@ -102,7 +102,9 @@ def test_dc_shown_that_is_not_true_or_false_is_bad_input_and_changes_nothing():
     FILE.write_text(FILE.read_text() + '\n[player_view]\ndc_shown = "yes"\n')
     line = fails(2, FILE, "board", "--once")  # the GM's board names the field
     assert "player_view.dc_shown" in line and "'yes'" in line
-    assert "not ready" in fails(2, FILE, "board", "--players", "--once")  # the players' says no more
+    assert "not ready" in fails(
+        2, FILE, "board", "--players", "--once"
+    )  # the players' says no more
 
 
 def test_a_hidden_creatures_turn_leaves_the_players_board_as_it_was():
