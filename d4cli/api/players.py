@@ -73,6 +73,21 @@ def _newest_entries(path: Path) -> list[dict[str, Any]]:
         return []
 
 
+def kept_at(path: Path, replay: Replay, index: int, shown: Encounter) -> Encounter:
+    """The state a players' replay of entry *index* of *replay* projects, *shown* being that
+    entry's state as the players may see it (`d4cli.api.Reader.players_state_at`): during a
+    hidden turn, the state before it, as the live screens kept it (`players_state`); else
+    *shown* itself, as also where the journal cannot rebuild it."""
+    if not hidden_turn(shown):
+        return shown
+    upto = Replay(replay.entries[: index + 1], replay.texts[: index + 1])
+    try:
+        kept, _ = _kept(path, shown, upto)
+    except D4Error:
+        return shown
+    return shown if kept is None else kept.encounter
+
+
 def _before_hidden_turn(path: Path, now: Encounter) -> Shown | None:
     """The view before the hidden turn (`players_state`), found among the newest `RECENT`
     entries, else in the whole history; None where the journal cannot rebuild it."""

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from d4cli.api.players import Shown, players_state
+from d4cli.api.players import Shown, kept_at, players_state
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.later_hiding import with_later_hiding
@@ -110,7 +110,8 @@ class Reader:
     def players_state_at(self, seq: int) -> tuple[dict[str, Any], Encounter]:
         """Journal entry *seq* and the encounter as it stood right after it, hiding whatever that
         state or any later one hides (`d4cli.fight.later_hiding.with_later_hiding`: a creature
-        concealed or aliased since stays so): the state a players' replay projects (R20).
+        concealed or aliased since stays so): the state a players' replay projects (R20). Inside
+        a hidden creature's turn, the state before it, as the players' screens kept it then.
 
         Raises:
             InputError: as `status_at`.
@@ -126,7 +127,8 @@ class Reader:
             )
             if encounter is not None
         ]
-        return entry, with_later_hiding(past, [*later, self.status()])
+        shown = with_later_hiding(past, [*later, self.status()])
+        return entry, kept_at(self.path, replay, after[0], shown)
 
     def states(
         self, replay: Replay, keep: Iterable[int]

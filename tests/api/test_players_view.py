@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from d4cli.api import Tracker
 from d4cli.api.sheets import AddSpec
+from d4cli.fight.public_view import public_view
 from d4cli.output.render.board import frame_text
 from d4cli.output.render.players_board import players_frame
 from d4cli.output.serialize.public_view import public_view_json
@@ -213,3 +214,20 @@ def test_a_long_hidden_turn_is_found_past_the_newest_entries(tmp_path: Path, mon
     for _ in range(10):
         tracker.damage("Borin", 1)
     assert tracker.view() == before and before.rolls
+
+
+def test_a_players_replay_inside_a_hidden_turn_shows_what_the_screens_kept(tmp_path: Path):
+    tracker = _skirmish(tmp_path / "e.toml")
+    tracker.turn_start()
+    tracker.turn_end()
+    kept = tracker.view()
+    tracker.turn_start()  # Shade's
+    tracker.damage("Borin", 4)
+    seq = tracker.history(1).entries[-1]["seq"]
+    tracker.turn_start()  # Borin's: the live screens move on
+    _, then = tracker.players_state_at(seq)
+    replayed = public_view(then)
+    assert (replayed.turn, replayed.next_turn) == (kept.turn, kept.next_turn) == (None, "Borin")
+    assert replayed.creatures == kept.creatures  # Borin's 16 hp, not the 12 of the hidden turn
+    _, visible = tracker.players_state_at(seq + 1)
+    assert public_view(visible).turn == "Borin"
