@@ -346,7 +346,6 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
         code, out, err = interrupted(
             ["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path
         )
-        # The root's line for any interrupted command (docs/cli.md, "On every command").
         assert (code, out, err) == (130, b"", b"d4cli: interrupted: nothing was saved\n")
 
 
