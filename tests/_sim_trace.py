@@ -236,15 +236,10 @@ def trace_all() -> dict[str, list[dict]]:
 
 def load_fixture() -> dict[str, list[dict]]:
     """The recorded fights; a creature's ``pending`` grants, empty in every recorded state, are left out:
-    the model no longer keeps them (a file's old ``pending`` table is read into effects). A pool
-    record, recorded before faces could be entered by hand, gets ``entered: false``: every
-    recorded roll was rolled."""
+    the model no longer keeps them (a file's old ``pending`` table is read into effects)."""
     fixture = json.loads(gzip.decompress(FIXTURE.read_bytes()))
     for fights in fixture.values():
         for fight in fights:
-            for record in fight["records"]:
-                if record["kind"] == "pool":
-                    record.setdefault("entered", False)
             for state in fight["states"]:
                 for creature in state.get("creatures", ()):
                     if creature.get("pending") == {"advantage": [], "disadvantage": []}:
