@@ -3,6 +3,9 @@
 - ``Host`` must name the served host (`Guard.hosts`), else 421: a page of another site whose
   name resolves to this address (DNS rebinding) gets nothing. A ``Host`` that is no host name
   and port at all (``localhost:abc``, ``[::1]junk``, ``::1`` without brackets) is 400.
+- A request target in absolute form (``GET http://localhost:8765/view.json``, RFC 9112
+  section 3.2.2) names its host there: that host is checked as ``Host`` would be, and the
+  route is its path; a target that is neither a path nor ``http://`` absolute form is 400.
 - Headers over `MAX_HEADERS` bytes in all are 431 (uvicorn's h11 refuses a head that arrives
   in pieces past its own limit with 400).
 - A body over `Guard.max_body` bytes is 413: at once by its ``Content-Length``, else as soon
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from urllib.parse import unquote, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -94,7 +98,8 @@ class Guard:
                 message = {**message, "headers": with_security(message.get("headers", []))}
             await send(message)
 
-        problem = self.refuse(scope["headers"])
+        scope, problem = self.absolute(scope)
+        problem = problem or self.refuse(scope["headers"])
         if problem is not None:
             for message in refusal(*problem):
                 await send_guarded(message)
@@ -116,6 +121,25 @@ class Guard:
                 raise
             for message in refusal(413, f"the body is over {self.max_body} bytes"):
                 await send_guarded(message)
+
+    def absolute(self, scope: Scope) -> tuple[Scope, tuple[int, str] | None]:
+        """*scope* with an absolute-form target made a path and its host made the ``Host``
+        header; or why it is refused (400: no path and no ``http://`` URL)."""
+        raw = scope.get("raw_path") or scope["path"].encode("latin-1")
+        if raw.startswith(b"/"):
+            return scope, None
+        target = urlsplit(raw.decode("latin-1"))
+        if target.scheme.lower() != "http" or not target.netloc or "@" in target.netloc:
+            return scope, (400, "the request target must be a path or an http:// URL without user")
+        path = target.path or "/"
+        headers = [(k, v) for k, v in scope["headers"] if k != b"host"]
+        headers.append((b"host", target.netloc.encode("latin-1")))
+        return {
+            **scope,
+            "path": unquote(path),
+            "raw_path": path.encode("latin-1"),
+            "headers": headers,
+        }, None
 
     def refuse(self, raw: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
         """Why a request with the headers *raw* is refused (status, reason), or None."""
