@@ -18,6 +18,7 @@ from d4cli.output.serialize.forecast import status_forecast_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.limits import SEED, parse_whole
+from d4cli.sim.engines import check_engine
 from d4cli.sim.forecast import DEFAULT_RUNS, RUNS, FightOver, Forecast, forecast
 
 
@@ -57,8 +58,11 @@ def show_sheet(encounter: Encounter, name: str, *, json_: bool) -> None:
     )
 
 
-def run_forecast(encounter: Encounter, runs: str | None, seed: str | None) -> Forecast:
-    """The forecast of *encounter* with ``--runs`` and ``--seed`` as given (or D4CLI_SEED, else a random seed).
+def run_forecast(
+    encounter: Encounter, runs: str | None, seed: str | None, engine: str | None = None
+) -> Forecast:
+    """The forecast of *encounter* with ``--runs``, ``--seed`` (or D4CLI_SEED, else a random seed)
+    and ``--engine`` (default: the batch engine where it can) as given.
 
     Raises:
         InputError: a bad ``--runs`` or ``--seed``, a fight already over, or what the simulator refuses.
@@ -72,7 +76,11 @@ def run_forecast(encounter: Encounter, runs: str | None, seed: str | None) -> Fo
     else:
         number = parse_whole(seed, "--seed", SEED)
     return forecast(
-        encounter, count, number, jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1
+        encounter,
+        count,
+        number,
+        jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1,
+        engine=check_engine(engine, "--engine"),
     )
 
 

@@ -230,8 +230,25 @@ def plural(count: int, word: str) -> str:
 
 
 def heading(report: dict[str, Any]) -> str:
-    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds`` (plain text)."""
+    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds, batch engine`` (plain text)."""
+    engine = report.get("engine")
     return (
         f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
         f"draw after {plural(report['max_rounds'], 'round')}"
+        + ("" if engine is None else f", {engine_text(engine['name'], engine['reason'])}")
     )
+
+
+# What the batch engine cannot express (`d4cli.sim.engines.LIMITS`), in words.
+ENGINE_LIMITS: dict[str, str] = {
+    "effects": "lasting effects or Team Action grants on a creature, R11, R20",
+    "tables": "so many creatures and Loads in its tables",
+    "dice": "an action of that many dice",
+}
+
+
+def engine_text(name: str, reason: str | None) -> str:
+    """``batch engine``, or ``reference engine (the batch engine cannot express ...)``."""
+    if reason is None:
+        return f"{name} engine"
+    return f"{name} engine (the batch engine cannot express {ENGINE_LIMITS[reason]})"

@@ -19,6 +19,7 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from d4cli.rules.errors import InputError
 from d4cli.sim.setup import Setup
 from d4cli.sim.tally import Tally
 
@@ -46,8 +47,8 @@ class EngineChoice:
     Attributes:
         name: the engine that plays (a key of `ENGINES`).
         asked: the engine asked for (the default is `DEFAULT`).
-        reason: what the batch engine cannot express (``lasting effects ...``), when the
-            reference engine plays although the batch engine was asked for; None otherwise.
+        reason: what the batch engine cannot express (one of `LIMITS`), when the reference
+            engine plays although the batch engine was asked for; None otherwise.
     """
 
     name: str
@@ -70,25 +71,41 @@ def load_span(setup: Setup) -> tuple[int, int]:
     return low, high
 
 
-def batch_limit(setup: Setup) -> str | None:
-    """What of *setup* the batch engine cannot express, in words; None when it can play it all.
+# What the batch engine cannot express (`batch_limit`), by code; the words are the output's.
+LIMITS: tuple[str, ...] = ("effects", "tables", "dice")
 
-    It cannot express lasting effects or Team Action grants already on a creature (R11,
-    R20: they change rolls and end at turn boundaries), tables over `MAX_TABLE` entries
-    (creatures times Loads times creatures), nor an action of more than `MAX_BATCH_DICE` dice.
+
+def batch_limit(setup: Setup) -> str | None:
+    """What of *setup* the batch engine cannot express, as one of `LIMITS`; None when it can play it all.
+
+    ``effects``: lasting effects or Team Action grants already on a creature (R11, R20: they
+    change rolls and end at turn boundaries); ``tables``: tables of more than `MAX_TABLE`
+    entries (creatures times Loads times creatures); ``dice``: an action that can roll more
+    than `MAX_BATCH_DICE` dice (R5, R6).
     """
     creatures = setup.encounter.creatures
     if any(c.effects for c in creatures):
-        return "lasting effects or Team Action grants on a creature (R11, R20)"
+        return "effects"
     low, high = load_span(setup)
     if len(creatures) ** 2 * (high - low + 1) > MAX_TABLE:
-        return f"{len(creatures)} creatures with Loads {low}..{high}: its tables would be too large"
+        return "tables"
     for moves in setup.moves:
         for move in moves:
             dice = max(1, move.value + move.net) + sum(e.count for e in move.extra)
             if dice > MAX_BATCH_DICE:
-                return f"an action of more than {MAX_BATCH_DICE} dice ({move.name})"
+                return "dice"
     return None
+
+
+def check_engine(name: str | None, field: str = "engine") -> str | None:
+    """An engine's name as given (None: the default, `DEFAULT`).
+
+    Raises:
+        InputError: naming *field*: not a key of `ENGINES`.
+    """
+    if name is not None and name not in ENGINES:
+        raise InputError(field, name, "unknown engine; one of " + ", ".join(ENGINES))
+    return name
 
 
 def choose(setups: Sequence[Setup], asked: str | None = None) -> EngineChoice:

@@ -16,8 +16,9 @@ from d4cli.output.figuretext import shown, significant
 from d4cli.sim.engine import FIGURES, Tally
 from d4cli.sim.report import Z95, finishes, rounds_figure, turn_share, wilson
 
-DUEL = ("simulate", "--from", "duel", "--jobs", "1")
-SKIRMISH = ("simulate", "--from", "skirmish", "--jobs", "1")
+# The figures pinned here are the reference engine's (one fight at a time, its own dice).
+DUEL = ("simulate", "--from", "duel", "--jobs", "1", "--engine", "reference")
+SKIRMISH = ("simulate", "--from", "skirmish", "--jobs", "1", "--engine", "reference")
 
 
 def here() -> Path:
@@ -150,7 +151,7 @@ def test_markdown_has_every_figure_with_its_interval_and_the_distribution():
     text = ok(
         *DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3", "--format", "markdown"
     ).stdout
-    assert text.startswith("**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds**")
+    assert text.startswith("**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds, reference engine**")
     rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
     for label in (
         "wins: Sera",

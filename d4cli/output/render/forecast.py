@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from d4cli.output.figuretext import cell, plural
+from d4cli.output.figuretext import cell, engine_text, plural
 from d4cli.output.render import console, escape
 from d4cli.sim.forecast import Chance, Forecast
 
@@ -36,6 +36,7 @@ def print_forecast(forecast: Forecast) -> None:
     title = (
         f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "
         f"{forecast.mode} mode, {plural(forecast.runs, 'run')}, seed {forecast.seed}"
+        + ("" if forecast.engine is None else f", {engine_text(forecast.engine, forecast.engine_reason)}")
     )
     table = Table(title=title, title_justify="left")
     table.add_column("outcome")
