@@ -80,7 +80,7 @@ def run_forecast(
         count,
         number,
         jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1,
-        engine=check_engine(engine, "--engine"),
+        engine=check_engine(engine),
     )
 
 

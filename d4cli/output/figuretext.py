@@ -239,7 +239,7 @@ def heading(report: dict[str, Any]) -> str:
     )
 
 
-# What the batch engine cannot express (`d4cli.sim.engines.LIMITS`), in words.
+# What the batch engine cannot express (`d4cli.sim.batch_scope.LIMITS`), in words.
 ENGINE_LIMITS: dict[str, str] = {
     "effects": "lasting effects or Team Action grants on a creature, R11, R20",
     "tables": "so many creatures and Loads in its tables",

@@ -9,7 +9,7 @@ whose fight is over (a side left alone with a creature up, R18, or ``max_rounds`
 a draw) leaves the arrays, and its figures go to the `Tally`.
 
 The dice are numpy's (``numpy.random.Generator``), one generator per block of
-`d4cli.sim.engines.BLOCK` runs seeded by ``(seed, mode, block)``: the same seed gives the
+`d4cli.sim.batch_scope.BLOCK` runs seeded by ``(seed, mode, block)``: the same seed gives the
 same tally whatever pieces the runs are cut into, as long as a piece is whole blocks
 (`d4cli.sim.pieces.chunks`). They are not the reference engine's dice: the two engines
 agree in distribution, not run by run (tests/sim/test_batch_engine.py checks it).
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from d4cli.sim.batch_tables import Flags, Ints, Tables, build
-from d4cli.sim.engines import BLOCK
+from d4cli.sim.batch_scope import BLOCK
 from d4cli.sim.policy import MAX_ACTIONS
 from d4cli.sim.setup import MODES, Setup
 from d4cli.sim.tally import FIGURES, Tally
@@ -165,7 +165,13 @@ def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Ge
         load = live.load[rows, who]
         move = np.where(target >= 0, t.move[who, load - t.low, np.maximum(target, 0)], -1)
         going = move >= 0
-        rows, who, target, load, move = rows[going], who[going], target[going], load[going], move[going]
+        rows, who, target, load, move = (
+            rows[going],
+            who[going],
+            target[going],
+            load[going],
+            move[going],
+        )
         if not rows.size:
             return
         hindered = _react(t, live, rows, who, load, target)

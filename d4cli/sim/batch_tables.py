@@ -7,7 +7,7 @@ the ``weigh`` rule (`worth_reacting`: the damage a Disadvantage prevents, the da
 reactor's own coming turn forgoes). Every entry comes from the very functions of
 `d4cli.sim.policy` the reference engine calls, so both engines choose alike.
 
-A Load indexes a table as ``load - low`` (`d4cli.sim.engines.load_span`).
+A Load indexes a table as ``load - low`` (`d4cli.sim.batch_scope.load_span`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from d4cli.fight.encounter import TEAM_SOURCE
 from d4cli.rules.names import distinct_sources
-from d4cli.sim.engines import load_span
+from d4cli.sim.batch_scope import load_span
 from d4cli.sim.policy import (
     REACTION_COST,
     Move,
@@ -95,7 +95,7 @@ class Tables:
 
 
 def build(setup: Setup) -> Tables:
-    """The `Tables` of *setup* (which `d4cli.sim.engines.batch_limit` accepts)."""
+    """The `Tables` of *setup* (which `d4cli.sim.batch_scope.batch_limit` accepts)."""
     encounter = setup.encounter
     creatures = encounter.creatures
     count, sides = len(creatures), len(setup.sides)

@@ -215,7 +215,7 @@ def forecast(
     Raises:
         FightOver: the fight is already over (R18).
         InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
-        ValueError: an *engine* that is not one of `d4cli.sim.engines.ENGINES`.
+        InputError: an *engine* that is not one of `d4cli.sim.engines.ENGINES`.
     """
     if not RUNS[0] <= runs <= RUNS[1]:
         raise InputError("runs", runs, "must be within 1..1,000,000")

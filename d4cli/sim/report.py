@@ -255,7 +255,7 @@ def simulation_json(
     *creatures* (``(name, side index)``) adds each mode's per-creature figures (`mode_report`);
     *engine* adds ``engine: {name, reason}``: the engine that played and, when the reference
     engine played because the batch engine cannot express the setups, why (a code of
-    `d4cli.sim.engines.LIMITS`; else null).
+    `d4cli.sim.batch_scope.LIMITS`; else null).
     """
     head: dict[str, Any] = {
         "encounter": name,

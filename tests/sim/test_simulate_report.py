@@ -151,7 +151,9 @@ def test_markdown_has_every_figure_with_its_interval_and_the_distribution():
     text = ok(
         *DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3", "--format", "markdown"
     ).stdout
-    assert text.startswith("**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds, reference engine**")
+    assert text.startswith(
+        "**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds, reference engine**"
+    )
     rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
     for label in (
         "wins: Sera",

@@ -148,7 +148,7 @@ def simulate_command(
             "--format", format_, "charts one report's rounds to finish; give it without --sweep"
         )
 
-    asked = check_engine(engine, "--engine")
+    asked = check_engine(engine)
     target = None if target_rule is None else check_target(target_rule)
     reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
     key, values = _sweep(sweep) if sweep is not None else (None, [None])
@@ -195,9 +195,7 @@ def simulate_command(
 
             with connect(scheduler) as cluster:
                 pieces = workers or max(1, cluster.threads)
-                tallies = run_all(
-                    setups, count, number, pieces, progress, cluster.executor, choice
-                )
+                tallies = run_all(setups, count, number, pieces, progress, cluster.executor, choice)
     finally:
         progress.close()
 

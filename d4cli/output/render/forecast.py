@@ -36,7 +36,11 @@ def print_forecast(forecast: Forecast) -> None:
     title = (
         f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "
         f"{forecast.mode} mode, {plural(forecast.runs, 'run')}, seed {forecast.seed}"
-        + ("" if forecast.engine is None else f", {engine_text(forecast.engine, forecast.engine_reason)}")
+        + (
+            ""
+            if forecast.engine is None
+            else f", {engine_text(forecast.engine, forecast.engine_reason)}"
+        )
     )
     table = Table(title=title, title_justify="left")
     table.add_column("outcome")

@@ -1,0 +1,76 @@
+"""Whether two engines' tallies of one setup agree: every figure within the 99% interval of the difference.
+
+Each figure of `d4cli.sim.report.mode_report` that has a 95% interval is compared:
+the two estimates must differ by no more than the 99% interval of their difference
+(``z99 * sqrt(se_a**2 + se_b**2)``, each standard error read off its own interval).
+Across many figures some misses are expected by chance (1 in 100); `allowed_misses` is
+the most that chance gives with probability 99.9%, and a real fault shows as far more,
+or as one miss of many standard errors.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from d4cli.sim.report import Z95, mode_report
+from d4cli.sim.tally import Tally
+
+Z99 = 2.5758293035489004
+
+
+def _figures(report: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
+    """``name -> (value, low, high)`` of every figure with a 95% interval."""
+    out: dict[str, tuple[float, float, float]] = {}
+    for side, figure in report["wins"].items():
+        out[f"wins {side}"] = (figure["rate"], figure["low"], figure["high"])
+    draws = report["draws"]
+    out["draws"] = (draws["rate"], draws["low"], draws["high"])
+    plain = {
+        "rounds to finish": report["rounds"] | {"value": report["rounds"]["mean"]},
+        "actions per turn": report["actions_per_turn"],
+        "reactions per round": report["reactions_per_round"],
+        "stuck share": report["stuck_share"],
+        **{f"damage per round {s}": f for s, f in report["damage_per_round"].items()},
+    }
+    for creature in report.get("creatures", ()):
+        name = creature["name"]
+        down = creature["down"]
+        out[f"{name} down"] = (down["rate"], down["low"], down["high"])
+        plain[f"{name} damage per fight"] = creature["damage_per_fight"]
+        plain[f"{name} share of side"] = creature["share_of_side"]
+    for name, figure in plain.items():
+        if figure["value"] is not None and figure["low"] is not None:
+            out[name] = (figure["value"], figure["low"], figure["high"])
+    return out
+
+
+def deviations(
+    a: Tally, b: Tally, mode: str, sides: tuple[str, ...], max_rounds: int, creatures=()
+) -> dict[str, float]:
+    """Each shared figure's difference in standard errors of the difference (0 where both agree
+    exactly; infinity where both are certain and differ)."""
+    fa = _figures(mode_report(mode, a, sides, max_rounds, creatures))
+    fb = _figures(mode_report(mode, b, sides, max_rounds, creatures))
+    out = {}
+    for name in fa.keys() & fb.keys():
+        (va, la, ha), (vb, lb, hb) = fa[name], fb[name]
+        spread = math.hypot((ha - la) / 2 / Z95, (hb - lb) / 2 / Z95)
+        gap = abs(va - vb)
+        out[name] = 0.0 if gap <= 1e-12 else (math.inf if spread == 0 else gap / spread)
+    return out
+
+
+def allowed_misses(checks: int, chance: float = 0.01, certainty: float = 0.999) -> int:
+    """The most misses at *chance* each that *checks* independent checks give with *certainty*."""
+    total = 0.0
+    for k in range(checks + 1):
+        total += math.comb(checks, k) * chance**k * (1 - chance) ** (checks - k)
+        if total >= certainty:
+            return k
+    return checks
+
+
+def misses(found: dict[str, float]) -> list[str]:
+    """The figures outside the 99% interval of the difference."""
+    return sorted(name for name, z in found.items() if z > Z99)
