@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from d4cli.sim.batch_tables import Flags, Ints, Tables, build
 from d4cli.sim.batch_scope import BLOCK
+from d4cli.sim.batch_tables import Flags, Ints, Tables, build
 from d4cli.sim.policy import MAX_ACTIONS
 from d4cli.sim.setup import MODES, Setup
 from d4cli.sim.tally import FIGURES, Tally
@@ -110,19 +110,20 @@ def play_block(t: Tables, sides: int, dice: np.random.Generator, runs: int) -> T
         f.counts[live.ids, 4] += ~t.can_act[me, live.load[np.arange(me.size), me] - t.low]
         _take_turn(t, f, live, me, dice)
         live = _finish(t, f, live, f.winner[live.ids] >= 0)
-        live.round_over = _next_turn(t, live)[1] == 0  # the turn ends (R19)
+        live.round_over = ~_next_turn(t, live)[1]  # the turn ends (R19)
     return _tally(t, f, sides)
 
 
-def _next_turn(t: Tables, live: _Live) -> tuple[Ints, Ints]:
+def _next_turn(t: Tables, live: _Live) -> tuple[Ints, Flags]:
     """Each run's default next turn (R19): the first creature from its order start, wrapping
-    around, that has not had its turn and is not down; and 1 where there is one, 0 where none."""
+    around, that has not had its turn and is not down; and whether there is one."""
     count = len(t.side_of)
     order = (live.order[:, None] + np.arange(count)[None, :]) % count
     free = ~live.had & ~(t.has_hp & (live.hp <= 0))
     ready = np.take_along_axis(free, order, axis=1)
-    step = ready.argmax(axis=1)
-    return order[np.arange(order.shape[0]), step], ready.any(axis=1).astype(np.int64)
+    position: Ints = order[np.arange(order.shape[0]), ready.argmax(axis=1)]
+    found: Flags = ready.any(axis=1)
+    return position, found
 
 
 def _start_turn(t: Tables, f: _Figures, live: _Live) -> Ints:
@@ -248,7 +249,8 @@ def _attack(
     before = live.hp[rows, target]
     after = np.maximum(0, before - np.maximum(0, total - t.evasion[target]))
     live.hp[rows, target] = after
-    return before - after
+    lost: Ints = before - after
+    return lost
 
 
 def _won(t: Tables, hp: Ints, fell: Flags) -> Flags:
