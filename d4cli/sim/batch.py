@@ -122,7 +122,7 @@ def _next_turn(t: Tables, live: _Live) -> tuple[Ints, Flags]:
     free = ~live.had & ~(t.has_hp & (live.hp <= 0))
     ready = np.take_along_axis(free, order, axis=1)
     position: Ints = order[np.arange(order.shape[0]), ready.argmax(axis=1)]
-    found: Flags = ready.any(axis=1)
+    found: Flags = np.any(ready, axis=1, keepdims=False)
     return position, found
 
 
