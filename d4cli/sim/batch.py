@@ -158,14 +158,22 @@ def _finish(t: Tables, f: _Figures, live: _Live, done: Flags) -> _Live:
 def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Generator) -> None:
     """Each live run's creature *me* attacks while a move qualifies and a foe is up, at most
     `MAX_ACTIONS` times (R2); each attack may meet a reaction (R11); a run whose attack leaves
-    one side standing has a winner (R18)."""
+    one side standing has a winner (R18).
+
+    The state is read and written through flat indices (``row * C + creature``): one gather
+    or scatter per field and step."""
+    count, width = len(t.side_of), f.counts.shape[1]
+    loads, moves, counts = live.load.reshape(-1), t.move.reshape(-1), f.counts.reshape(-1)
     rows = np.arange(me.size)
     who = me
     for _ in range(MAX_ACTIONS):
         target = _targets(t, live.hp[rows], who, dice)
-        load = live.load[rows, who]
-        move = np.where(target >= 0, t.move[who, load - t.low, np.maximum(target, 0)], -1)
-        going = move >= 0
+        mine = rows * count + who
+        load = loads[mine]
+        move = np.where(target >= 0, moves[_cell(t, who, load, target)], -1)
+        going = np.flatnonzero(move >= 0)
+        if not going.size:
+            return
         rows, who, target, load, move = (
             rows[going],
             who[going],
@@ -173,21 +181,27 @@ def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Ge
             load[going],
             move[going],
         )
-        if not rows.size:
-            return
+        mine = mine[going]
+        runs = live.ids[rows]
         hindered = _react(t, live, rows, who, load, target)
-        f.counts[live.ids[rows], 3] += hindered
+        counts[runs * width + 3] += hindered
         net = np.where(hindered, t.hindered[move], t.net[move])
         pool = np.maximum(1, t.value[move] - np.maximum(0, load) + net)
-        lost = _attack(t, live, rows, target, pool, move, dice)
-        runs = live.ids[rows]
-        f.damage[runs, t.side_of[who]] += lost
-        f.dealt[runs, who] += lost
-        f.counts[runs, 2] += 1
-        live.load[rows, who] += t.cost[move]
-        won = _won(t, live.hp[rows], live.hp[rows, target] == 0)
-        f.winner[runs[won]] = t.side_of[who[won]]
-        rows, who = rows[~won], who[~won]
+        lost, fell = _attack(t, live, rows * count + target, pool, move, target, dice)
+        f.damage.reshape(-1)[runs * f.damage.shape[1] + t.side_of[who]] += lost
+        f.dealt.reshape(-1)[runs * count + who] += lost
+        counts[runs * width + 2] += 1
+        loads[mine] += t.cost[move]
+        won = _won(t, live.hp, rows, fell)
+        if won.any():
+            f.winner[runs[won]] = t.side_of[who[won]]
+            rows, who = rows[~won], who[~won]
+
+
+def _cell(t: Tables, creature: Ints, load: Ints, other: Ints) -> Ints:
+    """The flat index of ``(creature, load, other)`` in a (C, L, C) table."""
+    index: Ints = ((creature * t.loads + load - t.low) * len(t.side_of)) + np.maximum(other, 0)
+    return index
 
 
 def _targets(t: Tables, hp: Ints, who: Ints, dice: np.random.Generator) -> Ints:
@@ -207,23 +221,27 @@ def _react(t: Tables, live: _Live, rows: Ints, who: Ints, load: Ints, target: In
     """The first creature of each target's side, in turn order, that is up and whose reaction rule
     says yes pays 1 Load for a Team Action imposing Disadvantage on the attacker (R11).
     Returns which attacks meet one."""
+    count = len(t.side_of)
     hindered = np.zeros(rows.size, dtype=bool)
     side = t.side_of[target]
+    prevented = t.prevented.reshape(-1)[_cell(t, who, load, target)]
+    loads, hp, had = live.load.reshape(-1), live.hp.reshape(-1), live.had.reshape(-1)
     for slot in range(t.members.shape[1]):
         ally = t.members[side, slot]
         open_ = (ally >= 0) & ~hindered
         if not open_.any():
             break
         ally = np.maximum(ally, 0)
-        own = live.load[rows, ally] - t.low
-        up = ~(t.has_hp[ally] & (live.hp[rows, ally] <= 0))
+        theirs = rows * count + ally
+        own = loads[theirs]
+        up = ~(t.has_hp[ally] & (hp[theirs] <= 0))
         worth = (
             ~t.weigh_round[ally]
-            | live.had[rows, ally]
-            | (t.prevented[who, load - t.low, target] > t.forgone[ally, own, who])
+            | had[theirs]
+            | (prevented > t.forgone.reshape(-1)[_cell(t, ally, own, who)])
         )
-        yes = open_ & up & t.react_gate[ally, own] & worth
-        live.load[rows[yes], ally[yes]] += 1
+        yes = open_ & up & t.react_gate[ally, own - t.low] & worth
+        loads[theirs[yes]] += 1
         hindered |= yes
     return hindered
 
@@ -231,33 +249,33 @@ def _react(t: Tables, live: _Live, rows: Ints, who: Ints, load: Ints, target: In
 def _attack(
     t: Tables,
     live: _Live,
-    rows: Ints,
-    target: Ints,
+    cells: Ints,
     pool: Ints,
     move: Ints,
+    target: Ints,
     dice: np.random.Generator,
-) -> Ints:
-    """Roll each pool of d4s and the move's extra dice, take the damage over the target's
-    Evasion off its hp, never below 0 (R5-R7, R16). Returns the hp each attack took off."""
-    widest = int(pool.max())
-    rolled = dice.integers(1, 5, size=(rows.size, widest))
-    total = np.where(np.arange(widest)[None, :] < pool[:, None], rolled, 0).sum(axis=1)
-    if t.extra_sides.shape[1]:
-        faces = t.extra_sides[move]
-        throws = np.floor(dice.random(faces.shape) * faces).astype(np.int64)
-        total += throws.sum(axis=1) + t.extra_count[move] + t.modifier[move]
-    before = live.hp[rows, target]
+) -> tuple[Ints, Flags]:
+    """Roll each pool of d4s with the move's extra dice, take the damage over the target's
+    Evasion off its hp (at flat index *cells*), never below 0 (R5-R7, R16). Returns the hp
+    each attack took off and whether it left the target at 0."""
+    # The total drawn from its exact distribution (`Tables.totals`): the law of rolling each die.
+    row = t.pool_row[move] + pool - 1
+    found = np.searchsorted(t.totals, row + dice.random(pool.size), side="right")
+    total = t.total_low[row] + found - t.total_first[row]
+    hp = live.hp.reshape(-1)
+    before = hp[cells]
     after = np.maximum(0, before - np.maximum(0, total - t.evasion[target]))
-    live.hp[rows, target] = after
+    hp[cells] = after
     lost: Ints = before - after
-    return lost
+    fell: Flags = after == 0
+    return lost, fell
 
 
-def _won(t: Tables, hp: Ints, fell: Flags) -> Flags:
+def _won(t: Tables, hp: Ints, rows: Ints, fell: Flags) -> Flags:
     """Where an attack took a creature to 0 hp and one side alone has a creature up (R18)."""
-    won = np.zeros(hp.shape[0], dtype=bool)
+    won = np.zeros(rows.size, dtype=bool)
     if fell.any():
-        standing = (((hp[fell] > 0) & t.has_hp).astype(np.int64) @ t.side_onehot) > 0
+        standing = (((hp[rows[fell]] > 0) & t.has_hp).astype(np.int64) @ t.side_onehot) > 0
         won[fell] = standing.sum(axis=1) == 1
     return won
 

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from d4cli.fight.encounter import TEAM_SOURCE
+from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.names import distinct_sources
 from d4cli.sim.batch_scope import load_span
 from d4cli.sim.policy import (
@@ -54,8 +55,12 @@ class Tables:
         forgone: (C, L, C) the reactor's turn damage lost to a reaction against that attacker.
         value, cost, net, hindered: (M,) the Aspect's value, Cost, net Advantage, and net
             Advantage with a reaction's Disadvantage counted as `act` counts it (R4).
-        extra_sides: (M, J) the sides of each extra die (0 past the last); extra_count and
-            modifier: (M,) their number and the modifiers' sum (R6).
+        pool_row: (M,) where a move's totals start in the rows of `totals`: the row of a
+            pool of P d4s is ``pool_row[move] + P - 1`` (R5, R6).
+        totals / total_low / total_first: the distribution of every pool's total, pool and
+            extra dice (`d4cli.odds.roll_odds.pool_distribution`), as one increasing array:
+            row r holds ``r + P(total <= low + i)`` for each i, its last entry ``r + 1``;
+            total_low / total_first: (rows,) each row's lowest total and its first entry.
         round_mode: resets at each round (R12); current: the running turn's creature or -1;
             round_over: no turn runs and nobody is left to go (or round 0): a round starts
             first; order_start: where the default order looks first (R19); max_rounds.
@@ -84,9 +89,10 @@ class Tables:
     cost: Ints
     net: Ints
     hindered: Ints
-    extra_sides: Ints
-    extra_count: Ints
-    modifier: Ints
+    pool_row: Ints
+    totals: Floats
+    total_low: Ints
+    total_first: Ints
     round_mode: bool
     current: int
     round_over: bool
@@ -120,8 +126,7 @@ def build(setup: Setup) -> Tables:
     for side in range(sides):
         ours = [i for i, s in enumerate(setup.side_of) if s == side]
         members[side, : len(ours)] = ours
-    extra = [[e.sides for e in move.extra for _ in range(e.count)] for move in moves]
-    width = max((len(dice) for dice in extra), default=0)
+    pool_row, totals, total_low, total_first = _totals(moves)
     return Tables(
         low=low,
         loads=len(loads),
@@ -153,14 +158,38 @@ def build(setup: Setup) -> Tables:
         cost=np.array([m.cost for m in moves], dtype=np.int64),
         net=np.array([m.net for m in moves], dtype=np.int64),
         hindered=np.array(_hindered(setup), dtype=np.int64),
-        extra_sides=np.array([dice + [0] * (width - len(dice)) for dice in extra], dtype=np.int64),
-        extra_count=np.array([len(dice) for dice in extra], dtype=np.int64),
-        modifier=np.array([sum(e.modifier for e in m.extra) for m in moves], dtype=np.int64),
+        pool_row=pool_row,
+        totals=totals,
+        total_low=total_low,
+        total_first=total_first,
         round_mode=encounter.mode == "round",
         current=-1 if encounter.current is None else encounter.position_of(encounter.current),
         round_over=encounter.current is None and encounter.next_position() is None,
         order_start=encounter.order_start(),
         max_rounds=setup.max_rounds,
+    )
+
+
+def _totals(moves: list[Move]) -> tuple[Ints, Floats, Ints, Ints]:
+    """Every pool a move can roll, 1 d4 up to its Aspect plus its net Advantage (R5), with its
+    extra dice (R6): its row, and the rows of `Tables.totals` (cumulative shares, each row
+    shifted by its number so that the whole array increases)."""
+    pool_row, cumulative, lows, firsts = [], [], [], []
+    for move in moves:
+        pool_row.append(len(lows))
+        for pool in range(1, max(1, move.value + move.net) + 1):
+            row = len(lows)
+            distribution = pool_distribution(pool, move.extra)
+            shares = np.cumsum(distribution.probabilities)
+            shares[-1] = 1.0  # the last total takes what rounding left
+            lows.append(distribution.low)
+            firsts.append(sum(len(part) for part in cumulative))
+            cumulative.append(row + shares)
+    return (
+        np.array(pool_row, dtype=np.int64),
+        np.concatenate(cumulative),
+        np.array(lows, dtype=np.int64),
+        np.array(firsts, dtype=np.int64),
     )
 
 

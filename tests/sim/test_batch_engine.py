@@ -110,7 +110,6 @@ def test_the_examples_folders_round_leaves_a_fight_both_engines_see_alike(tmp_pa
     assert max(found.values()) < 5
 
 
-@pytest.mark.slow  # the exact duels at 8,192 batch runs each, six setups
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("reactions", [False, True])
 def test_the_exact_duels_fall_within_the_batch_engines_interval(mode, reactions):
@@ -125,16 +124,6 @@ def test_the_exact_duels_fall_within_the_batch_engines_interval(mode, reactions)
     low, high = wilson(tally.wins[0], tally.runs, z)
     assert low <= exact <= high, (mode, reactions, exact, tally.wins[0] / tally.runs)
     assert tally.runs == BLOCK and sum(tally.wins) + tally.draws == BLOCK
-
-
-def test_the_quick_duel_agrees_with_its_exact_odds():
-    # The quick loop's check: the batch engine, reactions weighed, turn mode (R11).
-    exact = exact_first_wins_with_reactions("turn", 20)
-    weighed = parse_encounter(DUEL.replace('policy = { reaction = "none" }\n', ""), "d")
-    tally = batch.run_chunk(prepare(weighed, "turn", max_rounds=20), 5, "turn", 0, 4000)
-    low, high = wilson(tally.wins[0], 4000, 3.2905267314918945)
-    assert low <= exact <= high
-    assert tally.sums[3] > 0  # Birch reacts: a reaction never costs its own turn in turn mode
 
 
 def test_the_skirmish_figures_are_those_of_the_reference_engine():
