@@ -174,7 +174,11 @@ def _totals(moves: list[Move]) -> tuple[Ints, Floats, Ints, Ints]:
     """Every pool a move can roll, 1 d4 up to its Aspect plus its net Advantage (R5), with its
     extra dice (R6): its row, and the rows of `Tables.totals` (cumulative shares, each row
     shifted by its number so that the whole array increases)."""
-    pool_row, cumulative, lows, firsts = [], [], [], []
+    pool_row: list[int] = []
+    cumulative: list[Floats] = []
+    lows: list[int] = []
+    firsts: list[int] = []
+    entries = 0
     for move in moves:
         pool_row.append(len(lows))
         for pool in range(1, max(1, move.value + move.net) + 1):
@@ -183,8 +187,9 @@ def _totals(moves: list[Move]) -> tuple[Ints, Floats, Ints, Ints]:
             shares = np.cumsum(distribution.probabilities)
             shares[-1] = 1.0  # the last total takes what rounding left
             lows.append(distribution.low)
-            firsts.append(sum(len(part) for part in cumulative))
+            firsts.append(entries)
             cumulative.append(row + shares)
+            entries += len(shares)
     return (
         np.array(pool_row, dtype=np.int64),
         np.concatenate(cumulative),
