@@ -3,8 +3,10 @@
 Each figure of `d4cli.sim.report.mode_report` that has a 95% interval is compared:
 the two estimates must differ by no more than the 99% interval of their difference. A
 share of runs (wins, draws, a creature down) is compared as two proportions (the pooled
-standard error); any other figure by ``sqrt(se_a**2 + se_b**2)``, each standard error read
-off its own (normal) interval. Figures that are one event seen twice (in a duel one
+standard error); any other figure by its pooled spread: each engine's per-run standard
+deviation read off its own (normal) interval, pooled by runs, times ``sqrt(1/n_a + 1/n_b)``
+(so a few reference runs that happen to agree exactly do not shrink the spread to the
+batch engine's alone). Figures that are one event seen twice (in a duel one
 side's wins are the other's downs) count once. Across many figures some misses are
 expected by chance (1 in 100); `allowed_misses` is the most that chance gives with
 probability 99.9%, and a real fault shows as far more, or as one miss of many standard
@@ -32,9 +34,9 @@ def _shares(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _figures(report: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
-    """``name -> (value, low, high)`` of every other figure with a 95% interval."""
-    out: dict[str, tuple[float, float, float]] = {}
+def _figures(report: dict[str, Any]) -> dict[str, tuple[float, float, float, int]]:
+    """``name -> (value, low, high, n)`` of every other figure with a 95% interval over n."""
+    out: dict[str, tuple[float, float, float, int]] = {}
     plain = {
         "rounds to finish": report["rounds"] | {"value": report["rounds"]["mean"]},
         "actions per turn": report["actions_per_turn"],
@@ -48,7 +50,8 @@ def _figures(report: dict[str, Any]) -> dict[str, tuple[float, float, float]]:
         plain[f"{name} share of side"] = creature["share_of_side"]
     for name, figure in plain.items():
         if figure["value"] is not None and figure["low"] is not None:
-            out[name] = (figure["value"], figure["low"], figure["high"])
+            n = report["rounds"]["finished"] if name == "rounds to finish" else report["runs"]
+            out[name] = (figure["value"], figure["low"], figure["high"], n)
     return out
 
 
@@ -69,8 +72,10 @@ def deviations(
         out[name] = 0.0 if gap <= 1e-12 else (math.inf if spread == 0 else gap / spread)
     fa, fb = _figures(ra), _figures(rb)
     for name in fa.keys() & fb.keys():
-        (va, la, ha), (vb, lb, hb) = fa[name], fb[name]
-        spread = math.hypot((ha - la) / 2 / Z95, (hb - lb) / 2 / Z95)
+        (va, la, ha, na), (vb, lb, hb, nb) = fa[name], fb[name]
+        sd_a, sd_b = (ha - la) / 2 / Z95 * math.sqrt(na), (hb - lb) / 2 / Z95 * math.sqrt(nb)
+        pooled = math.sqrt((na * sd_a**2 + nb * sd_b**2) / (na + nb))
+        spread = pooled * math.sqrt(1 / na + 1 / nb)
         gap = abs(va - vb)
         out[name] = 0.0 if gap <= 1e-12 else (math.inf if spread == 0 else gap / spread)
     return out

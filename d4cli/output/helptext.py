@@ -299,7 +299,11 @@ TOPICS: dict[str, Topic] = {
         "included, with normal 95% intervals. No figure shows more digits than its interval "
         "supports; one without an interval (a single run) or whose runs all agree shows 2 "
         "significant digits. The same --seed gives the same report for any --jobs, and with "
-        "--scheduler ADDRESS (an existing Dask cluster; pip install 'd4cli[cluster]').",
+        "--scheduler ADDRESS (an existing Dask cluster; pip install 'd4cli[cluster]'). "
+        "--engine batch (the default) plays many runs at once on arrays; --engine reference "
+        "plays one fight at a time through the commands' own transitions. Both follow this "
+        "policy; where the batch engine cannot express an encounter (lasting effects on a "
+        "creature, R20) the reference engine plays and the report says why.",
         "A duel played 200 times per mode; then a sweep of the reserve, as Markdown.\n"
         "  d4cli simulate --from duel --runs 200 --seed 1 --jobs 1\n"
         "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1",
