@@ -331,3 +331,16 @@ def test_help_states_the_defaults_and_how_a_reaction_meets_the_reserve():
     assert not example[0].startswith("d4cli") and all(
         line.startswith("  d4cli simulate ") for line in example[1:]
     )
+
+
+def test_a_figure_has_one_precision_across_the_modes():
+    # Each row of the table is one figure: its cells in every mode show the same decimals.
+    table = ok(*SKIRMISH, "--runs", "300", "--seed", "1").stdout
+    checked = 0
+    for line in table.splitlines():
+        cells = re.findall(r"([\d.]+)%? \(([\d.]+)-([\d.]+)\)", line)
+        if len(cells) == 3:
+            places = {len(n.partition(".")[2]) for cell in cells for n in cell}
+            assert len(places) == 1, line
+            checked += 1
+    assert checked >= 10
