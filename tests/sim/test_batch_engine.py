@@ -281,7 +281,7 @@ def encounters(draw):
 
 @pytest.mark.slow  # a few hundred encounters, each played by both engines
 @settings(
-    max_examples=200,
+    max_examples=300,
     deadline=None,
     derandomize=True,
     database=None,
