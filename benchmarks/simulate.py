@@ -30,7 +30,7 @@ from d4cli.sim.policy import expected_damage
 from d4cli.sim.setup import prepare
 
 FACES = {n: range(1, n + 1) for n in (4, 6, 8, 10, 12, 20)}
-REPEATS = 3
+REPEATS = 5
 BATCH_RUNS = 4 * BLOCK
 BATCH_GOAL = 10.0
 

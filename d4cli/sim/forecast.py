@@ -19,7 +19,7 @@ from d4cli.sim.report import finishes, quantile, wilson
 from d4cli.sim.setup import Setup, prepare
 from d4cli.sim.tally import Tally
 
-# Runs of a forecast: the default answers in well under 2 s on two cores (benchmarks/forecast.py).
+# Runs of a forecast: with the batch engine the default costs about a `status` (benchmarks/forecast.py).
 DEFAULT_RUNS = 2000
 RUNS = (1, 1_000_000)
 MAX_ROUNDS = 100
