@@ -54,10 +54,12 @@ class Server:
         assert found is not None, self.banner
         self.host, self.port = found.group(1).strip("[]"), int(found.group(2))
 
-    def get(self, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    def get(
+        self, path: str, method: str = "GET", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=10)
         try:
-            connection.request(method, path)
+            connection.request(method, path, headers=headers or {})
             response = connection.getresponse()
             return response.status, dict(response.getheaders()), response.read()
         finally:
@@ -72,6 +74,17 @@ class Server:
     def threads(self) -> int:
         return len(os.listdir(f"/proc/{self.process.pid}/task"))
 
+    def sockets(self) -> int:
+        """How many sockets the server holds open (the listening one included)."""
+        folder = f"/proc/{self.process.pid}/fd"
+        links = []
+        for name in os.listdir(folder):
+            try:
+                links.append(os.readlink(f"{folder}/{name}"))
+            except OSError:
+                pass  # closed meanwhile
+        return sum(link.startswith("socket:") for link in links)
+
     def stop(self) -> tuple[int, str]:
         os.killpg(self.process.pid, signal.SIGINT)
         _, err = self.process.communicate(timeout=20)
@@ -83,7 +96,10 @@ class Stream:
 
     def __init__(self, server: Server) -> None:
         self.sock = socket.create_connection((server.host, server.port), timeout=10)
-        self.sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        host = f"{server.host}:{server.port}".encode()
+        self.sock.sendall(
+            b"GET /events HTTP/1.1\r\nHost: " + host + b"\r\nAccept: text/event-stream\r\n\r\n"
+        )
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = self.sock.recv(4096)

@@ -1,264 +1,96 @@
-"""``d4cli serve``: the players' page over HTTP (standard library only), live by Server-Sent Events.
+"""``d4cli serve``: bind the socket, build the web app (`d4cli.web`), run uvicorn until Ctrl-C.
 
-Read-only. Routes, GET only: ``/`` (the page, `d4cli.output.page`), ``/view.json``
-(the projection, `d4cli.output.serialize.public_view`) and ``/events`` (an
-event stream: one ``data:`` message with the view's JSON and its HTML fragment,
-then one more per change); any other method is 405, any other path 404, and no
-part of a request ever reaches the file system. Every body is made from the
-`PublicView` alone (`d4cli.fight.public_view`), so nothing the GM hides is sent.
-
-One `Watcher` thread polls the encounter file's and its journal's stat a few
-times a second (no lock: a change replaces the file whole) and, when the view
-changed, wakes the streams. A file that cannot be read keeps the last good view,
-marked unreadable (the reason goes to the GM's stderr, never to the players,
-since it may name a hidden creature). GM commands never wait for the server:
-it never takes the lock. Each client has one thread (``daemon_threads``); a
-stream ends when its client goes away or the server stops.
+One event loop serves every client; `d4cli.web.broadcast.Broadcaster` follows the file. The
+GM's terminal gets the banner, the warning for a host other than loopback, and the reason
+whenever the file cannot be read (the players only learn the table is not ready).
+Connections that send nothing for `IDLE_SECONDS` are closed, before their first request too.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
-import json
-import select
+import ipaddress
+import logging
 import socket
 import sys
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, NamedTuple
-from urllib.parse import urlsplit
+from collections.abc import Iterable, Sequence
 
-from d4cli.api import PublicView
+import h11
+import uvicorn
+from starlette.routing import BaseRoute
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
 from d4cli.api.tracker import Tracker
-from d4cli.output.page import page_html, view_fragment
-from d4cli.output.serialize.public_view import public_view_json
-from d4cli.rules.errors import D4Error, InputError
+from d4cli.rules.errors import InputError
+from d4cli.web.app import Settings, make_app
+from d4cli.web.broadcast import Broadcaster
 
-POLL_SECONDS = 0.2
-KEEPALIVE_SECONDS = 15.0
-# How often a quiet stream looks whether its client went away (so its thread ends).
-CLIENT_CHECK_SECONDS = 1.0
-
-
-class Response(NamedTuple):
-    """One HTTP answer: status, content type, body, extra headers."""
-
-    status: int
-    content_type: str
-    body: bytes
-    headers: tuple[tuple[str, str], ...] = ()
+IDLE_SECONDS = 5
+# The largest request head (line and headers) h11 buffers; past it, 400 and the connection closes.
+MAX_HEAD_BYTES = 8192
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
-class Snapshot(NamedTuple):
-    """What the server shows now: the last good view, whether the file is readable, a change counter."""
+class IdleClosing(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, where a request's head must be whole within `IDLE_SECONDS`
+    of the connection's start (or of the answer before): uvicorn arms its idle timeout only
+    after an answer and stops it at any byte, so a silent or trickling client would stay."""
 
-    view: PublicView
-    readable: bool
-    seq: int
-
-
-def view_body(snapshot: Snapshot) -> bytes:
-    """The ``/view.json`` body: the projection's JSON plus ``readable`` and ``seq``."""
-
-    obj = {**public_view_json(snapshot.view), "readable": snapshot.readable, "seq": snapshot.seq}
-    return json.dumps(obj, ensure_ascii=False).encode("utf-8")
-
-
-def event_message(snapshot: Snapshot) -> bytes:
-    """One Server-Sent Events message: ``id`` and ``data`` (``{seq, readable, view, html}``)."""
-
-    data = {
-        "seq": snapshot.seq,
-        "readable": snapshot.readable,
-        "view": public_view_json(snapshot.view),
-        "html": view_fragment(snapshot.view, unreadable=not snapshot.readable),
-    }
-    # json.dumps never writes a raw line break, so the message is one data line.
-    return f"id: {snapshot.seq}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
-
-
-def respond(method: str, target: str, snapshot: Snapshot) -> Response:
-    """The answer to *method* *target* for every route but the stream's (pure; see the module).
-
-    ``/events`` answers 200 here with its first message (the handler then keeps it open).
-    """
-
-    path = urlsplit(target).path
-    if method != "GET":
-        return Response(
-            405,
-            "text/plain; charset=utf-8",
-            b"405 method not allowed: this page is read-only (GET)\n",
-            (("Allow", "GET"),),
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.head_deadline = self.loop.time() + self.timeout_keep_alive
+        self.timeout_keep_alive_task = self.loop.call_at(
+            self.head_deadline, self.timeout_keep_alive_handler
         )
-    if path in ("/", "/index.html"):
-        body = page_html(snapshot.view, unreadable=not snapshot.readable).encode("utf-8")
-        return Response(200, "text/html; charset=utf-8", body)
-    if path == "/view.json":
-        return Response(200, "application/json", view_body(snapshot))
-    if path == "/events":
-        return Response(200, "text/event-stream", event_message(snapshot))
-    return Response(404, "text/plain; charset=utf-8", b"404 not found\n")
 
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self.head_deadline = self.loop.time() + self.timeout_keep_alive
 
-class Watcher:
-    """Follows the encounter file: the newest good view, and a condition the streams wait on."""
-
-    def __init__(self, tracker: Tracker, warn: Any) -> None:
-        self.tracker = tracker
-        self.path = tracker.path
-        self.warn = warn
-        self.changed = threading.Condition()
-        self.stopping = threading.Event()
-        self._stamp: object = tracker.stamp()
-        self._problem: str | None = None
-        # Unreadable at the start is bad input (the D4Error goes up); later it keeps the last good view.
-        self.snapshot = Snapshot(tracker.view(), True, 1)
-
-    def check(self) -> None:
-        """Read the file again if its stat changed; publish a new snapshot when what is shown changed."""
-        stamp = self.tracker.stamp()
-        if stamp == self._stamp:
-            return
-        self._stamp = stamp
-        old = self.snapshot
-        try:
-            view, readable = self.tracker.view(), True
-            self._problem = None
-        except D4Error as error:
-            view, readable = old.view, False
-            if str(error) != self._problem:
-                self._problem = str(error)
-                self.warn(f"{error}; the page keeps the last good view")
-        if (view, readable) != (old.view, old.readable):
-            with self.changed:
-                self.snapshot = Snapshot(view, readable, old.seq + 1)
-                self.changed.notify_all()
-
-    def run(self) -> None:
-        while not self.stopping.wait(POLL_SECONDS):
-            self.check()
-
-    def stop(self) -> None:
-        self.stopping.set()
-        with self.changed:
-            self.changed.notify_all()
-
-    def wait_after(self, seq: int, timeout: float) -> Snapshot:
-        """The snapshot once its counter passes *seq*, or the current one after *timeout* or on stop."""
-        with self.changed:
-            self.changed.wait_for(
-                lambda: self.snapshot.seq != seq or self.stopping.is_set(), timeout
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+        if waiting and self.timeout_keep_alive_task is None:
+            self.timeout_keep_alive_task = self.loop.call_at(
+                self.head_deadline, self.timeout_keep_alive_handler
             )
-            return self.snapshot
 
 
-def stream_events(out: Any, connection: socket.socket, watcher: Watcher, seq: int) -> None:
-    """Write each new snapshot after *seq* to an event stream, with keep-alives, until the
-    server stops or the client goes."""
-    quiet_since = time.monotonic()
-    while not watcher.stopping.is_set():
-        snapshot = watcher.wait_after(seq, CLIENT_CHECK_SECONDS)
-        if watcher.stopping.is_set() or client_gone(connection):
-            return
-        if snapshot.seq != seq:
-            seq = snapshot.seq
-            out.write(event_message(snapshot))
-        elif time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
-            out.write(b": keep-alive\n\n")
-        else:
-            continue
-        quiet_since = time.monotonic()
-        out.flush()
+class Quiet(logging.Filter):
+    """Keeps off the GM's terminal what uvicorn says of a client the server dropped (a stream
+    ended because its client stopped reading) and of connections still open at Ctrl-C."""
+
+    EXPECTED = ("ASGI callable returned without completing response", "Cancel ")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.EXPECTED)
 
 
-def client_gone(connection: socket.socket) -> bool:
-    """The client closed its end (a stream's client never sends more): its thread can end."""
-    try:
-        readable, _, _ = select.select([connection], [], [], 0)
-        return bool(readable) and not connection.recv(1, socket.MSG_PEEK)
-    except OSError:
-        return True
+def warn(text: str) -> None:
+    """One warning line on the GM's terminal (stderr)."""
+    sys.stderr.write(f"d4cli: warning: {text}\n")
+    sys.stderr.flush()
 
 
-def make_handler(watcher: Watcher) -> type[BaseHTTPRequestHandler]:
-    """The request handler class bound to *watcher*."""
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "d4cli"
-        sys_version = ""
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-            pass  # the GM's terminal is not a web log
-
-        def _send(self, answer: Response, *, stream: bool = False) -> None:
-            self.send_response(answer.status)
-            self.send_header("Content-Type", answer.content_type)
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            for name, value in answer.headers:
-                self.send_header(name, value)
-            if stream:
-                self.send_header("Connection", "close")
-                self.close_connection = True
-            else:
-                self.send_header("Content-Length", str(len(answer.body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(answer.body)
-                self.wfile.flush()
-
-        def _answer(self) -> None:
-            snapshot = watcher.snapshot
-            answer = respond(self.command, self.path, snapshot)
-            streaming = answer.status == 200 and answer.content_type == "text/event-stream"
-            try:
-                self._send(answer, stream=streaming)
-                if streaming:
-                    self._stream(snapshot.seq)
-            except (BrokenPipeError, ConnectionResetError, TimeoutError):
-                self.close_connection = True
-
-        def _stream(self, seq: int) -> None:
-            stream_events(self.wfile, self.connection, watcher, seq)
-
-        def __getattr__(self, name: str) -> Any:
-            # Every method (POST, PUT, DELETE, HEAD, ...) gets the same answer as GET's router: 405.
-            if name.startswith("do_"):
-                return self._answer
-            raise AttributeError(name)
-
-        do_GET = _answer
-
-    return Handler
-
-
-class PlayerViewServer(ThreadingHTTPServer):
-    daemon_threads = True  # a client's thread never keeps the process alive
-    allow_reuse_address = True
-    block_on_close = False
-
-
-def bind(host: str, port: int, watcher: Watcher) -> PlayerViewServer:
-    """A server bound to *host*:*port* (port 0: a free one).
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on *host*:*port* (port 0: a free one).
 
     Raises:
         InputError: the port is in use, or the host cannot be bound (naming ``--port`` or ``--host``).
     """
-
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except (socket.gaierror, UnicodeError) as error:
-        raise InputError(
-            "--host", host, f"cannot be bound: {getattr(error, 'strerror', None) or error}"
-        ) from None
-    family = infos[0][0]
-    PlayerViewServer.address_family = family
+        reason = getattr(error, "strerror", None) or error
+        raise InputError("--host", host, f"cannot be bound: {reason}") from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        return PlayerViewServer((host, port), make_handler(watcher))
+        sock.bind(address)
+        sock.listen(2048)
     except OSError as error:
+        sock.close()
         if error.errno == errno.EADDRINUSE:
             raise InputError(
                 "--port", port, "is in use: give another --port (or stop what listens there)"
@@ -266,38 +98,80 @@ def bind(host: str, port: int, watcher: Watcher) -> PlayerViewServer:
         if error.errno == errno.EACCES:
             raise InputError("--port", port, "needs privileges: give a port from 1024 up") from None
         raise InputError("--host", host, f"cannot be bound: {error.strerror or error}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
-def serve(tracker: Tracker, host: str, port: int) -> int:
-    """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130).
+def served_hosts(host: str, bound: str, allowed: Iterable[str]) -> frozenset[str]:
+    """The names a request's ``Host`` may give: *host* as typed, the bound address, the loopback
+    names when bound to loopback, this machine's name and addresses when bound to every
+    address, and the *allowed* names (``--allow-host``)."""
+    address = ipaddress.ip_address(bound)
+    # 0.0.0.0 is no name to serve: pages of other sites reach loopback through it.
+    names = set(allowed) if address.is_unspecified else {host, bound, *allowed}
+    if address.is_loopback or address.is_unspecified:
+        names.update(LOOPBACK_NAMES)
+    if address.is_unspecified:
+        machine = socket.gethostname()
+        names.add(machine)
+        try:
+            names.update(str(info[4][0]) for info in socket.getaddrinfo(machine, None))
+        except OSError:
+            pass  # a machine whose own name does not resolve: --allow-host names the address
+    return frozenset(name.lower().strip("[]") for name in names)
+
+
+def serve(
+    tracker: Tracker,
+    host: str,
+    port: int,
+    allowed: Iterable[str] = (),
+    max_streams: int = 500,
+    routes: Sequence[BaseRoute] = (),
+) -> int:
+    """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130); *routes*
+    are served beside the read routes (behind the same guard).
 
     Raises:
         InputError: the port or host cannot be bound.
-        FileError: the file cannot be read at the start (later, the last good view is kept).
+        FileError: the file cannot be read at the start (later, the page says it is not ready).
     """
-
-    def warn(text: str) -> None:
-        sys.stderr.write(f"d4cli: warning: {text}\n")
-        sys.stderr.flush()
-
-    path = tracker.path
-    watcher = Watcher(tracker, warn)
-    server = bind(host, port, watcher)
-    bound_host, bound_port = str(server.server_address[0]), int(server.server_address[1])
-    shown = f"[{bound_host}]" if ":" in str(bound_host) else bound_host
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        warn(f"--host {host}: anyone on that network can read the player view")
+    broadcaster = Broadcaster(tracker.view, tracker.stamp, warn, max_streams)
+    sock = bind(host, port)
+    bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
+    hosts = served_hosts(host, bound, allowed)
+    app = make_app(broadcaster, Settings(hosts, max_streams), routes)
+    config = uvicorn.Config(
+        app,
+        http=IdleClosing,
+        lifespan="on",
+        log_config=None,
+        log_level="error",
+        access_log=False,
+        server_header=False,
+        timeout_keep_alive=IDLE_SECONDS,
+        timeout_graceful_shutdown=1,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        # Past the stream cap, the other routes still answer; past this, uvicorn answers 503.
+        limit_concurrency=max_streams + 100,
+    )
+    address = ipaddress.ip_address(bound)
+    shown = socket.gethostname() if address.is_unspecified else bound
+    shown = f"[{shown}]" if ":" in shown else shown
+    if not address.is_loopback:
+        warn(
+            f"--host {host}: anyone on that network can read the player view "
+            f"(it answers to {', '.join(sorted(hosts))}; --allow-host NAME adds a name)"
+        )
     sys.stderr.write(
-        f"d4cli: serving the player view of {path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
+        f"d4cli: serving the player view of {tracker.path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
     )
     sys.stderr.flush()
-    poller = threading.Thread(target=watcher.run, name="d4cli-watch", daemon=True)
-    poller.start()
+    logging.getLogger("uvicorn.error").addFilter(Quiet())
     try:
-        server.serve_forever(poll_interval=0.25)
+        uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         return 130
     finally:
-        watcher.stop()
-        server.server_close()
-    return 0
+        sock.close()
+    return 130

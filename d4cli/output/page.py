@@ -1,9 +1,9 @@
-"""The players' web page (``d4cli serve``): one self-contained HTML document, no build step, no CDN.
+"""The players' web page (``d4cli serve``): one HTML document, its style and script, no build step, no CDN.
 
 Made from a `d4cli.fight.public_view.PublicView` alone, which holds nothing the
 GM hides. `view_fragment` is the HTML of one view (every text escaped with
-`html.escape`); `page_html` wraps it in the page, whose small script listens to
-``/events`` (Server-Sent Events) and swaps in each new fragment, so the page
+`html.escape`); `page_html` wraps it in the page, whose small script (``assets/page.js``)
+listens to ``/events`` (Server-Sent Events) and swaps in each new fragment, so the page
 follows the encounter without a reload. A large layout for a TV across the
 table: the round, the initiative order, the current creature highlighted, HP
 labels as coloured bars, effects as chips.
@@ -12,13 +12,16 @@ labels as coloured bars, effects as chips.
 from __future__ import annotations
 
 from html import escape
+from importlib.resources import files
 
 from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.output.serialize.public_view import effect_left
 
 # How full a label's bar is drawn: a label never gives away the number behind it.
 LABEL_FILL = {"Healthy": 100, "Up": 100, "Hurt": 70, "Bloodied": 35, "Down": 0}
-UNREADABLE = "The encounter file is unreadable just now; this is the last good view."
+# All the players learn of a file that cannot be read: no reason, no name (it may name a hidden creature).
+NOT_READY = "The table is not ready yet."
+ASSETS = ("page.css", "page.js")
 
 
 def _hp(creature: PublicCreature) -> str:
@@ -35,7 +38,7 @@ def _hp(creature: PublicCreature) -> str:
     text = " ".join(part for part in (number, label or "") if part)
     css = (label or "Up").lower()
     return (
-        f'<div class="hp {css}"><div class="bar"><div class="fill" style="width:{fill}%"></div></div>'
+        f'<div class="hp {css}"><div class="bar"><div class="fill p{5 * round(fill / 5)}"></div></div>'
         f'<span class="hptext">{escape(text)}</span></div>'
     )
 
@@ -62,8 +65,10 @@ def _headroom(creature: PublicCreature) -> str:
     return f'<div class="headroom">{parts}</div>'
 
 
-def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
-    """The HTML of *view* (what the page's ``<main>`` holds); *unreadable*: say the file could not be read."""
+def view_fragment(view: PublicView | None) -> str:
+    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`."""
+    if view is None:
+        return f'<p class="warning">{escape(NOT_READY)}</p>'
     state = f"Round {view.round}" if view.round else "Not started"
     if view.turn is not None:
         now = f"Now: {escape(view.turn)}"
@@ -95,51 +100,34 @@ def view_fragment(view: PublicView, *, unreadable: bool = False) -> str:
             f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
             f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
         )
-    warning = f'<p class="warning">{escape(UNREADABLE)}</p>' if unreadable else ""
     body = "".join(rows) or '<li class="empty">No creatures to show</li>'
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
         f'<div class="round">{state}</div><div class="now">{now}</div></header>'
-        f'{warning}<ol class="order">{body}</ol>'
+        f'<ol class="order">{body}</ol>'
     )
 
 
-_STYLE = """
-body{margin:0;background:#14161a;color:#f2f2f2;font:2.2vw/1.3 system-ui,sans-serif}
-header{display:flex;gap:2em;align-items:baseline;padding:.6em 1em;background:#22262d}
-h1{font-size:1.4em;margin:0;flex:1}.round{font-size:1.4em;font-weight:bold}.now{color:#ffd866}
-.warning{background:#7a1f1f;margin:0;padding:.4em 1em}
-ol.order{list-style:none;margin:0;padding:.4em 1em}
-li.creature{display:flex;align-items:center;gap:.8em;padding:.35em .5em;border-radius:.3em;margin:.2em 0;background:#1c1f24}
-li.current{background:#3b3413;outline:.12em solid #ffd866}
-li.down .name{text-decoration:line-through;color:#888}
-.marker{width:1.2em;color:#ffd866}.who{flex:1}.name{font-weight:bold;font-size:1.2em}
-.evasion{color:#aaa;font-size:.8em}
-.chips{display:flex;flex-wrap:wrap;gap:.3em}.chip{font-size:.7em;padding:.1em .5em;border-radius:1em}
-.chip.advantage{background:#1f5130}.chip.disadvantage{background:#5a2323}
-.headroom{font-size:.7em}.room{margin-right:.6em}.room.ok{color:#7bd88f}.room.zero{color:#ffd866}.room.no{color:#fc6a5d}
-.hp{width:28%;text-align:right}.bar{height:.6em;background:#333;border-radius:.3em;overflow:hidden}
-.fill{height:100%}.healthy .fill,.up .fill{background:#3fb950}.hurt .fill{background:#d29922}
-.bloodied .fill{background:#f85149}.down .fill{background:#555}.hptext{font-size:.8em}
-"""
-
-_SCRIPT = """
-const main = document.getElementById('view');
-const source = new EventSource('/events');
-source.onmessage = (event) => {
-  const data = JSON.parse(event.data);
-  main.innerHTML = data.html;
-  document.body.dataset.seq = data.seq;
-};
-"""
-
-
-def page_html(view: PublicView, *, unreadable: bool = False) -> str:
-    """The whole page: `view_fragment` of *view*, the style and the script that follows ``/events``."""
+def page_html(view: PublicView | None) -> str:
+    """The whole page: `view_fragment` of *view* (None: `NOT_READY`), linking ``/assets/page.css`` and
+    ``/assets/page.js`` (the script that follows ``/events``); nothing inline, for the page's
+    Content-Security-Policy ``default-src 'self'``."""
+    title = escape(view.name) if view is not None and view.name else "Encounter"
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(view.name) or 'Encounter'}: player view</title><style>{_STYLE}</style></head>"
-        f'<body><main id="view">{view_fragment(view, unreadable=unreadable)}</main>'
-        f"<script>{_SCRIPT}</script></body></html>"
+        f'<title>{title}: player view</title><link rel="stylesheet" href="/assets/page.css"></head>'
+        f'<body><main id="view">{view_fragment(view)}</main>'
+        '<script src="/assets/page.js"></script></body></html>'
     )
+
+
+def asset(name: str) -> bytes:
+    """The bytes of ``page.css`` or ``page.js`` (package data of `d4cli.output`).
+
+    Raises:
+        KeyError: any other *name* (the server answers 404; no name reaches the file system).
+    """
+    if name not in ASSETS:
+        raise KeyError(name)
+    return files("d4cli.output").joinpath("assets", name).read_bytes()

@@ -50,10 +50,15 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 720})
+                refused: list[str] = []  # what the Content-Security-Policy blocked, if anything
+                page.on(
+                    "console",
+                    lambda m: refused.append(m.text) if "Content Security" in m.text else None,
+                )
                 page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
-                page.wait_for_function(
-                    "document.body.dataset.seq !== undefined", timeout=5000
-                )  # the stream is open
+                # The stream is open (locators only: the page's policy forbids eval, which
+                # Playwright's string predicates use).
+                page.locator("body[data-seq]").wait_for(state="attached", timeout=5000)
                 text = page.inner_text("body")
                 assert "Round 1" in text and "Now: Aria" in text
                 assert (
@@ -64,13 +69,11 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
                 page.evaluate("window.notReloaded = true")
                 gm(tmp_path, "damage", "Goblin Archer", "9")
                 start = time.monotonic()
-                page.wait_for_function(
-                    "[...document.querySelectorAll('li.creature')].some("
-                    "li => li.innerText.includes('Goblin 2') && li.innerText.includes('Down'))",
-                    timeout=2000,
-                )
+                page.locator("li.creature.down", has_text="Goblin 2").wait_for(timeout=2000)
                 assert time.monotonic() - start < 2.0
                 assert page.evaluate("window.notReloaded") is True  # the same page: no reload
+                assert refused == []
+                assert page.locator("li.creature.down .hp.down .fill.p0").count() == 1
                 shot = tmp_path / "player-view.png"
                 page.screenshot(path=str(shot))
                 assert (
@@ -79,6 +82,33 @@ def test_the_page_shows_the_view_and_follows_a_change_without_reload(tmp_path: P
                 keep = os.environ.get("D4CLI_SCREENSHOTS")
                 if keep:
                     shutil.copy(shot, Path(keep) / "player-view.png")
+            finally:
+                browser.close()
+    finally:
+        code, err = server.stop()
+        server.close()
+    assert code == 130 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_hostile_names_show_as_text_in_the_browser_on_load_and_through_the_stream(tmp_path: Path):
+    sync_playwright = _browser_or_skip()
+    hostile = '<img src=x onerror="window.pwned=1">'
+    hidden_skirmish()
+    gm(tmp_path, "alias", "Aria", hostile)
+    server = Server(tmp_path)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
+                page.locator("body[data-seq]").wait_for(state="attached", timeout=5000)
+                assert page.locator("li.current .name").inner_text() == hostile
+                gm(tmp_path, "alias", "Borin", hostile.replace("pwned", "pwned2"))
+                page.locator("li.creature .name", has_text="pwned2").wait_for(timeout=2000)
+                assert page.locator("main img").count() == 0
+                assert page.evaluate("window.pwned === undefined && window.pwned2 === undefined")
             finally:
                 browser.close()
     finally:

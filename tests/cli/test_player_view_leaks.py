@@ -94,10 +94,10 @@ def encounters(draw: st.DrawFn) -> tuple[Encounter, set[str]]:
 
 def player_outputs(encounter: Encounter) -> dict[str, str]:
     """Every player output of *encounter*: JSON, the players' board at 80 and 120 columns, the page,
-    and each answer of the server (its router and its event message)."""
-    from d4cli.cli.serve import Snapshot, event_message, respond
+    and each body of the server (its page, ``/view.json`` and its event, with the file readable or not)."""
     from d4cli.output.page import page_html
     from d4cli.output.render.board import frame_text, players_frame
+    from d4cli.web.broadcast import snapshot
 
     view = public_view(encounter)
     outputs = {
@@ -106,19 +106,11 @@ def player_outputs(encounter: Encounter) -> dict[str, str]:
         "board120": frame_text(players_frame(view, unreadable=True), 120),
         "html": page_html(view),
     }
-    for readable in (True, False):
-        snapshot = Snapshot(view, readable, 3)
-        for method, target in (
-            ("GET", "/"),
-            ("GET", "/view.json"),
-            ("GET", "/events"),
-            ("GET", "/x"),
-            ("POST", "/"),
-        ):
-            outputs[f"{method} {target} {readable}"] = respond(
-                method, target, snapshot
-            ).body.decode("utf-8")
-        outputs[f"event {readable}"] = event_message(snapshot).decode("utf-8")
+    for shown in (view, None):
+        bodies = snapshot(shown, 3)
+        outputs[f"page {shown is None}"] = bodies.page.decode("utf-8")
+        outputs[f"view.json {shown is None}"] = bodies.json.decode("utf-8")
+        outputs[f"event {shown is None}"] = bodies.event.decode("utf-8")
     return outputs
 
 

@@ -1,5 +1,7 @@
 """``d4cli serve``: routes, methods, the live event stream, a damaged file, 50 streams, Ctrl-C, bad input.
 
+The attacker's side (hosts, headers, bodies, writes, the cap) is in tests/web/.
+
 The slow tests start a real server on a free port of 127.0.0.1 (``--port 0``).
 conftest's autouse fixture points D4CLI_FILE at a temp folder and chdirs there.
 """
@@ -16,6 +18,8 @@ import pytest
 from _cli import fails
 from _serve import FILE, SECRETS, Server, gm, hidden_skirmish, next_message, open_stream
 
+from d4cli.cli.serve import served_hosts
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
@@ -29,12 +33,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def test_routes_show_the_projection_only(server: Server):
     status, headers, body = server.get("/")
     page = body.decode()
-    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
     assert "Goblin 2" in page and "Round 1" in page and "Now: Aria" in page and "blessed" in page
     assert "http://" not in page and "https://" not in page  # nothing from a CDN: it works offline
     status, headers, body = server.get("/view.json")
     view = json.loads(body)
-    assert status == 200 and headers["Content-Type"] == "application/json"
+    assert status == 200 and headers["content-type"] == "application/json"
     assert [c["name"] for c in view["creatures"]] == ["Aria", "Borin", "Goblin 2"]
     assert view["creatures"][2]["hp_label"] == "Hurt" and view["creatures"][2]["hp"] is None
     assert view["readable"] is True and view["turn"] == "Aria"
@@ -44,10 +48,13 @@ def test_routes_show_the_projection_only(server: Server):
 
 
 @pytest.mark.slow
-def test_get_only_and_unknown_paths_are_404(server: Server):
+def test_get_and_head_only_and_unknown_paths_are_404(server: Server):
     for method in ("POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "BREW"):
         status, headers, _ = server.get("/", method)
-        assert (status, headers.get("Allow")) == (405, "GET"), method
+        if method == "HEAD":
+            assert status == 200
+            continue
+        assert status == 405 and set(headers["allow"].split(", ")) == {"GET", "HEAD"}, method
     for path in (
         "/nope",
         "/encounter.toml",
@@ -79,7 +86,7 @@ def test_events_push_a_change_within_2_seconds(server: Server, tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_a_damaged_file_keeps_the_last_good_view_and_the_server_lives(
+def test_a_damaged_file_says_the_table_is_not_ready_and_the_server_lives(
     server: Server, tmp_path: Path
 ):
     stream = open_stream(server)
@@ -89,29 +96,30 @@ def test_a_damaged_file_keeps_the_last_good_view_and_the_server_lives(
         'schema_version = 3\nmode = "turn"\nround = 1\n[[creature]]\nname = "Goblin Brute"\nhp = "x"\n'
     )
     broken = next_message(stream)
-    assert broken["readable"] is False and "unreadable" in broken["html"]
-    assert [c["name"] for c in broken["view"]["creatures"]] == ["Aria", "Borin", "Goblin 2"]
-    assert "Goblin Brute" not in json.dumps(
-        broken
-    )  # the reason goes to the GM's stderr, not to the page
+    assert broken["readable"] is False and broken["view"] is None
+    assert broken["html"] == '<p class="warning">The table is not ready yet.</p>'
+    # the reason (naming a hidden creature) goes to the GM's stderr, not to the page
+    assert "Goblin" not in json.dumps(broken) and "Aria" not in json.dumps(broken)
     view = json.loads(server.get("/view.json")[2])
-    assert view["readable"] is False and view["creatures"][0]["name"] == "Aria"
+    assert view == {"kind": "player-view", "readable": False, "seq": broken["seq"]}
     FILE.write_bytes(good)
     assert next_message(stream)["readable"] is True
     stream.close()
     code, err = server.stop()
     assert code == 130 and "Traceback" not in err
-    assert "warning" in err and "keeps the last good view" in err
+    assert "warning" in err and "Goblin Brute" in err and "the table is not ready" in err
 
 
 @pytest.mark.slow
-def test_fifty_streams_do_not_slow_gm_commands_nor_leak_threads(server: Server, tmp_path: Path):
+def test_fifty_streams_do_not_slow_gm_commands_nor_take_a_thread_each(
+    server: Server, tmp_path: Path
+):
     quiet = min(gm(tmp_path, "damage", "Borin", "1") for _ in range(2))
-    idle_threads = server.threads()
+    idle_threads, idle_sockets = server.threads(), server.sockets()
     streams = [open_stream(server) for _ in range(50)]
     for stream in streams:
         next_message(stream)
-    assert server.threads() >= idle_threads + 50
+    assert server.threads() <= idle_threads + 3  # one event loop (and a reading worker or two)
     busy = min(gm(tmp_path, "damage", "Borin", "1") for _ in range(2))
     assert busy < quiet * 2 + 0.5  # the server never takes the lock: the command does not wait
     for stream in streams:
@@ -119,9 +127,9 @@ def test_fifty_streams_do_not_slow_gm_commands_nor_leak_threads(server: Server, 
     for stream in streams:
         stream.close()
     deadline = time.monotonic() + 10
-    while server.threads() > idle_threads and time.monotonic() < deadline:
+    while server.sockets() > idle_sockets and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert server.threads() <= idle_threads
+    assert server.sockets() <= idle_sockets  # every stream's connection closed with its client
     code, err = server.stop()
     assert code == 130 and "Traceback" not in err
 
@@ -138,7 +146,8 @@ def test_ctrl_c_stops_cleanly_with_130(server: Server):
 @pytest.mark.slow
 def test_a_host_other_than_loopback_says_who_can_read(tmp_path: Path):
     hidden_skirmish()
-    running = Server(tmp_path, "--host", "127.0.0.2")
+    running = Server(tmp_path, "--host", "0.0.0.0")
+    running.host = "127.0.0.1"
     try:
         assert "anyone on that network can read the player view" in running.banner
         assert running.get("/view.json")[0] == 200
@@ -164,6 +173,37 @@ def test_bad_ports_and_hosts_are_one_line_exit_2():
         assert f"--port: {port}: is in use" in fails(2, FILE, "serve", "--port", str(port))
     finally:
         taken.close()
+
+
+def test_the_served_host_names():
+    loopback = {"127.0.0.1", "localhost", "::1"}
+    assert served_hosts("127.0.0.1", "127.0.0.1", ()) == loopback
+    assert served_hosts("localhost", "::1", ["Table.LAN"]) == loopback | {"table.lan"}
+    assert served_hosts("192.0.2.7", "192.0.2.7", ["[2001:db8::1]"]) == {"192.0.2.7", "2001:db8::1"}
+    every = served_hosts("0.0.0.0", "0.0.0.0", ["table.lan"])
+    assert loopback | {"table.lan", socket.gethostname().lower()} <= every
+    assert "0.0.0.0" not in every and "::" not in served_hosts("::", "::", ())
+
+
+def test_bad_stream_caps_and_allowed_hosts_are_one_line_exit_2():
+    hidden_skirmish()
+    assert "--max-streams: 0: must be within 1..10000" in fails(
+        2, FILE, "serve", "--max-streams", "0"
+    )
+    assert "--max-streams: 'many'" in fails(2, FILE, "serve", "--max-streams", "many")
+    assert "--allow-host" in fails(2, FILE, "serve", "--allow-host", "bad\tname", "--port", "0")
+
+
+@pytest.mark.slow
+def test_an_allowed_host_is_served_and_others_are_421(tmp_path: Path):
+    hidden_skirmish()
+    running = Server(tmp_path, "--allow-host", "table.lan")
+    try:
+        assert running.get("/view.json", headers={"Host": "table.lan:8765"})[0] == 200
+        assert running.get("/view.json", headers={"Host": "other.lan"})[0] == 421
+    finally:
+        running.stop()
+        running.close()
 
 
 def test_serve_on_an_unreadable_file_is_bad_input():

@@ -242,3 +242,23 @@ def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
         and "tomli_w" in modules
     )
     assert os.path.getsize(path) > 0
+
+
+WEB_LIBRARIES = ("starlette", "uvicorn", "sse_starlette", "limits", "anyio", "h11", "httpx")
+
+
+def test_only_serve_loads_the_web_stack(tmp_path: Path) -> None:
+    path = str(_skirmish(tmp_path))
+    # (`d4cli --help` loads every command's module, so it loads the web stack too.)
+    for args in (
+        ("status", "-f", path),
+        ("board", "--players", "--once", "-f", path),
+        ("act", "Aria", "Finesse", "--cost", "0", "-f", path),
+        ("roll", "pool", "4", "--json"),
+    ):
+        _, modules = _run(*args, cwd=tmp_path)
+        assert not _top(modules, *WEB_LIBRARIES), args
+        assert not _top(modules, "d4cli.web"), args
+    # serve loads it at its command boundary (bad input stops it right after).
+    _, modules = _run("serve", "--port", "70000", "-f", path, cwd=tmp_path)
+    assert {"starlette", "uvicorn", "sse_starlette", "d4cli.web.app"} <= modules

@@ -60,3 +60,9 @@ def public_view_json(view: PublicView) -> JsonObject:
             for creature in view.creatures
         ],
     }
+
+
+def not_ready_json() -> JsonObject:
+    """The player view while the encounter file cannot be read: ``kind`` = "player-view" alone
+    (no name, no creature: the reason may name a hidden one)."""
+    return {"kind": "player-view"}

@@ -1,0 +1,92 @@
+"""What a write route (a seat's request, for one) checks before it reads the body.
+
+`read_write` runs them in order: the ``Origin`` is the served origin (else 403: another site's
+page cannot post here, and neither can a client that names none), the body is JSON (else 415),
+the key (a seat) is under its rate (else 429 with ``Retry-After``), then the JSON is parsed
+(400 when it is not). The body's size is the `d4cli.web.guard.Guard`'s (413). Every refusal is a
+Starlette ``HTTPException``, which the app answers as JSON ``{"error": TEXT}``.
+
+The rate is a moving window of the `limits` library, kept in this process's memory.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Any
+
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+# A player taps a button; a few requests a second per seat is more than any hand makes.
+WRITES_PER_SECOND = 3
+
+
+def check_origin(request: Request) -> None:
+    """The request's ``Origin`` is ``http://`` + its ``Host`` (which the guard has checked).
+
+    Raises:
+        HTTPException: 403, the Origin is missing or another.
+    """
+    origin = request.headers.get("origin")
+    served = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
+    if origin is None or origin.lower() != served:
+        raise HTTPException(403, f"Origin {origin!r}: writes are taken from {served} only")
+
+
+def check_json(request: Request) -> None:
+    """The body is declared ``application/json`` (a charset may follow).
+
+    Raises:
+        HTTPException: 415, another Content-Type or none.
+    """
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise HTTPException(415, f"Content-Type {kind or 'none'!r}: send application/json")
+
+
+class RateLimit:
+    """At most *per_second* hits a second for each key (a moving window).
+
+    Args:
+        per_second: hits allowed in any one second, per key (a whole number >= 1).
+    """
+
+    def __init__(self, per_second: int = WRITES_PER_SECOND) -> None:
+        self.item = RateLimitItemPerSecond(per_second)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def hit(self, key: str) -> None:
+        """Count one hit of *key*.
+
+        Raises:
+            HTTPException: 429 with ``Retry-After`` (whole seconds, at least 1) past the rate.
+        """
+        if self.limiter.hit(self.item, key):
+            return
+        reset = self.limiter.get_window_stats(self.item, key).reset_time
+        wait = max(1, math.ceil(reset - time.time()))
+        raise HTTPException(
+            429,
+            f"too many requests: at most {self.item.amount} a second",
+            {"Retry-After": str(wait)},
+        )
+
+
+async def read_write(request: Request, limit: RateLimit, key: str) -> Any:
+    """Check a write (Origin, Content-Type, the rate of *key*), then its body's JSON.
+
+    Raises:
+        HTTPException: 403, 415, 429 as above; 400 when the body is not JSON (UTF-8).
+    """
+    check_origin(request)
+    check_json(request)
+    limit.hit(key)
+    try:
+        return json.loads(await request.body())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise HTTPException(400, f"the body is not JSON: {error}") from None
