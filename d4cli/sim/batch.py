@@ -8,10 +8,12 @@ gate allows; each choice of the policy is looked up in the setup's `Tables`
 whose fight is over (a side left alone with a creature up, R18, or ``max_rounds`` rounds:
 a draw) leaves the arrays, and its figures go to the `Tally`.
 
-The dice are numpy's (``numpy.random.Generator``), one generator per block of
-`d4cli.sim.batch_scope.BLOCK` runs seeded by ``(seed, mode, block)``: the same seed gives the
-same tally whatever pieces the runs are cut into, as long as a piece is whole blocks
-(`d4cli.sim.pieces.chunks`). They are not the reference engine's dice: the two engines
+A pool's total (its d4s and the move's extra dice, R5, R6) is drawn from its exact
+distribution (`d4cli.odds.roll_odds.pool_distribution`, in the setup's tables): the law
+of rolling each die, in one draw. The draws are numpy's (``numpy.random.Generator``), one
+generator per block of `d4cli.sim.batch_scope.BLOCK` runs seeded by ``(seed, mode,
+block)``: the same seed gives the same tally whatever pieces the runs are cut into, as
+long as a piece is whole blocks (`d4cli.sim.pieces.chunks`). They are not the reference engine's dice: the two engines
 agree in distribution, not run by run (tests/sim/test_batch_engine.py checks it).
 """
 
