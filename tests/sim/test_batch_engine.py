@@ -303,3 +303,55 @@ def test_random_encounters_agree(case):
     # Each encounter alone: its misses at 99% no more than chance gives once in 10,000.
     assert len(misses(found)) <= allowed_misses(len(found), certainty=0.9999), (found, encounter)
     assert max(found.values(), default=0.0) < 5.5, (found, encounter)
+
+
+def test_the_tables_hold_the_policys_own_choices():
+    from d4cli.sim.batch_tables import build
+    from d4cli.sim.engine import _team_request
+    from d4cli.sim.policy import best_move, can_act
+
+    setup = prepare(example("skirmish"), "round")
+    t = build(setup)
+    creatures = setup.encounter.creatures
+    moves = [move for own in setup.moves for move in own]
+    checked = 0
+    for me, own in enumerate(setup.moves):
+        for index in range(t.loads):
+            load = t.low + index
+            assert t.can_act[me, index] == can_act(own, load)
+            for target, other in enumerate(creatures):
+                if setup.side_of[target] == setup.side_of[me]:
+                    continue
+                expected = best_move(own, load, other.evasion, setup.policies[me].reserve)
+                found = t.move[me, index, target]
+                assert (moves[found] if found >= 0 else None) == expected
+                checked += 1
+    assert checked == 4 * 2 * t.loads
+    # The reaction rule as the reference engine asks it (R11): gate, weigh, had its turn.
+    agreed = 0
+    for ally in range(len(creatures)):
+        for attacker in range(len(creatures)):
+            if setup.side_of[ally] == setup.side_of[attacker]:
+                continue
+            for own, attack_load, had in (
+                (-1, -1, False),
+                (0, 1, False),
+                (2, 0, True),
+                (1, 2, False),
+            ):
+                for target in (i for i, s in enumerate(setup.side_of) if s == setup.side_of[ally]):
+                    move = t.move[attacker, attack_load - t.low, target]
+                    if move < 0:
+                        continue
+                    evasion = creatures[target].evasion
+                    expected = _team_request(setup, ally, own, attacker, attack_load, evasion, had)
+                    gate = t.react_gate[ally, own - t.low]
+                    worth = (
+                        not t.weigh_round[ally]
+                        or had
+                        or t.prevented[attacker, attack_load - t.low, target]
+                        > t.forgone[ally, own - t.low, attacker]
+                    )
+                    assert (expected is not None) == bool(gate and worth)
+                    agreed += 1
+    assert agreed > 20
