@@ -6,7 +6,9 @@ share of runs (wins, draws, a creature down) is compared as two proportions (the
 standard error); any other figure by its pooled spread: each engine's per-run standard
 deviation read off its own (normal) interval, pooled by runs, times ``sqrt(1/n_a + 1/n_b)``
 (so a few reference runs that happen to agree exactly do not shrink the spread to the
-batch engine's alone). Figures that are one event seen twice (in a duel one
+batch engine's alone). A figure that rests on the events of a handful of runs is not
+normal and is left out: one whose numerator is non-zero in fewer than `FEW` runs of either
+engine (at least ``sum**2 / sum_of_squares`` runs are non-zero, Cauchy-Schwarz). Figures that are one event seen twice (in a duel one
 side's wins are the other's downs) count once. Across many figures some misses are
 expected by chance (1 in 100); `allowed_misses` is the most that chance gives with
 probability 99.9%, and a real fault shows as far more, or as one miss of many standard
@@ -19,9 +21,37 @@ import math
 from typing import Any
 
 from d4cli.sim.report import Z95, mode_report
-from d4cli.sim.tally import Tally
+from d4cli.sim.tally import FIGURES, Tally
 
 Z99 = 2.5758293035489004
+FEW = 20
+
+
+def _events(tally: Tally) -> dict[str, float]:
+    """For each figure over per-run sums: the fewest runs its numerator can be non-zero in."""
+    width = len(tally.sums)
+
+    def runs_with(total: int, squares: int) -> float:
+        return (
+            math.inf
+            if total == 0 and squares == 0
+            else (total * total / squares if squares else 0.0)
+        )
+
+    def column(i: int) -> float:
+        return runs_with(tally.sums[i], tally.products[i * width + i])
+
+    out = {
+        "actions per turn": column(2),
+        "reactions per round": column(3),
+        "stuck share": column(4),
+    }
+    sides = width - len(FIGURES)
+    out.update({f"side {n}": column(len(FIGURES) + n) for n in range(sides)})
+    for c in range(tally.creatures):
+        dealt, squared = tally.per_creature[4 * c + 1], tally.per_creature[4 * c + 2]
+        out[f"creature {c}"] = runs_with(dealt, squared)
+    return out
 
 
 def _shares(report: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -71,7 +101,17 @@ def deviations(
         gap = abs(xa / na - xb / nb)
         out[name] = 0.0 if gap <= 1e-12 else (math.inf if spread == 0 else gap / spread)
     fa, fb = _figures(ra), _figures(rb)
+    ea, eb = _events(a), _events(b)
+    rests_on = {name: name for name in ("actions per turn", "reactions per round", "stuck share")}
+    for number, side in enumerate(sides):
+        rests_on[f"damage per round {side}"] = f"side {number}"
+    for number, (name, _side) in enumerate(creatures):
+        rests_on[f"{name} damage per fight"] = f"creature {number}"
+        rests_on[f"{name} share of side"] = f"creature {number}"
     for name in fa.keys() & fb.keys():
+        basis = rests_on.get(name)
+        if basis is not None and min(ea[basis], eb[basis]) < FEW:
+            continue
         (va, la, ha, na), (vb, lb, hb, nb) = fa[name], fb[name]
         sd_a, sd_b = (ha - la) / 2 / Z95 * math.sqrt(na), (hb - lb) / 2 / Z95 * math.sqrt(nb)
         pooled = math.sqrt((na * sd_a**2 + nb * sd_b**2) / (na + nb))

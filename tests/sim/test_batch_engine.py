@@ -312,10 +312,11 @@ def test_random_encounters_agree(case):
         setup = prepare(encounter, name, max_rounds=15)
     except InputError:
         assume(False)
-    found = _compare(setup, name, (4000, 1000), 1)
-    # Each encounter alone: its misses at 99% no more than chance gives once in 10,000.
-    assert len(misses(found)) <= allowed_misses(len(found), certainty=0.9999), (found, encounter)
-    assert max(found.values(), default=0.0) < 5.5, (found, encounter)
+    found = _compare(setup, name, (4000, 600), 1)
+    # Each encounter alone: no figure off by 4.5 standard errors of the difference (by chance
+    # about once in 150,000 figures; an encounter's figures move together, so a count of its
+    # misses at 99% says little: the bundled examples, with more runs, are held to that).
+    assert max(found.values(), default=0.0) < 4.5, (found, encounter)
 
 
 def test_the_tables_hold_the_policys_own_choices():
