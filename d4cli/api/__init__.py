@@ -18,6 +18,8 @@ docs/api.md documents each name.
 from d4cli.api.change import Change
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
+from d4cli.api.seat_requests import SeatAction, SeatDesk, Submitted
+from d4cli.api.seats import Seat, Seats
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
@@ -34,11 +36,12 @@ from d4cli.odds.check_odds import check_odds, p_check_success
 from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
 from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds
 from d4cli.rules.action_roll import CheckResult
-from d4cli.rules.dice import DiceRoll, ExtraDice, ScriptedDice
+from d4cli.rules.dice import DiceRoll, EnteredDice, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult
 from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
+from d4cli.store.requests import RequestRow
 from d4cli.store.undo import Redone, Undone
 
 __all__ = [
@@ -60,6 +63,13 @@ __all__ = [
     "SetEvent",
     "FieldChange",
     "SeveralEvent",
+    # seats and their requests
+    "Seats",
+    "Seat",
+    "SeatDesk",
+    "SeatAction",
+    "Submitted",
+    "RequestRow",
     # the encounter's vocabulary
     "same_name",
     "public_view",
@@ -78,6 +88,7 @@ __all__ = [
     "DiceRoll",
     "ExtraDice",
     "ScriptedDice",
+    "EnteredDice",
     # exact odds
     "pool_odds",
     "check_odds",

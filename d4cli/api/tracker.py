@@ -10,7 +10,7 @@ and why; the front end renders it. Nothing here prints or reads the environment.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from d4cli.api.change import Change
 from d4cli.api.creature_changes import CreatureChanges
 from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
 from d4cli.api.templates import new_encounter
-from d4cli.fight.actions import ActRecord, ActRequest, act
+from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import remove_effect
 from d4cli.fight.encounter import TEAM_SOURCE, Encounter
@@ -207,6 +207,7 @@ class Tracker(CreatureChanges):
         ignore_load: bool = False,
         dry_run: bool = False,
         note: str | None = None,
+        faces: Sequence[int] | None = None,
     ) -> Change[ActRecord]:
         """A creature acts: gate, pool, roll, Load + Cost, damage to a target (R2-R11, R16).
 
@@ -215,6 +216,13 @@ class Tracker(CreatureChanges):
         it is a reaction (R10); with *gm* a GM-called roll: no gate, no Cost, Load unchanged,
         not a reaction, a down creature too (R9). A refusal (gate R2, down R18) is a `Change`
         whose record says why, nothing written.
+
+        *faces* are real dice entered by hand instead of rolled: the pool's d4s, then each
+        extra dice group's, in order (`d4cli.fight.actions.act_entered`); the record says ``entered``.
+
+        Raises:
+            InputError: as `d4cli.fight.actions.act`; *faces* (field ``faces``) not exactly as
+                many as the roll takes after the gate, or a face outside its die.
         """
         request = ActRequest(
             actor=actor,
@@ -234,7 +242,10 @@ class Tracker(CreatureChanges):
         rng = self.rng
 
         def transition(encounter: Encounter) -> tuple[Encounter, ActRecord]:
-            return act(encounter, apply_named_action(encounter, request, given), rng)
+            named_request = apply_named_action(encounter, request, given)
+            if faces is not None:
+                return act_entered(encounter, named_request, faces)
+            return act(encounter, named_request, rng)
 
         return self.change(transition, note=note, dry_run=dry_run, always_logged=True)
 
@@ -326,7 +337,8 @@ class Tracker(CreatureChanges):
         self, changes: Mapping[str, object], *, note: str | None = None
     ) -> Change[SetEvent]:
         """Set fields of the ``[player_view]`` table: ``party``, ``party_hp``, ``others_hp``
-        (``exact``, ``label`` or ``none``).
+        (``exact``, ``label`` or ``none``), ``seats`` (``approve`` or ``auto``),
+        ``odds_shown`` (a bool).
 
         Raises:
             InputError: an unknown field or a value the file would refuse.
@@ -343,6 +355,7 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to undo. FileError: a damaged journal, a failed write.
         """
+        self.going_back = ("undo", self.newest_seq())  # what an interrupt compares against
         return undo(self.path, timeout=self.lock_timeout)
 
     def redo(self) -> Redone:
@@ -351,4 +364,5 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
+        self.going_back = ("redo", self.newest_seq())  # what an interrupt compares against
         return redo(self.path, timeout=self.lock_timeout)

@@ -4,28 +4,44 @@ The loop polls the stat of the encounter file and its journal a few times a
 second (`POLL_SECONDS`; a change is drawn well within half a second and an idle
 board costs next to nothing) and redraws through Rich Live on the alternate
 screen (`d4cli.output.render.board`). On a terminal it reads single keys: ``q``
-quits (exit 0); Ctrl-C quits too (exit 130); either way the terminal is left as
-it was. With ``--players`` it draws the projection only
-(`d4cli.fight.public_view`); ``--once`` prints one frame and exits (in a pipe:
-plain text, 80 columns unless ``COLUMNS`` says otherwise).
+quits (exit 0); Ctrl-C quits too (exit 130), and so do Ctrl-\\, a hang-up and a
+kill (exit 128 + the signal's number); every way the terminal is left as it was.
+With ``--players`` it draws the projection only (`d4cli.fight.public_view`);
+``--once`` prints one frame and exits (in a pipe: plain text, 80 columns unless
+``COLUMNS`` says otherwise).
+
+Under the title, the odds line: each side's chance to win from the state as it is and how
+the last change moved it (`d4cli.sim.live_odds`), on the players' board only with
+``[player_view] odds_shown``. The live board computes it in a worker thread
+(`d4cli.cli.odds_worker`) and shows "…" until it is in; ``--once`` computes it first.
 """
 
 from __future__ import annotations
 
 import os
 import select
+import signal
 import sys
 import termios
 import time
 import tty
 from typing import Any
 
-from d4cli.api import public_view
+from d4cli.api import SeatDesk, public_view
 from d4cli.api.tracker import Tracker
+from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.output.render import console
-from d4cli.output.render.board import frame_text, gm_frame, live_screen, players_frame
+from d4cli.output.render.board import (
+    frame_text,
+    gm_frame,
+    live_screen,
+    odds_markup,
+    players_frame,
+)
 from d4cli.output.render.encounter import summary
+from d4cli.output.render.seats import pending_line
 from d4cli.rules.errors import D4Error
+from d4cli.sim.side_odds import SideOdds
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8
@@ -40,6 +56,8 @@ class Board:
         self.upto = upto  # ``--at SEQ``: the log lines end at entry SEQ
         self.encounter: Any = None
         self.problem: str | None = None
+        self.worker: OddsWorker | None = None  # the live board's; else `odds` is set once
+        self.odds: tuple[SideOdds, ...] | None = None
 
     def read(self) -> None:
         """Read the file again; keep the last good encounter when it cannot be read.
@@ -50,16 +68,33 @@ class Board:
         try:
             self.encounter = self.tracker.status()
             self.problem = None
+            if self.worker is not None and self.odds_shown():
+                self.worker.ask(self.encounter)
         except D4Error as error:
             if self.encounter is None:
                 raise
             self.problem = str(error)
 
-    def frame(self, height: int) -> Any:
+    def odds_shown(self) -> bool:
+        """The GM's board always has the odds line; the players' only with ``odds_shown``."""
+        view = self.encounter.player_view
+        return not self.players or (view is not None and view.odds_shown)
 
+    def odds_line(self) -> str | None:
+        if not self.odds_shown():
+            return None
+        if self.worker is None:
+            return odds_markup(self.odds, False)
+        line, computing = self.worker.line, self.worker.computing
+        # "…" alone only before the first answer: a fight that cannot be simulated shows no line.
+        return odds_markup(line, computing and (line is not None or self.worker.version == 0))
+
+    def frame(self, height: int) -> Any:
+        odds = self.odds_line()
         if self.players:
-            return players_frame(public_view(self.encounter), unreadable=self.problem is not None)
-        return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem)
+            view = public_view(self.encounter)
+            return players_frame(view, unreadable=self.problem is not None, odds=odds)
+        return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem, odds=odds)
 
     def _log_lines(self) -> list[str]:
         try:
@@ -74,7 +109,16 @@ class Board:
                 for entry in entries
                 if isinstance(entry.get("seq"), int) and entry["seq"] <= upto
             ][-LOG_LINES:]
-        return [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
+        lines = [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
+        waiting = None if self.upto is not None else pending_line(self._pending())
+        return lines if waiting is None else [*lines, waiting]
+
+    def _pending(self) -> int:
+        """How many seats' requests wait for the GM (0 when the requests file cannot be read)."""
+        try:
+            return len(SeatDesk(self.tracker).pending())
+        except D4Error:
+            return 0
 
 
 def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = None) -> None:
@@ -87,6 +131,8 @@ def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = Non
         board.read()
     else:
         board.encounter = at[1]
+    if board.odds_shown():
+        board.odds = odds_now(board.encounter, players)
     if sys.stdout.isatty():
         out = console()
         out.print(board.frame(out.size.height))
@@ -107,9 +153,15 @@ def run_live(tracker: Tracker, players: bool) -> int:
     """
 
     board = Board(tracker, players)
+    board.worker = OddsWorker(players)
     board.read()
     keys = _Keys()
     stamp = tracker.stamp()
+    # Ctrl-\ (SIGQUIT), a hang-up or a kill would end the process where it stands, the terminal
+    # left on the alternate screen without echo: each ends the loop instead, and the screen
+    # and the keys are given back on the way out.
+    previous = {number: signal.signal(number, _stop) for number in STOP_SIGNALS}
+    drawn = board.worker.version
     try:
         with keys, live_screen() as live:
             size = live.console.size
@@ -126,8 +178,35 @@ def run_live(tracker: Tracker, players: bool) -> int:
                     stamp, size = now, live.console.size
                     board.read()
                     live.update(board.frame(size.height), refresh=True)
+                elif board.worker.version != drawn:  # the odds came in
+                    drawn = board.worker.version
+                    live.update(board.frame(size.height), refresh=True)
     except KeyboardInterrupt:
         return 130
+    except _Stopped as stopped:
+        return 128 + stopped.number  # as a shell reports a process ended by that signal
+    finally:
+        board.worker.stop()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+# The signals that end a live board as Ctrl-C does (those this system has).
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGQUIT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class _Stopped(Exception):
+    """A signal of `STOP_SIGNALS` arrived."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _stop(number: int, frame: object) -> None:
+    raise _Stopped(number)
 
 
 class _Keys:

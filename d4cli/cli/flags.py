@@ -43,6 +43,7 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "engine": "--engine",  # `simulate`, `forecast`: which engine plays (d4cli.sim.engines)
     "evasion": "--evasion",
     "extra": "--extra",
+    "faces": "--faces",
     "force": "--force",
     "gm": "--gm",
     "grant": "--adv/--dis",
@@ -54,10 +55,12 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "name": {"init": "--name", "action add": "ACTION"},
     # the creatures of a change of several (`damage NAME... N`, `effect add CREATURE... SOURCE`)
     "names": {"": "NAME", "effect add": "CREATURE"},
+    "number": {"approve": "N", "deny": "N"},  # a seat's request (`SeatDesk.approve`, `deny`)
     "odds": "--odds",
     "pool_sizes": "--pool",
     "proficiencies": "--proficiency",
     "proficiency": "--proficiency",
+    "reason": {"deny": "--reason"},
     "round_reset": "--round-reset",
     "rounds": "--rounds",
     "runs": "--runs",
@@ -75,6 +78,8 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "template": "--from",
     "times": "--times",
     "uses": "--uses",
+    "vary": "--vary",
+    "wins": "--wins",
 }
 
 

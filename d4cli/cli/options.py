@@ -30,6 +30,14 @@ ShortOption = Annotated[
         "--short", help="Print one line per roll: what was rolled, what counted, the result."
     ),
 ]
+FacesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--faces",
+        metavar="F,F,...",
+        help="Real dice: the faces rolled at the table, in the order the roll takes its dice.",
+    ),
+]
 OddsOption = Annotated[bool, typer.Option("--odds", help="Add the exact odds of this roll (L4).")]
 NoteOption = Annotated[
     str | None,

@@ -28,6 +28,7 @@ import typer
 from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.flags import shell_message
+from d4cli.cli.interrupts import forget_opened, interrupted
 from d4cli.cli.lazy import LazyGroup
 from d4cli.cli.names import (
     Options,
@@ -190,6 +191,14 @@ class D4Group(LazyGroup):
         except BrokenPipeError as error:
             # Typer's own handler would turn a closed pipe into exit 1.
             raise ReaderGone() from error
+        except KeyboardInterrupt:
+            # Typer's own handler would exit 130 with nothing said. Say whether the change
+            # stands, so that running it again cannot apply it twice.
+            sys.stdout.flush()
+            if sys.stderr.isatty():
+                sys.stderr.write("\n")  # the terminal echoed ^C where the output stopped
+            say("d4cli: ", interrupted())
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
 
     def _said(self, message: str) -> str:
         """*message* as this run says it (`session_text` inside ``d4cli play``)."""
@@ -221,6 +230,7 @@ class D4Group(LazyGroup):
         interactive session (``d4cli play``) runs each line through this.
         """
         _prepare_streams()
+        forget_opened()
         prog_name = prog_name or "d4cli"
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
         complete_var = _completion_setup(prog_name, complete_var, argv)

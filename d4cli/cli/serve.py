@@ -15,12 +15,14 @@ import logging
 import socket
 import sys
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 import h11
 import uvicorn
 from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.rules.errors import InputError
 from d4cli.web.app import Settings, make_app
@@ -136,7 +138,9 @@ def serve(
         InputError: the port or host cannot be bound.
         FileError: the file cannot be read at the start (later, the page says it is not ready).
     """
-    broadcaster = Broadcaster(tracker.view, tracker.stamp, warn, max_streams)
+    broadcaster = Broadcaster(
+        tracker.view, tracker.stamp, warn, max_streams, odds=partial(players_odds, tracker)
+    )
     sock = bind(host, port)
     bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
     hosts = served_hosts(host, bound, allowed)

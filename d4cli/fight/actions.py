@@ -8,6 +8,7 @@ Pure: dice come from an injected `DiceSource`; each transition returns
 # No `from __future__ import annotations`: a NamedTuple reads its field types as objects,
 # and string annotations cost a compile each.
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -20,7 +21,7 @@ from d4cli.fight.encounter import (
     same_name,
 )
 from d4cli.fight.sides import ended_fight
-from d4cli.rules.dice import DiceSource, ExtraDice
+from d4cli.rules.dice import DiceSource, EnteredDice, ExtraDice
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import (
     PoolPlan,
@@ -54,6 +55,7 @@ class ActRecord(NamedTuple):
         action: the named action used (as written on the sheet), None when an Aspect was named.
         fight_over: the side left alone with a creature up when this action took the last
             foe down (R18, `d4cli.fight.sides`), else None.
+        entered: the dice are faces entered by hand (real dice at the table), not rolled.
     """
 
     round: int
@@ -74,6 +76,7 @@ class ActRecord(NamedTuple):
     target_down: bool = False
     action: str | None = None  # the named action used, None when an Aspect was named
     fight_over: str | None = None  # the winning side, when this action ended the fight (R18)
+    entered: bool = False  # the faces were entered by hand (`d4cli.rules.dice.EnteredDice`)
 
     @property
     def kind(self) -> str:
@@ -199,6 +202,38 @@ def act(encounter: Encounter, request: ActRequest, rng: DiceSource) -> tuple[Enc
         fight_over=ended_fight(encounter, new) if hp_after == 0 and hp_before else None,
     )
     return new, record
+
+
+def act_entered(
+    encounter: Encounter, request: ActRequest, faces: Sequence[int]
+) -> tuple[Encounter, ActRecord]:
+    """`act` with real dice: *faces* entered by hand, the pool's d4s then each extra group's (R5,
+    R6); the record says ``entered``. A refusal (R2, R18) rolls nothing, whatever the faces.
+
+    Raises:
+        InputError: as `act`; field ``faces``: not exactly as many faces as the roll takes (the
+            message says how many), or a face outside its die.
+    """
+    dice = EnteredDice(faces)
+    try:
+        new, record = act(encounter, request, dice)
+    except InputError as error:
+        if error.field != dice.field or dice.used < len(dice.faces):
+            raise  # not a shortage of faces (a face outside its die, another field)
+        needed = act(encounter, request, _Counted())[1].result.plan.dice_count
+        shown = ",".join(str(face) for face in dice.faces)
+        problem = f"{len(dice.faces)} faces entered; the roll takes exactly {needed}"
+        raise InputError(dice.field, shown, problem) from None
+    if record.allowed:
+        dice.finish()
+    return new, record._replace(entered=True)
+
+
+class _Counted:
+    """Ones for every die: `act_entered` learns how many dice a pool takes (its plan's count)."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
 
 
 def _check_one_resolution(request: ActRequest) -> None:

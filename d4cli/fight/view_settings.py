@@ -13,6 +13,8 @@ from d4cli.rules.names import fold_name
 # How a creature's HP reaches the players: the number, a label (Healthy, Hurt, Bloodied, Down), nothing.
 HP_SHOWN: tuple[str, ...] = ("exact", "label", "none")
 DEFAULT_PARTY = "party"
+# What a seat's action request does: wait for the GM's approval, or be carried out at once.
+SEAT_MODES: tuple[str, ...] = ("approve", "auto")
 
 
 @dataclass(frozen=True)
@@ -23,11 +25,17 @@ class PlayerView:
         party: the side (N1 folding) whose creatures are the party: they see their headroom (R2).
         party_hp: the party's default HP display, one of `HP_SHOWN` (``exact``).
         others_hp: everyone else's default HP display (``label``).
+        seats: what a seat's action request does, one of `SEAT_MODES`: ``approve`` (queued for
+            the GM, the default) or ``auto`` (carried out at once when the rules allow it).
+        odds_shown: the players' screens show each side's chance to win too (default
+            false); computed without the hidden creatures, so the odds never tell of them.
     """
 
     party: str = DEFAULT_PARTY
     party_hp: str = "exact"
     others_hp: str = "label"
+    seats: str = "approve"
+    odds_shown: bool = False
 
     def is_party(self, side: str) -> bool:
         """*side* is the party's (N1 folding); no side ("") never is."""

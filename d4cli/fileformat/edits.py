@@ -43,8 +43,14 @@ STAT_TABLES: Mapping[str, str] = {
     "proficiency": "proficiencies",
     "specialization": "specializations",
 }
-# The ``[player_view]`` table's fields (all text).
-VIEW_FIELDS: Mapping[str, type] = {"party": str, "party_hp": str, "others_hp": str}
+# The ``[player_view]`` table's fields.
+VIEW_FIELDS: Mapping[str, type] = {
+    "party": str,
+    "party_hp": str,
+    "others_hp": str,
+    "seats": str,
+    "odds_shown": bool,
+}
 
 # Wide enough for any text of digits the file's own checks then put in range (L1).
 _ANY_WHOLE = (-(10**MAX_DIGITS), 10**MAX_DIGITS)

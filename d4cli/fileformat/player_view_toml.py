@@ -6,6 +6,8 @@ Pure. Schema 3 adds, at the top, an optional table::
     party = "party"        # the side whose creatures are the party (N1 folding)
     party_hp = "exact"     # the party's HP display: exact, label or none
     others_hp = "label"    # everyone else's
+    seats = "approve"      # a seat's request waits for the GM (approve) or is carried out (auto)
+    odds_shown = false     # the players' screens show each side's chance to win
 
 and to a ``[[creature]]`` table ``hidden`` (bool), ``alias`` (a name, N1),
 ``hp_shown`` (``exact``, ``label`` or ``none``; absent: its side's default) and
@@ -20,12 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.fight.encounter import Creature, alias_clash
-from d4cli.fight.view_settings import HP_SHOWN, PlayerView
+from d4cli.fight.view_settings import HP_SHOWN, SEAT_MODES, PlayerView
 from d4cli.fileformat.where import Where
 from d4cli.rules.errors import FileError
 from d4cli.rules.suggest import unknown_key
 
-PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp")
+PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp", "seats", "odds_shown")
 
 
 def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView | None:
@@ -33,7 +35,7 @@ def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView 
 
     Raises:
         FileError: (through *where*) not a table, an unknown key, a party that is
-            not a name, an HP display not in `HP_SHOWN`.
+            not a name, an HP display not in `HP_SHOWN`, an ``odds_shown`` that is not a bool.
     """
     table = data.get("player_view")
     if table is None:
@@ -49,7 +51,13 @@ def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView 
         key: _hp_shown(where, f"player_view.{key}", table.get(key, getattr(defaults, key)))
         for key in ("party_hp", "others_hp")
     }
-    return PlayerView(party, **shown)
+    seats = table.get("seats", defaults.seats)
+    if seats not in SEAT_MODES:
+        where.fail("player_view.seats", seats, "must be one of: " + ", ".join(SEAT_MODES))
+    odds = table.get("odds_shown", False)
+    if not isinstance(odds, bool):
+        where.fail("player_view.odds_shown", odds, "must be true or false")
+    return PlayerView(party, **shown, seats=str(seats), odds_shown=odds)
 
 
 def _hp_shown(where: Where, field: str, value: object) -> str:
@@ -107,13 +115,23 @@ def check_aliases(path: object, creatures: list[Creature]) -> None:
                     path,
                     f"creature {creature.name!r}: alias",
                     creature.alias,
-                    f"matches {clash} (N1)",
+                    f"{clash} (N1)",
                 )
 
 
 def player_view_document(view: PlayerView) -> dict[str, Any]:
-    """The ``[player_view]`` table of *view*."""
-    return {"party": view.party, "party_hp": view.party_hp, "others_hp": view.others_hp}
+    """The ``[player_view]`` table of *view* (``seats`` and ``odds_shown`` only when not their
+    defaults: older files read the same)."""
+    table: dict[str, Any] = {
+        "party": view.party,
+        "party_hp": view.party_hp,
+        "others_hp": view.others_hp,
+    }
+    if view.seats != PlayerView().seats:
+        table["seats"] = view.seats
+    if view.odds_shown:
+        table["odds_shown"] = True
+    return table
 
 
 def view_fields_document(creature: Creature) -> dict[str, Any]:

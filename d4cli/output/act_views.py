@@ -52,7 +52,12 @@ class ActView(PoolView):
     """
 
     def __init__(self, record: ActRecord, *, odds: bool = False, dry_run: bool = False) -> None:
-        super().__init__(record.result.plan, odds=odds, title=act_title(record, dry_run=dry_run))
+        super().__init__(
+            record.result.plan,
+            odds=odds,
+            title=act_title(record, dry_run=dry_run),
+            entered=record.entered,
+        )
         self.record = record
         self.dry_run = dry_run
 

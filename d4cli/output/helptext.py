@@ -303,7 +303,12 @@ TOPICS: dict[str, Topic] = {
         "--engine batch (the default) plays many runs at once on arrays; --engine reference "
         "plays one fight at a time through the commands' own transitions. Both follow this "
         "policy; where the batch engine cannot express an encounter (lasting effects on a "
-        "creature, R20) the reference engine plays and the report says why.",
+        "creature, R20) the reference engine plays and the report says why. "
+        "`d4cli balance` asks the other way round: it plays these fights for each value of "
+        "one creature's setting (hp, max_hp, Evasion, Load Buffer, Exhaustion, an Aspect, or "
+        "how many of it), all with the same seed, and finds the value that gives a side a "
+        "chosen chance to win (bisection, then its neighbours): `d4cli balance --wins party=60 "
+        "--vary 'Goblin Chief:hp=5..40'`.",
         "A duel played 200 times per mode; then a sweep of the reserve, as Markdown.\n"
         "  d4cli simulate --from duel --runs 200 --seed 1 --jobs 1\n"
         "  d4cli simulate --from skirmish --runs 100 --sweep reserve=0..2 --format markdown --jobs 1",
@@ -364,7 +369,10 @@ TOPICS: dict[str, Topic] = {
         "stats, a foe's Aspects, an effect added with `--gm-only`, Evasion unless "
         "`evasion_shown = true`. `board --players` draws it in the terminal; `serve` serves it "
         "as a web page for a TV (http://127.0.0.1:8765/, live without reloads) and as /view.json. "
-        "`board` alone is the GM's board: everything, hidden things marked.",
+        "`board` alone is the GM's board: everything, hidden things marked, and an odds line: "
+        "each side's chance to win from here and how the last change moved it. "
+        "`[player_view] odds_shown = true` puts that line on the players' screens too, "
+        "computed without the hidden creatures, so it never tells of one.",
         "d4cli init --from skirmish -f view.toml --force\n"
         "  d4cli conceal 'Goblin Brute' -f view.toml\n"
         "  d4cli alias 'Goblin Archer' 'Goblin 2' -f view.toml\n"

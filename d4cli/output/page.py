@@ -65,8 +65,9 @@ def _headroom(creature: PublicCreature) -> str:
     return f'<div class="headroom">{parts}</div>'
 
 
-def view_fragment(view: PublicView | None) -> str:
-    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`."""
+def view_fragment(view: PublicView | None, odds: str | None = None) -> str:
+    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`. *odds*: the
+    players' odds line (`d4cli.output.odds_line.odds_text`), under the header when given."""
     if view is None:
         return f'<p class="warning">{escape(NOT_READY)}</p>'
     state = f"Round {view.round}" if view.round else "Not started"
@@ -101,15 +102,16 @@ def view_fragment(view: PublicView | None) -> str:
             f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
         )
     body = "".join(rows) or '<li class="empty">No creatures to show</li>'
+    line = "" if odds is None else f'<p class="odds">{escape(odds)}</p>'
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
         f'<div class="round">{state}</div><div class="now">{now}</div></header>'
-        f'<ol class="order">{body}</ol>'
+        f'{line}<ol class="order">{body}</ol>'
     )
 
 
-def page_html(view: PublicView | None) -> str:
-    """The whole page: `view_fragment` of *view* (None: `NOT_READY`), linking ``/assets/page.css`` and
+def page_html(view: PublicView | None, odds: str | None = None) -> str:
+    """The whole page: `view_fragment` of *view* (None: `NOT_READY`) and its *odds* line, linking ``/assets/page.css`` and
     ``/assets/page.js`` (the script that follows ``/events``); nothing inline, for the page's
     Content-Security-Policy ``default-src 'self'``."""
     title = escape(view.name) if view is not None and view.name else "Encounter"
@@ -117,7 +119,7 @@ def page_html(view: PublicView | None) -> str:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}: player view</title><link rel="stylesheet" href="/assets/page.css"></head>'
-        f'<body><main id="view">{view_fragment(view)}</main>'
+        f'<body><main id="view">{view_fragment(view, odds)}</main>'
         '<script src="/assets/page.js"></script></body></html>'
     )
 

@@ -15,7 +15,7 @@ from d4cli.output.render.odds import render_pool_odds
 from d4cli.output.render.roll import check_renderables, dice_table, pool_renderables
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.rolls import check_json, dice_json, pool_json, with_odds
-from d4cli.output.steps import Step, pool_steps
+from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll
 from d4cli.rules.pool import Gate, PoolPlan, PoolResult
@@ -49,8 +49,10 @@ class PoolView:
         label: str | None = None,
         short: bool = False,
         title: str = "Pool roll",
+        entered: bool = False,
     ) -> None:
         self.plan = plan
+        self.entered = entered
         self.odds = odds
         self.label = label
         self.short = short
@@ -59,7 +61,7 @@ class PoolView:
 
     def base_json(self, result: PoolResult) -> JsonObject:
         """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls.pool_json`."""
-        return pool_json(result)
+        return pool_json(result, entered=self.entered)
 
     def to_json(self, result: PoolResult) -> JsonObject:
         obj = self.base_json(result)
@@ -76,13 +78,22 @@ class PoolView:
         """The rows of the steps table (`d4cli.output.steps.pool_steps`)."""
         return pool_steps(result)
 
+    def shown_steps(self, result: PoolResult) -> list[Step]:
+        """`steps`, each showing dice saying ``entered`` when the faces were entered by hand."""
+        steps = self.steps(result)
+        return entered_steps(steps) if self.entered else steps
+
     def lines_after(self, result: PoolResult) -> list[str]:
         """Markup lines under the table of an allowed roll: none for a plain pool roll."""
         return []
 
     def show(self, result: PoolResult) -> None:
         renderables: list[object] = pool_renderables(
-            result, self.title, label=self.label, steps=self.steps(result), odds=self.odds_record
+            result,
+            self.title,
+            label=self.label,
+            steps=self.shown_steps(result),
+            odds=self.odds_record,
         )
         if result.allowed:
             renderables += self.lines_after(result)
@@ -109,8 +120,10 @@ class CheckView:
         odds: bool = False,
         label: str | None = None,
         short: bool = False,
+        entered: bool = False,
     ) -> None:
         self.request = request
+        self.entered = entered
         self.odds = odds
         self.label = label
         self.short = short
@@ -125,7 +138,7 @@ class CheckView:
         )
 
     def to_json(self, result: CheckResult) -> JsonObject:
-        obj = check_json(result)
+        obj = check_json(result, entered=self.entered)
         if self.label is not None:
             obj["label"] = self.label
         return with_odds(obj, self.odds_record) if self.odds else obj
@@ -136,7 +149,10 @@ class CheckView:
         return result.total
 
     def show(self, result: CheckResult) -> None:
-        print_renderables(*check_renderables(result, label=self.label, odds=self.odds_record))
+        steps = entered_steps(check_steps(result)) if self.entered else None
+        print_renderables(
+            *check_renderables(result, label=self.label, odds=self.odds_record, steps=steps)
+        )
 
     def tally(self, result: CheckResult) -> Tally:
         graded = str(result.outcome) if result.request.rule_of_three else None

@@ -238,3 +238,19 @@ def check_steps(result: CheckResult) -> list[Step]:
         detail = f"{result.total} {how}: {words}{after}"
         steps.append(Step(dc_label(request.dc), detail, rule, tone, words))
     return steps
+
+
+# The steps that show dice (a pool's d4s, extra dice, a check's d20 and d6s), by name.
+_DICE_STEPS = ("Natural d20", "Advantage", "Extra ", "Disadvantage: 1d6", "Critical: natural 20")
+
+
+def entered_steps(steps: Sequence[Step]) -> list[Step]:
+    """*steps* of a roll whose dice were entered by hand: each step that shows dice says so."""
+    out = []
+    for step in steps:
+        key = f"{step.name}: {step.detail}"
+        pool_dice = step.name.endswith("d4") and step.name[:-2].isdigit()
+        if pool_dice or any(key.startswith(name) for name in _DICE_STEPS):
+            step = step._replace(detail=f"entered {step.detail}")
+        out.append(step)
+    return out

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import FACES, MAX_DICE, MODIFIER
+from d4cli.rules.limits import FACES, MAX_DICE, MAX_DIGITS, MODIFIER
 
 
 class DiceSource(Protocol):
@@ -44,6 +44,73 @@ class ScriptedDice:
     def left(self) -> int:
         """How many scripted results have not been used."""
         return len(self._results) - self.used
+
+
+class EnteredDice:
+    """A `DiceSource` that yields faces the players entered (real dice on the table), in order.
+
+    The rules stay pure: they ask for each die as they would of a random source, and this
+    hands back the next entered face. `finish` then checks that every face was used.
+
+    Args:
+        faces: the entered faces, in the order the rules take the dice (a pool's d4s, then
+            each extra dice group, R6; a check's d20, then its d6s, C3-C6).
+        field: the field to name in an error (``faces``).
+
+    Raises (from `randint`):
+        InputError: fewer faces than the roll needs, or a face outside its die (1..sides),
+            naming *field* and the value.
+    """
+
+    def __init__(self, faces: Iterable[int], field: str = "faces") -> None:
+        self.faces = tuple(faces)
+        self.field = field
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        shown = ",".join(str(face) for face in self.faces)
+        if self.used >= len(self.faces):
+            raise InputError(
+                self.field, shown, f"{len(self.faces)} faces entered; the roll needs more"
+            )
+        face = self.faces[self.used]
+        if not a <= face <= b:
+            place = self.used + 1
+            raise InputError(self.field, face, f"face {place} must be within {a}..{b} (a d{b})")
+        self.used += 1
+        return face
+
+    def finish(self) -> None:
+        """Check that the roll used every entered face.
+
+        Raises:
+            InputError: faces left over, naming *field*, the faces and the count the roll took.
+        """
+        if self.used != len(self.faces):
+            shown = ",".join(str(face) for face in self.faces)
+            problem = f"{len(self.faces)} faces entered; the roll takes exactly {self.used}"
+            raise InputError(self.field, shown, problem)
+
+
+def parse_faces(text: str, field: str = "faces") -> tuple[int, ...]:
+    """Faces entered as whole numbers joined by commas: ``"3,1,4,2"`` (L1: at most 10,000, L2).
+
+    Raises:
+        InputError: empty, or a part that is not a whole number, naming *field* and the text.
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) > MAX_DICE:
+        raise InputError(field, text[:40], f"at most {MAX_DICE:,} faces (L2)")
+    faces: list[int] = []
+    for part in parts:
+        if not part.isascii() or not part.isdigit() or len(part) > 6:
+            raise InputError(
+                field,
+                text,
+                f"{_named(part) or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
+            )
+        faces.append(int(part))
+    return tuple(faces)
 
 
 class ExtraDice:
@@ -91,8 +158,22 @@ class ExtraRoll(NamedTuple):
 
 
 # Patterns compiled on first use (`re`'s cache): most runs parse no dice notation.
-_NOTATION = r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?"
-_TERM = r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)"
+# Digits are read whole and bounded after (`_number`): a cap on digits in the pattern would
+# split ``0010001d4`` into the number 1000 and the dice 1d4.
+_NOTATION = r"([0-9]+)[dD]([0-9]+)(?:([+-])([0-9]+))?"
+_TERM = r"([+-]?)([0-9]+(?:[dD][0-9]+)?)"
+
+
+def _number(digits: str) -> int:
+    """The value of *digits*, or one past every bound (L1-L3) when it has more digits than any
+    range allows: `int` is quadratic in the digits and refuses more than 4,300."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= MAX_DIGITS else 10**MAX_DIGITS
+
+
+def _named(term: str) -> str:
+    """A term of a sum as a message names it: whole, or past 20 characters its start and length."""
+    return term if len(term) <= 20 else f"{term[:12]}... ({len(term):,} characters)"
 
 
 def parse_extra(text: str, field: str = "extra") -> ExtraDice:
@@ -106,8 +187,8 @@ def parse_extra(text: str, field: str = "extra") -> ExtraDice:
     match = re.fullmatch(_NOTATION, text)
     if not match:
         raise InputError(field, text, "must be dice like 1d8, 2d6+1 or 1d4-1")
-    count, sides = int(match[1]), int(match[2])
-    modifier = int(match[4]) if match[4] else 0
+    count, sides = _number(match[1]), _number(match[2])
+    modifier = _number(match[4]) if match[4] else 0
     if match[3] == "-":
         modifier = -modifier
     if count < 1:
@@ -144,7 +225,8 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
     if re.fullmatch(_NOTATION, text) or not text[:1].isdigit():
         return [parse_extra(text, field)]
     terms = [(match[1], match[2]) for match in re.finditer(_TERM, text)]
-    if "".join(sign + term for sign, term in terms) != text or terms[0][0]:
+    joined = "".join(sign + term for sign, term in terms)
+    if joined != text or terms[0][0] or not all(sign for sign, _ in terms[1:]):
         raise InputError(
             field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2"
         )
@@ -157,9 +239,16 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
             try:
                 groups.append(parse_extra(term, field))
             except InputError as error:
-                raise InputError(field, text, f"{term}: {error.problem}") from None
+                raise InputError(field, text, f"{_named(term)}: {error.problem}") from None
         else:
-            modifier += -int(term) if sign == "-" else int(term)
+            number = _number(term)
+            if number > MODIFIER[1]:
+                raise InputError(
+                    field,
+                    text,
+                    f"{_named(term)}: a number must be within {MODIFIER[0]}..{MODIFIER[1]}",
+                )
+            modifier += -number if sign == "-" else number
     if not groups:
         raise InputError(
             field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2"

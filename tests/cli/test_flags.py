@@ -23,11 +23,17 @@ from d4cli.rules.errors import FileError, InputError, RefusedError
 SHOWN_AS_NAMED = {
     "actions",  # a creature's named actions, checked by the simulator
     "changes",  # `Tracker.set`'s (the shell's FIELD=VALUE words)
+    "creature",  # a seat's creature (`SeatDesk.submit`: the seat's web page sends it)
     "current",  # the turn running (turn end)
     "expression",  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
     "field",  # a field `set` does not know (the shell's FIELD of FIELD=VALUE)
     "forecast",
     "hp_shown",  # a field of the players' view file
+    "next",  # a field of the requests file (PATH.requests)
+    "requests",  # the requests file's list
+    "seats",  # the seats file's list (PATH.seats)
+    "token",  # a seat's key (`SeatDesk.submit`): sent by its web page, never typed
+    "version",  # the seats and requests files' format
     "place",  # `Tracker.move`'s (the shell gives it from --before/--after/--first/--last)
     "policy",
     "recap",

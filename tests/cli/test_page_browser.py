@@ -115,3 +115,35 @@ def test_hostile_names_show_as_text_in_the_browser_on_load_and_through_the_strea
         code, err = server.stop()
         server.close()
     assert code == 130 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_the_page_shows_the_players_odds_and_their_move_after_a_change(tmp_path: Path):
+    """``odds_shown``: the odds line comes in after the view, then moves with a change; the
+    hidden Goblin Brute is left out of the odds, so its name shows nowhere."""
+    sync_playwright = _browser_or_skip()
+    hidden_skirmish()
+    gm(tmp_path, "set", "--view", "odds_shown=true")
+    server = Server(tmp_path)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
+                line = page.locator("p.odds", has_text="%")
+                line.wait_for(timeout=10000)
+                assert line.inner_text().startswith("odds: party ")
+                assert "…" not in line.inner_text()
+                gm(tmp_path, "damage", "Aria", "12")  # down
+                gm(tmp_path, "damage", "Borin", "15")  # 1 hp left: the foes have a chance now
+                page.locator("p.odds", has_text="(-").wait_for(timeout=10000)
+                moved = page.locator("p.odds").inner_text()
+                assert moved.startswith("odds: party ") and "foes" in moved and "(+" in moved
+                assert [secret for secret in SECRETS if secret in page.content()] == []
+            finally:
+                browser.close()
+    finally:
+        code, err = server.stop()
+        server.close()
+    assert code == 130 and "Traceback" not in err

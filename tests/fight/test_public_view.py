@@ -79,6 +79,7 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
         "turn": "Aria",
         "hidden_turn": False,
         "fight_over": None,
+        "odds": None,
         "creatures": [
             {
                 "name": "Aria",

@@ -24,6 +24,7 @@ from d4cli.cli.options import (
     DisOption,
     EvasionOption,
     ExtraOption,
+    FacesOption,
     FileOption,
     JsonOption,
     NoteOption,
@@ -40,7 +41,7 @@ from d4cli.output.serialize.acts import act_json
 from d4cli.output.serialize.changes import journal_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.dc import parse_dc
-from d4cli.rules.dice import parse_extras
+from d4cli.rules.dice import parse_extras, parse_faces
 from d4cli.rules.errors import InputError, RefusedError
 from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
@@ -98,6 +99,7 @@ def act_command(
     ] = False,
     odds: OddsOption = False,
     seed: SeedOption = None,
+    faces: FacesOption = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -109,6 +111,7 @@ def act_command(
     """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
 
     With --gm it is a GM-called roll for the creature: no gate, Load unchanged (R9).
+    With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
@@ -117,6 +120,7 @@ def act_command(
     parsed_dc = None if dc is None else parse_dc(dc)
     parsed_evasion = None if evasion is None else parse_whole(evasion, "--evasion", EVASION)
     checked = check_note(note)
+    entered = None if faces is None else parse_faces(faces)
     tracker = open_tracker(file, seed, dice=True)
     change = tracker.act(
         name,
@@ -132,6 +136,7 @@ def act_command(
         ignore_load=ignore_load,
         dry_run=dry_run,
         note=checked,
+        faces=entered,
     )
     tell(change, tracker)
     record = change.record

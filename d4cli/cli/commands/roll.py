@@ -4,7 +4,8 @@
 # run, and evaluating them at import (from cached byte code) is cheaper than compiling
 # the strings again in typing.get_type_hints (start-up).
 import re
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -14,6 +15,7 @@ from d4cli.cli.options import (
     DisOption,
     EvasionOption,
     ExtraOption,
+    FacesOption,
     JsonOption,
     LabelOption,
     OddsOption,
@@ -29,8 +31,14 @@ from d4cli.cli.options import (
 from d4cli.output.pool_stream import write_pool_lines
 from d4cli.output.printing import print_many
 from d4cli.output.roll_views import CheckView, DiceView, PoolView
-from d4cli.rules.action_roll import CheckRequest, parse_dc, roll_check
-from d4cli.rules.dice import parse_expression, parse_extras, roll_expression
+from d4cli.rules.action_roll import CheckRequest, apply_disadvantage, parse_dc, roll_check
+from d4cli.rules.dice import (
+    EnteredDice,
+    parse_expression,
+    parse_extras,
+    parse_faces,
+    roll_expression,
+)
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import (
     ADVANTAGE_LEVEL,
@@ -52,6 +60,7 @@ from d4cli.sim.dice import times_dice
 app = typer.Typer(help="Roll a D4 pool, a d20 Action Roll or plain dice.", no_args_is_help=True)
 
 SourceList = list[str] | None
+R = TypeVar("R")
 
 
 @app.command(
@@ -79,12 +88,15 @@ def pool_command(
     odds: OddsOption = False,
     times: TimesOption = None,
     seed: SeedOption = None,
+    faces: FacesOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
     label: LabelOption = None,
     short: ShortOption = False,
 ) -> None:
     """Roll a D4 pool: gate, pool size, dice, total (R2-R8).
+
+    With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
 
     Example: d4cli roll pool 4 --adv torch --adv advice --dis darkness
     """
@@ -102,10 +114,25 @@ def pool_command(
         ignore_load=ignore_load,
     )
     count = parse_times(times, odds=odds)
-    rng = make_rng(seed)
     plan = plan_pool(request)
     check_rolled_dice(plan.dice_count, count)
-    view = PoolView(plan, odds=odds, label=check_note(label, "--label"), short=short)
+    view = PoolView(
+        plan, odds=odds, label=check_note(label, "--label"), short=short, entered=faces is not None
+    )
+    if faces is not None:
+        needed = plan.dice_count if plan.gate.allowed else None
+        result = _entered(faces, count, lambda rng: roll_pool(plan, rng), needed)
+        print_many(
+            lambda: result,
+            1,
+            view,
+            json_=json_,
+            quiet=quiet or short,
+            dc=request.dc,
+            evasion=request.evasion,
+        )
+        return
+    rng = make_rng(seed)
     if json_ and count > 1 and write_pool_lines(plan, rng, count, view.to_json):
         return
     # The first roll is the one --seed alone gives; the rest draw their d4s in batches,
@@ -126,6 +153,31 @@ def pool_command(
         dc=request.dc,
         evasion=request.evasion,
     )
+
+
+def _entered(faces: str, count: int, roll: Callable[[EnteredDice], R], needed: int | None) -> R:
+    """The roll made of the faces entered with ``--faces``; every face used, each within its die.
+
+    *needed* is how many dice the roll takes when known before it (a pool: its d4s and extra
+    dice, R5, R6), 0 when it depends on the dice (a check's critical d6, C5), None when the
+    rules roll nothing (a refusal, R2; an impossible check, C4).
+
+    Raises:
+        InputError: ``--faces`` with ``--times``; a face that is not a whole number, outside its
+            die, or a count of faces other than the roll takes.
+    """
+    if count != 1:
+        raise InputError(
+            "--faces", faces, "entered faces make one roll: give --faces without --times"
+        )
+    rng = EnteredDice(parse_faces(faces))
+    if needed and len(rng.faces) != needed:
+        problem = f"{len(rng.faces)} faces entered; the roll takes exactly {needed}"
+        raise InputError("--faces", faces, problem)
+    result = roll(rng)
+    if needed is not None:
+        rng.finish()
+    return result
 
 
 def _refuse_unknown(words: list[str], ctx: typer.Context | None = None) -> None:
@@ -172,12 +224,15 @@ def check_command(
     odds: OddsOption = False,
     times: TimesOption = None,
     seed: SeedOption = None,
+    faces: FacesOption = None,
     json_: JsonOption = False,
     quiet: QuietOption = False,
     label: LabelOption = None,
     short: ShortOption = False,
 ) -> None:
     """Make a d20 Action Roll: d20 + modifiers, Advantage, crits (C1-C7).
+
+    With --faces the dice are the faces rolled at the table: the d20, then the d6s.
 
     Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """
@@ -191,8 +246,23 @@ def check_command(
         rule_of_three=rule_of_three,
     )
     count = parse_times(times, odds=odds)
+    view = CheckView(
+        request,
+        odds=odds,
+        label=check_note(label, "--label"),
+        short=short,
+        entered=faces is not None,
+    )
+    if faces is not None:
+        possible = not apply_disadvantage(request.advantage_level, request.disadvantage).impossible
+        result = _entered(
+            faces, count, lambda rng: roll_check(request, rng), 0 if possible else None
+        )
+        print_many(
+            lambda: result, 1, view, json_=json_, quiet=quiet or short, dc=request.dc, evasion=None
+        )
+        return
     rng = make_rng(seed)
-    view = CheckView(request, odds=odds, label=check_note(label, "--label"), short=short)
     print_many(
         lambda: roll_check(request, rng),
         count,

@@ -8,10 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api import check_target
-from d4cli.api.reader import Reader
-from d4cli.api.templates import template_path
 from d4cli.cli.options import EngineOption, FileOption, JsonOption
-from d4cli.cli.settings import resolve_path
+from d4cli.cli.sim_input import one_file, played_encounter
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
@@ -134,7 +132,7 @@ def simulate_command(
     if len(set(chosen)) != len(chosen):
         raise InputError("--modes", modes, "names a mode twice")
     rounds_limit = parse_whole(max_rounds, "--max-rounds", (1, 100_000))
-    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else None
+    workers = _jobs(jobs, scheduler is not None)
     if scheduler is not None:
         from d4cli.sim.cluster import check_address
 
@@ -165,7 +163,7 @@ def simulate_command(
         if seed is None
         else parse_whole(seed, "--seed", (0, 2**63 - 1))
     )
-    encounter = _load(_one_file(file, file_option), from_)
+    encounter = played_encounter(one_file(file, file_option), from_)
     grid: list[tuple[Any, str, str]] = []
     setups = []
     for value in values:
@@ -242,22 +240,6 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     return key, list(range(first, last + 1))
 
 
-def _one_file(argument: str | None, option: str | None) -> str | None:
-    """The encounter file, named as every encounter command names it (``--file/-f``) or as FILE."""
-    if argument is not None and option is not None:
-        raise InputError("--file", option, "give the file once: as FILE or as --file")
-    return option if argument is None else argument
-
-
-def _load(file: str | None, from_: str | None) -> Any:
-    if from_ is not None:
-        if file is not None:
-            raise InputError("--from", from_, "give the file (FILE or --file) or --from, not both")
-
-        return Reader(template_path(from_)).status()
-    return Reader(resolve_path(file)).status()
-
-
 def _print(report: dict[str, Any], *, format_: str) -> None:
     if format_ == "table":
         (print_sweep if "sweep" in report else print_report)(report)
@@ -267,3 +249,30 @@ def _print(report: dict[str, Any], *, format_: str) -> None:
         return
 
     print(markdown_report(report) if format_ == "markdown" else csv_report(report))
+
+
+# With --scheduler, --jobs counts pieces of work at once on the cluster, which may be larger.
+MAX_CLUSTER_JOBS = 1024
+
+
+def _jobs(jobs: str | None, cluster: bool) -> int | None:
+    """``--jobs``: at most the cores this process may use (processes beyond them only queue and
+    cost memory), or `MAX_CLUSTER_JOBS` with ``--scheduler``; None when not given.
+
+    Raises:
+        InputError: naming ``--jobs``: not a whole number, or out of range (the cores said).
+    """
+    if jobs is None:
+        return None
+    if cluster:
+        return parse_whole(jobs, "--jobs", (1, MAX_CLUSTER_JOBS))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    try:
+        return parse_whole(jobs, "--jobs", (1, cores))
+    except InputError as error:
+        if not error.problem.startswith("must be within"):
+            raise
+        raise InputError(
+            "--jobs", jobs, f"{error.problem}: this machine lets d4cli use {cores} cores"
+        ) from None

@@ -11,6 +11,7 @@ to plain text (``board --once`` in a pipe, tests).
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console, Group
@@ -24,9 +25,11 @@ from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.fight.sides import winner
 from d4cli.output import render
 from d4cli.output.effecttext import describe
+from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
 from d4cli.output.serialize.effects import effect_json
 from d4cli.output.serialize.public_view import effect_left
+from d4cli.sim.side_odds import SideOdds
 
 # HP label -> colour, on the board and (as CSS classes) on the page.
 LABEL_STYLE = {
@@ -90,10 +93,19 @@ def _title(name: str, round_number: int) -> str:
     return f"[bold]{escape(name) or 'Encounter'}[/]: {state}"
 
 
-def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
+def odds_markup(line: Sequence[SideOdds] | None, computing: bool) -> str | None:
+    """The odds line (`d4cli.output.odds_line.odds_text`) as markup, dim while computing."""
+    text = odds_text(line, computing)
+    if text is None:
+        return None
+    return f"[dim]{escape(text)}[/]" if computing else escape(text)
+
+
+def players_frame(view: PublicView, *, unreadable: bool = False, odds: str | None = None) -> Any:
     """The players' board: turn order, the current creature marked, HP as shown, effects, the party's headroom.
 
     *unreadable*: the file could not be read just now; the frame says so and shows *view*, the last good one.
+    *odds*: the odds line (`odds_markup`), shown under the title when given.
     """
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
     table.add_column("Turn", no_wrap=True, width=5)
@@ -121,6 +133,8 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
         "" if view.winner is None else f"; [bold]the fight is over[/], won by {escape(view.winner)}"
     )
     lines: list[Any] = [_line(f"{_title(view.name, view.round)}; {now}{over}")]
+    if odds is not None:
+        lines.append(_line(odds))
     if unreadable:
         lines.append(
             Text(
@@ -135,12 +149,18 @@ def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
 
 
 def gm_frame(
-    encounter: Encounter, log_lines: list[str], height: int = 24, *, problem: str | None = None
+    encounter: Encounter,
+    log_lines: list[str],
+    height: int = 24,
+    *,
+    problem: str | None = None,
+    odds: str | None = None,
 ) -> Any:
     """The GM's board: every creature (hidden ones and aliases marked), Load, HP, headroom, effects,
     then the newest log lines (markup) that fit in *height* rows.
 
     *problem*: the file could not be read just now (the message); *encounter* is the last good one.
+    *odds*: the odds line (`odds_markup`), shown under the title when given.
     """
     counting = applied_round(encounter)
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
@@ -183,6 +203,8 @@ def gm_frame(
     lines: list[Any] = [
         _line(f"{_title(encounter.name, encounter.round)}{over} [dim](GM board; q quits)[/]")
     ]
+    if odds is not None:
+        lines.append(_line(odds))
     if problem is not None:
         lines.append(
             Text(

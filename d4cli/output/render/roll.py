@@ -98,10 +98,16 @@ def pool_renderables(
 
 
 def check_renderables(
-    result: CheckResult, *, label: str | None = None, odds: CheckOdds | None = None
+    result: CheckResult,
+    *,
+    label: str | None = None,
+    odds: CheckOdds | None = None,
+    steps: Sequence[Step] | None = None,
 ) -> list[Any]:
-    """What an Action Roll prints (C1-C7): its *label* in bold, its steps table, its exact odds (L4)."""
-    renderables: list[Any] = [check_table(result)]
+    """What an Action Roll prints (C1-C7): its *label* in bold, its steps table, its exact odds (L4);
+    *steps* replaces the check's own steps (entered dice say so)."""
+    table = check_table(result) if steps is None else steps_table("Action Roll", steps)
+    renderables: list[Any] = [table]
     if label is not None:
         renderables.insert(0, f"[bold]{escape(label)}[/]")
     if odds is not None:

@@ -27,7 +27,7 @@ def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
         {"allowed": False, "pool_size": None, "minimum_applied": None} if record.actor_down else {}
     )
     return {
-        **pool_json(record.result),
+        **pool_json(record.result, entered=record.entered),
         **refused_down,
         "actor": record.actor,
         "target": record.target,

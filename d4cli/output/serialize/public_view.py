@@ -5,9 +5,12 @@ Made from the `PublicView` record alone, which holds nothing the GM hides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from d4cli.fight.public_view import PublicEffect, PublicView
 from d4cli.output.effecttext import lasts
 from d4cli.output.serialize import JsonObject
+from d4cli.sim.side_odds import SideOdds
 
 
 def effect_left(effect: PublicEffect, counts_from: int) -> str:
@@ -22,12 +25,21 @@ def effect_left(effect: PublicEffect, counts_from: int) -> str:
     return lasts({"ends": ends}, counts_from)
 
 
-def public_view_json(view: PublicView) -> JsonObject:
+def odds_json(line: Sequence[SideOdds] | None, computing: bool) -> JsonObject:
+    """The odds line: ``{computing, sides: [{side, percent, move}]}``; ``sides`` null before the
+    first odds or when the fight cannot be simulated, ``move`` null with no odds before the last
+    change (side-level figures only, `d4cli.sim.side_odds`)."""
+    sides = None if line is None else [o._asdict() for o in line]
+    return {"computing": computing, "sides": sides}
+
+
+def public_view_json(view: PublicView, odds: JsonObject | None = None) -> JsonObject:
     """The player view: ``kind`` = "player-view", ``name``, ``round``, ``turn`` (a visible name or
     null), ``hidden_turn`` (a hidden creature acts), ``creatures`` in turn order, each
     ``{name, party, current, had_turn, down, hp, max_hp, hp_label, evasion, effects: [{source,
     grant, on, left}], headroom: {Aspect: Aspect - Load} or null}`` (null where not shown);
-    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing (R18), else null."""
+    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing (R18), else null;
+    ``odds``: the players' odds line (`odds_json`) with ``[player_view] odds_shown``, else null."""
     return {
         "kind": "player-view",
         "name": view.name,
@@ -59,6 +71,7 @@ def public_view_json(view: PublicView) -> JsonObject:
             }
             for creature in view.creatures
         ],
+        "odds": odds,
     }
 
 

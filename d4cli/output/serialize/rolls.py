@@ -15,8 +15,9 @@ from d4cli.rules.dice import DiceRoll, ExtraRoll
 from d4cli.rules.pool import PoolResult
 
 
-def pool_json(result: PoolResult) -> JsonObject:
-    """The ``roll pool`` object: gate, sources, pool, dice, total, resolution (R2-R8)."""
+def pool_json(result: PoolResult, *, entered: bool = False) -> JsonObject:
+    """The ``roll pool`` object: gate, sources, pool, dice, total, resolution (R2-R8);
+    ``entered`` says the dice are faces entered by hand (``--faces``), not rolled."""
     plan = result.plan
     request = plan.request
     gate = plan.gate
@@ -46,6 +47,7 @@ def pool_json(result: PoolResult) -> JsonObject:
         "advantage_repeats": list(plan.advantage_repeats),
         "disadvantage_repeats": list(plan.disadvantage_repeats),
         "load_after": plan.load_after,
+        "entered": entered,
     }
 
 
@@ -120,8 +122,9 @@ def dice_json(roll: DiceRoll) -> JsonObject:
     }
 
 
-def check_json(result: CheckResult) -> JsonObject:
-    """The ``roll check`` object: natural d20, modifiers, Advantage, crit, outcome (C1-C7)."""
+def check_json(result: CheckResult, *, entered: bool = False) -> JsonObject:
+    """The ``roll check`` object: natural d20, modifiers, Advantage, crit, outcome (C1-C7);
+    ``entered`` as for `pool_json`."""
     request = result.request
     return {
         "kind": "check",
@@ -144,6 +147,7 @@ def check_json(result: CheckResult) -> JsonObject:
         "outcome": result.outcome,
         "margin": result.margin,
         "rule_of_three": request.rule_of_three,
+        "entered": entered,
     }
 
 

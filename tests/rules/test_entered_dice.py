@@ -1,0 +1,50 @@
+"""`EnteredDice`: real dice entered by hand, handed to the pure rules as a random source."""
+
+from __future__ import annotations
+
+import pytest
+
+from d4cli.rules.action_roll import CheckRequest, roll_check
+from d4cli.rules.dice import EnteredDice, ExtraDice, parse_faces
+from d4cli.rules.errors import InputError
+from d4cli.rules.pool import PoolRequest, roll_pool
+
+
+def test_a_pool_takes_its_d4s_then_each_extra_group_in_order():
+    dice = EnteredDice([3, 1, 4, 2, 6, 5])
+    request = PoolRequest(aspect=4, extra=(ExtraDice(1, 6), ExtraDice(1, 8, 2)))
+    result = roll_pool(request, dice)
+    dice.finish()
+    assert result.dice == (3, 1, 4, 2)
+    assert [roll.dice for roll in result.extra] == [(6,), (5,)]
+    assert result.total == 10 + 6 + 5 + 2  # R6, R7
+
+
+def test_a_check_takes_the_d20_then_the_advantage_d6s_then_the_critical_d6():
+    dice = EnteredDice([20, 2, 6, 4])
+    result = roll_check(CheckRequest(advantage_level=2), dice)
+    dice.finish()
+    assert (result.natural, result.advantage_dice, result.crit_die) == (20, (2, 6), 4)
+    assert result.total == 20 + 6 + 4  # C3, C5
+
+
+def test_too_few_too_many_and_out_of_range_name_the_field():
+    with pytest.raises(InputError, match="faces: '1,2': 2 faces entered; the roll needs more"):
+        roll_pool(PoolRequest(aspect=3), EnteredDice([1, 2]))
+    dice = EnteredDice([1, 2, 3, 4])
+    roll_pool(PoolRequest(aspect=3), dice)
+    with pytest.raises(InputError, match="the roll takes exactly 3"):
+        dice.finish()
+    with pytest.raises(InputError, match="faces: 5: face 2 must be within 1..4"):
+        roll_pool(PoolRequest(aspect=3), EnteredDice([1, 5, 1]))
+
+
+@pytest.mark.parametrize("text", ["", "1,,2", "1, x", "-1", "1.5", "١"])
+def test_faces_are_whole_numbers_joined_by_commas(text):
+    with pytest.raises(InputError) as caught:
+        parse_faces(text, "--faces")
+    assert caught.value.field == "--faces"
+
+
+def test_parse_faces_reads_spaces_around_commas():
+    assert parse_faces("3, 1,4 ,2") == (3, 1, 4, 2)
