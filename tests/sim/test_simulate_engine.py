@@ -351,7 +351,7 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
         code, out, err = interrupted(
             ["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path
         )
-        assert (code, out, err) == (130, b"", b"")
+        assert (code, out, err) == (130, b"", b"d4cli: interrupted: nothing was saved\n")
 
 
 def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():
