@@ -414,7 +414,7 @@ def test_ctrl_c_during_a_cluster_run_exits_130_with_nothing_on_stdout(scheduler)
             "--from",
             "skirmish",
             "--runs",
-            "300000",
+            "3000000",
             "--jobs",
             "100",
             "--seed",

@@ -349,7 +349,7 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
 
     for _ in range(3):
         code, out, err = interrupted(
-            ["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path
+            ["simulate", "--from", "skirmish", "--runs", "2000000", "--jobs", "2"], 1.5, tmp_path
         )
         assert (code, out, err) == (130, b"", b"d4cli: interrupted: nothing was saved\n")
 
