@@ -190,13 +190,14 @@ def test_the_same_seed_gives_the_same_report_for_any_jobs(monkeypatch):
     monkeypatch.setattr(pieces, "LOCAL_BATCH_RUNS", 0)  # a pool even for a few blocks
     args = ["simulate", "--from", "ambush", "--runs", str(2 * BLOCK + 7), "--seed", "4", "--json"]
     one = json.loads(ok(*args, "--jobs", "1").stdout)
-    two = json.loads(ok(*args, "--jobs", "2").stdout)
-    three = json.loads(ok(*args, "--jobs", "3").stdout)
-    assert one == two == three
+    two = json.loads(ok(*args, "--jobs", "2").stdout)  # this machine lets d4cli use 2 cores
+    assert one == two
     assert one["engine"] == {"name": "batch", "reason": None}
     setup = prepare(example("ambush"), "turn")
-    pooled = pieces.run_all([("x", "turn", setup)], 2 * BLOCK + 7, 4, 2, engine=BATCH)
-    assert pooled["x"] == batch.run_chunk(setup, 4, "turn", 0, 2 * BLOCK + 7)
+    alone = batch.run_chunk(setup, 4, "turn", 0, 2 * BLOCK + 7)
+    for jobs in (2, 3, 5):  # other cuts into pieces, on a pool of processes
+        pooled = pieces.run_all([("x", "turn", setup)], 2 * BLOCK + 7, 4, jobs, engine=BATCH)
+        assert pooled["x"] == alone
 
 
 def test_lasting_effects_fall_back_to_the_reference_engine_and_say_why(tmp_path):
