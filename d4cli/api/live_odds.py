@@ -12,7 +12,8 @@ from d4cli.sim.side_odds import Odds
 
 def players_odds(reader: Reader) -> tuple[bool, Odds | None]:
     """Whether the file shows the players the odds (``[player_view] odds_shown``), and if so each
-    side's whole percent to win, computed without the hidden creatures (`live_odds`).
+    side's whole percent to win, computed without the hidden creatures (`live_odds`) from the
+    state the players' screens show (`Reader.shown`: before a hidden turn, during one).
 
     Returns:
         ``(False, None)`` when not shown; ``(True, None)`` when the fight cannot be simulated.
@@ -20,7 +21,7 @@ def players_odds(reader: Reader) -> tuple[bool, Odds | None]:
     Raises:
         D4Error: the file cannot be read.
     """
-    encounter = reader.status()
+    encounter = reader.shown().encounter
     settings = encounter.player_view
     if settings is None or not settings.odds_shown:
         return False, None

@@ -31,14 +31,9 @@ from d4cli.api import SeatDesk, public_view
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.output.render import console
-from d4cli.output.render.board import (
-    frame_text,
-    gm_frame,
-    live_screen,
-    odds_markup,
-    players_frame,
-)
+from d4cli.output.render.board import frame_text, gm_frame, live_screen, odds_markup
 from d4cli.output.render.encounter import summary
+from d4cli.output.render.players_board import players_frame
 from d4cli.output.render.seats import pending_line
 from d4cli.rules.errors import D4Error
 from d4cli.sim.side_odds import SideOdds
@@ -48,13 +43,16 @@ LOG_LINES = 8
 
 
 class Board:
-    """What the board draws: the last good encounter, and a problem when the file is unreadable now."""
+    """What the board draws: the last good encounter (the GM's, or the one the players' view is
+    the projection of: `d4cli.api.Reader.shown`) and the players' view with its roll feed, and a
+    problem when the file is unreadable now."""
 
     def __init__(self, tracker: Tracker, players: bool, upto: int | None = None) -> None:
         self.tracker = tracker
         self.players = players
         self.upto = upto  # ``--at SEQ``: the log lines end at entry SEQ
         self.encounter: Any = None
+        self.view: Any = None  # the players' PublicView (None on the GM's board)
         self.problem: str | None = None
         self.worker: OddsWorker | None = None  # the live board's; else `odds` is set once
         self.odds: tuple[SideOdds, ...] | None = None
@@ -66,7 +64,10 @@ class Board:
             FileError: the file cannot be read and there is no good encounter yet.
         """
         try:
-            self.encounter = self.tracker.status()
+            if self.players:
+                self.view, self.encounter = self.tracker.shown()
+            else:
+                self.encounter = self.tracker.status()
             self.problem = None
             if self.worker is not None and self.odds_shown():
                 self.worker.ask(self.encounter)
@@ -89,12 +90,19 @@ class Board:
         # "…" alone only before the first answer: a fight that cannot be simulated shows no line.
         return odds_markup(line, computing and (line is not None or self.worker.version == 0))
 
-    def frame(self, height: int) -> Any:
+    def frame(self, height: int, width: int) -> Any:
         odds = self.odds_line()
         if self.players:
-            view = public_view(self.encounter)
-            return players_frame(view, unreadable=self.problem is not None, odds=odds)
-        return gm_frame(self.encounter, self._log_lines(), height, problem=self.problem, odds=odds)
+            unreadable = self.problem is not None
+            return players_frame(self.view, height, width, unreadable=unreadable, odds=odds)
+        return gm_frame(
+            self.encounter,
+            self._log_lines(),
+            height,
+            problem=self.problem,
+            width=width,
+            odds=odds,
+        )
 
     def _log_lines(self) -> list[str]:
         try:
@@ -129,20 +137,21 @@ def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = Non
     board = Board(tracker, players, None if at is None else at[0])
     if at is None:
         board.read()
-    else:
+    else:  # as it stood then: the projection of that state, without a feed
         board.encounter = at[1]
+        board.view = public_view(at[1])
     if board.odds_shown():
         board.odds = odds_now(board.encounter, players)
     if sys.stdout.isatty():
         out = console()
-        out.print(board.frame(out.size.height))
+        out.print(board.frame(out.size.height, out.size.width))
         return
 
     width = os.environ.get("COLUMNS", "")
     columns = int(width) if width.isdigit() and 20 <= int(width) <= 1000 else 80
     lines = os.environ.get("LINES", "")
     height = int(lines) if lines.isdigit() and int(lines) >= 5 else 24
-    sys.stdout.write(frame_text(board.frame(height), columns))
+    sys.stdout.write(frame_text(board.frame(height, columns), columns))
 
 
 def run_live(tracker: Tracker, players: bool) -> int:
@@ -165,7 +174,7 @@ def run_live(tracker: Tracker, players: bool) -> int:
     try:
         with keys, live_screen() as live:
             size = live.console.size
-            live.update(board.frame(size.height), refresh=True)
+            live.update(board.frame(size.height, size.width), refresh=True)
             while True:
                 if keys.fd is not None:
                     ready, _, _ = select.select([keys.fd], [], [], POLL_SECONDS)
@@ -177,10 +186,10 @@ def run_live(tracker: Tracker, players: bool) -> int:
                 if now != stamp or live.console.size != size:
                     stamp, size = now, live.console.size
                     board.read()
-                    live.update(board.frame(size.height), refresh=True)
+                    live.update(board.frame(size.height, size.width), refresh=True)
                 elif board.worker.version != drawn:  # the odds came in
                     drawn = board.worker.version
-                    live.update(board.frame(size.height), refresh=True)
+                    live.update(board.frame(size.height, size.width), refresh=True)
     except KeyboardInterrupt:
         return 130
     except _Stopped as stopped:

@@ -63,6 +63,21 @@ def replay_texts(path: Path) -> Replay:
     return Replay(history.entries, rebuild(history.entries, text), history.warning)
 
 
+def replay_newest(path: Path, last: int) -> Replay:
+    """The newest *last* standing entries with the text the file had right after each,
+    rebuilt backward from the file alone: what it costs follows *last*, not the history.
+
+    Raises:
+        FileError: the encounter file or its journal is unreadable, or the file is invalid.
+    """
+    path = files.real_path(path)
+    data = files.read_bytes(path)
+    text = files.decode(data, path)
+    parse_encounter(text, path)
+    history = standing_entries(path, files.digest(data), last)
+    return Replay(history.entries, rebuild(history.entries, text), history.warning)
+
+
 def rebuild(entries: list[dict[str, Any]], current: str | None) -> list[str | None]:
     """The ``after`` text of each of *entries* (oldest first), from their patches and the *current* file text.
 

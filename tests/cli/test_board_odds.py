@@ -53,14 +53,14 @@ def test_the_players_board_shows_odds_only_with_odds_shown(snapshot, columns):
     ok("set", "--view", "odds_shown=true")
     text = _frame("--players", columns=columns)
     assert text == snapshot
-    assert text.splitlines()[1] == "odds: Sera 97%, the Blade 3%"
+    assert text.splitlines()[1:3] == ["next: Sera", "odds: Sera 97%, the Blade 3%"]
 
 
 def test_the_players_odds_leave_a_hidden_creature_out_and_never_name_it():
     _ambush_chief_hidden()
     players = _frame("--players")
     assert SECRET not in players
-    assert players.splitlines()[1] == "odds: goblins 0%, party 100%"
+    assert players.splitlines()[2] == "odds: goblins 0%, party 100%"  # under who goes next
     gm = _frame()
     assert SECRET in gm and gm.splitlines()[1] == "odds: goblins 56%, party 44%"
     view = ok_json("board", "--players")
@@ -105,15 +105,15 @@ def test_the_live_board_shows_dots_then_the_odds_then_how_a_change_moved_them():
     board.worker = OddsWorker(players=False)
     try:
         board.read()
-        first = frame_text(board.frame(24), 80).splitlines()[1]
+        first = frame_text(board.frame(24, 80), 80).splitlines()[1]
         assert first in ("odds: …", "odds: Sera 97%, the Blade 3%")  # the worker may be quick
         _settled(board.worker)
-        assert frame_text(board.frame(24), 80).splitlines()[1] == "odds: Sera 97%, the Blade 3%"
+        assert frame_text(board.frame(24, 80), 80).splitlines()[1] == "odds: Sera 97%, the Blade 3%"
         ok("damage", "Sera", "8")
         board.read()
         assert board.worker.computing or board.worker.line is not None
         _settled(board.worker)
-        line = frame_text(board.frame(24), 80).splitlines()[1]
+        line = frame_text(board.frame(24, 80), 80).splitlines()[1]
         assert line == "odds: Sera 69% (-28), the Blade 31% (+28)"  # the batch engine's fights
     finally:
         board.worker.stop()
@@ -144,6 +144,6 @@ def test_a_fight_that_cannot_be_played_shows_no_odds_line_even_while_a_change_is
         board.read()
         assert board.odds_line() is None  # computing, but no "…" for a fight with no odds
         _settled(board.worker)
-        assert "odds" not in frame_text(board.frame(24), 80)
+        assert "odds" not in frame_text(board.frame(24, 80), 80)
     finally:
         board.worker.stop()

@@ -152,12 +152,13 @@ def test_hostile_names_are_escaped_in_page_json_and_stream(tmp_path: Path):
 
     page, view, seen = served.run(work)
     escaped = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;amp;&lt;/script&gt;"
-    assert HOSTILE not in page.text and page.text.count(escaped) == 2
+    # Aria's row, the next cue (she goes first) and Borin's effect chip
+    assert HOSTILE not in page.text and page.text.count(escaped) == 3
     assert (
         view.json()["creatures"][0]["name"] == HOSTILE
     )  # JSON data, served as JSON, never as HTML
     (event,) = events(seen["body"])
-    assert HOSTILE not in event["html"] and event["html"].count(escaped) == 2
+    assert HOSTILE not in event["html"] and event["html"].count(escaped) == 3
 
 
 def test_the_stream_cap_refuses_with_503_json_and_takes_streams_again_once_they_go():

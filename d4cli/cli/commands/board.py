@@ -70,15 +70,18 @@ def _board(tracker: Tracker, players: bool, once: bool, at: str | None, json_: b
         entry, then = tracker.players_state_at(seq) if players else tracker.status_at(seq)
         replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
-        encounter = tracker.status() if replayed is None else replayed[1]
         if players:
+            if replayed is None:
+                view, encounter = tracker.shown()
+            else:
+                view, encounter = public_view(replayed[1]), replayed[1]
             settings = encounter.player_view
             odds = None
             if settings is not None and settings.odds_shown:
                 odds = odds_json(odds_now(encounter, True), False)
-            emit_json(public_view_json(public_view(encounter), odds))
+            emit_json(public_view_json(view, odds))
         else:
-            emit_json(status_json(encounter))
+            emit_json(status_json(tracker.status() if replayed is None else replayed[1]))
         return
     if once or replayed is not None:
         print_once(tracker, players, replayed)
