@@ -58,6 +58,15 @@ FileOption = Annotated[
         help="The encounter file; else D4CLI_FILE, else ./encounter.toml.",
     ),
 ]
+# `simulate` and `forecast`: which engine plays (d4cli.sim.engines); None: the batch engine where it can.
+EngineOption = Annotated[
+    str | None,
+    typer.Option(
+        "--engine",
+        metavar="batch|reference",
+        help="The engine that plays: batch (the default: many runs at once, where it can express the encounter) or reference (one fight at a time through the commands' own rules).",
+    ),
+]
 SourceList = list[str] | None
 
 
