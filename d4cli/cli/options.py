@@ -49,6 +49,14 @@ LabelOption = Annotated[
         "--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."
     ),
 ]
+# `simulate` and `balance` also take the file as an argument, as they always have.
+FileArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="[FILE]",
+        help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
+    ),
+]
 FileOption = Annotated[
     str | None,
     typer.Option(

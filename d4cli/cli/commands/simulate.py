@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api import check_target
-from d4cli.cli.options import EngineOption, FileOption, JsonOption
+from d4cli.cli.options import EngineOption, FileArgument, FileOption, JsonOption
 from d4cli.cli.sim_input import one_file, played_encounter
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
@@ -28,13 +28,7 @@ MAX_SETTINGS = 51  # settings of one --sweep
 
 
 def simulate_command(
-    file: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[FILE]",
-            help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
-        ),
-    ] = None,
+    file: FileArgument = None,
     from_: Annotated[
         str | None,
         typer.Option(
