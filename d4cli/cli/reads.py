@@ -19,6 +19,7 @@ from d4cli.output.serialize.forecast import status_forecast_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.limits import parse_whole
+from d4cli.sim.engines import check_engine
 from d4cli.sim.forecast import DEFAULT_RUNS, RUNS, FightOver, Forecast, forecast
 
 
@@ -58,14 +59,19 @@ def show_sheet(encounter: Encounter, name: str, *, json_: bool) -> None:
     )
 
 
-def run_forecast(encounter: Encounter, runs: str | None, seed: str | None) -> Forecast:
-    """The forecast of *encounter* with ``--runs`` and ``--seed`` as given (or D4CLI_SEED, else a random seed).
+def run_forecast(
+    encounter: Encounter, runs: str | None, seed: str | None, engine: str | None = None
+) -> Forecast:
+    """The forecast of *encounter* with ``--runs``, ``--seed`` (or D4CLI_SEED, else a random seed)
+    and ``--engine`` (default: the batch engine where it can) as given.
 
     Raises:
         InputError: a bad ``--runs`` or ``--seed``, a fight already over, or what the simulator refuses.
     """
     count = DEFAULT_RUNS if runs is None else parse_whole(runs, "--runs", RUNS)
-    return forecast(encounter, count, seed_of(seed), jobs=pool_jobs(count))
+    return forecast(
+        encounter, count, seed_of(seed), jobs=pool_jobs(count), engine=check_engine(engine)
+    )
 
 
 def pool_jobs(runs: int) -> int:

@@ -32,18 +32,19 @@ RUNS = 60  # the board plays LIVE_RUNS; fewer keep these tests quick
 
 def test_the_ambush_is_close_and_a_wounded_chief_moves_it_to_the_party():
     ambush = example("ambush")
-    assert live_odds(ambush, runs=RUNS) == (("goblins", 57), ("party", 43))
+    # The batch engine's fights for the board's seed (d4cli.sim.batch).
+    assert live_odds(ambush, runs=RUNS) == (("goblins", 53), ("party", 47))
     hurt = with_hp(ambush, "Goblin Chief", 4)
-    assert live_odds(hurt, runs=RUNS) == (("goblins", 2), ("party", 98))
+    assert live_odds(hurt, runs=RUNS) == (("goblins", 0), ("party", 100))
     assert moved(live_odds(ambush, runs=RUNS), live_odds(hurt, runs=RUNS)) == (
-        SideOdds("goblins", 2, -55),
-        SideOdds("party", 98, 55),
+        SideOdds("goblins", 0, -53),
+        SideOdds("party", 100, 53),
     )
 
 
 @pytest.mark.slow  # 600 fights of the ambush
 def test_the_same_state_gives_the_same_odds_at_the_boards_runs():
-    assert live_odds(example("ambush")) == (("goblins", 51), ("party", 49))
+    assert live_odds(example("ambush")) == (("goblins", 56), ("party", 44))
     assert live_odds(example("ambush")) == live_odds(example("ambush"))
 
 

@@ -15,7 +15,7 @@ from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, apply_balance, balance
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.exit_codes import ExitCode
-from d4cli.cli.options import FileOption, JsonOption
+from d4cli.cli.options import FileArgument, FileOption, JsonOption
 from d4cli.cli.reads import pool_jobs
 from d4cli.cli.sim_input import one_file, played_encounter, seed_of
 from d4cli.output.render.balance import balance_svg, print_balance
@@ -33,13 +33,7 @@ STOPPED = "balance stopped by Ctrl-C: nothing was written"
 
 
 def balance_command(
-    file: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[FILE]",
-            help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
-        ),
-    ] = None,
+    file: FileArgument = None,
     wins: Annotated[
         str | None,
         typer.Option(

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api import check_target
-from d4cli.cli.options import FileOption, JsonOption
+from d4cli.cli.options import EngineOption, FileArgument, FileOption, JsonOption
 from d4cli.cli.sim_input import one_file, played_encounter
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
@@ -16,6 +16,7 @@ from d4cli.output.render.svg import simulate_svg
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
+from d4cli.sim.engines import check_engine, choose
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
 from d4cli.sim.setup import MAX_RUNS, MODES, prepare
@@ -27,13 +28,7 @@ MAX_SETTINGS = 51  # settings of one --sweep
 
 
 def simulate_command(
-    file: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[FILE]",
-            help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
-        ),
-    ] = None,
+    file: FileArgument = None,
     from_: Annotated[
         str | None,
         typer.Option(
@@ -111,6 +106,7 @@ def simulate_command(
             help="Output for people, a handbook, a spreadsheet, or the rounds-to-finish chart of each mode as SVG on stdout (not with --sweep).",
         ),
     ] = "table",
+    engine: EngineOption = None,
     json_: JsonOption = False,
     file_option: FileOption = None,
 ) -> None:
@@ -144,6 +140,7 @@ def simulate_command(
             "--format", format_, "charts one report's rounds to finish; give it without --sweep"
         )
 
+    asked = check_engine(engine)
     target = None if target_rule is None else check_target(target_rule)
     reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
     key, values = _sweep(sweep) if sweep is not None else (None, [None])
@@ -179,18 +176,18 @@ def simulate_command(
             setups.append((label, mode, prepare(played, mode, **options)))
             grid.append((value, mode, label))
 
+    choice = choose([setup for _, _, setup in setups], asked)
     progress = Progress(count * len(setups))
     try:
         if scheduler is None:
-            tallies = run_all(setups, count, number, workers or os.cpu_count() or 1, progress)
+            jobs_here = workers or os.cpu_count() or 1
+            tallies = run_all(setups, count, number, jobs_here, progress, engine=choice)
         else:
             from d4cli.sim.cluster import connect
 
             with connect(scheduler) as cluster:
                 pieces = workers or max(1, cluster.threads)
-                tallies = run_all(
-                    setups, count, number, pieces, progress, executor=cluster.executor
-                )
+                tallies = run_all(setups, count, number, pieces, progress, cluster.executor, choice)
     finally:
         progress.close()
 
@@ -198,9 +195,9 @@ def simulate_command(
     first = setups[0][2]
     creatures = tuple((c.name, side) for c, side in zip(first.encounter.creatures, first.side_of))
     if json_:
-        emit_json(simulation_json(*head, key, values, grid, tallies, creatures))
+        emit_json(simulation_json(*head, key, values, grid, tallies, creatures, choice))
         return
-    _print(simulation_json(*head, key, values, grid, tallies, creatures), format_=format_)
+    _print(simulation_json(*head, key, values, grid, tallies, creatures, choice), format_=format_)
 
 
 def _sweep(text: str) -> tuple[str, list[int]]:
