@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import ipaddress
+import json
 import logging
 import socket
 import sys
@@ -27,6 +28,7 @@ from d4cli.api.tracker import Tracker
 from d4cli.rules.errors import InputError
 from d4cli.web.app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
+from d4cli.web.guard import with_security
 
 IDLE_SECONDS = 5
 # The largest request head (line and headers) h11 buffers; past it, 400 and the connection closes.
@@ -49,6 +51,24 @@ class IdleClosing(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self.head_deadline = self.loop.time() + self.timeout_keep_alive
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot parse (no Host, a bad line, a head over `MAX_HEAD_BYTES`): 400
+        as JSON with the security headers, as every other refusal, then the connection closes
+        (uvicorn's own says it in plain text, without them)."""
+        text = f"not a valid HTTP/1.1 request (a Host, a request line, headers within {MAX_HEAD_BYTES} bytes)"
+        body = json.dumps({"error": text}).encode()
+        headers = with_security(
+            [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+        )
+        for event in (h11.Response(status_code=400, headers=headers), h11.Data(data=body)):
+            self.transport.write(self.conn.send(event))
+        self.transport.write(self.conn.send(h11.EndOfMessage()))
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -148,6 +168,7 @@ def serve(
     config = uvicorn.Config(
         app,
         http=IdleClosing,
+        ws="none",  # no WebSocket route: an Upgrade is an ordinary request, through the guard
         lifespan="on",
         log_config=None,
         log_level="error",

@@ -80,6 +80,17 @@ def test_a_foreign_host_is_421_on_every_route_and_the_loopback_names_pass(served
     assert no_host.status_code == 421
 
 
+@pytest.mark.parametrize(
+    "host",
+    ["localhost:abc", "[::1]evil.example", "::1", "localhost..", "localhost:123456", "[::1"],
+)
+def test_a_host_that_is_no_host_and_port_is_400_json(served: Served, host: str):
+    (answer,) = get_all(served, [("GET", "/view.json", {"Host": host})])
+    assert answer.status_code == 400
+    assert answer.json() == {"error": f"Host {host!r} is not a host name and port"}
+    assert secure(answer) and "Aria" not in answer.text
+
+
 def test_only_get_and_head_on_the_read_routes_and_unknown_paths_are_404_json(served: Served):
     for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"):
         (answer,) = get_all(served, [(method, "/", {})])
