@@ -193,9 +193,10 @@ def state_of(value: object) -> object:
 
 
 # Keys that came after the fixture was recorded, at the values the simulator always gives them:
-# a record's ``gm_called`` (it never calls for a roll, R9); an encounter's ``resume_at`` and
-# ``round_open`` (it never removes a creature, R17, R19).
-_LATER_RECORD_KEYS = {"gm_called": False}
+# a record's ``gm_called`` (it never calls for a roll, R9) and ``entered`` (it rolls its dice,
+# never takes entered faces); an encounter's ``resume_at`` and ``round_open`` (it never removes
+# a creature, R17, R19).
+_LATER_RECORD_KEYS = {"gm_called": False, "entered": False}
 _LATER_STATE_KEYS = {"resume_at": None, "round_open": False}
 
 

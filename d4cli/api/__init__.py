@@ -26,6 +26,7 @@ from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE, Creature, Encounter, same_name
 from d4cli.fight.events import FieldChange, SetEvent
 from d4cli.fight.policy_table import check_target
+from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fight.several import SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
@@ -56,6 +57,7 @@ __all__ = [
     "ActRecord",
     "TeamRecord",
     "PublicView",
+    "PublicRoll",
     "PlayerView",
     "CheckRecord",
     "SheetCheckRequest",

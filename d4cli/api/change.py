@@ -13,6 +13,7 @@ from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
 from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import DiceSource
+from d4cli.rules.errors import D4Error
 from d4cli.store.transaction import Clock, Transaction, local_now
 
 if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
@@ -70,6 +71,10 @@ class Writer(Reader):
         self.rng: DiceSource = random.Random() if rng is None else rng
         self.clock = clock
         self.lock_timeout = lock_timeout
+        self._underway: Transaction | None = None
+        self.began_change = False  # a `change` was started (it may wait for the lock)
+        # ("undo" | "redo", the newest standing seq before it) once one was started.
+        self.going_back: tuple[str, int | None] | None = None
 
     def change(
         self,
@@ -89,7 +94,9 @@ class Writer(Reader):
             encounter = self.status()
             new, record = transition(encounter)
             return Change(record, new, written=False, dry_run=True)
+        self.began_change = True
         with Transaction(self.path, timeout=self.lock_timeout, clock=self.clock) as txn:
+            self._underway = txn
             new, record = transition(txn.encounter)
             refused = not getattr(record, "allowed", True)
             same = new == txn.encounter and not always_logged
@@ -97,3 +104,42 @@ class Writer(Reader):
                 return Change(record, txn.encounter, written=False)
             written = txn.commit(new, journal_json(record), note)
         return Change(record, new, True, False, written.warning, written.dropped_comments)
+
+    @property
+    def writing_seq(self) -> int | None:
+        """The ``seq`` of the journal entry this Writer's newest change began to write, or None
+        (it wrote none: refused, unchanged, or stopped before writing)."""
+        return None if self._underway is None else self._underway.writing_seq
+
+    def saved_seq(self) -> int | None:
+        """After a change of this Writer was interrupted (Ctrl-C): the ``seq`` of its journal
+        entry when the change stands (it was saved whole), else None (nothing of it was saved:
+        the store writes a change wholly or not at all).
+
+        Raises:
+            FileError: the file or its journal cannot be read now.
+        """
+        seq = self.writing_seq
+        if seq is None:
+            return None
+        entries = self.history(1).entries
+        return seq if entries and entries[-1].get("seq") == seq else None
+
+    def newest_seq(self) -> int | None:
+        """The ``seq`` of the newest standing journal entry, or None (no history, or it cannot
+        be read now)."""
+        try:
+            entries = self.history(1).entries
+        except D4Error:
+            return None
+        seq = entries[-1].get("seq") if entries else None
+        return seq if isinstance(seq, int) else None
+
+    def went_back(self) -> tuple[str, int | None, int | None] | None:
+        """After an ``undo`` or ``redo`` of this Writer was interrupted: ``(kind, before, now)``,
+        its kind and the newest standing ``seq`` before it and now: it was done when the two
+        differ (undo and redo are written wholly or not at all); None when neither was started."""
+        if self.going_back is None:
+            return None
+        kind, before = self.going_back
+        return kind, before, self.newest_seq()

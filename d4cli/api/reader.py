@@ -11,13 +11,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from d4cli.api.players import Shown, kept_at, players_state
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
-from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fight.later_hiding import with_later_hiding
+from d4cli.fight.public_view import PublicView
 from d4cli.store import read_encounter
-from d4cli.store.files import journal_path
+from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
 from d4cli.store.replay import Replay, replay_texts
+from d4cli.store.requests import requests_path
+from d4cli.store.seats import seats_path
 
 
 class Reader:
@@ -50,6 +54,14 @@ class Reader:
             stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
         return tuple(stamps)
 
+    def own_files(self) -> tuple[Path, ...]:
+        """The encounter file and its side files (journal, redo records, lock, seats, requests),
+        whether or not they exist: the files d4cli keeps for this encounter and nothing else
+        may write."""
+        path = self.path
+        sides = (journal_path, redo_path, lock_path, seats_path, requests_path)
+        return (path, *(side(path) for side in sides))
+
     def history(self, last: int | None = None) -> History:
         """The changes that stand, oldest first, as ``log`` shows them (*last*: the newest N);
         ``warning`` names a damaged newest line.
@@ -60,8 +72,22 @@ class Reader:
         return read_history(self.path, last)
 
     def view(self) -> PublicView:
-        """What the players may see of the encounter (R20): hidden creatures and values left out."""
-        return public_view(self.status())
+        """What the players' screens show (R20): the projection with its roll feed; while a hidden
+        creature acts, the last visible state (`d4cli.api.players`).
+
+        Raises:
+            FileError: unreadable or invalid.
+        """
+        return players_state(self.path).view
+
+    def shown(self) -> Shown:
+        """What the players' screens show: `view` and the encounter it is the projection of
+        (`d4cli.api.players.Shown`; the players' odds are computed from it).
+
+        Raises:
+            FileError: unreadable or invalid.
+        """
+        return players_state(self.path)
 
     def log(self, last: int | None = None) -> HistoryStream:
         """The journal's standing entries, oldest first, streamed (*last*: only the newest N)."""
@@ -80,6 +106,29 @@ class Reader:
                 entry, no such entry, or a state that cannot be rebuilt (a hand edit).
         """
         return state_after(self.path, self.replay() if replay is None else replay, seq)
+
+    def players_state_at(self, seq: int) -> tuple[dict[str, Any], Encounter]:
+        """Journal entry *seq* and the encounter as it stood right after it, hiding whatever that
+        state or any later one hides (`d4cli.fight.later_hiding.with_later_hiding`: a creature
+        concealed or aliased since stays so): the state a players' replay projects (R20). Inside
+        a hidden creature's turn, the state before it, as the players' screens kept it then.
+
+        Raises:
+            InputError: as `status_at`.
+            FileError: the file is unreadable or invalid now.
+        """
+        replay = self.replay()
+        entry, past = self.status_at(seq, replay)
+        after = [number for number, other in enumerate(replay.entries) if other.get("seq") == seq]
+        later = [
+            encounter
+            for _, encounter in state_lines(
+                self.path, replay, range(after[0] + 1, len(replay.entries))
+            )
+            if encounter is not None
+        ]
+        shown = with_later_hiding(past, [*later, self.status()])
+        return entry, kept_at(self.path, replay, after[0], shown)
 
     def states(
         self, replay: Replay, keep: Iterable[int]

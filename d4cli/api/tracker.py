@@ -337,7 +337,8 @@ class Tracker(CreatureChanges):
         self, changes: Mapping[str, object], *, note: str | None = None
     ) -> Change[SetEvent]:
         """Set fields of the ``[player_view]`` table: ``party``, ``party_hp``, ``others_hp``
-        (``exact``, ``label`` or ``none``).
+        (``exact``, ``label`` or ``none``), ``seats`` (``approve`` or ``auto``),
+        ``odds_shown`` (a bool).
 
         Raises:
             InputError: an unknown field or a value the file would refuse.
@@ -354,6 +355,7 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to undo. FileError: a damaged journal, a failed write.
         """
+        self.going_back = ("undo", self.newest_seq())  # what an interrupt compares against
         return undo(self.path, timeout=self.lock_timeout)
 
     def redo(self) -> Redone:
@@ -362,4 +364,5 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
+        self.going_back = ("redo", self.newest_seq())  # what an interrupt compares against
         return redo(self.path, timeout=self.lock_timeout)

@@ -54,6 +54,7 @@ COMMANDS: dict[str, Spec] = {
     "play": "d4cli.cli.commands.play:play_command",
     "simulate": "d4cli.cli.commands.simulate:simulate_command",
     "forecast": "d4cli.cli.commands.forecast:forecast_command",
+    "balance": "d4cli.cli.commands.balance:balance_command",
     "recap": "d4cli.cli.commands.recap:recap_command",
     "handbook": "d4cli.cli.commands.handbook:handbook_command",
     "help": "d4cli.cli.commands.help:help_command",

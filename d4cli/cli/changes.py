@@ -14,6 +14,7 @@ from typing import Any
 
 from d4cli.api.change import Change
 from d4cli.api.tracker import Tracker
+from d4cli.cli.interrupts import opened
 from d4cli.cli.options import make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.output.render.encounter import print_lines, summary_lines
@@ -33,7 +34,9 @@ def open_tracker(file: str | None, seed: str | None = None, *, dice: bool = Fals
             is not usable (`resolve_path`).
     """
     rng = make_rng(seed) if dice else None
-    return Tracker(resolve_path(file), rng=rng, lock_timeout=lock_timeout())
+    tracker = Tracker(resolve_path(file), rng=rng, lock_timeout=lock_timeout())
+    opened(tracker)
+    return tracker
 
 
 def _stderr(prefix: str, text: str) -> None:

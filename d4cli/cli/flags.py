@@ -40,6 +40,7 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     },
     "disadvantage_sources": "--dis",
     "end_of": "--until-end-of",
+    "engine": "--engine",  # `simulate`, `forecast`: which engine plays (d4cli.sim.engines)
     "evasion": "--evasion",
     "extra": "--extra",
     "faces": "--faces",
@@ -77,6 +78,8 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "template": "--from",
     "times": "--times",
     "uses": "--uses",
+    "vary": "--vary",
+    "wins": "--wins",
 }
 
 

@@ -49,6 +49,14 @@ LabelOption = Annotated[
         "--label", metavar="TEXT", help="What the roll is for: shown with it and in its JSON."
     ),
 ]
+# `simulate` and `balance` also take the file as an argument, as they always have.
+FileArgument = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="[FILE]",
+        help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
+    ),
+]
 FileOption = Annotated[
     str | None,
     typer.Option(
@@ -56,6 +64,15 @@ FileOption = Annotated[
         "-f",
         metavar="PATH",
         help="The encounter file; else D4CLI_FILE, else ./encounter.toml.",
+    ),
+]
+# `simulate` and `forecast`: which engine plays (d4cli.sim.engines); None: the batch engine where it can.
+EngineOption = Annotated[
+    str | None,
+    typer.Option(
+        "--engine",
+        metavar="batch|reference",
+        help="The engine that plays: batch (the default: many runs at once, where it can express the encounter) or reference (one fight at a time through the commands' own rules).",
     ),
 ]
 SourceList = list[str] | None

@@ -47,6 +47,7 @@ SESSION_COMMANDS: dict[str, str] = {
     "odds": "exact odds tables",
     "simulate": "play the fight many times",
     "forecast": "each side's chance to win",
+    "balance": "a value for a target chance",
     "recap": "the fight from its journal",
     "handbook": "the designer's handbook",
     "help": "this list; help TOPIC: rules",

@@ -12,28 +12,26 @@ This is the only module that imports prompt_toolkit.
 from __future__ import annotations
 
 import datetime
-import errno
 import os
-import stat
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from d4cli.cli import completion
+from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.words import split_line
-from d4cli.cli.play_session import LEAVE_WORDS, history_path
+from d4cli.cli.interrupts import interrupted
+from d4cli.cli.play_history import history_path, open_history
+from d4cli.cli.play_session import LEAVE_WORDS
 from d4cli.output.wrap import say
 from d4cli.rules.errors import D4Error, escape_control
 
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session
 
-# The exit code of a command stopped by Ctrl-C (as a shell reports SIGINT).
-INTERRUPTED = 130
 
 # Characters a value may keep without quotes in a session line.
 _SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,/+%@^:=")
@@ -185,48 +183,21 @@ class SessionCompleter(Completer):
             )
 
 
-# A history larger than this is not loaded (prompt_toolkit reads it whole, in a thread).
-MAX_HISTORY_BYTES = 16 * 1024 * 1024
-
-
 def _history(session: Session) -> Any:
-    """The session's history: `history_path` when it is a regular file of ours that can be
-    read and appended to, made 0600 (it keeps every ``--note`` typed, as a shell's history
-    does); else one warning line and a history in memory only. Never a question on screen:
-    prompt_toolkit stops on an error of its history thread with "Press ENTER to continue"."""
+    """The session's history: `history_path` when it is d4cli's own file (`open_history`: one it
+    created, or an empty one, never the encounter's; it keeps every ``--note`` typed, as a
+    shell's history does); else one warning line and a history in memory only. Never a
+    question on screen: prompt_toolkit stops on an error of its history thread with "Press
+    ENTER to continue"."""
     from prompt_toolkit.history import InMemoryHistory
 
     path = history_path()
     try:
-        _open_history(path)
-    except OSError as error:
+        open_history(path, open_tracker(session.path).own_files())
+    except (OSError, D4Error) as error:
         _history_warning(path, error)
         return InMemoryHistory()
     return _file_history_class()(str(path))
-
-
-def _open_history(path: Path) -> None:
-    """Create or check the history file: a regular file of this user, not a symlink, 0600.
-
-    Raises:
-        OSError: it cannot be made, opened for reading and appending, or is no such file.
-    """
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-    fd = os.open(path, flags, 0o600)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        if info.st_uid != os.geteuid():
-            raise OSError(errno.EPERM, "owned by another user")
-        if info.st_size > MAX_HISTORY_BYTES:
-            raise OSError(errno.EFBIG, f"larger than {MAX_HISTORY_BYTES // (1024 * 1024)} MB")
-        if stat.S_IMODE(info.st_mode) & 0o077:
-            os.fchmod(fd, 0o600)
-        os.read(fd, 1)
-    finally:
-        os.close(fd)
 
 
 def _history_warning(path: object, error: BaseException) -> None:
@@ -240,7 +211,7 @@ def _history_warning(path: object, error: BaseException) -> None:
 def _file_history_class() -> Any:
     """prompt_toolkit's FileHistory that never fails the prompt: a read or a write that
     fails says so once and the session goes on without saving; lines are appended
-    without following a symlink, to a file created 0600."""
+    without following a symlink, to the file `open_history` made or checked."""
     from prompt_toolkit.history import FileHistory
 
     class SessionHistory(FileHistory):
@@ -260,10 +231,8 @@ def _file_history_class() -> Any:
                 f"+{line}\n" for line in string.split("\n")
             )
             try:
-                fd = os.open(
-                    self.filename,
-                    os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                    0o600,
+                fd = os.open(  # made by `open_history`: never created here
+                    self.filename, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
                 )
                 try:
                     os.write(fd, text.encode("utf-8", errors="replace"))
@@ -298,13 +267,10 @@ def interact(session: Session) -> int:
         if line.strip() in LEAVE_WORDS:
             return 0
         try:
-            code = session.run_line(line)
+            session.run_line(line)
         except KeyboardInterrupt:
-            code = INTERRUPTED
-        if code == INTERRUPTED:
-            # Ctrl-C while a command runs stops that command (a change is either wholly
-            # written by the store's transaction or not at all); the terminal echoed ^C
-            # where the output stopped, so the next prompt starts on a fresh line.
+            # Ctrl-C outside the command itself (the root group says it inside, with whether
+            # the change was saved); the terminal echoed ^C where the output stopped.
             sys.stdout.flush()
-            sys.stderr.write("\nd4cli: interrupted\n")
-            sys.stderr.flush()
+            sys.stderr.write("\n")
+            say("d4cli: ", interrupted())

@@ -12,7 +12,7 @@ Two modes:
 * **Interactive** (stdin is a terminal): a prompt_toolkit prompt showing the
   round and whose turn it is, Tab completion from the shell completers
   (`d4cli.cli.completion`, generically through Click's completion), history kept in
-  `history_path`. A bad line prints its error and the session goes on; Ctrl-C
+  `d4cli.cli.play_history.history_path`. A bad line prints its error and the session goes on; Ctrl-C
   cancels the line, Ctrl-D (or ``exit``) leaves with exit 0.
 * **Piped** (``d4cli play < commands.txt``): no prompt; the lines run in order
   and the first that fails ends the session with its exit code; the end of the
@@ -25,11 +25,9 @@ and is imported only in the interactive mode.
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -40,22 +38,33 @@ from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.play_help import write_help
 from d4cli.cli.root import say_error
-from d4cli.rules.errors import D4Error, InputError, escape_control
+from d4cli.rules.errors import SHOWN_HEAD, D4Error, InputError, escape_control, shorten
 
-HISTORY_ENV = "D4CLI_HISTORY"
 LEAVE_WORDS = frozenset({"exit", "quit"})
+# The longest line a session runs, in characters: room for the longest note (10,000) and the
+# command around it. Splitting a line costs time that grows faster than its length (a word of
+# 1 MB took 18 s), so a longer one is refused before it is split.
+MAX_LINE = 20_000
 # Clears a terminal and puts the cursor at its top left (ANSI: cursor home, erase the display).
 CLEAR_SCREEN = "\x1b[H\x1b[2J"
 
 
-def history_path() -> Path:
-    """Where the session history lives: ``D4CLI_HISTORY``, else ``$XDG_DATA_HOME/d4cli/history``,
-    else ``~/.local/share/d4cli/history``."""
-    override = os.environ.get(HISTORY_ENV)
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "d4cli" / "history"
+def check_length(line: str) -> None:
+    """Refuse a line longer than `MAX_LINE` characters, before it is split.
+
+    Raises:
+        InputError: naming ``line``, its first characters and its length.
+    """
+    if len(line.rstrip("\n")) > MAX_LINE:
+        raise InputError("line", None, f"{shown_line(line)}: a line of play holds one command")
+
+
+def shown_line(line: str) -> str:
+    """*line* as a message names it: whole, or its first characters and how long it is (N1)."""
+    text = line.strip()
+    if len(text) > MAX_LINE:  # read only in part (`read_lines`): its true length is not known
+        return f"{escape_control(text[:SHOWN_HEAD])}... (longer than {MAX_LINE:,} characters)"
+    return escape_control(shorten(text))
 
 
 def split(line: str) -> list[str]:
@@ -98,6 +107,7 @@ class Session:
         """Run one command line; its exit code (0 for a blank line or a comment)."""
 
         try:
+            check_length(line)
             words = split(line)
         except D4Error as error:
             say_error(str(error))
@@ -177,7 +187,7 @@ def run_piped(session: Session, lines: Iterable[str]) -> int:
         if code != 0:
             sys.stdout.flush()
             sys.stderr.write(
-                f"d4cli: play: stopped at line {number} (exit {code}): {escape_control(line.strip())}\n"
+                f"d4cli: play: stopped at line {number} (exit {code}): {shown_line(line)}\n"
             )
             sys.stderr.flush()
             return code
@@ -185,10 +195,18 @@ def run_piped(session: Session, lines: Iterable[str]) -> int:
 
 
 def read_lines(stream: Any) -> Iterator[str]:
-    """The lines of *stream* (piped stdin) up to its end, or up to a read that fails."""
+    """The lines of *stream* (piped stdin) up to its end, or up to a read that fails.
+
+    A line longer than `MAX_LINE` is never held whole: its first `MAX_LINE` + 1 characters
+    stand for it (`check_length` refuses them), the rest is read past.
+    """
     while True:
         try:
-            line = stream.readline()
+            line = stream.readline(MAX_LINE + 2)
+            if len(line) > MAX_LINE + 1 and not line.endswith("\n"):
+                rest = line
+                while rest and not rest.endswith("\n"):
+                    rest = stream.readline(1 << 16)
         except (OSError, ValueError):
             return
         if not line:

@@ -9,6 +9,7 @@ from typing import Any
 from d4cli.api import Encounter, public_entry, same_name
 from d4cli.api.replay import SEQ
 from d4cli.cli.changes import open_tracker
+from d4cli.cli.sim_input import seed_of
 from d4cli.output.render import console, escape
 from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.render.forecast import forecast_line, over_line
@@ -17,7 +18,8 @@ from d4cli.output.render.status import print_status
 from d4cli.output.serialize.forecast import status_forecast_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.limits import SEED, parse_whole
+from d4cli.rules.limits import parse_whole
+from d4cli.sim.engines import check_engine
 from d4cli.sim.forecast import DEFAULT_RUNS, RUNS, FightOver, Forecast, forecast
 
 
@@ -57,23 +59,24 @@ def show_sheet(encounter: Encounter, name: str, *, json_: bool) -> None:
     )
 
 
-def run_forecast(encounter: Encounter, runs: str | None, seed: str | None) -> Forecast:
-    """The forecast of *encounter* with ``--runs`` and ``--seed`` as given (or D4CLI_SEED, else a random seed).
+def run_forecast(
+    encounter: Encounter, runs: str | None, seed: str | None, engine: str | None = None
+) -> Forecast:
+    """The forecast of *encounter* with ``--runs``, ``--seed`` (or D4CLI_SEED, else a random seed)
+    and ``--engine`` (default: the batch engine where it can) as given.
 
     Raises:
         InputError: a bad ``--runs`` or ``--seed``, a fight already over, or what the simulator refuses.
     """
     count = DEFAULT_RUNS if runs is None else parse_whole(runs, "--runs", RUNS)
-    if seed is None:
-        env = os.environ.get("D4CLI_SEED")
-        number = (
-            parse_whole(env, "D4CLI_SEED", SEED) if env else int.from_bytes(os.urandom(4), "big")
-        )
-    else:
-        number = parse_whole(seed, "--seed", SEED)
     return forecast(
-        encounter, count, number, jobs=min(2, os.cpu_count() or 1) if count >= 500 else 1
+        encounter, count, seed_of(seed), jobs=pool_jobs(count), engine=check_engine(engine)
     )
+
+
+def pool_jobs(runs: int) -> int:
+    """Processes for *runs* fights: up to two cores once the runs are worth a pool."""
+    return min(2, os.cpu_count() or 1) if runs >= 500 else 1
 
 
 def status_forecast(encounter: Encounter) -> tuple[Forecast | None, str | None]:

@@ -11,8 +11,9 @@ never end the process themselves: a refusal is a `RefusedError` that carries
 its result, raised after the result was printed (`d4cli.output.printing`).
 
 Before Click parses a line, `D4Group` rejoins a creature's name typed without quotes
-(``act Goblin Archer Might``; `d4cli.cli.names`). Only when the words could hold a name
-of several words does it build that one command and read the encounter's names: the
+(``act Goblin Archer Might``; `d4cli.cli.names`) and takes a creature's alias for its
+name, with a note (`d4cli.cli.aliases`). Only for a command that takes creature names
+does it build that one command and read the encounter's names and aliases: the
 library (`d4cli.api.Reader`) is imported there, inside the function (the names
 boundary), so that ``roll``, ``odds`` and ``help`` never load it.
 """
@@ -25,9 +26,11 @@ from typing import Any
 
 import typer
 
+from d4cli.cli.aliases import Roster, resolve_aliases
 from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.flags import shell_message
+from d4cli.cli.interrupts import forget_opened, interrupted
 from d4cli.cli.lazy import LazyGroup
 from d4cli.cli.names import (
     Options,
@@ -183,6 +186,7 @@ class D4Group(LazyGroup):
     """
 
     in_session = False
+    alias_notes: tuple[str, ...] = ()  # the notes of the aliases the line used (`names_joined`)
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -190,6 +194,14 @@ class D4Group(LazyGroup):
         except BrokenPipeError as error:
             # Typer's own handler would turn a closed pipe into exit 1.
             raise ReaderGone() from error
+        except KeyboardInterrupt:
+            # Typer's own handler would exit 130 with nothing said. Say whether the change
+            # stands, so that running it again cannot apply it twice.
+            sys.stdout.flush()
+            if sys.stderr.isatty():
+                sys.stderr.write("\n")  # the terminal echoed ^C where the output stopped
+            say("d4cli: ", interrupted())
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
 
     def _said(self, message: str) -> str:
         """*message* as this run says it (`session_text` inside ``d4cli play``)."""
@@ -221,12 +233,14 @@ class D4Group(LazyGroup):
         interactive session (``d4cli play``) runs each line through this.
         """
         _prepare_streams()
+        forget_opened()
         prog_name = prog_name or "d4cli"
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
         complete_var = _completion_setup(prog_name, complete_var, argv)
         try:
             check_terminal_size()
             args = _text_arguments(argv)
+            self.alias_notes = ()
             if not os.environ.get(complete_var):
                 args = self.names_joined(args)
             code = super().main(
@@ -237,13 +251,18 @@ class D4Group(LazyGroup):
                 **extra,
             )
             code = code if isinstance(code, int) else ExitCode.OK
+            notes: tuple[str, ...] = self.alias_notes if code == ExitCode.OK else ()
+            for note in notes:  # after the command, so that an error stays one line
+                say("d4cli: note: ", note)
         except BaseException as error:  # noqa: BLE001 - every way out of a command ends in its code
             code = self._ended_by(error, argv)
         return _flushed(code)
 
     def names_joined(self, args: list[str], open_end: bool = False) -> list[str]:
         """*args* with each creature's name typed without quotes rejoined into one word
-        (`d4cli.cli.names`); as typed when no name of several words is read there.
+        (`d4cli.cli.names`), and each alias where a creature's name goes replaced by that
+        name, its note kept in `alias_notes` (`d4cli.cli.aliases`; not with *open_end*);
+        as typed when no such name or alias is read there.
         *open_end*: the last word is still being typed (Tab in ``d4cli play``).
 
         Raises:
@@ -255,17 +274,24 @@ class D4Group(LazyGroup):
             return args
         path, slots = found
         rest = args[len(path) :]
-        indexes = positional_indexes(rest, _options_of(command))
-        if indexes is None or not could_join([rest[i] for i in indexes], slots):
+        options = _options_of(command)
+        indexes = positional_indexes(rest, options)
+        if indexes is None:
             return args
-        creatures = _creature_names(option_value(rest, ("--file", "-f")))
-        if creatures is None:
+        roster = _roster(option_value(rest, ("--file", "-f")))
+        if roster is None:
             return args
-        words = [rest[i] for i in indexes]
-        reading = runs_of(words, slots, creatures, " ".join(path), open_end)
-        if reading is None:
-            return args
-        return [*path, *rebuilt(rest, indexes, reading)]
+        if could_join([rest[i] for i in indexes], slots):
+            known = [name for pair in roster for name in pair if name]
+            words = [rest[i] for i in indexes]
+            reading = runs_of(words, slots, known, " ".join(path), open_end)
+            if reading is not None:
+                rest = rebuilt(rest, indexes, reading)
+                indexes = positional_indexes(rest, options) or []
+        if not open_end:
+            rest, notes = resolve_aliases(rest, indexes, slots, roster)
+            self.alias_notes = tuple(notes)
+        return [*path, *rest]
 
     def _command_at(self, path: tuple[str, ...]) -> Any:
         """The Click command at *path* (``("effect", "add")``), built as a run builds it."""
@@ -294,6 +320,9 @@ class D4Group(LazyGroup):
             say_error(self._said(shell_message(error, argv)))
             return exit_code_of(error)
         if isinstance(error, typer.Abort):
+            return ExitCode.INTERRUPTED
+        if isinstance(error, KeyboardInterrupt):  # before the command ran: reading its names
+            say("d4cli: ", interrupted())
             return ExitCode.INTERRUPTED
         if isinstance(error, (BrokenPipeError, ReaderGone)):
             # A reader such as `head` went away: not an error of ours.
@@ -335,15 +364,16 @@ def _options_of(command: Any) -> Options:
     return Options(valued, flags)
 
 
-def _creature_names(file: str | None) -> list[str] | None:
-    """The names of the creatures of the encounter at *file* (``--file``, else the
-    default file), or None when it cannot be read: the words then stay as typed."""
+def _roster(file: str | None) -> Roster | None:
+    """The names and aliases of the creatures of the encounter at *file* (``--file``, else
+    the default file), or None when it cannot be read: the words then stay as typed."""
     from d4cli.api import Reader  # the names boundary (see the module docstring)
 
     try:
-        return [creature.name for creature in Reader(resolve_path(file)).status().creatures]
+        creatures = Reader(resolve_path(file)).status().creatures
     except (D4Error, OSError):
         return None
+    return [(creature.name, creature.alias) for creature in creatures]
 
 
 def _text_arguments(argv: list[str]) -> list[str]:

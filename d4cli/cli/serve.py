@@ -11,20 +11,24 @@ from __future__ import annotations
 import asyncio
 import errno
 import ipaddress
+import json
 import logging
 import socket
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 
 import h11
 import uvicorn
 from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.rules.errors import InputError
 from d4cli.web.app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
+from d4cli.web.guard import with_security
 
 IDLE_SECONDS = 5
 # The largest request head (line and headers) h11 buffers; past it, 400 and the connection closes.
@@ -47,6 +51,24 @@ class IdleClosing(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self.head_deadline = self.loop.time() + self.timeout_keep_alive
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot parse (no Host, a bad line, a head over `MAX_HEAD_BYTES`): 400
+        as JSON with the security headers, as every other refusal, then the connection closes
+        (uvicorn's own says it in plain text, without them)."""
+        text = f"not a valid HTTP/1.1 request (a Host, a request line, headers within {MAX_HEAD_BYTES} bytes)"
+        body = json.dumps({"error": text}).encode()
+        headers = with_security(
+            [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ]
+        )
+        for event in (h11.Response(status_code=400, headers=headers), h11.Data(data=body)):
+            self.transport.write(self.conn.send(event))
+        self.transport.write(self.conn.send(h11.EndOfMessage()))
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -152,7 +174,9 @@ def serve(
         InputError: the port or host cannot be bound.
         FileError: the file cannot be read at the start (later, the page says it is not ready).
     """
-    broadcaster = Broadcaster(tracker.view, tracker.stamp, warn, max_streams)
+    broadcaster = Broadcaster(
+        tracker.view, tracker.stamp, warn, max_streams, odds=partial(players_odds, tracker)
+    )
     sock = bind(host, port)
     bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
     hosts = served_hosts(host, bound, allowed)
@@ -161,6 +185,7 @@ def serve(
     config = uvicorn.Config(
         app,
         http=IdleClosing,
+        ws="none",  # no WebSocket route: an Upgrade is an ordinary request, through the guard
         lifespan="on",
         log_config=None,
         log_level="error",

@@ -29,7 +29,7 @@ from d4cli.fight.effects import (
 from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
 from d4cli.fight.events import EffectEvent
 from d4cli.rules.errors import InputError
-from d4cli.rules.names import fold_name
+from d4cli.rules.names import source_key
 
 
 def applied_round(encounter: Encounter) -> int:
@@ -277,7 +277,7 @@ def remove_effect(encounter: Encounter, name: str, source: str) -> tuple[Encount
     """
     position = encounter.position_of(name)
     creature = encounter.creatures[position]
-    key = fold_name(source)
+    key = source_key(source)
     for effect in creature.effects:
         if effect.key == key:
             effects = tuple(other for other in creature.effects if other is not effect)
@@ -310,7 +310,7 @@ def check_source_free(creature: Creature, source: str, grant: str, field_name: s
     Raises:
         InputError: naming *field_name* and *source*, and the effect it has.
     """
-    key = fold_name(source)
+    key = source_key(source)
     for effect in creature.effects:
         if effect.key == key and effect.grant != grant:
             raise InputError(

@@ -23,7 +23,7 @@ rolls and origin ``team``; `Pending` names grants by source (a file's
 # and string annotations cost a compile each (this module loads with every file read).
 from typing import NamedTuple
 
-from d4cli.rules.names import fold_name
+from d4cli.rules.names import fold_name, source_key
 
 GRANTS: tuple[str, ...] = ("advantage", "disadvantage")
 ONS: tuple[str, ...] = ("own", "against")
@@ -64,7 +64,7 @@ class Effect(NamedTuple):
 
     @property
     def key(self) -> str:
-        return fold_name(self.source)
+        return source_key(self.source)
 
 
 class Pending(NamedTuple):

@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from d4cli.fight.effects import GRANTS, Effect, Pending
 from d4cli.rules.errors import InputError
-from d4cli.rules.names import NameSet, check_text, fold_name, look_alike_problem
+from d4cli.rules.names import (
+    NameSet,
+    check_text,
+    difference,
+    fold_name,
+    look_alike_key,
+    look_alike_problem,
+)
 from d4cli.rules.pool import reset_load
 from d4cli.rules.suggest import closest, did_you_mean
 
@@ -325,16 +332,21 @@ def same_name(a: str | None, b: str | None) -> bool:
 
 
 def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> str | None:
-    """Which other creature than the one at *position* *alias* matches (N1) by its name or alias,
-    in words; None when none (the players could not tell two such creatures apart)."""
-    key = fold_name(alias)
+    """How *alias* clashes (N1) with the name or alias of another creature than the one at
+    *position*, in words (``matches the name of 'Goblin'``, ``looks like the alias of 'Orc'``:
+    equal under N1, or only alike in its TR39 skeleton); None when it does not (the players
+    could not tell two such creatures apart)."""
+    key, alike = fold_name(alias), look_alike_key(alias)
     for other_position, other in enumerate(creatures):
         if other_position == position:
             continue
-        if fold_name(other.name) == key:
-            return f"the name of {other.name!r}"
-        if other.alias and fold_name(other.alias) == key:
-            return f"the alias of {other.name!r}"
+        for what, name in (("name", other.name), ("alias", other.alias)):
+            if not name:
+                continue
+            if fold_name(name) == key:
+                return f"matches the {what} of {other.name!r}"
+            if look_alike_key(name) == alike:
+                return f"looks like the {what} of {other.name!r}: {difference(alias, name)}"
     return None
 
 

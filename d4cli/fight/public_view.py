@@ -8,8 +8,9 @@ can reach it:
 
 - a creature with ``hidden = true`` is not in it at all, nor is its name
   anywhere else (an effect timed to its turn reads "a hidden creature's turn");
-  while its turn runs the view says a hidden creature acts (``hidden_turn``)
-  and names nobody as current;
+  while its turn runs the view names nobody as current and nothing says a turn
+  runs (the library shows the last visible state instead: `d4cli.api.Reader.view`);
+  the next turn (``next_turn``) is the next visible creature's, never a hidden one's;
 - an ``alias`` replaces the creature's name everywhere (its effects' timings too);
 - a creature's ``notes``, Load, Load Buffer, Exhaustion, stats and actions are
   never in it; nor its Evasion unless ``evasion_shown`` (R7);
@@ -18,7 +19,8 @@ can reach it:
   (hp and max_hp), ``label`` (Healthy at full, Hurt, Bloodied at or below
   half, Down at 0; without max_hp only Up or Down, never the number), ``none``;
 - the party (its side is ``[player_view] party``) also sees its Aspects' headroom
-  (``Aspect - Load``, R2): "can I act at Cost N?" is ``headroom >= N``.
+  (``Aspect - Load``, R2): "can I act at Cost N?" is ``headroom >= N``;
+- the roll feed is `d4cli.fight.public_rolls`' (what it shows of each roll, and why).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import NamedTuple
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.sides import winner
 from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.names import fold_name
@@ -96,20 +99,25 @@ class PublicView(NamedTuple):
         round: the round, from 1; 0 before the first turn (R13).
         turn: the visible name of the creature whose turn runs; None between turns
             or while a hidden creature acts.
-        hidden_turn: a hidden creature's turn runs.
+        next_turn: the visible name of the creature a plain ``turn start`` would reach
+            first among those the players see (R19; hidden creatures skipped; the first
+            one up of the next round when this round has nobody visible left); None when
+            nobody visible is up.
         creatures: the visible creatures in turn order (R13).
         counts_from: the round an effect's rounds are counted from (`d4cli.fight.effects.applied_round`).
         winner: the side that has won (R18), when a creature the players see is on it;
             else None (the fight goes on, or only hidden creatures are left standing).
+        rolls: the roll feed, oldest first (`d4cli.fight.public_rolls`); empty unless given.
     """
 
     name: str
     round: int
     turn: str | None
-    hidden_turn: bool
+    next_turn: str | None
     creatures: tuple[PublicCreature, ...]
     counts_from: int = 1
     winner: str | None = None
+    rolls: tuple[PublicRoll, ...] = ()
 
 
 def hp_label(hp: int | None, max_hp: int | None) -> str | None:
@@ -131,8 +139,32 @@ def public_name(creature: Creature) -> str:
     return creature.alias or creature.name
 
 
-def public_view(encounter: Encounter) -> PublicView:
-    """The player view of *encounter* (see the module for what is left out and why).
+def next_visible(encounter: Encounter) -> str | None:
+    """The public name of the next creature to go that the players see (R19), or None.
+
+    From the default next turn on, in turn order, the first visible creature that has not
+    had its turn and is not down (R18); when this round has none, the first visible one up
+    of the next round. A hidden creature is passed over like one that has had its turn,
+    so the answer is the same whether hidden creatures go before it or not.
+    """
+    creatures = encounter.creatures
+    position = encounter.next_position()
+    if position is not None:
+        count = len(creatures)
+        for step in range(count):
+            creature = creatures[(position + step) % count]
+            running = creature.name == encounter.current
+            if not (creature.hidden or creature.had_turn or creature.down or running):
+                return public_name(creature)
+    for creature in creatures:
+        if not (creature.hidden or creature.down):
+            return public_name(creature)
+    return None
+
+
+def public_view(encounter: Encounter, rolls: tuple[PublicRoll, ...] = ()) -> PublicView:
+    """The player view of *encounter* (see the module for what is left out and why), with the
+    roll feed *rolls* (`d4cli.fight.public_rolls.public_rolls` of the same encounter).
 
     Returns:
         A `PublicView`; pure and total: every valid encounter has one.
@@ -144,11 +176,9 @@ def public_view(encounter: Encounter) -> PublicView:
     settings = encounter.player_view or PlayerView()
     visible = []
     current = None
-    hidden_turn = False
     for creature in encounter.creatures:
         is_current = encounter.current == creature.name
         if creature.hidden:
-            hidden_turn = hidden_turn or is_current
             continue
         if is_current:
             current = names[creature.name]
@@ -178,10 +208,11 @@ def public_view(encounter: Encounter) -> PublicView:
         encounter.name,
         encounter.round,
         current,
-        hidden_turn,
+        next_visible(encounter),
         tuple(visible),
         applied_round(encounter),
         won if seen else None,
+        rolls,
     )
 
 

@@ -18,7 +18,7 @@ from d4cli.fight.sheets import stat
 from d4cli.rules.action_roll import CheckRequest, CheckResult, roll_check
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
-from d4cli.rules.names import check_name, fold_name
+from d4cli.rules.names import check_name, source_key
 
 # --- checks (C8) ----------------------------------------------------------------------------
 
@@ -133,7 +133,7 @@ def count_sources(sources: list[Source]) -> tuple[Source, ...]:
     counted: list[Source] = []
     for source in sources:
         field = _FIELD_OF_ORIGIN.get(source.origin, source.origin)
-        key = (source.grant, fold_name(check_name(source.name, field)))
+        key = (source.grant, source_key(check_name(source.name, field)))
         if key not in seen:
             seen[key] = len(counted)
             counted.append(source)

@@ -27,12 +27,18 @@ class PlayerView:
         others_hp: everyone else's default HP display (``label``).
         seats: what a seat's action request does, one of `SEAT_MODES`: ``approve`` (queued for
             the GM, the default) or ``auto`` (carried out at once when the rules allow it).
+        dc_shown: the players' roll feed shows a roll's DC (R7, C2); else it says only
+            whether the roll met it.
+        odds_shown: the players' screens show each side's chance to win too (default
+            false); computed without the hidden creatures, so the odds never tell of them.
     """
 
     party: str = DEFAULT_PARTY
     party_hp: str = "exact"
     others_hp: str = "label"
     seats: str = "approve"
+    dc_shown: bool = False
+    odds_shown: bool = False
 
     def is_party(self, side: str) -> bool:
         """*side* is the party's (N1 folding); no side ("") never is."""

@@ -137,14 +137,13 @@ def set_alias(encounter: Encounter, name: str, alias: str | None) -> tuple[Encou
 
     Raises:
         InputError: no such creature; a blank alias or one with control characters
-            (naming ``TEXT``); an alias matching another creature's name or alias (N1).
+            (naming ``TEXT``); an alias matching another creature's name or alias, or only looking
+            like one (N1, TR39 skeletons).
     """
     position = encounter.position_of(name)
     if alias is not None:
         check_text(alias, "TEXT", name=True)
         clash = alias_clash(encounter.creatures, position, alias)
         if clash is not None:
-            raise InputError(
-                "TEXT", alias, f"matches {clash} (N1): the players could not tell them apart"
-            )
+            raise InputError("TEXT", alias, f"{clash} (N1): the players could not tell them apart")
     return _change_view(AliasEvent, encounter, position, alias="" if alias is None else alias)

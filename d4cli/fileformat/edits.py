@@ -43,8 +43,15 @@ STAT_TABLES: Mapping[str, str] = {
     "proficiency": "proficiencies",
     "specialization": "specializations",
 }
-# The ``[player_view]`` table's fields (all text).
-VIEW_FIELDS: Mapping[str, type] = {"party": str, "party_hp": str, "others_hp": str, "seats": str}
+# The ``[player_view]`` table's fields.
+VIEW_FIELDS: Mapping[str, type] = {
+    "party": str,
+    "party_hp": str,
+    "others_hp": str,
+    "seats": str,
+    "dc_shown": bool,
+    "odds_shown": bool,
+}
 
 # Wide enough for any text of digits the file's own checks then put in range (L1).
 _ANY_WHOLE = (-(10**MAX_DIGITS), 10**MAX_DIGITS)
@@ -81,7 +88,14 @@ def set_view_fields(
             ``exact``, ``label`` or ``none``.
     """
     document = encounter_document(encounter)
-    table = player_view_document(encounter.player_view or PlayerView())
+    settings = encounter.player_view or PlayerView()
+    # every field as it stands, the defaults too: setting one to what it holds changes nothing
+    table = {
+        **player_view_document(settings),
+        "seats": settings.seats,
+        "dc_shown": settings.dc_shown,
+        "odds_shown": settings.odds_shown,
+    }
     document["player_view"] = table
     done = _apply(changes, lambda field: _view_slot(table, field))
     return _validated(document, path), SetEvent(encounter.round, encounter.current, None, done)

@@ -7,6 +7,8 @@ Pure. Schema 3 adds, at the top, an optional table::
     party_hp = "exact"     # the party's HP display: exact, label or none
     others_hp = "label"    # everyone else's
     seats = "approve"      # a seat's request waits for the GM (approve) or is carried out (auto)
+    dc_shown = false       # the players' roll feed shows DCs
+    odds_shown = false     # the players' screens show each side's chance to win
 
 and to a ``[[creature]]`` table ``hidden`` (bool), ``alias`` (a name, N1),
 ``hp_shown`` (``exact``, ``label`` or ``none``; absent: its side's default) and
@@ -26,7 +28,7 @@ from d4cli.fileformat.where import Where
 from d4cli.rules.errors import FileError
 from d4cli.rules.suggest import unknown_key
 
-PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp", "seats")
+PLAYER_VIEW_KEYS = ("party", "party_hp", "others_hp", "seats", "odds_shown", "dc_shown")
 
 
 def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView | None:
@@ -34,7 +36,7 @@ def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView 
 
     Raises:
         FileError: (through *where*) not a table, an unknown key, a party that is
-            not a name, an HP display not in `HP_SHOWN`.
+            not a name, an HP display not in `HP_SHOWN`, an ``odds_shown`` that is not a bool.
     """
     table = data.get("player_view")
     if table is None:
@@ -53,7 +55,13 @@ def player_view_from_document(where: Where, data: dict[str, Any]) -> PlayerView 
     seats = table.get("seats", defaults.seats)
     if seats not in SEAT_MODES:
         where.fail("player_view.seats", seats, "must be one of: " + ", ".join(SEAT_MODES))
-    return PlayerView(party, **shown, seats=str(seats))
+    odds = table.get("odds_shown", False)
+    if not isinstance(odds, bool):
+        where.fail("player_view.odds_shown", odds, "must be true or false")
+    dc_shown = table.get("dc_shown", defaults.dc_shown)
+    if not isinstance(dc_shown, bool):
+        where.fail("player_view.dc_shown", dc_shown, "must be true or false")
+    return PlayerView(party, **shown, seats=str(seats), odds_shown=odds, dc_shown=dc_shown)
 
 
 def _hp_shown(where: Where, field: str, value: object) -> str:
@@ -111,15 +119,24 @@ def check_aliases(path: object, creatures: list[Creature]) -> None:
                     path,
                     f"creature {creature.name!r}: alias",
                     creature.alias,
-                    f"matches {clash} (N1)",
+                    f"{clash} (N1)",
                 )
 
 
 def player_view_document(view: PlayerView) -> dict[str, Any]:
-    """The ``[player_view]`` table of *view*."""
-    table = {"party": view.party, "party_hp": view.party_hp, "others_hp": view.others_hp}
-    if view.seats != PlayerView().seats:  # the default is left out: older files read the same
+    """The ``[player_view]`` table of *view*; ``seats``, ``odds_shown`` and ``dc_shown`` only
+    where they are not the default, so that older files read the same."""
+    table: dict[str, Any] = {
+        "party": view.party,
+        "party_hp": view.party_hp,
+        "others_hp": view.others_hp,
+    }
+    if view.seats != PlayerView().seats:
         table["seats"] = view.seats
+    if view.dc_shown:
+        table["dc_shown"] = True
+    if view.odds_shown:
+        table["odds_shown"] = True
     return table
 
 

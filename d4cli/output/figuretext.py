@@ -24,15 +24,36 @@ def significant(value: float, digits: int = 2) -> str:
     return f"{value:.{places}f}"
 
 
-def shown(value: float, low: float | None, high: float | None, scale: float = 1.0) -> str:
-    """*value* (times *scale*) with only the digits its interval ``low..high`` supports.
+def shown(
+    value: float,
+    low: float | None,
+    high: float | None,
+    scale: float = 1.0,
+    places: int | None = None,
+) -> str:
+    """*value* (times *scale*) with only the digits its interval ``low..high`` supports, or with
+    *places* decimals when given (a table column's one precision, `places_of`).
 
     Without an interval (None) or with one of width 0, 2 significant digits (`significant`).
     """
     if low is None or high is None or high - low <= 0:
         return significant(value * scale)
-    places = decimals((high - low) * scale / 2)
+    if places is None:
+        places = decimals((high - low) * scale / 2)
     return f"{value * scale:.{places}f}"
+
+
+def places_of(figures: list[Figure], percent: bool) -> int | None:
+    """The one precision of a figure shown side by side (across modes or settings) or of a
+    column: the decimals the narrowest of their intervals supports, so no cell shows fewer
+    digits than its own interval gives; None when none has an interval of some width."""
+    scale = 100.0 if percent else 1.0
+    found = [
+        decimals((f["high"] - f["low"]) * scale / 2)
+        for f in figures
+        if f["low"] is not None and f["high"] is not None and f["high"] - f["low"] > 0
+    ]
+    return max(found) if found else None
 
 
 # Each figure's row label by its CSV name, in full and short (for a terminal too narrow for
@@ -108,7 +129,7 @@ def estimates(m: dict[str, Any], sides: tuple[str, ...]) -> list[Estimate]:
     return out
 
 
-def cell(figure: Figure, key: str, percent: bool) -> str:
+def cell(figure: Figure, key: str, percent: bool, places: int | None = None) -> str:
     """``3.81 (3.70-3.92)``, ``93% (88-96)``: a figure to its supported digits, with its interval.
 
     ``-`` for a figure that does not exist (rounds when no fight finished); the value
@@ -118,10 +139,18 @@ def cell(figure: Figure, key: str, percent: bool) -> str:
     if value is None:
         return "-"
     scale, unit = (100.0, "%") if percent else (1.0, "")
-    text = shown(value, low, high, scale) + unit
+    text = shown(value, low, high, scale, places) + unit
     if low is None or high - low <= 0:
         return text
-    return f"{text} ({shown(low, low, high, scale)}-{shown(high, low, high, scale)})"
+    return (
+        f"{text} ({shown(low, low, high, scale, places)}-{shown(high, low, high, scale, places)})"
+    )
+
+
+def cells(row: list[Estimate]) -> list[str]:
+    """One figure's cells side by side (one per mode or setting), at one precision (`places_of`)."""
+    places = places_of([estimate[3] for estimate in row], row[0][5]) if row else None
+    return [cell(*estimate[3:], places) for estimate in row]
 
 
 def middle(rounds: Figure) -> str:
@@ -165,7 +194,7 @@ def figure_rows(
     rows: list[list[str]] = []
     for number, first in enumerate(estimates(modes[0], sides)):
         name = label(first[1], first[2], short=short)
-        rows.append([name] + [cell(*estimates(m, sides)[number][3:]) for m in modes])
+        rows.append([name] + cells([estimates(m, sides)[number] for m in modes]))
         if first[1] == "rounds_mean":
             middle_label = label("rounds_middle", short=short)
             rows.append([middle_label] + [middle(m["rounds"]) for m in modes])
@@ -189,7 +218,7 @@ def sweep_columns(
                 (
                     first["mode"],
                     label(estimate[1], estimate[2], short=short),
-                    [cell(*estimates(m, sides)[place][3:]) for m in mode_rows],
+                    cells([estimates(m, sides)[place] for m in mode_rows]),
                 )
             )
             if estimate[1] == "rounds_mean":
@@ -230,8 +259,25 @@ def plural(count: int, word: str) -> str:
 
 
 def heading(report: dict[str, Any]) -> str:
-    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds`` (plain text)."""
+    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds, batch engine`` (plain text)."""
+    engine = report.get("engine")
     return (
         f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
         f"draw after {plural(report['max_rounds'], 'round')}"
+        + ("" if engine is None else f", {engine_text(engine['name'], engine['reason'])}")
     )
+
+
+# What the batch engine cannot express (`d4cli.sim.batch_scope.LIMITS`), in words.
+ENGINE_LIMITS: dict[str, str] = {
+    "effects": "lasting effects or Team Action grants on a creature, R11, R20",
+    "tables": "so many creatures and Loads in its tables",
+    "dice": "an action of that many dice",
+}
+
+
+def engine_text(name: str, reason: str | None) -> str:
+    """``batch engine``, or ``reference engine (the batch engine cannot express ...)``."""
+    if reason is None:
+        return f"{name} engine"
+    return f"{name} engine (the batch engine cannot express {ENGINE_LIMITS[reason]})"

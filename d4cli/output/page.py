@@ -4,9 +4,12 @@ Made from a `d4cli.fight.public_view.PublicView` alone, which holds nothing the
 GM hides. `view_fragment` is the HTML of one view (every text escaped with
 `html.escape`); `page_html` wraps it in the page, whose small script (``assets/page.js``)
 listens to ``/events`` (Server-Sent Events) and swaps in each new fragment, so the page
-follows the encounter without a reload. A large layout for a TV across the
-table: the round, the initiative order, the current creature highlighted, HP
-labels as coloured bars, effects as chips.
+follows the encounter without a reload. One layout reads at arm's length on a
+phone and across the room on a TV (sizes by ``clamp()``): the round, whose turn
+it is and who goes next, the initiative order with the current creature
+highlighted (the script keeps it and the next ones in view, with "N more above"
+and "N more below" lines), HP labels as coloured bars, effects as chips, what
+the party can still act with, the fight's end, and the roll feed.
 """
 
 from __future__ import annotations
@@ -14,14 +17,18 @@ from __future__ import annotations
 from html import escape
 from importlib.resources import files
 
+from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view import effect_left
+from d4cli.output.window import view_focus
 
 # How full a label's bar is drawn: a label never gives away the number behind it.
 LABEL_FILL = {"Healthy": 100, "Up": 100, "Hurt": 70, "Bloodied": 35, "Down": 0}
 # All the players learn of a file that cannot be read: no reason, no name (it may name a hidden creature).
 NOT_READY = "The table is not ready yet."
 ASSETS = ("page.css", "page.js")
+HEADROOM = "Can still act:"  # the party's headroom (R2), in the players' words
 
 
 def _hp(creature: PublicCreature) -> str:
@@ -56,60 +63,89 @@ def _effects(creature: PublicCreature, counts_from: int) -> str:
 
 
 def _headroom(creature: PublicCreature) -> str:
+    """What the party can still act with (headroom, R2), under its label."""
     if creature.headroom is None:
         return ""
     parts = "".join(
-        f'<span class="room {"ok" if room >= 1 else "zero" if room == 0 else "no"}">{escape(aspect)} {room:+d}</span>'
+        f'<span class="room {"ok" if room >= 1 else "zero" if room == 0 else "no"}">'
+        f"{escape(aspect)} {room:+d}</span>"
         for aspect, room in creature.headroom
     )
-    return f'<div class="headroom">{parts}</div>'
+    return f'<div class="headroom"><span class="label">{HEADROOM}</span> {parts}</div>'
 
 
-def view_fragment(view: PublicView | None) -> str:
-    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`."""
+def _row(view: PublicView, creature: PublicCreature) -> str:
+    classes = ["creature"]
+    if creature.current:
+        classes.append("current")
+    elif creature.name == view.next_turn:
+        classes.append("next")
+    if creature.down:
+        classes.append("down")
+    if creature.had_turn:
+        classes.append("done")
+    if creature.party:
+        classes.append("party")
+    marker = "&#9654;" if creature.current else ("&#10003;" if creature.had_turn else "")
+    evasion = (
+        f' <span class="evasion">Evasion {creature.evasion}</span>'
+        if creature.evasion is not None
+        else ""
+    )
+    return (
+        f'<li class="{" ".join(classes)}"><span class="marker">{marker}</span>'
+        f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
+        f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
+    )
+
+
+def _feed(rolls: tuple[PublicRoll, ...]) -> str:
+    """The roll feed, newest first: each roll's actor and its steps (`d4cli.output.rolltext`)."""
+    if not rolls:
+        return ""
+    items = "".join(
+        f'<li class="roll"><span class="actor">{escape(roll.actor)}</span> '
+        + " ".join(f'<span class="step">{escape(step)}</span>' for step in roll_steps(roll))
+        + "</li>"
+        for roll in reversed(rolls)
+    )
+    return f'<section class="feed"><h2>Rolls</h2><ol class="rolls">{items}</ol></section>'
+
+
+def view_fragment(view: PublicView | None, odds: str | None = None) -> str:
+    """The HTML of *view* (what the page's ``<main>`` holds); None: only `NOT_READY`. *odds*: the
+    players' odds line (`d4cli.output.odds_line.odds_text`), under the header when given.
+
+    The turn order's ``data-focus`` is the row the page's script keeps in view when the
+    order is taller than the screen (`d4cli.output.window`).
+    """
     if view is None:
         return f'<p class="warning">{escape(NOT_READY)}</p>'
     state = f"Round {view.round}" if view.round else "Not started"
     if view.turn is not None:
-        now = f"Now: {escape(view.turn)}"
-    elif view.hidden_turn:
-        now = "A hidden creature acts"
+        now = f'<span class="now">Now: {escape(view.turn)}</span>'
     else:
-        now = "Between turns"
-    if view.winner is not None:
-        now += f" &middot; The fight is over, won by {escape(view.winner)}"
-    rows = []
-    for creature in view.creatures:
-        classes = ["creature"]
-        if creature.current:
-            classes.append("current")
-        if creature.down:
-            classes.append("down")
-        if creature.had_turn:
-            classes.append("done")
-        if creature.party:
-            classes.append("party")
-        marker = "&#9654;" if creature.current else ("&#10003;" if creature.had_turn else "")
-        evasion = (
-            f' <span class="evasion">Evasion {creature.evasion}</span>'
-            if creature.evasion is not None
-            else ""
-        )
-        rows.append(
-            f'<li class="{" ".join(classes)}"><span class="marker">{marker}</span>'
-            f'<div class="who"><span class="name">{escape(creature.name)}</span>{evasion}'
-            f"{_effects(creature, view.counts_from)}{_headroom(creature)}</div>{_hp(creature)}</li>"
-        )
-    body = "".join(rows) or '<li class="empty">No creatures to show</li>'
+        now = '<span class="now">Between turns</span>' if view.round else ""
+    if view.next_turn is not None:
+        now += f'<span class="next">Next: {escape(view.next_turn)}</span>'
+    over = (
+        f'<p class="over">The fight is over: {escape(view.winner)} wins</p>'
+        if view.winner is not None
+        else ""
+    )
+    body = "".join(_row(view, creature) for creature in view.creatures)
+    body = body or '<li class="empty">No creatures to show</li>'
+    line = "" if odds is None else f'<p class="odds">{escape(odds)}</p>'
     return (
         f"<header><h1>{escape(view.name) or 'Encounter'}</h1>"
-        f'<div class="round">{state}</div><div class="now">{now}</div></header>'
-        f'<ol class="order">{body}</ol>'
+        f'<div class="round">{state}</div><div class="turn">{now}</div></header>'
+        f'{over}{line}<ol class="order" data-focus="{view_focus(view)}">{body}</ol>'
+        f"{_feed(view.rolls)}"
     )
 
 
-def page_html(view: PublicView | None) -> str:
-    """The whole page: `view_fragment` of *view* (None: `NOT_READY`), linking ``/assets/page.css`` and
+def page_html(view: PublicView | None, odds: str | None = None) -> str:
+    """The whole page: `view_fragment` of *view* (None: `NOT_READY`) and its *odds* line, linking ``/assets/page.css`` and
     ``/assets/page.js`` (the script that follows ``/events``); nothing inline, for the page's
     Content-Security-Policy ``default-src 'self'``."""
     title = escape(view.name) if view is not None and view.name else "Encounter"
@@ -117,7 +153,7 @@ def page_html(view: PublicView | None) -> str:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}: player view</title><link rel="stylesheet" href="/assets/page.css"></head>'
-        f'<body><main id="view">{view_fragment(view)}</main>'
+        f'<body><main id="view">{view_fragment(view, odds)}</main>'
         '<script src="/assets/page.js"></script></body></html>'
     )
 

@@ -24,7 +24,7 @@ RULES: dict[str, Rule] = {
     'R4': Rule(
         'R4',
         'Net Advantage',
-        'Count the different sources of Advantage and the different sources of Disadvantage; Net Advantage is the first count minus the second. Naming the same source twice in one roll counts it once. Two names are the same source when they agree after ignoring upper and lower case and collapsing runs of white space (leading and trailing space included).',
+        'Count the different sources of Advantage and the different sources of Disadvantage; Net Advantage is the first count minus the second. Naming the same source twice in one roll counts it once. Two names are the same source when they agree after ignoring upper and lower case and collapsing runs of white space (leading and trailing space included), or when they only look alike (their Unicode confusable skeletons agree: `torch` and `tоrch` with a Cyrillic `о` are one source, as look-alike names are one name under N1).',
         '`--adv torch --adv Torch --adv "high ground" --dis darkness` has two Advantage sources (torch, high ground) and one Disadvantage source: Net Advantage +1.',
     ),
     'R5': Rule(

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import FACES, MAX_DICE, MODIFIER
+from d4cli.rules.limits import FACES, MAX_DICE, MAX_DIGITS, MODIFIER
 
 
 class DiceSource(Protocol):
@@ -107,7 +107,7 @@ def parse_faces(text: str, field: str = "faces") -> tuple[int, ...]:
             raise InputError(
                 field,
                 text,
-                f"{part or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
+                f"{_named(part) or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
             )
         faces.append(int(part))
     return tuple(faces)
@@ -158,8 +158,22 @@ class ExtraRoll(NamedTuple):
 
 
 # Patterns compiled on first use (`re`'s cache): most runs parse no dice notation.
-_NOTATION = r"([0-9]{1,6})[dD]([0-9]{1,6})(?:([+-])([0-9]{1,6}))?"
-_TERM = r"([+-]?)([0-9]{1,6}(?:[dD][0-9]{1,6})?)"
+# Digits are read whole and bounded after (`_number`): a cap on digits in the pattern would
+# split ``0010001d4`` into the number 1000 and the dice 1d4.
+_NOTATION = r"([0-9]+)[dD]([0-9]+)(?:([+-])([0-9]+))?"
+_TERM = r"([+-]?)([0-9]+(?:[dD][0-9]+)?)"
+
+
+def _number(digits: str) -> int:
+    """The value of *digits*, or one past every bound (L1-L3) when it has more digits than any
+    range allows: `int` is quadratic in the digits and refuses more than 4,300."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= MAX_DIGITS else 10**MAX_DIGITS
+
+
+def _named(term: str) -> str:
+    """A term of a sum as a message names it: whole, or past 20 characters its start and length."""
+    return term if len(term) <= 20 else f"{term[:12]}... ({len(term):,} characters)"
 
 
 def parse_extra(text: str, field: str = "extra") -> ExtraDice:
@@ -173,8 +187,8 @@ def parse_extra(text: str, field: str = "extra") -> ExtraDice:
     match = re.fullmatch(_NOTATION, text)
     if not match:
         raise InputError(field, text, "must be dice like 1d8, 2d6+1 or 1d4-1")
-    count, sides = int(match[1]), int(match[2])
-    modifier = int(match[4]) if match[4] else 0
+    count, sides = _number(match[1]), _number(match[2])
+    modifier = _number(match[4]) if match[4] else 0
     if match[3] == "-":
         modifier = -modifier
     if count < 1:
@@ -211,7 +225,8 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
     if re.fullmatch(_NOTATION, text) or not text[:1].isdigit():
         return [parse_extra(text, field)]
     terms = [(match[1], match[2]) for match in re.finditer(_TERM, text)]
-    if "".join(sign + term for sign, term in terms) != text or terms[0][0]:
+    joined = "".join(sign + term for sign, term in terms)
+    if joined != text or terms[0][0] or not all(sign for sign, _ in terms[1:]):
         raise InputError(
             field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2"
         )
@@ -224,9 +239,16 @@ def _parse_sum(text: str, field: str) -> list[ExtraDice]:
             try:
                 groups.append(parse_extra(term, field))
             except InputError as error:
-                raise InputError(field, text, f"{term}: {error.problem}") from None
+                raise InputError(field, text, f"{_named(term)}: {error.problem}") from None
         else:
-            modifier += -int(term) if sign == "-" else int(term)
+            number = _number(term)
+            if number > MODIFIER[1]:
+                raise InputError(
+                    field,
+                    text,
+                    f"{_named(term)}: a number must be within {MODIFIER[0]}..{MODIFIER[1]}",
+                )
+            modifier += -number if sign == "-" else number
     if not groups:
         raise InputError(
             field, text, "must be dice like 1d8, 2d6+1, 1d4-1 or a sum such as 1d4+1d6+2"

@@ -187,6 +187,9 @@ def distinct_sources(
         names: the source names as given, in order.
         field: the field they came from (``advantage``, ``disadvantage``), for messages.
 
+    Two names are one source when they match under N1 or only look alike (`source_key`:
+    ``torch`` and ``tоrch`` with a Cyrillic ``о`` count once).
+
     Returns:
         ``(counted, repeats)``: the first spelling of each distinct source, in
         order of first appearance, and every later name that matched one of them.
@@ -198,7 +201,7 @@ def distinct_sources(
     counted: list[str] = []
     repeats: list[str] = []
     for name in names:
-        key = fold_name(check_text(name, field, name=True))
+        key = source_key(check_text(name, field, name=True))
         if key in seen:
             repeats.append(name)
         else:
@@ -270,6 +273,13 @@ def _skeleton(name: str) -> str:
 
 
 _skeleton_short = lru_cache(maxsize=8192)(_skeleton)
+
+
+def source_key(name: str) -> str:
+    """The key under which Advantage and Disadvantage sources and effects are one (R4, N1): the
+    look-alike key (`look_alike_key`) of the N1 fold, so names that match under N1 or only draw
+    alike (``torch``, ``tоrch``) count once."""
+    return look_alike_key(fold_name(name))
 
 
 def _describe(text: str) -> str:

@@ -9,16 +9,17 @@ Pure once the runs are played: `forecast_of` turns a `Tally` into a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import InputError
+from d4cli.sim.engines import choose
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import finishes, quantile, wilson
 from d4cli.sim.setup import Setup, prepare
 from d4cli.sim.tally import Tally
 
-# Runs of a forecast: the default answers in well under 2 s on two cores (benchmarks/forecast.py).
+# Runs of a forecast: with the batch engine the default costs about a `status` (benchmarks/forecast.py).
 DEFAULT_RUNS = 2000
 RUNS = (1, 1_000_000)
 MAX_ROUNDS = 100
@@ -50,6 +51,9 @@ class Forecast:
             the running round counted as 1 (None when no fight finished).
         finished: how many fights finished.
         histogram: finished fights by rounds left, ``(rounds, fights)`` in order.
+        engine / engine_reason: the engine that played (`d4cli.sim.engines`; None when no
+            run was played) and, when the reference engine played although the batch engine
+            was asked for, what the batch engine cannot express (else None).
     """
 
     encounter: str
@@ -63,6 +67,8 @@ class Forecast:
     rounds_p90: int | None
     finished: int
     histogram: tuple[tuple[int, int], ...] = ()
+    engine: str | None = None
+    engine_reason: str | None = None
 
 
 class FightOver(InputError):
@@ -198,17 +204,23 @@ def forecast(
     seed: int = 0,
     jobs: int = 1,
     max_rounds: int = MAX_ROUNDS,
+    engine: str | None = None,
 ) -> Forecast:
     """Play *runs* fights on from the encounter's state in its own mode and say how they ended.
 
-    The result depends on *seed* and *runs* only, never on *jobs* (processes).
+    *engine* is ``batch`` (the default; the reference engine plays what it cannot express)
+    or ``reference`` (`d4cli.sim.engines`). The result depends on *seed*, *runs* and the
+    engine that played only, never on *jobs* (processes).
 
     Raises:
         FightOver: the fight is already over (R18).
         InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
+        InputError: an *engine* that is not one of `d4cli.sim.engines.ENGINES`.
     """
     if not RUNS[0] <= runs <= RUNS[1]:
         raise InputError("runs", runs, "must be within 1..1,000,000")
     mode, setup = forecast_setup(encounter, max_rounds)
-    tally = run_all([("forecast", mode, setup)], runs, seed, jobs)["forecast"]
-    return forecast_of(encounter, mode, setup.sides, tally, seed, max_rounds)
+    choice = choose([setup], engine)
+    tally = run_all([("forecast", mode, setup)], runs, seed, jobs, engine=choice)["forecast"]
+    found = forecast_of(encounter, mode, setup.sides, tally, seed, max_rounds)
+    return replace(found, engine=choice.name, engine_reason=choice.reason)

@@ -1,7 +1,8 @@
 """The simulator's runs cut into pieces of work, played here or on a process pool or a given executor.
 
-`run_all` splits every setup's runs into pieces (`chunks`); a piece is
-`d4cli.sim.engine.run_chunk`. A worker's d4cli error comes back as data and is
+`run_all` splits every setup's runs into pieces (`chunks`); a piece is the ``run_chunk``
+of the engine that plays (`d4cli.sim.engines`: the batch engine when it can express the
+setups, else the reference engine `d4cli.sim.engine`). A worker's d4cli error comes back as data and is
 raised again in the parent as the same error (exit 2 or 3, never a broken
 pool). The local pool has at most one worker per piece; it is always shut
 down waiting for its threads (a shutdown without waiting races the
@@ -19,7 +20,7 @@ from concurrent.futures import Executor, as_completed
 from typing import Any
 
 from d4cli.rules.errors import InputError, RefusedError
-from d4cli.sim import engine
+from d4cli.sim.engines import EngineChoice, choose, chunk_player, piece_unit
 from d4cli.sim.setup import Setup
 from d4cli.sim.tally import Tally
 
@@ -27,10 +28,17 @@ from d4cli.sim.tally import Tally
 Failure = tuple[str, tuple[Any, ...]]
 
 
-def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
-    """Split ``range(runs)`` into pieces: about four per job, at most 20,000 runs each."""
-    pieces = max(1, min(runs, max(jobs * 4, runs // 20_000)))
-    size = -(-runs // pieces)
+# Fewer runs than this (all setups together) the batch engine plays in this process: a pool
+# of processes would cost more to start than it saves.
+LOCAL_BATCH_RUNS = 100_000
+
+
+def chunks(runs: int, jobs: int, unit: int = 1) -> list[tuple[int, int]]:
+    """Split ``range(runs)`` into pieces: about four per job, at most 20,000 runs each (or one
+    *unit*), every piece but the last a whole number of *unit* runs."""
+    units = -(-runs // unit)
+    pieces = max(1, min(units, max(jobs * 4, runs // 20_000)))
+    size = -(-units // pieces) * unit
     return [(start, min(start + size, runs)) for start in range(0, runs, size)]
 
 
@@ -41,31 +49,37 @@ def run_all(
     jobs: int,
     progress: Callable[[int], None] | None = None,
     executor: Executor | None = None,
+    engine: EngineChoice | None = None,
 ) -> dict[str, Tally]:
     """Play *runs* fights of every ``(label, mode, setup)``, split over *jobs* processes.
 
     *executor* (any `concurrent.futures.Executor`) replaces the local process
-    pool; *progress* is called with the runs each finished piece played. The
-    result does not depend on *jobs*: every run has its own seed (`d4cli.sim.engine.run_seed`).
+    pool; *progress* is called with the runs each finished piece played; *engine*
+    (`d4cli.sim.engines.choose`) says which engine plays, by default the batch engine
+    when it can express every setup. The result does not depend on *jobs* nor on the
+    executor: every run (reference engine) or block of runs (batch engine) has its own seed.
 
     Returns:
         The merged `Tally` of each label.
     """
+    choice = engine or choose([setup for _, _, setup in setups])
     tallies = {
         label: Tally(len(setup.sides), creatures=len(setup.side_of)) for label, _, setup in setups
     }
     tasks = [
         (label, mode, setup, start, stop)
         for label, mode, setup in setups
-        for start, stop in chunks(runs, jobs)
+        for start, stop in chunks(runs, jobs, piece_unit(choice.name))
     ]
-    if executor is None and jobs <= 1:
+    local = choice.name == "batch" and runs * len(setups) < LOCAL_BATCH_RUNS
+    if executor is None and (jobs <= 1 or local):
+        play = chunk_player(choice.name)
         for label, mode, setup, start, stop in tasks:
-            tallies[label].merge(engine.run_chunk(setup, seed, mode, start, stop))
+            tallies[label].merge(play(setup, seed, mode, start, stop))
             if progress is not None:
                 progress(stop - start)
         return tallies
-    return run_pieces(tasks, tallies, seed, jobs, progress, executor)
+    return run_pieces(tasks, tallies, seed, jobs, progress, executor, choice.name)
 
 
 def run_pieces(
@@ -75,8 +89,10 @@ def run_pieces(
     jobs: int,
     progress: Callable[[int], None] | None,
     executor: Executor | None,
+    engine: str = "reference",
 ) -> dict[str, Tally]:
-    """Play every ``(label, mode, setup, start, stop)`` piece on *executor* or on at most *jobs* local processes.
+    """Play every ``(label, mode, setup, start, stop)`` piece with *engine* (`d4cli.sim.engines.ENGINES`)
+    on *executor* or on at most *jobs* local processes.
 
     Each piece's `Tally` merges into *tallies* by label; *progress* gets its run count.
 
@@ -93,7 +109,7 @@ def run_pieces(
         )
     try:
         futures = {
-            pool.submit(_run_piece, setup, seed, mode, start, stop): (label, stop - start)
+            pool.submit(_run_piece, setup, seed, mode, start, stop, engine): (label, stop - start)
             for label, mode, setup, start, stop in tasks
         }
         for future in as_completed(futures):
@@ -115,10 +131,12 @@ def run_pieces(
     return tallies
 
 
-def _run_piece(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally | Failure:
-    """`run_chunk` in a worker: a d4cli error comes back as data (its class's arguments do not pickle)."""
-    try:  # `engine.run_chunk` looked up now: a stand-in set on the module reaches the forked workers
-        return engine.run_chunk(setup, seed, mode, start, stop)
+def _run_piece(
+    setup: Setup, seed: int, mode: str, start: int, stop: int, engine: str = "reference"
+) -> Tally | Failure:
+    """*engine*'s `run_chunk` in a worker: a d4cli error comes back as data (its class's arguments do not pickle)."""
+    try:  # `run_chunk` looked up now: a stand-in set on its module reaches the forked workers
+        return chunk_player(engine)(setup, seed, mode, start, stop)
     except InputError as error:
         return ("input", (error.field, error.value, error.problem))
     except RefusedError as error:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from d4cli.sim.engines import EngineChoice
 from d4cli.sim.tally import CREATURE_SUMS, FIGURES, Tally
 
 Z95 = 1.959963984540054
@@ -247,10 +248,14 @@ def simulation_json(
     grid: list[tuple[Any, str, str]],
     tallies: dict[str, Any],
     creatures: tuple[tuple[str, int], ...] = (),
+    engine: EngineChoice | None = None,
 ) -> dict[str, Any]:
     """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode.
 
-    *creatures* (``(name, side index)``) adds each mode's per-creature figures (`mode_report`).
+    *creatures* (``(name, side index)``) adds each mode's per-creature figures (`mode_report`);
+    *engine* adds ``engine: {name, reason}``: the engine that played and, when the reference
+    engine played because the batch engine cannot express the setups, why (a code of
+    `d4cli.sim.batch_scope.LIMITS`; else null).
     """
     head: dict[str, Any] = {
         "encounter": name,
@@ -259,6 +264,8 @@ def simulation_json(
         "max_rounds": max_rounds,
         "sides": list(sides),
     }
+    if engine is not None:
+        head["engine"] = {"name": engine.name, "reason": engine.reason}
     if key is None:
         return {
             **head,

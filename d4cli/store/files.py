@@ -215,20 +215,22 @@ def check_writable(path: Path, *, new: bool = False) -> None:
 
     Read-only means: no write bit for the file's owner (``chmod 444``, refused
     for root too), or this user may not write it (``os.access``); for the
-    folder, which must take the journal and temp files, the same.
+    folder, which must take the journal and temp files, the same. The journal and the
+    redo file, where they exist, are checked as the file is: a change writes them too.
 
     Raises:
         FileError: naming the file or the folder, with how to allow the change.
     """
     folder = path.parent if str(path.parent) else Path(".")
-    targets = [(folder, "folder")] if new else [(path, "file"), (folder, "folder")]
+    sides = [(journal_path(path), "file"), (redo_path(path), "file")] if path.name else []
+    targets = [(folder, "folder")] if new else [(path, "file"), *sides, (folder, "folder")]
     for target, what in targets:
         try:
             info = os.stat(target)
         except OSError:
             continue  # check_file and the lock name a missing target
         if not info.st_mode & stat.S_IWUSR or not os.access(target, os.W_OK):
-            where = path if what == "file" else folder
+            where = target
             if info.st_mode & stat.S_IWUSR and info.st_uid != os.geteuid():
                 # Not a missing write bit but another owner: chmod is theirs to run, not ours.
                 owner = owner_name(info.st_uid)

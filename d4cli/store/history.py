@@ -122,11 +122,11 @@ class HistoryStream:
             handle.seek(self.start)  # type: ignore[attr-defined]
             pos = self.start
             while pos < self.end:
-                raw = handle.readline()  # type: ignore[attr-defined]
-                if not raw:
+                read = journal.read_line(handle)  # type: ignore[arg-type]
+                if read is None:
                     return
-                line = journal.parse_line(pos, raw)
-                pos += len(raw)
+                line = journal.parse_line(pos, read.data)
+                pos += read.length
                 if line.entry is not None:
                     yield journal.public_entry(line.entry)
 

@@ -41,6 +41,12 @@ Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
 # refused before `int` converts them (quadratic, and a ValueError past 4,300 digits).
 MAX_JSON_DEPTH = 16
 MAX_JSON_DIGITS = 30
+# The longest journal or redo line read: far above d4cli's own (an entry holds at most the
+# previous text and a patch of a file of at most 1 MiB, JSON-escaped); a longer line is damaged
+# and never parsed (a 30 MB line made each change take seconds and hundreds of MB).
+MAX_LINE_BYTES = 16 * 1024 * 1024
+# What is kept of an oversize line: enough for its ``seq`` and ``before`` (`_torn_before`).
+HEAD_BYTES = 4096
 _JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"')
 _NOT_JSON_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _JSON_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
@@ -90,10 +96,12 @@ class Line(NamedTuple):
     end: int
     entry: dict[str, Any] | None
     raw: bytes = b""
+    oversize: bool = False  # longer than MAX_LINE_BYTES: ``raw`` holds its first bytes only
 
     @property
     def torn(self) -> bool:
-        return not self.raw.endswith(b"\n")
+        # An oversize line is damage, never a crash: d4cli writes no line so long.
+        return not self.oversize and not self.raw.endswith(b"\n")
 
 
 class Tail(NamedTuple):
@@ -105,6 +113,8 @@ class Tail(NamedTuple):
         last: the newest standing entry's line (before a damaged one), or None.
         damaged: the newest line when it is damaged (kept; see the package's "Damage").
         file_newer: with *damaged*: the file is not what the entry before it wrote.
+        top_seq: the highest ``seq`` of the standing lines back to the newest entry, damaged
+            lines that still show theirs included (0: none); the next change's is one more.
     """
 
     size: int
@@ -112,6 +122,7 @@ class Tail(NamedTuple):
     last: Line | None
     damaged: Line | None = None
     file_newer: bool = False
+    top_seq: int = 0
 
     @property
     def unfinished(self) -> bool:
@@ -131,35 +142,80 @@ EMPTY = Tail(0, 0, None)
 
 
 def lines_backward(handle: BinaryIO, size: int, chunk: int = 1 << 16) -> Iterator[Line]:
-    """The journal's lines from the newest back, reading *chunk* bytes at a time."""
+    """The journal's lines from the newest back, reading *chunk* bytes at a time.
+
+    Linear in the bytes read, however long a line: each chunk is searched once. A line longer
+    than `MAX_LINE_BYTES` is never held whole: it comes as an `oversize` `Line` that keeps only
+    its first `HEAD_BYTES` (a damaged line: d4cli writes none so long).
+    """
     pos = size
-    buffer = b""
-    while True:
-        cut = buffer.rfind(b"\n", 0, max(0, len(buffer) - 1))
-        if cut >= 0:
-            start = pos + cut + 1
-            yield parse_line(start, buffer[cut + 1 :])
-            buffer = buffer[: cut + 1]
-            continue
-        if pos == 0:
-            if buffer:
-                yield parse_line(0, buffer)
-            return
+    end = size  # the end of the line being gathered
+    parts: list[bytes] = []  # its bytes read so far, the latest read (nearest its start) last
+    while pos > 0:
         step = min(chunk, pos)
         pos -= step
         handle.seek(pos)
-        buffer = handle.read(step) + buffer
+        data = handle.read(step)
+        hi = min(len(data), end - 1 - pos)  # a line's own last byte may be its newline
+        while True:
+            cut = data.rfind(b"\n", 0, max(0, hi))
+            if cut < 0:
+                break
+            parts.append(data[cut + 1 : end - pos])
+            yield _gathered(pos + cut + 1, end, parts)
+            end, hi, parts = pos + cut + 1, cut, []
+        parts.append(data[: end - pos])
+        if end - pos > MAX_LINE_BYTES:
+            parts = parts[-1:]  # too long to be an entry: keep only the bytes nearest its start
+    if end > 0:
+        yield _gathered(0, end, parts)
+
+
+def _gathered(start: int, end: int, parts: list[bytes]) -> Line:
+    """The line from *start* to *end* out of *parts* (its bytes, the one nearest its start last)."""
+    if end - start > MAX_LINE_BYTES:
+        head = b"".join(reversed(parts))[:HEAD_BYTES]
+        return Line(start, end, None, head, oversize=True)
+    return parse_line(start, b"".join(reversed(parts)))
+
+
+class ForwardLine(NamedTuple):
+    """A line read forward (`read_line`): its bytes (its first `HEAD_BYTES` when oversize) and length."""
+
+    data: bytes
+    length: int
+
+
+def read_line(handle: BinaryIO) -> ForwardLine | None:
+    """The next line of *handle*, holding at most `MAX_LINE_BYTES` + 1 of it (None at the end)."""
+    raw = handle.readline(MAX_LINE_BYTES + 1)
+    if not raw:
+        return None
+    length = len(raw)
+    if length > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+        while True:
+            rest = handle.readline(1 << 20)
+            length += len(rest)
+            if not rest or rest.endswith(b"\n"):
+                break
+        return ForwardLine(raw[:HEAD_BYTES], length)  # parse_line finds no entry in it
+    return ForwardLine(raw, length)
 
 
 def parse_line(start: int, raw: bytes) -> Line:
-    """One line at byte *start*: an entry when it is a whole JSON object with a string ``kind``."""
+    """One line at byte *start*: an entry when it is a whole JSON object with a string ``kind``
+    and a whole-number ``seq`` (a ``seq`` of text or true is a damaged line)."""
     entry = None
-    if raw.endswith(b"\n"):
+    if raw.endswith(b"\n") and len(raw) <= MAX_LINE_BYTES:
         try:
             value = load_line(raw)
         except ValueError:
             value = None
-        if isinstance(value, dict) and isinstance(value.get("kind"), str):
+        if (
+            isinstance(value, dict)
+            and isinstance(value.get("kind"), str)
+            and type(value.get("seq")) is int
+        ):
             entry = value
     return Line(start, start + len(raw), entry, b"" if entry is not None else raw)
 
@@ -219,7 +275,23 @@ def read_tail(handle: BinaryIO | None, size: int, file_digest: str | None) -> Ta
         return EMPTY
     split = standing(lines_backward(handle, size), file_digest, size)
     last = next(split.lines, None)
-    return Tail(size, split.good_end, last, split.damaged, split.file_newer)
+    # Numbering goes on from the highest readable seq, past any run of damaged lines.
+    top = _shown_seq(split.damaged)
+    line = last
+    while line is not None and line.entry is None:
+        top = max(top, _shown_seq(line))
+        line = next(split.lines, None)
+    if line is not None and line.entry is not None:
+        top = max(top, line.entry["seq"])
+    return Tail(size, split.good_end, last, split.damaged, split.file_newer, top)
+
+
+def _shown_seq(line: Line | None) -> int:
+    """The ``seq`` a damaged line still shows at its start, else 0."""
+    if line is None:
+        return 0
+    shown = re.match(rb'\{"seq":(\d{1,18}),', line.raw)
+    return int(shown.group(1)) if shown else 0
 
 
 def tail_of(data: bytes, file_digest: str | None) -> Tail:
@@ -231,6 +303,9 @@ def tail_of(data: bytes, file_digest: str | None) -> Tail:
 def damage(handle: BinaryIO, line: Line, file_newer: bool) -> str:
     """What a damaged line is, in words: "line N is damaged (...)"."""
     number = line_number(handle, line.start)
+    if line.oversize:
+        size = f"{(line.end - line.start) / (1024 * 1024):,.1f} MiB"
+        return f"line {number} is damaged ({size}, longer than any journal entry)"
     if file_newer:
         return f"line {number} is damaged; the file is newer than the history"
     return f"line {number} is damaged (not a journal entry)"
@@ -245,14 +320,9 @@ def after_damage(handle: BinaryIO, tail: Tail, journal: object) -> str:
 
 
 def next_seq(tail: Tail) -> int:
-    """The newest entry's ``seq`` + 1; after a damaged line that still shows its own, that one's + 1."""
-    if tail.damaged is not None:
-        shown = re.match(rb'\{"seq":(\d{1,18}),', tail.damaged.raw)
-        if shown:
-            return int(shown.group(1)) + 1
-    last = tail.last.entry if tail.last is not None else None
-    seq = last.get("seq") if last else 0
-    return seq + 1 if isinstance(seq, int) and not isinstance(seq, bool) else 1
+    """The next change's ``seq``: one more than the highest readable one (`Tail.top_seq`), however
+    many damaged lines end the journal."""
+    return tail.top_seq + 1
 
 
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,9 @@ Each is one JSON object, replaced whole and atomically (a temp file in the folde
 renamed over the old one) with mode 0600 whatever the encounter file's mode: ``PATH.seats``
 holds the seats' tokens, which are keys. A side file that is a symlink, not a regular file
 or of another owner is refused before anything is read or written
-(`d4cli.store.sidefiles.check_side_file`). Writers are called under the encounter's lock
+(`d4cli.store.sidefiles.check_side_file`), and so is one that other users may read or write
+(a mode other than 0600 or 0400, as a copy or a hand edit may leave): its tokens may have been
+seen. Writers are called under the encounter's lock
 (`d4cli.store.lock.locked`, or inside a `d4cli.store.transaction.Transaction`); readers need none.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +34,15 @@ def read_object(side: Path) -> dict[str, Any] | None:
     """The JSON object in *side*, opened without following a link; None when there is none.
 
     Raises:
-        FileError: a link, not d4cli's own, unreadable, over 1 MB, not UTF-8 JSON, not an object.
+        FileError: a link, not d4cli's own, open to other users, unreadable, over 1 MB, not
+            UTF-8 JSON (nesting too deep included), not an object.
     """
     fd = sidefiles.open_side(side)
     if fd is None:
         return None
     try:
         with os.fdopen(fd, "rb") as handle:
+            _check_private(side, os.fstat(handle.fileno()))
             data = handle.read(MAX_SIDE_BYTES + 1)
     except OSError as error:
         raise FileError(side, "", None, f"cannot read: {error.strerror}") from None
@@ -45,7 +50,7 @@ def read_object(side: Path) -> dict[str, Any] | None:
         raise FileError(side, "", None, "is larger than 1 MB: damaged")
     try:
         value = json.loads(files.decode(data, side))
-    except ValueError:
+    except (ValueError, RecursionError):
         raise FileError(
             side, "", None, "is not valid JSON: damaged (remove it to start afresh)"
         ) from None
@@ -54,6 +59,19 @@ def read_object(side: Path) -> dict[str, Any] | None:
             side, "", None, "must hold a JSON object: damaged (remove it to start afresh)"
         )
     return value
+
+
+def _check_private(side: Path, info: os.stat_result) -> None:
+    """Refuse a side file that other users may read or write (POSIX modes only)."""
+    if os.name == "posix" and info.st_mode & 0o077:
+        mode = f"{stat.S_IMODE(info.st_mode):04o}"
+        raise FileError(
+            side,
+            "",
+            None,
+            f"is mode {mode}: other users may read it; 'chmod 600' it "
+            "(then 'd4cli seat reset' if a seat's token may have been read)",
+        )
 
 
 def write_object(side: Path, value: dict[str, Any], owner: Path) -> None:

@@ -55,12 +55,17 @@ def replay_texts(path: Path) -> Replay:
         FileError: the encounter file or its journal is unreadable, or the file is invalid.
     """
 
-    path = files.real_path(path)
-    data = files.read_bytes(path)
-    text = files.decode(data, path)
-    parse_encounter(text, path)
-    history = standing_entries(path, files.digest(data))
-    return Replay(history.entries, rebuild(history.entries, text), history.warning)
+    return _replay(path, None)
+
+
+def replay_newest(path: Path, last: int) -> Replay:
+    """The newest *last* standing entries with the text the file had right after each,
+    rebuilt backward from the file alone: what it costs follows *last*, not the history.
+
+    Raises:
+        FileError: the encounter file or its journal is unreadable, or the file is invalid.
+    """
+    return _replay(path, last)
 
 
 def rebuild(entries: list[dict[str, Any]], current: str | None) -> list[str | None]:
@@ -109,3 +114,13 @@ def rebuild(entries: list[dict[str, Any]], current: str | None) -> list[str | No
         if text is not None and _hash(text) != entry.get("before"):
             text = None
     return texts
+
+
+def _replay(path: Path, last: int | None) -> Replay:
+    """The standing entries (the newest *last*, or all for None) with the text after each."""
+    path = files.real_path(path)
+    data = files.read_bytes(path)
+    text = files.decode(data, path)
+    parse_encounter(text, path)
+    history = standing_entries(path, files.digest(data), last)
+    return Replay(history.entries, rebuild(history.entries, text), history.warning)

@@ -18,6 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
+from d4cli.rules.limits import COST
+from d4cli.store.files import check_file
 from d4cli.store.private import damaged, read_object, side_path, write_object
 
 REQUESTS_SUFFIX = ".requests"
@@ -52,8 +54,9 @@ def read_requests(path: Path) -> Requests:
     """The requests of the encounter at *path*; empty without a file.
 
     Raises:
-        FileError: a link or another's file; damaged: naming the file, the field and the value.
+        FileError: no encounter file at *path*; a link or another's file; damaged: naming the file, the field and the value.
     """
+    check_file(path)  # side files without their encounter are no seats of it
     side = requests_path(path)
     value = read_object(side)
     if value is None:
@@ -66,9 +69,13 @@ def read_requests(path: Path) -> Requests:
     rows = value.get("requests")
     if not isinstance(rows, list):
         raise damaged(side, "requests", None, "must be a list")
-    return Requests(
-        following, tuple(_row(side, n, row, following) for n, row in enumerate(rows, 1))
-    )
+    kept = tuple(_row(side, n, row, following) for n, row in enumerate(rows, 1))
+    seen: set[int] = set()
+    for index, row in enumerate(kept, 1):
+        if row.number in seen:
+            raise damaged(side, f"requests[{index}].number", row.number, "repeats another's")
+        seen.add(row.number)
+    return Requests(following, kept)
 
 
 def _whole(value: object) -> TypeGuard[int]:
@@ -90,6 +97,7 @@ def _row(side: Path, index: int, row: object, following: int) -> RequestRow:
     act = row.get("act")
     if not isinstance(act, dict) or set(act) != set(ACT_KEYS):
         raise damaged(side, f"{where}.act", None, "must be an object of " + ", ".join(ACT_KEYS))
+    _check_act(side, f"{where}.act", act)
     status = row.get("status")
     if status not in STATUSES:
         raise damaged(side, f"{where}.status", status, "must be one of " + ", ".join(STATUSES))
@@ -99,6 +107,27 @@ def _row(side: Path, index: int, row: object, following: int) -> RequestRow:
     if result is not None and not isinstance(result, dict):
         raise damaged(side, f"{where}.result", None, "must be an object or null")
     return RequestRow(number, row["creature"], row["time"], act, status, reason, result)
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _check_act(side: Path, where: str, act: dict[str, Any]) -> None:
+    """The types of a stored act (what `act` takes); its rules are judged at approval."""
+    low, high = COST
+    cost, faces = act["cost"], act["faces"]
+    if not isinstance(act["aspect"], str):
+        raise damaged(side, f"{where}.aspect", act["aspect"], "must be text")
+    if cost is not None and not (_whole(cost) and low <= cost <= high):
+        raise damaged(side, f"{where}.cost", cost, f"must be null or a whole number {low}..{high}")
+    for key in ("advantage", "disadvantage", "extra"):
+        if not _texts(act[key]):
+            raise damaged(side, f"{where}.{key}", None, "must be a list of text")
+    if act["target"] is not None and not isinstance(act["target"], str):
+        raise damaged(side, f"{where}.target", act["target"], "must be text or null")
+    if faces is not None and not (isinstance(faces, list) and all(_whole(f) for f in faces)):
+        raise damaged(side, f"{where}.faces", None, "must be null or a list of whole numbers")
 
 
 def write_requests(path: Path, requests: Requests) -> None:

@@ -16,6 +16,7 @@ import secrets
 from pathlib import Path
 from typing import NamedTuple
 
+from d4cli.store.files import check_file
 from d4cli.store.private import damaged, read_object, side_path, write_object
 
 SEATS_SUFFIX = ".seats"
@@ -44,8 +45,10 @@ def read_seats(path: Path) -> tuple[SeatRow, ...]:
     """The seats of the encounter at *path*, in the order they were given; () without a file.
 
     Raises:
-        FileError: a link or another's file; damaged: naming the file, the field and the value.
+        FileError: no encounter file at *path*; a link or another's file; damaged: naming the file, the field and the value
+            (two seats of one creature or with one token included).
     """
+    check_file(path)  # side files without their encounter are no seats of it
     side = seats_path(path)
     value = read_object(side)
     if value is None:
@@ -57,7 +60,12 @@ def read_seats(path: Path) -> tuple[SeatRow, ...]:
         raise damaged(side, "seats", None, "must be a list")
     seats: list[SeatRow] = []
     for number, row in enumerate(rows, 1):
-        seats.append(_row(side, number, row))
+        seat = _row(side, number, row)
+        if any(other.creature == seat.creature for other in seats):
+            raise damaged(side, f"seats[{number}].creature", seat.creature, "has a seat already")
+        if any(other.token == seat.token for other in seats):
+            raise damaged(side, f"seats[{number}].token", None, "is another seat's token too")
+        seats.append(seat)
     return tuple(seats)
 
 

@@ -69,6 +69,12 @@ def check_side_file(side: Path, info: os.stat_result | None = None) -> os.stat_r
     if not stat.S_ISREG(info.st_mode):
         raise FileError(side, "", None, "is not a regular file")
     owner = _owner_of(side.with_name(side.name.rsplit(".", 1)[0]))
+    if owner is None and info.st_uid != os.geteuid():
+        # No encounter yet: a side file another user left in a shared folder is not ours.
+        problem = (
+            f"belongs to {owner_name(info.st_uid)}, not to this user {owner_name(os.geteuid())}"
+        )
+        raise FileError(side, "", None, problem)
     if owner is not None and info.st_uid not in (owner, os.geteuid()):
         problem = f"belongs to {owner_name(info.st_uid)}, not to the encounter file's owner {owner_name(owner)}"
         raise FileError(side, "", None, problem)

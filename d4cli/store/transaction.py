@@ -239,6 +239,9 @@ class Transaction:
         self.clock = clock
         self._txn = Locked(self.path, timeout)
         self.encounter = Encounter()
+        # The seq of the entry `commit` is writing (None before): after an interrupt, whether
+        # that entry stands says whether the change was saved.
+        self.writing_seq: int | None = None
 
     def __enter__(self) -> Self:
         files.check_file(self.path)
@@ -282,6 +285,7 @@ class Transaction:
             "after": files.digest(new_data),
             **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
+        self.writing_seq = entry["seq"]
         t.commit(new_data, line=journal.encode_entry(entry))
         warning = None
         if t.tail.damaged is not None and t.handle is not None:

@@ -1,7 +1,11 @@
 """The outermost layer of the app: what every request passes and every answer carries.
 
 - ``Host`` must name the served host (`Guard.hosts`), else 421: a page of another site whose
-  name resolves to this address (DNS rebinding) gets nothing.
+  name resolves to this address (DNS rebinding) gets nothing. A ``Host`` that is no host name
+  and port at all (``localhost:abc``, ``[::1]junk``, ``::1`` without brackets) is 400.
+- A request target in absolute form (``GET http://localhost:8765/view.json``, RFC 9112
+  section 3.2.2) names its host there: that host is checked as ``Host`` would be, and the
+  route is its path; a target that is neither a path nor ``http://`` absolute form is 400.
 - Headers over `MAX_HEADERS` bytes in all are 431 (uvicorn's h11 refuses a head that arrives
   in pieces past its own limit with 400).
 - A body over `Guard.max_body` bytes is 413: at once by its ``Content-Length``, else as soon
@@ -15,7 +19,9 @@ Refusals are JSON ``{"error": TEXT}``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
+from urllib.parse import unquote, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -31,13 +37,24 @@ MAX_BODY = 4096
 MAX_HEADERS = 8192
 
 
-def host_name(header: str) -> str:
-    """The name of a ``Host`` header, without its port, lower case: ``[::1]:80`` -> ``::1``."""
+# RFC 9110 section 7.2: a name (dot-separated labels, one final dot allowed) or a bracketed
+# IPv6 literal, then an optional port of digits.
+_HOST = re.compile(
+    r"(?:\[(?P<literal>[0-9a-f:.]+)\]|(?P<name>(?:[a-z0-9_-]+\.)*[a-z0-9_-]+)\.?)(?::[0-9]{1,5})?"
+)
+
+
+def host_name(header: str) -> str | None:
+    """The name of a ``Host`` header, without its port, lower case (``[::1]:80`` -> ``::1``,
+    ``Localhost.:8765`` -> ``localhost``); "" for an empty header, None for one that is no
+    host and port."""
     header = header.strip().lower()
-    if header.startswith("["):
-        return header[1 : header.find("]")] if "]" in header else header
-    name = header.rsplit(":", 1)[0] if header.count(":") == 1 else header
-    return name.rstrip(".")
+    if not header:
+        return ""
+    found = _HOST.fullmatch(header)
+    if found is None:
+        return None
+    return found["literal"] or found["name"]
 
 
 class BodyTooLarge(Exception):
@@ -81,7 +98,8 @@ class Guard:
                 message = {**message, "headers": with_security(message.get("headers", []))}
             await send(message)
 
-        problem = self.refuse(scope["headers"])
+        scope, problem = self.absolute(scope)
+        problem = problem or self.refuse(scope["headers"])
         if problem is not None:
             for message in refusal(*problem):
                 await send_guarded(message)
@@ -104,13 +122,35 @@ class Guard:
             for message in refusal(413, f"the body is over {self.max_body} bytes"):
                 await send_guarded(message)
 
+    def absolute(self, scope: Scope) -> tuple[Scope, tuple[int, str] | None]:
+        """*scope* with an absolute-form target made a path and its host made the ``Host``
+        header; or why it is refused (400: no path and no ``http://`` URL)."""
+        raw = scope.get("raw_path") or scope["path"].encode("latin-1")
+        if raw.startswith(b"/"):
+            return scope, None
+        target = urlsplit(raw.decode("latin-1"))
+        if target.scheme.lower() != "http" or not target.netloc or "@" in target.netloc:
+            return scope, (400, "the request target must be a path or an http:// URL without user")
+        path = target.path or "/"
+        headers = [(k, v) for k, v in scope["headers"] if k != b"host"]
+        headers.append((b"host", target.netloc.encode("latin-1")))
+        return {
+            **scope,
+            "path": unquote(path),
+            "raw_path": path.encode("latin-1"),
+            "headers": headers,
+        }, None
+
     def refuse(self, raw: list[tuple[bytes, bytes]]) -> tuple[int, str] | None:
         """Why a request with the headers *raw* is refused (status, reason), or None."""
         if sum(len(name) + len(value) for name, value in raw) > MAX_HEADERS:
             return 431, f"the headers are over {MAX_HEADERS} bytes"
         headers = dict(raw)
         host = headers.get(b"host", b"").decode("latin-1")
-        if host_name(host) not in self.hosts:
+        name = host_name(host)
+        if name is None:
+            return 400, f"Host {host[:100]!r} is not a host name and port"
+        if name not in self.hosts:
             return 421, "this server does not serve that host name"
         length = headers.get(b"content-length", b"0").decode("latin-1")
         if not length.isdigit():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from _cli import fails, files, ok, ok_json, run
@@ -128,3 +129,13 @@ def test_forecast_human_output(fought, snapshot, monkeypatch, width):
     result = run("forecast", "--seed", "1", "--runs", "500")
     assert result.exit_code == 0, result.stderr
     assert result.stdout == snapshot
+
+
+def test_the_share_column_has_one_precision(fought):
+    # The sides' chances and the draws side by side: each shown with the same decimals, the
+    # finest that any of their intervals supports (a draw of 0% keeps its 0.0-0.2 interval).
+    table = ok("forecast", "--seed", "3", "--runs", "800").stdout
+    cells = re.findall(r"│\s+([\d.]+)% \(([\d.]+)-([\d.]+)\) │", table)
+    assert len(cells) == 3  # two sides and the draws
+    places = {len(number.partition(".")[2]) for cell in cells for number in cell}
+    assert len(places) == 1, cells

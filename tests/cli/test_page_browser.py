@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _cli import ok
 from _serve import SECRETS, Server, gm, hidden_skirmish
 
 CHROMIUM = os.environ.get("D4CLI_CHROMIUM", "/usr/bin/chromium")
@@ -109,6 +110,107 @@ def test_hostile_names_show_as_text_in_the_browser_on_load_and_through_the_strea
                 page.locator("li.creature .name", has_text="pwned2").wait_for(timeout=2000)
                 assert page.locator("main img").count() == 0
                 assert page.evaluate("window.pwned === undefined && window.pwned2 === undefined")
+            finally:
+                browser.close()
+    finally:
+        code, err = server.stop()
+        server.close()
+    assert code == 130 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_the_page_shows_the_players_odds_and_their_move_after_a_change(tmp_path: Path):
+    """``odds_shown``: the odds line comes in after the view, then moves with a change; the
+    hidden Goblin Brute is left out of the odds, so its name shows nowhere."""
+    sync_playwright = _browser_or_skip()
+    hidden_skirmish()
+    gm(tmp_path, "set", "--view", "odds_shown=true")
+    server = Server(tmp_path)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
+                line = page.locator("p.odds", has_text="%")
+                line.wait_for(timeout=10000)
+                assert line.inner_text().startswith("odds: party ")
+                assert "…" not in line.inner_text()
+                gm(tmp_path, "damage", "Aria", "12")  # down
+                gm(tmp_path, "damage", "Borin", "15")  # 1 hp left: the foes have a chance now
+                page.locator("p.odds", has_text="(-").wait_for(timeout=10000)
+                moved = page.locator("p.odds").inner_text()
+                assert moved.startswith("odds: party ") and "foes" in moved and "(+" in moved
+                assert [secret for secret in SECRETS if secret in page.content()] == []
+            finally:
+                browser.close()
+    finally:
+        code, err = server.stop()
+        server.close()
+    assert code == 130 and "Traceback" not in err
+
+
+def _crowd(tmp_path: Path) -> None:
+    """The skirmish and 21 rats (25 creatures), a roll each side, Rat 6's turn running."""
+    ok("init", "--from", "skirmish")
+    ok("add", "Rat", "--aspect", "Might=1", "--hp", "3", "--side", "foes", "--count", "21")
+    ok("turn", "start")
+    ok("act", "Aria", "dagger", "--target", "Goblin Archer", "--seed", "3")
+    for _ in range(9):
+        ok("turn", "start")
+    ok("act", "Rat 6", "Might", "--target", "Aria", "--seed", "2")
+
+
+# The body's computed font size on each screen: clamp(16px, 0.75rem + 1.4vw, 44px).
+SCREENS = {"phone": ((390, 844), 16.0, 20.0), "tv": ((1920, 1080), 36.0, 44.0)}
+
+_CURRENT_IN_VIEW = """() => {
+  const li = document.querySelector('li.creature.current');
+  const box = li.getBoundingClientRect();
+  return !li.hidden && box.top >= 0 && box.bottom <= window.innerHeight
+    && box.height > 0 && document.documentElement.scrollWidth <= window.innerWidth;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_a_crowd_on_a_phone_and_a_tv_keeps_the_current_creature_in_view(
+    tmp_path: Path, screen: str
+):
+    sync_playwright = _browser_or_skip()
+    (width, height), smallest, largest = SCREENS[screen]
+    _crowd(tmp_path)
+    server = Server(tmp_path)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(f"http://{server.host}:{server.port}/", wait_until="load")
+                page.locator("body[data-seq]").wait_for(state="attached", timeout=5000)
+                size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+                name = page.evaluate(
+                    "parseFloat(getComputedStyle(document.querySelector('.name')).fontSize)"
+                )
+                assert smallest <= size <= largest and name > size
+                assert page.locator("li.current .name").inner_text() == "Rat 6"
+                assert page.evaluate(_CURRENT_IN_VIEW)
+                more = page.locator("li.more").all_inner_texts()
+                assert len(more) == 2 and more[0].endswith("more above"), more
+                assert more[1].endswith("more below")
+                assert "Now: Rat 6" in page.inner_text("header")
+                assert "Next: Rat 7" in page.inner_text("header")
+                rolls = page.locator("li.roll").all_inner_texts()
+                assert rolls[0].startswith("Rat 6") and rolls[1].startswith("Aria")
+                for _ in range(8):  # the turn moves down the list: the window follows it
+                    gm(tmp_path, "turn", "start")
+                page.locator("li.current .name", has_text="Rat 14").wait_for(timeout=3000)
+                assert page.evaluate(_CURRENT_IN_VIEW)
+                shot = tmp_path / f"crowd-{screen}.png"
+                page.screenshot(path=str(shot))
+                keep = os.environ.get("D4CLI_SCREENSHOTS")
+                if keep:
+                    shutil.copy(shot, Path(keep) / shot.name)
             finally:
                 browser.close()
     finally:

@@ -13,8 +13,9 @@ import typer
 from _cli import ok, ok_json
 
 from d4cli.cli.app import app
+from d4cli.cli.play_history import history_path
 from d4cli.cli.play_prompt import completions, current_word_start, quote_value
-from d4cli.cli.play_session import Session, history_path, split
+from d4cli.cli.play_session import Session, split
 
 D4 = [sys.executable, "-m", "d4cli"]
 

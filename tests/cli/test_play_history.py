@@ -1,4 +1,5 @@
-"""``d4cli play``'s history file: never a hang, never more readable than 0600.
+"""``d4cli play``'s history file: never a hang, never more readable than 0600, never a file
+d4cli did not make (other text, the encounter file, its journal).
 
 prompt_toolkit stops on an error of its history ("Press ENTER to continue"), so a
 history path that cannot be read or appended to is one warning line and a session
@@ -60,7 +61,7 @@ def _session(tmp_path: Path, history: str) -> str:
     finally:
         child.close()
     assert child.exitstatus == 0
-    return seen.getvalue()
+    return " ".join(seen.getvalue().split())  # a long warning wraps on the terminal
 
 
 def _bad_paths(tmp_path: Path) -> dict[str, str]:
@@ -69,7 +70,11 @@ def _bad_paths(tmp_path: Path) -> dict[str, str]:
     os.mkfifo(tmp_path / "a fifo")
     (tmp_path / "elsewhere").write_text("")
     (tmp_path / "a link").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
     return {
+        "other text": str(tmp_path / "passwd"),
+        "the encounter": str(tmp_path / "encounter.toml"),
+        "its journal": str(tmp_path / "encounter.toml.journal"),
         "directory": str(tmp_path / "a folder"),
         "in /proc": "/proc/self/status",
         "new in /proc": "/proc/d4cli-history",
@@ -80,7 +85,18 @@ def _bad_paths(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    "case", ["directory", "in /proc", "new in /proc", "folder is a file", "fifo", "symlink"]
+    "case",
+    [
+        "directory",
+        "in /proc",
+        "new in /proc",
+        "folder is a file",
+        "fifo",
+        "symlink",
+        "other text",
+        "the encounter",
+        "its journal",
+    ],
 )
 def test_a_history_that_cannot_be_used_is_one_warning_and_the_session_runs(
     tmp_path: Path, case: str
@@ -90,6 +106,8 @@ def test_a_history_that_cannot_be_used_is_one_warning_and_the_session_runs(
     assert seen.count("d4cli: warning: history") == 1
     assert "this session keeps no history" in seen
     assert (tmp_path / "elsewhere").read_text() == ""  # the symlink's target was never written
+    assert (tmp_path / "passwd").read_text() == "root:x:0:0:root:/root:/bin/bash\n"
+    assert "status --json" not in (tmp_path / "encounter.toml").read_text()
     assert "Aria" in (tmp_path / "encounter.toml").read_text()
 
 
@@ -105,7 +123,7 @@ def test_a_history_of_another_user_is_not_used(tmp_path: Path):
     assert history.read_text() == ""
 
 
-def test_the_history_is_created_0600_and_a_wider_one_is_narrowed(tmp_path: Path):
+def test_the_history_is_created_0600_and_a_wider_one_not_its_own_is_refused(tmp_path: Path):
     new = tmp_path / "new" / "history"
     _session(tmp_path, str(new))
     assert stat.S_IMODE(new.stat().st_mode) == 0o600
@@ -114,5 +132,6 @@ def test_the_history_is_created_0600_and_a_wider_one_is_narrowed(tmp_path: Path)
     wide.write_text("")
     wide.chmod(0o644)
     (tmp_path / "encounter.toml").unlink()
-    _session(tmp_path, str(wide))
-    assert stat.S_IMODE(wide.stat().st_mode) == 0o600
+    seen = _session(tmp_path, str(wide))
+    assert "others may read it (mode 644" in seen and "this session keeps no history" in seen
+    assert stat.S_IMODE(wide.stat().st_mode) == 0o644 and wide.read_text() == ""

@@ -137,7 +137,9 @@ def test_in_a_terminal_tab_spaces_and_ctrl_c_leaves_a_fresh_line(tmp_path: Path)
         time.sleep(1.0)
         keys("C-c")
         lines = wait_for("[not started] d4cli>")
-        assert lines[-2] == "d4cli: interrupted" and lines[-1].startswith("[not started] d4cli>")
+        assert lines[-2] == "d4cli: interrupted: nothing was saved" and lines[-1].startswith(
+            "[not started] d4cli>"
+        )
         keys("act Ar", "Tab")
         time.sleep(0.5)
         keys("Fi", "Tab")

@@ -237,7 +237,8 @@ def test_effect_add_gm_only_writes_public_false_and_undo_takes_it_back():
 def test_help_player_view_explains_what_the_players_see():
     text = ok("help", "player-view").stdout
     assert (
-        "a hidden creature acts" in text
+        "keep the last visible state" in text
+        and "who goes next" in text
         and "Bloodied" in text
         and "--gm-only" in text
         and "R2" in text

@@ -117,9 +117,19 @@ def test_the_fight_is_placed_among_simulated_fights_from_its_start(fought):
     report = ok_json("recap", "--runs", "200", "--seed", "3")
     sim = report["simulated"]
     assert (sim["mode"], sim["runs"], sim["seed"]) == ("turn", 200, 3)
-    # The same fights as `simulate` plays from the init's state (the bundled skirmish).
+    # The same fights as `simulate --engine reference` plays from the init's state (the skirmish).
     mode = ok_json(
-        "simulate", "--from", "skirmish", "--runs", "200", "--seed", "3", "--modes", "turn"
+        "simulate",
+        "--from",
+        "skirmish",
+        "--runs",
+        "200",
+        "--seed",
+        "3",
+        "--modes",
+        "turn",
+        "--engine",
+        "reference",
     )["modes"][0]
     histogram = {int(k): v for k, v in mode["rounds"]["histogram"].items()}
     below = sum(v for k, v in histogram.items() if k < 2)

@@ -35,16 +35,16 @@ def seated(encounter):
 def test_seat_add_list_remove_reset_as_json(encounter):
     added = ok_json("seat", "add", "aria")
     assert added["kind"] == "seat" and added["creature"] == "Aria"
-    token = added["join"].removeprefix("/seat/")
+    token = added["path"].removeprefix("/seat/")
     assert len(token) == 32
     listed = ok_json("seat", "list")
-    assert listed == {"kind": "seats", "seats": [{"creature": "Aria", "join": "/seat/" + token}]}
+    assert listed == {"kind": "seats", "seats": [{"creature": "Aria", "path": "/seat/" + token}]}
     (reset,) = ok_json("seat", "reset")["seats"]
-    assert reset["creature"] == "Aria" and reset["join"] != "/seat/" + token
+    assert reset["creature"] == "Aria" and reset["path"] != "/seat/" + token
     assert ok_json("seat", "remove", "Aria") == {
         "kind": "seat",
         "creature": "Aria",
-        "join": None,
+        "path": None,
         "removed": True,
     }
     assert ok_json("seat", "list")["seats"] == []
@@ -58,7 +58,7 @@ def test_seat_errors_are_exit_2_and_change_nothing(encounter):
 
 
 def test_the_token_is_not_in_the_encounter_nor_its_journal(encounter):
-    token = ok_json("seat", "add", "Aria")["join"].removeprefix("/seat/")
+    token = ok_json("seat", "add", "Aria")["path"].removeprefix("/seat/")
     assert token not in encounter.read_text()
     assert token not in (encounter.parent / "encounter.toml.journal").read_text()
     assert token not in ok("log", "--json").stdout
@@ -75,7 +75,7 @@ def test_seat_list_and_requests_human_output(seated, snapshot, monkeypatch, widt
 
 def test_requests_json_and_approve_and_deny(seated):
     pending = ok_json("requests")["requests"]
-    assert [(r["number"], r["creature"], r["status"]) for r in pending] == [
+    assert [(r["id"], r["creature"], r["status"]) for r in pending] == [
         (1, "Aria", "pending"),
         (2, "Borin", "pending"),
     ]

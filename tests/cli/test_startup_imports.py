@@ -153,9 +153,41 @@ def test_simulate_without_a_scheduler_never_loads_dask(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert json.loads(out.splitlines()[-1])  # it played
-    assert "d4cli.sim.engine" in modules
+    assert "d4cli.sim.batch" in modules  # the default engine
     assert not _top(modules, "dask", "distributed")
     assert "d4cli.sim.cluster" not in modules
+
+
+def test_numpy_loads_only_when_the_batch_engine_plays(tmp_path: Path) -> None:
+    # The batch engine (d4cli.sim.batch) is the one path that needs numpy; every other
+    # command, and the simulator's own reference engine, starts without it.
+    path = _skirmish(tmp_path)
+    out, modules = _run(
+        "forecast", "-f", str(path), "--runs", "50", "--seed", "1", "--json", cwd=tmp_path
+    )
+    assert json.loads(out)["engine"] == {"name": "batch", "reason": None}
+    assert "numpy" in modules and "d4cli.sim.batch" in modules
+    out, modules = _run(
+        "simulate",
+        "--from",
+        "duel",
+        "--runs",
+        "20",
+        "--engine",
+        "reference",
+        "--json",
+        cwd=tmp_path,
+    )
+    assert json.loads(out)["engine"] == {"name": "reference", "reason": None}
+    assert not _top(modules, "numpy")
+    for args in (
+        ("status", "-f", str(path)),
+        ("roll", "pool", "4", "--seed", "1"),
+        ("simulate", "--help"),
+    ):
+        _, modules = _run(*args, cwd=tmp_path)
+        assert not _top(modules, "numpy"), args
+        assert "d4cli.sim.batch" not in modules
 
 
 def test_roll_pool_json_loads_no_toml_and_no_encounter(tmp_path: Path) -> None:

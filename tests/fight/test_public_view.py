@@ -77,8 +77,9 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
         "name": "Mill",
         "round": 2,
         "turn": "Aria",
-        "hidden_turn": False,
+        "next": "Goblin 2",
         "fight_over": None,
+        "odds": None,
         "creatures": [
             {
                 "name": "Aria",
@@ -127,13 +128,14 @@ def test_the_skirmish_with_a_hidden_foe_an_alias_and_a_gm_only_effect():
                 "headroom": None,
             },
         ],
+        "rolls": [],
     }
     text = json.dumps(obj)
     for secret in ("Goblin Shaman", "Goblin Archer", "cursed", "flees"):
         assert secret not in text
 
 
-def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
+def test_a_hidden_creatures_turn_names_nobody_nor_says_a_turn_runs_and_effects_timed_to_it_say_so():
     encounter = Encounter(
         round=1,
         current="Shade",
@@ -150,7 +152,8 @@ def test_a_hidden_creatures_turn_names_nobody_and_effects_timed_to_it_say_so():
         ),
     )
     view = public_view(encounter)
-    assert (view.turn, view.hidden_turn) == (None, True)
+    assert (view.turn, view.next_turn) == (None, "Aria")
+    assert "hidden_turn" not in public_view_json(view)
     from d4cli.output.serialize.public_view import effect_left
 
     assert [effect_left(effect, view.counts_from) for effect in view.creatures[0].effects] == [
@@ -184,3 +187,14 @@ def test_player_view_defaults_come_from_the_file_table():
         (("Might", 3),),
     )
     assert (orc.party, orc.hp, orc.hp_label, orc.headroom) == (False, 4, "Up", None)
+
+
+def test_a_hidden_turn_runs_while_a_hidden_creature_acts_and_until_a_visible_one_does():
+    from d4cli.fight.hidden_turns import hidden_turn
+
+    creatures = (_creature("Aria"), _creature("Shade", hidden=True))
+    assert hidden_turn(Encounter(current="Shade", last_turn="Shade", creatures=creatures))
+    assert hidden_turn(Encounter(current=None, last_turn="shade", creatures=creatures))  # N1
+    assert not hidden_turn(Encounter(current="Aria", last_turn="Aria", creatures=creatures))
+    assert not hidden_turn(Encounter(current=None, last_turn="Aria", creatures=creatures))
+    assert not hidden_turn(Encounter(creatures=creatures))  # before round 1

@@ -181,7 +181,7 @@ def test_the_grid_shows_100_percent_only_where_exact():
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         pool = int(cells[0].split("(")[1].split("d4")[0])
         for dc, cell in zip(range(26, 32), cells[1:]):
-            assert (cell == "100%") == (exact_p_at_least(pool, dc) == 1), (pool, dc, cell)
+            assert (cell == "100.0%") == (exact_p_at_least(pool, dc) == 1), (pool, dc, cell)
 
 
 # --- odds JSON without padding ----------------------------------------------------------

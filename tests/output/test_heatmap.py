@@ -26,7 +26,7 @@ def test_the_heat_map_holds_every_cell_as_the_table_shows_it(isolated_env):
     values = [value for row in grid["rows"] for value in row["values"]]
     assert [shade(value) for value in values] == [fill for fill, _ in cells]
     # 1d4 against DC 4: one face in four; against DC 6 and more, none.
-    assert cells[0] == (shade(0.25), "25.0%") and cells[1] == ("#ffffff", "0%")
+    assert cells[0] == (shade(0.25), "25.0%") and cells[1] == ("#ffffff", "0.0%")
     assert shade(1.0) == "#2166ac" and shade(0.0) == "#ffffff"
     assert "Aspect (pool)" in text and "DC 10" in text and "Load 0, Net Advantage 0" in text
 

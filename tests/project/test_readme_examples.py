@@ -235,9 +235,9 @@ EXAMPLES: dict[str, Shows] = {
     "d4cli odds pool --aspect 1..8 --dc 4..20/2 --format markdown": Shows(
         lines=(
             "| Aspect (pool) | DC 4 | DC 6 | DC 8 | DC 10 | DC 12 | DC 14 | DC 16 | DC 18 | DC 20 |",
-            "| 1 (1d4) | 25.0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% | 0% |",
-            "| 5 (5d4) | 100% | 99.9% | 97.9% | 88.2% | 65.1% | 34.9% | 11.8% | 2.1% | 0.1% |",
-            "| 8 (8d4) | 100% | 100% | 100% | >99.9% | 99.7% | 98.1% | 92.2% | 78.2% | 56.2% |",
+            "| 1 (1d4) | 25.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% | 0.0% |",
+            "| 5 (5d4) | 100.0% | 99.9% | 97.9% | 88.2% | 65.1% | 34.9% | 11.8% | 2.1% | 0.1% |",
+            "| 8 (8d4) | 100.0% | 100.0% | 100.0% | >99.9% | 99.7% | 98.1% | 92.2% | 78.2% | 56.2% |",
         ),
     ),
     "d4cli odds check --dc easy,medium,hard,challenging --format csv": Shows(
@@ -272,11 +272,11 @@ EXAMPLES: dict[str, Shows] = {
                 "11.8%",
                 "2.1%",
                 "0.1%",
-                "0%",
-                "0%",
-                "0%",
-                "0%",
-                "0%",
+                "0.0%",
+                "0.0%",
+                "0.0%",
+                "0.0%",
+                "0.0%",
             ],
             "d20+3": [
                 "d20+3",
@@ -292,7 +292,7 @@ EXAMPLES: dict[str, Shows] = {
                 "5.0%",
                 "3.3%",
                 "1.7%",
-                "0%",
+                "0.0%",
             ],
         },
         json={
@@ -610,9 +610,10 @@ EXAMPLES: dict[str, Shows] = {
         json={"actor": "Borin", "effect.source": "cursed", "effect.public": False},
     ),
     "d4cli board --players --once": Shows(
-        lines=("Skirmish at the old mill: round 1; now: Goblin 2",),
+        lines=("Skirmish at the old mill: round 1", "now: Goblin 2; next: Aldric"),
         json={
             "kind": "player-view",
+            "next": "Aldric",
             "round": 1,
             "turn": "Goblin 2",
             "creatures.0.name": "Aria",

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _cli import fails, ok
+from _cli import fails, ok, ok_json
 from disarm import skeleton_key
 from hypothesis import given
 from hypothesis import strategies as st
 
-from d4cli.rules.names import NameSet, difference, look_alike_key
+from d4cli.rules.names import NameSet, difference, distinct_sources, look_alike_key
 
 
 @pytest.mark.parametrize("char", [chr(code) for code in range(0x20, 0x7F)])
@@ -103,3 +103,64 @@ def test_a_hand_edited_file_with_look_alikes_is_refused(tmp_path: Path, table, f
     )
     line = fails(2, path, "status")
     assert str(path) in line and field in line and "looks like" in line and "(N1)" in line
+
+
+# --- aliases and sources (N1, R4): look-alikes are refused as names are, or count once --------
+
+
+@pytest.mark.parametrize("alias", ["Gоblin", "Gobl\u0456n", "G\u043eblin"])
+def test_an_alias_that_only_looks_like_another_creature_is_refused(tmp_path: Path, alias):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    ok("add", "Goblin", "--aspect", "Might=3")
+    ok("add", "Orc", "--aspect", "Might=3")
+    line = fails(2, path, "alias", "Orc", alias)
+    if alias == "Gоblin":
+        assert "looks like the name of 'Goblin'" in line and "CYRILLIC SMALL LETTER O" in line
+    assert "(N1)" in line and "Goblin" in line
+
+
+def test_an_alias_that_looks_like_another_alias_is_refused(tmp_path: Path):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    ok("add", "Goblin", "--aspect", "Might=3")
+    ok("add", "Orc", "--aspect", "Might=3")
+    ok("alias", "Goblin", "Shadow")
+    line = fails(2, path, "alias", "Orc", "Shаdow")  # Cyrillic а
+    assert "looks like the alias of 'Goblin'" in line
+
+
+def test_a_hand_edited_alias_that_looks_like_a_name_is_refused(tmp_path: Path):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    ok("add", "Goblin", "--aspect", "Might=3")
+    ok("add", "Orc", "--aspect", "Might=3")
+    ok("alias", "Orc", "Brute")
+    path.write_text(path.read_text("utf-8").replace("Brute", "Gоblin"), encoding="utf-8")
+    line = fails(2, path, "status")
+    assert "alias" in line and "looks like the name of 'Goblin'" in line
+
+
+def test_look_alike_sources_count_once():
+    assert distinct_sources(["torch", "tоrch", "TORCH", "Torch "]) == (
+        ("torch",),
+        ("tоrch", "TORCH", "Torch "),
+    )
+    assert distinct_sources(["torch", "torches"]) == (("torch", "torches"), ())
+
+
+def test_a_roll_with_look_alike_advantages_counts_one_source():
+    out = ok("roll", "pool", "3", "--adv", "torch", "--adv", "tоrch", "--seed", "1", "--json")
+    assert (out.json()["net_advantage"], out.json()["pool_size"]) == (1, 4)
+    assert out.json()["advantage_repeats"] == ["tоrch"]
+
+
+def test_a_look_alike_effect_is_the_same_effect(tmp_path: Path):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    ok("add", "Aria", "--aspect", "Might=3")
+    ok("effect", "add", "Aria", "torch", "--adv")
+    line = fails(2, path, "effect", "add", "Aria", "tоrch", "--dis")
+    assert "already has 'torch'" in line
+    ok("effect", "remove", "Aria", "tоrch")
+    assert ok_json("status", "Aria")["effects"] == []

@@ -13,8 +13,12 @@ from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
 from d4cli.sim.dice import BatchedDice
 from d4cli.sim.engine import play, run_seed
+from d4cli.sim.engines import EngineChoice
 from d4cli.sim.pieces import run_all
 from d4cli.sim.setup import prepare
+
+# The pool and worker checks here are the reference engine's (one seed per run).
+REFERENCE = EngineChoice("reference", "reference")
 
 
 def example(name: str, change: str = "", into: str = "") -> str:
@@ -152,7 +156,7 @@ def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
 
     monkeypatch.setattr(d4cli.sim.engine, "run_chunk", failing)  # the forked workers inherit it
     with pytest.raises(InputError) as raised:
-        run_all([("turn", "turn", setup)], 8, 1, 2)
+        run_all([("turn", "turn", setup)], 8, 1, 2, engine=REFERENCE)
     assert (
         str(raised.value) == "turn start: every creature is down (R18)"
         and raised.value.field == "turn start"
@@ -163,7 +167,7 @@ def test_an_error_in_a_worker_reaches_the_parent_as_itself(monkeypatch):
 
     monkeypatch.setattr(d4cli.sim.engine, "run_chunk", refusing)
     with pytest.raises(RefusedError, match=r"^refused \(R2\)$"):
-        run_all([("turn", "turn", setup)], 8, 1, 2)
+        run_all([("turn", "turn", setup)], 8, 1, 2, engine=REFERENCE)
 
 
 def mid_turn(tmp_path, *acts: str):
@@ -288,7 +292,7 @@ def test_no_more_workers_than_pieces(monkeypatch):
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
     setup = prepare(parse_encounter(example("duel"), "d"), "turn")
-    one = run_all([("turn", "turn", setup)], 1, 1, 32)
+    one = run_all([("turn", "turn", setup)], 1, 1, 32, engine=REFERENCE)
     assert made == [1] and one["turn"].runs == 1
     run_all(
         [
@@ -298,11 +302,12 @@ def test_no_more_workers_than_pieces(monkeypatch):
         3,
         1,
         32,
+        engine=REFERENCE,
     )
     assert made == [1, 6]  # 3 pieces of one run per mode
     assert (
-        run_all([("turn", "turn", setup)], 40, 1, 2)["turn"].wins
-        == run_all([("turn", "turn", setup)], 40, 1, 1)["turn"].wins
+        run_all([("turn", "turn", setup)], 40, 1, 2, engine=REFERENCE)["turn"].wins
+        == run_all([("turn", "turn", setup)], 40, 1, 1, engine=REFERENCE)["turn"].wins
     )
     assert made[2] == 2
 
@@ -344,9 +349,9 @@ def test_ctrl_c_to_the_whole_group_stops_cleanly(tmp_path):
 
     for _ in range(3):
         code, out, err = interrupted(
-            ["simulate", "--from", "skirmish", "--runs", "200000", "--jobs", "2"], 1.5, tmp_path
+            ["simulate", "--from", "skirmish", "--runs", "2000000", "--jobs", "2"], 1.5, tmp_path
         )
-        assert (code, out, err) == (130, b"", b"")
+        assert (code, out, err) == (130, b"", b"d4cli: interrupted: nothing was saved\n")
 
 
 def test_a_chunk_plays_each_run_as_a_fresh_dice_source_would():

@@ -16,8 +16,9 @@ from d4cli.output.figuretext import shown, significant
 from d4cli.sim.engine import FIGURES, Tally
 from d4cli.sim.report import Z95, finishes, rounds_figure, turn_share, wilson
 
-DUEL = ("simulate", "--from", "duel", "--jobs", "1")
-SKIRMISH = ("simulate", "--from", "skirmish", "--jobs", "1")
+# The figures pinned here are the reference engine's (one fight at a time, its own dice).
+DUEL = ("simulate", "--from", "duel", "--jobs", "1", "--engine", "reference")
+SKIRMISH = ("simulate", "--from", "skirmish", "--jobs", "1", "--engine", "reference")
 
 
 def here() -> Path:
@@ -150,7 +151,9 @@ def test_markdown_has_every_figure_with_its_interval_and_the_distribution():
     text = ok(
         *DUEL, "--runs", "100", "--seed", "2", "--max-rounds", "3", "--format", "markdown"
     ).stdout
-    assert text.startswith("**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds**")
+    assert text.startswith(
+        "**Playtest duel: 100 runs per mode, seed 2, draw after 3 rounds, reference engine**"
+    )
     rows = {line.split(" | ")[0][2:]: line for line in text.splitlines() if line.startswith("| ")}
     for label in (
         "wins: Sera",
@@ -166,8 +169,8 @@ def test_markdown_has_every_figure_with_its_interval_and_the_distribution():
         ), rows[label]
     assert (
         rows["rounds to finish: mean"]
-        == "| rounds to finish: mean | 2.03 (1.94-2.12) | 1.5 (1.4-1.6) | 2.0 (1.9-2.1) |"
-    )
+        == "| rounds to finish: mean | 2.03 (1.94-2.12) | 1.48 (1.38-1.58) | 2.01 (1.90-2.12) |"
+    )  # one precision for the figure across the modes: the finest its intervals support
     assert (
         rows["draw (stopped after 3 rounds)"] == "| draw (stopped after 3 rounds) | 0% | 0% | 1% |"
     )
@@ -328,3 +331,16 @@ def test_help_states_the_defaults_and_how_a_reaction_meets_the_reserve():
     assert not example[0].startswith("d4cli") and all(
         line.startswith("  d4cli simulate ") for line in example[1:]
     )
+
+
+def test_a_figure_has_one_precision_across_the_modes():
+    # Each row of the table is one figure: its cells in every mode show the same decimals.
+    table = ok(*SKIRMISH, "--runs", "300", "--seed", "1").stdout
+    checked = 0
+    for line in table.splitlines():
+        cells = re.findall(r"([\d.]+)%? \(([\d.]+)-([\d.]+)\)", line)
+        if len(cells) == 3:
+            places = {len(n.partition(".")[2]) for cell in cells for n in cell}
+            assert len(places) == 1, line
+            checked += 1
+    assert checked >= 10

@@ -80,6 +80,17 @@ def test_a_foreign_host_is_421_on_every_route_and_the_loopback_names_pass(served
     assert no_host.status_code == 421
 
 
+@pytest.mark.parametrize(
+    "host",
+    ["localhost:abc", "[::1]evil.example", "::1", "localhost..", "localhost:123456", "[::1"],
+)
+def test_a_host_that_is_no_host_and_port_is_400_json(served: Served, host: str):
+    (answer,) = get_all(served, [("GET", "/view.json", {"Host": host})])
+    assert answer.status_code == 400
+    assert answer.json() == {"error": f"Host {host!r} is not a host name and port"}
+    assert secure(answer) and "Aria" not in answer.text
+
+
 def test_only_get_and_head_on_the_read_routes_and_unknown_paths_are_404_json(served: Served):
     for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"):
         (answer,) = get_all(served, [(method, "/", {})])
@@ -152,12 +163,13 @@ def test_hostile_names_are_escaped_in_page_json_and_stream(tmp_path: Path):
 
     page, view, seen = served.run(work)
     escaped = "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;amp;&lt;/script&gt;"
-    assert HOSTILE not in page.text and page.text.count(escaped) == 2
+    # Aria's row, the next cue (she goes first) and Borin's effect chip
+    assert HOSTILE not in page.text and page.text.count(escaped) == 3
     assert (
         view.json()["creatures"][0]["name"] == HOSTILE
     )  # JSON data, served as JSON, never as HTML
     (event,) = events(seen["body"])
-    assert HOSTILE not in event["html"] and event["html"].count(escaped) == 2
+    assert HOSTILE not in event["html"] and event["html"].count(escaped) == 3
 
 
 def test_the_stream_cap_refuses_with_503_json_and_takes_streams_again_once_they_go():

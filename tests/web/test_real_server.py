@@ -81,6 +81,33 @@ def test_a_foreign_host_and_a_forged_body_on_the_wire(server: Server):
     assert "server" not in {name.lower() for name in headers}
 
 
+def test_a_request_h11_cannot_parse_is_400_json_with_the_security_headers(server: Server):
+    for request in (
+        b"GET /view.json HTTP/1.1\r\n\r\n",  # no Host
+        b"G@T / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET /\r\n\r\n",
+    ):
+        answer = raw(server, request)
+        head, body = answer.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 400"), request
+        assert b"content-type: application/json" in head.lower()
+        assert b"x-frame-options: deny" in head.lower() and b"Aria" not in answer
+        assert json.loads(body)["error"].startswith("not a valid HTTP/1.1 request")
+
+
+def test_an_absolute_form_target_is_served_by_its_path_and_its_host_is_checked(server: Server):
+    def first_line(target: bytes) -> bytes:
+        request = b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        return raw(server, request).split(b"\r\n", 1)[0]
+
+    assert first_line(b"http://127.0.0.1:%d/view.json" % server.port) == b"HTTP/1.1 200 OK"
+    assert first_line(b"HTTP://LOCALHOST") == b"HTTP/1.1 200 OK"
+    # The target's host is the request's host: a foreign one is 421 whatever Host says.
+    assert first_line(b"http://rebind.example/view.json") == b"HTTP/1.1 421 Misdirected Request"
+    for target in (b"https://localhost/", b"http://user@localhost/", b"*"):
+        assert first_line(target) == b"HTTP/1.1 400 Bad Request", target
+
+
 def test_a_silent_connection_is_closed_within_the_idle_timeout(server: Server):
     with socket.create_connection((server.host, server.port), timeout=15) as sock:
         start = time.monotonic()

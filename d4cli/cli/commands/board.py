@@ -7,14 +7,16 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import public_view
+from d4cli.api import D4Error, FileError, Tracker, public_view
+from d4cli.api.replay import SEQ
 from d4cli.cli.board import print_once, run_live
 from d4cli.cli.changes import open_tracker
+from d4cli.cli.odds_worker import odds_now
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.cli.reads import status_at
-from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize.public_view import odds_json, public_view_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
+from d4cli.rules.limits import parse_whole
 
 
 def board_command(
@@ -38,22 +40,48 @@ def board_command(
     """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
+    Its odds line: each side's chance to win from here, and how the last change moved it.
+    The players see that line too when the file's player_view sets odds_shown = true.
     --json prints one frame's data and exits: the projection (with --players) or the status.
     --at SEQ prints one frame as it stood after journal entry SEQ.
 
     Example: d4cli board --players
     """
     tracker = open_tracker(file)
+    try:
+        _board(tracker, players, once, at, json_)
+    except FileError:
+        if not players:
+            raise
+        # Both of the players' streams are on their screen: nothing of the GM's file (names,
+        # fields, values, its path) is said there, only where the GM finds out why.
+        raise D4Error(NOT_READY) from None
+
+
+# What a players' board says when the encounter file cannot be read.
+NOT_READY = "the table is not ready: the GM's 'd4cli status' says why"
+
+
+def _board(tracker: Tracker, players: bool, once: bool, at: str | None, json_: bool) -> None:
     replayed = None
     if at is not None:  # as it stood after entry SEQ: history does not change, so one frame
-        entry, then = status_at(file, at)
+        seq = parse_whole(at, "--at", SEQ)
+        # The players' replay hides what the GM hid then or since (a later conceal or alias).
+        entry, then = tracker.players_state_at(seq) if players else tracker.status_at(seq)
         replayed = (int(entry["seq"]), then)
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
-        encounter = tracker.status() if replayed is None else replayed[1]
         if players:
-            emit_json(public_view_json(public_view(encounter)))
+            if replayed is None:
+                view, encounter = tracker.shown()
+            else:
+                view, encounter = public_view(replayed[1]), replayed[1]
+            settings = encounter.player_view
+            odds = None
+            if settings is not None and settings.odds_shown:
+                odds = odds_json(odds_now(encounter, True), False)
+            emit_json(public_view_json(view, odds))
         else:
-            emit_json(status_json(encounter))
+            emit_json(status_json(tracker.status() if replayed is None else replayed[1]))
         return
     if once or replayed is not None:
         print_once(tracker, players, replayed)

@@ -38,7 +38,7 @@ def set_command(
         bool,
         typer.Option(
             "--view",
-            help="Set the [player_view] table instead (party, party_hp, others_hp); no NAME.",
+            help="Set the [player_view] table instead (party, party_hp, others_hp, seats, odds_shown); no NAME.",
         ),
     ] = False,
     note: NoteOption = None,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.options import FileOption, JsonOption
+from d4cli.cli.options import EngineOption, FileOption, JsonOption
 from d4cli.cli.reads import run_forecast
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.forecast import print_forecast, settled_line
@@ -30,6 +30,7 @@ def forecast_command(
             "--seed", metavar="N", help="Seed of the dice: the same seed gives the same forecast."
         ),
     ] = None,
+    engine: EngineOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -42,7 +43,7 @@ def forecast_command(
     """
     encounter = open_tracker(file).status()
     try:
-        result = run_forecast(encounter, runs, seed)
+        result = run_forecast(encounter, runs, seed, engine)
     except FightOver as over:  # nothing to play: the side left standing has won (R18)
         settled = decided(encounter, over.winner)
         if json_:

@@ -8,16 +8,15 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api import check_target
-from d4cli.api.reader import Reader
-from d4cli.api.templates import template_path
-from d4cli.cli.options import FileOption, JsonOption
-from d4cli.cli.settings import resolve_path
+from d4cli.cli.options import EngineOption, FileArgument, FileOption, JsonOption
+from d4cli.cli.sim_input import one_file, played_encounter
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
+from d4cli.sim.engines import check_engine, choose
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
 from d4cli.sim.setup import MAX_RUNS, MODES, prepare
@@ -29,13 +28,7 @@ MAX_SETTINGS = 51  # settings of one --sweep
 
 
 def simulate_command(
-    file: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[FILE]",
-            help="The encounter file; default the usual one (D4CLI_FILE or ./encounter.toml).",
-        ),
-    ] = None,
+    file: FileArgument = None,
     from_: Annotated[
         str | None,
         typer.Option(
@@ -113,6 +106,7 @@ def simulate_command(
             help="Output for people, a handbook, a spreadsheet, or the rounds-to-finish chart of each mode as SVG on stdout (not with --sweep).",
         ),
     ] = "table",
+    engine: EngineOption = None,
     json_: JsonOption = False,
     file_option: FileOption = None,
 ) -> None:
@@ -132,7 +126,7 @@ def simulate_command(
     if len(set(chosen)) != len(chosen):
         raise InputError("--modes", modes, "names a mode twice")
     rounds_limit = parse_whole(max_rounds, "--max-rounds", (1, 100_000))
-    workers = parse_whole(jobs, "--jobs", (1, 1024)) if jobs is not None else None
+    workers = _jobs(jobs, scheduler is not None)
     if scheduler is not None:
         from d4cli.sim.cluster import check_address
 
@@ -146,6 +140,7 @@ def simulate_command(
             "--format", format_, "charts one report's rounds to finish; give it without --sweep"
         )
 
+    asked = check_engine(engine)
     target = None if target_rule is None else check_target(target_rule)
     reserve_all = None if reserve is None else parse_whole(reserve, "--reserve", (0, 1000))
     key, values = _sweep(sweep) if sweep is not None else (None, [None])
@@ -162,7 +157,7 @@ def simulate_command(
         if seed is None
         else parse_whole(seed, "--seed", (0, 2**63 - 1))
     )
-    encounter = _load(_one_file(file, file_option), from_)
+    encounter = played_encounter(one_file(file, file_option), from_)
     grid: list[tuple[Any, str, str]] = []
     setups = []
     for value in values:
@@ -181,18 +176,18 @@ def simulate_command(
             setups.append((label, mode, prepare(played, mode, **options)))
             grid.append((value, mode, label))
 
+    choice = choose([setup for _, _, setup in setups], asked)
     progress = Progress(count * len(setups))
     try:
         if scheduler is None:
-            tallies = run_all(setups, count, number, workers or os.cpu_count() or 1, progress)
+            jobs_here = workers or os.cpu_count() or 1
+            tallies = run_all(setups, count, number, jobs_here, progress, engine=choice)
         else:
             from d4cli.sim.cluster import connect
 
             with connect(scheduler) as cluster:
                 pieces = workers or max(1, cluster.threads)
-                tallies = run_all(
-                    setups, count, number, pieces, progress, executor=cluster.executor
-                )
+                tallies = run_all(setups, count, number, pieces, progress, cluster.executor, choice)
     finally:
         progress.close()
 
@@ -200,9 +195,9 @@ def simulate_command(
     first = setups[0][2]
     creatures = tuple((c.name, side) for c, side in zip(first.encounter.creatures, first.side_of))
     if json_:
-        emit_json(simulation_json(*head, key, values, grid, tallies, creatures))
+        emit_json(simulation_json(*head, key, values, grid, tallies, creatures, choice))
         return
-    _print(simulation_json(*head, key, values, grid, tallies, creatures), format_=format_)
+    _print(simulation_json(*head, key, values, grid, tallies, creatures, choice), format_=format_)
 
 
 def _sweep(text: str) -> tuple[str, list[int]]:
@@ -239,22 +234,6 @@ def _sweep(text: str) -> tuple[str, list[int]]:
     return key, list(range(first, last + 1))
 
 
-def _one_file(argument: str | None, option: str | None) -> str | None:
-    """The encounter file, named as every encounter command names it (``--file/-f``) or as FILE."""
-    if argument is not None and option is not None:
-        raise InputError("--file", option, "give the file once: as FILE or as --file")
-    return option if argument is None else argument
-
-
-def _load(file: str | None, from_: str | None) -> Any:
-    if from_ is not None:
-        if file is not None:
-            raise InputError("--from", from_, "give the file (FILE or --file) or --from, not both")
-
-        return Reader(template_path(from_)).status()
-    return Reader(resolve_path(file)).status()
-
-
 def _print(report: dict[str, Any], *, format_: str) -> None:
     if format_ == "table":
         (print_sweep if "sweep" in report else print_report)(report)
@@ -264,3 +243,30 @@ def _print(report: dict[str, Any], *, format_: str) -> None:
         return
 
     print(markdown_report(report) if format_ == "markdown" else csv_report(report))
+
+
+# With --scheduler, --jobs counts pieces of work at once on the cluster, which may be larger.
+MAX_CLUSTER_JOBS = 1024
+
+
+def _jobs(jobs: str | None, cluster: bool) -> int | None:
+    """``--jobs``: at most the cores this process may use (processes beyond them only queue and
+    cost memory), or `MAX_CLUSTER_JOBS` with ``--scheduler``; None when not given.
+
+    Raises:
+        InputError: naming ``--jobs``: not a whole number, or out of range (the cores said).
+    """
+    if jobs is None:
+        return None
+    if cluster:
+        return parse_whole(jobs, "--jobs", (1, MAX_CLUSTER_JOBS))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    try:
+        return parse_whole(jobs, "--jobs", (1, cores))
+    except InputError as error:
+        if not error.problem.startswith("must be within"):
+            raise
+        raise InputError(
+            "--jobs", jobs, f"{error.problem}: this machine lets d4cli use {cores} cores"
+        ) from None

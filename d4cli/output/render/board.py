@@ -1,32 +1,36 @@
-"""The board: one full-screen frame of the encounter, for the GM or for the players (Rich).
+"""The board: one full-screen frame of the encounter, for the GM (Rich), and what the boards share.
 
-`players_frame` draws a `d4cli.fight.public_view.PublicView` and nothing else,
-so it cannot show what the GM hides; `gm_frame` draws the whole encounter and
-the newest log lines. Both fit 80x24 (one line per creature, long cells cut
-with an ellipsis rather than wrapped). `live_screen` is the Rich Live display
-the ``board`` loop (`d4cli.cli.board`) updates; `frame_text` renders a frame
-to plain text (``board --once`` in a pipe, tests).
+`gm_frame` draws the whole encounter and the newest log lines; the players' frame is
+`d4cli.output.render.players_board`'s. Both fit the screen they are drawn on (80x24
+and up): long names and effects wrap in their column, and when the turn order is
+taller than the screen the rows follow the current creature (`d4cli.output.window`)
+with "N more above" and "N more below" lines. `live_screen` is the Rich Live display
+the ``board`` loop (`d4cli.cli.board`) updates; `frame_text` renders a frame to plain
+text (``board --once`` in a pipe, tests).
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from d4cli.fight.effect_transitions import applied_round
-from d4cli.fight.encounter import Encounter
-from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sides import winner
 from d4cli.output import render
 from d4cli.output.effecttext import describe
+from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
 from d4cli.output.serialize.effects import effect_json
-from d4cli.output.serialize.public_view import effect_left
+from d4cli.output.window import Window, focus_of, window
+from d4cli.sim.side_odds import SideOdds
 
 # HP label -> colour, on the board and (as CSS classes) on the page.
 LABEL_STYLE = {
@@ -38,151 +42,107 @@ LABEL_STYLE = {
 }
 
 
-def _hp_cell(creature: PublicCreature) -> str:
-    if creature.hp is not None:
-        text = str(creature.hp) + (f"/{creature.max_hp}" if creature.max_hp is not None else "")
-        label = creature.hp_label
-        return f"{text} [{LABEL_STYLE.get(label or '', 'default')}]{label}[/]" if label else text
-    if creature.hp_label is not None:
-        return f"[{LABEL_STYLE.get(creature.hp_label, 'default')}]{creature.hp_label}[/]"
-    return "[dim]-[/]"
+# One column of a board's table: its header and Rich's column settings.
+Column = tuple[str, dict[str, Any]]
+# A row's cells: markup, or a renderable (`name_cell`).
+Cell = Any
+# The GM's log lines kept in view below the turn order when it is taller than the screen.
+LOG_KEPT = 3
 
 
-def _turn_cell(creature: PublicCreature) -> str:
-    if creature.current:
-        return "[reverse] now [/]"
-    if creature.down:
-        return "[dim]down[/]"
-    return "[dim]done[/]" if creature.had_turn else ""
+def name_cell(name: str, effects: list[str]) -> Cell:
+    """A creature's name (markup) with its effects' lines under it, each indented by two,
+    a long one wrapping under its own start (never cut)."""
+    if not effects:
+        return name
+    lines = [Padding(Text.from_markup(line), (0, 0, 0, 2)) for line in effects]
+    return Group(Text.from_markup(name), *lines)
 
 
-def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
-    """One line per public effect, under the creature's name: ``  blessed +1d4, 2 rounds left``."""
-    lines = []
-    for effect in creature.effects:
-        sign = "+" if effect.grant == "advantage" else "-"
-        where = "vs it " if effect.on == "against" else ""
-        colour = "green" if effect.grant == "advantage" else "red"
-        left = effect_left(effect, counts_from)
-        lines.append(
-            f"  [{colour}]{escape(effect.source)} {where}{sign}1d4[/][dim], {escape(_short(left))}[/]"
-        )
-    return lines
+def table_of(columns: list[Column], rows: list[tuple[Cell, ...]], *, header: bool = True) -> Any:
+    """A board's table of *rows* (markup cells) with *columns*; cells wrap in their column."""
+    table = Table(expand=True, box=None, pad_edge=False, show_edge=False, show_header=header)
+    for title, settings in columns:
+        table.add_column(title, **settings)
+    for row in rows:
+        table.add_row(*row)
+    return table
 
 
-def _short(text: str) -> str:
-    """What is left of an effect without its parenthesis: ``2 rounds left`` (the board is 80 wide)."""
-    return text.split(" (until the end of round")[0]
+def lines_of(renderable: Any, width: int) -> int:
+    """How many lines *renderable* takes *width* columns wide."""
+    return frame_text(renderable, width).count("\n")
 
 
-def _headroom_cell(creature: PublicCreature) -> str:
-    if creature.headroom is None:
-        return ""
-    parts = []
-    for aspect, room in creature.headroom:
-        colour = "green" if room >= 1 else "yellow" if room == 0 else "red"
-        parts.append(f"{escape(aspect)} [{colour}]{room:+d}[/]")
-    return " ".join(parts)
+def fitted_table(
+    columns: list[Column], rows: list[tuple[Cell, ...]], focus: int, room: int, width: int
+) -> tuple[Any, int]:
+    """The table of the *rows* that fit *room* lines (its header included) around row *focus*
+    (`d4cli.output.window`), with "N more above" / "N more below" rows; and the lines it takes."""
+    heights = [lines_of(table_of(columns, [row], header=False), width) for row in rows]
+    shown: Window = window(heights, focus, room - 1)
+    kept = rows[shown.start : shown.end]
+    blank = ("",) * (len(columns) - 1)
+    if shown.above():
+        kept.insert(0, ("", f"[dim]{shown.above()} more above[/]", *blank[1:]))
+    if shown.below(len(rows)):
+        kept.append(("", f"[dim]{shown.below(len(rows))} more below[/]", *blank[1:]))
+    used = 1 + sum(heights[shown.start : shown.end]) + (len(kept) - (shown.end - shown.start))
+    return table_of(columns, kept), used
 
 
-def _title(name: str, round_number: int) -> str:
-    state = f"round {round_number}" if round_number else "not started"
-    return f"[bold]{escape(name) or 'Encounter'}[/]: {state}"
+def room_colour(room: int) -> str:
+    """The colour of an Aspect's headroom (R2): green when it can pay Cost 1, yellow at 0, red below."""
+    return "green" if room >= 1 else "yellow" if room == 0 else "red"
 
 
-def players_frame(view: PublicView, *, unreadable: bool = False) -> Any:
-    """The players' board: turn order, the current creature marked, HP as shown, effects, the party's headroom.
+def odds_markup(line: Sequence[SideOdds] | None, computing: bool) -> str | None:
+    """The odds line (`d4cli.output.odds_line.odds_text`) as markup, dim while computing."""
+    text = odds_text(line, computing)
+    if text is None:
+        return None
+    return f"[dim]{escape(text)}[/]" if computing else escape(text)
 
-    *unreadable*: the file could not be read just now; the frame says so and shows *view*, the last good one.
-    """
-    table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
-    table.add_column("Turn", no_wrap=True, width=5)
-    table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=1)
-    table.add_column("HP", no_wrap=True)
-    table.add_column("Headroom (R2)", no_wrap=True, overflow="ellipsis", ratio=1)
-    for creature in view.creatures:
-        name = escape(creature.name)
-        if creature.evasion is not None:
-            name += f" [dim](Evasion {creature.evasion})[/]"
-        cell = f"[dim]{name}[/]" if creature.down else f"[bold]{name}[/]"
-        table.add_row(
-            _turn_cell(creature),
-            "\n".join([cell, *_effect_lines(creature, view.counts_from)]),
-            _hp_cell(creature),
-            _headroom_cell(creature),
-        )
-    if view.turn is not None:
-        now = f"now: [bold]{escape(view.turn)}[/]"
-    elif view.hidden_turn:
-        now = "now: a hidden creature acts"
-    else:
-        now = "between turns"
-    over = (
-        "" if view.winner is None else f"; [bold]the fight is over[/], won by {escape(view.winner)}"
-    )
-    lines: list[Any] = [_line(f"{_title(view.name, view.round)}; {now}{over}")]
-    if unreadable:
-        lines.append(
-            Text(
-                "the encounter file is unreadable just now; showing the last good view",
-                style="bold red",
-            )
-        )
-    lines.append(table)
-    if not view.creatures:
-        lines.append(Text("no creatures to show", style="dim"))
-    return Group(*lines)
+
+def over_line(won: str | None) -> list[Any]:
+    """The line that says the fight is over (R18), for as long as it is; none while it goes on."""
+    if won is None:
+        return []
+    return [one_line(f"[bold reverse] the fight is over: {escape(won)} wins [/]")]
 
 
 def gm_frame(
-    encounter: Encounter, log_lines: list[str], height: int = 24, *, problem: str | None = None
+    encounter: Encounter,
+    log_lines: list[str],
+    height: int = 24,
+    *,
+    problem: str | None = None,
+    width: int = 80,
+    odds: str | None = None,
 ) -> Any:
     """The GM's board: every creature (hidden ones and aliases marked), Load, HP, headroom, effects,
-    then the newest log lines (markup) that fit in *height* rows.
+    then the newest log lines (markup) that fit in *height* rows of *width* columns.
 
+    The rows follow the current creature when the order is taller than the screen
+    (`fitted_table`), leaving room for the newest `LOG_KEPT` log lines.
     *problem*: the file could not be read just now (the message); *encounter* is the last good one.
+    *odds*: the odds line (`odds_markup`), shown under the title when given.
     """
-    counting = applied_round(encounter)
-    table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
-    table.add_column("Turn", no_wrap=True, width=5)
-    table.add_column("Creature, effects (R20)", no_wrap=True, overflow="ellipsis", ratio=1)
-    table.add_column("Load", justify="right", no_wrap=True)
-    table.add_column("HP", justify="right", no_wrap=True)
-    table.add_column("Headroom (R2)", no_wrap=True, overflow="ellipsis", ratio=1)
-    rows = 0
-    for creature in encounter.creatures:
-        marker = ""
-        if encounter.current == creature.name:
-            marker = "[reverse] now [/]"
-        elif encounter.next_turn == creature.name:
-            marker = "next"
-        elif creature.had_turn:
-            marker = "[dim]done[/]"
-        name = "[bold]" + escape(creature.name) + "[/]"
-        if creature.hidden:
-            name += " [magenta](hidden)[/]"
-        if creature.alias:
-            name += f" [dim]as {escape(creature.alias)}[/]"
-        hp = "-" if creature.hp is None else str(creature.hp)
-        if creature.max_hp is not None:
-            hp += f"/{creature.max_hp}"
-        if creature.down:
-            hp = f"[red bold]{hp} down[/]"
-        rooms = " ".join(
-            f"{escape(aspect)} [{'green' if room >= 1 else 'yellow' if room == 0 else 'red'}]{room:+d}[/]"
-            for aspect, room in creature.headroom().items()
-        )
-        effects = [
-            "  " + escape(_short(describe(effect_json(effect), counting)))
-            for effect in creature.effects
-        ]
-        rows += 1 + len(effects)
-        table.add_row(marker, "\n".join([name, *effects]), str(creature.load), hp, rooms)
-    won = winner(encounter)
-    over = "" if won is None else f"; [bold]the fight is over[/], won by {escape(won)}"
-    lines: list[Any] = [
-        _line(f"{_title(encounter.name, encounter.round)}{over} [dim](GM board; q quits)[/]")
+    columns: list[Column] = [
+        ("Turn", {"no_wrap": True, "width": 5}),
+        ("Creature and effects", {"ratio": 1, "overflow": "fold"}),
+        ("Load", {"justify": "right", "no_wrap": True, "width": 4}),
+        ("HP", {"justify": "right", "no_wrap": True, "width": _hp_width(encounter)}),
+        ("Headroom", {"width": _headroom_width(encounter, width), "overflow": "fold"}),
     ]
+    room_width = columns[-1][1]["width"]
+    rows = [_gm_row(encounter, creature, room_width) for creature in encounter.creatures]
+    lines: list[Any] = [
+        one_line(f"{title_markup(encounter.name, encounter.round)} [dim](GM board; q quits)[/]"),
+        *over_line(winner(encounter)),
+    ]
+    if odds is not None:
+        lines.append(one_line(odds))
     if problem is not None:
         lines.append(
             Text(
@@ -192,15 +152,76 @@ def gm_frame(
                 overflow="ellipsis",
             )
         )
+    budget = height - 1 - len(lines)  # the last line stays free, as a terminal's cursor line
+    kept_log = min(len(log_lines), LOG_KEPT)
+    positions = {creature.name: index for index, creature in enumerate(encounter.creatures)}
+    focus = focus_of(positions.get(encounter.current or ""), encounter.next_position())
+    room = budget - (1 + kept_log if kept_log else 0)
+    table, used = fitted_table(columns, rows, focus, room, width)
     lines.append(table)
-    room = height - rows - len(lines) - 3
-    if room > 0 and log_lines:
+    left = budget - used - 1
+    if left > 0 and log_lines:
         lines.append(Text("log", style="bold"))
-        lines.extend(_line(line) for line in log_lines[-room:])
+        lines.extend(one_line(line) for line in log_lines[-left:])
     return Group(*lines)
 
 
-def _line(markup: str) -> Any:
+def _headroom_text(creature: Creature) -> str:
+    return " ".join(f"{aspect} {room:+d}" for aspect, room in creature.headroom().items())
+
+
+def _headroom_width(encounter: Encounter, width: int) -> int:
+    """The Headroom column's width: its widest cell, at most two fifths of the board."""
+    widest = max([len("Headroom"), *(len(_headroom_text(c)) for c in encounter.creatures)])
+    return min(widest, 2 * width // 5)
+
+
+def _hp_width(encounter: Encounter) -> int:
+    """The HP column's width: its widest cell (``12/12 down``), at least the header's."""
+    widest = 2
+    for creature in encounter.creatures:
+        text = "-" if creature.hp is None else str(creature.hp)
+        if creature.max_hp is not None:
+            text += f"/{creature.max_hp}"
+        widest = max(widest, len(text) + (5 if creature.down else 0))
+    return widest
+
+
+def _gm_row(encounter: Encounter, creature: Creature, room_width: int) -> tuple[Cell, ...]:
+    marker = ""
+    if encounter.current == creature.name:
+        marker = "[reverse] now [/]"
+    elif encounter.next_turn == creature.name:
+        marker = "next"
+    elif creature.had_turn:
+        marker = "[dim]done[/]"
+    name = "[bold]" + escape(creature.name) + "[/]"
+    if creature.hidden:
+        name += " [magenta](hidden)[/]"
+    if creature.alias:
+        name += f" [dim]as {escape(creature.alias)}[/]"
+    hp = "-" if creature.hp is None else str(creature.hp)
+    if creature.max_hp is not None:
+        hp += f"/{creature.max_hp}"
+    if creature.down:
+        hp = f"[red bold]{hp} down[/]"
+    joint = " " if len(_headroom_text(creature)) <= room_width else "\n"
+    rooms = joint.join(
+        f"{escape(aspect)} [{room_colour(room)}]{room:+d}[/]"
+        for aspect, room in creature.headroom().items()
+    )
+    counting = applied_round(encounter)
+    effects = [escape(describe(effect_json(effect), counting)) for effect in creature.effects]
+    return marker, name_cell(name, effects), str(creature.load), hp, rooms
+
+
+def title_markup(name: str, round_number: int) -> str:
+    """The frame's first line: the encounter's name and its round (markup)."""
+    state = f"round {round_number}" if round_number else "not started"
+    return f"[bold]{escape(name) or 'Encounter'}[/]: {state}"
+
+
+def one_line(markup: str) -> Any:
     """One line of markup that never wraps: cut with an ellipsis at the edge (80x24)."""
     text = Text.from_markup(markup, overflow="ellipsis")
     text.no_wrap = True

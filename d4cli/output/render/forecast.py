@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from d4cli.output.figuretext import cell, plural
+from d4cli.output.figuretext import cell, engine_text, places_of, plural
 from d4cli.output.render import console, escape
 from d4cli.sim.forecast import Chance, Forecast
 
 
-def percent(chance: Chance) -> str:
-    """``62% (60-64%)``: the share to the digits its 95% interval supports, then the interval."""
-    return cell({"value": chance.rate, "low": chance.low, "high": chance.high}, "value", True)
+def percent(chance: Chance, places: int | None = None) -> str:
+    """``62% (60-64%)``: the share to the digits its 95% interval supports (or to *places*
+    decimals: its column's one precision), then the interval."""
+    return cell(_figure(chance), "value", True, places)
+
+
+def _figure(chance: Chance) -> dict[str, float]:
+    return {"value": chance.rate, "low": chance.low, "high": chance.high}
 
 
 def rounds_left(forecast: Forecast) -> str:
@@ -36,13 +41,20 @@ def print_forecast(forecast: Forecast) -> None:
     title = (
         f"{escape(forecast.encounter) or 'encounter'}: forecast from the state as it is, "
         f"{forecast.mode} mode, {plural(forecast.runs, 'run')}, seed {forecast.seed}"
+        + (
+            ""
+            if forecast.engine is None
+            else f", {engine_text(forecast.engine, forecast.engine_reason)}"
+        )
     )
     table = Table(title=title, title_justify="left")
     table.add_column("outcome")
     table.add_column("share of runs (95% interval)", justify="right")
+    column = [*forecast.chances, forecast.draws]
+    places = places_of([_figure(chance) for chance in column], True)  # one precision per column
     for chance in forecast.chances:
-        table.add_row(f"{escape(chance.side)} wins", percent(chance))
-    table.add_row("draw", percent(forecast.draws))
+        table.add_row(f"{escape(chance.side)} wins", percent(chance, places))
+    table.add_row("draw", percent(forecast.draws, places))
     out.print(table)
     if forecast.rounds_median is None:
         out.print(rounds_left(forecast) + ".", markup=False)

@@ -41,19 +41,20 @@ TAIL = 0.00005
 MAX_SHOWN_DENOMINATOR = 1_000_000
 
 
-def percent(p: float | Fraction, digits: int = 2) -> str:
+def percent(p: float | Fraction, digits: int = 2, *, column: bool = False) -> str:
     """``65.14%``: *p* (a float or an exact Fraction) rounded half up to *digits* decimals.
 
     ``0%`` and ``100%`` only when *p* is exactly 0 or 1 (odds floats are never
-    0.0 or 1.0 otherwise, `d4cli.odds.roll_odds.edge_safe`); a probability that would
-    round to the edge shows ``<0.01%`` or ``>99.99%`` (as many decimals as
-    *digits*). Rounding is of the exact value, decimal half up: 1/16 is
+    0.0 or 1.0 otherwise, `d4cli.odds.roll_odds.edge_safe`); with *column* (a cell of
+    a table's column, where every cell has one precision) ``0.0%`` and ``100.0%``. A
+    probability that would round to the edge shows ``<0.01%`` or ``>99.99%`` (as many
+    decimals as *digits*). Rounding is of the exact value, decimal half up: 1/16 is
     ``6.25%``, or ``6.3%`` to one decimal, never ``6.2%``.
     """
     if p <= 0:
-        return "0%"
+        return f"{_decimal(0, digits)}%" if column else "0%"
     if p >= 1:
-        return "100%"
+        return f"{_decimal(100 * 10**digits, digits)}%" if column else "100%"
     scale = 10**digits
     units = math.floor(Fraction(p) * 100 * scale + Fraction(1, 2))
     if units <= 0:
@@ -253,12 +254,13 @@ def render_check_odds(odds: CheckOdds, request: Any = None) -> Group:
 
 
 def cell_text(grid: Grid, value: float) -> str:
-    """A grid value for people: a percentage, or an expected damage to 2 decimals."""
+    """A grid value for people: a percentage to 1 decimal (``0.0%`` and ``100.0%`` at the edges:
+    one precision per column), or an expected damage to 2 decimals."""
     if grid.quantity == EXPECTED_DAMAGE:
         # Half up on the value's exact decimal expansion: 0.125 is 0.13, never 0.12.
 
         return str(Decimal(value).quantize(Decimal("0.01"), ROUND_HALF_UP))
-    return percent(value, 1)
+    return percent(value, 1, column=True)
 
 
 def column_header(grid: Grid, column: int) -> str:

@@ -18,7 +18,7 @@ def seats_table(seats: Sequence[dict[str, Any]]) -> Table:
     table.add_column("Creature")
     table.add_column("Join path", overflow="fold")
     for seat in seats:
-        table.add_row(escape(seat["creature"]), escape(seat["join"]))
+        table.add_row(escape(seat["creature"]), escape(seat["path"]))
     return table
 
 
@@ -59,7 +59,7 @@ def requests_table(requests: Sequence[dict[str, Any]]) -> Table:
         table.add_column(header, justify="right" if header == "No." else "left")
     for request in requests:
         table.add_row(
-            str(request["number"]),
+            str(request["id"]),
             escape(request["creature"]),
             escape(action_text(request["act"])),
             escape(dice_text(request["act"])),
@@ -72,7 +72,7 @@ def request_line(request: dict[str, Any]) -> str:
     """One line (markup): ``request 3 from Aria's seat: Finesse at Goblin: denied: not now``."""
     who = escape(request["creature"])
     action = escape(action_text(request["act"]))
-    return f"request {request['number']} from [bold]{who}[/]'s seat: {action}: {escape(answer_text(request))}"
+    return f"request {request['id']} from [bold]{who}[/]'s seat: {action}: {escape(answer_text(request))}"
 
 
 def pending_line(count: int) -> str | None:

@@ -15,7 +15,9 @@ def chance_json(chance: Chance) -> JsonObject:
 
 def forecast_json(forecast: Forecast) -> JsonObject:
     """``{kind: "forecast", encounter, mode, runs, seed, max_rounds, sides, wins: {SIDE: {wins, rate, low, high}},
-    draws: {draws, rate, low, high}, rounds_left: {median, p90, finished, histogram: {ROUNDS: fights}}, fight_over: null}``.
+    draws: {draws, rate, low, high}, rounds_left: {median, p90, finished, histogram: {ROUNDS: fights}},
+    engine: {name, reason}, fight_over: null}``; ``engine`` is null when no run was played
+    (`engine_json`).
 
     ``status --forecast --json`` of a fight already over has ``{kind: "forecast", fight_over: {winner}}`` instead.
     """
@@ -36,8 +38,16 @@ def forecast_json(forecast: Forecast) -> JsonObject:
             "finished": forecast.finished,
             "histogram": {str(rounds): fights for rounds, fights in forecast.histogram},
         },
+        "engine": engine_json(forecast.engine, forecast.engine_reason),
         "fight_over": None,
     }
+
+
+def engine_json(name: str | None, reason: str | None) -> JsonObject | None:
+    """``{name, reason}``: the engine that played (``batch`` or ``reference``) and, when the
+    reference engine played because the batch engine cannot express the encounter, why
+    (else null); None when no run was played."""
+    return None if name is None else {"name": name, "reason": reason}
 
 
 def settled_json(forecast: Forecast, winner: str | None) -> JsonObject:

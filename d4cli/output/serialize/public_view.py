@@ -5,9 +5,14 @@ Made from the `PublicView` record alone, which holds nothing the GM hides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicEffect, PublicView
 from d4cli.output.effecttext import lasts
+from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize import JsonObject
+from d4cli.sim.side_odds import SideOdds
 
 
 def effect_left(effect: PublicEffect, counts_from: int) -> str:
@@ -22,18 +27,54 @@ def effect_left(effect: PublicEffect, counts_from: int) -> str:
     return lasts({"ends": ends}, counts_from)
 
 
-def public_view_json(view: PublicView) -> JsonObject:
+def roll_json(roll: PublicRoll) -> JsonObject:
+    """One roll of the feed: ``{kind, round, actor, party, using, dice, extra: [{notation,
+    dice}], total, target, evasion, dc, outcome, damage, critical, steps}`` (null where not
+    shown; ``steps``: the words the board and the page show). No journal number: its gaps
+    would count the changes the players do not see."""
+    return {
+        "kind": roll.kind,
+        "round": roll.round,
+        "actor": roll.actor,
+        "party": roll.party,
+        "using": list(roll.using),
+        "dice": None if roll.dice is None else list(roll.dice),
+        "extra": None
+        if roll.extra is None
+        else [{"notation": notation, "dice": list(dice)} for notation, dice in roll.extra],
+        "total": roll.total,
+        "target": roll.target,
+        "evasion": roll.evasion,
+        "dc": roll.dc,
+        "outcome": roll.outcome,
+        "damage": roll.damage,
+        "critical": roll.critical,
+        "steps": list(roll_steps(roll)),
+    }
+
+
+def odds_json(line: Sequence[SideOdds] | None, computing: bool) -> JsonObject:
+    """The odds line: ``{computing, sides: [{side, percent, move}]}``; ``sides`` null before the
+    first odds or when the fight cannot be simulated, ``move`` null with no odds before the last
+    change (side-level figures only, `d4cli.sim.side_odds`)."""
+    sides = None if line is None else [o._asdict() for o in line]
+    return {"computing": computing, "sides": sides}
+
+
+def public_view_json(view: PublicView, odds: JsonObject | None = None) -> JsonObject:
     """The player view: ``kind`` = "player-view", ``name``, ``round``, ``turn`` (a visible name or
-    null), ``hidden_turn`` (a hidden creature acts), ``creatures`` in turn order, each
+    null), ``next`` (the next visible creature to go, or null), ``creatures`` in turn order, each
     ``{name, party, current, had_turn, down, hp, max_hp, hp_label, evasion, effects: [{source,
     grant, on, left}], headroom: {Aspect: Aspect - Load} or null}`` (null where not shown);
-    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing (R18), else null."""
+    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing (R18), else null;
+    ``rolls``: the roll feed, oldest first (`roll_json`); ``odds``: the players' odds line
+    (`odds_json`) with ``[player_view] odds_shown``, else null."""
     return {
         "kind": "player-view",
         "name": view.name,
         "round": view.round,
         "turn": view.turn,
-        "hidden_turn": view.hidden_turn,
+        "next": view.next_turn,
         "fight_over": None if view.winner is None else {"winner": view.winner},
         "creatures": [
             {
@@ -59,6 +100,8 @@ def public_view_json(view: PublicView) -> JsonObject:
             }
             for creature in view.creatures
         ],
+        "rolls": [roll_json(roll) for roll in view.rolls],
+        "odds": odds,
     }
 
 

@@ -9,18 +9,18 @@ from d4cli.output.serialize import JsonObject
 
 
 def seat_json(creature: str, join_path: str) -> JsonObject:
-    """One seat: ``creature`` and ``join`` (the path ``/seat/TOKEN``, which holds its key)."""
-    return {"creature": creature, "join": join_path}
+    """One seat: ``creature`` and ``path`` (the join path ``/seat/TOKEN``, which holds its key)."""
+    return {"creature": creature, "path": join_path}
 
 
 def added_json(creature: str, join_path: str) -> JsonObject:
-    """``seat add``: ``{"kind": "seat", "creature", "join"}``."""
+    """``seat add``: ``{"kind": "seat", "creature", "path"}``."""
     return {"kind": "seat", **seat_json(creature, join_path)}
 
 
 def removed_json(creature: str) -> JsonObject:
-    """``seat remove``: ``{"kind": "seat", "creature", "join": null, "removed": true}``."""
-    return {"kind": "seat", "creature": creature, "join": None, "removed": True}
+    """``seat remove``: ``{"kind": "seat", "creature", "path": null, "removed": true}``."""
+    return {"kind": "seat", "creature": creature, "path": None, "removed": True}
 
 
 def seats_json(seats: Iterable[tuple[str, str]]) -> JsonObject:
@@ -29,12 +29,12 @@ def seats_json(seats: Iterable[tuple[str, str]]) -> JsonObject:
 
 
 def request_json(row: Any) -> JsonObject:
-    """One request: ``number``, ``creature``, ``time``, ``status`` (pending, approved, denied),
+    """One request: ``id`` (its number), ``creature``, ``time``, ``status`` (pending, approved, denied),
     ``reason``, the ``act`` asked for (aspect, cost, advantage, disadvantage, extra, target,
     faces) and ``result`` (the ``act`` object once carried out, else null)."""
     return {
         "kind": "request",
-        "number": row.number,
+        "id": row.number,
         "creature": row.creature,
         "time": row.time,
         "status": row.status,

@@ -1,0 +1,202 @@
+"""`balance`: the value of one creature's setting that gives a side a target chance to win, and
+`apply_balance`, which writes it as one journaled change (R1, R7, R15, R16, R18).
+
+Every value is played by the simulator from the encounter as it stands, in the file's own
+mode (as `forecast` plays it), with the same seed for every value: common random numbers,
+so two neighbouring values meet the same dice (`d4cli.sim.balance`). A value's encounter is
+made by the very transition `apply_balance` writes (``set``'s checks, ``exhaust``, ``add
+--like``), so what was played is what is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from d4cli.api.change import Change, Writer
+from d4cli.api.sheets import AddSpec, added_creatures
+from d4cli.fight.encounter import Encounter
+from d4cli.fight.turns import add_creatures, set_exhaustion
+from d4cli.fileformat.edits import set_creature_fields
+from d4cli.rules.errors import InputError
+from d4cli.rules.limits import MAX_COUNT
+from d4cli.rules.names import fold_name
+from d4cli.sim.balance import Balance, Point, Vary, most_values, search
+from d4cli.sim.forecast import forecast_setup, sides, sim_mode
+from d4cli.sim.pieces import run_all
+
+# The fields a value may set; an Aspect is ``aspect.NAME`` (R1).
+FIELDS: tuple[str, ...] = ("hp", "max_hp", "evasion", "load_buffer", "exhaustion", "count")
+ASPECT = "aspect."
+DEFAULT_RUNS = 2000
+# The most fights one search may play in all, runs x values: the ambush plays about 1,000
+# fights a second per core (measured on a loaded 2-core machine), so some 8 minutes on two.
+MAX_WORK = 1_000_000
+
+
+# Reports each value played: (its point, values played so far, most values).
+OnValue = Callable[[Point, int, int], None]
+
+
+def balance(
+    encounter: Encounter,
+    vary: Vary,
+    side: str,
+    target: float,
+    *,
+    runs: int = DEFAULT_RUNS,
+    seed: int = 0,
+    jobs: int = 1,
+    on_value: OnValue | None = None,
+) -> Balance:
+    """The value of *vary* in its range whose chance for *side* to win is nearest *target* (0..1).
+
+    The result depends on *seed* and *runs* only, never on *jobs*.
+
+    Raises:
+        InputError: naming ``vary``: an unknown creature, field or Aspect, a range with no
+            whole number or a value the file refuses at an end of it; naming ``wins``: a side
+            no creature is on, a target outside 0..1; naming ``runs``: runs x values past
+            `MAX_WORK`; the fight is over (R18) or cannot be simulated.
+    """
+    if not 0.0 <= target <= 1.0:
+        raise InputError("wins", target, "the target must be within 0..100 (percent)")
+    named = _side(encounter, side)
+    vary = checked_vary(encounter, vary)
+    most = most_values(vary.low, vary.high)
+    if runs * most > MAX_WORK:
+        raise InputError(
+            "runs",
+            runs,
+            f"{runs:,} runs x up to {most} values is past the cap of {MAX_WORK:,} fights;"
+            f" give at most {MAX_WORK // most:,}",
+        )
+    mode = sim_mode(encounter)
+    for end in (vary.low, vary.high):  # refused at an end: nothing is played
+        _playable(encounter, vary, end)
+    played = 0
+
+    def chance(value: int) -> Point:
+        nonlocal played
+        _, setup = forecast_setup(value_encounter(encounter, vary, value))
+        tally = run_all([("balance", mode, setup)], runs, seed, jobs)["balance"]
+        point = Point(value, tally.wins[setup.sides.index(named)], tally.runs)
+        played += 1
+        if on_value is not None:
+            on_value(point, played, most)
+        return point
+
+    found = search(chance, vary.low, vary.high, target)
+    return Balance(encounter.name, mode, named, vary, runs, seed, found)
+
+
+def checked_vary(encounter: Encounter, vary: Vary) -> Vary:
+    """*vary* with its creature and Aspect as the file spells them.
+
+    Raises:
+        InputError: naming ``vary``: no such creature (N1), an unknown field or Aspect, an
+            empty range, a count outside 1..`MAX_COUNT`.
+    """
+    try:
+        creature = encounter.find(vary.creature, "vary")
+    except InputError as error:
+        raise InputError("vary", vary.text, error.problem) from None
+    field = vary.field
+    if field.startswith(ASPECT):
+        wanted = fold_name(field[len(ASPECT) :])
+        held = [aspect for aspect, _ in creature.aspects if fold_name(aspect) == wanted]
+        if not held:
+            known = ", ".join(aspect for aspect, _ in creature.aspects)
+            raise InputError(
+                "vary", vary.text, f"{creature.name} has no such Aspect; it has {known}"
+            )
+        field = ASPECT + held[0]
+    elif field not in FIELDS:
+        known = ", ".join([*FIELDS, "aspect.NAME"])
+        raise InputError("vary", vary.text, f"unknown field {field!r}; one of {known}")
+    if vary.high < vary.low:
+        raise InputError("vary", vary.text, "the range holds no whole number")
+    if field == "count" and not (1 <= vary.low and vary.high <= MAX_COUNT):
+        raise InputError("vary", vary.text, f"a count must be within 1..{MAX_COUNT}")
+    return vary._replace(creature=creature.name, field=field)
+
+
+def value_transition(
+    vary: Vary, value: int, path: object = None
+) -> Callable[[Encounter], tuple[Encounter, Any]]:
+    """The pure transition that sets *vary*'s field to *value*: the one `apply_balance` writes.
+
+    ``hp`` and ``max_hp`` of an unhurt creature (hp at its max_hp) move together, so it
+    stays unhurt (R18); a hurt one's other number stays. ``count`` N adds N - 1 copies of
+    its sheet, as ``add NAME --count N-1 --like NAME`` does (count 1 changes nothing).
+    """
+    name, field = vary.creature, vary.field
+    if field == "exhaustion":
+        return lambda encounter: set_exhaustion(encounter, name, value)
+    if field == "count":
+
+        def copies(encounter: Encounter) -> tuple[Encounter, Any]:
+            spec = AddSpec(name, copies=value - 1, like=name)
+            added, like = added_creatures(spec, encounter)
+            return add_creatures(encounter, added, like=like)
+
+        return copies
+
+    def fields(encounter: Encounter) -> tuple[Encounter, Any]:
+        creature = encounter.find(name)
+        changes: dict[str, object] = {field: value}
+        if field in ("hp", "max_hp") and creature.hp is not None and creature.hp == creature.max_hp:
+            changes = {"max_hp": value, "hp": value}
+        return set_creature_fields(encounter, name, changes, path)
+
+    return fields
+
+
+def value_encounter(encounter: Encounter, vary: Vary, value: int) -> Encounter:
+    """*encounter* with *vary*'s field at *value* (count 1: as it is)."""
+    if vary.field == "count" and value == 1:
+        return encounter
+    return value_transition(vary, value)(encounter)[0]
+
+
+def apply_balance(
+    writer: Writer, vary: Vary, value: int, *, note: str | None = None
+) -> Change[Any] | None:
+    """Write *value* into the encounter file as one journaled change (one ``undo`` takes it back).
+
+    Returns:
+        The `Change` (``written`` False when the file already holds the value), or None for
+        a count of 1, which is the encounter as it is.
+
+    Raises:
+        InputError: what `checked_vary` refuses, or a value the file refuses.
+    """
+    vary = checked_vary(writer.status(), vary)
+    if vary.field == "count" and value == 1:
+        return None
+    return writer.change(value_transition(vary, value, writer.path), note=note)
+
+
+def _side(encounter: Encounter, side: str) -> str:
+    """The side named *side* (N1 folding), as the file spells it.
+
+    Raises:
+        InputError: naming ``wins``: no creature is on that side.
+    """
+    known = sides(encounter)
+    for each in known:
+        if fold_name(each) == fold_name(side):
+            return each
+    raise InputError("wins", side, "no creature is on that side; the sides: " + ", ".join(known))
+
+
+def _playable(encounter: Encounter, vary: Vary, value: int) -> None:
+    """The encounter at *value* is one the file and the simulator accept.
+
+    Raises:
+        InputError: naming ``vary`` and the value.
+    """
+    try:
+        forecast_setup(value_encounter(encounter, vary, value))
+    except InputError as error:
+        raise InputError("vary", vary.text, f"{vary.field}={value}: {error}") from None
