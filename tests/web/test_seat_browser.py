@@ -106,8 +106,10 @@ def test_a_seat_builds_rolls_and_the_tv_page_follows(tmp_path: Path):
                 for step in ("Gate", "5d4", "Extra 1d6", "Total", "Load after", "R2", "R7", "R8"):
                     assert step in text, step
                 page.locator("#requests .request.approved").wait_for(timeout=5000)
-                # The change reached the TV page without a reload.
+                # The change reached the TV page without a reload, and its roll feed has it.
                 tv.locator(f"body:not([data-seq='{seq}'])").wait_for(timeout=5000)
+                tv.locator("section.feed li.roll .actor", has_text="Aria").wait_for(timeout=5000)
+                assert [s for s in SECRETS if s in tv.content()] == []
                 assert "Load 0" in page.locator("#me-state").inner_text()
                 content = page.content()
                 assert [s for s in SECRETS if s in content] == []
