@@ -13,6 +13,7 @@ import errno
 import ipaddress
 import json
 import logging
+import resource
 import socket
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -156,6 +157,21 @@ def reachable(name: str, hosts: Iterable[str]) -> str:
     return name
 
 
+def connection_limit(max_streams: int) -> int:
+    """How many connections uvicorn holds before it answers 503 itself, in plain text.
+
+    uvicorn counts every open connection, those that have not sent their head yet too, so a
+    burst of streams must find room enough for the app's own refusal past *max_streams*
+    (JSON, ``Retry-After``, the security headers): twice the cap and a thousand more, within
+    the process's descriptor limit.
+    """
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = 2 * max_streams + 1000
+    if soft != resource.RLIM_INFINITY:
+        room = min(room, soft - 64)
+    return max(room, max_streams + 100)
+
+
 def serve(
     tracker: Tracker,
     host: str,
@@ -194,8 +210,7 @@ def serve(
         timeout_keep_alive=IDLE_SECONDS,
         timeout_graceful_shutdown=1,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-        # Past the stream cap, the other routes still answer; past this, uvicorn answers 503.
-        limit_concurrency=max_streams + 100,
+        limit_concurrency=connection_limit(max_streams),
     )
     address = ipaddress.ip_address(bound)
     shown = socket.gethostname() if address.is_unspecified else bound

@@ -168,6 +168,30 @@ def test_the_stream_cap_refuses_with_503_and_serves_again_once_streams_go(server
         sock.close()
 
 
+def test_a_burst_past_the_cap_is_refused_by_the_app_in_json_never_by_uvicorn(server: Server):
+    # 150 streams asked for at once against a cap of 5: connections that have not sent their
+    # head yet count for uvicorn too, so its own limit must leave room for the app's refusal.
+    socks = []
+    for _ in range(150):
+        sock = socket.create_connection((server.host, server.port), timeout=10)
+        sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % server.port)
+        socks.append(sock)
+    heads = []
+    for sock in socks:
+        head = b""
+        while b"\r\n\r\n" not in head and (chunk := sock.recv(4096)):
+            head += chunk
+        heads.append(head)
+    for sock in socks:
+        sock.close()
+    assert sum(head.startswith(b"HTTP/1.1 200") for head in heads) == 5
+    refused = [head for head in heads if not head.startswith(b"HTTP/1.1 200")]
+    assert len(refused) == 145
+    for head in refused:
+        assert head.startswith(b"HTTP/1.1 503"), head[:80]
+        assert b"retry-after: 5" in head.lower() and b"content-security-policy" in head.lower()
+
+
 def test_a_client_that_never_reads_is_dropped_and_the_others_go_on(tmp_path: Path):
     FILE.write_bytes(big_encounter(600, 0))
     running = Server(tmp_path, "--max-streams", "2")
