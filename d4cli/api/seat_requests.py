@@ -8,12 +8,20 @@ seats = "approve"`` (the default) the request is queued, numbered, in ``PATH.req
 at once. Either way a carried-out request is one journal entry under the encounter's lock,
 as ``act`` is, noted as coming from the seat; ``undo`` takes it back. No token is kept in
 the requests, the journal or the record returned.
+
+The journal is the truth of what was carried out: a request is carried out when a standing
+journal entry holds its ``seat`` and ``request`` facts. The entry is written before
+``PATH.requests``, so a crash between the two leaves the request ``pending`` in the file;
+`SeatDesk.approve` finds its entry and marks it approved instead of carrying it out twice,
+and a seat's reads (`SeatDesk.requests_of`) say ``approved`` for it, and ``undone`` for an
+approved request whose entry ``undo`` took back.
 """
 
 from __future__ import annotations
 
 import random
 from datetime import datetime
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from d4cli.api.change import Change
@@ -28,10 +36,13 @@ from d4cli.rules.limits import COST, check_range
 from d4cli.rules.names import check_text
 from d4cli.store import requests as request_file
 from d4cli.store import seats as seat_file
+from d4cli.store.history import stream_history
 from d4cli.store.requests import RequestRow, Requests
 from d4cli.store.transaction import Transaction
 
 REASON_MAX = 200  # a denial's reason: as long as a note may be
+# The keys of a journal entry that are not the act's own object (`journal_json`).
+ENTRY_ONLY = ("seq", "time", "note", "seat", "request")
 
 
 class SeatAction(NamedTuple):
@@ -104,12 +115,12 @@ class SeatDesk:
             self.path, timeout=self.tracker.lock_timeout, clock=self.tracker.clock
         ) as txn:
             creature = self._creature(token, action, txn.encounter)
-            stored = _stored(action)
+            stored = stored_action(action)
             view = txn.encounter.player_view
             auto = view is not None and view.seats == "auto"
             # A queued request is rolled at approval: the check's dice are thrown away.
             dice = self.tracker.rng if auto else random.Random()
-            new, record = _judged(txn.encounter, creature, stored, dice)
+            new, record = judged(txn.encounter, creature, stored, dice)
             requests = request_file.read_requests(self.path)
             row = RequestRow(requests.next, creature, self._now(), stored)
             change = None
@@ -121,19 +132,27 @@ class SeatDesk:
         return Submitted(row, change)
 
     def requests_of(self, token: str) -> tuple[RequestRow, ...]:
-        """The requests the seat of *token* sent, oldest first (() for an unknown token)."""
+        """The requests the seat of *token* sent, oldest first (() for an unknown token), each
+        with its outcome as the journal has it: ``pending``; ``approved`` with ``result`` (also
+        a request whose entry stands though a crash kept the file from saying so); ``undone``
+        (approved, then taken back by ``undo``: its ``result`` is what was undone); ``denied``
+        with ``reason``."""
         seat = seat_file.find(seat_file.read_seats(self.path), token)
         if seat is None:
             return ()
-        return tuple(
+        rows = [
             row
             for row in request_file.read_requests(self.path).rows
             if row.creature == seat.creature
-        )
+        ]
+        if not any(row.status in ("pending", "approved") for row in rows):
+            return tuple(rows)
+        carried = _carried_out(self.path)
+        return tuple(_as_journaled(row, carried) for row in rows)
 
     def request_of(self, token: str, number: int) -> RequestRow | None:
-        """The seat's own request *number* with its outcome (``pending``; ``approved`` with
-        ``result``; ``denied`` with ``reason``), or None: unknown token, or not its request."""
+        """The seat's own request *number* with its outcome (as `requests_of`), or None:
+        unknown token, or not its request."""
         return next((row for row in self.requests_of(token) if row.number == number), None)
 
     # --- the GM's side ----------------------------------------------------------------------
@@ -153,31 +172,48 @@ class SeatDesk:
         A refusal by the rules (R2, R18) writes nothing and leaves the request pending: the
         `Change`'s record says why.
 
+        A request already carried out (its journal entry stands: a crash came between the
+        entry and the requests file) is not carried out again: it is marked approved with the
+        entry's act, and the error says so.
+
         Raises:
-            InputError: ``number`` unknown or already answered; the request no longer fits the
-                encounter (its creature, Aspect or target gone or hidden), naming the field.
+            InputError: ``number`` unknown or already answered (or carried out already, as
+                above); the request no longer fits the encounter (its creature, Aspect or
+                target gone or hidden), naming the field.
         """
         with Transaction(
             self.path, timeout=self.tracker.lock_timeout, clock=self.tracker.clock
         ) as txn:
             requests = request_file.read_requests(self.path)
             row = _pending(requests, number)
-            try:
-                new, record = _judged(
-                    txn.encounter, row.creature, row.act, self.tracker.rng, refuse=False
-                )
-            except InputError as error:
-                raise InputError(
-                    error.field,
-                    error.value,
-                    f"request {number}: {error.problem}",
-                    mentions=error.mentions,
-                ) from None
-            if not record.allowed:
-                return row, Change(record, txn.encounter, written=False)
-            change = _commit(txn, new, record, row)
-            done = row._replace(status="approved", result=journal_json(record))
+            entry = _carried_out(self.path).get((row.number, row.creature))
+            if entry is None or entry["time"] < row.time:
+                entry = None
+                try:
+                    new, record = judged(
+                        txn.encounter, row.creature, row.act, self.tracker.rng, refuse=False
+                    )
+                except InputError as error:
+                    raise InputError(
+                        error.field,
+                        error.value,
+                        f"request {number}: {error.problem}",
+                        mentions=error.mentions,
+                    ) from None
+                if not record.allowed:
+                    return row, Change(record, txn.encounter, written=False)
+                change = _commit(txn, new, record, row)
+                done = row._replace(status="approved", result=journal_json(record))
+            else:
+                # Journaled, then a crash before the requests file: never carried out twice.
+                done = row._replace(status="approved", result=_act_of(entry))
             request_file.write_requests(self.path, _with(requests, done))
+        if entry is not None:
+            problem = (
+                f"request {number} was carried out already (journal entry {entry['seq']}): "
+                "now marked approved"
+            )
+            raise InputError("number", number, problem)
         return done, change
 
     def deny(self, number: int, reason: str | None = None) -> RequestRow:
@@ -214,7 +250,7 @@ class SeatDesk:
         return now.isoformat(timespec="seconds")
 
 
-def _stored(action: SeatAction) -> dict[str, Any]:
+def stored_action(action: SeatAction) -> dict[str, Any]:
     """The request as ``PATH.requests`` keeps it, its fields checked on their own (L1-L3, N1)."""
     if action.cost is not None:
         check_range(action.cost, "cost", COST)
@@ -247,7 +283,7 @@ def _visible_target(encounter: Encounter, shown: str) -> str:
     raise InputError("target", shown, "no such creature among those the players see")
 
 
-def _judged(
+def judged(
     encounter: Encounter,
     creature: str,
     stored: dict[str, Any],
@@ -312,6 +348,32 @@ def _pending(requests: Requests, number: int) -> RequestRow:
                 raise InputError("number", number, f"request {number} was {row.status} already")
             return row
     raise InputError("number", number, "no such request (see 'd4cli requests')")
+
+
+def _carried_out(path: Path) -> dict[tuple[int, str], dict[str, Any]]:
+    """The standing journal entries of carried-out requests, by (request number, creature)."""
+    found: dict[tuple[int, str], dict[str, Any]] = {}
+    for entry in stream_history(path).entries():
+        number, seat = entry.get("request"), entry.get("seat")
+        if entry.get("kind") == "act" and isinstance(number, int) and isinstance(seat, str):
+            found[number, seat] = entry
+    return found
+
+
+def _act_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """The act's object of a journal entry (as `journal_json` made it)."""
+    return {key: value for key, value in entry.items() if key not in ENTRY_ONLY}
+
+
+def _as_journaled(row: RequestRow, carried: dict[tuple[int, str], dict[str, Any]]) -> RequestRow:
+    """*row* with the status its journal entry gives: approved once journaled, undone once
+    the entry no longer stands."""
+    entry = carried.get((row.number, row.creature))
+    if row.status == "approved" and entry is None:
+        return row._replace(status="undone")
+    if row.status == "pending" and entry is not None and entry["time"] >= row.time:
+        return row._replace(status="approved", result=_act_of(entry))
+    return row
 
 
 def _with(requests: Requests, done: RequestRow) -> Requests:

@@ -16,7 +16,7 @@ import logging
 import resource
 import socket
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 import h11
@@ -144,6 +144,19 @@ def served_hosts(host: str, bound: str, allowed: Iterable[str]) -> frozenset[str
     return frozenset(name.lower().strip("[]") for name in names)
 
 
+def reachable(name: str, hosts: Iterable[str]) -> str:
+    """An address a phone on the network can open when every address is served: this machine's
+    first IPv4 address other than loopback (a phone seldom resolves the machine's *name*)."""
+    for host in sorted(hosts):
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            continue
+        if address.version == 4 and not address.is_loopback and not address.is_unspecified:
+            return host
+    return name
+
+
 def connection_limit(max_streams: int) -> int:
     """How many connections uvicorn holds before it answers 503 itself, in plain text.
 
@@ -165,10 +178,13 @@ def serve(
     port: int,
     allowed: Iterable[str] = (),
     max_streams: int = 500,
-    routes: Sequence[BaseRoute] = (),
+    routes: Sequence[BaseRoute] | Callable[[Broadcaster], Sequence[BaseRoute]] = (),
+    banner: Callable[[str], None] | None = None,
 ) -> int:
     """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130); *routes*
-    are served beside the read routes (behind the same guard).
+    (or what *routes* makes of the broadcaster, for routes that stream) are served beside the
+    read routes (behind the same guard). *banner* is called with the served origin
+    (``http://HOST:PORT``) once the socket is bound, before the first request.
 
     Raises:
         InputError: the port or host cannot be bound.
@@ -180,7 +196,8 @@ def serve(
     sock = bind(host, port)
     bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
     hosts = served_hosts(host, bound, allowed)
-    app = make_app(broadcaster, Settings(hosts, max_streams), routes)
+    extra = routes(broadcaster) if callable(routes) else routes
+    app = make_app(broadcaster, Settings(hosts, max_streams), extra)
     config = uvicorn.Config(
         app,
         http=IdleClosing,
@@ -207,6 +224,10 @@ def serve(
         f"d4cli: serving the player view of {tracker.path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
     )
     sys.stderr.flush()
+    if banner is not None:
+        banner(
+            f"http://{reachable(shown, hosts) if address.is_unspecified else shown}:{bound_port}"
+        )
     logging.getLogger("uvicorn.error").addFilter(Quiet())
     try:
         uvicorn.Server(config).run(sockets=[sock])

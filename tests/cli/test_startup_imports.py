@@ -244,7 +244,16 @@ def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
     assert os.path.getsize(path) > 0
 
 
-WEB_LIBRARIES = ("starlette", "uvicorn", "sse_starlette", "limits", "anyio", "h11", "httpx")
+WEB_LIBRARIES = (
+    "starlette",
+    "uvicorn",
+    "sse_starlette",
+    "limits",
+    "anyio",
+    "h11",
+    "httpx",
+    "segno",
+)
 
 
 def test_only_serve_loads_the_web_stack(tmp_path: Path) -> None:
@@ -261,4 +270,11 @@ def test_only_serve_loads_the_web_stack(tmp_path: Path) -> None:
         assert not _top(modules, "d4cli.web"), args
     # serve loads it at its command boundary (bad input stops it right after).
     _, modules = _run("serve", "--port", "70000", "-f", path, cwd=tmp_path)
-    assert {"starlette", "uvicorn", "sse_starlette", "d4cli.web.app"} <= modules
+    assert {
+        "starlette",
+        "uvicorn",
+        "sse_starlette",
+        "segno",
+        "d4cli.web.app",
+        "d4cli.web.seat_routes",
+    } <= modules

@@ -7,11 +7,14 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import Seats
 from d4cli.cli.changes import open_tracker
-from d4cli.cli.options import FileOption
+from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve import serve
+from d4cli.cli.serve_join import print_join
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text
+from d4cli.web.seat_routes import seat_routes
 
 
 def serve_command(
@@ -38,16 +41,33 @@ def serve_command(
         str,
         typer.Option("--max-streams", metavar="N", help="Most open pages at once, 1-10000."),
     ] = "500",
+    qr: Annotated[
+        bool,
+        typer.Option("--qr", help="Also draw each seat's join URL as a QR code in the terminal."),
+    ] = False,
+    seed: SeedOption = None,
     file: FileOption = None,
 ) -> None:
-    """Serve the player view as a live web page (GET /, /view.json, /events) until Ctrl-C.
+    """Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
+    page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
 
-    Example: d4cli serve --port 8765   (open http://127.0.0.1:8765/)
+    Example: d4cli serve --port 8765 --qr   (open http://127.0.0.1:8765/)
     """
     port_number = parse_whole(port, "--port", (0, 65535))
     streams = parse_whole(max_streams, "--max-streams", (1, 10000))
     check_text(host, "--host", name=True)
     names = [check_text(name, "--allow-host", name=True) for name in allow_host or ()]
-    code = serve(open_tracker(file), host.strip(), port_number, names, streams)
+    tracker = open_tracker(file, seed, dice=True)
+    # The seats as the server starts: a seat given later has its URL in 'd4cli seat list'.
+    seats = [(seat.creature, seat) for seat in Seats(tracker.path).list()]
+    code = serve(
+        tracker,
+        host.strip(),
+        port_number,
+        names,
+        streams,
+        routes=lambda broadcaster: seat_routes(tracker, broadcaster),
+        banner=lambda origin: print_join(origin, seats, qr),
+    )
     if code:
         raise typer.Exit(code)

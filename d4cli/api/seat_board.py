@@ -1,0 +1,185 @@
+"""`SeatBoard`: what a seat's page reads (the table, its creature, its requests) and the live
+preview of an action being built (pool, gate, exact odds), for one seat's token.
+
+Everything here is computed on the GM's side from the encounter as it stands and keeps what
+the GM hides (`d4cli.fight.seat_view`): the table is the players' view (`PublicView`), the
+creature the seat's own (`SeatCreature`), and a request's roll is rebuilt from its journal
+facts by the rules themselves (the plan from its request, the dice as entered faces), with
+GM-only sources unnamed and a target's Evasion only where the players see it. No call takes
+the lock or writes anything.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import NamedTuple
+
+from d4cli.api.seat_requests import SeatAction, SeatDesk, judged, stored_action
+from d4cli.api.tracker import Tracker
+from d4cli.fight.encounter import Creature, Encounter, same_name
+from d4cli.fight.public_view import public_view
+from d4cli.fight.seat_view import (
+    SeatPage,
+    SeatPlan,
+    SeatRequest,
+    SeatRoll,
+    Source,
+    public_sources,
+    seat_creature,
+    seat_plan,
+    shown_sources,
+)
+from d4cli.odds.roll_odds import PoolOdds, pool_odds
+from d4cli.rules.dice import EnteredDice, parse_extra
+from d4cli.rules.errors import D4Error, InputError
+from d4cli.rules.pool import PoolRequest, roll_pool
+from d4cli.store import seats as seat_file
+from d4cli.store.requests import RequestRow, requests_path
+from d4cli.store.seats import seats_path
+
+# The journal's name of an origin (`d4cli.output.effecttext.ORIGINS`) -> the model's.
+_ORIGINS = {"command-line": "command", "effect": "effect", "team-action": "team"}
+
+
+class Previewed(NamedTuple):
+    """A preview: the action's `SeatPlan` and its exact odds (the total's distribution; the
+    damage only against an Evasion the players see, R7), None when it cannot act."""
+
+    plan: SeatPlan
+    odds: PoolOdds | None
+
+
+class SeatBoard:
+    """The reads of the seats of the encounter a *tracker* holds.
+
+    Raises (every method):
+        InputError: field ``token``: no such seat (revoked, reset or mistyped).
+        FileError: the encounter or a side file cannot be read.
+    """
+
+    def __init__(self, tracker: Tracker) -> None:
+        self.tracker = tracker
+        self.desk = SeatDesk(tracker)
+
+    def _seat(self, token: str) -> str:
+        seat = seat_file.find(seat_file.read_seats(self.tracker.path), token)
+        if seat is None:
+            raise InputError("token", None, "no such seat (revoked, reset or mistyped)")
+        return seat.creature
+
+    def page(self, token: str) -> SeatPage:
+        """The seat's page: the table, its creature, its requests with their outcomes."""
+        name = self._seat(token)
+        encounter = self.tracker.status()
+        rows = self.desk.requests_of(token)
+        settings = encounter.player_view
+        return SeatPage(
+            public_view(encounter),
+            seat_creature(encounter, name),
+            tuple(_request(encounter, row) for row in rows),
+            "auto" if settings is not None and settings.seats == "auto" else "approve",
+        )
+
+    def request(self, token: str, number: int) -> SeatRequest | None:
+        """The seat's own request *number* as its page shows it, or None (not its request)."""
+        name = self._seat(token)
+        row = self.desk.request_of(token, number)
+        if row is None or row.creature != name:
+            return None
+        return _request(self.tracker.status(), row)
+
+    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+        """A cheap stamp of ``PATH.seats`` and ``PATH.requests`` (mtime, size, inode; None where
+        missing): it moves when a seat is given, revoked or reset, or a request is answered."""
+        stamps: list[tuple[int, int, int] | None] = []
+        for side in (seats_path(self.tracker.path), requests_path(self.tracker.path)):
+            try:
+                info = os.stat(side)
+            except OSError:
+                stamps.append(None)
+                continue
+            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
+        return tuple(stamps)
+
+    def preview(self, token: str, action: SeatAction) -> Previewed:
+        """The plan and exact odds of *action* for the seat's creature on the encounter as it
+        stands; the faces it ignores (the page checks their count against `SeatPlan.faces`).
+
+        Raises:
+            InputError: as `SeatDesk.submit`, but a refusal by the gate (R2) is a preview
+                with ``plan.gate.allowed`` false, not an error.
+        """
+        name = self._seat(token)
+        encounter = self.tracker.status()
+        creature = encounter.find(name)
+        if action.creature is not None and not (
+            same_name(action.creature, creature.name)
+            or same_name(action.creature, creature.alias or None)
+        ):
+            raise InputError("creature", action.creature, "a seat acts for its own creature only")
+        stored = {**stored_action(action._replace(faces=None)), "faces": None}
+        _, record = judged(encounter, creature.name, stored, random.Random(0), refuse=False)
+        target = None if record.target is None else encounter.find(record.target)
+        sources = shown_sources(record.sources, public_sources(_both(creature, target)))
+        plan = seat_plan(record.result.plan.request, sources, _evasion_shown(target))
+        allowed = plan.gate.allowed and not record.actor_down
+        sides = (4,) * plan.size.size + tuple(
+            e.sides for e in plan.request.extra for _ in range(e.count)
+        )
+        return Previewed(
+            SeatPlan(plan, sources, sides if allowed else (), record.actor_down),
+            pool_odds(plan) if allowed else None,
+        )
+
+
+def _both(creature: Creature, target: Creature | None) -> list[Creature]:
+    return [creature] if target is None else [creature, target]
+
+
+def _evasion_shown(target: Creature | None) -> bool:
+    return target is not None and not target.hidden and target.evasion_shown
+
+
+def _request(encounter: Encounter, row: RequestRow) -> SeatRequest:
+    roll = None
+    if row.result is not None and row.status in ("approved", "undone"):
+        try:
+            roll = seat_roll(encounter, row)
+        except (D4Error, KeyError, TypeError, ValueError):
+            roll = None  # facts a hand edit broke: the outcome is shown without its steps
+    return SeatRequest(row.number, row.time, row.act, row.status, row.reason, roll)
+
+
+def seat_roll(encounter: Encounter, row: RequestRow) -> SeatRoll:
+    """The roll of carried-out request *row*, rebuilt by the rules from its facts (``result``,
+    the act's journal object): the same plan from the same request, the same dice as
+    entered faces, its sources and the target's Evasion as the seat may see them.
+
+    Raises:
+        KeyError, TypeError, ValueError, D4Error: facts that are not an act's.
+    """
+    facts = row.result
+    assert facts is not None
+    raw: list[Source] = [(s["source"], s["grant"], _ORIGINS[s["origin"]]) for s in facts["sources"]]
+    ended = [(e["source"], e.get("public", True) is not False) for e in facts["effects_ended"]]
+    present = [c for c in encounter.creatures if c.name in (facts["actor"], facts["target"])]
+    sources = shown_sources(raw, public_sources(present, ended))
+    target = next((c for c in present if c.name == facts["target"]), None)
+    extra = tuple(parse_extra(e["notation"]) for e in facts["extra"])
+    request = PoolRequest(
+        aspect=facts["aspect"],
+        load=facts["load"],
+        cost=facts["cost"],
+        extra=extra,
+        dc=facts["dc"],
+        evasion=facts["evasion"],
+    )
+    plan = seat_plan(request, sources, _evasion_shown(target))
+    faces = [*facts["dice"], *(face for e in facts["extra"] for face in e["dice"])]
+    dice = EnteredDice(faces)
+    result = roll_pool(plan, dice)
+    dice.finish()
+    return SeatRoll(
+        result, sources, bool(facts["entered"]), row.act.get("target"), facts["load_after"]
+    )

@@ -1,0 +1,317 @@
+// A seat's page (d4cli serve, /seat/TOKEN): the seat's creature, the action being built with its
+// live preview, Roll and Enter my dice, the seat's requests and the table. Every text from the
+// server is set with textContent: no markup from the server is ever parsed.
+"use strict";
+
+const base = location.pathname.replace(/\/+$/, "");
+const $ = (id) => document.getElementById(id);
+const form = { aspect: $("aspect"), cost: $("cost"), target: $("target"),
+  advantage: $("advantage"), disadvantage: $("disadvantage"), extra: $("extra") };
+let state = null;       // the last /view.json
+let preview = null;     // the last preview answer
+let entering = false;   // the faces fields are shown
+let previewTimer = 0;
+let loadTimer = 0;
+let previewAsked = 0;   // answers to older previews are dropped
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function names(text) {
+  return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function signed(n) { return (n >= 0 ? "+" : "") + n; }
+
+function percent(p) {
+  if (p === null || p === undefined) return "";
+  const v = 100 * p;
+  return (v > 0 && v < 0.1 ? "<0.1" : v.toFixed(1)) + "%";
+}
+
+// --- what is being built ---------------------------------------------------------------------
+
+function chosen() {
+  const value = form.aspect.value;
+  if (!state || !value) return null;
+  const [kind, name] = [value.slice(0, 2), value.slice(2)];
+  if (kind === "a:") return { aspect: name, action: null };
+  const action = state.seat.actions.find((a) => a.name === name);
+  return { aspect: name, action: action || null };
+}
+
+function body(faces) {
+  const pick = chosen();
+  const cost = form.cost.value.trim();
+  return {
+    aspect: pick ? pick.aspect : "",
+    cost: cost === "" ? null : Number(cost),
+    advantage: names(form.advantage.value),
+    disadvantage: names(form.disadvantage.value),
+    extra: names(form.extra.value.replace(/\s+/g, ",")),
+    target: form.target.value || null,
+    faces: faces === undefined ? null : faces,
+    creature: state ? state.seat.name : null,
+  };
+}
+
+async function post(path, data) {
+  const answer = await fetch(base + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data),
+    credentials: "same-origin",
+  });
+  let json = null;
+  try { json = await answer.json(); } catch (e) { json = { error: "the server's answer is not JSON" }; }
+  return { ok: answer.ok, status: answer.status, json };
+}
+
+function showError(text, field) {
+  const error = $("error");
+  for (const input of Object.values(form)) input.removeAttribute("aria-invalid");
+  document.querySelectorAll(".faces input").forEach((i) => i.removeAttribute("aria-invalid"));
+  if (!text) { error.hidden = true; error.textContent = ""; return; }
+  error.hidden = false;
+  error.textContent = text;
+  const input = field === "faces" ? null : form[field];
+  if (input) input.setAttribute("aria-invalid", "true");
+}
+
+function renderPreview() {
+  const box = $("preview");
+  box.replaceChildren();
+  if (!preview) return;
+  const head = el("p", null, "pool " + (preview.allowed ? "ok" : "no"));
+  if (preview.down) {
+    head.textContent = "Down (0 hp): it cannot act (R18)";
+  } else if (!preview.allowed) {
+    head.textContent = `Refused (R2): headroom ${preview.headroom} < Cost ${preview.cost}, short by ${preview.shortfall}`;
+  } else {
+    const extra = preview.faces.length - preview.pool_size;
+    head.textContent = `Pool ${preview.pool_size}d4` + (extra > 0 ? ` + ${extra} extra` : "") +
+      ` · headroom ${preview.headroom} >= Cost ${preview.cost}`;
+  }
+  box.append(head);
+  const odds = preview.odds;
+  if (odds) {
+    const line = el("p", null, "odds");
+    const parts = [`average total ${odds.mean.toFixed(2)}`];
+    if (odds.p_any_damage !== undefined) {
+      parts.push(`damage ${percent(odds.p_any_damage)} (${odds.p_any_damage_exact})`);
+      parts.push(`expected damage ${odds.expected_damage.toFixed(2)}`);
+    }
+    if (odds.p_success !== undefined) parts.push(`success ${percent(odds.p_success)} (${odds.p_success_exact})`);
+    line.textContent = parts.join(" · ");
+    box.append(line);
+  }
+  box.append(stepsList(preview.steps));
+}
+
+function stepsList(steps) {
+  const list = el("ol", null, "steps");
+  for (const step of steps) {
+    const row = el("li", null, "step " + step.tone);
+    row.append(el("span", step.name, "what"), el("span", step.detail, "detail"), el("span", step.rule, "rule"));
+    list.append(row);
+  }
+  return list;
+}
+
+async function askPreview() {
+  if (!chosen()) return;
+  const asked = ++previewAsked;
+  const answer = await post("/preview", body());
+  if (asked !== previewAsked) return;  // a newer preview is on its way
+  if (answer.ok) {
+    preview = answer.json;
+    showError(null);
+  } else {
+    preview = null;
+    showError(answer.json.error, answer.json.field);
+  }
+  renderPreview();
+  if (entering) showFaces();
+}
+
+function schedulePreview() {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(askPreview, 250);
+}
+
+// --- Roll and Enter my dice ------------------------------------------------------------------
+
+function showFaces() {
+  const box = $("faces");
+  box.replaceChildren();
+  if (!preview || !preview.allowed) { box.hidden = true; $("send").hidden = true; return; }
+  preview.faces.forEach((sides, i) => {
+    const label = el("label", `d${sides} #${i + 1}`);
+    const input = el("input");
+    input.type = "number"; input.inputMode = "numeric"; input.min = "1"; input.max = String(sides);
+    input.dataset.sides = String(sides);
+    input.setAttribute("aria-label", `die ${i + 1}, a d${sides}`);
+    label.append(input);
+    box.append(label);
+  });
+  box.hidden = false;
+  $("send").hidden = false;
+}
+
+function enteredFaces() {
+  const faces = [];
+  for (const [i, input] of [...document.querySelectorAll(".faces input")].entries()) {
+    const sides = Number(input.dataset.sides);
+    const text = input.value.trim();
+    const face = Number(text);
+    if (!/^\d+$/.test(text) || face < 1 || face > sides) {
+      input.setAttribute("aria-invalid", "true");
+      return { error: `die ${i + 1}: enter a face from 1 to ${sides} (a d${sides})` };
+    }
+    faces.push(face);
+  }
+  return { faces };
+}
+
+async function act(faces) {
+  $("roll").disabled = true; $("send").disabled = true;
+  try {
+    const answer = await post("/act", body(faces));
+    if (!answer.ok) { showError(answer.json.error, answer.json.field); return; }
+    showError(null);
+    entering = false;
+    $("faces").hidden = true; $("send").hidden = true;
+    if (answer.json.request) showResult(answer.json.request);
+    load();
+  } finally {
+    $("roll").disabled = false; $("send").disabled = false;
+  }
+}
+
+function outcome(request) {
+  const words = { pending: "waits for the GM", approved: "carried out", denied: "denied by the GM",
+    undone: "taken back by the GM (undo)" };
+  let text = `Request ${request.number}: ${request.act.aspect}` +
+    (request.act.target ? ` at ${request.act.target}` : "") + ` — ${words[request.status] || request.status}`;
+  if (request.status === "denied" && request.reason) text += `: ${request.reason}`;
+  if (request.roll && request.status === "approved") text += ` · total ${request.roll.total}`;
+  return text;
+}
+
+function showResult(request) {
+  const box = $("result");
+  box.replaceChildren(el("h2", outcome(request), "status " + request.status));
+  if (request.roll) box.append(stepsList(request.roll.steps));
+  box.hidden = false;
+  box.dataset.number = String(request.number);
+  box.dataset.status = request.status;
+}
+
+// --- the view --------------------------------------------------------------------------------
+
+function fillSelect(select, options, keep) {
+  const before = keep ? select.value : null;
+  select.replaceChildren(...options.map(([value, text]) => {
+    const option = el("option", text);
+    option.value = value;
+    return option;
+  }));
+  if (before !== null && options.some(([value]) => value === before)) select.value = before;
+}
+
+function renderSeat(seat) {
+  $("me-name").textContent = seat.name;
+  document.title = `${seat.name}: your seat`;
+  const hp = seat.hp === null ? "" : ` · HP ${seat.hp}` + (seat.max_hp === null ? "" : ` / ${seat.max_hp}`);
+  $("me-state").textContent = `Load ${seat.load} · Evasion ${seat.evasion}${hp}` +
+    (seat.current ? " · your turn" : "") + (seat.down ? " · down" : "");
+  const aspects = $("me-aspects");
+  aspects.replaceChildren(...seat.aspects.map((a) => {
+    const box = el("span", null, "aspect " + (a.headroom >= 1 ? "ok" : a.headroom === 0 ? "zero" : "no"));
+    box.append(el("b", a.name), el("span", ` ${a.value} · headroom ${signed(a.headroom)}`));
+    return box;
+  }));
+  const chips = seat.effects.map((e) => el("span",
+    `${e.source}${e.on === "against" ? " vs you" : ""} ${e.grant === "advantage" ? "+1d4" : "-1d4"} (${e.left})`,
+    "chip " + e.grant));
+  $("me-effects").replaceChildren(...chips);
+  fillSelect(form.aspect, [
+    ...seat.aspects.map((a) => ["a:" + a.name, `${a.name} (headroom ${signed(a.headroom)})`]),
+    ...seat.actions.map((a) => ["n:" + a.name, `${a.name}: ${a.aspect}, Cost ${a.cost}` +
+      (a.extra.length ? ` + ${a.extra.join(" + ")}` : "")]),
+  ], true);
+}
+
+function renderTable(view) {
+  $("table-head").textContent = view.round ? `The table · Round ${view.round}` : "The table · not started";
+  const rows = view.creatures.map((c) => {
+    const row = el("li", null, "creature" + (c.current ? " current" : "") + (c.down ? " down" : ""));
+    row.append(el("span", c.current ? "▶" : c.had_turn ? "✓" : "", "marker"), el("span", c.name, "name"));
+    const hp = c.hp !== null ? `${c.hp}` + (c.max_hp !== null ? ` / ${c.max_hp}` : "") : "";
+    row.append(el("span", [hp, c.hp_label || ""].filter((s) => s).join(" "), "hp " + (c.hp_label || "").toLowerCase()));
+    if (c.evasion !== null) row.append(el("span", `Evasion ${c.evasion}`, "evasion"));
+    for (const e of c.effects) row.append(el("span", `${e.source} ${e.grant === "advantage" ? "+" : "-"}1d4`, "chip " + e.grant));
+    return row;
+  });
+  $("table").replaceChildren(...rows);
+  const self = state ? state.seat.name : null;
+  fillSelect(form.target, [["", "no target"],
+    ...view.creatures.filter((c) => c.name !== self).map((c) => [c.name, c.name])], true);
+}
+
+function renderRequests(requests) {
+  const list = $("requests");
+  list.replaceChildren(...requests.slice().reverse().map((r) => {
+    const row = el("li", outcome(r), "request " + r.status);
+    row.dataset.number = String(r.number);
+    row.dataset.status = r.status;
+    return row;
+  }));
+  const shown = $("result").dataset.number;
+  const same = requests.find((r) => String(r.number) === shown);
+  if (same && same.status !== $("result").dataset.status) showResult(same);
+}
+
+async function load() {
+  const answer = await fetch(base + "/view.json", { credentials: "same-origin" });
+  if (!answer.ok) {
+    showError(answer.status === 404 ? "This seat is closed (the GM revoked or reset it)." : "The table is not ready yet.");
+    return;
+  }
+  state = await answer.json();
+  renderSeat(state.seat);
+  renderTable(state);
+  renderRequests(state.requests);
+  document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
+  schedulePreview();
+}
+
+function scheduleLoad() {
+  clearTimeout(loadTimer);
+  loadTimer = setTimeout(load, 100);
+}
+
+// --- wiring ----------------------------------------------------------------------------------
+
+form.aspect.addEventListener("change", () => {
+  const pick = chosen();
+  form.cost.value = pick && pick.action ? String(pick.action.cost) : "1";
+  schedulePreview();
+});
+for (const input of Object.values(form)) input.addEventListener("input", schedulePreview);
+$("roll").addEventListener("click", () => act(undefined));
+$("enter").addEventListener("click", () => { entering = true; showFaces(); });
+$("send").addEventListener("click", () => {
+  const entered = enteredFaces();
+  if (entered.error) { showError(entered.error, "faces"); return; }
+  act(entered.faces);
+});
+
+const source = new EventSource(base + "/events");
+source.onmessage = scheduleLoad;
+source.addEventListener("seat", scheduleLoad);
+load();

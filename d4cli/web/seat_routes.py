@@ -1,0 +1,249 @@
+"""The seats' routes of ``d4cli serve``: a player's own page, its reads, its preview and its act.
+
+- ``GET /seat/TOKEN``: the seat's page (`d4cli.output.seat_page`), assets under
+  ``/seat-assets/``;
+- ``GET /seat/TOKEN/view.json``: the table as ``/view.json`` has it, plus the seat's creature
+  and requests (`d4cli.output.seat_page_json.seat_page_json`);
+- ``GET /seat/TOKEN/events``: Server-Sent Events from the one broadcaster (each counts under
+  the stream cap), plus a message whenever the seats or the requests change (`SeatWatch`);
+  a revoked or reset token's stream ends;
+- ``POST /seat/TOKEN/preview``: the pool, gate and exact odds of an action being built;
+- ``POST /seat/TOKEN/act``: the action, queued for the GM or carried out at once.
+
+A token that finds no seat answers exactly as an unknown path does (404, the same body and
+headers), looked up in constant time (`d4cli.api.Seats.find`) before anything else is read.
+A POST then passes `d4cli.web.writes.read_write` (Origin 403, JSON 415, a rate per seat 429,
+bad JSON 400; the guard's Host 421 and body 413 came first). Bad input is 400
+``{"error", "field"}``, nothing queued or written; a file that cannot be read is 503 with no
+reason (the reason may name what the GM hides; the GM's terminal has it). File work runs in
+worker threads: the event loop never waits for the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from anyio import to_thread
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
+
+from d4cli.api import FileError, InputError, LockTimeout, Seat, Seats, Tracker
+from d4cli.api.seat_board import SeatBoard
+from d4cli.output.seat_page import SEAT_ASSETS, seat_asset, seat_page_html
+from d4cli.output.seat_page_json import preview_json, request_json, seat_page_json
+from d4cli.web.app import Stream
+from d4cli.web.broadcast import POLL_SECONDS, Broadcaster, StreamsFull
+from d4cli.web.seat_body import seat_action
+from d4cli.web.writes import RateLimit, read_write
+
+# What a seat's stream gets when its requests or the seats change: the page reads its view again.
+SEAT_EVENT = b'event: seat\ndata: {"seat": true}\n\n'
+# A preview follows typing (debounced by the page): more a second than a seat's acts.
+PREVIEWS_PER_SECOND = 10
+ASSET_TYPES = {"seat.css": "text/css; charset=utf-8", "seat.js": "text/javascript; charset=utf-8"}
+PRIVATE = {"Cache-Control": "no-store"}  # a seat's answers are its player's alone
+
+
+class SeatWatch:
+    """One poll of the seats' and requests' files for every seat stream (no task per client).
+
+    Args:
+        stamp: a cheap value that moves with the two files (`SeatBoard.stamp`).
+        valid: whether a token still finds a seat.
+        drop: ends a stream (`Broadcaster.drop`).
+    """
+
+    def __init__(
+        self,
+        stamp: Callable[[], object],
+        valid: Callable[[str], bool],
+        drop: Callable[[asyncio.Queue[bytes]], None],
+    ) -> None:
+        self.stamp, self.valid, self.drop = stamp, valid, drop
+        self.streams: dict[asyncio.Queue[bytes], str] = {}
+        self.task: asyncio.Task[None] | None = None
+        self._stamp = stamp()
+
+    def add(self, queue: asyncio.Queue[bytes], token: str) -> None:
+        """Follow the stream of *queue* for *token*; the poll runs while any stream is open."""
+        self.streams[queue] = token
+        if self.task is None:
+            self._stamp = self.stamp()
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def remove(self, queue: asyncio.Queue[bytes]) -> None:
+        """Forget a stream that ended; the last one stops the poll."""
+        self.streams.pop(queue, None)
+        if not self.streams and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            await self.check()
+
+    async def check(self) -> None:
+        """When the files moved: end the streams of tokens that no longer find a seat, and
+        send `SEAT_EVENT` to the others (a stream that does not read is dropped)."""
+        stamp = self.stamp()
+        if stamp == self._stamp:
+            return
+        self._stamp = stamp
+        tokens = set(self.streams.values())
+        valid = await to_thread.run_sync(lambda: {t for t in tokens if self.valid(t)})
+        for queue, token in list(self.streams.items()):
+            try:
+                if token not in valid:
+                    raise asyncio.QueueFull
+                queue.put_nowait(SEAT_EVENT)
+            except asyncio.QueueFull:
+                self.streams.pop(queue, None)
+                self.drop(queue)
+
+
+class SeatStream(Stream):
+    """A seat's event stream: the broadcaster's, followed by `SeatWatch` too."""
+
+    def __init__(
+        self, broadcaster: Broadcaster, queue: asyncio.Queue[bytes], watch: SeatWatch
+    ) -> None:
+        self.watch = watch
+        super().__init__(broadcaster, queue)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.watch.remove(self.queue)
+
+
+def _refused(error: InputError) -> JSONResponse:
+    """Bad input as 400 ``{"error", "field"}``."""
+    return JSONResponse({"error": str(error), "field": error.field}, 400, PRIVATE)
+
+
+class SeatRoutes:
+    """The seats' routes over the encounter of *tracker* (its dice, clock and lock timeout),
+    their streams on *broadcaster*; *limit* is each seat's rate of acts (3 a second),
+    *preview_limit* of previews (`PREVIEWS_PER_SECOND`)."""
+
+    def __init__(
+        self,
+        tracker: Tracker,
+        broadcaster: Broadcaster,
+        limit: RateLimit | None = None,
+        preview_limit: RateLimit | None = None,
+    ) -> None:
+        self.broadcaster = broadcaster
+        self.seats = Seats(tracker.path, lock_timeout=tracker.lock_timeout)
+        self.board = SeatBoard(tracker)
+        self.acts = limit or RateLimit()
+        self.previews = preview_limit or RateLimit(PREVIEWS_PER_SECOND)
+        self.watch = SeatWatch(
+            self.board.stamp, lambda token: self.seats.find(token) is not None, broadcaster.drop
+        )
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/seat/{token}", self.page, methods=["GET"]),
+            Route("/seat/{token}/view.json", self.view_json, methods=["GET"]),
+            Route("/seat/{token}/events", self.events, methods=["GET"]),
+            Route("/seat/{token}/preview", self.preview, methods=["POST"]),
+            Route("/seat/{token}/act", self.act, methods=["POST"]),
+            Route("/seat-assets/{name}", self.assets, methods=["GET"]),
+        ]
+
+    async def seat_of(self, request: Request) -> tuple[str, Seat]:
+        """The token of *request* and its seat; 404 as for an unknown path when it finds none."""
+        token = request.path_params["token"]
+        try:
+            seat = await to_thread.run_sync(self.seats.find, token)
+        except FileError:
+            seat = None  # a damaged seats file finds no seat; the GM's commands say why
+        if seat is None:
+            raise HTTPException(404, "not found")
+        return token, seat
+
+    async def page(self, request: Request) -> Response:
+        await self.seat_of(request)
+        return Response(seat_page_html(), media_type="text/html; charset=utf-8", headers=PRIVATE)
+
+    async def view_json(self, request: Request) -> Response:
+        token, _ = await self.seat_of(request)
+        try:
+            shown = await _run(lambda: seat_page_json(self.board.page(token)))
+        except InputError:
+            raise HTTPException(404, "not found") from None  # revoked meanwhile
+        return JSONResponse(shown, headers=PRIVATE)
+
+    async def events(self, request: Request) -> Response:
+        token, _ = await self.seat_of(request)
+        try:
+            queue = self.broadcaster.subscribe()
+        except StreamsFull:
+            raise HTTPException(
+                503,
+                f"{self.broadcaster.max_streams} streams are open, the most this server takes: try again later",
+                {"Retry-After": "5"},
+            ) from None
+        self.watch.add(queue, token)
+        return SeatStream(self.broadcaster, queue, self.watch)
+
+    async def preview(self, request: Request) -> Response:
+        token, seat = await self.seat_of(request)
+        body = await read_write(request, self.previews, seat.creature)
+        try:
+            action = seat_action(body)
+            previewed = await _run(lambda: self.board.preview(token, action))
+        except InputError as error:
+            return _refused(error)
+        return JSONResponse(preview_json(previewed.plan, previewed.odds), headers=PRIVATE)
+
+    async def act(self, request: Request) -> Response:
+        token, seat = await self.seat_of(request)
+        body = await read_write(request, self.acts, seat.creature)
+        try:
+            action = seat_action(body)
+            submitted = await _run(lambda: self.board.desk.submit(token, action))
+            shown = await _run(lambda: self.board.request(token, submitted.request.number))
+        except InputError as error:
+            if error.field == "token":
+                raise HTTPException(404, "not found") from None  # revoked meanwhile
+            return _refused(error)
+        mode = "approve" if submitted.change is None else "auto"
+        answer = {"request": None if shown is None else request_json(shown), "mode": mode}
+        return JSONResponse(answer, headers=PRIVATE)
+
+    async def assets(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in SEAT_ASSETS:
+            raise HTTPException(404, "not found")
+        return Response(seat_asset(name), media_type=ASSET_TYPES[name])
+
+
+async def _run(call: Callable[[], Any]) -> Any:
+    """*call* in a worker thread; a file that cannot be read or a held lock is 503."""
+    try:
+        return await to_thread.run_sync(call)
+    except LockTimeout:
+        raise HTTPException(
+            503, "the GM's command holds the table: try again", {"Retry-After": "1"}
+        ) from None
+    except FileError:
+        raise HTTPException(503, "the table is not ready yet", {"Retry-After": "2"}) from None
+
+
+def seat_routes(
+    tracker: Tracker,
+    broadcaster: Broadcaster,
+    limit: RateLimit | None = None,
+    preview_limit: RateLimit | None = None,
+) -> list[BaseRoute]:
+    """The routes of `SeatRoutes` (see the module)."""
+    return SeatRoutes(tracker, broadcaster, limit, preview_limit).routes()

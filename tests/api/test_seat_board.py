@@ -1,0 +1,150 @@
+"""`SeatBoard`: a seat's page, its preview and its rolls keep what the GM hides; approval never
+carries a journaled request out twice; an undone request reads undone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from _cli import files
+
+from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api.seat_board import SeatBoard
+from d4cli.fight.seat_view import HIDDEN_SOURCE
+from d4cli.store.requests import read_requests, requests_path, write_requests
+
+
+@pytest.fixture
+def encounter(tmp_path):
+    """The skirmish: Goblin Brute hidden, Goblin Archer aliased "Goblin 2", a GM-only curse
+    and a public blessing on Aria; Aria has a seat."""
+    path = tmp_path / "encounter.toml"
+    Tracker.init(path, template="skirmish")
+    tracker = Tracker(path)
+    tracker.conceal("Goblin Brute")
+    tracker.alias("Goblin Archer", "Goblin 2")
+    tracker.effect_add("Aria", "cursed", grant="disadvantage", public=False)
+    tracker.effect_add("Aria", "blessed", grant="advantage")
+    return path
+
+
+def _token(path, name="Aria"):
+    return Seats(path).add(name).token
+
+
+def _board(path, dice=()):
+    return SeatBoard(Tracker(path, rng=ScriptedDice(dice)))
+
+
+def test_the_page_shows_the_table_and_the_seats_own_creature_in_full(encounter):
+    token = _token(encounter)
+    page = _board(encounter).page(token)
+    assert [c.name for c in page.view.creatures] == ["Aria", "Borin", "Goblin 2"]
+    me = page.creature
+    assert me.name == "Aria" and me.load == -1 and me.hp == 12 and me.max_hp == 12
+    assert [(a.name, a.value, a.headroom) for a in me.aspects] == [
+        ("Finesse", 4, 5),
+        ("Might", 2, 3),
+        ("Wits", 3, 4),
+    ]
+    assert [e.source for e in me.effects] == ["blessed"]  # the GM-only curse is not there
+    assert [a.name for a in me.actions] == ["dagger", "sneak"]
+    assert page.requests == () and page.mode == "approve"
+
+
+def test_the_preview_gives_pool_gate_and_exact_odds_and_unnames_a_gm_only_source(encounter):
+    token = _token(encounter)
+    preview = _board(encounter).preview(token, SeatAction("dagger", target="Goblin 2"))
+    plan = preview.plan.plan
+    assert plan.advantage == ("blessed",) and plan.disadvantage == (HIDDEN_SOURCE,)
+    assert plan.size.size == 4 and plan.gate.headroom == 5 and plan.gate.allowed
+    assert preview.plan.faces == (4, 4, 4, 4, 4)  # 4d4 and the dagger's 1d4
+    # The Goblin's Evasion is not shown to the players: no damage odds, the total's only.
+    assert plan.request.evasion is None and preview.odds is not None
+    assert preview.odds.mean == pytest.approx(12.5) and preview.odds.evasion is None
+
+
+def test_the_preview_of_a_refused_cost_is_a_refusal_not_an_error(encounter):
+    token = _token(encounter)
+    preview = _board(encounter).preview(token, SeatAction("Might", cost=4))
+    assert not preview.plan.plan.gate.allowed and preview.plan.plan.gate.shortfall == 1
+    assert preview.odds is None and preview.plan.faces == ()
+
+
+@pytest.mark.parametrize(
+    ("action", "field"),
+    [
+        (SeatAction("Charm"), "aspect"),
+        (SeatAction("Finesse", target="Goblin Brute"), "target"),
+        (SeatAction("Finesse", creature="Borin"), "creature"),
+        (SeatAction("Finesse", extra=("2d0",)), "extra"),
+    ],
+)
+def test_the_preview_refuses_what_submit_refuses_naming_the_field(encounter, action, field):
+    token = _token(encounter)
+    before = files(encounter)
+    with pytest.raises(InputError) as caught:
+        _board(encounter).preview(token, action)
+    assert caught.value.field == field and files(encounter) == before
+
+
+def test_an_unknown_token_finds_nothing(encounter):
+    _token(encounter)
+    with pytest.raises(InputError) as caught:
+        _board(encounter).page("x" * 32)
+    assert caught.value.field == "token"
+
+
+def test_a_carried_out_roll_is_rebuilt_with_its_steps_and_no_secret(encounter):
+    token = _token(encounter)
+    Tracker(encounter).set_view({"seats": "auto"})
+    dice = (4, 1, 3, 2, 4)  # 4d4, then the dagger's 1d4
+    SeatDesk(Tracker(encounter, rng=ScriptedDice(dice))).submit(
+        token, SeatAction("dagger", target="Goblin 2")
+    )
+    (request,) = _board(encounter).page(token).requests
+    roll = request.roll
+    assert request.status == "approved" and roll is not None
+    assert roll.result.dice == (4, 1, 3, 2) and roll.result.total == 14
+    assert roll.target == "Goblin 2" and roll.load_after == 0 and not roll.entered
+    assert roll.result.plan.request.evasion is None  # the Goblin's Evasion stays the GM's
+    assert ("cursed" not in repr(roll)) and "Goblin Archer" not in repr(roll)
+    assert (HIDDEN_SOURCE, "disadvantage", "effect") in roll.sources
+
+
+def test_an_approved_request_reads_undone_once_undo_takes_it_back(encounter):
+    token = _token(encounter)
+    desk = SeatDesk(Tracker(encounter, rng=ScriptedDice((1, 1, 1, 1))))
+    number = desk.submit(token, SeatAction("Finesse")).request.number
+    desk.approve(number)
+    assert desk.request_of(token, number).status == "approved"
+    Tracker(encounter).undo()
+    row = desk.request_of(token, number)
+    assert row.status == "undone" and row.result is not None
+    assert _board(encounter).page(token).requests[0].status == "undone"
+    # The GM's list keeps the answer the file holds.
+    assert desk.all()[0].status == "approved"
+
+
+def test_approving_a_request_already_journaled_marks_it_and_carries_nothing_out(encounter):
+    token = _token(encounter)
+    desk = SeatDesk(Tracker(encounter, rng=ScriptedDice((2, 2, 2, 2))))
+    number = desk.submit(token, SeatAction("Finesse")).request.number
+    pending = read_requests(encounter)
+    desk.approve(number)
+    # A crash after the journal entry, before the requests file: the file says pending.
+    write_requests(encounter, pending)
+    journal = (encounter.parent / "encounter.toml.journal").read_bytes()
+    toml = encounter.read_bytes()
+    assert desk.request_of(token, number).status == "approved"  # the seat reads the journal
+    with pytest.raises(InputError, match="carried out already") as caught:
+        desk.approve(number)
+    assert caught.value.field == "number"
+    assert (encounter.parent / "encounter.toml.journal").read_bytes() == journal
+    assert encounter.read_bytes() == toml
+    (row,) = read_requests(encounter).rows
+    assert row.status == "approved" and row.result["total"] == 8 and "seq" not in row.result
+    with pytest.raises(InputError, match="was approved already"):
+        desk.approve(number)
+    kept = json.loads(requests_path(encounter).read_text())
+    assert kept["requests"][0]["status"] == "approved"
