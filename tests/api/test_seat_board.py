@@ -148,3 +148,21 @@ def test_approving_a_request_already_journaled_marks_it_and_carries_nothing_out(
         desk.approve(number)
     kept = json.loads(requests_path(encounter).read_text())
     assert kept["requests"][0]["status"] == "approved"
+
+
+def test_the_seat_of_a_removed_creature_is_as_no_seat_and_lists_no_creature(encounter):
+    token = _token(encounter, "Borin")
+    Tracker(encounter).remove("Borin")
+    before = files(encounter)
+    board = _board(encounter)
+    calls = [
+        lambda: board.page(token),
+        lambda: board.preview(token, SeatAction("Might")),
+        lambda: board.desk.submit(token, SeatAction("Might")),
+    ]
+    for call in calls:
+        with pytest.raises(InputError) as caught:
+            call()
+        assert caught.value.field == "token"
+        assert str(caught.value) == "token: no such seat (revoked, reset or mistyped)"
+    assert files(encounter) == before
