@@ -123,13 +123,16 @@ class SeatDesk:
             dice = self.tracker.rng if auto else random.Random()
             new, record = judged(txn.encounter, creature, stored, dice)
             requests = request_file.read_requests(self.path)
-            row = RequestRow(requests.next, creature, self._now(), stored)
+            # Past every journaled request too: a requests file removed to start afresh
+            # must not reuse a number whose entry stands (it would read as carried out).
+            number = max(requests.next, 1 + max(_carried_out(self.path), default=(0, ""))[0])
+            row = RequestRow(number, creature, self._now(), stored)
             change = None
             if auto:
                 change = _commit(txn, new, record, row)
                 row = row._replace(status="approved", result=journal_json(record))
             rows = (*requests.rows, row)
-            request_file.write_requests(self.path, Requests(requests.next + 1, rows))
+            request_file.write_requests(self.path, Requests(number + 1, rows))
         return Submitted(row, change)
 
     def requests_of(self, token: str) -> tuple[RequestRow, ...]:
