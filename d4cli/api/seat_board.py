@@ -15,7 +15,7 @@ import os
 import random
 from typing import NamedTuple
 
-from d4cli.api.seat_requests import SeatAction, SeatDesk, judged, stored_action
+from d4cli.api.seat_requests import SeatAction, SeatDesk, judged, seated, stored_action
 from d4cli.api.tracker import Tracker
 from d4cli.fight.encounter import Creature, Encounter, same_name
 from d4cli.fight.public_view import public_view
@@ -72,6 +72,7 @@ class SeatBoard:
         """The seat's page: the table, its creature, its requests with their outcomes."""
         name = self._seat(token)
         encounter = self.tracker.status()
+        seated(encounter, name)
         rows = self.desk.requests_of(token)
         settings = encounter.player_view
         return SeatPage(
@@ -112,7 +113,7 @@ class SeatBoard:
         """
         name = self._seat(token)
         encounter = self.tracker.status()
-        creature = encounter.find(name)
+        creature = seated(encounter, name)
         if action.creature is not None and not (
             same_name(action.creature, creature.name)
             or same_name(action.creature, creature.alias or None)

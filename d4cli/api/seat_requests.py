@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from d4cli.api.change import Change
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
-from d4cli.fight.encounter import Encounter, same_name
+from d4cli.fight.encounter import Creature, Encounter, same_name
 from d4cli.fight.sheets import apply_named_action
 from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import DiceSource, parse_extras
@@ -40,6 +40,7 @@ from d4cli.store.history import stream_history
 from d4cli.store.requests import RequestRow, Requests
 from d4cli.store.transaction import Transaction
 
+NO_SEAT = "no such seat (revoked, reset or mistyped)"
 REASON_MAX = 200  # a denial's reason: as long as a note may be
 # The keys of a journal entry that are not the act's own object (`journal_json`).
 ENTRY_ONLY = ("seq", "time", "note", "seat", "request")
@@ -122,13 +123,16 @@ class SeatDesk:
             dice = self.tracker.rng if auto else random.Random()
             new, record = judged(txn.encounter, creature, stored, dice)
             requests = request_file.read_requests(self.path)
-            row = RequestRow(requests.next, creature, self._now(), stored)
+            # Past every journaled request too: a requests file removed to start afresh
+            # must not reuse a number whose entry stands (it would read as carried out).
+            number = max(requests.next, 1 + max(_carried_out(self.path), default=(0, ""))[0])
+            row = RequestRow(number, creature, self._now(), stored)
             change = None
             if auto:
                 change = _commit(txn, new, record, row)
                 row = row._replace(status="approved", result=journal_json(record))
             rows = (*requests.rows, row)
-            request_file.write_requests(self.path, Requests(requests.next + 1, rows))
+            request_file.write_requests(self.path, Requests(number + 1, rows))
         return Submitted(row, change)
 
     def requests_of(self, token: str) -> tuple[RequestRow, ...]:
@@ -235,9 +239,8 @@ class SeatDesk:
     def _creature(self, token: str, action: SeatAction, encounter: Encounter) -> str:
         seat = seat_file.find(seat_file.read_seats(self.path), token)
         if seat is None:
-            raise InputError("token", None, "no such seat (revoked, reset or mistyped)")
-        position = encounter.position_of(seat.creature, "creature")
-        creature = encounter.creatures[position]
+            raise InputError("token", None, NO_SEAT)
+        creature = seated(encounter, seat.creature)
         if action.creature is not None and not (
             same_name(action.creature, creature.name)
             or same_name(action.creature, creature.alias or None)
@@ -248,6 +251,20 @@ class SeatDesk:
     def _now(self) -> str:
         now: datetime = self.tracker.clock()
         return now.isoformat(timespec="seconds")
+
+
+def seated(encounter: Encounter, name: str) -> Creature:
+    """The seat's creature *name* (as the seats file writes it) in *encounter*.
+
+    Raises:
+        InputError: field ``token``, as for a token that finds no seat, when the creature is
+            no longer in the encounter (removed): the error an unknown name gets would list
+            every creature, hidden ones and real names behind aliases among them.
+    """
+    for creature in encounter.creatures:
+        if creature.name == name:
+            return creature
+    raise InputError("token", None, NO_SEAT)
 
 
 def stored_action(action: SeatAction) -> dict[str, Any]:

@@ -202,6 +202,8 @@ class SeatRoutes:
             action = seat_action(body)
             previewed = await _run(lambda: self.board.preview(token, action))
         except InputError as error:
+            if error.field == "token":
+                raise HTTPException(404, "not found") from None  # revoked, or its creature gone
             return _refused(error)
         return JSONResponse(preview_json(previewed.plan, previewed.odds), headers=PRIVATE)
 

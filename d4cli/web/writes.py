@@ -3,7 +3,7 @@
 `read_write` runs them in order: the ``Origin`` is the served origin (else 403: another site's
 page cannot post here, and neither can a client that names none), the body is JSON (else 415),
 the key (a seat) is under its rate (else 429 with ``Retry-After``), then the JSON is parsed
-(400 when it is not). The body's size is the `d4cli.web.guard.Guard`'s (413). Every refusal is a
+(400 when it is not, has a key twice, NaN or Infinity, or nests too deep). The body's size is the `d4cli.web.guard.Guard`'s (413). Every refusal is a
 Starlette ``HTTPException``, which the app answers as JSON ``{"error": TEXT}``.
 
 The rate is a moving window of the `limits` library, kept in this process's memory.
@@ -86,7 +86,32 @@ async def read_write(request: Request, limit: RateLimit, key: str) -> Any:
     check_origin(request)
     check_json(request)
     limit.hit(key)
+    body = await request.body()
     try:
-        return json.loads(await request.body())
+        return json.loads(body, object_pairs_hook=_unique, parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise HTTPException(400, f"the body is not JSON: {error}") from None
+    except NotJson as error:
+        raise HTTPException(400, f"the body is not JSON: {error}") from None
+    except RecursionError:
+        # The body's size bounds the depth to some thousands: past the parser's own limit.
+        raise HTTPException(400, "the body is not JSON: nested too deep") from None
+
+
+class NotJson(ValueError):
+    """Text Python's parser takes but JSON (RFC 8259) does not, or a key given twice."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once (a key given twice would be read as the last,
+    whatever a check on the first saw)."""
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise NotJson(f"key {name[:40]!r} is given twice")
+        found[name] = value
+    return found
+
+
+def _no_constant(name: str) -> Any:
+    raise NotJson(f"{name} is not a JSON number")

@@ -4,6 +4,7 @@ carries a journaled request out twice; an undone request reads undone."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 import pytest
 from _cli import files
@@ -148,3 +149,40 @@ def test_approving_a_request_already_journaled_marks_it_and_carries_nothing_out(
         desk.approve(number)
     kept = json.loads(requests_path(encounter).read_text())
     assert kept["requests"][0]["status"] == "approved"
+
+
+def test_the_seat_of_a_removed_creature_is_as_no_seat_and_lists_no_creature(encounter):
+    token = _token(encounter, "Borin")
+    Tracker(encounter).remove("Borin")
+    before = files(encounter)
+    board = _board(encounter)
+    calls = [
+        lambda: board.page(token),
+        lambda: board.preview(token, SeatAction("Might")),
+        lambda: board.desk.submit(token, SeatAction("Might")),
+    ]
+    for call in calls:
+        with pytest.raises(InputError) as caught:
+            call()
+        assert caught.value.field == "token"
+        assert str(caught.value) == "token: no such seat (revoked, reset or mistyped)"
+    assert files(encounter) == before
+
+
+def test_a_requests_file_removed_to_start_afresh_reuses_no_journaled_number(encounter):
+    token = _token(encounter)
+    now = datetime(2026, 12, 4, 2, 0, tzinfo=timezone.utc)  # the same second throughout
+    desk = SeatDesk(
+        Tracker(encounter, rng=ScriptedDice([3, 4, 1, 1, 1, 1, 1, 1]), clock=lambda: now)
+    )
+    desk.submit(token, SeatAction("Might", cost=0))
+    desk.approve(1)
+    requests_path(encounter).unlink()  # what the damaged file's error advises
+    sent = desk.submit(token, SeatAction("Finesse", cost=0))
+    assert sent.request.number == 2
+    rows = desk.requests_of(token)
+    assert [(r.number, r.act["aspect"], r.status) for r in rows] == [(2, "Finesse", "pending")]
+    done, change = desk.approve(2)
+    assert (
+        done.status == "approved" and change.written and done.result["aspect"] == 4
+    )  # Finesse 4, not Might 2

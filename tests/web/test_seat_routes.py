@@ -227,3 +227,44 @@ def test_the_stream_follows_the_table_and_the_seats_answers_and_ends_when_revoke
     body, stopped = asyncio.run(work())
     assert b"event: seat" in body and stopped
     assert served.broadcaster.queues == set()
+
+
+@pytest.mark.parametrize("route", ["view.json", "preview", "act"])
+def test_the_seat_of_a_removed_creature_finds_nothing_and_names_no_hidden_creature(served, route):
+    ok("remove", "Borin")
+    before = files(FILE.resolve())
+    unknown = served.run(lambda c: c.request("POST", "/no/such/path", headers=JSON, json={}))
+    method = "GET" if route == "view.json" else "POST"
+    answer = served.run(
+        lambda c: c.request(
+            method, f"/seat/{served.borin}/{route}", headers=JSON, json={"aspect": "Might"}
+        )
+    )
+    assert answer.status_code == 404, answer.text
+    assert answer.content == unknown.content
+    assert [s for s in SECRETS if s in answer.text] == []
+    assert files(FILE.resolve()) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (
+            b'{"aspect": "Finesse", "creature": "Borin", "creature": "Aria"}',
+            "key 'creature' is given twice",
+        ),
+        (b'{"aspect": "Finesse", "cost": NaN}', "NaN is not a JSON number"),
+        (b'{"aspect": "Finesse", "cost": -Infinity}', "-Infinity is not a JSON number"),
+        (b"[" * 2000 + b"]" * 2000, "nested too deep"),
+    ],
+)
+@pytest.mark.parametrize("route", ["preview", "act"])
+def test_a_body_python_reads_but_json_does_not_is_400_and_nothing_is_written(
+    served, content, words, route
+):
+    _auto()
+    before = files(FILE.resolve())
+    answer = served.post(f"/seat/{served.aria}/{route}", content=content)
+    assert answer.status_code == 400, answer.text
+    assert answer.json() == {"error": "the body is not JSON: " + words}
+    assert files(FILE.resolve()) == before
