@@ -42,6 +42,13 @@ from d4cli.store.transaction import Transaction
 
 NO_SEAT = "no such seat (revoked, reset or mistyped)"
 REASON_MAX = 200  # a denial's reason: as long as a note may be
+# One seat cannot grow PATH.requests without end: so many of its requests may wait at once,
+# and the file keeps the newest answered ones (the journal keeps every act carried out).
+WAITING_MAX = 10
+ANSWERED_KEPT = 100
+# A seat's extra dice (R6), all terms together: a weapon's few, not a GM's table of thousands,
+# so that one seat's previews and odds stay cheap for the server every seat shares.
+SEAT_EXTRA_DICE = 12
 # The keys of a journal entry that are not the act's own object (`journal_json`).
 ENTRY_ONLY = ("seq", "time", "note", "seat", "request")
 
@@ -121,8 +128,9 @@ class SeatDesk:
             auto = view is not None and view.seats == "auto"
             # A queued request is rolled at approval: the check's dice are thrown away.
             dice = self.tracker.rng if auto else random.Random()
-            new, record = judged(txn.encounter, creature, stored, dice)
             requests = request_file.read_requests(self.path)
+            _check_waiting(requests, creature)
+            new, record = judged(txn.encounter, creature, stored, dice)
             # Past every journaled request too: a requests file removed to start afresh
             # must not reuse a number whose entry stands (it would read as carried out).
             number = max(requests.next, 1 + max(_carried_out(self.path), default=(0, ""))[0])
@@ -132,7 +140,7 @@ class SeatDesk:
                 change = _commit(txn, new, record, row)
                 row = row._replace(status="approved", result=journal_json(record))
             rows = (*requests.rows, row)
-            request_file.write_requests(self.path, Requests(number + 1, rows))
+            request_file.write_requests(self.path, _bounded(Requests(number + 1, rows)))
         return Submitted(row, change)
 
     def requests_of(self, token: str) -> tuple[RequestRow, ...]:
@@ -211,7 +219,7 @@ class SeatDesk:
             else:
                 # Journaled, then a crash before the requests file: never carried out twice.
                 done = row._replace(status="approved", result=_act_of(entry))
-            request_file.write_requests(self.path, _with(requests, done))
+            request_file.write_requests(self.path, _bounded(_with(requests, done)))
         if entry is not None:
             problem = (
                 f"request {number} was carried out already (journal entry {entry['seq']}): "
@@ -231,7 +239,7 @@ class SeatDesk:
         with Transaction(self.path, timeout=self.tracker.lock_timeout):
             requests = request_file.read_requests(self.path)
             done = _pending(requests, number)._replace(status="denied", reason=text)
-            request_file.write_requests(self.path, _with(requests, done))
+            request_file.write_requests(self.path, _bounded(_with(requests, done)))
         return done
 
     # --- the seat's creature, the time -----------------------------------------------------
@@ -271,7 +279,11 @@ def stored_action(action: SeatAction) -> dict[str, Any]:
     """The request as ``PATH.requests`` keeps it, its fields checked on their own (L1-L3, N1)."""
     if action.cost is not None:
         check_range(action.cost, "cost", COST)
-    parse_extras(action.extra)
+    extras = parse_extras(action.extra)
+    count = sum(extra.count for extra in extras)
+    if count > SEAT_EXTRA_DICE:
+        problem = f"at most {SEAT_EXTRA_DICE} extra dice from a seat"
+        raise InputError("extra", f"{count} dice", problem)
     return {
         "aspect": check_text(action.aspect, "aspect", name=True),
         "cost": action.cost,
@@ -396,3 +408,24 @@ def _as_journaled(row: RequestRow, carried: dict[tuple[int, str], dict[str, Any]
 def _with(requests: Requests, done: RequestRow) -> Requests:
     rows = tuple(done if row.number == done.number else row for row in requests.rows)
     return requests._replace(rows=rows)
+
+
+def _check_waiting(requests: Requests, creature: str) -> None:
+    """Refuse a request while `WAITING_MAX` of *creature*'s seat wait for the GM already.
+
+    Raises:
+        InputError: field ``request``, the count waiting.
+    """
+    waiting = sum(
+        1 for row in requests.rows if row.status == "pending" and row.creature == creature
+    )
+    if waiting >= WAITING_MAX:
+        problem = f"requests of this seat wait for the GM already (at most {WAITING_MAX})"
+        raise InputError("request", waiting, problem)
+
+
+def _bounded(requests: Requests) -> Requests:
+    """*requests* with every waiting request and the newest `ANSWERED_KEPT` answered ones."""
+    answered = [row.number for row in requests.rows if row.status != "pending"]
+    dropped = set(answered[:-ANSWERED_KEPT])
+    return requests._replace(rows=tuple(row for row in requests.rows if row.number not in dropped))

@@ -228,3 +228,41 @@ def test_no_token_acts_for_another_creature_and_no_token_leaks(
     for token in tokens.values():
         assert all(token not in text for text in (log, view, board, *written))
         assert token in seats_path(path).read_text()
+
+
+def test_a_seat_may_keep_ten_requests_waiting_and_the_file_keeps_the_newest_answers(encounter):
+    token = Seats(encounter).add("Aria").token
+    desk = _desk(encounter)
+    for _ in range(10):
+        desk.submit(token, SeatAction("Finesse", cost=0))
+    before = files(encounter)
+    with pytest.raises(
+        InputError,
+        match=r"request: 10: requests of this seat wait for the GM already \(at most 10\)",
+    ):
+        desk.submit(token, SeatAction("Finesse", cost=0))
+    assert files(encounter) == before  # nothing queued, nothing written
+    other = Seats(encounter).add("Borin").token
+    assert desk.submit(other, SeatAction("Might", cost=0)).request.number == 11  # Borin's own ten
+    for number in range(1, 11):
+        desk.deny(number)
+    for _ in range(95):  # answered at once: only the newest 100 answers stay in the file
+        desk.deny(desk.submit(token, SeatAction("Finesse", cost=0)).request.number)
+    rows = json.loads(requests_path(encounter).read_text())["requests"]
+    numbers = [row["number"] for row in rows]
+    # 105 answered (1-10, 12-106): the oldest five go; Borin's waiting 11 stays.
+    assert numbers == list(range(6, 107))
+    assert [row["number"] for row in rows if row["status"] == "pending"] == [11]
+    assert json.loads(requests_path(encounter).read_text())["next"] == 107
+
+
+def test_a_seat_sends_at_most_twelve_extra_dice(encounter):
+    token = Seats(encounter).add("Aria").token
+    desk = _desk(encounter)
+    before = files(encounter)
+    with pytest.raises(InputError, match=r"extra: '13 dice': at most 12 extra dice from a seat"):
+        desk.submit(token, SeatAction("Finesse", cost=0, extra=("1d4+6d6", "6d8")))
+    assert files(encounter) == before
+    assert (
+        desk.submit(token, SeatAction("Finesse", cost=0, extra=("6d6", "6d8"))).request.number == 1
+    )

@@ -138,6 +138,7 @@ def test_entered_faces_are_carried_out_as_entered(served):
         ({"aspect": "Finesse", "target": "Goblin Brute"}, "target", "among those the players see"),
         ({"aspect": "Finesse", "target": "Goblin Archer"}, "target", "among those the players see"),
         ({"aspect": "Finesse", "extra": ["2d0"]}, "extra", "2d0"),
+        ({"aspect": "Finesse", "extra": ["1000d100"]}, "extra", "at most 12 extra dice"),
         ({"aspect": "Finesse", "cost": "1"}, "cost", "whole number"),
         ({"aspect": "Finesse", "cost": True}, "cost", "whole number"),
         ({"aspect": "Finesse", "faces": [1.5, 2, 3, 4]}, "faces", "whole numbers"),
