@@ -95,8 +95,13 @@ def read_routes(broadcaster: Broadcaster) -> list[BaseRoute]:
             raise HTTPException(404, "not found")
         return Response(asset(name), media_type=ASSET_TYPES[name])
 
+    async def no_icon(request: Request) -> Response:
+        # Browsers ask for it on every page; an empty answer keeps their consoles clean.
+        return Response(status_code=204)
+
     return [
         Route("/", page, methods=["GET"]),
+        Route("/favicon.ico", no_icon, methods=["GET"]),
         Route("/index.html", page, methods=["GET"]),
         Route("/view.json", view_json, methods=["GET"]),
         Route("/events", events, methods=["GET"]),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from email.message import Message
 from typing import Any
 
 from limits import RateLimitItemPerSecond
@@ -39,14 +40,20 @@ def check_origin(request: Request) -> None:
 
 
 def check_json(request: Request) -> None:
-    """The body is declared ``application/json`` (a charset may follow).
+    """The body is declared ``application/json``, with no charset or ``utf-8`` (the body is
+    read as UTF-8, as JSON is).
 
     Raises:
-        HTTPException: 415, another Content-Type or none.
+        HTTPException: 415, another Content-Type or none, or another charset.
     """
-    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    header = Message()
+    header["content-type"] = request.headers.get("content-type", "")
+    kind = header.get_content_type() if "content-type" in request.headers else "none"
     if kind != "application/json":
-        raise HTTPException(415, f"Content-Type {kind or 'none'!r}: send application/json")
+        raise HTTPException(415, f"Content-Type {kind!r}: send application/json")
+    charset = header.get_param("charset")
+    if charset is not None and str(charset).lower() not in ("utf-8", "utf8"):
+        raise HTTPException(415, f"charset {str(charset)!r}: send JSON in UTF-8")
 
 
 class RateLimit:

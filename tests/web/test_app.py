@@ -60,6 +60,11 @@ def test_the_routes_answer_with_the_projection_only_and_every_security_header(se
         assert [s for s in SECRETS if s in response.text] == []
 
 
+def test_the_icon_browsers_ask_for_is_an_empty_answer_not_a_404(served: Served):
+    (icon,) = get_all(served, [("GET", "/favicon.ico", {})])
+    assert icon.status_code == 204 and icon.content == b"" and secure(icon)
+
+
 def test_a_foreign_host_is_421_on_every_route_and_the_loopback_names_pass(served: Served):
     for host in (
         "evil.example",

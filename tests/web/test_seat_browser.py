@@ -117,8 +117,10 @@ def test_a_seat_builds_rolls_and_the_tv_page_follows(tmp_path: Path):
                 page.select_option("#aspect", "a:Might")
                 page.fill("#cost", "9")
                 page.locator("#preview .pool.no", has_text="Refused (R2)").wait_for(timeout=5000)
+                assert page.locator("#roll").is_disabled()  # nothing to roll while refused
                 page.fill("#cost", "1")
                 page.locator("#preview .pool.ok").wait_for(timeout=5000)
+                assert page.locator("#roll").is_enabled()
                 _build(page)
                 _shoot(page, tmp_path)
                 assert table.refused == []

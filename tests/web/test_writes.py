@@ -85,6 +85,13 @@ def test_a_write_that_is_not_json_is_415(served: Served, kind: str | None):
     assert answer.status_code == 415 and "send application/json" in answer.json()["error"]
 
 
+@pytest.mark.parametrize("charset", ["latin-1", "utf-16", '"iso-8859-1"'])
+def test_json_in_another_charset_is_415(served: Served, charset: str):
+    headers = {"Origin": ORIGIN, "Content-Type": f"application/json; charset={charset}"}
+    (answer,) = post(served, ("/write/a", headers, b"{}"))
+    assert answer.status_code == 415 and "send JSON in UTF-8" in answer.json()["error"]
+
+
 def test_a_body_that_is_not_json_is_400_and_one_too_big_is_413(served: Served):
     bad, binary, big = post(
         served,

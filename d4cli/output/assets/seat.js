@@ -82,9 +82,13 @@ function showError(text, field) {
   if (input) input.setAttribute("aria-invalid", "true");
 }
 
+// Roll is off while the preview says the rules refuse the action (R2, R18): nothing to roll.
+function refused() { return Boolean(preview) && (!preview.allowed || preview.down); }
+
 function renderPreview() {
   const box = $("preview");
   box.replaceChildren();
+  $("roll").disabled = refused();
   if (!preview) return;
   const head = el("p", null, "pool " + (preview.allowed ? "ok" : "no"));
   if (preview.down) {
@@ -188,7 +192,7 @@ async function act(faces) {
     if (answer.json.request) showResult(answer.json.request);
     load();
   } finally {
-    $("roll").disabled = false; $("send").disabled = false;
+    $("roll").disabled = refused(); $("send").disabled = false;
   }
 }
 
