@@ -83,9 +83,11 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
 }
 
 
-# Commands whose words are the library's own field names (``set NAME hp=5``): their errors
-# name each field as the user typed it, never as some other command's option.
-AS_TYPED: frozenset[str] = frozenset({"set"})
+# Commands whose words are the library's own field names (``set NAME hp=5``), or that carry
+# out what another front end sent (``approve N``: a seat's request, its fields as the seat
+# named them): their errors name each field as named, or as their own entry spells it,
+# never as some other command's option.
+AS_TYPED: frozenset[str] = frozenset({"set", "approve"})
 
 
 def flag_of(field: str, command: Sequence[str] = ()) -> str:
@@ -95,13 +97,12 @@ def flag_of(field: str, command: Sequence[str] = ()) -> str:
     >>> flag_of("ignore_load"), flag_of("disadvantage", ["roll", "check"]), flag_of("line")
     ('--ignore-load', '--disadvantage', 'line')
     """
-    if command[:1] and command[0] in AS_TYPED:
-        return field
+    typed = bool(command[:1]) and command[0] in AS_TYPED
     entry = FLAG_OF.get(field, field)
     if isinstance(entry, str):
-        return entry
+        return field if typed else entry
     # A command is one word (`act`) or a group and one of its commands (`roll check`).
-    for path in (" ".join(command[:2]), " ".join(command[:1]), ""):
+    for path in (" ".join(command[:2]), " ".join(command[:1])) + (() if typed else ("",)):
         if path in entry:
             return entry[path]
     return field

@@ -30,6 +30,7 @@ SHOWN_AS_NAMED = {
     "forecast",
     "hp_shown",  # a field of the players' view file
     "next",  # a field of the requests file (PATH.requests)
+    "request",  # a seat's requests waiting at once (`SeatDesk.submit`)
     "requests",  # the requests file's list
     "seats",  # the seats file's list (PATH.seats)
     "token",  # a seat's key (`SeatDesk.submit`): sent by its web page, never typed

@@ -112,6 +112,14 @@ def test_approve_and_deny_errors_are_exit_2_and_change_nothing(seated):
     assert "--reason" in fails(2, seated, "deny", "2", "--reason", "bad\x07bell")
 
 
+def test_an_approval_that_no_longer_fits_names_the_requests_field_not_an_option(seated):
+    ok("conceal", "Goblin Archer")  # request 1's target is now unknown to the players
+    line = fails(2, seated, "approve", "1")
+    assert line.startswith("d4cli: error: target: 'Goblin Archer': ") and "--target" not in line
+    ok("reveal", "Goblin Archer")
+    assert "--target" in fails(2, seated, "act", "Aria", "Finesse", "--target", "Nobody")
+
+
 def test_a_refused_approval_is_exit_3_and_the_request_waits(seated):
     for _ in range(3):  # Borin's Load climbs: Might headroom 6 -> 0 (R8)
         ok("act", "Borin", "Might", "--cost", "2", "--seed", "1")
