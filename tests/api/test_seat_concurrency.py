@@ -12,10 +12,12 @@ import pytest
 from _cli import ok, ok_json
 
 from d4cli.api import SeatDesk, Seats, Tracker
+from d4cli.api.seat_requests import WAITING_MAX
 
 pytestmark = pytest.mark.slow
 
-PER_PROCESS = 15
+# As many as a seat may have waiting at once (approve mode keeps them all waiting).
+PER_PROCESS = WAITING_MAX
 
 # A seat sends PER_PROCESS requests for its creature (auto: each carried out at once).
 SEAT = """
@@ -68,8 +70,8 @@ def test_seats_and_the_gm_at_once_lose_nothing(tmp_path, mode):
             text=True,
         )
     )
-    for worker in workers:
-        _, err = worker.communicate(timeout=300)
+    answers = [worker.communicate(timeout=300) for worker in workers]  # every pipe read and closed
+    for worker, (_, err) in zip(workers, answers):
         assert worker.returncode == 0, err
     desk = SeatDesk(Tracker(path))
     rows = desk.all()
