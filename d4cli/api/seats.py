@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from d4cli.fight.encounter import same_name
 from d4cli.rules.errors import InputError
+from d4cli.store import read_encounter
 from d4cli.store import seats as seat_file
 from d4cli.store.files import real_path
 from d4cli.store.transaction import Transaction
@@ -59,6 +60,18 @@ class Seats:
     def list(self) -> tuple[Seat, ...]:
         """Every seat, in the order they were given."""
         return tuple(Seat(*row) for row in seat_file.read_seats(self.path))
+
+    def absent(self) -> tuple[str, ...]:
+        """The seated creatures not in the encounter now (removed, or another encounter began
+        in the file): their tokens find nothing, until a creature of that name is added.
+
+        Raises:
+            FileError: the encounter file cannot be read or is invalid.
+        """
+        present = {creature.name for creature in read_encounter(self.path).creatures}
+        return tuple(
+            row.creature for row in seat_file.read_seats(self.path) if row.creature not in present
+        )
 
     def find(self, token: str) -> Seat | None:
         """The seat whose token is *token*, or None (unknown, revoked or reset); constant time

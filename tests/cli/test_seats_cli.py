@@ -3,6 +3,8 @@ JSON, files byte for byte unchanged on every error, human output at 80 and 120 c
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from _cli import fails, files, ok, ok_json, run
 from _width import at_width
@@ -235,3 +237,16 @@ def test_plays_prompt_counts_the_waiting_requests(seated):
     assert session.prompt() == "[not started, 1 request] d4cli> "
     ok("deny", "2")
     assert session.prompt() == "[not started] d4cli> "
+
+
+def test_seat_list_says_which_seats_creature_is_gone(encounter):
+    token = ok_json("seat", "add", "Aria")["path"].removeprefix("/seat/")
+    ok("remove", "Aria")
+    out = ok("seat", "list", "--json")
+    assert out.stderr == (
+        "d4cli: note: Aria is not in the encounter: its seat finds nothing until a creature of "
+        "that name is added ('d4cli seat remove Aria' revokes it)\n"
+    )
+    assert json.loads(out.stdout)["seats"] == [{"creature": "Aria", "path": "/seat/" + token}]
+    ok("seat", "remove", "Aria")
+    assert ok("seat", "list").stderr == ""

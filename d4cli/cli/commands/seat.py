@@ -15,6 +15,7 @@ from d4cli.api import Seat, Seats
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import lock_timeout, resolve_path
+from d4cli.cli.slips import say_note
 from d4cli.output.printing import print_renderables
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
@@ -65,7 +66,13 @@ def list_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
     Example: d4cli seat list --json
     """
-    _show(_seats(file).list(), json_)
+    seats = _seats(file)
+    _show(seats.list(), json_)
+    for name in seats.absent():
+        say_note(
+            f"{name} is not in the encounter: its seat finds nothing until a creature of that "
+            f"name is added ('d4cli seat remove {name}' revokes it)"
+        )
 
 
 @app.command("remove")
