@@ -17,6 +17,7 @@ from d4cli.fight.encounter import Encounter
 from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView
 from d4cli.store import read_encounter
+from d4cli.store.drafts import drafts_path
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
 from d4cli.store.replay import Replay, replay_texts
@@ -55,11 +56,11 @@ class Reader:
         return tuple(stamps)
 
     def own_files(self) -> tuple[Path, ...]:
-        """The encounter file and its side files (journal, redo records, lock, seats, requests),
+        """The encounter file and its side files (journal, redo records, lock, seats, requests, drafts),
         whether or not they exist: the files d4cli keeps for this encounter and nothing else
         may write."""
         path = self.path
-        sides = (journal_path, redo_path, lock_path, seats_path, requests_path)
+        sides = (journal_path, redo_path, lock_path, seats_path, requests_path, drafts_path)
         return (path, *(side(path) for side in sides))
 
     def history(self, last: int | None = None) -> History:

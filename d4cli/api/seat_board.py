@@ -5,15 +5,16 @@ Everything here is computed on the GM's side from the encounter as it stands and
 the GM hides (`d4cli.fight.seat_view`): the table is the players' view (`PublicView`), the
 creature the seat's own (`SeatCreature`), and a request's roll is rebuilt from its journal
 facts by the rules themselves (the plan from its request, the dice as entered faces), with
-GM-only sources unnamed and a target's Evasion only where the players see it. No call takes
-the lock or writes anything.
+GM-only sources unnamed and a target's Evasion only where the players see it. Only a preview
+writes: it leaves the action being built in ``PATH.drafts`` for the GM's board.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from typing import NamedTuple
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from d4cli.api.seat_requests import SeatAction, SeatDesk, judged, seated, stored_action
 from d4cli.api.tracker import Tracker
@@ -35,9 +36,13 @@ from d4cli.rules.dice import EnteredDice, parse_extra
 from d4cli.rules.errors import D4Error, InputError
 from d4cli.rules.pool import PoolRequest, roll_pool
 from d4cli.store import seats as seat_file
+from d4cli.store.drafts import DraftRow, write_draft
+from d4cli.store.lock import LockTimeout, locked
 from d4cli.store.requests import RequestRow, requests_path
 from d4cli.store.seats import seats_path
 
+# A draft is a courtesy to the GM's board: a preview never waits long for the lock.
+DRAFT_LOCK_SECONDS = 0.5
 # The journal's name of an origin (`d4cli.output.effecttext.ORIGINS`) -> the model's.
 _ORIGINS = {"command-line": "command", "effect": "effect", "team-action": "team"}
 
@@ -128,10 +133,34 @@ class SeatBoard:
         sides = (4,) * plan.size.size + tuple(
             e.sides for e in plan.request.extra for _ in range(e.count)
         )
+        self._remember(creature.name, stored, plan.size.size, len(sides) - plan.size.size, allowed)
         return Previewed(
             SeatPlan(plan, sources, sides if allowed else (), record.actor_down),
             pool_odds(plan) if allowed else None,
         )
+
+    def _remember(
+        self, name: str, stored: dict[str, Any], pool: int, extra: int, allowed: bool
+    ) -> None:
+        """Leave the action being built for the GM's board (`d4cli.store.drafts`); a lock
+        that stays busy past `DRAFT_LOCK_SECONDS` skips it: the preview answers anyway."""
+        now: datetime = self.tracker.clock()
+        cost = stored["cost"] if stored["cost"] is not None else 1
+        draft = DraftRow(
+            name,
+            now.isoformat(timespec="seconds"),
+            stored["aspect"],
+            cost,
+            stored["target"],
+            pool,
+            extra,
+            allowed,
+        )
+        try:
+            with locked(self.tracker.path, DRAFT_LOCK_SECONDS):
+                write_draft(self.tracker.path, draft)
+        except LockTimeout:
+            pass
 
 
 def _both(creature: Creature, target: Creature | None) -> list[Creature]:

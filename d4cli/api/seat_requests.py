@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from d4cli.api.change import Change
+from d4cli.api.seat_limits import DRAFT_SECONDS, age, bounded, check_waiting
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.encounter import Creature, Encounter, same_name
@@ -36,16 +37,13 @@ from d4cli.rules.limits import COST, check_range
 from d4cli.rules.names import check_text
 from d4cli.store import requests as request_file
 from d4cli.store import seats as seat_file
+from d4cli.store.drafts import DraftRow, drop_draft, read_drafts
 from d4cli.store.history import stream_history
 from d4cli.store.requests import RequestRow, Requests
 from d4cli.store.transaction import Transaction
 
 NO_SEAT = "no such seat (revoked, reset or mistyped)"
 REASON_MAX = 200  # a denial's reason: as long as a note may be
-# One seat cannot grow PATH.requests without end: so many of its requests may wait at once,
-# and the file keeps the newest answered ones (the journal keeps every act carried out).
-WAITING_MAX = 10
-ANSWERED_KEPT = 100
 # A seat's extra dice (R6), all terms together: a weapon's few, not a GM's table of thousands,
 # so that one seat's previews and odds stay cheap for the server every seat shares.
 SEAT_EXTRA_DICE = 12
@@ -129,7 +127,8 @@ class SeatDesk:
             # A queued request is rolled at approval: the check's dice are thrown away.
             dice = self.tracker.rng if auto else random.Random()
             requests = request_file.read_requests(self.path)
-            _check_waiting(requests, creature)
+            check_waiting(requests, creature)
+            drop_draft(self.path, creature)
             new, record = judged(txn.encounter, creature, stored, dice)
             # Past every journaled request too: a requests file removed to start afresh
             # must not reuse a number whose entry stands (it would read as carried out).
@@ -140,8 +139,19 @@ class SeatDesk:
                 change = _commit(txn, new, record, row)
                 row = row._replace(status="approved", result=journal_json(record))
             rows = (*requests.rows, row)
-            request_file.write_requests(self.path, _bounded(Requests(number + 1, rows)))
+            request_file.write_requests(self.path, bounded(Requests(number + 1, rows)))
         return Submitted(row, change)
+
+    def building(self, within: float = DRAFT_SECONDS) -> tuple[DraftRow, ...]:
+        """The actions seats are building (`d4cli.store.drafts`): each creature's newest
+        preview of the last *within* seconds, not yet sent, newest first.
+
+        Raises:
+            FileError: ``PATH.drafts`` is not d4cli's own or damaged.
+        """
+        now: datetime = self.tracker.clock()
+        fresh = [row for row in read_drafts(self.path) if age(now, row.time) <= within]
+        return tuple(sorted(fresh, key=lambda row: row.time, reverse=True))
 
     def requests_of(self, token: str) -> tuple[RequestRow, ...]:
         """The requests the seat of *token* sent, oldest first (() for an unknown token), each
@@ -219,7 +229,7 @@ class SeatDesk:
             else:
                 # Journaled, then a crash before the requests file: never carried out twice.
                 done = row._replace(status="approved", result=_act_of(entry))
-            request_file.write_requests(self.path, _bounded(_with(requests, done)))
+            request_file.write_requests(self.path, bounded(_with(requests, done)))
         if entry is not None:
             problem = (
                 f"request {number} was carried out already (journal entry {entry['seq']}): "
@@ -239,7 +249,7 @@ class SeatDesk:
         with Transaction(self.path, timeout=self.tracker.lock_timeout):
             requests = request_file.read_requests(self.path)
             done = _pending(requests, number)._replace(status="denied", reason=text)
-            request_file.write_requests(self.path, _bounded(_with(requests, done)))
+            request_file.write_requests(self.path, bounded(_with(requests, done)))
         return done
 
     # --- the seat's creature, the time -----------------------------------------------------
@@ -408,24 +418,3 @@ def _as_journaled(row: RequestRow, carried: dict[tuple[int, str], dict[str, Any]
 def _with(requests: Requests, done: RequestRow) -> Requests:
     rows = tuple(done if row.number == done.number else row for row in requests.rows)
     return requests._replace(rows=rows)
-
-
-def _check_waiting(requests: Requests, creature: str) -> None:
-    """Refuse a request while `WAITING_MAX` of *creature*'s seat wait for the GM already.
-
-    Raises:
-        InputError: field ``request``, the count waiting.
-    """
-    waiting = sum(
-        1 for row in requests.rows if row.status == "pending" and row.creature == creature
-    )
-    if waiting >= WAITING_MAX:
-        problem = f"requests of this seat wait for the GM already (at most {WAITING_MAX})"
-        raise InputError("request", waiting, problem)
-
-
-def _bounded(requests: Requests) -> Requests:
-    """*requests* with every waiting request and the newest `ANSWERED_KEPT` answered ones."""
-    answered = [row.number for row in requests.rows if row.status != "pending"]
-    dropped = set(answered[:-ANSWERED_KEPT])
-    return requests._replace(rows=tuple(row for row in requests.rows if row.number not in dropped))

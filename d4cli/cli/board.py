@@ -34,7 +34,8 @@ from d4cli.output.render import console
 from d4cli.output.render.board import frame_text, gm_frame, live_screen, odds_markup
 from d4cli.output.render.encounter import summary
 from d4cli.output.render.players_board import players_frame
-from d4cli.output.render.seats import pending_line
+from d4cli.output.render.seats import building_line, pending_line
+from d4cli.output.serialize.seats import draft_json
 from d4cli.rules.errors import D4Error
 from d4cli.sim.side_odds import SideOdds
 
@@ -118,8 +119,10 @@ class Board:
                 if isinstance(entry.get("seq"), int) and entry["seq"] <= upto
             ][-LOG_LINES:]
         lines = [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
-        waiting = None if self.upto is not None else pending_line(self._pending())
-        return lines if waiting is None else [*lines, waiting]
+        if self.upto is not None:
+            return lines
+        waiting = pending_line(self._pending())
+        return [*lines, *([] if waiting is None else [waiting]), *self._building()]
 
     def _pending(self) -> int:
         """How many seats' requests wait for the GM (0 when the requests file cannot be read)."""
@@ -127,6 +130,14 @@ class Board:
             return len(SeatDesk(self.tracker).pending())
         except D4Error:
             return 0
+
+    def _building(self) -> list[str]:
+        """A line for each action a seat is building now (none when the file cannot be read)."""
+        try:
+            drafts = SeatDesk(self.tracker).building()
+        except D4Error:
+            return []
+        return [building_line(draft_json(draft)) for draft in drafts]
 
 
 def print_once(tracker: Tracker, players: bool, at: tuple[int, Any] | None = None) -> None:

@@ -9,9 +9,10 @@ from datetime import datetime, timezone
 import pytest
 from _cli import files
 
-from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import FileError, InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
 from d4cli.api.seat_board import SeatBoard
 from d4cli.fight.seat_view import HIDDEN_SOURCE
+from d4cli.store.drafts import DraftRow, drafts_path
 from d4cli.store.requests import read_requests, requests_path, write_requests
 
 
@@ -186,3 +187,35 @@ def test_a_requests_file_removed_to_start_afresh_reuses_no_journaled_number(enco
     assert (
         done.status == "approved" and change.written and done.result["aspect"] == 4
     )  # Finesse 4, not Might 2
+
+
+def _at(when):
+    return lambda: when
+
+
+def test_a_preview_leaves_the_action_being_built_for_the_gms_board_until_it_is_sent(encounter):
+    token = _token(encounter)
+    start = datetime(2026, 12, 4, 20, 0, 0, tzinfo=timezone.utc)
+    board = SeatBoard(Tracker(encounter, clock=_at(start)))
+    board.preview(token, SeatAction("Finesse", target="Goblin 2", extra=("1d6",)))
+    board.preview(token, SeatAction("Finesse", cost=2, target="Goblin 2", extra=("1d6",)))
+    (draft,) = SeatDesk(Tracker(encounter, clock=_at(start))).building()  # the newest only
+    # Aspect 4, Load -1; Net Advantage +1 (blessed) -1 (the GM's curse) = 0: 4d4 (R2, R4, R5)
+    assert draft == DraftRow(
+        "Aria", "2026-12-04T20:00:00+00:00", "Finesse", 2, "Goblin 2", 4, 1, True
+    )
+    later = datetime(2026, 12, 4, 20, 1, 1, tzinfo=timezone.utc)  # 61 s on: no longer building
+    assert SeatDesk(Tracker(encounter, clock=_at(later))).building() == ()
+    SeatDesk(Tracker(encounter, clock=_at(start))).submit(token, SeatAction("Finesse"))
+    assert SeatDesk(Tracker(encounter, clock=_at(start))).building() == ()  # sent: not building
+    assert "cursed" not in drafts_path(encounter).read_text()  # the GM's board shows no more
+
+
+def test_a_damaged_drafts_file_is_named_and_the_preview_still_answers(encounter):
+    token = _token(encounter)
+    drafts_path(encounter).write_text('{"version": 1, "drafts": [{"creature": 3}]}')
+    drafts_path(encounter).chmod(0o600)
+    with pytest.raises(FileError, match=r"drafts\[1\]: must hold exactly creature, time"):
+        SeatDesk(Tracker(encounter)).building()
+    with pytest.raises(FileError, match=r"drafts\[1\]"):
+        _board(encounter).preview(token, SeatAction("Finesse"))

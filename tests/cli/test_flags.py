@@ -25,6 +25,7 @@ SHOWN_AS_NAMED = {
     "changes",  # `Tracker.set`'s (the shell's FIELD=VALUE words)
     "creature",  # a seat's creature (`SeatDesk.submit`: the seat's web page sends it)
     "current",  # the turn running (turn end)
+    "drafts",  # the drafts file's list (PATH.drafts)
     "expression",  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
     "field",  # a field `set` does not know (the shell's FIELD of FIELD=VALUE)
     "forecast",

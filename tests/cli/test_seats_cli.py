@@ -10,6 +10,7 @@ from _cli import fails, files, ok, ok_json, run
 from _width import at_width
 
 from d4cli.api import SeatAction, SeatDesk, Tracker
+from d4cli.api.seat_board import SeatBoard
 from d4cli.cli.play_session import Session
 from d4cli.store.seats import SeatRow, write_seats
 
@@ -142,6 +143,17 @@ def test_undo_takes_back_an_approved_request(seated):
 
 def test_board_says_requests_wait(seated):
     assert "2 requests from seats wait" in ok("board", "--once").stdout
+
+
+def test_the_gms_board_shows_the_action_a_seat_is_building_and_the_players_do_not(seated):
+    SeatBoard(Tracker(seated)).preview(
+        BORIN, SeatAction("Might", cost=2, target="Goblin Archer", extra=("1d8",))
+    )
+    board = ok("board", "--once", env={"COLUMNS": "120"}).stdout
+    # Might 4, Load -2: headroom 6 >= Cost 2 (R2); 4 - max(0, -2) = 4d4 (R5)
+    line = "Borin's seat builds: Might, Cost 2 at Goblin Archer: pool 4d4 + 1 extra die, the gate allows it (R2)"
+    assert line in board
+    assert "builds" not in ok("board", "--players", "--once").stdout
 
 
 # --- --faces -----------------------------------------------------------------------------

@@ -81,3 +81,18 @@ def pending_line(count: int) -> str | None:
         return None
     what = "1 request from a seat waits" if count == 1 else f"{count} requests from seats wait"
     return f"[bold]{what}[/]: 'd4cli requests', then 'd4cli approve N' or 'd4cli deny N'"
+
+
+def building_line(draft: dict[str, Any]) -> str:
+    """One line (markup) for the GM's board: ``Aria's seat builds: Finesse, Cost 1 at
+    Goblin 2: pool 4d4 + 1 extra die, the gate allows it (R2)``."""
+    action = f"{draft['aspect']}, Cost {draft['cost']}"
+    if draft["target"] is not None:
+        action += f" at {draft['target']}"
+    extra = draft["extra"]
+    pool = f"pool {draft['pool']}d4" + (
+        "" if not extra else f" + {extra} extra {'die' if extra == 1 else 'dice'}"
+    )
+    gate = "the gate allows it" if draft["allowed"] else "the gate refuses it"
+    who = escape(draft["creature"])
+    return f"[bold]{who}[/]'s seat builds: {escape(action)}: {pool}, {gate} (R2)"

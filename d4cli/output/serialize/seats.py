@@ -52,3 +52,10 @@ def requests_json(rows: Iterable[Any]) -> JsonObject:
 def seat_act_json(act: JsonObject, number: int, seat: str) -> JsonObject:
     """The ``act`` object of a request carried out, with its ``request`` number and ``seat``."""
     return {**act, "request": number, "seat": seat}
+
+
+def draft_json(row: Any) -> JsonObject:
+    """An action a seat is building (`d4cli.store.drafts.DraftRow`): ``creature``, ``time``,
+    ``aspect``, ``cost``, ``target`` (as the players name it, or null), ``pool`` (d4s),
+    ``extra`` (extra dice), ``allowed`` (the gate, R2)."""
+    return dict(row._asdict())
