@@ -16,7 +16,7 @@ from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView
-from d4cli.store import read_encounter
+from d4cli.store import files, read_encounter
 from d4cli.store.drafts import drafts_path
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
@@ -42,18 +42,10 @@ class Reader:
         """
         return read_encounter(self.path)
 
-    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+    def stamp(self) -> tuple[files.Stamp, ...]:
         """A cheap stamp of the file and its journal (mtime, size, inode; None where missing):
         it changes whenever a change, an undo or a hand edit lands (the live screens poll it)."""
-        stamps: list[tuple[int, int, int] | None] = []
-        for target in (self.path, journal_path(self.path)):
-            try:
-                info = os.stat(target)
-            except OSError:
-                stamps.append(None)
-                continue
-            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
-        return tuple(stamps)
+        return files.stamps((self.path, journal_path(self.path)))
 
     def own_files(self) -> tuple[Path, ...]:
         """The encounter file and its side files (journal, redo records, lock, seats, requests, drafts),

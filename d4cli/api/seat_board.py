@@ -11,7 +11,6 @@ writes: it leaves the action being built in ``PATH.drafts`` for the GM's board.
 
 from __future__ import annotations
 
-import os
 import random
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -35,6 +34,7 @@ from d4cli.odds.roll_odds import PoolOdds, pool_odds
 from d4cli.rules.dice import EnteredDice, parse_extra
 from d4cli.rules.errors import D4Error, InputError
 from d4cli.rules.pool import PoolRequest, roll_pool
+from d4cli.store import files
 from d4cli.store import seats as seat_file
 from d4cli.store.drafts import DraftRow, write_draft
 from d4cli.store.lock import LockTimeout, locked
@@ -95,18 +95,10 @@ class SeatBoard:
             return None
         return _request(self.tracker.status(), row)
 
-    def stamp(self) -> tuple[tuple[int, int, int] | None, ...]:
+    def stamp(self) -> tuple[files.Stamp, ...]:
         """A cheap stamp of ``PATH.seats`` and ``PATH.requests`` (mtime, size, inode; None where
         missing): it moves when a seat is given, revoked or reset, or a request is answered."""
-        stamps: list[tuple[int, int, int] | None] = []
-        for side in (seats_path(self.tracker.path), requests_path(self.tracker.path)):
-            try:
-                info = os.stat(side)
-            except OSError:
-                stamps.append(None)
-                continue
-            stamps.append((info.st_mtime_ns, info.st_size, info.st_ino))
-        return tuple(stamps)
+        return files.stamps((seats_path(self.tracker.path), requests_path(self.tracker.path)))
 
     def preview(self, token: str, action: SeatAction) -> Previewed:
         """The plan and exact odds of *action* for the seat's creature on the encounter as it

@@ -419,3 +419,21 @@ def write_failed(path: Path, error: OSError) -> FileError:
                 else " (is the folder read-only?)"
             )
     return FileError(path, "", None, f"cannot write, nothing was changed: {reason}")
+
+
+# A file's stamp: (mtime in ns, size, inode), None when it is missing.
+Stamp = tuple[int, int, int] | None
+
+
+def stamps(paths: tuple[Path, ...]) -> tuple[Stamp, ...]:
+    """A cheap stamp of each of *paths* (no read): it moves whenever a file is replaced,
+    written or removed, which the live screens poll for."""
+    out: list[Stamp] = []
+    for target in paths:
+        try:
+            info = os.stat(target)
+        except OSError:
+            out.append(None)
+            continue
+        out.append((info.st_mtime_ns, info.st_size, info.st_ino))
+    return tuple(out)
