@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import shutil
 import signal
 import statistics
@@ -30,17 +29,11 @@ import time
 from pathlib import Path
 
 import httpx
+from serve_streams import rss_kib, start
 
 from d4cli.api import Seats, Tracker
 
 D4CLI = Path(sys.executable).parent / "d4cli"
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
 
 
 def cpu_s(pid: int) -> float:
@@ -66,20 +59,6 @@ def setup(folder: Path, seats: int) -> list[str]:
     path = folder / "encounter.toml"
     Tracker(path).set_view({"seats": "auto"})
     return [Seats(path).add(f"Hero {n}").token for n in range(seats)]
-
-
-def start(folder: Path, streams: int) -> tuple[subprocess.Popen[bytes], int]:
-    process = subprocess.Popen(
-        [str(D4CLI), "serve", "--port", "0", "--max-streams", str(streams + 50)],
-        cwd=folder,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")},
-    )
-    assert process.stderr is not None
-    banner = process.stderr.readline().decode()
-    found = re.search(r":(\d+)/", banner)
-    assert found, banner
-    return process, int(found.group(1))
 
 
 async def damages(folder: Path, count: int) -> list[float]:
@@ -188,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="d4cli-seats-"))
     try:
         tokens = setup(folder, args.seats)
-        process, port = start(folder, args.streams)
+        process, port = start(folder, args.streams + 50)
         try:
             time.sleep(0.5)
             figures = asyncio.run(

@@ -35,9 +35,10 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-def start(folder: Path, streams: int) -> tuple[subprocess.Popen[bytes], int]:
+def start(folder: Path, max_streams: int) -> tuple[subprocess.Popen[bytes], int]:
+    """``d4cli serve`` on a free port in *folder* (also used by seat_load.py); it and its port."""
     process = subprocess.Popen(
-        [str(D4CLI), "serve", "--port", "0", "--max-streams", str(streams + 10)],
+        [str(D4CLI), "serve", "--port", "0", "--max-streams", str(max_streams)],
         cwd=folder,
         stderr=subprocess.PIPE,
         env={**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")},
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([str(D4CLI), "damage", "Borin", "3"], **run)  # type: ignore[call-overload]
         (folder / "other.toml").write_bytes((folder / "encounter.toml").read_bytes())
         (folder / "encounter.toml").write_bytes(first)
-        process, port = start(folder, args.streams)
+        process, port = start(folder, args.streams + 10)
         try:
             time.sleep(0.5)
             figures = asyncio.run(measure(folder, port, process.pid, args.streams, args.changes))
