@@ -20,7 +20,7 @@ from d4cli.fight.encounter import (
     Encounter,
     same_name,
 )
-from d4cli.fight.sides import ended_fight
+from d4cli.fight.sides import FightEnd, ended_fight
 from d4cli.rules.dice import DiceSource, EnteredDice, ExtraDice
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import (
@@ -53,8 +53,8 @@ class ActRecord(NamedTuple):
         actor_down: the actor is down (R18): refused, nothing rolled.
         target_down: the target was already down before the attack (R18).
         action: the named action used (as written on the sheet), None when an Aspect was named.
-        fight_over: the side left alone with a creature up when this action took the last
-            foe down (R18, `d4cli.fight.sides`), else None.
+        fight_over: how this action ended the fight when it took the last foe down (R21,
+            `d4cli.fight.sides.ended_fight`), else None.
         entered: the dice are faces entered by hand (real dice at the table), not rolled.
     """
 
@@ -75,7 +75,7 @@ class ActRecord(NamedTuple):
     actor_down: bool = False
     target_down: bool = False
     action: str | None = None  # the named action used, None when an Aspect was named
-    fight_over: str | None = None  # the winning side, when this action ended the fight (R18)
+    fight_over: FightEnd[str] | None = None  # when this action ended the fight (R21)
     entered: bool = False  # the faces were entered by hand (`d4cli.rules.dice.EnteredDice`)
 
     @property

@@ -7,7 +7,8 @@ an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
 object. Records only: it imports nothing but the closed sets (`d4cli.fight.closed_sets`: the
 entry kinds, `Mode`, `GrantKind`, `ActOutcome`), the effects' values (`d4cli.fight.effects`)
-and a roll of dice (`d4cli.rules.dice.DiceRoll`: rolled damage or healing).
+a roll of dice (`d4cli.rules.dice.DiceRoll`: rolled damage or healing) and the end of a
+fight (`d4cli.fight.sides.FightEnd`, R21).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from d4cli.fight.closed_sets import ActOutcome as ActOutcome  # the closed sets,
 from d4cli.fight.closed_sets import GrantKind as GrantKind
 from d4cli.fight.closed_sets import Mode as Mode
 from d4cli.fight.effects import Effect, Ended
+from d4cli.fight.sides import FightEnd
 from d4cli.rules.dice import DiceRoll
 
 
@@ -120,7 +122,7 @@ class RemoveEvent(NamedTuple):
     load_before: int
     hp_before: int | None
     effects_ended: tuple[Ended, ...] = ()  # R20
-    fight_over: str | None = None  # the winning side, when removing it left one side alone up (R18)
+    fight_over: FightEnd[str] | None = None  # when removing it ended the fight (R21)
     round_open: bool = False
 
 
@@ -166,7 +168,7 @@ class TurnStartEvent(NamedTuple):
     skipped: tuple[str, ...] = ()
     again: bool = False
     down: bool = False
-    fight_over: str | None = None
+    fight_over: FightEnd[str] | None = None  # while the fight is over (R21)
 
 
 class TurnEndEvent(NamedTuple):
@@ -259,7 +261,7 @@ class DamageEvent(NamedTuple):
     max_hp: int | None
     down_before: bool
     down_after: bool
-    fight_over: str | None = None  # the winning side, when this damage took the last foe down (R18)
+    fight_over: FightEnd[str] | None = None  # when this damage ended the fight (R21)
     roll: DiceRoll | None = None  # the dice that gave *amount* (``damage NAME 2d6+1``), else None
 
 

@@ -31,7 +31,7 @@ from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.sides import winner
+from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.names import fold_name
 
@@ -105,8 +105,9 @@ class PublicView(NamedTuple):
             nobody visible is up.
         creatures: the visible creatures in turn order (R13).
         counts_from: the round an effect's rounds are counted from (`d4cli.fight.effects.applied_round`).
-        winner: the side that has won (R18), when a creature the players see is on it;
-            else None (the fight goes on, or only hidden creatures are left standing).
+        fight_over: the end of the fight (R21) when it is over and the players may know it:
+            every creature down, or a side with a creature they see on it has won; else None
+            (the fight goes on, or only hidden creatures are left standing).
         rolls: the roll feed, oldest first (`d4cli.fight.public_rolls`); empty unless given.
     """
 
@@ -116,7 +117,7 @@ class PublicView(NamedTuple):
     next_turn: str | None
     creatures: tuple[PublicCreature, ...]
     counts_from: int = 1
-    winner: str | None = None
+    fight_over: FightEnd[str] | None = None
     rolls: tuple[PublicRoll, ...] = ()
 
 
@@ -202,8 +203,11 @@ def public_view(encounter: Encounter, rolls: tuple[PublicRoll, ...] = ()) -> Pub
                 headroom=tuple(creature.headroom().items()) if party else None,
             )
         )
-    won = winner(encounter)
-    seen = any(creature.side == won and not creature.hidden for creature in encounter.creatures)
+    end = encounter_end(encounter)
+    seen = end is not None and (
+        end.winner is None
+        or any(c.side == end.winner and not c.hidden for c in encounter.creatures)
+    )
     return PublicView(
         encounter.name,
         encounter.round,
@@ -211,7 +215,7 @@ def public_view(encounter: Encounter, rolls: tuple[PublicRoll, ...] = ()) -> Pub
         next_visible(encounter),
         tuple(visible),
         applied_round(encounter),
-        won if seen else None,
+        end if seen else None,
         rolls,
     )
 

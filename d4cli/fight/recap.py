@@ -32,6 +32,7 @@ from typing import Any
 
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.several import parts_of
+from d4cli.fight.sides import encounter_end
 
 Entry = dict[str, Any]
 Step = tuple[Entry, Encounter | None]  # a journal entry and the encounter right after it
@@ -82,7 +83,7 @@ class Recap:
         damage_per_round: one `RoundDamage` per round with a change.
         longest_refusal: ``(creature, turns)`` of the longest run of turns without
             Cost 1 at their start, or None when every turn could act.
-        winner: the side left with creatures up (R18), or None while the fight runs.
+        winner: the side that won (R21), or None while the fight runs or when everyone is down.
         damage_by_side: each side's damage dealt over the recap.
     """
 
@@ -134,14 +135,10 @@ def sides_of(encounter: Encounter) -> list[str]:
 
 
 def winner_of(encounter: Encounter) -> str | None:
-    """The only side with a creature with hp up, of two or more (R18); else None."""
-    sides = sides_of(encounter)
-    up = [
-        s
-        for s in sides
-        if any(c.side == s and c.hp is not None and c.hp > 0 for c in encounter.creatures)
-    ]
-    return up[0] if len(sides) >= 2 and len(up) == 1 else None
+    """The side that won the fight, once it is over (R21, `encounter_end`); else None (it goes
+    on, or every creature is down)."""
+    end = encounter_end(encounter)
+    return None if end is None else end.winner
 
 
 def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:

@@ -23,7 +23,7 @@ from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Encounter, known_names
 from d4cli.fight.events import DamageEvent, EffectEvent, HealEvent
 from d4cli.fight.hitpoints import damage, heal
-from d4cli.fight.sides import ended_fight
+from d4cli.fight.sides import FightEnd, ended_fight
 from d4cli.fight.visibility import ConcealEvent, RevealEvent, conceal, reveal
 from d4cli.rules.dice import DiceRoll
 from d4cli.rules.errors import InputError
@@ -50,7 +50,7 @@ class SeveralEvent(NamedTuple):
         changes: each creature's record, as the one-creature change makes it; a damage
             part's ``fight_over`` and ``roll`` are None (they are the whole change's).
         roll: the dice rolled once for the amount every creature took (``2d6+1``), else None.
-        fight_over: the winning side, when the change left one side alone up (R18).
+        fight_over: how the change ended the fight (R21): the side left alone up, or none.
     """
 
     @property
@@ -62,7 +62,7 @@ class SeveralEvent(NamedTuple):
     turn: str | None
     changes: tuple[Part, ...]
     roll: DiceRoll | None = None
-    fight_over: str | None = None
+    fight_over: FightEnd[str] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

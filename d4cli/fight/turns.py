@@ -20,7 +20,7 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from d4cli.fight.sides import ended_fight, winner
+from d4cli.fight.sides import encounter_end, ended_fight
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import MAX_COUNT
 from d4cli.rules.names import NameSet, fold_name, look_alike_problem
@@ -288,7 +288,7 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
         skipped=skipped,
         again=who.had_turn,
         down=who.down,
-        fight_over=winner(new),
+        fight_over=encounter_end(new),
     )
     return new, event
 

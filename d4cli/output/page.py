@@ -128,10 +128,13 @@ def view_fragment(view: PublicView | None, odds: str | None = None) -> str:
         now = '<span class="now">Between turns</span>' if view.round else ""
     if view.next_turn is not None:
         now += f'<span class="next">Next: {escape(view.next_turn)}</span>'
+    end = view.fight_over
     over = (
-        f'<p class="over">The fight is over: {escape(view.winner)} wins</p>'
-        if view.winner is not None
-        else ""
+        ""
+        if end is None
+        else f'<p class="over">The fight is over: {escape(end.winner)} wins</p>'
+        if end.winner is not None
+        else '<p class="over">The fight is over: everyone is down</p>'
     )
     body = "".join(_row(view, creature) for creature in view.creatures)
     body = body or '<li class="empty">No creatures to show</li>'

@@ -1,12 +1,13 @@
-"""The batch engine: many runs of one setup played at once on arrays, in lockstep (R1, R2, R5-R8, R11, R12, R16, R18, R19).
+"""The batch engine: many runs of one setup played at once on arrays, in lockstep (R1, R2, R5-R8, R11, R12, R16, R18, R19, R21).
 
 The same fight as `d4cli.sim.engine.play`, for a block of runs at a time: one array per
 field (hp, Load, had its turn, ... one row per run), every run taking its next turn
 together. Masks say who is down, whose turn it is, who may still act in it and what the
 gate allows; each choice of the policy is looked up in the setup's `Tables`
 (`d4cli.sim.batch_tables`), made by the very functions the reference engine calls. A run
-whose fight is over (a side left alone with a creature up, R18, or ``max_rounds`` rounds:
-a draw) leaves the arrays, and its figures go to the `Tally`.
+whose fight is over (at most one side left with a creature up, R21: `fight_ends`, the
+form over arrays of `d4cli.fight.sides.fight_end`; or ``max_rounds`` rounds: a draw)
+leaves the arrays, and its figures go to the `Tally`.
 
 A pool's total (its d4s and the move's extra dice, R5, R6) is drawn from its exact
 distribution (`d4cli.odds.roll_odds.pool_distribution`, in the setup's tables): the law
@@ -57,7 +58,8 @@ class _Figures:
     damage: Ints  # (n, S) hp taken off by each side (R16)
     dealt: Ints  # (n, C) by each creature
     down: Flags  # (n, C) down when the fight ended (R18)
-    winner: Ints  # (n,) the side that won, -1 for a draw
+    winner: Ints  # (n,) the side that won, -1 for a draw or a fight over with no winner
+    over: Flags  # (n,) the fight is over (R21)
     loads: Ints  # (L,) turns by their starting Load
 
 
@@ -85,6 +87,7 @@ def play_block(t: Tables, sides: int, dice: np.random.Generator, runs: int) -> T
         np.zeros((runs, count), dtype=np.int64),
         np.zeros((runs, count), dtype=bool),
         np.full(runs, -1, dtype=np.int64),
+        np.zeros(runs, dtype=bool),
         np.zeros(t.loads, dtype=np.int64),
     )
     live = _Live(
@@ -111,7 +114,7 @@ def play_block(t: Tables, sides: int, dice: np.random.Generator, runs: int) -> T
         f.counts[live.ids, 1] += 1
         f.counts[live.ids, 4] += ~t.can_act[me, live.load[np.arange(me.size), me] - t.low]
         _take_turn(t, f, live, me, dice)
-        live = _finish(t, f, live, f.winner[live.ids] >= 0)
+        live = _finish(t, f, live, f.over[live.ids])
         live.round_over = ~_next_turn(t, live)[1]  # the turn ends (R19)
     return _tally(t, f, sides)
 
@@ -159,8 +162,8 @@ def _finish(t: Tables, f: _Figures, live: _Live, done: Flags) -> _Live:
 
 def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Generator) -> None:
     """Each live run's creature *me* attacks while a move qualifies and a foe is up, at most
-    `MAX_ACTIONS` times (R2); each attack may meet a reaction (R11); a run whose attack leaves
-    one side standing has a winner (R18).
+    `MAX_ACTIONS` times (R2); each attack may meet a reaction (R11); a run whose attack
+    takes a creature down may be over (R21, `fight_ends`).
 
     The state is read and written through flat indices (``row * C + creature``): one gather
     or scatter per field and step."""
@@ -194,10 +197,14 @@ def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Ge
         f.dealt.reshape(-1)[runs * count + who] += lost
         counts[runs * width + 2] += 1
         loads[mine] += t.cost[move]
-        won = _won(t, live.hp, rows, fell)
-        if won.any():
-            f.winner[runs[won]] = t.side_of[who[won]]
-            rows, who = rows[~won], who[~won]
+        ended = rows[fell]
+        over, winner = fight_ends(~(t.has_hp & (live.hp[ended] <= 0)), t.side_onehot)
+        if over.any():
+            f.over[runs[fell][over]] = True
+            f.winner[runs[fell][over]] = winner[over]
+            done = np.zeros(rows.size, dtype=bool)
+            done[np.flatnonzero(fell)[over]] = True
+            rows, who = rows[~done], who[~done]
 
 
 def _cell(t: Tables, creature: Ints, load: Ints, other: Ints) -> Ints:
@@ -273,13 +280,23 @@ def _attack(
     return lost, fell
 
 
-def _won(t: Tables, hp: Ints, rows: Ints, fell: Flags) -> Flags:
-    """Where an attack took a creature to 0 hp and one side alone has a creature up (R18)."""
-    won = np.zeros(rows.size, dtype=bool)
-    if fell.any():
-        standing = (((hp[rows[fell]] > 0) & t.has_hp).astype(np.int64) @ t.side_onehot) > 0
-        won[fell] = standing.sum(axis=1) == 1
-    return won
+def fight_ends(up: Flags, side_onehot: Ints) -> tuple[Flags, Ints]:
+    """`d4cli.fight.sides.fight_end` of many states at once (R21), with sides as numbers.
+
+    Args:
+        up: (n, C) each creature is up (not down, R18; a creature without hp always is).
+        side_onehot: (C, S) each creature's side; a row of zeros: it has none and stands aside.
+
+    Returns:
+        ``(over, winner)``, both (n,): the fight is over (two sides or more with a creature,
+        at most one of them with a creature up); the side that won, -1 where it goes on or
+        nobody won.
+    """
+    standing = (up.astype(np.int64) @ side_onehot) > 0
+    fight = side_onehot.any(axis=0).sum() >= 2
+    over: Flags = fight & (standing.sum(axis=1) <= 1)
+    winner: Ints = np.where(over & standing.any(axis=1), standing.argmax(axis=1), -1)
+    return over, winner
 
 
 def _tally(t: Tables, f: _Figures, sides: int) -> Tally:

@@ -1,9 +1,9 @@
-"""The playtest simulator: play an encounter to the end many times, in memory (R1, R2, R11, R12, R16, R18, R19).
+"""The playtest simulator: play an encounter to the end many times, in memory (R1, R2, R11, R12, R16, R18, R19, R21).
 
 Every fight goes through the same pure transitions as the commands
 (`d4cli.fight.turns.start_turn` / `end_turn`, `d4cli.fight.actions.act`, `d4cli.fight.team.team`), with the
 choices of `d4cli.sim.policy`; nothing touches the store or a file. A fight ends
-when one side is left with a creature with hp up (R18) or, as a draw, when
+when one side is left with a creature up (R21, `d4cli.fight.sides.fight_end`) or, as a draw, when
 ``max_rounds`` rounds have been played (counted from the file's state: its
 running turn goes on, its running round is round 1). Each run's dice come
 from its own seed, derived from ``(seed, mode, run index)``, and every figure
@@ -27,6 +27,7 @@ from d4cli.fight import actions, team, turns
 from d4cli.fight.actions import ActRequest
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import Encounter
+from d4cli.fight.sides import FightEnd, fight_end
 from d4cli.fight.team import TeamRequest
 from d4cli.rules.errors import InputError
 from d4cli.sim.dice import BatchedDice
@@ -53,7 +54,7 @@ def run_seed(seed: int, mode: str, index: int) -> str:
 def play(
     setup: Setup, rng: BatchedDice, memo: Memo | None = None, fight: Fight | None = None
 ) -> tuple[int | None, list[int], dict[int, int]]:
-    """Play one fight from the setup's state to the end (R18) or to ``max_rounds`` (a draw).
+    """Play one fight from the setup's state to its end (R21) or to ``max_rounds`` (a draw).
 
     A turn running in the state goes on first (its creature takes the actions
     it still can), then the order goes on (R19); a round running counts as
@@ -72,7 +73,8 @@ def play(
     ended down (`Fight`); the result is the same with or without it.
 
     Returns:
-        ``(winner side or None, figures, loads)``: figures as `FIGURES` then the
+        ``(winner side or None, figures, loads)`` (None: a draw, or a fight over with
+        no winner, R21): figures as `FIGURES` then the
         damage each side dealt; loads counts turns by their starting Load
         (the running turn of the state has none).
     """
@@ -94,7 +96,7 @@ def play(
         me = run.begin_turn(running)
         running = False
         run.take_turn(me)
-        if run.winner is not None:
+        if run.end is not None:
             break
         run.encounter, turn_end = turns.end_turn(run.encounter)
         round_over = turn_end.round_over
@@ -102,7 +104,7 @@ def play(
         fight.dealt = run.dealt
         fight.down = [1 if c.down else 0 for c in run.encounter.creatures]
     figures = [rounds, run.turns, run.actions, run.reactions, run.stuck, *run.damage]
-    return run.winner, figures, run.loads
+    return (None if run.end is None else run.end.winner), figures, run.loads
 
 
 # A memo entry not looked up yet (None is a decided "no").
@@ -116,8 +118,7 @@ class _Run:
     Attributes:
         damage / dealt: hp taken off (R16) by each side's attacks and by each creature's.
         loads: turns by their starting Load.
-        standing: sides with a creature up (`prepare`: every one at the start).
-        winner: the side left alone with a creature up (R18), once there is one.
+        end: the end of the fight (R21, `fight_end` over the sides' numbers), once it is over.
     """
 
     setup: Setup
@@ -131,14 +132,12 @@ class _Run:
     actions: int = 0
     reactions: int = 0
     stuck: int = 0
-    standing: int = field(init=False)
-    winner: int | None = None
+    end: FightEnd[int] | None = None
 
     def __post_init__(self) -> None:
         sides, side_of = range(len(self.setup.sides)), self.setup.side_of
         self.damage = [0 for _ in sides]
         self.dealt = [0 for _ in side_of]
-        self.standing = len(sides)
         self.position_of = {c.name: i for i, c in enumerate(self.encounter.creatures)}
         self.foes = [tuple(i for i, s in enumerate(side_of) if s != side) for side in sides]
         self.members = [tuple(i for i, s in enumerate(side_of) if s == side) for side in sides]
@@ -164,7 +163,7 @@ class _Run:
 
     def take_turn(self, me: int) -> None:
         """*me* attacks while an action qualifies and a foe is up, at most `MAX_ACTIONS` times
-        (R2); each attack may meet a reaction (R11). Stops when a side wins (R18)."""
+        (R2); each attack may meet a reaction (R11). Stops when the fight is over (R21)."""
         targets, rule = self.foes[self.setup.side_of[me]], self.setup.policies[me].target
         for _ in range(MAX_ACTIONS):
             creatures = self.encounter.creatures
@@ -180,7 +179,7 @@ class _Run:
                 return
             self.react(me, now, target, evasion)
             self.attack(me, request, target)
-            if self.winner is not None:
+            if self.end is not None:
                 return
 
     def react(self, attacker: int, attacker_load: int, target: int, evasion: int) -> None:
@@ -210,17 +209,15 @@ class _Run:
 
     def attack(self, me: int, request: ActRequest, target: int) -> None:
         """*me* acts on *target* (`d4cli.fight.actions.act`): the hp taken off counts for its side
-        (R16); the last side with a creature up wins (R18)."""
+        (R16); a target taken down may end the fight (R21)."""
         self.encounter, record = actions.act(self.encounter, request, self.rng)
         self.actions += 1
         side_of = self.setup.side_of
         lost = (record.hp_before or 0) - (record.hp_after or 0)
         self.damage[side_of[me]] += lost
         self.dealt[me] += lost
-        if record.hp_after == 0 and _beaten(self.encounter, side_of, side_of[target]):
-            self.standing -= 1
-            if self.standing == 1:
-                self.winner = side_of[me]
+        if record.hp_after == 0:
+            self.end = fight_end(zip(side_of, (not c.down for c in self.encounter.creatures)))
 
 
 def _act_request(setup: Setup, me: int, load: int, target: int, evasion: int) -> ActRequest | None:
@@ -265,13 +262,6 @@ def _team_request(
             return None
     attacker_name = setup.encounter.creatures[attacker].name
     return TeamRequest(creature.name, attacker_name, GrantKind.DISADVANTAGE, aspect=aspect)
-
-
-def _beaten(encounter: Encounter, side_of: tuple[int, ...], side: int) -> bool:
-    """No creature of *side* that has hp is up (R18)."""
-    return not any(
-        s == side and c.hp is not None and c.hp > 0 for c, s in zip(encounter.creatures, side_of)
-    )
 
 
 def run_chunk(setup: Setup, seed: int, mode: str, start: int, stop: int) -> Tally:

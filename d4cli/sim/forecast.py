@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from d4cli.fight.encounter import Encounter
+from d4cli.fight.sides import encounter_end
 from d4cli.rules.errors import InputError
 from d4cli.sim.engines import choose
 from d4cli.sim.pieces import run_all
@@ -72,7 +73,7 @@ class Forecast:
 
 
 class FightOver(InputError):
-    """The fight is already over (R18): one side, or none, has a creature with hp up.
+    """The fight is already over (R21): one side, or none, has a creature up.
 
     Attributes:
         winner: the side left standing, or None when no side has a creature up.
@@ -117,12 +118,6 @@ def sim_mode(encounter: Encounter) -> str:
     return "round-zero" if encounter.round_reset == "zero" else "round"
 
 
-def winner(encounter: Encounter) -> str | None:
-    """The side that has won (of two sides or more, the only one with a creature with hp up, R18), else None."""
-    up = sides_up(encounter)
-    return up[0] if len(up) == 1 and len(sides(encounter)) >= 2 else None
-
-
 def sides(encounter: Encounter) -> list[str]:
     """The sides of the creatures, in order of first appearance (creatures without one left out)."""
     found: list[str] = []
@@ -132,25 +127,15 @@ def sides(encounter: Encounter) -> list[str]:
     return found
 
 
-def sides_up(encounter: Encounter) -> list[str]:
-    """The sides with a creature that has hp above 0 (R16, R18), in order of first appearance."""
-    return [
-        side
-        for side in sides(encounter)
-        if any(c.side == side and c.hp is not None and c.hp > 0 for c in encounter.creatures)
-    ]
-
-
 def check_running(encounter: Encounter) -> None:
-    """Refuse a fight that is over: two sides or more, but at most one with a creature up (R18).
+    """Refuse a fight that is over (R21, `d4cli.fight.sides.encounter_end`).
 
     Raises:
-        FightOver: naming the side that has won (or none).
+        FightOver: naming the side that has won (or none: every creature is down).
     """
-    if len(sides(encounter)) >= 2:
-        up = sides_up(encounter)
-        if len(up) <= 1:
-            raise FightOver(up[0] if up else None)
+    end = encounter_end(encounter)
+    if end is not None:
+        raise FightOver(end.winner)
 
 
 def forecast_setup(encounter: Encounter, max_rounds: int = MAX_ROUNDS) -> tuple[str, Setup]:

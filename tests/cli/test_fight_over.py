@@ -1,11 +1,11 @@
-"""The change that leaves one side alone with creatures up says the fight is over (R18)."""
+"""The change that leaves one side alone with creatures up says the fight is over (R18, R21)."""
 
 from __future__ import annotations
 
 from _cli import ok, ok_json
 
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.sides import ended_fight, winner
+from d4cli.fight.sides import FightEnd, encounter_end, ended_fight
 
 
 def _c(name: str, side: str, hp: int | None) -> Creature:
@@ -13,21 +13,21 @@ def _c(name: str, side: str, hp: int | None) -> Creature:
 
 
 def test_winner_needs_two_sides_and_one_left_up():
-    assert winner(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0)))) == "party"
-    assert winner(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 2)))) is None
+    won = encounter_end(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0))))
+    assert won == FightEnd("party")
+    assert encounter_end(Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 2)))) is None
     assert (
-        winner(Encounter(creatures=(_c("A", "party", 0), _c("B", "party", 0)))) is None
+        encounter_end(Encounter(creatures=(_c("A", "party", 0), _c("B", "party", 0)))) is None
     )  # one side only
-    assert (
-        winner(Encounter(creatures=(_c("A", "party", 0), _c("G", "foes", 0)))) is None
-    )  # nobody up
+    assert encounter_end(
+        Encounter(creatures=(_c("A", "party", 0), _c("G", "foes", 0)))
+    ) == FightEnd(None)  # nobody up: over, no winner (R21)
     # a creature without hp is never down; one without a side stands aside
-    assert (
-        winner(Encounter(creatures=(_c("A", "party", None), _c("G", "foes", 0), _c("X", "", 0))))
-        == "party"
-    )
+    assert encounter_end(
+        Encounter(creatures=(_c("A", "party", None), _c("G", "foes", 0), _c("X", "", 0)))
+    ) == FightEnd("party")
     three = (_c("A", "party", 3), _c("G", "foes", 0), _c("W", "wolves", 1))
-    assert winner(Encounter(creatures=three)) is None
+    assert encounter_end(Encounter(creatures=three)) is None
     before = Encounter(creatures=(_c("A", "party", 3), _c("G", "foes", 0)))
     assert ended_fight(before, before) is None  # already over: no new ending
 
@@ -123,9 +123,10 @@ def test_the_players_never_learn_of_a_side_left_only_hidden():
     hidden = Creature("Shade", (("Might", 2),), hp=3, side="shadows", hidden=True)
     party = _c("Aria", "party", 0)
     over = Encounter(creatures=(party, hidden))
-    assert winner(over) == "shadows"  # the GM sees it is over
+    assert encounter_end(over) == FightEnd("shadows")  # the GM sees it is over
     view = public_view(over)
-    assert view.winner is None and "shadows" not in repr(view)
+    assert view.fight_over is None and "shadows" not in repr(view)
     assert "fight is over" not in view_fragment(view).lower()
     shown = public_view(Encounter(creatures=(_c("Aria", "party", 3), _c("G", "foes", 0))))
-    assert shown.winner == "party" and "The fight is over: party wins" in view_fragment(shown)
+    assert shown.fight_over == FightEnd("party")
+    assert "The fight is over: party wins" in view_fragment(shown)

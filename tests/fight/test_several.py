@@ -21,6 +21,7 @@ from d4cli.fight.several import (
     resolve,
     single,
 )
+from d4cli.fight.sides import FightEnd
 from d4cli.fight.turns import add_creature, start_turn
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import InputError
@@ -84,7 +85,7 @@ def test_damage_of_several_applies_each_part_in_turn_and_ends_the_fight_once():
     assert event.names == ("Goblin 1", "Goblin 2", "Goblin 3")
     assert [part.hp_after for part in event.changes] == [0, 0, 0]
     assert [part.fight_over for part in event.changes] == [None, None, None]
-    assert event.fight_over == "party"
+    assert event.fight_over == FightEnd("party")
     # the same as three one-creature changes in a row
     step = encounter
     for name in event.names:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
 from d4cli.sim.engine import Tally
-from d4cli.sim.forecast import FightOver, check_running, forecast, forecast_of, sim_mode, winner
+from d4cli.sim.forecast import FightOver, check_running, forecast, forecast_of, sim_mode
 from d4cli.sim.pieces import run_all
 from d4cli.sim.setup import prepare
 
@@ -77,7 +78,7 @@ def test_forecast_of_a_tally_gives_wilson_intervals_and_rounds_left():
 )
 def test_a_fight_already_over_says_who_won(hp, won):
     over = with_hp(example("skirmish"), **hp)
-    assert winner(over) == won
+    assert encounter_end(over) == FightEnd(won)
     with pytest.raises(FightOver) as caught:
         check_running(over)
     assert caught.value.winner == won
@@ -88,7 +89,7 @@ def test_a_fight_already_over_says_who_won(hp, won):
 
 def test_nobody_up_is_over_without_a_winner():
     over = with_hp(example("skirmish"), Aria=0, Borin=0, Archer=0, Brute=0)
-    assert winner(over) is None
+    assert encounter_end(over) == FightEnd(None)
     with pytest.raises(FightOver, match="no side has a creature up"):
         forecast(over, runs=10)
 

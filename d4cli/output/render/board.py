@@ -23,7 +23,7 @@ from rich.text import Text
 
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.sides import winner
+from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.odds_line import odds_text
@@ -104,11 +104,13 @@ def odds_markup(line: Sequence[SideOdds] | None, computing: bool) -> str | None:
     return f"[dim]{escape(text)}[/]" if computing else escape(text)
 
 
-def over_line(won: str | None) -> list[Any]:
-    """The line that says the fight is over (R18), for as long as it is; none while it goes on."""
-    if won is None:
+def over_line(end: FightEnd[str] | None) -> list[Any]:
+    """The line that says the fight is over (R21), for as long as it is; none while it goes on."""
+    if end is None:
         return []
-    return [one_line(f"[bold reverse] the fight is over: {escape(won)} wins [/]")]
+    if end.winner is None:
+        return [one_line("[bold reverse] the fight is over: everyone is down [/]")]
+    return [one_line(f"[bold reverse] the fight is over: {escape(end.winner)} wins [/]")]
 
 
 def gm_frame(
@@ -139,7 +141,7 @@ def gm_frame(
     rows = [_gm_row(encounter, creature, room_width) for creature in encounter.creatures]
     lines: list[Any] = [
         one_line(f"{title_markup(encounter.name, encounter.round)} [dim](GM board; q quits)[/]"),
-        *over_line(winner(encounter)),
+        *over_line(encounter_end(encounter)),
     ]
     if odds is not None:
         lines.append(one_line(odds))

@@ -69,8 +69,8 @@ def summary(entry: dict[str, Any]) -> str:
     ]
     text += "".join(f"; {part}" for part in ended) + (" (R20)" if ended else "")
     over = entry.get("fight_over")
-    if isinstance(over, dict) and over.get("winner") is not None:
-        text += f"; {fight_over_text(over['winner'])}"
+    if isinstance(over, dict):
+        text += f"; {fight_over_text(over.get('winner'))}"
     return text
 
 
@@ -89,13 +89,16 @@ def summary_lines(entry: dict[str, Any]) -> list[str]:
             shown["roll"] = roll if index == 0 else SAME_ROLL
         lines.append(summary(shown))
     over = entry.get("fight_over")
-    if lines and isinstance(over, dict) and over.get("winner") is not None:
-        lines[-1] += f"; {fight_over_text(over['winner'])}"
+    if lines and isinstance(over, dict):
+        lines[-1] += f"; {fight_over_text(over.get('winner'))}"
     return lines
 
 
 def fight_over_text(winner: object) -> str:
-    """``[bold]the fight is over[/], won by foes (R18)``: a side is the last with a creature up."""
+    """``[bold]the fight is over[/], won by foes (R18)``: a side is the last with a creature up;
+    ``[bold]the fight is over[/]: everyone is down (R21)`` when *winner* is None."""
+    if winner is None:
+        return "[bold]the fight is over[/]: everyone is down (R21)"
     return f"[bold]the fight is over[/], won by {escape(str(winner))} (R18)"
 
 

@@ -69,7 +69,7 @@ def players_frame(
     lines: list[Any] = [
         one_line(title_markup(view.name, view.round)),
         one_line(turn_line(view)),
-        *over_line(view.winner),
+        *over_line(view.fight_over),
     ]
     if odds is not None:
         lines.append(one_line(odds))

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.sides import winner
+from d4cli.fight.sides import encounter_end
 from d4cli.output import render
 from d4cli.output.effecttext import chip
 from d4cli.output.render import escape, plain
@@ -145,9 +145,11 @@ def _caption(encounter: Encounter, compact: bool = False) -> str | None:
             "heal one, or 'd4cli turn start NAME' starts NAME's turn anyway"
         )
     text = None
-    won = winner(encounter)
-    if won is not None:
-        text = f"[bold]The fight is over[/], won by {escape(won)} (R18) until a heal or an add brings another side back"
+    end = encounter_end(encounter)
+    if end is not None and end.winner is not None:
+        text = f"[bold]The fight is over[/], won by {escape(end.winner)} (R18) until a heal or an add brings another side back"
+    elif end is not None:
+        text = "[bold]The fight is over[/]: every side is down (R21) until a heal or an undo brings a creature back"
     elif encounter.current is None:
         text = "No turn running; 'd4cli turn start' begins " + (
             f"{escape(encounter.next_turn)}'s turn"

@@ -1,4 +1,4 @@
-"""What the serializers of the encounter's records share: an event's head, grants (R11), ``fight_over`` (R18)."""
+"""What the serializers of the encounter's records share: an event's head, grants (R11), ``fight_over`` (R21)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
+from d4cli.fight.sides import FightEnd
 from d4cli.output.serialize import JsonObject
 
 Event = (
@@ -39,6 +40,7 @@ def pending_json(pending: Pending) -> dict[str, list[str]]:
     return {"advantage": list(pending.advantage), "disadvantage": list(pending.disadvantage)}
 
 
-def fight_over_json(winner: str | None) -> dict[str, str] | None:
-    """``fight_over``: ``{"winner": SIDE}`` when a change left one side alone up (R18), else None."""
-    return None if winner is None else {"winner": winner}
+def fight_over_json(end: FightEnd[str] | None) -> dict[str, str | None] | None:
+    """``fight_over`` (R21): ``{"winner": SIDE}`` when one side is left alone up, ``{"winner":
+    null}`` when every creature is down, None while the fight goes on (or the change did not end it)."""
+    return None if end is None else {"winner": end.winner}

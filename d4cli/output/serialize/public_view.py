@@ -12,6 +12,7 @@ from d4cli.fight.public_view import PublicEffect, PublicView
 from d4cli.output.effecttext import lasts
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.base import fight_over_json
 from d4cli.sim.side_odds import SideOdds
 
 
@@ -66,7 +67,8 @@ def public_view_json(view: PublicView, odds: JsonObject | None = None) -> JsonOb
     null), ``next`` (the next visible creature to go, or null), ``creatures`` in turn order, each
     ``{name, party, current, had_turn, down, hp, max_hp, hp_label, evasion, effects: [{source,
     grant, on, left}], headroom: {Aspect: Aspect - Load} or null}`` (null where not shown);
-    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing (R18), else null;
+    ``fight_over``: ``{"winner": SIDE}`` once one side is left standing, ``{"winner": null}``
+    with every creature down (R21), else null (`fight_over_json`);
     ``rolls``: the roll feed, oldest first (`roll_json`); ``odds``: the players' odds line
     (`odds_json`) with ``[player_view] odds_shown``, else null."""
     return {
@@ -75,7 +77,7 @@ def public_view_json(view: PublicView, odds: JsonObject | None = None) -> JsonOb
         "round": view.round,
         "turn": view.turn,
         "next": view.next_turn,
-        "fight_over": None if view.winner is None else {"winner": view.winner},
+        "fight_over": fight_over_json(view.fight_over),
         "creatures": [
             {
                 "name": creature.name,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import action_document
-from d4cli.fight.sides import winner
+from d4cli.fight.sides import encounter_end
 from d4cli.output.helptext import Rule, Topic
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.base import fight_over_json, pending_json
@@ -84,8 +84,8 @@ def status_json(encounter: Encounter) -> JsonObject:
         "round_reset": encounter.round_reset,
         "current": encounter.current,
         "next": encounter.next_turn,
-        # One side alone with a creature up (R18): it stays over until a change undoes it.
-        "fight_over": fight_over_json(winner(encounter)),
+        # Over (R21): it stays over until a change brings a creature back.
+        "fight_over": fight_over_json(encounter_end(encounter)),
         "creatures": [
             {
                 "name": creature.name,
