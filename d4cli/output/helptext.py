@@ -252,13 +252,13 @@ TOPICS: dict[str, Topic] = {
     ),
     "simulate": Topic(
         "Playtesting: the simulator and its policy",
-        "R2 R11 R12 R18 R19",
+        "R2 R11 R12 R18 R19 R21",
         "`d4cli simulate` plays the encounter from its current state to the end N times per "
         "mode (turn; round resetting to the buffer; round resetting to 0, R12), in memory, "
         "through the same rules as the commands; nothing is written. A turn running in the "
         "file goes on first (its creature takes the actions it still can), then turns follow "
         "R19; the round running counts as round 1 (a file before round 1 starts it). A fight "
-        "ends when only one side has a creature with hp up, the winner (R18; with three sides "
+        "ends when only one side has a creature up, the winner (R21; with three sides "
         "or more it goes on until one is left), or is a draw after --max-rounds rounds. Every "
         "creature needs a side, a side a creature with hp up, and each creature a named "
         "action without a DC it could afford. A named action is played as `act NAME ACTION "
