@@ -15,7 +15,9 @@ of rolling each die, in one draw. The draws are numpy's (``numpy.random.Generato
 generator per block of `d4cli.sim.batch_scope.BLOCK` runs seeded by ``(seed, mode,
 block)``: the same seed gives the same tally whatever pieces the runs are cut into, as
 long as a piece is whole blocks (`d4cli.sim.pieces.chunks`). They are not the reference engine's dice: the two engines
-agree in distribution, not run by run (tests/sim/test_batch_engine.py checks it).
+agree in distribution, not run by run (tests/sim/test_batch_engine.py checks it), and
+each rule written here over arrays gives the reference's answer on the same states
+(tests/sim/test_batch_rules.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from d4cli.sim.batch_scope import BLOCK
-from d4cli.sim.batch_tables import Flags, Ints, Tables, build
+from d4cli.sim.batch_tables import Flags, Floats, Ints, Tables, build
 from d4cli.sim.policy import MAX_ACTIONS
 from d4cli.sim.setup import MODES, Setup
 from d4cli.sim.tally import FIGURES, Tally
@@ -124,7 +126,7 @@ def _next_turn(t: Tables, live: _Live) -> tuple[Ints, Flags]:
     around, that has not had its turn and is not down; and whether there is one."""
     count = len(t.side_of)
     order = (live.order[:, None] + np.arange(count)[None, :]) % count
-    free = ~live.had & ~(t.has_hp & (live.hp <= 0))
+    free = ~live.had & ~down(t.has_hp, live.hp)
     ready = np.take_along_axis(free, order, axis=1)
     position: Ints = order[np.arange(order.shape[0]), ready.argmax(axis=1)]
     found: Flags = np.any(ready, axis=1, keepdims=False)
@@ -156,7 +158,7 @@ def _finish(t: Tables, f: _Figures, live: _Live, done: Flags) -> _Live:
     """The runs of *done* leave the fight: who is down at its end is kept (R18)."""
     if not done.any():
         return live
-    f.down[live.ids[done]] = t.has_hp & (live.hp[done] <= 0)
+    f.down[live.ids[done]] = down(t.has_hp, live.hp[done])
     return live.keep(~done)
 
 
@@ -191,14 +193,14 @@ def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Ge
         hindered = _react(t, live, rows, who, load, target)
         counts[runs * width + 3] += hindered
         net = np.where(hindered, t.hindered[move], t.net[move])
-        pool = np.maximum(1, t.value[move] - np.maximum(0, load) + net)
+        pool = pool_sizes(t.value[move], load, net)
         lost, fell = _attack(t, live, rows * count + target, pool, move, target, dice)
         f.damage.reshape(-1)[runs * f.damage.shape[1] + t.side_of[who]] += lost
         f.dealt.reshape(-1)[runs * count + who] += lost
         counts[runs * width + 2] += 1
         loads[mine] += t.cost[move]
         ended = rows[fell]
-        over, winner = fight_ends(~(t.has_hp & (live.hp[ended] <= 0)), t.side_onehot)
+        over, winner = fight_ends(~down(t.has_hp, live.hp[ended]), t.side_onehot)
         if over.any():
             f.over[runs[fell][over]] = True
             f.winner[runs[fell][over]] = winner[over]
@@ -243,7 +245,7 @@ def _react(t: Tables, live: _Live, rows: Ints, who: Ints, load: Ints, target: In
         ally = np.maximum(ally, 0)
         theirs = rows * count + ally
         own = loads[theirs]
-        up = ~(t.has_hp[ally] & (hp[theirs] <= 0))
+        up = ~down(t.has_hp[ally], hp[theirs])
         worth = (
             ~t.weigh_round[ally]
             | had[theirs]
@@ -267,17 +269,45 @@ def _attack(
     """Roll each pool of d4s with the move's extra dice, take the damage over the target's
     Evasion off its hp (at flat index *cells*), never below 0 (R5-R7, R16). Returns the hp
     each attack took off and whether it left the target at 0."""
-    # The total drawn from its exact distribution (`Tables.totals`): the law of rolling each die.
-    row = t.pool_row[move] + pool - 1
-    found = np.searchsorted(t.totals, row + dice.random(pool.size), side="right")
-    total = t.total_low[row] + found - t.total_first[row]
+    total = pool_totals(t, move, pool, dice.random(pool.size))
     hp = live.hp.reshape(-1)
     before = hp[cells]
-    after = np.maximum(0, before - np.maximum(0, total - t.evasion[target]))
+    after = hp_after(before, total, t.evasion[target])
     hp[cells] = after
     lost: Ints = before - after
     fell: Flags = after == 0
     return lost, fell
+
+
+def pool_totals(t: Tables, move: Ints, pool: Ints, uniform: Floats) -> Ints:
+    """Each roll's total (R5-R7): *pool* d4s and the extra dice of *move*, drawn from their exact
+    distribution (`Tables.totals`: the law of rolling each die) by its inverse at *uniform*, in
+    [0, 1): the lowest total whose cumulative share exceeds it."""
+    row = t.pool_row[move] + pool - 1
+    found = np.searchsorted(t.totals, row + uniform, side="right")
+    total: Ints = t.total_low[row] + found - t.total_first[row]
+    return total
+
+
+def down(has_hp: Flags, hp: Ints) -> Flags:
+    """Who is down (R18): at 0 hp, a creature without hp never (`Creature.down`); *hp* holds 0
+    for a creature without hp, *has_hp* says which have it (shapes broadcast: (C,) and (n, C))."""
+    found: Flags = has_hp & (hp <= 0)
+    return found
+
+
+def pool_sizes(value: Ints, load: Ints, net: Ints) -> Ints:
+    """Each attack's pool of d4s (R5, `d4cli.rules.pool.pool_size`): ``max(1, Aspect - max(0,
+    Load) + Net Advantage)``, from its Aspect's value, the attacker's Load and the net Advantage."""
+    size: Ints = np.maximum(1, value - np.maximum(0, load) + net)
+    return size
+
+
+def hp_after(before: Ints, total: Ints, evasion: Ints) -> Ints:
+    """Each target's hp after an attack (R7, R16): the damage is the total over its Evasion
+    (never below 0), and hp never goes below 0."""
+    after: Ints = np.maximum(0, before - np.maximum(0, total - evasion))
+    return after
 
 
 def fight_ends(up: Flags, side_onehot: Ints) -> tuple[Flags, Ints]:
