@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 RULES_MD = REPO / "docs" / "rules.md"
 
 EVERY_ID = (
-    [f"R{n}" for n in range(1, 21)]
+    [f"R{n}" for n in range(1, 22)]
     + [f"C{n}" for n in range(1, 9)]
     + [f"L{n}" for n in range(1, 5)]
     + ["N1"]
