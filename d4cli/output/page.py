@@ -129,13 +129,10 @@ def view_fragment(view: PublicView | None, odds: str | None = None) -> str:
     if view.next_turn is not None:
         now += f'<span class="next">Next: {escape(view.next_turn)}</span>'
     end = view.fight_over
-    over = (
-        ""
-        if end is None
-        else f'<p class="over">The fight is over: {escape(end.winner)} wins</p>'
-        if end.winner is not None
-        else '<p class="over">The fight is over: everyone is down</p>'
-    )
+    over = ""
+    if end is not None:  # R21: a side has won, or everyone is down
+        outcome = "everyone is down" if end.winner is None else f"{escape(end.winner)} wins"
+        over = f'<p class="over">The fight is over: {outcome}</p>'
     body = "".join(_row(view, creature) for creature in view.creatures)
     body = body or '<li class="empty">No creatures to show</li>'
     line = "" if odds is None else f'<p class="odds">{escape(odds)}</p>'
