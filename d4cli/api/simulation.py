@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
@@ -35,8 +35,8 @@ from d4cli.sim.engines import EngineChoice, check_engine, choose
 from d4cli.sim.forecast import Chance, FightOver, Forecast, decided
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
-from d4cli.sim.setup import MAX_RUNS, MODES, Setup, prepare
-from d4cli.sim.sweep_one import split_key, with_setting
+from d4cli.sim.setup import MAX_RUNS, MODES
+from d4cli.sim.sweep import Sweep, cells, grid_setups, split_key
 from d4cli.sim.tally import Tally
 
 __all__ = [
@@ -66,9 +66,6 @@ RUNS: Range = (1, MAX_RUNS)
 MAX_ROUNDS: Range = (1, 100_000)
 DEFAULT_MAX_ROUNDS = 100
 RESERVE: Range = (0, 1000)
-SWEEP_KEYS: tuple[str, ...] = ("reserve", "buffer")
-SWEEP_VALUES: Range = (0, 1000)
-MAX_SETTINGS = 51  # settings of one sweep
 # A forecast's runs: the default costs about a `status` with the batch engine.
 FORECAST_RUNS: Range = forecasting.RUNS
 DEFAULT_FORECAST_RUNS = forecasting.DEFAULT_RUNS
@@ -86,63 +83,6 @@ class Readable(Protocol):
 
 
 Source = Encounter | Readable | str | os.PathLike[str]
-
-
-class Sweep(NamedTuple):
-    """A grid over one setting: one row of the report per value.
-
-    Attributes:
-        key: ``reserve`` (every creature's reserved headroom, its policy's ``reserve``) or
-            ``buffer`` (every Load Buffer, R1); ``reserve:NAME`` or ``buffer:NAME`` for one
-            creature (N1 folding).
-        values: the settings, whole numbers within 0..1000, at most `MAX_SETTINGS`.
-        text: as the sweep was written (``reserve=0..3``), for messages; "" to spell it from
-            *key* and *values*.
-    """
-
-    key: str
-    values: tuple[int, ...]
-    text: str = ""
-
-    @classmethod
-    def parse(cls, text: str) -> Sweep:
-        """``reserve=0..3`` -> ``Sweep("reserve", (0, 1, 2, 3), "reserve=0..3")``.
-
-        Raises:
-            InputError: naming ``sweep``: an unknown key, or not ``KEY=A..B`` with
-                0 <= A <= B <= 1000 and at most `MAX_SETTINGS` settings.
-        """
-        key, sign, span = text.rpartition("=") if "=" in text else (text, "", "")
-        _check_key(key, text)
-        low, dots, high = span.partition("..")
-        if not sign or not dots:
-            raise InputError("sweep", text, "must be KEY=A..B, such as reserve=0..3")
-        first = parse_whole(low, "sweep", SWEEP_VALUES)
-        last = parse_whole(high, "sweep", SWEEP_VALUES)
-        if last < first:
-            raise InputError(
-                "sweep", text, f"a range goes low..high, such as {key}={last}..{first}"
-            )
-        if last - first >= MAX_SETTINGS:
-            raise InputError(
-                "sweep",
-                text,
-                f"at most {MAX_SETTINGS} settings, such as {key}={first}..{first + MAX_SETTINGS - 1}",
-            )
-        return cls(key, tuple(range(first, last + 1)), text)
-
-    def checked(self) -> Sweep:
-        """This sweep, its key and values checked (as `parse` checks them).
-
-        Raises:
-            InputError: naming ``sweep``.
-        """
-        text = self.text or f"{self.key}={','.join(map(str, self.values))}"
-        _check_key(self.key, text)
-        if not self.values or len(self.values) > MAX_SETTINGS:
-            raise InputError("sweep", text, f"give 1..{MAX_SETTINGS} settings")
-        values = tuple(check_whole(value, "sweep", SWEEP_VALUES) for value in self.values)
-        return self._replace(values=values, text=text)
 
 
 @dataclass(frozen=True)
@@ -281,7 +221,7 @@ def simulate(
     grid = _sweep(sweep, reserve)
     seed = _seed(seed)
     fight = _read(encounter)
-    setups = _setups(fight, chosen, grid, max_rounds, target, reserve)
+    setups = grid_setups(fight, chosen, grid, max_rounds=max_rounds, target=target, reserve=reserve)
     choice = choose([setup for _, _, setup in setups], asked)
     with _playing(scheduler, jobs) as (executor, pieces):
         counter = _counter(progress, runs * len(setups))
@@ -295,7 +235,7 @@ def simulate(
         seed,
         max_rounds,
         grid,
-        tuple(Played(value, mode, tallies[label]) for label, (value, mode) in _cells(grid, chosen)),
+        tuple(Played(value, mode, tallies[label]) for label, (value, mode) in cells(grid, chosen)),
         choice.name,
         choice.reason,
     )
@@ -380,23 +320,6 @@ def _whole(value: int | str, field: str, bounds: Range) -> int:
     return check_whole(value, field, bounds)
 
 
-def _check_key(key: str, text: str) -> None:
-    """*key* is a sweep's: one of `SWEEP_KEYS`, alone or with ``:NAME``.
-
-    Raises:
-        InputError: naming ``sweep`` and *text*.
-    """
-    base, name = split_key(key)
-    if base not in SWEEP_KEYS or name == "":
-        raise InputError(
-            "sweep",
-            text,
-            "unknown key; one of "
-            + ", ".join(SWEEP_KEYS)
-            + ", or KEY:NAME for one creature (such as reserve=0..3 or buffer:Aria=0..2)",
-        )
-
-
 def _modes(modes: Sequence[str]) -> tuple[str, ...]:
     """*modes*, each one of `MODE_NAMES` once.
 
@@ -454,40 +377,6 @@ def _read(encounter: Source) -> Encounter:
     if callable(getattr(encounter, "status", None)):
         return encounter.status()
     raise InputError("encounter", type(encounter).__name__, "give an Encounter, a Reader or a path")
-
-
-def _cells(grid: Sweep | None, modes: tuple[str, ...]) -> Iterator[tuple[str, tuple[Any, str]]]:
-    """Each cell's label and ``(setting, mode)``: settings outer, modes inner."""
-    values: tuple[Any, ...] = (None,) if grid is None else grid.values
-    for value in values:
-        for mode in modes:
-            yield f"{value}/{mode}", (value, mode)
-
-
-def _setups(
-    encounter: Encounter,
-    modes: tuple[str, ...],
-    grid: Sweep | None,
-    max_rounds: int,
-    target: str | None,
-    reserve: int | None,
-) -> list[tuple[str, str, Setup]]:
-    """Each cell's ``(label, mode, setup)``: the encounter at its setting, prepared for its mode.
-
-    Raises:
-        InputError: what `d4cli.sim.setup.prepare` refuses; a sweep of a creature not there (N1).
-    """
-    base, one = split_key(grid.key) if grid is not None else (None, None)
-    setups = []
-    for label, (value, mode) in _cells(grid, modes):
-        options: dict[str, Any] = {"max_rounds": max_rounds, "target": target, "reserve": reserve}
-        played = encounter
-        if base is not None and one is not None:
-            played = with_setting(encounter, base, one, value)
-        elif base is not None:
-            options[base] = value
-        setups.append((label, mode, prepare(played, mode, **options)))
-    return setups
 
 
 @contextmanager
