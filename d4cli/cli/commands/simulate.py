@@ -2,11 +2,19 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from d4cli.api.simulation import MAX_ROUNDS, RESERVE, RUNS, Sweep, check_jobs, simulate
+from d4cli.api.simulation import (
+    MAX_ROUNDS,
+    RESERVE,
+    RUNS,
+    Simulation,
+    Sweep,
+    check_jobs,
+    simulate,
+)
 from d4cli.cli.options import EngineOption, FileArgument, FileOption, JsonOption
 from d4cli.cli.sim_input import one_file, played_path
 from d4cli.output.render.simtext import csv_report, markdown_report
@@ -140,7 +148,7 @@ def simulate_command(
         )
     finally:
         bar.close()
-    _print(found.report(), format_=format_, json_=json_)
+    _print(found, format_=format_, json_=json_)
 
 
 def _check_format(format_: str, json_: bool, sweep: str | None) -> None:
@@ -159,10 +167,12 @@ def _check_format(format_: str, json_: bool, sweep: str | None) -> None:
         )
 
 
-def _print(report: dict[str, Any], *, format_: str, json_: bool) -> None:
+def _print(found: Simulation, *, format_: str, json_: bool) -> None:
     if json_:
-        emit_json(report)
-    elif format_ == "table":
+        emit_json(found.report())
+        return
+    report = found.report()
+    if format_ == "table":
         (print_sweep if "sweep" in report else print_report)(report)
     elif format_ == "svg":
         print(simulate_svg(report))
