@@ -170,7 +170,7 @@ def simulate(
     *,
     runs: int = 1000,
     seed: int | None = None,
-    modes: Sequence[str] = MODE_NAMES,
+    modes: Sequence[str] | str = MODE_NAMES,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     target: str | None = None,
     reserve: int | None = None,
@@ -186,7 +186,8 @@ def simulate(
         encounter: an `Encounter`, a `Reader` or `Tracker`, or the path of an encounter file.
         runs: fights per cell, 1..10,000,000.
         seed: the seed of the dice, 0..2**63-1 (None: a random one, in `Simulation.seed`).
-        modes: reset modes (R12), each one of `MODE_NAMES` once.
+        modes: reset modes (R12), each one of `MODE_NAMES` once; or their comma-separated
+            list as text (``"turn, round"``).
         max_rounds: a fight still running after this many rounds (1..100,000) is a draw.
         target: every creature's target rule, ``lowest-hp`` or ``random`` (else each
             creature's policy).
@@ -320,20 +321,23 @@ def _whole(value: int | str, field: str, bounds: Range) -> int:
     return check_whole(value, field, bounds)
 
 
-def _modes(modes: Sequence[str]) -> tuple[str, ...]:
-    """*modes*, each one of `MODE_NAMES` once.
+def _modes(modes: Sequence[str] | str) -> tuple[str, ...]:
+    """*modes* (names, or their comma-separated list as text), each one of `MODE_NAMES` once.
 
     Raises:
         InputError: naming ``modes``: an unknown mode, or one named twice.
     """
-    chosen = (modes,) if isinstance(modes, str) else tuple(modes)
+    if isinstance(modes, str):
+        text, chosen = modes, tuple(mode.strip() for mode in modes.split(","))
+    else:
+        text, chosen = ",".join(modes), tuple(modes)
     if not chosen:
         raise InputError("modes", None, "name one mode or more: " + ", ".join(MODES))
     for mode in chosen:
         if mode not in MODES:
             raise InputError("modes", mode, "unknown mode; one of " + ", ".join(MODES))
     if len(set(chosen)) != len(chosen):
-        raise InputError("modes", ",".join(chosen), "names a mode twice")
+        raise InputError("modes", text, "names a mode twice")
     return chosen
 
 

@@ -35,6 +35,7 @@ def test_a_seeded_simulation_is_the_commands_report(ambush):
     )
     assert isinstance(found, Simulation) and found.sides == ("goblins", "party")
     assert [(cell.value, cell.mode) for cell in found.cells] == [(None, "turn"), (None, "round")]
+    assert simulate(ambush, runs=300, seed=7, modes="turn, round").report() == printed
     for mode in printed["modes"]:
         assert found.wins(mode["mode"]) == {side: got["wins"] for side, got in mode["wins"].items()}
         assert sum(found.wins(mode["mode"]).values()) + mode["draws"]["draws"] == 300
@@ -122,6 +123,8 @@ def test_a_fight_already_over_raises_naming_the_winner(ambush):
         (lambda p: simulate(p, runs=True), "runs: true: must be a whole number"),
         (lambda p: simulate(p, modes=["turn", "sideways"]), "modes: 'sideways': unknown mode"),
         (lambda p: simulate(p, modes=["turn", "turn"]), "modes: 'turn,turn': names a mode twice"),
+        (lambda p: simulate(p, modes="turn, turn"), "modes: 'turn, turn': names a mode twice"),
+        (lambda p: simulate(p, modes=[]), "modes: name one mode or more"),
         (lambda p: simulate(p, max_rounds=0), "max_rounds: 0: must be within 1..100000"),
         (lambda p: simulate(p, target="closest"), "target: 'closest': must be lowest-hp or random"),
         (lambda p: simulate(p, engine="fast"), "engine: 'fast': unknown engine"),

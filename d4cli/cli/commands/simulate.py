@@ -134,7 +134,7 @@ def simulate_command(
     try:
         found = simulate(
             runs=count,
-            modes=[mode.strip() for mode in modes.split(",")],
+            modes=modes,
             max_rounds=rounds_limit,
             jobs=workers,
             scheduler=scheduler,
