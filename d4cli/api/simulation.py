@@ -388,7 +388,7 @@ def _playing(scheduler: str | None, jobs: int | None) -> Iterator[tuple[Any, int
     """The executor and the pieces at once: none and *jobs* (default the cores) here, or the
     cluster at *scheduler* and *jobs* (default its worker threads), connected for the block."""
     if scheduler is None:
-        yield None, jobs or os.cpu_count() or 1
+        yield None, jobs or usable_cores()
         return
     from d4cli.sim.cluster import connect  # Dask: only when a scheduler is given
 
