@@ -3,7 +3,7 @@ default runs, and of one state's live odds (what the board's worker plays after 
 
 ``balance`` is run ``REPEATS`` times as a user runs it (a fresh process, start-up included),
 ``--wins party=60 --vary "Goblin Chief:hp=5..40" --seed 1``; the live odds are timed in this
-process, `d4cli.sim.live_odds.live_odds` of the ambush and of the duel. The report gives
+process, `d4cli.api.live_odds.live_odds` of the ambush and of the duel. The report gives
 medians and the machine's load average, since the machine may be shared.
 Run ``python benchmarks/balance.py [REPEATS]``.
 """
@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from d4cli.api.live_odds import LIVE_RUNS, live_odds
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
-from d4cli.sim.live_odds import LIVE_RUNS, live_odds
 
 REPEATS = 3
 

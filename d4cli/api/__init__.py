@@ -13,7 +13,13 @@ and why, the encounter after it, whether it was written) and its reads (`Tracker
 (bad input, naming the field and the value), `FileError` (a file that cannot be read,
 used or written), `RefusedError` (the rules refuse: R2, C4) and `LockTimeout`.
 docs/api.md documents each name.
+
+`simulate` and `forecast` (the playtest simulator, `d4cli.api.simulation`) are named here
+but loaded when first asked for: the simulator brings the process pool's modules, which a
+script or a command that plays no fight should not pay for.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from d4cli.api.change import Change
 from d4cli.api.reader import Reader
@@ -44,6 +50,9 @@ from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
 from d4cli.store.requests import RequestRow
 from d4cli.store.undo import Redone, Undone
+
+if TYPE_CHECKING:
+    from d4cli.api.simulation import forecast, simulate
 
 __all__ = [
     # the encounter
@@ -102,6 +111,9 @@ __all__ = [
     "damage_grid",
     "check_grid",
     "compare_grid",
+    # the simulator (loaded when first asked for)
+    "simulate",
+    "forecast",
     # errors
     "D4Error",
     "InputError",
@@ -109,3 +121,16 @@ __all__ = [
     "RefusedError",
     "LockTimeout",
 ]
+
+
+# The names of `d4cli.api.simulation` that `d4cli.api` gives, loaded on first use.
+_SIMULATION = frozenset({"simulate", "forecast"})
+
+
+def __getattr__(name: str) -> Any:
+    """`simulate` and `forecast`, from `d4cli.api.simulation` (imported on first use)."""
+    if name in _SIMULATION:
+        from d4cli.api import simulation
+
+        return getattr(simulation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

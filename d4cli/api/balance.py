@@ -15,6 +15,7 @@ from typing import Any
 
 from d4cli.api.change import Change, Writer
 from d4cli.api.sheets import AddSpec, added_creatures
+from d4cli.api.simulation import pool_jobs
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.turns import add_creatures, set_exhaustion
 from d4cli.fileformat.edits import set_creature_fields
@@ -24,6 +25,21 @@ from d4cli.rules.names import fold_name
 from d4cli.sim.balance import Balance, Point, Vary, most_values, search
 from d4cli.sim.forecast import forecast_setup, sides, sim_mode
 from d4cli.sim.pieces import run_all
+
+__all__ = [
+    "balance",
+    "apply_balance",
+    "checked_vary",
+    "value_transition",
+    "value_encounter",
+    "Balance",
+    "Point",
+    "Vary",
+    "OnValue",
+    "FIELDS",
+    "DEFAULT_RUNS",
+    "MAX_WORK",
+]
 
 # The fields a value may set; an Aspect is ``aspect.NAME`` (R1).
 FIELDS: tuple[str, ...] = ("hp", "max_hp", "evasion", "load_buffer", "exhaustion", "count")
@@ -46,12 +62,13 @@ def balance(
     *,
     runs: int = DEFAULT_RUNS,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: int | None = None,
     on_value: OnValue | None = None,
 ) -> Balance:
     """The value of *vary* in its range whose chance for *side* to win is nearest *target* (0..1).
 
-    The result depends on *seed* and *runs* only, never on *jobs*.
+    The result depends on *seed* and *runs* only, never on *jobs* (processes; default: up to
+    two once the runs are worth a pool, `d4cli.api.simulation.pool_jobs`).
 
     Raises:
         InputError: naming ``vary``: an unknown creature, field or Aspect, a range with no
@@ -75,11 +92,12 @@ def balance(
     for end in (vary.low, vary.high):  # refused at an end: nothing is played
         _playable(encounter, vary, end)
     played = 0
+    processes = pool_jobs(runs) if jobs is None else jobs
 
     def chance(value: int) -> Point:
         nonlocal played
         _, setup = forecast_setup(value_encounter(encounter, vary, value))
-        tally = run_all([("balance", mode, setup)], runs, seed, jobs)["balance"]
+        tally = run_all([("balance", mode, setup)], runs, seed, processes)["balance"]
         point = Point(value, tally.wins[setup.sides.index(named)], tally.runs)
         played += 1
         if on_value is not None:

@@ -11,7 +11,7 @@ With ``--players`` it draws the projection only (`d4cli.fight.public_view`);
 ``COLUMNS`` says otherwise).
 
 Under the title, the odds line: each side's chance to win from the state as it is and how
-the last change moved it (`d4cli.sim.live_odds`), on the players' board only with
+the last change moved it (`d4cli.api.live_odds`), on the players' board only with
 ``[player_view] odds_shown``. The live board computes it in a worker thread
 (`d4cli.cli.odds_worker`) and shows "…" until it is in; ``--once`` computes it first.
 """
@@ -28,6 +28,7 @@ import tty
 from typing import Any
 
 from d4cli.api import SeatDesk, public_view
+from d4cli.api.live_odds import SideOdds
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.output.render import console
@@ -37,7 +38,6 @@ from d4cli.output.render.players_board import players_frame
 from d4cli.output.render.seats import building_line, pending_line
 from d4cli.output.serialize.seats import draft_json
 from d4cli.rules.errors import D4Error
-from d4cli.sim.side_odds import SideOdds
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8

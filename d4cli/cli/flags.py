@@ -48,10 +48,13 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "gm": "--gm",
     "grant": "--adv/--dis",
     "hp": "--hp",
+    "jobs": "--jobs",  # `simulate`: processes, or pieces at once on a cluster
     "ignore_load": "--ignore-load",
     "like": "--like",
     "max_hp": "--max-hp",
+    "max_rounds": "--max-rounds",
     "mode": {"": "--mode", "simulate": "--modes"},
+    "modes": "--modes",  # `simulate`: the reset modes played
     "name": {"init": "--name", "action add": "ACTION"},
     # the creatures of a change of several (`damage NAME... N`, `effect add CREATURE... SOURCE`)
     "names": {"": "NAME", "effect add": "CREATURE"},
@@ -61,10 +64,12 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "proficiencies": "--proficiency",
     "proficiency": "--proficiency",
     "reason": {"deny": "--reason"},
+    "reserve": "--reserve",  # `simulate`: every creature's reserved headroom
     "round_reset": "--round-reset",
     "rounds": "--rounds",
     "runs": "--runs",
     "scheduler": "--scheduler",
+    "seed": "--seed",
     "seq": "--at",
     # `add --side`, `effect add --side`: the simulator's `side` is each creature's, in the file
     "side": {"add": "--side", "effect add": "--side"},

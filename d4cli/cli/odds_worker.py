@@ -1,7 +1,7 @@
 """The live odds of ``board`` and ``serve``, computed off the render path in one worker thread.
 
 The board asks for the odds of each new state (`OddsWorker.ask`) and goes on drawing; the
-worker plays the newest state asked for (`d4cli.sim.live_odds`), never a stale one, and
+worker plays the newest state asked for (`d4cli.api.live_odds`), never a stale one, and
 bumps `OddsWorker.version` when its answer is in, so the loop redraws. Until then the
 frame shows "…" (`OddsWorker.computing`).
 """
@@ -11,8 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from d4cli.sim.live_odds import LIVE_RUNS, live_odds
-from d4cli.sim.side_odds import Odds, SideOdds, moved
+from d4cli.api.live_odds import LIVE_RUNS, Odds, SideOdds, live_odds, moved
 
 
 class OddsWorker:

@@ -3,11 +3,11 @@ entry, the forecast line of ``status --forecast`` (shared by ``status``, ``board
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from d4cli.api import Encounter, public_entry, same_name
 from d4cli.api.replay import SEQ
+from d4cli.api.simulation import DEFAULT_FORECAST_RUNS, FORECAST_RUNS, FightOver, Forecast, forecast
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.sim_input import seed_of
 from d4cli.output.render import console, escape
@@ -19,8 +19,6 @@ from d4cli.output.serialize.forecast import status_forecast_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.limits import parse_whole
-from d4cli.sim.engines import check_engine
-from d4cli.sim.forecast import DEFAULT_RUNS, RUNS, FightOver, Forecast, forecast
 
 
 def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:
@@ -68,15 +66,8 @@ def run_forecast(
     Raises:
         InputError: a bad ``--runs`` or ``--seed``, a fight already over, or what the simulator refuses.
     """
-    count = DEFAULT_RUNS if runs is None else parse_whole(runs, "--runs", RUNS)
-    return forecast(
-        encounter, count, seed_of(seed), jobs=pool_jobs(count), engine=check_engine(engine)
-    )
-
-
-def pool_jobs(runs: int) -> int:
-    """Processes for *runs* fights: up to two cores once the runs are worth a pool."""
-    return min(2, os.cpu_count() or 1) if runs >= 500 else 1
+    count = DEFAULT_FORECAST_RUNS if runs is None else parse_whole(runs, "--runs", FORECAST_RUNS)
+    return forecast(encounter, runs=count, seed=seed_of(seed), engine=engine)
 
 
 def status_forecast(encounter: Encounter) -> tuple[Forecast | None, str | None]:

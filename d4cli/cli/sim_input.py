@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from d4cli.api import Encounter
 from d4cli.api.reader import Reader
@@ -24,18 +25,26 @@ def one_file(argument: str | None, option: str | None) -> str | None:
     return option if argument is None else argument
 
 
-def played_encounter(file: str | None, from_: str | None) -> Encounter:
-    """The encounter of *file* (else the usual one), or of ``--from`` (a bundled example or a path).
+def played_path(file: str | None, from_: str | None) -> Path:
+    """The encounter file of *file* (else the usual one), or of ``--from`` (a bundled example or a path).
 
     Raises:
-        InputError: naming ``--from``: given with a file, or an unknown example; a file that
-            cannot be read.
+        InputError: naming ``--from``: given with a file, or an unknown example.
     """
     if from_ is not None:
         if file is not None:
             raise InputError("--from", from_, "give the file (FILE or --file) or --from, not both")
-        return Reader(template_path(from_)).status()
-    return Reader(resolve_path(file)).status()
+        return template_path(from_)
+    return resolve_path(file)
+
+
+def played_encounter(file: str | None, from_: str | None) -> Encounter:
+    """The encounter of `played_path`, read.
+
+    Raises:
+        InputError: as `played_path`; a file that cannot be read.
+    """
+    return Reader(played_path(file, from_)).status()
 
 
 def seed_of(text: str | None) -> int:

@@ -1,7 +1,7 @@
 """The odds line's figures: each side's whole percent to win, and how the last change moved it.
 
 Plain data only (no simulator): the board, the page and their JSON read these records;
-`d4cli.sim.live_odds` computes them.
+`d4cli.api.live_odds` computes them.
 """
 
 from __future__ import annotations

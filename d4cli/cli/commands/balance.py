@@ -11,19 +11,17 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, apply_balance, balance
+from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, Point, Vary, apply_balance, balance
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.exit_codes import ExitCode
 from d4cli.cli.options import FileArgument, FileOption, JsonOption
-from d4cli.cli.reads import pool_jobs
 from d4cli.cli.sim_input import one_file, played_encounter, seed_of
 from d4cli.output.render.balance import balance_svg, print_balance
 from d4cli.output.serialize.balance import balance_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
-from d4cli.sim.balance import Point, Vary
 
 FORMATS = ("table", "svg")
 # A search whose first value says it will take longer than this says so first.
@@ -121,7 +119,6 @@ def balance_command(
             target,
             runs=count,
             seed=number,
-            jobs=pool_jobs(count),
             on_value=timer,
         )
     except KeyboardInterrupt:

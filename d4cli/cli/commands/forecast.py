@@ -2,10 +2,11 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from d4cli.api.simulation import FightOver, decided
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import EngineOption, FileOption, JsonOption
 from d4cli.cli.reads import run_forecast
@@ -13,10 +14,6 @@ from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.forecast import print_forecast, settled_line
 from d4cli.output.serialize.forecast import forecast_json, settled_json
 from d4cli.output.stdout import emit_json
-from d4cli.sim.forecast import FightOver, decided
-
-if TYPE_CHECKING:
-    pass
 
 
 def forecast_command(

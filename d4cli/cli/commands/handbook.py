@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api.reader import Reader
+from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
@@ -16,9 +16,6 @@ from d4cli.output.render.handbook import handbook_markdown
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole
 from d4cli.rules.names import check_text
-from d4cli.sim.pieces import run_all
-from d4cli.sim.report import simulation_json
-from d4cli.sim.setup import MODES, prepare
 
 DEFAULT_EXAMPLE = "ambush"
 
@@ -62,14 +59,9 @@ def handbook_command(
             raise InputError("--out", out, "its folder does not exist")
         if os.path.isdir(target):
             raise InputError("--out", out, "is a folder")
-    encounter = Reader(template_path(from_ or DEFAULT_EXAMPLE)).status()
-    setups = [(mode, mode, prepare(encounter, mode)) for mode in MODES]
-    tallies = run_all(setups, count, number, min(2, os.cpu_count() or 1))
-    first = setups[0][2]
-    grid = [(None, mode, mode) for mode in MODES]
-    creatures = tuple((c.name, side) for c, side in zip(first.encounter.creatures, first.side_of))
-    report = simulation_json(
-        encounter.name, first.sides, count, number, 100, None, [None], grid, tallies, creatures
+    path = template_path(from_ or DEFAULT_EXAMPLE)
+    report = simulate(path, runs=count, seed=number, jobs=pool_jobs(count)).report(
+        with_engine=False
     )
     text = handbook_markdown(report)
     if target is None:

@@ -139,26 +139,26 @@ def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
 
 
 class Progress:
-    """A Rich progress bar on stderr, shown only on a terminal and only once a run passes a second."""
+    """A Rich progress bar on stderr, shown only on a terminal and only once a run passes a second.
 
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.done = 0
+    Called with the runs played so far and the runs in all (`d4cli.api.simulation.simulate`).
+    """
+
+    def __init__(self) -> None:
         self.started = time.monotonic()
         self.bar: Any = None
         self.task: Any = None
         self.tty = console(stderr=True).is_terminal
 
-    def __call__(self, runs: int) -> None:
-        self.done += runs
+    def __call__(self, done: int, total: int) -> None:
         if not self.tty:
             return
         if self.bar is None and time.monotonic() - self.started > 1.0:
             self.bar = RichProgress(console=console(stderr=True), transient=True)
             self.bar.start()
-            self.task = self.bar.add_task("simulating", total=self.total)
+            self.task = self.bar.add_task("simulating", total=total)
         if self.bar is not None:
-            self.bar.update(self.task, completed=self.done)
+            self.bar.update(self.task, completed=done)
 
     def close(self) -> None:
         if self.bar is not None:
