@@ -141,7 +141,7 @@ class SeatRoutes:
         preview_limit: RateLimit | None = None,
     ) -> None:
         self.broadcaster = broadcaster
-        self.seats = Seats(tracker.path, lock_timeout=tracker.lock_timeout)
+        self.seats = Seats(tracker.path, lock_timeout=tracker.door.lock_timeout)
         self.board = SeatBoard(tracker)
         self.acts = limit or RateLimit()
         self.previews = preview_limit or RateLimit(PREVIEWS_PER_SECOND)
