@@ -23,10 +23,20 @@ from typing import Any, TypeVar
 from d4cli.api.change import Change, Door
 from d4cli.api.players import Shown
 from d4cli.api.reader import Reader
-from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
+from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
-from d4cli.api.transitions import Names, act_transition, effect_transition, one_or_several
-from d4cli.fight import events, hitpoints, several, turns, visibility
+from d4cli.api.transitions import (
+    Names,
+    act_transition,
+    add_transition,
+    damage_transition,
+    effect_transition,
+    exhaust_transition,
+    heal_transition,
+    one_or_several,
+    rolled_amount,
+)
+from d4cli.fight import events, several, turns, visibility
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import remove_effect
@@ -38,12 +48,8 @@ from d4cli.fight.sheets import ActionEvent, add_action, remove_action
 from d4cli.fight.team import TeamRecord, TeamRequest, team
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
 from d4cli.rules.dice import (
-    DiceRoll,
     DiceSource,
     ExtraDice,
-    parse_expression,
-    parse_extra,
-    roll_expression,
 )
 from d4cli.store import files
 from d4cli.store.history import History, HistoryStream
@@ -219,13 +225,7 @@ class Tracker:
             InputError: a sheet the rules refuse (checked before the file is read when it
                 copies no other), a name in use, an unknown *before*/*after*/``like``.
         """
-        checked = sheet_of(spec, spec.name, None) if spec.like is None else None
-
-        def transition(encounter: Encounter) -> tuple[Encounter, events.AddEvent]:
-            added, like = added_creatures(spec, encounter, checked)
-            return turns.add_creatures(encounter, added, before=before, after=after, like=like)
-
-        return self.change(transition, note=note)
+        return self.change(add_transition(spec, before, after), note=note)
 
     def remove(self, name: str, *, note: str | None = None) -> Change[events.RemoveEvent]:
         """Remove a creature; the turn never moves to someone else (R17)."""
@@ -254,13 +254,7 @@ class Tracker:
     ) -> Change[events.ExhaustEvent]:
         """Set a creature's Exhaustion level (R15); *level* may be a function of the current level."""
 
-        def transition(encounter: Encounter) -> tuple[Encounter, events.ExhaustEvent]:
-            value = level
-            if callable(value):
-                value = value(encounter.find(name).exhaustion)
-            return turns.set_exhaustion(encounter, name, value)
-
-        return self.change(transition, note=note)
+        return self.change(exhaust_transition(name, level), note=note)
 
     # --- one creature or several (R16, R18, R20) ------------------------------------------------
 
@@ -278,14 +272,8 @@ class Tracker:
                 a negative number; dice that are not ``NdX`` terms and numbers joined by
                 ``+`` and ``-``.
         """
-        value, roll = self._amount(amount)
-        transition = one_or_several(
-            name,
-            lambda encounter, one: several.with_roll(hitpoints.damage(encounter, one, value), roll),
-            lambda encounter, names: several.with_roll(
-                several.damage_several(encounter, names, value), roll
-            ),
-        )
+        value, roll = rolled_amount(amount, self.door.rng)
+        transition = damage_transition(name, value, roll)
         # a roll is kept, whatever it took off
         return self.change(transition, note=note, always_logged=roll is not None)
 
@@ -294,21 +282,9 @@ class Tracker:
     ) -> Change[events.HealEvent | several.SeveralEvent]:
         """Give a creature, or each of several, *amount* hp back, up to its ``max_hp`` (R18);
         *amount* as `damage`'s (dice rolled once for all)."""
-        value, roll = self._amount(amount)
-        transition = one_or_several(
-            name,
-            lambda encounter, one: several.with_roll(hitpoints.heal(encounter, one, value), roll),
-            lambda encounter, names: several.with_roll(
-                several.heal_several(encounter, names, value), roll
-            ),
-        )
+        value, roll = rolled_amount(amount, self.door.rng)
+        transition = heal_transition(name, value, roll)
         return self.change(transition, note=note, always_logged=roll is not None)
-
-    def _amount(self, amount: int | str) -> tuple[int, DiceRoll | None]:
-        if not isinstance(amount, str):
-            return amount, None
-        roll = roll_expression(parse_expression(amount, "amount"), self.door.rng)
-        return max(0, roll.total), roll
 
     def reveal(
         self, name: Names, *, note: str | None = None
@@ -396,9 +372,6 @@ class Tracker:
             InputError: as `d4cli.fight.actions.act`; *faces* (field ``faces``) not exactly as
                 many as the roll takes after the gate, or a face outside its die.
         """
-        parsed = None
-        if extra is not None:
-            parsed = [parse_extra(e, "extra") if isinstance(e, str) else e for e in extra]
         transition = act_transition(
             actor,
             aspect,
@@ -406,7 +379,7 @@ class Tracker:
             cost=cost,
             advantage=advantage,
             disadvantage=disadvantage,
-            extra=parsed,
+            extra=extra,
             dc=dc,
             target=target,
             evasion=evasion,

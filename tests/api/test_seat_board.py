@@ -12,8 +12,13 @@ from _cli import files
 from d4cli.api import FileError, InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
 from d4cli.api.seat_board import SeatBoard
 from d4cli.fight.seat_view import HIDDEN_SOURCE
-from d4cli.store.seat_files import DraftRow, drafts_path
-from d4cli.store.seat_files import read_requests, requests_path, write_requests
+from d4cli.store.seat_files import (
+    DraftRow,
+    drafts_path,
+    read_requests,
+    requests_path,
+    write_requests,
+)
 
 
 @pytest.fixture

@@ -13,8 +13,14 @@ from _cli import fails, ok
 from d4cli.rules.errors import FileError
 from d4cli.store import seat_files as seat_file
 from d4cli.store.private import read_object
-from d4cli.store.seat_files import read_requests, requests_path
-from d4cli.store.seat_files import MIN_TOKEN_CHARS, read_seats, seats_path, write_seats
+from d4cli.store.seat_files import (
+    MIN_TOKEN_CHARS,
+    read_requests,
+    read_seats,
+    requests_path,
+    seats_path,
+    write_seats,
+)
 
 
 def write_private(path, text: str) -> None:
