@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 from d4cli.api.change import Change
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
-from d4cli.api.seat_requests import SeatAction, SeatDesk, Submitted
-from d4cli.api.seats import Seat, Seats
+from d4cli.api.seat_requests import SeatDesk, Submitted
+from d4cli.api.seats import Seat, SeatAction, Seats
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
@@ -48,7 +48,7 @@ from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult
 from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
-from d4cli.store.requests import RequestRow
+from d4cli.store.seat_files import RequestRow
 from d4cli.store.undo import Redone, Undone
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ made by the very transition `apply_balance` writes (``set``'s checks, ``exhaust`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from d4cli.api.change import Change, Writer
+from d4cli.api.change import Change
 from d4cli.api.sheets import AddSpec, added_creatures
 from d4cli.api.simulation import pool_jobs
 from d4cli.fight.encounter import Encounter
@@ -40,6 +40,9 @@ __all__ = [
     "DEFAULT_RUNS",
     "MAX_WORK",
 ]
+
+if TYPE_CHECKING:  # the tracker whose door writes the value (`apply_balance`)
+    from d4cli.api.tracker import Tracker
 
 # The fields a value may set; an Aspect is ``aspect.NAME`` (R1).
 FIELDS: tuple[str, ...] = ("hp", "max_hp", "evasion", "load_buffer", "exhaustion", "count")
@@ -178,7 +181,7 @@ def value_encounter(encounter: Encounter, vary: Vary, value: int) -> Encounter:
 
 
 def apply_balance(
-    writer: Writer, vary: Vary, value: int, *, note: str | None = None
+    writer: Tracker, vary: Vary, value: int, *, note: str | None = None
 ) -> Change[Any] | None:
     """Write *value* into the encounter file as one journaled change (one ``undo`` takes it back).
 

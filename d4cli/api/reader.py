@@ -1,7 +1,7 @@
 """`Reader`: what can be read of an encounter file without changing it (no lock, nothing written).
 
-`d4cli.api.Tracker` is a `Reader` that can also change the file; the players' server and
-the live boards need only this.
+A `d4cli.api.Tracker` holds one for its reads and a door for its changes; the players' server
+and the live boards need only this.
 """
 
 from __future__ import annotations
@@ -17,12 +17,10 @@ from d4cli.fight.encounter import Encounter
 from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView
 from d4cli.store import files, read_encounter
-from d4cli.store.drafts import drafts_path
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
 from d4cli.store.replay import Replay, replay_texts
-from d4cli.store.requests import requests_path
-from d4cli.store.seats import seats_path
+from d4cli.store.seat_files import drafts_path, requests_path, seats_path
 
 
 class Reader:

@@ -15,9 +15,10 @@ import random
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from d4cli.api.seat_requests import SeatAction, SeatDesk, judged, seated, stored_action
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, own_creature, seat_act, seat_of, seated, stored_action
 from d4cli.api.tracker import Tracker
-from d4cli.fight.encounter import Creature, Encounter, same_name
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.public_view import public_view
 from d4cli.fight.seat_view import (
     SeatPage,
@@ -32,14 +33,11 @@ from d4cli.fight.seat_view import (
 )
 from d4cli.odds.roll_odds import PoolOdds, pool_odds
 from d4cli.rules.dice import EnteredDice, parse_extra
-from d4cli.rules.errors import D4Error, InputError
+from d4cli.rules.errors import D4Error
 from d4cli.rules.pool import PoolRequest, roll_pool
 from d4cli.store import files
-from d4cli.store import seats as seat_file
-from d4cli.store.drafts import DraftRow, write_draft
 from d4cli.store.lock import LockTimeout, locked
-from d4cli.store.requests import RequestRow, requests_path
-from d4cli.store.seats import seats_path
+from d4cli.store.seat_files import DraftRow, RequestRow, requests_path, seats_path, write_draft
 
 # A draft is a courtesy to the GM's board: a preview never waits long for the lock.
 DRAFT_LOCK_SECONDS = 0.5
@@ -68,10 +66,7 @@ class SeatBoard:
         self.desk = SeatDesk(tracker)
 
     def _seat(self, token: str) -> str:
-        seat = seat_file.find(seat_file.read_seats(self.tracker.path), token)
-        if seat is None:
-            raise InputError("token", None, "no such seat (revoked, reset or mistyped)")
-        return seat.creature
+        return seat_of(self.tracker.path, token)
 
     def page(self, token: str) -> SeatPage:
         """The seat's page: the table, its creature, its requests with their outcomes."""
@@ -110,14 +105,9 @@ class SeatBoard:
         """
         name = self._seat(token)
         encounter = self.tracker.status()
-        creature = seated(encounter, name)
-        if action.creature is not None and not (
-            same_name(action.creature, creature.name)
-            or same_name(action.creature, creature.alias or None)
-        ):
-            raise InputError("creature", action.creature, "a seat acts for its own creature only")
+        creature = own_creature(encounter, name, action.creature)
         stored = {**stored_action(action._replace(faces=None)), "faces": None}
-        _, record = judged(encounter, creature.name, stored, random.Random(0), refuse=False)
+        _, record = seat_act(creature.name, stored, random.Random(0), refuse=False)(encounter)
         target = None if record.target is None else encounter.find(record.target)
         sources = shown_sources(record.sources, public_sources(_both(creature, target)))
         plan = seat_plan(record.result.plan.request, sources, _evasion_shown(target))
@@ -134,9 +124,9 @@ class SeatBoard:
     def _remember(
         self, name: str, stored: dict[str, Any], pool: int, extra: int, allowed: bool
     ) -> None:
-        """Leave the action being built for the GM's board (`d4cli.store.drafts`); a lock
+        """Leave the action being built for the GM's board (`d4cli.store.seat_files`); a lock
         that stays busy past `DRAFT_LOCK_SECONDS` skips it: the preview answers anyway."""
-        now: datetime = self.tracker.clock()
+        now: datetime = self.tracker.door.clock()
         cost = stored["cost"] if stored["cost"] is not None else 1
         draft = DraftRow(
             name,

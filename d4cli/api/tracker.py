@@ -1,58 +1,66 @@
 """`Tracker`: one encounter file and everything that can be done to it or read from it.
 
 Every front end (the CLI's commands, ``play``, ``serve``, a designer's script) goes
-through a `Tracker`. A change opens the store's one `Transaction` (lock, one read,
-journal, atomic write), computes the new state with the pure functions of
-`d4cli.fight`, and returns a `Change` holding the record that says what happened
-and why; the front end renders it. Nothing here prints or reads the environment.
+through a `Tracker`. A change hands a pure transition of `d4cli.fight` to the one door
+(`d4cli.api.change.Door`: lock, one read, journal, atomic write, the side files that ride
+with it) and returns a `Change` holding the record that says what happened and why; the
+front end renders it. Nothing here prints or reads the environment.
+
+`Tracker` is one class by composition, not a chain of base classes: its reads are a
+`Reader`'s (``self.reader``, which the server and the live boards use alone), its writes
+go through its `Door` (``self.door``, which a seat's requests share), and the transitions
+that take more than a call are functions (`d4cli.api.transitions`). Each method says in
+one place what it reads or changes; no method is spread over files.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from d4cli.api.change import Change
-from d4cli.api.creature_changes import CreatureChanges
-from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
+from d4cli.api.change import Change, Door
+from d4cli.api.players import Shown
+from d4cli.api.reader import Reader
+from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
-from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
+from d4cli.api.transitions import (
+    Names,
+    act_transition,
+    add_transition,
+    damage_transition,
+    effect_transition,
+    exhaust_transition,
+    heal_transition,
+    one_or_several,
+    rolled_amount,
+)
+from d4cli.fight import events, several, turns, visibility
+from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import remove_effect
 from d4cli.fight.encounter import TEAM_SOURCE, Encounter
-from d4cli.fight.events import (
-    AddEvent,
-    EffectEvent,
-    ExhaustEvent,
-    MoveEvent,
-    NoteEvent,
-    RemoveEvent,
-    SetEvent,
-    TurnEndEvent,
-    TurnStartEvent,
-)
 from d4cli.fight.notes import set_notes, write_note
+from d4cli.fight.public_view import PublicView
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
-from d4cli.fight.sheets import ActionEvent, add_action, apply_named_action, remove_action
+from d4cli.fight.sheets import ActionEvent, add_action, remove_action
 from d4cli.fight.team import TeamRecord, TeamRequest, team
-from d4cli.fight.turns import (
-    add_creatures,
-    end_turn,
-    move_creature,
-    remove_creature,
-    set_exhaustion,
-    start_turn,
-)
-from d4cli.fight.visibility import AliasEvent, set_alias
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.rules.dice import DiceSource, ExtraDice, parse_extra
+from d4cli.rules.dice import (
+    DiceSource,
+    ExtraDice,
+)
+from d4cli.store import files
+from d4cli.store.history import History, HistoryStream
+from d4cli.store.replay import Replay
 from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 
+R = TypeVar("R")
 
-class Tracker(CreatureChanges):
+
+class Tracker:
     """An encounter file (TOML, with its journal, redo file and lock beside it).
 
     Args:
@@ -64,9 +72,80 @@ class Tracker(CreatureChanges):
     Every change method returns a `Change` and raises `InputError` (bad input, naming the
     field), `FileError` (a file that cannot be read, used or written) or `LockTimeout`;
     on any error the file and the journal stay byte for byte as they were. Each is a pure
-    transition of `d4cli.fight` applied by `Writer.change`. ``damage``, ``heal``, ``reveal``,
-    ``conceal`` and ``effect_add`` take one creature or several (`CreatureChanges`).
+    transition of `d4cli.fight` handed to the `Door`. ``damage``, ``heal``, ``reveal``,
+    ``conceal`` and ``effect_add`` take one creature or several (`d4cli.api.transitions`).
     """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        rng: DiceSource | None = None,
+        clock: Clock = local_now,
+        lock_timeout: float | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.reader = Reader(self.path)
+        self.door = Door(self.path, rng=rng, clock=clock, lock_timeout=lock_timeout)
+
+    def change(
+        self,
+        transition: Callable[[Encounter], tuple[Encounter, R]],
+        *,
+        note: str | None = None,
+        dry_run: bool = False,
+        always_logged: bool = False,
+    ) -> Change[R]:
+        """Any pure *transition* of `d4cli.fight` as one change, through the door (`Door.change`)."""
+        return self.door.change(transition, note=note, dry_run=dry_run, always_logged=always_logged)
+
+    # --- reads (`Reader`) ------------------------------------------------------------------
+
+    def status(self) -> Encounter:
+        """The encounter as it stands (`Reader.status`)."""
+        return self.reader.status()
+
+    def stamp(self) -> tuple[files.Stamp, ...]:
+        """A cheap stamp of the file and its journal (`Reader.stamp`)."""
+        return self.reader.stamp()
+
+    def own_files(self) -> tuple[Path, ...]:
+        """The encounter file and its side files (`Reader.own_files`)."""
+        return self.reader.own_files()
+
+    def history(self, last: int | None = None) -> History:
+        """The changes that stand, oldest first (`Reader.history`)."""
+        return self.reader.history(last)
+
+    def view(self) -> PublicView:
+        """What the players' screens show (`Reader.view`)."""
+        return self.reader.view()
+
+    def shown(self) -> Shown:
+        """What the players' screens show and its encounter (`Reader.shown`)."""
+        return self.reader.shown()
+
+    def log(self, last: int | None = None) -> HistoryStream:
+        """The journal's standing entries, streamed (`Reader.log`)."""
+        return self.reader.log(last)
+
+    def replay(self) -> Replay:
+        """The standing entries with the file's text after each (`Reader.replay`)."""
+        return self.reader.replay()
+
+    def status_at(self, seq: int, replay: Replay | None = None) -> tuple[dict[str, Any], Encounter]:
+        """Journal entry *seq* and the encounter right after it (`Reader.status_at`)."""
+        return self.reader.status_at(seq, replay)
+
+    def players_state_at(self, seq: int) -> tuple[dict[str, Any], Encounter]:
+        """Entry *seq* and the state a players' replay projects (`Reader.players_state_at`)."""
+        return self.reader.players_state_at(seq)
+
+    def states(
+        self, replay: Replay, keep: Iterable[int]
+    ) -> Iterator[tuple[dict[str, Any], Encounter | None]]:
+        """Entries of *replay* with the encounter after each (`Reader.states`)."""
+        return self.reader.states(replay, keep)
 
     @classmethod
     def create(
@@ -138,7 +217,7 @@ class Tracker(CreatureChanges):
         before: str | None = None,
         after: str | None = None,
         note: str | None = None,
-    ) -> Change[AddEvent]:
+    ) -> Change[events.AddEvent]:
         """Add the creature(s) *spec* describes, together, at the end of the turn order or
         just before/after another; their Load starts at the reset value (R1, R13, R19).
 
@@ -146,47 +225,116 @@ class Tracker(CreatureChanges):
             InputError: a sheet the rules refuse (checked before the file is read when it
                 copies no other), a name in use, an unknown *before*/*after*/``like``.
         """
-        checked = sheet_of(spec, spec.name, None) if spec.like is None else None
+        return self.change(add_transition(spec, before, after), note=note)
 
-        def transition(encounter: Encounter) -> tuple[Encounter, AddEvent]:
-            added, like = added_creatures(spec, encounter, checked)
-            return add_creatures(encounter, added, before=before, after=after, like=like)
-
-        return self.change(transition, note=note)
-
-    def remove(self, name: str, *, note: str | None = None) -> Change[RemoveEvent]:
+    def remove(self, name: str, *, note: str | None = None) -> Change[events.RemoveEvent]:
         """Remove a creature; the turn never moves to someone else (R17)."""
-        return self.change(lambda encounter: remove_creature(encounter, name), note=note)
+        return self.change(lambda encounter: turns.remove_creature(encounter, name), note=note)
 
     def move(
         self, name: str, place: str, other: str | None = None, *, note: str | None = None
-    ) -> Change[MoveEvent]:
+    ) -> Change[events.MoveEvent]:
         """Move a creature in the turn order: ``before``/``after`` *other*, ``first`` or ``last`` (R13)."""
         return self.change(
-            lambda encounter: move_creature(encounter, name, place, other), note=note
+            lambda encounter: turns.move_creature(encounter, name, place, other), note=note
         )
 
     def turn_start(
         self, name: str | None = None, *, note: str | None = None
-    ) -> Change[TurnStartEvent]:
+    ) -> Change[events.TurnStartEvent]:
         """Start the next creature's turn, or *name*'s, ending the running one (R1, R12, R13, R19)."""
-        return self.change(lambda encounter: start_turn(encounter, name), note=note)
+        return self.change(lambda encounter: turns.start_turn(encounter, name), note=note)
 
-    def turn_end(self, *, note: str | None = None) -> Change[TurnEndEvent]:
+    def turn_end(self, *, note: str | None = None) -> Change[events.TurnEndEvent]:
         """End the running turn; the Load is kept (R14)."""
-        return self.change(end_turn, note=note)
+        return self.change(turns.end_turn, note=note)
 
     def exhaust(
         self, name: str, level: int | Callable[[int], int], *, note: str | None = None
-    ) -> Change[ExhaustEvent]:
+    ) -> Change[events.ExhaustEvent]:
         """Set a creature's Exhaustion level (R15); *level* may be a function of the current level."""
 
-        def transition(encounter: Encounter) -> tuple[Encounter, ExhaustEvent]:
-            value = level
-            if callable(value):
-                value = value(encounter.find(name).exhaustion)
-            return set_exhaustion(encounter, name, value)
+        return self.change(exhaust_transition(name, level), note=note)
 
+    # --- one creature or several (R16, R18, R20) ------------------------------------------------
+
+    def damage(
+        self, name: Names, amount: int | str, *, note: str | None = None
+    ) -> Change[events.DamageEvent | several.SeveralEvent]:
+        """Take *amount* hp off a creature, or off each of several; at 0 one is down (R16, R18).
+        *amount* is a whole number, or dice to roll with the tracker's dice (``"2d6+1"``, R6,
+        L2, L3), rolled once: every creature named takes that total. The record's ``roll``
+        says what they showed, and a roll is logged even when it changes nothing; a total
+        below 0 takes nothing off.
+
+        Raises:
+            InputError: no such creature, a pattern matching nobody, a creature named twice;
+                a negative number; dice that are not ``NdX`` terms and numbers joined by
+                ``+`` and ``-``.
+        """
+        value, roll = rolled_amount(amount, self.door.rng)
+        transition = damage_transition(name, value, roll)
+        # a roll is kept, whatever it took off
+        return self.change(transition, note=note, always_logged=roll is not None)
+
+    def heal(
+        self, name: Names, amount: int | str, *, note: str | None = None
+    ) -> Change[events.HealEvent | several.SeveralEvent]:
+        """Give a creature, or each of several, *amount* hp back, up to its ``max_hp`` (R18);
+        *amount* as `damage`'s (dice rolled once for all)."""
+        value, roll = rolled_amount(amount, self.door.rng)
+        transition = heal_transition(name, value, roll)
+        return self.change(transition, note=note, always_logged=roll is not None)
+
+    def reveal(
+        self, name: Names, *, note: str | None = None
+    ) -> Change[visibility.RevealEvent | several.SeveralEvent]:
+        """Show a hidden creature, or several, on the players' view (R20)."""
+        return self.change(
+            one_or_several(name, visibility.reveal, several.reveal_several), note=note
+        )
+
+    def conceal(
+        self, name: Names, *, note: str | None = None
+    ) -> Change[visibility.ConcealEvent | several.SeveralEvent]:
+        """Hide a creature, or several, from the players' view (R20)."""
+        return self.change(
+            one_or_several(name, visibility.conceal, several.conceal_several), note=note
+        )
+
+    def effect_add(
+        self,
+        name: Names,
+        source: str,
+        grant: GrantKind | str,
+        *,
+        against: bool = False,
+        start_of: str | None = None,
+        end_of: str | None = None,
+        rounds: int | None = None,
+        uses: int | None = None,
+        level: int = 1,
+        public: bool = True,
+        side: str | None = None,
+        note: str | None = None,
+    ) -> Change[events.EffectEvent | several.SeveralEvent]:
+        """Put a lasting effect on a creature, or the same effect on several and on every
+        creature of *side* (N1); the same source and grant again replaces it, the other grant
+        is bad input (R4, R20, C8). Its duration is one for all: ``end_of`` names one creature.
+        """
+        transition = effect_transition(
+            name,
+            source,
+            str(grant),
+            against=against,
+            start_of=start_of,
+            end_of=end_of,
+            rounds=rounds,
+            uses=uses,
+            level=level,
+            public=public,
+            side=side,
+        )
         return self.change(transition, note=note)
 
     # --- rolls (R2-R11, C1-C8) ------------------------------------------------------------
@@ -224,29 +372,21 @@ class Tracker(CreatureChanges):
             InputError: as `d4cli.fight.actions.act`; *faces* (field ``faces``) not exactly as
                 many as the roll takes after the gate, or a face outside its die.
         """
-        request = ActRequest(
-            actor=actor,
-            aspect=aspect,
-            cost=1 if cost is None else cost,
-            advantage=tuple(advantage or ()),
-            disadvantage=tuple(disadvantage or ()),
-            extra=tuple(parse_extra(e, "extra") if isinstance(e, str) else e for e in extra or ()),
+        transition = act_transition(
+            actor,
+            aspect,
+            rng=self.door.rng,
+            cost=cost,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            extra=extra,
             dc=dc,
             target=target,
             evasion=evasion,
             gm=gm,
             ignore_load=ignore_load,
+            faces=faces,
         )
-        named = {"cost": cost, "extra": extra, "dc": dc, "adv": advantage, "dis": disadvantage}
-        given = frozenset(key for key, value in named.items() if value is not None)
-        rng = self.rng
-
-        def transition(encounter: Encounter) -> tuple[Encounter, ActRecord]:
-            named_request = apply_named_action(encounter, request, given)
-            if faces is not None:
-                return act_entered(encounter, named_request, faces)
-            return act(encounter, named_request, rng)
-
         return self.change(transition, note=note, dry_run=dry_run, always_logged=True)
 
     def team(
@@ -274,7 +414,7 @@ class Tracker(CreatureChanges):
         self, request: SheetCheckRequest, *, dry_run: bool = False, note: str | None = None
     ) -> Change[CheckRecord]:
         """A d20 check from a creature's stored stats and its grants; logged, Load unchanged (C1-C8)."""
-        rng = self.rng
+        rng = self.door.rng
         return self.change(
             lambda encounter: sheet_check(encounter, request, rng),
             note=note,
@@ -286,7 +426,7 @@ class Tracker(CreatureChanges):
 
     def effect_remove(
         self, name: str, source: str, *, note: str | None = None
-    ) -> Change[EffectEvent]:
+    ) -> Change[events.EffectEvent]:
         """End a creature's effect of *source* early."""
         return self.change(lambda encounter: remove_effect(encounter, name, source), note=note)
 
@@ -302,23 +442,27 @@ class Tracker(CreatureChanges):
         """Take a named action off a creature."""
         return self.change(lambda encounter: remove_action(encounter, name, action), note=note)
 
-    def note(self, name: str | None, text: str) -> Change[NoteEvent]:
+    def note(self, name: str | None, text: str) -> Change[events.NoteEvent]:
         """A note in the journal about creature *name* (None: the whole encounter); nothing else changes."""
         return self.change(lambda encounter: write_note(encounter, name, text), always_logged=True)
 
-    def set_notes(self, name: str, text: str) -> Change[NoteEvent]:
+    def set_notes(self, name: str, text: str) -> Change[events.NoteEvent]:
         """Replace a creature's standing notes with *text*."""
         return self.change(lambda encounter: set_notes(encounter, name, text))
 
-    def alias(self, name: str, alias: str | None, *, note: str | None = None) -> Change[AliasEvent]:
+    def alias(
+        self, name: str, alias: str | None, *, note: str | None = None
+    ) -> Change[visibility.AliasEvent]:
         """Give a creature the name the players see (None: its own name again, R20)."""
-        return self.change(lambda encounter: set_alias(encounter, name, alias), note=note)
+        return self.change(
+            lambda encounter: visibility.set_alias(encounter, name, alias), note=note
+        )
 
     # --- a creature's fields, mid-fight ------------------------------------------------------
 
     def set(
         self, name: str, changes: Mapping[str, object], *, note: str | None = None
-    ) -> Change[SetEvent]:
+    ) -> Change[events.SetEvent]:
         """Set fields of a creature, validated as the file is (docs/file-format.md): ``hp``,
         ``max_hp``, ``evasion``, ``load_buffer``, ``side``, ``hp_shown``, ``evasion_shown``,
         ``aspect.NAME``, ``attribute.NAME``, ``proficiency.NAME``, ``specialization.NAME``.
@@ -335,7 +479,7 @@ class Tracker(CreatureChanges):
 
     def set_view(
         self, changes: Mapping[str, object], *, note: str | None = None
-    ) -> Change[SetEvent]:
+    ) -> Change[events.SetEvent]:
         """Set fields of the ``[player_view]`` table: ``party``, ``party_hp``, ``others_hp``
         (``exact``, ``label`` or ``none``), ``seats`` (``approve`` or ``auto``),
         ``odds_shown`` (a bool).
@@ -347,7 +491,24 @@ class Tracker(CreatureChanges):
             lambda encounter: set_view_fields(encounter, changes, self.path), note=note
         )
 
-    # --- history ---------------------------------------------------------------------------
+    # --- history, and what an interrupt left (`Door`) ------------------------------------------
+
+    @property
+    def writing_seq(self) -> int | None:
+        """The ``seq`` of the entry the newest change began to write (`Door.writing_seq`)."""
+        return self.door.writing_seq
+
+    def saved_seq(self) -> int | None:
+        """After an interrupted change: its entry's ``seq`` when it stands (`Door.saved_seq`)."""
+        return self.door.saved_seq()
+
+    def newest_seq(self) -> int | None:
+        """The ``seq`` of the newest standing journal entry (`Door.newest_seq`)."""
+        return self.door.newest_seq()
+
+    def went_back(self) -> tuple[str, int | None, int | None] | None:
+        """After an interrupted ``undo`` or ``redo``: ``(kind, before, now)`` (`Door.went_back`)."""
+        return self.door.went_back()
 
     def undo(self) -> Undone:
         """Revert the newest change byte for byte (never the ``init``); ``redo`` can put it back.
@@ -355,8 +516,11 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to undo. FileError: a damaged journal, a failed write.
         """
-        self.going_back = ("undo", self.newest_seq())  # what an interrupt compares against
-        return undo(self.path, timeout=self.lock_timeout)
+        self.door.going_back = (
+            "undo",
+            self.door.newest_seq(),
+        )  # what an interrupt compares against
+        return undo(self.path, timeout=self.door.lock_timeout)
 
     def redo(self) -> Redone:
         """Put back the newest undone change, byte for byte.
@@ -364,5 +528,8 @@ class Tracker(CreatureChanges):
         Raises:
             InputError: nothing to redo. FileError: a damaged redo file, a failed write.
         """
-        self.going_back = ("redo", self.newest_seq())  # what an interrupt compares against
-        return redo(self.path, timeout=self.lock_timeout)
+        self.door.going_back = (
+            "redo",
+            self.door.newest_seq(),
+        )  # what an interrupt compares against
+        return redo(self.path, timeout=self.door.lock_timeout)

@@ -42,7 +42,7 @@ def interrupted() -> str:
         return "interrupted: nothing was saved"
     tracker, stamp = _opened[-1]
     try:
-        if tracker.began_change:  # a change: saved whole or not at all
+        if tracker.door.began_change:  # a change: saved whole or not at all
             seq = tracker.saved_seq()
             if seq is None:
                 return "interrupted: nothing was saved"

@@ -191,7 +191,7 @@ def serve(
         FileError: the file cannot be read at the start (later, the page says it is not ready).
     """
     broadcaster = Broadcaster(
-        tracker.view, tracker.stamp, warn, max_streams, odds=partial(players_odds, tracker)
+        tracker.view, tracker.stamp, warn, max_streams, odds=partial(players_odds, tracker.reader)
     )
     sock = bind(host, port)
     bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])

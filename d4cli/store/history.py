@@ -7,9 +7,10 @@ the lock (the file's bytes and hash, the open journal) and writes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import hashlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, cast
 
 from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.store import files, journal
@@ -238,3 +239,89 @@ def _rebuild(handle: BinaryIO, end: int) -> str | None:
         if text is None:
             return None
     return text
+
+
+# --- where an entry is: the marks the seats' requests index keeps ---------------------------
+
+
+class Mark(NamedTuple):
+    """Where one journal entry is: its ``seq``, its line's first byte (``at``) and the first 16
+    hex digits of the SHA-256 of its line (``line``). The journal is only appended to and cut
+    at its end, so the entry stands while the same line is at ``at`` before the standing end."""
+
+    seq: int
+    at: int
+    line: str
+
+
+def mark_of(at: int, raw: bytes) -> Mark:
+    """The mark of the entry line *raw* (its bytes, newline included) starting at byte *at*."""
+    entry = journal.parse_line(at, raw).entry
+    seq = entry["seq"] if entry is not None else 0
+    return Mark(seq, at, hashlib.sha256(raw).hexdigest()[:16])
+
+
+def _line_at(handle: BinaryIO, at: int) -> bytes:
+    handle.seek(at)
+    read = journal.read_line(handle)
+    return b"" if read is None else read.data
+
+
+def _standing_split(path: Path) -> tuple[BinaryIO, journal.Split] | None:
+    """The journal open for reading and its standing lines, newest first (None: no journal)."""
+    data = files.read_bytes(path)
+    opened, size = files.open_journal(journal_path(path))
+    if opened is None:
+        return None
+    handle = cast(BinaryIO, opened)
+    return handle, journal.standing(journal.lines_backward(handle, size), files.digest(data), size)
+
+
+def standing_at(path: Path, marks: Iterable[Mark]) -> dict[Mark, dict[str, Any]]:
+    """The entries (as ``log`` shows them) of the *marks* that still stand: one line read for
+    each, whatever the journal's length. An entry ``undo`` took back, or cut off since, is left
+    out (its place holds another line, or lies past the standing end).
+
+    Raises:
+        FileError: the encounter file or the journal cannot be read.
+    """
+    wanted = tuple(marks)
+    opened = _standing_split(real_path(path)) if wanted else None
+    if opened is None:
+        return {}
+    handle, split = opened
+    found: dict[Mark, dict[str, Any]] = {}
+    with handle:
+        for mark in wanted:
+            raw = _line_at(handle, mark.at) if mark.at < split.good_end else b""
+            entry = journal.parse_line(mark.at, raw).entry if raw else None
+            if entry is not None and mark_of(mark.at, raw) == mark:
+                found[mark] = journal.public_entry(entry)
+    return found
+
+
+def entries_since(
+    path: Path, mark: Mark | None, since: str
+) -> Iterator[tuple[Mark, dict[str, Any]]]:
+    """The standing entries newer than *mark*, newest first, each with its mark (as ``log``
+    shows them): the walk stops at *mark*'s own line, at the newest ``init``, or at the first
+    entry timed before *since* (ISO 8601; *mark* gone, as after an ``undo`` below it). So it
+    reads the entries since the index was last written, never the whole history.
+
+    Raises:
+        FileError: the encounter file or the journal cannot be read.
+    """
+    opened = _standing_split(real_path(path))
+    if opened is None:
+        return
+    handle, split = opened
+    with handle:
+        for line in split.lines:
+            entry = line.entry
+            if entry is None:
+                continue
+            raw = _line_at(handle, line.start)
+            here = mark_of(line.start, raw)
+            if here == mark or str(entry.get("time", "")) < since or entry["kind"] == "init":
+                return
+            yield here, journal.public_entry(entry)

@@ -21,6 +21,7 @@ from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, remembered, sidefiles, temp
 from d4cli.store import redo as redo_file
 from d4cli.store.files import journal_path, real_path, redo_path
+from d4cli.store.history import Mark, mark_of
 from d4cli.store.lock import locked
 
 Clock = Callable[[], datetime]
@@ -242,6 +243,7 @@ class Transaction:
         # The seq of the entry `commit` is writing (None before): after an interrupt, whether
         # that entry stands says whether the change was saved.
         self.writing_seq: int | None = None
+        self._written: Mark | None = None
 
     def __enter__(self) -> Self:
         files.check_file(self.path)
@@ -286,11 +288,28 @@ class Transaction:
             **journal.going_back(old_text, new_text, t.needs_anchor()),
         }
         self.writing_seq = entry["seq"]
-        t.commit(new_data, line=journal.encode_entry(entry))
+        line = journal.encode_entry(entry)
+        damaged = t.tail.damaged
+        # The line goes where the standing entries end (after a torn damaged line, on its own).
+        at = t.tail.good_end + (1 if damaged is not None and damaged.torn else 0)
+        t.commit(new_data, line=line)
+        self._written = mark_of(at, line)
         warning = None
         if t.tail.damaged is not None and t.handle is not None:
             warning = journal.after_damage(t.handle, t.tail, journal_path(path))
         return Written(warning, _dropped(old_text, new_text))
+
+    def newest(self) -> Mark | None:
+        """The mark of the newest standing journal entry: the one `commit` wrote, else the
+        newest as read under the lock (None: no entry, or a damaged line ends the journal)."""
+        if self._written is not None:
+            return self._written
+        t = self._txn
+        last = t.tail.last
+        if last is None or last.entry is None or t.handle is None:
+            return None
+        t.handle.seek(last.start)
+        return mark_of(last.start, t.handle.read(last.end - last.start))
 
 
 def _dropped(old_text: str, new_text: str) -> int:

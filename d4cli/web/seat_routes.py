@@ -3,12 +3,25 @@
 - ``GET /seat/TOKEN``: the seat's page (`d4cli.output.seat_page`), assets under
   ``/seat-assets/``;
 - ``GET /seat/TOKEN/view.json``: the table as ``/view.json`` has it, plus the seat's creature
-  and requests (`d4cli.output.seat_page_json.seat_page_json`);
+  and requests (`d4cli.output.seat_page.seat_page_json`);
 - ``GET /seat/TOKEN/events``: Server-Sent Events from the one broadcaster (each counts under
   the stream cap), plus a message whenever the seats or the requests change (`SeatWatch`);
   a revoked or reset token's stream ends;
 - ``POST /seat/TOKEN/preview``: the pool, gate and exact odds of an action being built;
 - ``POST /seat/TOKEN/act``: the action, queued for the GM or carried out at once.
+
+The body of ``/preview`` and ``/act`` is one object (`seat_action` makes a
+`d4cli.api.SeatAction` of it)::
+
+    {"aspect": "Finesse", "cost": 1, "advantage": ["torch"], "disadvantage": [],
+     "extra": ["1d4"], "target": "Goblin 2", "faces": null, "creature": "Aria"}
+
+``aspect`` (an Aspect or named action) is the one key it must have; ``cost`` a whole
+number or null (1, or the named action's); ``advantage``, ``disadvantage`` and ``extra``
+lists of text; ``target`` the name the players see, or null or "" for none; ``faces`` null
+("roll") or the entered faces, whole numbers; ``creature`` the creature the page thinks it
+acts for, or null. Any other key, or a value of another type, is refused naming the key.
+The values themselves are checked by the library (`d4cli.api.SeatDesk.submit`).
 
 A token that finds no seat answers exactly as an unknown path does (404, the same body and
 headers), looked up in constant time (`d4cli.api.Seats.find`) before anything else is read.
@@ -32,13 +45,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from d4cli.api import FileError, InputError, LockTimeout, Seat, Seats, Tracker
+from d4cli.api import FileError, InputError, LockTimeout, Seat, SeatAction, Seats, Tracker
 from d4cli.api.seat_board import SeatBoard
-from d4cli.output.seat_page import SEAT_ASSETS, seat_asset, seat_page_html
-from d4cli.output.seat_page_json import preview_json, request_json, seat_page_json
+from d4cli.output.seat_page import (
+    SEAT_ASSETS,
+    preview_json,
+    request_json,
+    seat_asset,
+    seat_page_html,
+    seat_page_json,
+)
 from d4cli.web.app import Stream
 from d4cli.web.broadcast import POLL_SECONDS, Broadcaster, StreamsFull
-from d4cli.web.seat_body import seat_action
 from d4cli.web.writes import RateLimit, read_write
 
 # What a seat's stream gets when its requests or the seats change: the page reads its view again.
@@ -141,7 +159,7 @@ class SeatRoutes:
         preview_limit: RateLimit | None = None,
     ) -> None:
         self.broadcaster = broadcaster
-        self.seats = Seats(tracker.path, lock_timeout=tracker.lock_timeout)
+        self.seats = Seats(tracker.path, lock_timeout=tracker.door.lock_timeout)
         self.board = SeatBoard(tracker)
         self.acts = limit or RateLimit()
         self.previews = preview_limit or RateLimit(PREVIEWS_PER_SECOND)
@@ -249,3 +267,71 @@ def seat_routes(
 ) -> list[BaseRoute]:
     """The routes of `SeatRoutes` (see the module)."""
     return SeatRoutes(tracker, broadcaster, limit, preview_limit).routes()
+
+
+# --- the JSON body of a preview or an act ------------------------------------------------
+
+KEYS = ("aspect", "cost", "advantage", "disadvantage", "extra", "target", "faces", "creature")
+# More than any hand builds; the body's size (4 KiB) bounds the rest.
+MAX_ITEMS = 40
+MAX_FACES = 500
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(body: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = body.get(key, [])
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise InputError(key, None, "must be a list of text")
+    if len(value) > MAX_ITEMS:
+        raise InputError(key, len(value), f"at most {MAX_ITEMS} items")
+    return tuple(item for item in value if item.strip())
+
+
+def _text(body: dict[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        raise InputError(key, None, "must be text or null")
+    return value
+
+
+def seat_action(body: Any) -> SeatAction:
+    """The `SeatAction` of a request's parsed JSON *body*.
+
+    Raises:
+        InputError: naming the key: not an object (``body``), an unknown key, ``aspect``
+            missing or not text, a value of another type than the module lists.
+    """
+    if not isinstance(body, dict):
+        raise InputError("body", None, "must be a JSON object")
+    unknown = sorted(key for key in body if key not in KEYS)
+    if unknown:
+        raise InputError(unknown[0][:40], None, "is not a key of an action: " + ", ".join(KEYS))
+    aspect = body.get("aspect")
+    if not isinstance(aspect, str) or not aspect.strip():
+        raise InputError("aspect", None, "give an Aspect or named action")
+    cost = body.get("cost")
+    if cost is not None and not _whole(cost):
+        raise InputError("cost", None, "must be a whole number or null")
+    faces = body.get("faces")
+    if faces is not None:
+        if not isinstance(faces, list) or not all(_whole(face) for face in faces):
+            raise InputError("faces", None, "must be null (roll) or a list of whole numbers")
+        if len(faces) > MAX_FACES:
+            raise InputError("faces", len(faces), f"at most {MAX_FACES} faces")
+    return SeatAction(
+        aspect=aspect,
+        cost=cost,
+        advantage=_texts(body, "advantage"),
+        disadvantage=_texts(body, "disadvantage"),
+        extra=_texts(body, "extra"),
+        target=_text(body, "target"),
+        faces=None if faces is None else tuple(faces),
+        creature=_text(body, "creature"),
+    )

@@ -12,8 +12,13 @@ from _cli import files
 from d4cli.api import FileError, InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
 from d4cli.api.seat_board import SeatBoard
 from d4cli.fight.seat_view import HIDDEN_SOURCE
-from d4cli.store.drafts import DraftRow, drafts_path
-from d4cli.store.requests import read_requests, requests_path, write_requests
+from d4cli.store.seat_files import (
+    DraftRow,
+    drafts_path,
+    read_requests,
+    requests_path,
+    write_requests,
+)
 
 
 @pytest.fixture
@@ -170,7 +175,7 @@ def test_the_seat_of_a_removed_creature_is_as_no_seat_and_lists_no_creature(enco
     assert files(encounter) == before
 
 
-def test_a_requests_file_removed_to_start_afresh_reuses_no_journaled_number(encounter):
+def test_a_requests_file_removed_to_start_afresh_takes_no_journaled_request_for_its_own(encounter):
     token = _token(encounter)
     now = datetime(2026, 12, 4, 2, 0, tzinfo=timezone.utc)  # the same second throughout
     desk = SeatDesk(
@@ -180,10 +185,11 @@ def test_a_requests_file_removed_to_start_afresh_reuses_no_journaled_number(enco
     desk.approve(1)
     requests_path(encounter).unlink()  # what the damaged file's error advises
     sent = desk.submit(token, SeatAction("Finesse", cost=0))
-    assert sent.request.number == 2
+    # Numbering starts afresh; the journal entry of the old request 1 is not this one's.
+    assert sent.request.number == 1
     rows = desk.requests_of(token)
-    assert [(r.number, r.act["aspect"], r.status) for r in rows] == [(2, "Finesse", "pending")]
-    done, change = desk.approve(2)
+    assert [(r.number, r.act["aspect"], r.status) for r in rows] == [(1, "Finesse", "pending")]
+    done, change = desk.approve(1)
     assert (
         done.status == "approved" and change.written and done.result["aspect"] == 4
     )  # Finesse 4, not Might 2

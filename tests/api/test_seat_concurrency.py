@@ -12,7 +12,7 @@ import pytest
 from _cli import ok, ok_json
 
 from d4cli.api import SeatDesk, Seats, Tracker
-from d4cli.api.seat_limits import WAITING_MAX
+from d4cli.api.seats import WAITING_MAX
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
-from d4cli.store.requests import requests_path
-from d4cli.store.seats import seats_path
+from d4cli.store.seat_files import requests_path, seats_path
 
 CREATURES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute")
 

@@ -34,6 +34,7 @@ SHOWN_AS_NAMED = {
     "next",  # a field of the requests file (PATH.requests)
     "request",  # a seat's requests waiting at once (`SeatDesk.submit`)
     "requests",  # the requests file's list
+    "carried",  # the requests file's index of carried-out requests
     "seats",  # the seats file's list (PATH.seats)
     "token",  # a seat's key (`SeatDesk.submit`): sent by its web page, never typed
     "version",  # the seats and requests files' format

@@ -12,7 +12,7 @@ from _width import at_width
 from d4cli.api import SeatAction, SeatDesk, Tracker
 from d4cli.api.seat_board import SeatBoard
 from d4cli.cli.play_session import Session
-from d4cli.store.seats import SeatRow, write_seats
+from d4cli.store.seat_files import SeatRow, write_seats
 
 ARIA = "A" * 30 + "ar"
 BORIN = "B" * 30 + "bo"

@@ -1,11 +1,12 @@
-"""The package's layout: no module of d4cli/ grows past 450 lines (a new concept gets a new module)."""
+"""The package's layout: a module holds one concept (a new concept gets a new module); no module of
+d4cli/ grows past 600 lines, where one concept has become several."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
-MAX_LINES = 450
+MAX_LINES = 600
 
 
 def _too_long(root: Path) -> dict[str, int]:
@@ -16,7 +17,7 @@ def _too_long(root: Path) -> dict[str, int]:
     return {name: count for name, count in lengths.items() if count > MAX_LINES}
 
 
-def test_no_module_of_the_package_exceeds_450_lines():
+def test_no_module_of_the_package_exceeds_600_lines():
     assert _too_long(PACKAGE) == {}
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from _cli import fails, ok, run
 
-import d4cli.api.tracker as turns  # the library calls the model's set_exhaustion through this name
+from d4cli.fight import turns  # the library calls the model's set_exhaustion through this module
 from d4cli.store import lock as lock_module
 
 

@@ -1,5 +1,5 @@
 """``PATH.seats`` and ``PATH.requests``: mode 0600, never through a link, replaced atomically,
-a damaged file named with its field (`d4cli.store.seats`, `d4cli.store.requests`)."""
+a damaged file named with its field (`d4cli.store.seat_files`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,16 @@ import pytest
 from _cli import fails, ok
 
 from d4cli.rules.errors import FileError
-from d4cli.store import seats as seat_file
+from d4cli.store import seat_files as seat_file
 from d4cli.store.private import read_object
-from d4cli.store.requests import read_requests, requests_path
-from d4cli.store.seats import MIN_TOKEN_CHARS, read_seats, seats_path, write_seats
+from d4cli.store.seat_files import (
+    MIN_TOKEN_CHARS,
+    read_requests,
+    read_seats,
+    requests_path,
+    seats_path,
+    write_seats,
+)
 
 
 def write_private(path, text: str) -> None:

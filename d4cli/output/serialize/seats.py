@@ -55,7 +55,7 @@ def seat_act_json(act: JsonObject, number: int, seat: str) -> JsonObject:
 
 
 def draft_json(row: Any) -> JsonObject:
-    """An action a seat is building (`d4cli.store.drafts.DraftRow`): ``creature``, ``time``,
+    """An action a seat is building (`d4cli.store.seat_files.DraftRow`): ``creature``, ``time``,
     ``aspect``, ``cost``, ``target`` (as the players name it, or null), ``pool`` (d4s),
     ``extra`` (extra dice), ``allowed`` (the gate, R2)."""
     return dict(row._asdict())
