@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
-from d4cli.output.serialize.changes import journal_json
+from d4cli.journal.entry import journal_json
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.errors import D4Error
 from d4cli.store.transaction import Clock, Transaction, local_now
 
 if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
-    from d4cli.output.serialize.changes import Record
+    from d4cli.journal.entry import Record
 
 R = TypeVar("R", bound="Record")
 

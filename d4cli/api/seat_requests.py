@@ -30,7 +30,7 @@ from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.encounter import Creature, Encounter, same_name
 from d4cli.fight.sheets import apply_named_action
-from d4cli.output.serialize.changes import journal_json
+from d4cli.journal.entry import journal_json
 from d4cli.rules.dice import DiceSource, parse_extras
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.limits import COST, check_range

@@ -21,8 +21,8 @@ from d4cli.output.render.odds import render_check_odds
 from d4cli.output.render.sheet import check_record_table
 from d4cli.output.roll_views import PoolView, gate_refusal
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.acts import act_json, sheet_check_json, team_json
-from d4cli.output.serialize.changes import journal_json
+from d4cli.journal.acts import act_json, sheet_check_json, team_json
+from d4cli.journal.entry import journal_json
 from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control

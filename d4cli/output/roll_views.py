@@ -14,7 +14,8 @@ from d4cli.output.render.lines import check_line, pool_line
 from d4cli.output.render.odds import render_pool_odds
 from d4cli.output.render.roll import check_renderables, dice_table, pool_renderables
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import check_json, dice_json, pool_json, with_odds
+from d4cli.journal.rolls import check_json, dice_json, pool_json
+from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll

@@ -30,8 +30,11 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any, BinaryIO, NamedTuple
 
-# Journal keys that are bookkeeping, not facts of the change (left out of `log`).
-PRIVATE_KEYS = ("before", "after", "prev", "patch", "text")
+from d4cli.journal import SCHEMA_KEY
+
+# Journal keys that are bookkeeping, not facts of the change (left out of `log`): the schema
+# version the entry was written in (`d4cli.journal.SCHEMA`), the hashes, the ways back.
+PRIVATE_KEYS = (SCHEMA_KEY, "before", "after", "prev", "patch", "text")
 
 Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
 

@@ -1,4 +1,4 @@
-"""What the serializers of the encounter's records share: an event's head, grants (R11), ``fight_over`` (R18)."""
+"""What the facts of the encounter's changes share: a change's head, grants (R11), ``fight_over`` (R18)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from d4cli.output.serialize import JsonObject
+from d4cli.journal import JsonObject
 
 Event = (
     AddEvent

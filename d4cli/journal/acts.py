@@ -1,4 +1,4 @@
-"""What a creature does, as JSON: ``act``, ``team``, ``check`` from a sheet, ``action add/remove`` (R2-R11, R16, C8)."""
+"""What a creature does, as journal facts: ``act``, ``team``, ``check`` from a sheet, ``action add/remove`` (R2-R11, R16, C8)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.fight.team import TeamRecord
-from d4cli.output.effecttext import ORIGINS, check_origin
-from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.base import fight_over_json, pending_json
-from d4cli.output.serialize.effects import ended_json
-from d4cli.output.serialize.rolls import check_json, pool_json
+from d4cli.journal import JsonObject
+from d4cli.journal.effects import ORIGINS, check_origin, ended_json
+from d4cli.journal.heads import fight_over_json, pending_json
+from d4cli.journal.rolls import check_json, pool_json
 
 
 def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:

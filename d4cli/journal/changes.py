@@ -1,15 +1,12 @@
-"""Encounter changes as JSON: add, move, damage/heal, remove, turns, exhaust; any record, its journal facts (R1, R12-R18)."""
+"""The facts of the encounter's changes: init, add, move, damage/heal, remove, turns, exhaust, note,
+set, reveal/conceal/alias (R1, R12-R18)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from d4cli.fight.actions import ActRecord
+from d4cli.fight.encounter import Encounter
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
-    EffectEvent,
     ExhaustEvent,
     HealEvent,
     MoveEvent,
@@ -19,29 +16,24 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from d4cli.fight.several import SEVERAL_KINDS, SeveralEvent
-from d4cli.fight.sheet_check import CheckRecord
-from d4cli.fight.sheets import ActionEvent
-from d4cli.fight.team import TeamRecord
-from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, ViewEvent
-from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.acts import act_json, action_event_json, sheet_check_json, team_json
-from d4cli.output.serialize.base import Event, event_head, fight_over_json
-from d4cli.output.serialize.effects import effect_event_json, ended_json
-from d4cli.output.serialize.rolls import dice_json
-from d4cli.output.serialize.visibility import view_event_json
+from d4cli.fight.visibility import ViewEvent
+from d4cli.journal import JsonObject
+from d4cli.journal.effects import ended_json
+from d4cli.journal.heads import event_head, fight_over_json
+from d4cli.journal.rolls import dice_json
 
-Record = (
-    ActRecord
-    | TeamRecord
-    | Event
-    | CheckRecord
-    | ActionEvent
-    | NoteEvent
-    | ViewEvent
-    | SetEvent
-    | SeveralEvent
-)
+
+def init_json(encounter: Encounter, template: str | None) -> JsonObject:
+    """The ``init`` facts (R12): the journal keeps them as the entry; ``--json`` adds ``kind`` and ``file``."""
+    return {
+        "round": encounter.round,
+        "turn": encounter.current,
+        "name": encounter.name,
+        "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
+        "from": template,
+        "creatures": len(encounter.creatures),
+    }
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -186,85 +178,16 @@ def set_json(event: SetEvent) -> JsonObject:
     }
 
 
-def several_json(event: SeveralEvent) -> JsonObject:
-    """One change of several creatures (``damage "Goblin*" 3``): ``kind`` (every part's),
-    ``round``, ``turn``, ``names`` (the creatures changed, in the order applied), ``changes``
-    (each creature's object, as the one-creature change prints it; a damage part's ``roll``
-    and ``fight_over`` null), ``roll`` (the dice rolled once for every creature, null for a
-    number) and ``fight_over`` (R18: the whole change's)."""
+def view_event_json(event: ViewEvent) -> JsonObject:
+    """A ``reveal``, ``conceal`` or ``alias``: ``kind``, ``round``, ``turn``, ``actor`` (its name in
+    the file), ``hidden_before``/``hidden_after`` and ``alias_before``/``alias_after`` (null: none)."""
     return {
         "kind": event.kind,
         "round": event.round,
         "turn": event.turn,
-        "names": list(event.names),
-        "changes": [record_json(part) for part in event.changes],
-        "roll": None if event.roll is None else dice_json(event.roll),
-        "fight_over": fight_over_json(event.fight_over),
+        "actor": event.actor,
+        "hidden_before": event.hidden_before,
+        "hidden_after": event.hidden_after,
+        "alias_before": event.alias_before,
+        "alias_after": event.alias_after,
     }
-
-
-def is_several(obj: JsonObject) -> bool:
-    """Whether a change's object (or journal entry) is one of several creatures (`several_json`)."""
-    return obj.get("kind") in SEVERAL_KINDS and isinstance(obj.get("changes"), list)
-
-
-# Each record class -> its serializer: `record_json` looks up the record's own class.
-SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
-    ActRecord: act_json,
-    TeamRecord: team_json,
-    CheckRecord: sheet_check_json,
-    ActionEvent: action_event_json,
-    AddEvent: add_json,
-    MoveEvent: move_json,
-    RemoveEvent: remove_json,
-    TurnStartEvent: turn_start_json,
-    TurnEndEvent: turn_end_json,
-    ExhaustEvent: exhaust_json,
-    EffectEvent: effect_event_json,
-    DamageEvent: hp_json,
-    HealEvent: hp_json,
-    NoteEvent: note_json,
-    RevealEvent: view_event_json,
-    ConcealEvent: view_event_json,
-    AliasEvent: view_event_json,
-    SetEvent: set_json,
-    SeveralEvent: several_json,
-}
-
-
-def record_json(record: Record) -> JsonObject:
-    """The JSON object of any encounter record (what ``--json`` prints after a change): the
-    serializer of its class in `SERIALIZERS`.
-
-    Raises:
-        TypeError: *record*'s class is not in `SERIALIZERS` (a subclass is not either).
-    """
-    kind = type(record)
-    serializer = SERIALIZERS.get(kind)
-    if serializer is None:
-        raise TypeError(f"no JSON serializer for a {kind.__module__}.{kind.__qualname__} record")
-    return serializer(record)
-
-
-def journal_json(record: Record) -> JsonObject:
-    """The facts a journal entry keeps of *record*: its `record_json` object, ``kind`` the log kind.
-
-    Only ``kind`` differs from the printed object, and only for an act (``pool``
-    there, ``act`` in the log, both fixed by the contract).
-    """
-    obj = record_json(record)
-    obj["kind"] = record.kind
-    return obj
-
-
-def unchanged_json(obj: JsonObject) -> JsonObject:
-    """A change's object (*obj*, from `record_json` or `action_event_json`) for a change that
-    changed nothing: ``changed`` false, nothing written or logged; an effect's ``replaced`` null
-    (the effect it has stays as it was); of several creatures, each part's too."""
-    if is_several(obj):
-        return {
-            **obj,
-            "changes": [unchanged_json(part) for part in obj["changes"]],
-            "changed": False,
-        }
-    return {**obj, **({"replaced": None} if "replaced" in obj else {}), "changed": False}

@@ -1,0 +1,257 @@
+"""A journal entry: its head, its facts written from a record of the fight model, read back typed.
+
+`KINDS` is the one table of the kinds of change: for each, the records of `d4cli.fight` written
+as it, their facts writer and the typed record (`d4cli.journal.typed`) that reads them back.
+`record_json` writes a record's facts (what ``--json`` prints after a change), `journal_json`
+the facts an entry keeps, `read_change` reads facts typed and `read_entry` a whole journal
+line: its `Head` (``seq``, ``time``, ``note``, ``seat``, ``request``, the schema version) and its
+change. A change of several creatures (`d4cli.fight.several`) shares its kind with its parts
+and is told apart by its ``changes`` list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from d4cli.fight import closed_sets as kinds
+from d4cli.fight.actions import ActRecord
+from d4cli.fight.events import (
+    AddEvent,
+    DamageEvent,
+    EffectEvent,
+    ExhaustEvent,
+    HealEvent,
+    MoveEvent,
+    NoteEvent,
+    RemoveEvent,
+    SetEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
+from d4cli.fight.several import SeveralEvent
+from d4cli.fight.sheet_check import CheckRecord
+from d4cli.fight.sheets import ActionEvent
+from d4cli.fight.team import TeamRecord
+from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, ViewEvent
+from d4cli.journal import SCHEMA, SCHEMA_KEY, JsonObject
+from d4cli.journal.acts import act_json, action_event_json, sheet_check_json, team_json
+from d4cli.journal.changes import (
+    add_json,
+    exhaust_json,
+    hp_json,
+    move_json,
+    note_json,
+    remove_json,
+    set_json,
+    turn_end_json,
+    turn_start_json,
+    view_event_json,
+)
+from d4cli.journal.effects import effect_event_json
+from d4cli.journal.heads import Event, fight_over_json
+from d4cli.journal.rolls import dice_json
+from d4cli.journal.typed import (
+    ActChange,
+    ActionChange,
+    AddChange,
+    Change,
+    CheckChange,
+    DiceFacts,
+    EffectChange,
+    ExhaustChange,
+    Facts,
+    HpChange,
+    InitChange,
+    MoveChange,
+    NoteChange,
+    RemoveChange,
+    SetChange,
+    SeveralChange,
+    TeamChange,
+    TurnEndChange,
+    TurnStartChange,
+    ViewChange,
+    change_head,
+    is_several,
+)
+
+Record = (
+    ActRecord
+    | TeamRecord
+    | Event
+    | CheckRecord
+    | ActionEvent
+    | NoteEvent
+    | ViewEvent
+    | SetEvent
+    | SeveralEvent
+)
+
+
+class Kind(NamedTuple):
+    """One kind of change: the fight model's records written as it, their facts writer (None: the
+    store writes it, as an ``init``), and the typed record that reads its facts back."""
+
+    records: tuple[type, ...]
+    write: Callable[[Any], JsonObject] | None
+    read: Callable[[Facts], Change]
+
+
+# Each kind of journal entry (`d4cli.fight.closed_sets`) -> its records, writer and reader.
+KINDS: dict[str, Kind] = {
+    kinds.INIT: Kind((), None, InitChange.read),
+    kinds.ADD: Kind((AddEvent,), add_json, AddChange.read),
+    kinds.REMOVE: Kind((RemoveEvent,), remove_json, RemoveChange.read),
+    kinds.TURN_START: Kind((TurnStartEvent,), turn_start_json, TurnStartChange.read),
+    kinds.TURN_END: Kind((TurnEndEvent,), turn_end_json, TurnEndChange.read),
+    kinds.ACT: Kind((ActRecord,), act_json, ActChange.read),
+    kinds.TEAM: Kind((TeamRecord,), team_json, TeamChange.read),
+    kinds.EXHAUST: Kind((ExhaustEvent,), exhaust_json, ExhaustChange.read),
+    kinds.DAMAGE: Kind((DamageEvent,), hp_json, HpChange.read),
+    kinds.HEAL: Kind((HealEvent,), hp_json, HpChange.read),
+    kinds.MOVE: Kind((MoveEvent,), move_json, MoveChange.read),
+    kinds.EFFECT: Kind((EffectEvent,), effect_event_json, EffectChange.read),
+    kinds.CHECK: Kind((CheckRecord,), sheet_check_json, CheckChange.read),
+    kinds.ACTION_ADD: Kind((ActionEvent,), action_event_json, ActionChange.read),
+    kinds.ACTION_REMOVE: Kind((), action_event_json, ActionChange.read),
+    kinds.NOTE: Kind((NoteEvent,), note_json, NoteChange.read),
+    kinds.REVEAL: Kind((RevealEvent,), view_event_json, ViewChange.read),
+    kinds.CONCEAL: Kind((ConcealEvent,), view_event_json, ViewChange.read),
+    kinds.ALIAS: Kind((AliasEvent,), view_event_json, ViewChange.read),
+    kinds.SET: Kind((SetEvent,), set_json, SetChange.read),
+}
+
+
+def several_json(event: SeveralEvent) -> JsonObject:
+    """One change of several creatures (``damage "Goblin*" 3``): ``kind`` (every part's),
+    ``round``, ``turn``, ``names`` (the creatures changed, in the order applied), ``changes``
+    (each creature's object, as the one-creature change prints it; a damage part's ``roll``
+    and ``fight_over`` null), ``roll`` (the dice rolled once for every creature, null for a
+    number) and ``fight_over`` (R18: the whole change's)."""
+    return {
+        "kind": event.kind,
+        "round": event.round,
+        "turn": event.turn,
+        "names": list(event.names),
+        "changes": [record_json(part) for part in event.changes],
+        "roll": None if event.roll is None else dice_json(event.roll),
+        "fight_over": fight_over_json(event.fight_over),
+    }
+
+
+# Each record class -> its writer, as `KINDS` gives it (a change of several: `several_json`).
+SERIALIZERS: dict[type, Callable[[Any], JsonObject]] = {
+    **{
+        record: kind.write
+        for kind in KINDS.values()
+        if kind.write is not None
+        for record in kind.records
+    },
+    SeveralEvent: several_json,
+}
+
+
+def record_json(record: Record) -> JsonObject:
+    """The JSON object of any encounter record (what ``--json`` prints after a change): the
+    writer of its class in `SERIALIZERS`.
+
+    Raises:
+        TypeError: *record*'s class is not in `SERIALIZERS` (a subclass is not either).
+    """
+    kind = type(record)
+    serializer = SERIALIZERS.get(kind)
+    if serializer is None:
+        raise TypeError(f"no JSON serializer for a {kind.__module__}.{kind.__qualname__} record")
+    return serializer(record)
+
+
+def journal_json(record: Record) -> JsonObject:
+    """The facts a journal entry keeps of *record*: its `record_json` object, ``kind`` the log kind.
+
+    Only ``kind`` differs from the printed object, and only for an act (``pool``
+    there, ``act`` in the log, both fixed by the contract).
+    """
+    obj = record_json(record)
+    obj["kind"] = record.kind
+    return obj
+
+
+def unchanged_json(obj: JsonObject) -> JsonObject:
+    """A change's object (*obj*, from `record_json` or `action_event_json`) for a change that
+    changed nothing: ``changed`` false, nothing written or logged; an effect's ``replaced`` null
+    (the effect it has stays as it was); of several creatures, each part's too."""
+    if is_several(obj):
+        return {
+            **obj,
+            "changes": [unchanged_json(part) for part in obj["changes"]],
+            "changed": False,
+        }
+    return {**obj, **({"replaced": None} if "replaced" in obj else {}), "changed": False}
+
+
+def read_change(facts: Facts) -> Change:
+    """The typed record of a change's facts (a journal entry, or the object a change printed):
+    the reader of its ``kind`` in `KINDS`; a change of several creatures with each part read as
+    its kind; a kind this version does not know as a plain `Change`."""
+    if is_several(facts):
+        parts = [part for part in facts["changes"] if isinstance(part, dict)]
+        names = facts.get("names")
+        roll = facts.get("roll")
+        return SeveralChange(
+            **change_head(facts),
+            names=tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else (),
+            part_changes=tuple(read_change(part) for part in parts),
+            roll=DiceFacts.read(roll if isinstance(roll, dict) else None),
+        )
+    kind = KINDS.get(str(facts.get("kind")))
+    return Change.read(facts) if kind is None else kind.read(facts)
+
+
+class Head(NamedTuple):
+    """What a journal entry holds besides its facts: ``seq`` (its number, ``log``'s ``#``), the
+    ``time`` it was written (ISO 8601, to the second), its ``note``, the ``seat`` and the
+    ``request`` number of a seat's act, and the schema version it was written in (1: none written)."""
+
+    seq: int | None
+    time: str | None
+    note: str | None
+    seat: str | None
+    request: int | None
+    schema: int
+
+
+class Entry(NamedTuple):
+    """A journal entry read typed: its `Head` and its change."""
+
+    head: Head
+    change: Change
+
+    @property
+    def seq(self) -> int | None:
+        return self.head.seq
+
+
+def read_entry(line: Mapping[str, Any]) -> Entry:
+    """A journal line's object (bookkeeping keys or not) read typed."""
+    seq, time, note = line.get("seq"), line.get("time"), line.get("note")
+    seat, request, schema = line.get("seat"), line.get("request"), line.get(SCHEMA_KEY)
+    head = Head(
+        seq if type(seq) is int else None,
+        time if isinstance(time, str) else None,
+        note if isinstance(note, str) else None,
+        seat if isinstance(seat, str) else None,
+        request if type(request) is int else None,
+        schema if type(schema) is int else 1,
+    )
+    return Entry(head, read_change(line))
+
+
+def new_head(seq: int, time: str) -> JsonObject:
+    """The keys a new entry starts with: ``seq``, ``time`` and the schema version (`SCHEMA`)."""
+    return {"seq": seq, "time": time, SCHEMA_KEY: SCHEMA}
+
+
+def seat_facts(facts: JsonObject, seat: str, request: int) -> JsonObject:
+    """*facts* of an act carried out for a seat: with the seat's creature and its request's number."""
+    return {**facts, "seat": seat, "request": request}
