@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import NamedTuple, Self
+
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
@@ -9,8 +12,20 @@ from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.fight.team import TeamRecord
 from d4cli.journal import JsonObject
 from d4cli.journal.effects import ORIGINS, check_origin, ended_json
-from d4cli.journal.heads import fight_over_json, pending_json
-from d4cli.journal.rolls import check_json, pool_json
+from d4cli.journal.heads import (
+    Change,
+    Facts,
+    change_head,
+    fight_over_json,
+    pending_json,
+    read_int,
+    read_ints,
+    read_object,
+    read_objects,
+    read_str,
+    read_strs,
+)
+from d4cli.journal.rolls import DiceTerm, check_json, pool_json
 
 
 def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:
@@ -131,3 +146,180 @@ def action_event_json(event: ActionEvent) -> JsonObject:
     if event.kind == kinds.ACTION_ADD:
         obj["replaced"] = None if event.replaced is None else action_document(event.replaced)
     return obj
+
+
+class Source(NamedTuple):
+    """A source that counted in an act (R4): its name, its grant, its origin's journal name."""
+
+    source: str | None
+    grant: str | None
+    origin: str | None
+
+
+class ActionFacts(NamedTuple):
+    """A named action's table as an ``action add``/``remove`` keeps it (its name, Aspect, Cost)."""
+
+    name: str | None
+    aspect: str | None
+    cost: int | None
+
+    @classmethod
+    def read(cls, facts: Facts | None) -> Self | None:
+        if facts is None:
+            return None
+        return cls(read_str(facts, "name"), read_str(facts, "aspect"), read_int(facts, "cost"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActChange(Change):
+    """An ``act`` (R2-R11, R16): the pool rolled and what it did.
+
+    ``aspect`` is the Aspect's value and ``aspect_name`` its name (journals of older versions held
+    the name in ``aspect``); ``gm_called`` a GM-called roll (R9; older journals say so by
+    ``gate_skipped`` alone); ``load`` the Load the gate read; ``extra`` the extra dice as rolled.
+    """
+
+    aspect: int | None
+    aspect_name: str | None
+    action: str | None
+    cost: int | None
+    load: int | None
+    load_before: int | None
+    load_after: int | None
+    allowed: bool
+    off_turn: bool
+    gm_called: bool
+    pool_size: int | None
+    dice: tuple[int, ...]
+    extra: tuple[DiceTerm, ...]
+    total: int | None
+    dc: int | None
+    outcome: str | None
+    evasion: int | None
+    damage: int | None
+    target: str | None
+    hp_before: int | None
+    hp_after: int | None
+    target_down: bool
+    advantage: tuple[str, ...]
+    disadvantage: tuple[str, ...]
+    sources: tuple[Source, ...]
+    entered: bool
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        name = facts["aspect_name"] if "aspect_name" in facts else facts.get("aspect")
+        return cls(
+            **change_head(facts),
+            aspect=read_int(facts, "aspect"),
+            aspect_name=name if isinstance(name, str) else None,
+            action=read_str(facts, "action"),
+            cost=read_int(facts, "cost"),
+            load=read_int(facts, "load"),
+            load_before=read_int(facts, "load_before"),
+            load_after=read_int(facts, "load_after"),
+            allowed=bool(facts.get("allowed")),
+            off_turn=bool(facts.get("off_turn")),
+            gm_called=bool(facts.get("gm_called") or facts.get("gate_skipped")),
+            pool_size=read_int(facts, "pool_size"),
+            dice=read_ints(facts, "dice"),
+            extra=tuple(DiceTerm.read(term) for term in read_objects(facts, "extra")),
+            total=read_int(facts, "total"),
+            dc=read_int(facts, "dc"),
+            outcome=read_str(facts, "outcome"),
+            evasion=read_int(facts, "evasion"),
+            damage=read_int(facts, "damage"),
+            target=read_str(facts, "target"),
+            hp_before=read_int(facts, "hp_before"),
+            hp_after=read_int(facts, "hp_after"),
+            target_down=bool(facts.get("target_down")),
+            advantage=read_strs(facts, "advantage"),
+            disadvantage=read_strs(facts, "disadvantage"),
+            sources=tuple(
+                Source(read_str(item, "source"), read_str(item, "grant"), read_str(item, "origin"))
+                for item in read_objects(facts, "sources")
+            ),
+            entered=bool(facts.get("entered")),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamChange(Change):
+    """A ``team`` (R11): the actor's Aspect (its name) and Cost, the target, the grant, its source, the Loads."""
+
+    aspect: str | None
+    cost: int | None
+    target: str | None
+    grant: str | None
+    source: str | None
+    load_before: int | None
+    load_after: int | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            aspect=read_str(facts, "aspect"),
+            cost=read_int(facts, "cost"),
+            target=read_str(facts, "target"),
+            grant=read_str(facts, "grant"),
+            source=read_str(facts, "source"),
+            load_before=read_int(facts, "load_before"),
+            load_after=read_int(facts, "load_after"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckChange(Change):
+    """A ``check`` from a sheet (C1-C8): the stats' names and values, the levels, the Result."""
+
+    attribute_name: str | None
+    proficiency_name: str | None
+    specialization_name: str | None
+    attribute: int | None
+    proficiency: int | None
+    specialization: int | None
+    advantage_level: int | None
+    disadvantage: int | None
+    impossible: bool
+    total: int | None
+    dc: int | None
+    outcome: str | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            attribute_name=read_str(facts, "attribute_name"),
+            proficiency_name=read_str(facts, "proficiency_name"),
+            specialization_name=read_str(facts, "specialization_name"),
+            attribute=read_int(facts, "attribute"),
+            proficiency=read_int(facts, "proficiency"),
+            specialization=read_int(facts, "specialization"),
+            advantage_level=read_int(facts, "advantage_level"),
+            disadvantage=read_int(facts, "disadvantage"),
+            impossible=bool(facts.get("impossible")),
+            total=read_int(facts, "total"),
+            dc=read_int(facts, "dc"),
+            outcome=read_str(facts, "outcome"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionChange(Change):
+    """An ``action-add`` or ``action-remove``: the action, and for an add the one it replaced."""
+
+    action: ActionFacts
+    replaced: ActionFacts | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        action = ActionFacts.read(read_object(facts, "action")) or ActionFacts(None, None, None)
+        replaced = facts.get("replaced")
+        return cls(
+            **change_head(facts),
+            action=action,
+            replaced=ActionFacts.read(replaced)
+            if isinstance(replaced, dict) and replaced
+            else None,
+        )

@@ -1,9 +1,11 @@
-"""The facts of the encounter's changes: init, add, move, damage/heal, remove, turns, exhaust, note,
+"""The facts of the encounter's changes: add, move, damage/heal, remove, turns, exhaust, note,
 set, reveal/conceal/alias (R1, R12-R18)."""
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Encounter
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Self
+
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
@@ -19,21 +21,20 @@ from d4cli.fight.events import (
 from d4cli.fight.visibility import ViewEvent
 from d4cli.journal import JsonObject
 from d4cli.journal.effects import ended_json
-from d4cli.journal.heads import event_head, fight_over_json
-from d4cli.journal.rolls import dice_json
-
-
-def init_json(encounter: Encounter, template: str | None) -> JsonObject:
-    """The ``init`` facts (R12): the journal keeps them as the entry; ``--json`` adds ``kind`` and ``file``."""
-    return {
-        "round": encounter.round,
-        "turn": encounter.current,
-        "name": encounter.name,
-        "mode": encounter.mode,
-        "round_reset": encounter.round_reset,
-        "from": template,
-        "creatures": len(encounter.creatures),
-    }
+from d4cli.journal.heads import (
+    Change,
+    Facts,
+    change_head,
+    event_head,
+    fight_over_json,
+    read_int,
+    read_object,
+    read_objects,
+    read_str,
+    read_strs,
+    read_table,
+)
+from d4cli.journal.rolls import DiceFacts, dice_json
 
 
 def add_json(event: AddEvent) -> JsonObject:
@@ -191,3 +192,246 @@ def view_event_json(event: ViewEvent) -> JsonObject:
         "alias_before": event.alias_before,
         "alias_after": event.alias_after,
     }
+
+
+class Reset(NamedTuple):
+    """A Load reset at a turn start (R1, R12)."""
+
+    name: str | None
+    load_before: int | None
+    load_after: int | None
+
+
+class FieldChange(NamedTuple):
+    """One field a ``set`` changed: its name, the value before (None: absent) and after."""
+
+    field: str | None
+    before: object
+    after: object
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddChange(Change):
+    """An ``add`` (R1, R13, C8): the new creatures' names, Aspects, Load, stats and sheet."""
+
+    names: tuple[str, ...]
+    like: str | None
+    aspects: dict[str, Any]
+    load_buffer: int | None
+    exhaustion: int | None
+    load_after: int | None
+    evasion: int | None
+    hp_after: int | None
+    max_hp: int | None
+    side: str | None
+    attributes: dict[str, Any]
+    proficiencies: dict[str, Any]
+    specializations: dict[str, Any]
+    hidden: bool
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            names=read_strs(facts, "names"),
+            like=read_str(facts, "like"),
+            aspects=read_table(facts, "aspects"),
+            load_buffer=read_int(facts, "load_buffer"),
+            exhaustion=read_int(facts, "exhaustion"),
+            load_after=read_int(facts, "load_after"),
+            evasion=read_int(facts, "evasion"),
+            hp_after=read_int(facts, "hp_after"),
+            max_hp=read_int(facts, "max_hp"),
+            side=read_str(facts, "side"),
+            attributes=read_table(facts, "attributes"),
+            proficiencies=read_table(facts, "proficiencies"),
+            specializations=read_table(facts, "specializations"),
+            hidden=bool(facts.get("hidden")),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveChange(Change):
+    """A ``move`` (R13): the places before and after (from 1), the new order, who is next (R19)."""
+
+    position_before: int | None
+    position_after: int | None
+    order: tuple[str, ...]
+    next: str | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            position_before=read_int(facts, "position_before"),
+            position_after=read_int(facts, "position_after"),
+            order=read_strs(facts, "order"),
+            next=read_str(facts, "next"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HpChange(Change):
+    """A ``damage`` or ``heal`` (R16, R18): the amount (and the dice rolled for it), hp and down
+    before and after; a heal's ``next_round`` (back, its next turn in the next round, R19)."""
+
+    amount: int | None
+    roll: DiceFacts | None
+    hp_before: int | None
+    hp_after: int | None
+    max_hp: int | None
+    down_before: bool
+    down_after: bool
+    next_round: bool
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            amount=read_int(facts, "amount"),
+            roll=DiceFacts.read(read_object(facts, "roll")),
+            hp_before=read_int(facts, "hp_before"),
+            hp_after=read_int(facts, "hp_after"),
+            max_hp=read_int(facts, "max_hp"),
+            down_before=bool(facts.get("down_before")),
+            down_after=bool(facts.get("down_after")),
+            next_round=bool(facts.get("next_round")),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RemoveChange(Change):
+    """A ``remove`` (R17, R19): whether it ended the running turn, who is next, a round left open."""
+
+    ended_turn: bool
+    next: str | None
+    round_open: bool
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            ended_turn=bool(facts.get("ended_turn")),
+            next=read_str(facts, "next"),
+            round_open=bool(facts.get("round_open")),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnStartChange(Change):
+    """A ``turn-start`` (R1, R12, R13, R18, R19): the turn ended first, the resets, who was skipped."""
+
+    ended: str | None
+    new_round: bool
+    out_of_order: bool
+    resets: tuple[Reset, ...]
+    skipped: tuple[str, ...]
+    again: bool
+    down: bool
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            ended=read_str(facts, "ended"),
+            new_round=bool(facts.get("new_round")),
+            out_of_order=bool(facts.get("out_of_order")),
+            resets=tuple(
+                Reset(read_str(r, "name"), read_int(r, "load_before"), read_int(r, "load_after"))
+                for r in read_objects(facts, "resets")
+            ),
+            skipped=read_strs(facts, "skipped"),
+            again=bool(facts.get("again")),
+            down=bool(facts.get("down")),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnEndChange(Change):
+    """A ``turn-end`` (R14): the Load kept, who is next (None: the round is over)."""
+
+    load_after: int | None
+    next: str | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            load_after=read_int(facts, "load_after"),
+            next=read_str(facts, "next"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExhaustChange(Change):
+    """An ``exhaust`` (R15): the level before and after, the Load kept, the new reset value."""
+
+    exhaustion_before: int | None
+    exhaustion_after: int | None
+    load_after: int | None
+    reset_value: int | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            exhaustion_before=read_int(facts, "exhaustion_before"),
+            exhaustion_after=read_int(facts, "exhaustion_after"),
+            load_after=read_int(facts, "load_after"),
+            reset_value=read_int(facts, "reset_value"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class NoteChange(Change):
+    """A ``note``: its text, or with ``set`` the creature's notes now and before."""
+
+    set: bool
+    note: str | None
+    notes: str | None
+    notes_before: str | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            set=bool(facts.get("set")),
+            note=read_str(facts, "note"),
+            notes=read_str(facts, "notes"),
+            notes_before=read_str(facts, "notes_before"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ViewChange(Change):
+    """A ``reveal``, ``conceal`` or ``alias``: hidden and alias before and after."""
+
+    hidden_before: bool
+    hidden_after: bool
+    alias_before: str | None
+    alias_after: str | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            hidden_before=bool(facts.get("hidden_before")),
+            hidden_after=bool(facts.get("hidden_after")),
+            alias_before=read_str(facts, "alias_before"),
+            alias_after=read_str(facts, "alias_after"),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetChange(Change):
+    """A ``set``: each field changed, in the order given (``actor`` None: the player view's table)."""
+
+    changes: tuple[FieldChange, ...]
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        changes = tuple(
+            FieldChange(read_str(c, "field"), c.get("before"), c.get("after"))
+            for c in read_objects(facts, "changes")
+        )
+        return cls(**change_head(facts), changes=changes)

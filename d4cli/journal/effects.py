@@ -4,12 +4,21 @@ the names of a source's origin and the words of why an effect ended, which those
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import NamedTuple, Self
 
 from d4cli.fight.effects import Effect, Ended
 from d4cli.fight.events import EffectEvent
 from d4cli.journal import JsonObject
-from d4cli.journal.heads import event_head
+from d4cli.journal.heads import (
+    Change,
+    Facts,
+    change_head,
+    event_head,
+    read_int,
+    read_object,
+    read_str,
+)
 
 
 class Origin(NamedTuple):
@@ -106,3 +115,24 @@ def effect_event_json(event: EffectEvent) -> JsonObject:
         "replaced": None if event.replaced is None else effect_json(event.replaced),
         **({"counts_from": event.counts_from} if event.counts_from is not None else {}),
     }
+
+
+@dataclass(frozen=True, kw_only=True)
+class EffectChange(Change):
+    """An ``effect`` (R20): ``add`` or ``remove``, the effect's object and the one it replaced
+    (`d4cli.journal.effects.effect_json`), the round its rounds count from."""
+
+    action: str | None
+    effect: Facts
+    replaced: Facts | None
+    counts_from: int | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            action=read_str(facts, "action"),
+            effect=read_object(facts, "effect") or {},
+            replaced=read_object(facts, "replaced") or None,
+            counts_from=read_int(facts, "counts_from"),
+        )

@@ -1,7 +1,8 @@
 """A journal entry: its head, its facts written from a record of the fight model, read back typed.
 
 `KINDS` is the one table of the kinds of change: for each, the records of `d4cli.fight` written
-as it, their facts writer and the typed record (`d4cli.journal.typed`) that reads them back.
+as it, their facts writer and the typed record that reads them back (each kind's writer and
+record sit together: `acts`, `changes`, `effects`; an ``init`` and a change of several here).
 `record_json` writes a record's facts (what ``--json`` prints after a change), `journal_json`
 the facts an entry keeps, `read_change` reads facts typed and `read_entry` a whole journal
 line: its `Head` (``seq``, ``time``, ``note``, ``seat``, ``request``, the schema version) and its
@@ -12,10 +13,12 @@ and is told apart by its ``changes`` list.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Self
 
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRecord
+from d4cli.fight.encounter import Encounter
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
@@ -29,14 +32,33 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from d4cli.fight.several import SeveralEvent
+from d4cli.fight.several import SEVERAL_KINDS, SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
 from d4cli.fight.visibility import AliasEvent, ConcealEvent, RevealEvent, ViewEvent
 from d4cli.journal import SCHEMA, SCHEMA_KEY, JsonObject
-from d4cli.journal.acts import act_json, action_event_json, sheet_check_json, team_json
+from d4cli.journal.acts import (
+    ActChange,
+    ActionChange,
+    CheckChange,
+    TeamChange,
+    act_json,
+    action_event_json,
+    sheet_check_json,
+    team_json,
+)
 from d4cli.journal.changes import (
+    AddChange,
+    ExhaustChange,
+    HpChange,
+    MoveChange,
+    NoteChange,
+    RemoveChange,
+    SetChange,
+    TurnEndChange,
+    TurnStartChange,
+    ViewChange,
     add_json,
     exhaust_json,
     hp_json,
@@ -48,33 +70,29 @@ from d4cli.journal.changes import (
     turn_start_json,
     view_event_json,
 )
-from d4cli.journal.effects import effect_event_json
-from d4cli.journal.heads import Event, fight_over_json
-from d4cli.journal.rolls import dice_json
-from d4cli.journal.typed import (
-    ActChange,
-    ActionChange,
-    AddChange,
-    Change,
-    CheckChange,
-    DiceFacts,
-    EffectChange,
-    ExhaustChange,
-    Facts,
-    HpChange,
-    InitChange,
-    MoveChange,
-    NoteChange,
-    RemoveChange,
-    SetChange,
-    SeveralChange,
-    TeamChange,
-    TurnEndChange,
-    TurnStartChange,
-    ViewChange,
-    change_head,
-    is_several,
-)
+from d4cli.journal.effects import EffectChange, effect_event_json
+from d4cli.journal.heads import Change, Event, Facts, change_head, fight_over_json, read_str
+from d4cli.journal.rolls import DiceFacts, dice_json
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeveralChange(Change):
+    """One change of several creatures (``damage "Goblin*" 3``): the names in the order applied,
+    each one's part (read as its own kind), the dice rolled once for all."""
+
+    names: tuple[str, ...]
+    part_changes: tuple[Change, ...]
+    roll: DiceFacts | None
+
+    @property
+    def parts(self) -> tuple[Change, ...]:
+        return self.part_changes
+
+
+def is_several(facts: Facts) -> bool:
+    """Whether a change's object (or journal entry) is one of several creatures."""
+    return facts.get("kind") in SEVERAL_KINDS and isinstance(facts.get("changes"), list)
+
 
 Record = (
     ActRecord
@@ -87,6 +105,39 @@ Record = (
     | SetEvent
     | SeveralEvent
 )
+
+
+def init_json(encounter: Encounter, template: str | None) -> JsonObject:
+    """The ``init`` facts (R12): the journal keeps them as the entry; ``--json`` adds ``kind`` and ``file``."""
+    return {
+        "round": encounter.round,
+        "turn": encounter.current,
+        "name": encounter.name,
+        "mode": encounter.mode,
+        "round_reset": encounter.round_reset,
+        "from": template,
+        "creatures": len(encounter.creatures),
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class InitChange(Change):
+    """An ``init`` (R12): the encounter's name, mode and round reset, the template it came from."""
+
+    name: str | None
+    mode: str | None
+    round_reset: str | None
+    template: str | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            **change_head(facts),
+            name=read_str(facts, "name"),
+            mode=read_str(facts, "mode"),
+            round_reset=read_str(facts, "round_reset"),
+            template=read_str(facts, "from"),
+        )
 
 
 class Kind(NamedTuple):

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple, Self
 
 from d4cli.journal import JsonObject
+from d4cli.journal.heads import Facts, read_int, read_ints, read_objects, read_str
 from d4cli.rules.action_roll import CheckResult
 from d4cli.rules.dice import DiceRoll, ExtraRoll
 from d4cli.rules.pool import PoolResult
@@ -94,3 +96,32 @@ def check_json(result: CheckResult, *, entered: bool = False) -> JsonObject:
         "rule_of_three": request.rule_of_three,
         "entered": entered,
     }
+
+
+class DiceTerm(NamedTuple):
+    """One term of rolled dice (R6): its notation (``1d4+1``), the faces rolled, its modifier."""
+
+    notation: str | None
+    dice: tuple[int, ...]
+    modifier: int | None
+
+    @classmethod
+    def read(cls, facts: Facts) -> Self:
+        return cls(
+            read_str(facts, "notation"), read_ints(facts, "dice"), read_int(facts, "modifier")
+        )
+
+
+class DiceFacts(NamedTuple):
+    """Dice rolled for an amount (``damage NAME 2d6+1``): the expression, its terms, the total."""
+
+    expression: str | None
+    terms: tuple[DiceTerm, ...]
+    total: int | None
+
+    @classmethod
+    def read(cls, facts: Facts | None) -> Self | None:
+        if facts is None:
+            return None
+        terms = tuple(DiceTerm.read(term) for term in read_objects(facts, "terms"))
+        return cls(read_str(facts, "expression"), terms, read_int(facts, "total"))

@@ -26,7 +26,7 @@ from d4cli.output.render.fight import SAME_ROLL, fight_summary
 from d4cli.output.render.roll import steps_table
 from d4cli.output.render.sheet import sheet_summary
 from d4cli.output.render.visibility import view_summary
-from d4cli.journal.typed import is_several
+from d4cli.journal.entry import is_several
 
 _name = bold_name
 
