@@ -10,6 +10,8 @@ from __future__ import annotations
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.team import TeamRecord
+from d4cli.journal.acts import act_json, sheet_check_json, team_json
+from d4cli.journal.entry import journal_json
 from d4cli.odds.roll_odds import CheckOdds, check_odds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.printing import Tally, print_renderables
@@ -21,8 +23,6 @@ from d4cli.output.render.odds import render_check_odds
 from d4cli.output.render.sheet import check_record_table
 from d4cli.output.roll_views import PoolView, gate_refusal
 from d4cli.output.serialize import JsonObject
-from d4cli.journal.acts import act_json, sheet_check_json, team_json
-from d4cli.journal.entry import journal_json
 from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control

@@ -15,7 +15,6 @@ from typing import Any
 
 from d4cli.journal.effects import ORIGINS
 
-
 Effect = Mapping[str, Any]  # an effect's JSON object
 
 

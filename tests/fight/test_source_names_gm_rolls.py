@@ -13,9 +13,9 @@ from d4cli.fight.hitpoints import damage
 from d4cli.fight.recap import recap
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, start_turn
+from d4cli.journal.entry import journal_json
 from d4cli.output.render import plain
 from d4cli.output.render.actline import act_summary
-from d4cli.journal.entry import journal_json
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import InputError
 

@@ -60,7 +60,10 @@ def test_the_grep_would_find_a_stray_builder(tmp_path):
     assert len(_contract_dicts(stray)) == 2
     # the serializer's modules do build them: rolls, acts, the event head, views
     built = {
-        path.stem for folder in (SERIALIZER, JOURNAL) for path in folder.glob("*.py") if _contract_dicts(path)
+        path.stem
+        for folder in (SERIALIZER, JOURNAL)
+        for path in folder.glob("*.py")
+        if _contract_dicts(path)
     }
     assert {"rolls", "acts", "heads", "views"} <= built
 

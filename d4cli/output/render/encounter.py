@@ -17,6 +17,7 @@ from rich.text import Text
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.team import TeamRecord
+from d4cli.journal.entry import is_several
 from d4cli.output import render
 from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change
@@ -26,7 +27,6 @@ from d4cli.output.render.fight import SAME_ROLL, fight_summary
 from d4cli.output.render.roll import steps_table
 from d4cli.output.render.sheet import sheet_summary
 from d4cli.output.render.visibility import view_summary
-from d4cli.journal.entry import is_several
 
 _name = bold_name
 

@@ -8,13 +8,12 @@ import json
 from collections.abc import Callable
 from fractions import Fraction
 
+from d4cli.journal.rolls import extra_json
 from d4cli.odds.check_odds import CheckOdds
 from d4cli.odds.distribution import Distribution, fraction_text
 from d4cli.odds.roll_odds import PoolOdds
-from d4cli.journal.rolls import extra_json
 from d4cli.output.serialize import JsonObject
 from d4cli.rules.pool import PoolResult
-
 
 # The keys of a pool object that come from the dice (R6, R7), in `pool_json`'s order;
 # every other key follows from the plan.
