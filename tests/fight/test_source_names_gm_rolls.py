@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from d4cli.api.recap import recap_figures
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
-from d4cli.fight.recap import recap
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, start_turn
-from d4cli.journal.entry import journal_json
+from d4cli.journal.entry import journal_json, read_entry
 from d4cli.output.render import plain
 from d4cli.output.render.actline import act_summary
 from d4cli.rules.dice import ScriptedDice
@@ -166,8 +166,8 @@ def test_r9_the_recap_counts_gm_called_rolls_apart_from_actions():
         start=3,
     ):
         encounter, record = act(encounter, request, ScriptedDice([1, 1, 1, 1]))
-        steps.append(({**journal_json(record), "seq": seq}, encounter))
-    found = {c.name: c for c in recap(start, 2, steps).creatures}
+        steps.append((read_entry({**journal_json(record), "seq": seq}), encounter))
+    found = {c.name: c for c in recap_figures(start, 2, steps).creatures}
     figures = {
         name: (c.actions_on_turn, c.actions_off_turn, c.gm_called, c.load_spent)
         for name, c in found.items()
