@@ -11,7 +11,7 @@ from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.fight.team import TeamRecord
 from d4cli.journal import JsonObject
-from d4cli.journal.effects import ORIGINS, check_origin, ended_json
+from d4cli.journal.effects import MODEL_ORIGINS, ORIGINS, check_origin, ended_json
 from d4cli.journal.heads import (
     Change,
     Facts,
@@ -241,6 +241,21 @@ class ActChange(Change):
             ),
             entered=bool(facts.get("entered")),
         )
+
+    def model_sources(self) -> list[tuple[str, str, str]]:
+        """The sources that counted as the fight model holds them: ``(source, grant, origin)``,
+        the origin the model's (`d4cli.journal.effects.MODEL_ORIGINS`; R4, R11, R20).
+
+        Raises:
+            ValueError: a source without its name or grant, or of an origin this version does not know.
+        """
+        found = []
+        for source in self.sources:
+            origin = MODEL_ORIGINS.get(str(source.origin))
+            if source.source is None or source.grant is None or origin is None:
+                raise ValueError(f"an act's source that cannot be read: {source}")
+            found.append((source.source, source.grant, origin))
+        return found
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -45,6 +45,10 @@ ORIGINS: dict[str, Origin] = {
 }
 
 
+# An origin's journal name (`Origin.json`) -> the model's (`d4cli.fight.effects.Effect.origin`).
+MODEL_ORIGINS: dict[str, str] = {names.json: model for model, names in ORIGINS.items()}
+
+
 def check_origin(origin: str) -> str:
     """A sheet check source's origin as the check names it: ``team action``, ``effect``, ``--adv``, ``--dis`` (C8)."""
     names = ORIGINS.get(origin)

@@ -298,6 +298,11 @@ def read_entry(line: Mapping[str, Any]) -> Entry:
     return Entry(head, read_change(line))
 
 
+def is_init(line: Mapping[str, Any]) -> bool:
+    """Whether a journal line's object is an ``init`` entry: where a history starts (R12)."""
+    return line.get("kind") == kinds.INIT
+
+
 def new_head(seq: int, time: str) -> JsonObject:
     """The keys a new entry starts with: ``seq``, ``time`` and the schema version (`SCHEMA`)."""
     return {"seq": seq, "time": time, SCHEMA_KEY: SCHEMA}

@@ -31,6 +31,7 @@ from itertools import accumulate
 from typing import Any, BinaryIO, NamedTuple
 
 from d4cli.journal import SCHEMA_KEY
+from d4cli.journal.entry import is_init
 
 # Journal keys that are bookkeeping, not facts of the change (left out of `log`): the schema
 # version the entry was written in (`d4cli.journal.SCHEMA`), the hashes, the ways back.
@@ -429,7 +430,7 @@ def text_size(text: str) -> int:
 
 def forwardable(entry: dict[str, Any]) -> bool:
     """An entry whose ``after`` text can be rebuilt from the one before it (or from itself)."""
-    if entry.get("kind") == "init":
+    if is_init(entry):
         return isinstance(entry.get("text"), str)
     return isinstance(entry.get("patch"), list)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from d4cli.journal.entry import is_init
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal
 from d4cli.store import redo as redo_file
@@ -55,7 +56,7 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
             )
         if (
             entry is None
-            or entry["kind"] == "init"
+            or is_init(entry)
             or not (isinstance(entry.get("prev"), str) or isinstance(entry.get("patch"), list))
         ):
             raise InputError("undo", None, "nothing to undo")
