@@ -242,6 +242,10 @@ class ActChange(Change):
             entered=bool(facts.get("entered")),
         )
 
+    @property
+    def creatures(self) -> tuple[str, ...]:
+        return tuple(name for name in (self.actor, self.target) if name is not None)
+
     def model_sources(self) -> list[tuple[str, str, str]]:
         """The sources that counted as the fight model holds them: ``(source, grant, origin)``,
         the origin the model's (`d4cli.journal.effects.MODEL_ORIGINS`; R4, R11, R20).
@@ -269,6 +273,10 @@ class TeamChange(Change):
     source: str | None
     load_before: int | None
     load_after: int | None
+
+    @property
+    def creatures(self) -> tuple[str, ...]:
+        return tuple(name for name in (self.actor, self.target) if name is not None)
 
     @classmethod
     def read(cls, facts: Facts) -> Self:

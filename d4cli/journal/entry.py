@@ -88,6 +88,10 @@ class SeveralChange(Change):
     def parts(self) -> tuple[Change, ...]:
         return self.part_changes
 
+    @property
+    def creatures(self) -> tuple[str, ...]:
+        return tuple(name for part in self.part_changes for name in part.creatures)
+
 
 def is_several(facts: Facts) -> bool:
     """Whether a change's object (or journal entry) is one of several creatures."""

@@ -146,6 +146,12 @@ class Change:
         """Each creature's part of the change: of a change of several, its parts; else itself."""
         return (self,)
 
+    @property
+    def creatures(self) -> tuple[str, ...]:
+        """The creatures the change is about, by their names in the file: its actor (an act's
+        and a Team Action's target too; a change of several: each part's actor)."""
+        return () if self.actor is None else (self.actor,)
+
 
 def change_head(facts: Facts) -> dict[str, Any]:
     """The fields of `Change` read from *facts*, as keywords for any record's constructor."""
