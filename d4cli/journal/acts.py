@@ -205,6 +205,7 @@ class ActChange(Change):
     disadvantage: tuple[str, ...]
     sources: tuple[Source, ...]
     entered: bool
+    dry_run: bool
 
     @classmethod
     def read(cls, facts: Facts) -> Self:
@@ -240,6 +241,7 @@ class ActChange(Change):
                 for item in read_objects(facts, "sources")
             ),
             entered=bool(facts.get("entered")),
+            dry_run=bool(facts.get("dry_run")),
         )
 
     @property
@@ -305,9 +307,13 @@ class CheckChange(Change):
     advantage_level: int | None
     disadvantage: int | None
     impossible: bool
+    natural: int | None
+    advantage_dice: tuple[int, ...]
+    critical: str | None
     total: int | None
     dc: int | None
     outcome: str | None
+    dry_run: bool
 
     @classmethod
     def read(cls, facts: Facts) -> Self:
@@ -322,6 +328,10 @@ class CheckChange(Change):
             advantage_level=read_int(facts, "advantage_level"),
             disadvantage=read_int(facts, "disadvantage"),
             impossible=bool(facts.get("impossible")),
+            natural=read_int(facts, "natural"),
+            advantage_dice=read_ints(facts, "advantage_dice"),
+            critical=read_str(facts, "critical"),
+            dry_run=bool(facts.get("dry_run")),
             total=read_int(facts, "total"),
             dc=read_int(facts, "dc"),
             outcome=read_str(facts, "outcome"),

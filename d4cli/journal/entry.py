@@ -12,7 +12,7 @@ and is told apart by its ``changes`` list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Self
 
@@ -32,6 +32,7 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
+from d4cli.fight.public_rolls import LoggedRoll
 from d4cli.fight.several import SEVERAL_KINDS, SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent
@@ -300,6 +301,63 @@ def read_entry(line: Mapping[str, Any]) -> Entry:
         schema if type(schema) is int else 1,
     )
     return Entry(head, read_change(line))
+
+
+def logged_rolls(lines: Iterable[Mapping[str, Any]]) -> list[LoggedRoll]:
+    """The rolls among journal lines (oldest first): each ``act`` and ``check`` that is not a dry
+    run and has its ``seq`` and actor, as the players' feed reads them (`d4cli.fight.public_rolls`)."""
+    found = []
+    for line in lines:
+        entry = read_entry(line)
+        roll = _logged(entry.seq, entry.change)
+        if roll is not None:
+            found.append(roll)
+    return found
+
+
+def _logged(seq: int | None, change: Change) -> LoggedRoll | None:
+    actor = change.actor
+    if seq is None or actor is None:
+        return None
+    if isinstance(change, ActChange) and not change.dry_run:
+        using = tuple(name for name in (change.action, change.aspect_name) if name is not None)
+        extra = tuple((t.notation, t.dice) for t in change.extra if t.notation is not None)
+        return LoggedRoll(
+            seq=seq,
+            kind=change.kind,
+            round=change.round or 0,
+            actor=actor,
+            target=change.target,
+            using=using[:1],
+            dice=change.dice,
+            extra=extra,
+            total=change.total,
+            evasion=change.evasion,
+            dc=change.dc,
+            outcome=change.outcome,
+            damage=change.damage,
+            critical=None,
+        )
+    if isinstance(change, CheckChange) and not change.dry_run:
+        names = (change.attribute_name, change.proficiency_name, change.specialization_name)
+        natural = () if change.natural is None else (change.natural,)
+        return LoggedRoll(
+            seq=seq,
+            kind=change.kind,
+            round=change.round or 0,
+            actor=actor,
+            target=None,
+            using=tuple(name for name in names if name is not None),
+            dice=(*natural, *change.advantage_dice),
+            extra=(),
+            total=change.total,
+            evasion=None,
+            dc=change.dc,
+            outcome=change.outcome,
+            damage=None,
+            critical=change.critical,
+        )
+    return None
 
 
 def is_init(line: Mapping[str, Any]) -> bool:
