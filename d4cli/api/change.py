@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
-from d4cli.journal.entry import journal_json
+from d4cli.journal.entry import journal_json, read_head
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.errors import D4Error
 from d4cli.store.transaction import Clock, Transaction, local_now
@@ -123,7 +123,7 @@ class Writer(Reader):
         if seq is None:
             return None
         entries = self.history(1).entries
-        return seq if entries and entries[-1].get("seq") == seq else None
+        return seq if entries and read_head(entries[-1]).seq == seq else None
 
     def newest_seq(self) -> int | None:
         """The ``seq`` of the newest standing journal entry, or None (no history, or it cannot
@@ -132,8 +132,7 @@ class Writer(Reader):
             entries = self.history(1).entries
         except D4Error:
             return None
-        seq = entries[-1].get("seq") if entries else None
-        return seq if isinstance(seq, int) else None
+        return read_head(entries[-1]).seq if entries else None
 
     def went_back(self) -> tuple[str, int | None, int | None] | None:
         """After an ``undo`` or ``redo`` of this Writer was interrupted: ``(kind, before, now)``,

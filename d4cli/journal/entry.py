@@ -265,12 +265,14 @@ def read_change(facts: Facts) -> Change:
 
 
 class Head(NamedTuple):
-    """What a journal entry holds besides its facts: ``seq`` (its number, ``log``'s ``#``), the
-    ``time`` it was written (ISO 8601, to the second), its ``note``, the ``seat`` and the
-    ``request`` number of a seat's act, and the schema version it was written in (1: none written)."""
+    """What a journal entry holds besides the facts of its change: ``seq`` (its number, ``log``'s
+    ``#``), the ``time`` it was written (ISO 8601, to the second), its ``kind`` (the one fact every
+    entry has), its ``note``, the ``seat`` and the ``request`` number of a seat's act, and the
+    schema version it was written in (1: none written)."""
 
     seq: int | None
     time: str | None
+    kind: str | None
     note: str | None
     seat: str | None
     request: int | None
@@ -288,19 +290,25 @@ class Entry(NamedTuple):
         return self.head.seq
 
 
-def read_entry(line: Mapping[str, Any]) -> Entry:
-    """A journal line's object (bookkeeping keys or not) read typed."""
-    seq, time, note = line.get("seq"), line.get("time"), line.get("note")
-    seat, request, schema = line.get("seat"), line.get("request"), line.get(SCHEMA_KEY)
-    head = Head(
+def read_head(line: Mapping[str, Any]) -> Head:
+    """The `Head` of a journal line's object (its facts left unread)."""
+    seq, time, kind = line.get("seq"), line.get("time"), line.get("kind")
+    note, seat, request = line.get("note"), line.get("seat"), line.get("request")
+    schema = line.get(SCHEMA_KEY)
+    return Head(
         seq if type(seq) is int else None,
         time if isinstance(time, str) else None,
+        kind if isinstance(kind, str) else None,
         note if isinstance(note, str) else None,
         seat if isinstance(seat, str) else None,
         request if type(request) is int else None,
         schema if type(schema) is int else 1,
     )
-    return Entry(head, read_change(line))
+
+
+def read_entry(line: Mapping[str, Any]) -> Entry:
+    """A journal line's object (bookkeeping keys or not) read typed."""
+    return Entry(read_head(line), read_change(line))
 
 
 def logged_rolls(lines: Iterable[Mapping[str, Any]]) -> list[LoggedRoll]:
@@ -308,11 +316,15 @@ def logged_rolls(lines: Iterable[Mapping[str, Any]]) -> list[LoggedRoll]:
     run and has its ``seq`` and actor, as the players' feed reads them (`d4cli.fight.public_rolls`)."""
     found = []
     for line in lines:
-        entry = read_entry(line)
-        roll = _logged(entry.seq, entry.change)
+        head = read_head(line)
+        roll = _logged(head.seq, read_change(line)) if head.kind in _ROLLS else None
         if roll is not None:
             found.append(roll)
     return found
+
+
+# The kinds of entry that roll dice, for the players' feed.
+_ROLLS = (kinds.ACT, kinds.CHECK)
 
 
 def _logged(seq: int | None, change: Change) -> LoggedRoll | None:
@@ -362,7 +374,7 @@ def _logged(seq: int | None, change: Change) -> LoggedRoll | None:
 
 def is_init(line: Mapping[str, Any]) -> bool:
     """Whether a journal line's object is an ``init`` entry: where a history starts (R12)."""
-    return line.get("kind") == kinds.INIT
+    return read_head(line).kind == kinds.INIT
 
 
 def new_head(seq: int, time: str) -> JsonObject:
