@@ -380,8 +380,3 @@ def is_init(line: Mapping[str, Any]) -> bool:
 def new_head(seq: int, time: str) -> JsonObject:
     """The keys a new entry starts with: ``seq``, ``time`` and the schema version (`SCHEMA`)."""
     return {"seq": seq, "time": time, SCHEMA_KEY: SCHEMA}
-
-
-def seat_facts(facts: JsonObject, seat: str, request: int) -> JsonObject:
-    """*facts* of an act carried out for a seat: with the seat's creature and its request's number."""
-    return {**facts, "seat": seat, "request": request}
