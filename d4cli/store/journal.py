@@ -35,7 +35,8 @@ from d4cli.journal.entry import is_init
 
 # Journal keys that are bookkeeping, not facts of the change (left out of `log`): the schema
 # version the entry was written in (`d4cli.journal.SCHEMA`), the hashes, the ways back.
-PRIVATE_KEYS = (SCHEMA_KEY, "before", "after", "prev", "patch", "text")
+WAY_BACK = ("before", "after", "prev", "patch", "text")
+PRIVATE_KEYS = (SCHEMA_KEY, *WAY_BACK)
 
 Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
 
@@ -332,6 +333,12 @@ def next_seq(tail: Tail) -> int:
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
     """An entry without its bookkeeping (hashes, patch and saved texts)."""
     return {key: value for key, value in entry.items() if key not in PRIVATE_KEYS}
+
+
+def without_way_back(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry without its hashes, patch and saved texts (its schema version kept): what a
+    redo record keeps of it, and what a redo writes back."""
+    return {key: value for key, value in entry.items() if key not in WAY_BACK}
 
 
 def encode_entry(entry: dict[str, Any]) -> bytes:

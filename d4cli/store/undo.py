@@ -71,7 +71,11 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
         except UnicodeDecodeError:
             pass  # a hand edit that is not text: nothing to redo after this undo
         else:
-            record = {**journal.public_entry(entry), "before": entry["before"], "after": t.digest}
+            record = {
+                **journal.without_way_back(entry),
+                "before": entry["before"],
+                "after": t.digest,
+            }
             patch = journal.make_patch(old_text, current)
             if journal.patch_size(patch) > journal.text_size(current):
                 record["text"] = current
@@ -116,7 +120,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
                 "damaged: the change it holds does not match its hash",
             )
         assert new_text is not None
-        facts = {k: v for k, v in record.items() if k not in journal.PRIVATE_KEYS}
+        facts = journal.without_way_back(record)
         entry = {
             **facts,
             "before": t.digest,
