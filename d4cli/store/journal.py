@@ -33,8 +33,7 @@ from typing import Any, BinaryIO, NamedTuple
 from d4cli.journal import SCHEMA_KEY
 from d4cli.journal.entry import is_init
 
-# Journal keys that are bookkeeping, not facts of the change (left out of `log`): the schema
-# version the entry was written in (`d4cli.journal.SCHEMA`), the hashes, the ways back.
+# Bookkeeping keys, not facts (left out of `log`): the schema version, the hashes, the ways back.
 WAY_BACK = ("before", "after", "prev", "patch", "text")
 PRIVATE_KEYS = (SCHEMA_KEY, *WAY_BACK)
 
@@ -333,12 +332,6 @@ def next_seq(tail: Tail) -> int:
 def public_entry(entry: dict[str, Any]) -> dict[str, Any]:
     """An entry without its bookkeeping (hashes, patch and saved texts)."""
     return {key: value for key, value in entry.items() if key not in PRIVATE_KEYS}
-
-
-def without_way_back(entry: dict[str, Any]) -> dict[str, Any]:
-    """An entry without its hashes, patch and saved texts (its schema version kept): what a
-    redo record keeps of it, and what a redo writes back."""
-    return {key: value for key, value in entry.items() if key not in WAY_BACK}
 
 
 def encode_entry(entry: dict[str, Any]) -> bytes:

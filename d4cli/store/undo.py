@@ -72,7 +72,7 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
             pass  # a hand edit that is not text: nothing to redo after this undo
         else:
             record = {
-                **journal.without_way_back(entry),
+                **_without_way_back(entry),
                 "before": entry["before"],
                 "after": t.digest,
             }
@@ -120,7 +120,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
                 "damaged: the change it holds does not match its hash",
             )
         assert new_text is not None
-        facts = journal.without_way_back(record)
+        facts = _without_way_back(record)
         entry = {
             **facts,
             "before": t.digest,
@@ -129,3 +129,8 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
         }
         t.commit(new_data, line=journal.encode_entry(entry), redo_cut=found.start)
     return Redone(journal.public_entry(entry))
+
+
+def _without_way_back(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry without its hashes, patch and texts (its schema version kept), as redo keeps it."""
+    return {key: value for key, value in entry.items() if key not in journal.WAY_BACK}
