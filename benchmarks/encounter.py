@@ -29,7 +29,7 @@ from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.turns import add_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter
-from d4cli.output.serialize.changes import journal_json
+from d4cli.journal.entry import journal_json
 from d4cli.rules.dice import ScriptedDice
 from d4cli.store import transaction
 from d4cli.store.files import digest, journal_path

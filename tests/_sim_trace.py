@@ -2,7 +2,7 @@
 
 `trace_fight` plays one fight as `d4cli.sim.engine.play` does (same policy, same
 dice source, same seed) but through the public transitions by name, and keeps
-the JSON object (`d4cli.output.serialize.changes.record_json`) of every record, the encounter
+the JSON object (`d4cli.journal.entry.record_json`) of every record, the encounter
 after each transition (`state_of`: its fields as nested dicts), and what `play` returned. The
 fixture ``tests/sim/fixtures/sim_trace.json.gz`` was written by `write_fixture`
 from the reference implementation of the transitions; tests compare the code
@@ -76,7 +76,7 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     """One fight: ``{"records": [...], "states": [...], "play": [winner, figures, loads]}``."""
     from d4cli.fight.actions import ActRequest, act
     from d4cli.fight.team import TeamRequest, team
-    from d4cli.output.serialize.changes import record_json
+    from d4cli.journal.entry import record_json
     from d4cli.sim.dice import BatchedDice
     from d4cli.sim.engine import play, run_seed
     from d4cli.sim.policy import (

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar, cast
 
 from d4cli.fight.encounter import Encounter
-from d4cli.output.serialize.changes import journal_json
+from d4cli.journal.entry import journal_json, read_head
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.errors import D4Error
 from d4cli.store import read_encounter, seat_files
@@ -38,7 +38,7 @@ from d4cli.store.seat_files import Requests
 from d4cli.store.transaction import Clock, Transaction, local_now
 
 if TYPE_CHECKING:  # the union of every record a change returns, for the annotations
-    from d4cli.output.serialize.changes import Record
+    from d4cli.journal.entry import Record
 
 R = TypeVar("R")
 # The standing journal entries the requests' index has not seen, newest first (with their marks).
@@ -220,7 +220,7 @@ class Door:
         if seq is None:
             return None
         entries = read_history(self.path, 1).entries
-        return seq if entries and entries[-1].get("seq") == seq else None
+        return seq if entries and read_head(entries[-1]).seq == seq else None
 
     def newest_seq(self) -> int | None:
         """The ``seq`` of the newest standing journal entry, or None (no history, or it cannot
@@ -229,8 +229,7 @@ class Door:
             entries = read_history(self.path, 1).entries
         except D4Error:
             return None
-        seq = entries[-1].get("seq") if entries else None
-        return seq if isinstance(seq, int) else None
+        return read_head(entries[-1]).seq if entries else None
 
     def went_back(self) -> tuple[str, int | None, int | None] | None:
         """After an ``undo`` or ``redo`` was interrupted: ``(kind, before, now)``, its kind and

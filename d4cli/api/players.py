@@ -22,6 +22,7 @@ from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_rolls import public_rolls
 from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fileformat.encounter_toml import parse_encounter
+from d4cli.journal.entry import logged_rolls, read_head
 from d4cli.rules.errors import D4Error
 from d4cli.store import read_encounter
 from d4cli.store.history import read_history
@@ -62,7 +63,7 @@ def players_state(path: Path) -> Shown:
         kept = _before_hidden_turn(path, encounter)
         if kept is not None:
             return kept
-    view = public_view(encounter, public_rolls(_newest_entries(path), encounter))
+    view = public_view(encounter, public_rolls(logged_rolls(_newest_entries(path)), encounter))
     return Shown(view, encounter)
 
 
@@ -106,9 +107,9 @@ def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[Shown | None, boo
     *replay* held all it needed (it reaches the ``init``, or the `FEED_SCAN` entries before
     the turn start it found)."""
     entries, texts = replay.entries, replay.texts
-    reaches_init = bool(entries) and entries[0].get("kind") == INIT
+    reaches_init = bool(entries) and read_head(entries[0]).kind == INIT
     for index in range(len(entries) - 1, 0, -1):
-        kind = entries[index].get("kind")
+        kind = read_head(entries[index]).kind
         if kind == INIT:
             return None, True
         if kind != TURN_START:
@@ -121,5 +122,7 @@ def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[Shown | None, boo
             if index < FEED_SCAN and not reaches_init:
                 return None, False  # its roll feed reaches further back
             earlier = entries[max(0, index - FEED_SCAN) : index]
-            return Shown(public_view(before, public_rolls(earlier, before)), before), True
+            return Shown(
+                public_view(before, public_rolls(logged_rolls(earlier), before)), before
+            ), True
     return None, reaches_init

@@ -16,6 +16,7 @@ from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView
+from d4cli.journal.entry import read_head
 from d4cli.store import files, read_encounter
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
@@ -110,7 +111,9 @@ class Reader:
         """
         replay = self.replay()
         entry, past = self.status_at(seq, replay)
-        after = [number for number, other in enumerate(replay.entries) if other.get("seq") == seq]
+        after = [
+            number for number, other in enumerate(replay.entries) if read_head(other).seq == seq
+        ]
         later = [
             encounter
             for _, encounter in state_lines(

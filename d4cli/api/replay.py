@@ -12,6 +12,7 @@ from typing import Any
 
 from d4cli.fight.encounter import Encounter
 from d4cli.fileformat.encounter_toml import parse_encounter
+from d4cli.journal.entry import read_head
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store.journal import public_entry
 from d4cli.store.replay import Replay
@@ -31,13 +32,13 @@ def state_after(path: Path, replay: Replay, seq: int) -> tuple[dict[str, Any], E
     entries = replay.entries
     if not entries:
         raise InputError("seq", seq, "this encounter has no journal to replay")
-    first, last = entries[0].get("seq"), entries[-1].get("seq")
+    first, last = read_head(entries[0]).seq, read_head(entries[-1]).seq
     if isinstance(first, int) and seq < first:
         raise InputError("seq", seq, f"is before the init (#{first}): the history starts there")
     if isinstance(last, int) and seq > last:
         raise InputError("seq", seq, f"is past the newest entry (#{last})")
     for entry, text in zip(entries, replay.texts):
-        if entry.get("seq") != seq:
+        if read_head(entry).seq != seq:
             continue
         if text is None:
             raise InputError(

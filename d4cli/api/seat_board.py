@@ -25,12 +25,13 @@ from d4cli.fight.seat_view import (
     SeatPlan,
     SeatRequest,
     SeatRoll,
-    Source,
     public_sources,
     seat_creature,
     seat_plan,
     shown_sources,
 )
+from d4cli.journal.acts import ActChange
+from d4cli.journal.entry import read_change
 from d4cli.odds.roll_odds import PoolOdds, pool_odds
 from d4cli.rules.dice import EnteredDice, parse_extra
 from d4cli.rules.errors import D4Error
@@ -41,8 +42,6 @@ from d4cli.store.seat_files import DraftRow, RequestRow, requests_path, seats_pa
 
 # A draft is a courtesy to the GM's board: a preview never waits long for the lock.
 DRAFT_LOCK_SECONDS = 0.5
-# The journal's name of an origin (`d4cli.output.effecttext.ORIGINS`) -> the model's.
-_ORIGINS = {"command-line": "command", "effect": "effect", "team-action": "team"}
 
 
 class Previewed(NamedTuple):
@@ -158,40 +157,40 @@ def _request(encounter: Encounter, row: RequestRow) -> SeatRequest:
     if row.result is not None and row.status in ("approved", "undone"):
         try:
             roll = seat_roll(encounter, row)
-        except (D4Error, KeyError, TypeError, ValueError):
+        except (D4Error, ValueError):
             roll = None  # facts a hand edit broke: the outcome is shown without its steps
     return SeatRequest(row.number, row.time, row.act, row.status, row.reason, roll)
 
 
 def seat_roll(encounter: Encounter, row: RequestRow) -> SeatRoll:
     """The roll of carried-out request *row*, rebuilt by the rules from its facts (``result``,
-    the act's journal object): the same plan from the same request, the same dice as
+    the act's journal object, read typed): the same plan from the same request, the same dice as
     entered faces, its sources and the target's Evasion as the seat may see them.
 
     Raises:
-        KeyError, TypeError, ValueError, D4Error: facts that are not an act's.
+        ValueError, D4Error: facts that are not an act's.
     """
-    facts = row.result
-    assert facts is not None
-    raw: list[Source] = [(s["source"], s["grant"], _ORIGINS[s["origin"]]) for s in facts["sources"]]
-    ended = [(e["source"], e.get("public", True) is not False) for e in facts["effects_ended"]]
-    present = [c for c in encounter.creatures if c.name in (facts["actor"], facts["target"])]
-    sources = shown_sources(raw, public_sources(present, ended))
-    target = next((c for c in present if c.name == facts["target"]), None)
-    extra = tuple(parse_extra(e["notation"]) for e in facts["extra"])
+    assert row.result is not None
+    act = read_change(row.result)
+    if not isinstance(act, ActChange) or None in (act.aspect, act.load, act.cost, act.load_after):
+        raise ValueError("the facts of a request carried out are not an act's")
+    assert act.aspect is not None and act.load is not None and act.cost is not None
+    assert act.load_after is not None
+    ended = [(str(gone.source), gone.public) for gone in act.effects_ended]
+    present = [c for c in encounter.creatures if c.name in (act.actor, act.target)]
+    sources = shown_sources(act.model_sources(), public_sources(present, ended))
+    target = next((c for c in present if c.name == act.target), None)
+    extra = tuple(parse_extra(str(term.notation)) for term in act.extra)
     request = PoolRequest(
-        aspect=facts["aspect"],
-        load=facts["load"],
-        cost=facts["cost"],
+        aspect=act.aspect,
+        load=act.load,
+        cost=act.cost,
         extra=extra,
-        dc=facts["dc"],
-        evasion=facts["evasion"],
+        dc=act.dc,
+        evasion=act.evasion,
     )
     plan = seat_plan(request, sources, _evasion_shown(target))
-    faces = [*facts["dice"], *(face for e in facts["extra"] for face in e["dice"])]
-    dice = EnteredDice(faces)
+    dice = EnteredDice([*act.dice, *(face for term in act.extra for face in term.dice)])
     result = roll_pool(plan, dice)
     dice.finish()
-    return SeatRoll(
-        result, sources, bool(facts["entered"]), row.act.get("target"), facts["load_after"]
-    )
+    return SeatRoll(result, sources, act.entered, row.act.get("target"), act.load_after)

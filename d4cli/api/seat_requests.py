@@ -44,7 +44,7 @@ from d4cli.api.seats import (
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.encounter import Encounter
-from d4cli.output.serialize.changes import journal_json
+from d4cli.journal.entry import journal_json
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.names import check_text
 from d4cli.store import seat_files

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
-from d4cli.output.serialize.views import init_json
+from d4cli.journal.entry import init_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
 from d4cli.store.files import read_text

@@ -31,6 +31,7 @@ from d4cli.api import SeatDesk, public_view
 from d4cli.api.live_odds import SideOdds
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
+from d4cli.journal.entry import read_head
 from d4cli.output.render import console
 from d4cli.output.render.board import frame_text, gm_frame, live_screen, odds_markup
 from d4cli.output.render.encounter import summary
@@ -116,9 +117,9 @@ class Board:
             entries = [
                 entry
                 for entry in entries
-                if isinstance(entry.get("seq"), int) and entry["seq"] <= upto
+                if (seq := read_head(entry).seq) is not None and seq <= upto
             ][-LOG_LINES:]
-        lines = [f"[dim]#{entry.get('seq')}[/] {summary(entry)}" for entry in entries]
+        lines = [f"[dim]#{read_head(entry).seq}[/] {summary(entry)}" for entry in entries]
         if self.upto is not None:
             return lines
         waiting = pending_line(self._pending())

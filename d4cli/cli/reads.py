@@ -10,6 +10,7 @@ from d4cli.api.replay import SEQ
 from d4cli.api.simulation import DEFAULT_FORECAST_RUNS, FORECAST_RUNS, FightOver, Forecast, forecast
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.sim_input import seed_of
+from d4cli.journal.entry import read_head
 from d4cli.output.render import console, escape
 from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.render.forecast import forecast_line, over_line
@@ -33,10 +34,11 @@ def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:
 
 def print_replayed(entry: dict[str, Any], encounter: Encounter) -> None:
     """The tracker as it stood after *entry*, headed by that entry's line (read-only replay)."""
-    kind = escape(str(entry.get("kind")))
+    head = read_head(entry)
+    kind = escape(str(head.kind))
     print_lines(
         [
-            f"As it stood after #{entry.get('seq')} {kind}: {summary(public_entry(entry))} (replayed from the journal)"
+            f"As it stood after #{head.seq} {kind}: {summary(public_entry(entry))} (replayed from the journal)"
         ]
     )
     print_status(encounter)

@@ -1,8 +1,8 @@
 """The players' roll feed: the newest rolls of the fight as the players may see them.
 
-Pure: `public_rolls` reads the journal's entries (plain mappings, as ``log --json``
-lists them) against the encounter as it stands and keeps only what the players
-may see, so the feed of ``board --players`` and ``serve``'s page is computed on
+Pure: `public_rolls` reads the rolls the journal holds (`LoggedRoll`, which
+`d4cli.journal.entry.logged_rolls` reads from its entries) against the encounter as it
+stands and keeps only what the players may see, so the feed of ``board --players`` and ``serve``'s page is computed on
 the GM's side like the rest of the projection (`d4cli.fight.public_view`):
 
 - a roll by a hidden creature is left out, and so is one by a creature no longer
@@ -19,8 +19,8 @@ the GM's side like the rest of the projection (`d4cli.fight.public_view`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from d4cli.fight.closed_sets import ACT, CHECK
 from d4cli.fight.encounter import Creature, Encounter
@@ -71,99 +71,92 @@ class PublicRoll(NamedTuple):
     critical: str | None
 
 
+class LoggedRoll(NamedTuple):
+    """One roll as the journal holds it, all of it (the feed keeps what the players may see).
+
+    Attributes:
+        seq: the journal entry's number.
+        kind: ``act`` (a pool, R5-R7) or ``check`` (a d20 check, C1-C8).
+        round: the round it was rolled in.
+        actor: the creature that rolled, by its name in the file.
+        target: the creature attacked (act), or None.
+        using: the named action or else the Aspect (act), the stats' names (check).
+        dice: the pool's d4s (act), or the natural d20 then the Advantage dice (check).
+        extra: ``(notation, dice)`` of the extra dice (act, R6).
+        total, evasion, dc, damage: as rolled (None: none).
+        outcome: how it ended (``damage``, ``no-damage``, ``success``, ``failure``, ``refused``...).
+        critical: ``success``/``failure`` for a critical check (C5), else None.
+    """
+
+    seq: int
+    kind: str
+    round: int
+    actor: str
+    target: str | None
+    using: tuple[str, ...]
+    dice: tuple[int, ...]
+    extra: tuple[tuple[str, tuple[int, ...]], ...]
+    total: int | None
+    evasion: int | None
+    dc: int | None
+    outcome: str | None
+    damage: int | None
+    critical: str | None
+
+
 def public_rolls(
-    entries: Sequence[Mapping[str, Any]], encounter: Encounter, size: int = FEED_SIZE
+    rolls: Sequence[LoggedRoll], encounter: Encounter, size: int = FEED_SIZE
 ) -> tuple[PublicRoll, ...]:
-    """The newest *size* rolls among *entries* (oldest first) that the players may see, oldest first.
+    """The newest *size* of *rolls* (oldest first) that the players may see, oldest first.
 
     Args:
-        entries: journal entries as ``log --json`` lists them; kinds other than
-            `ROLL_KINDS`, dry runs and malformed entries are skipped.
+        rolls: the journal's rolls (`d4cli.journal.entry.logged_rolls`).
         encounter: the encounter as it stands: who is hidden, aliases, displays.
 
     Returns:
-        At most *size* `PublicRoll` records; total: any entries give a feed.
+        At most *size* `PublicRoll` records; total: any rolls give a feed.
     """
     by_key = {fold_name(creature.name): creature for creature in encounter.creatures}
     settings = encounter.player_view or PlayerView()
     feed: list[PublicRoll] = []
-    for entry in reversed(entries):
+    for roll in reversed(rolls):
         if len(feed) >= size:
             break
-        if entry.get("kind") not in ROLL_KINDS or entry.get("dry_run"):
+        actor = _creature(by_key, roll.actor)
+        if actor is None or actor.hidden:
             continue
-        actor = _creature(by_key, entry.get("actor"))
-        if actor is None or actor.hidden or not isinstance(entry.get("seq"), int):
-            continue
-        feed.append(_roll(entry, actor, _creature(by_key, entry.get("target")), settings))
+        feed.append(_roll(roll, actor, _creature(by_key, roll.target), settings))
     return tuple(reversed(feed))
 
 
-def _creature(by_key: dict[str, Creature], name: object) -> Creature | None:
-    return by_key.get(fold_name(name)) if isinstance(name, str) else None
+def _creature(by_key: dict[str, Creature], name: str | None) -> Creature | None:
+    return None if name is None else by_key.get(fold_name(name))
 
 
 def _roll(
-    entry: Mapping[str, Any], actor: Creature, target: Creature | None, settings: PlayerView
+    roll: LoggedRoll, actor: Creature, target: Creature | None, settings: PlayerView
 ) -> PublicRoll:
     party = settings.is_party(actor.side)
     seen = target if target is not None and not target.hidden else None
-    check = entry["kind"] == CHECK
+    check = roll.kind == CHECK
     exact = seen is not None and settings.hp_shown(seen.side, seen.hp_shown) == "exact"
-    outcome = entry.get("outcome")
+    outcome = roll.outcome
     if seen is None and target is not None:
         outcome = None  # how a roll against a hidden creature ended would hint at it
     return PublicRoll(
-        seq=entry["seq"],
-        kind=entry["kind"],
-        round=_whole(entry.get("round")) or 0,
+        seq=roll.seq,
+        kind=roll.kind,
+        round=roll.round,
         actor=actor.alias or actor.name,
         party=party,
-        using=_using(entry, check) if party else (),
-        dice=_dice(entry, check) if party else None,
-        extra=None if check or not party else _extra(entry.get("extra")),
-        total=_whole(entry.get("total")),
+        using=roll.using if party else (),
+        dice=(roll.dice or None) if party else None,
+        extra=None if check or not party else (roll.extra or None),
+        total=roll.total,
         target=None if seen is None else seen.alias or seen.name,
-        evasion=_whole(entry.get("evasion")) if seen is not None and seen.evasion_shown else None,
-        dc=_whole(entry.get("dc")) if settings.dc_shown else None,
-        outcome=outcome if isinstance(outcome, str) and outcome != "refused" else None,
-        damage=_whole(entry.get("damage")) if exact else None,
-        critical=entry.get("critical")
-        if check and isinstance(entry.get("critical"), str)
-        else None,
+        evasion=roll.evasion if seen is not None and seen.evasion_shown else None,
+        dc=roll.dc if settings.dc_shown else None,
+        outcome=outcome if outcome != "refused" else None,
+        damage=roll.damage if exact else None,
+        critical=roll.critical if check else None,
     )
-
-
-def _whole(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _using(entry: Mapping[str, Any], check: bool) -> tuple[str, ...]:
-    keys = (
-        ("attribute_name", "proficiency_name", "specialization_name")
-        if check
-        else ("action", "aspect_name")
-    )
-    names = [entry.get(key) for key in keys]
-    shown = tuple(name for name in names if isinstance(name, str))
-    return shown if check else shown[:1]
-
-
-def _dice(entry: Mapping[str, Any], check: bool) -> tuple[int, ...] | None:
-    if check:
-        rolled = [entry.get("natural"), *(entry.get("advantage_dice") or ())]
-    else:
-        rolled = list(entry.get("dice") or ())
-    dice = tuple(value for value in rolled if _whole(value) is not None)
-    return dice or None
-
-
-def _extra(extra: object) -> tuple[tuple[str, tuple[int, ...]], ...] | None:
-    if not isinstance(extra, list):
-        return None
-    terms = []
-    for term in extra:
-        if isinstance(term, dict) and isinstance(term.get("notation"), str):
-            dice = tuple(value for value in term.get("dice") or () if _whole(value) is not None)
-            terms.append((term["notation"], dice))
-    return tuple(terms) or None

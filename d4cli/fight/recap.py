@@ -1,9 +1,9 @@
 """Recap: the figures of a fight from its journal, pure (R2, R8, R10, R11, R16, R18).
 
-Input: the encounter at the recap's start and the journal entries that
-follow, each with the encounter as it stood right after it (``d4cli.store.replay``
-rebuilds them); only changes that stand are there (an undone change is gone).
-Output: a `Recap` record of plain numbers; the shell prints it.
+A `Tally` starts from the encounter at the recap's start and is told, change by change, what
+each journal entry that follows did (`d4cli.api.recap` reads the entries and the encounter as
+it stood right after each, which ``d4cli.store.replay`` rebuilds; only changes that stand are
+there, an undone change is gone). Output: a `Recap` record of plain numbers; the shell prints it.
 
 What counts:
 
@@ -26,16 +26,10 @@ What counts:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.several import parts_of
 from d4cli.fight.sides import encounter_end
-
-Entry = dict[str, Any]
-Step = tuple[Entry, Encounter | None]  # a journal entry and the encounter right after it
 
 
 @dataclass
@@ -99,18 +93,18 @@ class Recap:
     damage_by_side: dict[str, int]
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def hp_lost(hp_before: int | None, hp_after: int | None, damage: int | None = None) -> int:
+    """The hp a change took off (R16): *hp_before* - *hp_after*, never below 0; where the target has
+    no hp, *damage* (an act's R7 damage; None: 0)."""
+    if hp_before is not None and hp_after is not None:
+        return max(0, hp_before - hp_after)
+    return damage or 0
 
 
-def hp_lost(entry: Entry) -> int:
-    """The hp an ``act`` or ``damage`` entry took off (R16); an act on a target without hp: its R7 damage."""
-    before, after = _int(entry.get("hp_before")), _int(entry.get("hp_after"))
-    if before is not None and after is not None:
-        return max(0, before - after)
-    if entry.get("kind") == "act":
-        return _int(entry.get("damage")) or 0
-    return 0
+def load_spent(load_before: int | None, load_after: int | None) -> int:
+    """What an act or Team Action added to its actor's Load (R8; 0 for a GM-called roll, R9, or
+    where either is unknown)."""
+    return load_after - load_before if load_before is not None and load_after is not None else 0
 
 
 def can_act_at_cost_1(creature: Creature) -> bool:
@@ -141,42 +135,82 @@ def winner_of(encounter: Encounter) -> str | None:
     return None if end is None else end.winner
 
 
-def recap(start: Encounter, from_seq: int, steps: Sequence[Step]) -> Recap:
-    """The `Recap` of *steps* (journal entries after entry *from_seq*, each with the encounter after it).
-
-    A step whose encounter could not be rebuilt (None) still counts its entry's
-    facts; only the turn-start and down/up figures need the encounter.
-    """
-    tally = _Tally(down={c.name: c.down for c in start.creatures})
-    for creature in start.creatures:
-        tally.of(creature.name, creature)
-    last = start
-    for entry, after in steps:
-        round_ = _int(entry.get("round")) or 0
-        if after is not None:
-            for creature in after.creatures:
-                tally.of(creature.name, creature)
-        for part in parts_of(entry):  # a change of several creatures counts each one's part
-            kind, actor = part.get("kind"), part.get("actor")
-            if isinstance(kind, str) and isinstance(actor, str) and kind in _COUNTS:
-                _COUNTS[kind](tally, part, actor, round_, after)
-        if after is not None:
-            tally.count_downs(after, round_, _int(entry.get("seq")) or 0)
-            last = after
-    to_seq = _int(steps[-1][0].get("seq")) if steps else None
-    return tally.recap(start, last, from_seq, to_seq if to_seq is not None else from_seq)
-
-
 @dataclass
-class _Tally:
+class Tally:
     """The figures summed so far: per creature (in order of first appearance), the sides in order
-    of first appearance, who is down, and the damage per round by side and by ``damage`` commands."""
+    of first appearance, who is down, and the damage per round by side and by ``damage`` commands.
+
+    `starting` makes one for the encounter at the recap's start; the reader of the journal
+    (`d4cli.api.recap`) then counts each change it holds (`act`, `team`, `damage`, `turn_start`),
+    the creatures and their downs after it (`seen`, `count_downs`), and asks for the `recap`.
+    """
 
     figures: dict[str, CreatureFigures] = field(default_factory=dict)
     sides: list[str] = field(default_factory=list)
     down: dict[str, bool] = field(default_factory=dict)
     per_round: dict[int, dict[str, int]] = field(default_factory=dict)
     other: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def starting(cls, start: Encounter) -> Tally:
+        """A tally with nothing counted yet, its creatures and downs those of *start*."""
+        tally = cls(down={c.name: c.down for c in start.creatures})
+        tally.seen(start)
+        return tally
+
+    def seen(self, encounter: Encounter) -> None:
+        """Every creature of *encounter* known, with its side (in order of first appearance)."""
+        for creature in encounter.creatures:
+            self.of(creature.name, creature)
+
+    def act(
+        self, actor: str, round_: int, *, how: str, target: str | None, lost: int, spent: int
+    ) -> None:
+        """An action of *actor* (R10, R16, R8): *how* ``on``, ``off`` (its turn) or ``gm`` (a
+        GM-called roll, R9); the hp it took off *target* (its side's damage in *round_*), its Load."""
+        mine = self.of(actor)
+        if how == "gm":
+            mine.gm_called += 1
+        elif how == "off":
+            mine.actions_off_turn += 1
+        else:
+            mine.actions_on_turn += 1
+        mine.damage_dealt += lost
+        if target is not None:
+            self.of(target).damage_taken += lost
+        if lost and mine.side:
+            by_side = self.per_round.setdefault(round_, {})
+            by_side[mine.side] = by_side.get(mine.side, 0) + lost
+        mine.load_spent += spent
+
+    def team(self, actor: str, spent: int) -> None:
+        """A Team Action given by *actor* (R11) and the Load it spent (R8)."""
+        mine = self.of(actor)
+        mine.team_actions += 1
+        mine.load_spent += spent
+
+    def damage(self, actor: str, round_: int, lost: int) -> None:
+        """The GM's damage (R16): taken by *actor*, dealt by nobody (``other``)."""
+        self.of(actor).damage_taken += lost
+        if lost:
+            self.other[round_] = self.other.get(round_, 0) + lost
+
+    def turn_start(self, actor: str, after: Encounter | None) -> None:
+        """A turn of *actor*, and whether it began unable to act at Cost 1 (R2, R18): its streak
+        (nothing counted where the encounter after it is unknown, or lacks *actor*)."""
+        starting = (
+            None if after is None else next((c for c in after.creatures if c.name == actor), None)
+        )
+        if starting is None:
+            return
+        mine = self.of(actor)
+        mine.turns += 1
+        if can_act_at_cost_1(starting):
+            mine._streak = 0
+        else:
+            mine.turns_unable += 1
+            mine._streak += 1
+            mine.longest_unable = max(mine.longest_unable, mine._streak)
 
     def of(self, name: str, creature: Creature | None = None) -> CreatureFigures:
         """The figures of *name*, its side (and the side list) brought up to *creature*'s."""
@@ -223,82 +257,3 @@ class _Tally:
             winner=winner_of(last),
             damage_by_side={s: sum(f.damage_dealt for f in figures if f.side == s) for s in sides},
         )
-
-
-def _count_act(
-    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
-) -> None:
-    """An action (R10, R16, R8): on or off its turn, or a GM-called roll (R9; older journals
-    say so by ``gate_skipped`` alone); the hp it took off, its side's damage, its Load."""
-    mine = tally.of(actor)
-    if entry.get("gm_called") or entry.get("gate_skipped"):
-        mine.gm_called += 1
-    elif entry.get("off_turn"):
-        mine.actions_off_turn += 1
-    else:
-        mine.actions_on_turn += 1
-    lost = hp_lost(entry)
-    mine.damage_dealt += lost
-    target = entry.get("target")
-    if isinstance(target, str):
-        tally.of(target).damage_taken += lost
-    if lost and mine.side:
-        by_side = tally.per_round.setdefault(round_, {})
-        by_side[mine.side] = by_side.get(mine.side, 0) + lost
-    mine.load_spent += _spent(entry)
-
-
-def _count_team(
-    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
-) -> None:
-    """A Team Action given (R11) and the Load it spent (R8)."""
-    mine = tally.of(actor)
-    mine.team_actions += 1
-    mine.load_spent += _spent(entry)
-
-
-def _count_damage(
-    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
-) -> None:
-    """The GM's damage (R16): taken by *actor*, dealt by nobody (``other``)."""
-    lost = hp_lost(entry)
-    tally.of(actor).damage_taken += lost
-    if lost:
-        tally.other[round_] = tally.other.get(round_, 0) + lost
-
-
-def _count_turn_start(
-    tally: _Tally, entry: Entry, actor: str, round_: int, after: Encounter | None
-) -> None:
-    """A turn of *actor*, and whether it began unable to act at Cost 1 (R2, R18): its streak."""
-    starting = (
-        None if after is None else next((c for c in after.creatures if c.name == actor), None)
-    )
-    if starting is None:
-        return
-    mine = tally.of(actor)
-    mine.turns += 1
-    if can_act_at_cost_1(starting):
-        mine._streak = 0
-    else:
-        mine.turns_unable += 1
-        mine._streak += 1
-        mine.longest_unable = max(mine.longest_unable, mine._streak)
-
-
-# Each kind of journal entry that counts -> what it adds to the figures.
-_COUNTS: dict[str, Callable[[_Tally, Entry, str, int, Encounter | None], None]] = {
-    "act": _count_act,
-    "team": _count_team,
-    "damage": _count_damage,
-    "turn-start": _count_turn_start,
-}
-
-
-def _spent(entry: Entry) -> int:
-    """What an act or Team Action added to its actor's Load (R8; 0 for a GM-called roll, R9)."""
-    before = _int(entry.get("load_before"))
-    if before is None:
-        before = _int(entry.get("load"))
-    after = _int(entry.get("load_after"))
-    return after - before if before is not None and after is not None else 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fnmatch import fnmatchcase
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from d4cli.fight.closed_sets import CONCEAL, DAMAGE, EFFECT, HEAL, REVEAL
 from d4cli.fight.effect_transitions import add_effect
@@ -68,15 +68,6 @@ class SeveralEvent(NamedTuple):
     def names(self) -> tuple[str, ...]:
         """The creatures changed, as written in the file."""
         return tuple(part.actor for part in self.changes)
-
-
-def parts_of(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """The parts of a journal entry (a change's JSON object): each creature's of a change of
-    several (a `SeveralEvent`'s ``changes``), else the entry itself."""
-    parts = entry.get("changes")
-    if entry.get("kind") in SEVERAL_KINDS and isinstance(parts, list):
-        return [part for part in parts if isinstance(part, dict)]
-    return [entry]
 
 
 def is_pattern(text: str) -> bool:

@@ -14,6 +14,9 @@ of about ``sqrt(1/12) / sqrt(n)``; two spreads or more above is "favoured",
 two or more below is "against", anything between "even". The spread is that
 of a continuous uniform, a little wider than a discrete roll's, so a verdict
 is never called on less.
+
+The journal's entries are read elsewhere (`d4cli.api.recap`), which hands each roll's plain
+values here.
 """
 
 from __future__ import annotations
@@ -28,8 +31,6 @@ from d4cli.odds.check_odds import check_odds
 from d4cli.odds.distribution import Distribution
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.action_roll import CheckRequest
-from d4cli.rules.dice import parse_extra
-from d4cli.rules.errors import D4Error
 
 # A verdict needs the mean percentile this many spreads away from 1/2.
 VERDICT_SPREADS = 2.0
@@ -108,47 +109,6 @@ def check_percentile(
         attribute=modifiers, advantage_level=advantage_level, disadvantage=disadvantage
     )
     return mid_rank(check_odds(request).distribution, total)
-
-
-def entry_luck(entry: dict[str, Any]) -> RollLuck | None:
-    """The `RollLuck` of a journal entry that rolled (``act`` allowed, ``check`` possible), else None.
-
-    The pool is read as rolled (``pool_size``, ``extra`` notations and their
-    dice); a roll whose odds cannot be had exactly (L4) or that does not fit its
-    distribution (a hand-edited journal) is None.
-    """
-    kind, total, actor = entry.get("kind"), entry.get("total"), entry.get("actor")
-    if not isinstance(total, int) or not isinstance(actor, str):
-        return None
-    try:
-        if kind == "act" and entry.get("allowed") and isinstance(entry.get("pool_size"), int):
-            extra = tuple(
-                parse_extra(str(item.get("notation")), "extra") for item in entry.get("extra") or ()
-            )
-            found = pool_percentile(entry["pool_size"], extra, total)
-        elif kind == "check" and not entry.get("impossible"):
-            modifiers = sum(
-                int(entry.get(key) or 0) for key in ("attribute", "proficiency", "specialization")
-            )
-            found = check_percentile(
-                modifiers,
-                int(entry.get("advantage_level") or 0),
-                int(entry.get("disadvantage") or 0),
-                total,
-            )
-        else:
-            return None
-    except (D4Error, ValueError, TypeError, AttributeError):
-        return None
-    seq, round_ = entry.get("seq"), entry.get("round")
-    return RollLuck(
-        seq if isinstance(seq, int) else 0,
-        actor,
-        kind,
-        round_ if isinstance(round_, int) else 0,
-        total,
-        found,
-    )
 
 
 def verdict(mean: float, rolls: int) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.team import TeamRecord
+from d4cli.journal.acts import TeamChange, act_json, sheet_check_json, team_json
+from d4cli.journal.entry import journal_json
 from d4cli.odds.roll_odds import CheckOdds, check_odds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.printing import Tally, print_renderables
@@ -21,8 +23,6 @@ from d4cli.output.render.odds import render_check_odds
 from d4cli.output.render.sheet import check_record_table
 from d4cli.output.roll_views import PoolView, gate_refusal
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.acts import act_json, sheet_check_json, team_json
-from d4cli.output.serialize.changes import journal_json
 from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control
@@ -104,7 +104,7 @@ class TeamView:
         reason = down_refusal(record.actor) if record.actor_down else gate_refusal(record.gate)
         if reason is None:
             return None
-        head = plain(team_head(team_json(record)))
+        head = plain(team_head(TeamChange.read(team_json(record))))
         return f"{head} for {escape_control(record.target)}: {reason}"
 
 

@@ -1,75 +1,19 @@
 """The words of lasting effects and of where a roll's sources came from (R4, R11, R20).
 
-`describe` and `lasts` read an effect as its JSON object (`d4cli.output.serialize.effects.effect_json`,
+`describe` and `lasts` read an effect as its JSON object (`d4cli.journal.effects.effect_json`,
 the shape docs/cli.md gives: ``{source, grant, on, ends: {kind, creature, last_round, uses},
 origin, level}``), so an ``effect`` change just made, the same change read back by ``log``
 and a row of ``status`` or ``effect list`` read alike. `ORIGINS` is the one table of the
 names of an origin, in JSON and for people, and `END_REASONS` the words of why an effect
-ended (`end_reason`). Plain text, no Rich: callers escape (N1).
+ended (`end_reason`): both are the journal's (`d4cli.journal.effects`). Plain text, no Rich: callers escape (N1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
-from d4cli.fight.effects import Ended
-
-
-class Origin(NamedTuple):
-    """The names of one origin of a source (R4, R11, R20).
-
-    Attributes:
-        json: in an act's ``sources`` and an effect's ``origin`` (the public contract).
-        check: in a sheet check's ``sources`` and steps (the public contract); None for
-            ``command``, as a check names its command-line sources by their option
-            (``--adv``, ``--dis``: the model's origin there).
-        label: in an act's "Sources" step and an effect's line, for people.
-    """
-
-    json: str
-    check: str | None
-    label: str
-
-
-# The model's origin (`d4cli.fight.effects.Effect.origin`, the third item of an act's sources) -> its names.
-ORIGINS: dict[str, Origin] = {
-    "command": Origin("command-line", None, "command line"),
-    "effect": Origin("effect", "effect", "effect"),
-    "team": Origin("team-action", "team action", "Team Action"),
-}
-
-
-def check_origin(origin: str) -> str:
-    """A sheet check source's origin as the check names it: ``team action``, ``effect``, ``--adv``, ``--dis`` (C8)."""
-    names = ORIGINS.get(origin)
-    return origin if names is None or names.check is None else names.check
-
-
-# Why an effect ended (`d4cli.fight.effects.END_REASONS`) -> the words, the ``reason`` of an
-# ended effect's JSON (the public contract); ``{who}`` and ``{round}`` from its `Ended` record.
-END_REASONS: dict[str, str] = {
-    "turn_start": "start of {who}'s turn",
-    "turn_end": "end of {who}'s turn",
-    "round_end": "end of round {round}",
-    "turn_skipped": "end of round {round}, {who} is down and its turn was skipped (R18)",
-    "removed": "{who} removed",
-    "turn_removed": "{who} removed, and its turn with it (R17)",
-    "used_up": "used up",
-}
-
-
-def end_reason(ended: Ended) -> str:
-    """Why *ended* ended, in words: ``start of Goblin Archer's turn``, ``end of round 2``,
-    ``end of round 2, Bram is down and its turn was skipped (R18)``, ``Borin removed``, ``used up`` (R20).
-
-    Names are as written: escape them for markup.
-
-    Raises:
-        KeyError: a reason code not in `END_REASONS`.
-    """
-    return END_REASONS[ended.why].format(who=ended.who, round=ended.round)
-
+from d4cli.journal.effects import ORIGINS
 
 Effect = Mapping[str, Any]  # an effect's JSON object
 

@@ -7,6 +7,7 @@ roll through `PoolView`'s subclass `d4cli.output.act_views.ActView`.
 
 from __future__ import annotations
 
+from d4cli.journal.rolls import check_json, dice_json, pool_json
 from d4cli.odds.roll_odds import CheckOdds, PoolOdds, check_odds, dice_odds, pool_odds
 from d4cli.output.printing import Tally, print_renderables
 from d4cli.output.render import escape
@@ -14,7 +15,7 @@ from d4cli.output.render.lines import check_line, pool_line
 from d4cli.output.render.odds import render_pool_odds
 from d4cli.output.render.roll import check_renderables, dice_table, pool_renderables
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import check_json, dice_json, pool_json, with_odds
+from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll

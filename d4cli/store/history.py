@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, cast
 
 from d4cli.fileformat.encounter_toml import parse_encounter
+from d4cli.journal.entry import is_init
 from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path
 
@@ -50,7 +51,7 @@ def standing_entries(path: Path, file_digest: str | None, last: int | None = Non
                     )
                 continue
             entries.append(line.entry)
-            if line.entry["kind"] == "init":
+            if is_init(line.entry):
                 break
         warnings = []
         if split.damaged is not None:
@@ -168,7 +169,7 @@ def stream_history(path: Path, last: int | None = None) -> HistoryStream:
             start = line.start
             if newest is None:
                 newest = journal.public_entry(line.entry)
-            if line.entry["kind"] == "init":
+            if is_init(line.entry):
                 break
         warnings = []
         if split.damaged is not None:
@@ -220,7 +221,7 @@ def _rebuild(handle: BinaryIO, end: int) -> str | None:
         entry = line.entry
         if entry is None:
             return None
-        if entry.get("kind") == "init":
+        if is_init(entry):
             text = entry.get("text") if isinstance(entry.get("text"), str) else None
             if text is None or files.digest(text.encode("utf-8")) != entry.get("after"):
                 return None

@@ -30,8 +30,12 @@ from collections.abc import Iterator
 from itertools import accumulate
 from typing import Any, BinaryIO, NamedTuple
 
-# Journal keys that are bookkeeping, not facts of the change (left out of `log`).
-PRIVATE_KEYS = ("before", "after", "prev", "patch", "text")
+from d4cli.journal import SCHEMA_KEY
+from d4cli.journal.entry import is_init
+
+# Bookkeeping keys, not facts (left out of `log`): the schema version, the hashes, the ways back.
+WAY_BACK = ("before", "after", "prev", "patch", "text")
+PRIVATE_KEYS = (SCHEMA_KEY, *WAY_BACK)
 
 Patch = list[list[Any]]  # [[line, removed lines, added lines], ...]
 
@@ -426,7 +430,7 @@ def text_size(text: str) -> int:
 
 def forwardable(entry: dict[str, Any]) -> bool:
     """An entry whose ``after`` text can be rebuilt from the one before it (or from itself)."""
-    if entry.get("kind") == "init":
+    if is_init(entry):
         return isinstance(entry.get("text"), str)
     return isinstance(entry.get("patch"), list)
 

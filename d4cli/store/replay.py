@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from d4cli.fileformat.encounter_toml import parse_encounter
+from d4cli.journal.entry import is_init
 from d4cli.store import files, journal
 from d4cli.store.history import standing_entries
 
@@ -77,7 +78,7 @@ def rebuild(entries: list[dict[str, Any]], current: str | None) -> list[str | No
     texts: list[str | None] = [None] * len(entries)
     text: str | None = None
     for number, entry in enumerate(entries):
-        if entry.get("kind") == "init":
+        if is_init(entry):
             found = entry.get("text")
             text = found if isinstance(found, str) else None
         else:
@@ -101,7 +102,7 @@ def rebuild(entries: list[dict[str, Any]], current: str | None) -> list[str | No
         if texts[number] is None:
             texts[number] = text
         text = texts[number]
-        if entry.get("kind") == "init":
+        if is_init(entry):
             break
         prev = entry.get("prev")
         patch = entry.get("patch")

@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, NamedTuple, Self
 from d4cli.fight.encounter import Encounter
 from d4cli.fileformat.checked import checked_text
 from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
+from d4cli.journal.entry import new_head
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, remembered, sidefiles, temp
 from d4cli.store import redo as redo_file
@@ -279,8 +280,7 @@ class Transaction:
             new_data = encode_checked(encounter, path)
         new_text = new_data.decode("utf-8")
         entry = {
-            "seq": journal.next_seq(t.tail),
-            "time": self.clock().isoformat(timespec="seconds"),
+            **new_head(journal.next_seq(t.tail), self.clock().isoformat(timespec="seconds")),
             **facts,
             **({} if note is None else {"note": note}),
             "before": t.digest,
@@ -385,8 +385,7 @@ def create(
         files.check_writable(path, new=t.data is None)
         new_data = text.encode("utf-8")
         entry = {
-            "seq": journal.next_seq(t.tail),
-            "time": clock().isoformat(timespec="seconds"),
+            **new_head(journal.next_seq(t.tail), clock().isoformat(timespec="seconds")),
             "kind": "init",
             **details,
             "before": t.digest,

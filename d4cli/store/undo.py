@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from d4cli.journal.entry import is_init
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal
 from d4cli.store import redo as redo_file
@@ -55,7 +56,7 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
             )
         if (
             entry is None
-            or entry["kind"] == "init"
+            or is_init(entry)
             or not (isinstance(entry.get("prev"), str) or isinstance(entry.get("patch"), list))
         ):
             raise InputError("undo", None, "nothing to undo")
@@ -70,7 +71,11 @@ def undo(path: Path, *, timeout: float | None = None) -> Undone:
         except UnicodeDecodeError:
             pass  # a hand edit that is not text: nothing to redo after this undo
         else:
-            record = {**journal.public_entry(entry), "before": entry["before"], "after": t.digest}
+            record = {
+                **_without_way_back(entry),
+                "before": entry["before"],
+                "after": t.digest,
+            }
             patch = journal.make_patch(old_text, current)
             if journal.patch_size(patch) > journal.text_size(current):
                 record["text"] = current
@@ -115,7 +120,7 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
                 "damaged: the change it holds does not match its hash",
             )
         assert new_text is not None
-        facts = {k: v for k, v in record.items() if k not in journal.PRIVATE_KEYS}
+        facts = _without_way_back(record)
         entry = {
             **facts,
             "before": t.digest,
@@ -124,3 +129,8 @@ def redo(path: Path, *, timeout: float | None = None) -> Redone:
         }
         t.commit(new_data, line=journal.encode_entry(entry), redo_cut=found.start)
     return Redone(journal.public_entry(entry))
+
+
+def _without_way_back(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry without its hashes, patch and texts (its schema version kept), as redo keeps it."""
+    return {key: value for key, value in entry.items() if key not in journal.WAY_BACK}

@@ -20,12 +20,18 @@ from hypothesis import strategies as st
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
-from d4cli.fight.public_rolls import public_rolls
+from d4cli.fight.public_rolls import FEED_SIZE, PublicRoll, public_rolls
 from d4cli.fight.public_view import public_view
 from d4cli.fight.view_settings import PlayerView
+from d4cli.journal.entry import logged_rolls
 from d4cli.output.serialize.public_view import public_view_json
 
 MARK = st.text(alphabet="abcdefghjkmnpqrstuvwxyz", min_size=6, max_size=10)
+
+
+def feed(entries: list, encounter, size: int = FEED_SIZE) -> tuple[PublicRoll, ...]:
+    """The roll feed of journal *entries* (read by the journal's home) on *encounter*."""
+    return public_rolls(logged_rolls(entries), encounter, size)
 
 
 @st.composite
@@ -165,7 +171,7 @@ def player_outputs(
     from d4cli.output.render.players_board import players_frame
     from d4cli.web.broadcast import snapshot
 
-    view = public_view(encounter, public_rolls(entries or [], encounter))
+    view = public_view(encounter, feed(entries or [], encounter))
     outputs = {
         "json": json.dumps(public_view_json(view), ensure_ascii=False),
         "board80": frame_text(players_frame(view, 60, 80), 80),

@@ -23,8 +23,8 @@ from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-from d4cli.output.effecttext import describe, end_reason
-from d4cli.output.serialize.effects import effect_json
+from d4cli.journal.effects import effect_json, end_reason
+from d4cli.output.effecttext import describe
 
 
 class Dice:
@@ -406,8 +406,8 @@ def test_completion_of_effect_sources_and_duration_names(fight):
 
 def test_every_reason_an_effect_ends_has_its_words():
     from d4cli.fight import effects
-    from d4cli.output import effecttext
+    from d4cli.journal import effects as journal_effects
 
-    assert set(effecttext.END_REASONS) == set(effects.END_REASONS)
+    assert set(journal_effects.END_REASONS) == set(effects.END_REASONS)
     gone = effects.Ended("Aria", effects.Effect("bless"), effects.TURN_SKIPPED, "Bram", 2)
     assert end_reason(gone) == "end of round 2, Bram is down and its turn was skipped (R18)"

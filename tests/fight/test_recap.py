@@ -1,9 +1,11 @@
-"""Recap figures, pure: entries and the encounter after each, in; plain numbers out (R2, R8, R16, R18)."""
+"""Recap figures: entries (read typed) and the encounter after each, in; plain numbers out (R2, R8, R16, R18)."""
 
 from __future__ import annotations
 
-from d4cli.fight.recap import can_act_at_cost_1, hp_lost, recap, rounds_between
+from d4cli.api.recap import recap_figures
+from d4cli.fight.recap import can_act_at_cost_1, hp_lost, load_spent, rounds_between
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
+from d4cli.journal.entry import read_entry
 
 
 def duel():
@@ -18,10 +20,17 @@ def with_hp(encounter, name, hp):
 
 
 def test_hp_lost_is_what_came_off_or_the_r7_damage_without_hp():
-    assert hp_lost({"kind": "act", "hp_before": 7, "hp_after": 3, "damage": 9}) == 4
-    assert hp_lost({"kind": "act", "hp_before": None, "hp_after": None, "damage": 5}) == 5
-    assert hp_lost({"kind": "damage", "hp_before": 5, "hp_after": 0}) == 5
-    assert hp_lost({"kind": "heal", "hp_before": 0, "hp_after": 4}) == 0
+    assert hp_lost(7, 3, 9) == 4
+    assert hp_lost(None, None, 5) == 5
+    assert hp_lost(5, 0) == 5
+    assert hp_lost(0, 4) == 0  # a heal takes nothing off
+    assert hp_lost(None, None) == 0
+
+
+def test_load_spent_is_what_the_load_grew_by_where_both_are_known():
+    assert load_spent(-1, 0) == 1
+    assert load_spent(2, 2) == 0  # a GM-called roll (R9)
+    assert load_spent(None, 3) == 0
 
 
 def test_cost_1_needs_headroom_and_hp():
@@ -70,7 +79,7 @@ def test_a_recap_of_a_blow_and_the_gms_damage():
             down,
         ),
     ]
-    found = recap(start, 2, steps)
+    found = recap_figures(start, 2, [(read_entry(entry), after) for entry, after in steps])
     sera, blade = found.creatures
     assert (sera.damage_dealt, sera.actions_on_turn, sera.load_spent) == (5, 1, 1)
     assert (blade.damage_taken, blade.downs) == (14, [(1, "down", 4)])

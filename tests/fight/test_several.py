@@ -17,12 +17,13 @@ from d4cli.fight.several import (
     damage_several,
     effect_several,
     heal_several,
-    parts_of,
     resolve,
     single,
 )
 from d4cli.fight.sides import FightEnd
 from d4cli.fight.turns import add_creature, start_turn
+from d4cli.journal.changes import HpChange, SetChange
+from d4cli.journal.entry import read_change
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import InputError
 
@@ -121,11 +122,13 @@ def test_conceal_of_the_current_creature_keeps_its_turn():
     assert len(event.changes) == 5
 
 
-def test_parts_of_an_entry():
-    several = {"kind": "damage", "changes": [{"kind": "damage", "actor": "A"}]}
-    assert parts_of(several) == [{"kind": "damage", "actor": "A"}]
-    one_set = {"kind": "set", "changes": [{"field": "hp"}]}
-    assert parts_of(one_set) == [one_set]
+def test_parts_of_an_entry_read_typed():
+    several = read_change({"kind": "damage", "changes": [{"kind": "damage", "actor": "A"}]})
+    assert [(part.kind, part.actor) for part in several.parts] == [("damage", "A")]
+    assert isinstance(several.parts[0], HpChange) and several.creatures == ("A",)
+    one_set = read_change({"kind": "set", "actor": "A", "changes": [{"field": "hp"}]})
+    assert one_set.parts == (one_set,) and isinstance(one_set, SetChange)
+    assert [change.field for change in one_set.changes] == ["hp"]
 
 
 def test_the_tracker_takes_a_name_or_several_one_entry_one_undo(tmp_path: Path):

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from d4cli.api.recap import recap_figures
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
-from d4cli.fight.recap import recap
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, start_turn
+from d4cli.journal.acts import ActChange
+from d4cli.journal.entry import journal_json, read_entry
 from d4cli.output.render import plain
 from d4cli.output.render.actline import act_summary
-from d4cli.output.serialize.changes import journal_json
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import InputError
 
@@ -135,7 +136,7 @@ def test_r9_a_gm_called_roll_is_gm_called_never_off_turn_and_pays_no_cost(actor)
     assert record.result.plan.request.cost == 0 and record.load_after == record.load_before
     entry = journal_json(record)
     assert (entry["gm_called"], entry["off_turn"], entry["cost"]) == (True, False, 0)
-    line = plain(act_summary(entry))
+    line = plain(act_summary(ActChange.read(entry)))
     assert line.startswith(f"{actor} Might (GM-called R9, no Cost): 3d4 (1 2 3) = 6")
     assert "off-turn" not in line and "Cost 1" not in line
 
@@ -143,13 +144,15 @@ def test_r9_a_gm_called_roll_is_gm_called_never_off_turn_and_pays_no_cost(actor)
 def test_r10_an_act_off_its_turn_is_still_a_reaction():
     _, record = act(trio(), ActRequest("B", "Might"), ScriptedDice([1, 2, 3]))
     assert (record.result.plan.request.gm, record.off_turn, record.load_after) == (False, True, 0)
-    assert "(Cost 1, off-turn R10)" in plain(act_summary(journal_json(record)))
+    assert "(Cost 1, off-turn R10)" in plain(act_summary(ActChange.read(journal_json(record))))
 
 
 def test_r9_an_older_journals_gm_called_entry_reads_as_gm_called():
     entry = {"kind": "act", "actor": "B", "aspect_name": "Might", "cost": 1, "off_turn": True}
     entry |= {"gate_skipped": True, "pool_size": 1, "dice": [2], "extra": [], "total": 2}
-    assert plain(act_summary(entry)).startswith("B Might (GM-called R9, no Cost): 1d4 (2) = 2")
+    assert plain(act_summary(ActChange.read(entry))).startswith(
+        "B Might (GM-called R9, no Cost): 1d4 (2) = 2"
+    )
 
 
 def test_r9_the_recap_counts_gm_called_rolls_apart_from_actions():
@@ -166,8 +169,8 @@ def test_r9_the_recap_counts_gm_called_rolls_apart_from_actions():
         start=3,
     ):
         encounter, record = act(encounter, request, ScriptedDice([1, 1, 1, 1]))
-        steps.append(({**journal_json(record), "seq": seq}, encounter))
-    found = {c.name: c for c in recap(start, 2, steps).creatures}
+        steps.append((read_entry({**journal_json(record), "seq": seq}), encounter))
+    found = {c.name: c for c in recap_figures(start, 2, steps).creatures}
     figures = {
         name: (c.actions_on_turn, c.actions_off_turn, c.gm_called, c.load_spent)
         for name, c in found.items()

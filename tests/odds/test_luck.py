@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from d4cli.api.recap import roll_luck
+from d4cli.journal.entry import read_entry
 from d4cli.odds.luck import (
     CreatureLuck,
     RollLuck,
     check_percentile,
-    entry_luck,
     luck_by_creature,
     mid_rank,
     pool_percentile,
@@ -113,41 +114,6 @@ def test_a_total_that_cannot_be_rolled_is_refused():
         pool_percentile(2, (), 9)
 
 
-def test_entry_luck_reads_a_logged_act_and_check():
-    act = {
-        "seq": 3,
-        "kind": "act",
-        "actor": "Aria",
-        "round": 1,
-        "allowed": True,
-        "pool_size": 4,
-        "extra": [{"notation": "1d4", "dice": [1], "modifier": 0}],
-        "total": 12,
-    }
-    found = entry_luck(act)
-    assert found == RollLuck(
-        3, "Aria", "act", 1, 12, brute_mid_rank(pool_totals(4, [(1, 4, 0)]), 12)
-    )
-    check = {
-        "seq": 7,
-        "kind": "check",
-        "actor": "Aria",
-        "round": 1,
-        "attribute": 3,
-        "proficiency": 0,
-        "specialization": 0,
-        "advantage_level": 0,
-        "disadvantage": 1,
-        "impossible": False,
-        "total": 6,
-    }
-    assert entry_luck(check).percentile == brute_mid_rank(check_totals(3, 0, 1), 6)  # type: ignore[union-attr]
-    assert entry_luck({**act, "allowed": False, "total": None}) is None
-    assert entry_luck({**check, "impossible": True, "total": None}) is None
-    assert entry_luck({"kind": "turn-start", "actor": "Aria"}) is None
-    assert entry_luck({**act, "total": 99}) is None  # does not fit its dice: a hand-edited journal
-
-
 def test_verdicts_need_two_spreads():
     assert verdict(0.71, 9) == "favoured"  # 0.21 > 2 * 0.2887 / 3
     assert verdict(0.29, 9) == "against"
@@ -167,3 +133,42 @@ def test_luck_by_creature_means_in_order_of_first_roll():
         CreatureLuck("B", 2, 0.375, "even"),
         CreatureLuck("A", 1, 0.75, "even"),
     ]
+
+
+def luck_of(entry: dict) -> RollLuck | None:
+    return roll_luck(read_entry(entry))
+
+
+def test_the_luck_of_a_logged_act_and_check_read_typed():
+    act = {
+        "seq": 3,
+        "kind": "act",
+        "actor": "Aria",
+        "round": 1,
+        "allowed": True,
+        "pool_size": 4,
+        "extra": [{"notation": "1d4", "dice": [1], "modifier": 0}],
+        "total": 12,
+    }
+    found = luck_of(act)
+    assert found == RollLuck(
+        3, "Aria", "act", 1, 12, brute_mid_rank(pool_totals(4, [(1, 4, 0)]), 12)
+    )
+    check = {
+        "seq": 7,
+        "kind": "check",
+        "actor": "Aria",
+        "round": 1,
+        "attribute": 3,
+        "proficiency": 0,
+        "specialization": 0,
+        "advantage_level": 0,
+        "disadvantage": 1,
+        "impossible": False,
+        "total": 6,
+    }
+    assert luck_of(check).percentile == brute_mid_rank(check_totals(3, 0, 1), 6)  # type: ignore[union-attr]
+    assert luck_of({**act, "allowed": False, "total": None}) is None
+    assert luck_of({**check, "impossible": True, "total": None}) is None
+    assert luck_of({"kind": "turn-start", "actor": "Aria"}) is None
+    assert luck_of({**act, "total": 99}) is None  # does not fit its dice: a hand-edited journal

@@ -31,7 +31,7 @@ def test_the_line_count_would_catch_a_long_module(tmp_path):
 def test_the_package_is_walked_into_its_subpackages():
     walked = {str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")}
     assert {
-        "output/serialize/acts.py",
+        "journal/acts.py",
         "cli/completion/shells.py",
         "store/transaction.py",
         "cli/commands/act.py",

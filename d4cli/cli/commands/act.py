@@ -34,11 +34,11 @@ from d4cli.cli.options import (
     SeedOption,
     check_note,
 )
+from d4cli.journal.acts import act_json
+from d4cli.journal.entry import journal_json
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
 from d4cli.output.render.encounter import print_lines, summary
-from d4cli.output.serialize.acts import act_json
-from d4cli.output.serialize.changes import journal_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.dc import parse_dc
 from d4cli.rules.dice import parse_extras, parse_faces
@@ -221,7 +221,7 @@ def show_act(
     quiet: bool = False,
     short: bool = False,
 ) -> None:
-    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.output.serialize.acts.act_json`), or its steps and what it did.
+    """Print an `ActRecord` (`print_one`): its JSON (`d4cli.journal.acts.act_json`), or its steps and what it did.
 
     *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
     the one-line summary that ``log`` shows. A refusal's one line (R2, R18) names the

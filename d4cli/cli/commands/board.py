@@ -67,8 +67,8 @@ def _board(tracker: Tracker, players: bool, once: bool, at: str | None, json_: b
     if at is not None:  # as it stood after entry SEQ: history does not change, so one frame
         seq = parse_whole(at, "--at", SEQ)
         # The players' replay hides what the GM hid then or since (a later conceal or alias).
-        entry, then = tracker.players_state_at(seq) if players else tracker.status_at(seq)
-        replayed = (int(entry["seq"]), then)
+        _, then = tracker.players_state_at(seq) if players else tracker.status_at(seq)
+        replayed = (seq, then)  # the entry found is entry SEQ
     if json_:  # one frame's data: the projection (--players) or the status, as JSON
         if players:
             if replayed is None:

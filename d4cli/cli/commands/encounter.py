@@ -39,7 +39,7 @@ from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, MAX_COUN
 from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
-    from d4cli.output.serialize.changes import Record
+    from d4cli.journal.entry import Record
 
 # ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
 EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])

@@ -14,6 +14,7 @@ from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList
+from d4cli.journal.entry import read_head
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
 from d4cli.output.serialize.replay import state_line_json
 from d4cli.output.serialize.views import log_json_chunks
@@ -78,7 +79,7 @@ def log_command(
         if any(
             k.strip().lower() not in LOG_KINDS for k in kind or ()
         ):  # a kind only this journal has
-            seen = {entry.get("kind") for entry in stream.entries()} - set(LOG_KINDS)
+            seen = {read_head(entry).kind for entry in stream.entries()} - set(LOG_KINDS)
             known = LOG_KINDS + tuple(sorted(k for k in seen if isinstance(k, str)))
         keep = entry_filter(round_number, name, check_kinds(kind or (), known))
         entries = stream.entries() if keep is None else filter(keep, stream.entries())
@@ -115,7 +116,7 @@ def _states(
     entries = [public_entry(entry) for entry in replay.entries]
     if count is not None:
         entries = entries[-count:] if count else []
-    seen = {entry.get("kind") for entry in entries} - set(LOG_KINDS)
+    seen = {read_head(entry).kind for entry in entries} - set(LOG_KINDS)
     known = LOG_KINDS + tuple(sorted(kind for kind in seen if isinstance(kind, str)))
     keep = entry_filter(round_number, name, check_kinds(kinds, known))
     offset = len(replay.entries) - len(entries)

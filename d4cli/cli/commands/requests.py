@@ -11,12 +11,12 @@ import typer
 from d4cli.api import SeatDesk
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
+from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one, print_renderables
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.seats import request_line, requests_table
 from d4cli.output.seat_views import SeatActView
-from d4cli.output.serialize.acts import act_json
 from d4cli.output.serialize.seats import request_json, requests_json, seat_act_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import RefusedError

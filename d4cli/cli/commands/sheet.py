@@ -31,12 +31,11 @@ from d4cli.cli.options import (
     SourceList,
     check_note,
 )
+from d4cli.journal.acts import action_event_json
+from d4cli.journal.entry import unchanged_json
 from d4cli.output.act_views import SheetCheckView
 from d4cli.output.printing import print_one
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.sheet import sheet_summary
-from d4cli.output.serialize.acts import action_event_json
-from d4cli.output.serialize.changes import unchanged_json
+from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.stdout import emit_json
 from d4cli.rules.action_roll import parse_dc
 from d4cli.rules.dice import parse_extra
@@ -217,7 +216,7 @@ def _print_event(
         emit_json(obj)
         return
 
-    print_lines([sheet_summary(obj) if changed else unchanged_line(sheet_summary(obj), note)])
+    print_lines([summary(obj) if changed else unchanged_line(summary(obj), note)])
 
 
 @app.command("add")

@@ -131,9 +131,9 @@ def bold_name(value: object) -> str:
     return "[bold]" + escape(str(value)) + "[/]" if value is not None else "nobody"
 
 
-def load_change(entry: dict[str, Any]) -> str:
-    """``Load -1 -> 0`` of a change's entry (R8)."""
-    return f"Load {entry.get('load_before')} -> {entry.get('load_after')}"
+def load_change(before: int | None, after: int | None) -> str:
+    """``Load -1 -> 0``: a change's Load before and after (R8)."""
+    return f"Load {before} -> {after}"
 
 
 def escape(text: str) -> str:

@@ -24,11 +24,11 @@ from rich.text import Text
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sides import FightEnd, encounter_end
+from d4cli.journal.effects import effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
-from d4cli.output.serialize.effects import effect_json
 from d4cli.output.window import Window, focus_of, window
 from d4cli.sim.side_odds import SideOdds
 

@@ -12,26 +12,26 @@ from rich.table import Table
 
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Encounter
+from d4cli.journal.effects import EffectChange, effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.render import escape
-from d4cli.output.serialize.effects import effect_json
 from d4cli.rules.names import fold_name
 
 
-def effect_summary(entry: dict[str, Any]) -> str:
+def effect_summary(change: EffectChange) -> str:
     """``Aria: blinded -1d4, until the end of Goblin Archer's turn (R20)``; says what an add replaced
     (``Aria already has blinded ...`` for an add that changed nothing)."""
-    actor = "[bold]" + escape(str(entry.get("actor"))) + "[/]"
-    round_number = int(entry.get("counts_from") or entry.get("round") or 0)
-    effect = describe(entry.get("effect") or {}, round_number)
-    if entry.get("action") == "remove":
+    actor = "[bold]" + escape(str(change.actor)) + "[/]"
+    round_number = change.counts_from or change.round or 0
+    effect = describe(change.effect, round_number)
+    if change.action == "remove":
         return f"{actor}: removed {escape(effect)} (R20)"
-    if entry.get("changed") is False:  # an add of the very effect it has
+    if not change.changed:  # an add of the very effect it has
         return f"{actor} already has {escape(effect)} (R20)"
     text = f"{actor}: {escape(effect)} (R20)"
-    if entry.get("replaced"):
-        was = describe(entry["replaced"], round_number)
+    if change.replaced:
+        was = describe(change.replaced, round_number)
         text += f"; replaced the same source (R4), was: {escape(was)}"
     return text
 

@@ -1,14 +1,15 @@
 """Rich output of the encounter's changes: one-line summaries of journal entries, a Team Action's table.
 
-Summaries work on the journal's plain entries (`d4cli.output.serialize.changes.journal_json`
-objects), so a change just made and the same change read back by ``d4cli log``
-read alike.
+Summaries work on the journal's entries read typed (`d4cli.journal.entry.read_change` of a
+`d4cli.journal.entry.journal_json` object), so a change just made and the same change read back
+by ``d4cli log`` read alike.
 Every name from the file goes through `escape` (N1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rich.table import Table
@@ -17,30 +18,45 @@ from rich.text import Text
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.team import TeamRecord
+from d4cli.journal.acts import ActChange, ActionChange, CheckChange, TeamChange
+from d4cli.journal.changes import (
+    AddChange,
+    ExhaustChange,
+    HpChange,
+    MoveChange,
+    NoteChange,
+    RemoveChange,
+    SetChange,
+    TurnEndChange,
+    TurnStartChange,
+    ViewChange,
+)
+from d4cli.journal.effects import EffectChange
+from d4cli.journal.entry import InitChange, SeveralChange, read_change, read_entry
+from d4cli.journal.heads import Change
 from d4cli.output import render
 from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change
 from d4cli.output.render.actline import act_summary
 from d4cli.output.render.effects import effect_summary
-from d4cli.output.render.fight import SAME_ROLL, fight_summary
+from d4cli.output.render.fight import hp_summary, move_summary
 from d4cli.output.render.roll import steps_table
-from d4cli.output.render.sheet import sheet_summary
+from d4cli.output.render.sheet import action_summary, check_summary
 from d4cli.output.render.visibility import view_summary
-from d4cli.output.serialize.changes import is_several
 
 _name = bold_name
 
 
-def _sheet(entry: dict[str, Any]) -> str:
+def _sheet(add: AddChange) -> str:
     """``; side party; Attributes Willpower 2; ...`` of an ``add`` entry (C8); "" without a sheet."""
-    parts = [f"side {escape(str(entry['side']))}"] if entry.get("side") else []
-    for key, title in (
-        ("attributes", "Attributes"),
-        ("proficiencies", "Proficiencies"),
-        ("specializations", "Specializations"),
+    parts = [f"side {escape(add.side)}"] if add.side else []
+    for stats, title in (
+        (add.attributes, "Attributes"),
+        (add.proficiencies, "Proficiencies"),
+        (add.specializations, "Specializations"),
     ):
-        if entry.get(key):
-            parts.append(f"{title} {_aspects(entry[key])}")
+        if stats:
+            parts.append(f"{title} {_aspects(stats)}")
     return "".join(f"; {part}" for part in parts)
 
 
@@ -48,49 +64,56 @@ def _aspects(aspects: dict[str, Any]) -> str:
     return ", ".join(f"{escape(name)} {value}" for name, value in aspects.items())
 
 
-_load = load_change
-
-
-def summary(entry: dict[str, Any]) -> str:
+def summary(facts: Mapping[str, Any]) -> str:
     """One line (Rich markup) that says what a journal entry changed, with its rule ids,
     and the lasting effects it ended (R20).
 
-    *entry* is a change's JSON object (`d4cli.output.serialize.changes.journal_json`: a change just
-    made, or read back by ``log``); its ``kind`` picks the line (`SUMMARIES`); a kind this
-    version does not know reads as its name.
+    *facts* is a change's JSON object (`d4cli.journal.entry.journal_json`: a change just made,
+    or read back by ``log``), read typed (`change_line`).
     """
-    if is_several(entry):
-        return "; ".join(summary_lines(entry))
-    line = SUMMARIES.get(str(entry.get("kind")))
-    text = escape(str(entry.get("kind"))) if line is None else line(entry)
+    return change_line(read_change(facts))
+
+
+def change_line(change: Change, *, same_roll: bool = False) -> str:
+    """`summary` of a change read typed: its ``kind`` picks the line (`SUMMARIES`); a kind this
+    version does not know reads as its name. *same_roll*: a part of a change of several after
+    the first, whose amount is the first line's dice."""
+    if isinstance(change, SeveralChange):
+        return "; ".join(change_lines(change))
+    if isinstance(change, HpChange):
+        text = hp_summary(change, same_roll=same_roll)
+    else:
+        line = SUMMARIES.get(change.kind)
+        text = escape(change.kind) if line is None else line(change)
     ended = [
-        f"{escape(str(gone.get('source')))} on {escape(str(gone.get('creature')))} ended: {escape(str(gone.get('reason')))}"
-        for gone in entry.get("effects_ended") or ()
+        f"{escape(str(gone.source))} on {escape(str(gone.creature))} ended: {escape(str(gone.reason))}"
+        for gone in change.effects_ended
     ]
     text += "".join(f"; {part}" for part in ended) + (" (R20)" if ended else "")
-    over = entry.get("fight_over")
-    if isinstance(over, dict):
-        text += f"; {fight_over_text(over.get('winner'))}"
+    if change.fight_over is not None:
+        text += f"; {fight_over_text(change.fight_over.winner)}"
     return text
 
 
-def summary_lines(entry: dict[str, Any]) -> list[str]:
-    """The lines a change prints: one per creature of a change of several (`is_several`), the
-    dice rolled once shown on the first, the end of the fight on the last (R18); else its `summary`.
+def summary_lines(facts: Mapping[str, Any]) -> list[str]:
+    """The lines a change prints (`change_lines` of its facts read typed)."""
+    return change_lines(read_change(facts))
+
+
+def change_lines(change: Change) -> list[str]:
+    """The lines a change prints: one per creature of a change of several, the dice rolled
+    once shown on the first, the end of the fight on the last (R18); else its `change_line`.
     ``log`` joins them into its one line."""
-    if not is_several(entry):
-        return [summary(entry)]
-    unchanged = {"changed": False} if entry.get("changed") is False else {}
-    roll = entry.get("roll")
+    if not isinstance(change, SeveralChange):
+        return [change_line(change)]
     lines = []
-    for index, part in enumerate(p for p in entry["changes"] if isinstance(p, dict)):
-        shown = {**part, **unchanged}
-        if roll is not None:
-            shown["roll"] = roll if index == 0 else SAME_ROLL
-        lines.append(summary(shown))
-    over = entry.get("fight_over")
-    if lines and isinstance(over, dict):
-        lines[-1] += f"; {fight_over_text(over.get('winner'))}"
+    for index, part in enumerate(change.parts):
+        shown = part if change.changed else replace(part, changed=False)
+        if change.roll is not None and isinstance(shown, HpChange):
+            shown = replace(shown, roll=change.roll)
+        lines.append(change_line(shown, same_roll=change.roll is not None and index > 0))
+    if lines and change.fight_over is not None:
+        lines[-1] += f"; {fight_over_text(change.fight_over.winner)}"
     return lines
 
 
@@ -102,122 +125,124 @@ def fight_over_text(winner: object) -> str:
     return f"[bold]the fight is over[/], won by {escape(str(winner))} (R18)"
 
 
-def _init_summary(entry: dict[str, Any]) -> str:
-    origin = f" from {escape(str(entry['from']))}" if entry.get("from") else ""
+def _init_summary(change: Change) -> str:
+    assert isinstance(change, InitChange)
+    origin = f" from {escape(change.template)}" if change.template else ""
     reset = (
-        f", {entry['round_reset']} round reset"
-        if entry.get("mode") == "round" and entry.get("round_reset")
+        f", {change.round_reset} round reset"
+        if change.mode == "round" and change.round_reset
         else ""
     )
-    return f"new encounter {escape(str(entry.get('name', '')))} ({entry.get('mode')} mode{reset}){origin}"
+    return f"new encounter {escape(change.name or '')} ({change.mode} mode{reset}){origin}"
 
 
-def _add_summary(entry: dict[str, Any]) -> str:
-    hp = f", HP {entry['hp_after']}" if entry.get("hp_after") is not None else ""
-    if entry.get("max_hp") is not None:
-        hp += f" of {entry['max_hp']}"
-    names = entry.get("names") or []
-    actor = (
-        ", ".join(_name(name) for name in names) if len(names) > 1 else _name(entry.get("actor"))
-    )
-    if entry.get("like"):
-        actor += f" (like {escape(str(entry['like']))})"
+def _add_summary(change: Change) -> str:
+    assert isinstance(change, AddChange)
+    hp = f", HP {change.hp_after}" if change.hp_after is not None else ""
+    if change.max_hp is not None:
+        hp += f" of {change.max_hp}"
+    names = change.names
+    actor = ", ".join(_name(name) for name in names) if len(names) > 1 else _name(change.actor)
+    if change.like:
+        actor += f" (like {escape(change.like)})"
     return (
-        f"added {actor}: {_aspects(entry.get('aspects', {}))}; Buffer {entry.get('load_buffer')}, "
-        f"Exhaustion {entry.get('exhaustion')}, Load {entry.get('load_after')} (R1), "
-        f"Evasion {entry.get('evasion')}{hp}{_sheet(entry)}"
-        + ("; hidden from the player view" if entry.get("hidden") else "")
+        f"added {actor}: {_aspects(change.aspects)}; Buffer {change.load_buffer}, "
+        f"Exhaustion {change.exhaustion}, Load {change.load_after} (R1), "
+        f"Evasion {change.evasion}{hp}{_sheet(change)}"
+        + ("; hidden from the player view" if change.hidden else "")
     )
 
 
-def _remove_summary(entry: dict[str, Any]) -> str:
+def _remove_summary(change: Change) -> str:
     """``removed Cora; its turn ended, the next turn goes to Aria (R17)``; when nobody is left to
     go, that the round runs on until the next turn start (R19)."""
-    text = f"removed {_name(entry.get('actor'))}"
-    follower = entry.get("next")
-    if entry.get("ended_turn") and follower:
-        text += f"; its turn ended, the next turn goes to {_name(follower)}"
-    elif entry.get("ended_turn"):
+    assert isinstance(change, RemoveChange)
+    text = f"removed {_name(change.actor)}"
+    if change.ended_turn and change.next:
+        text += f"; its turn ended, the next turn goes to {_name(change.next)}"
+    elif change.ended_turn:
         text += "; its turn ended"
     text += " (R17)"
-    if entry.get("round_open"):
+    if change.round_open:
         text += (
-            f"; nobody is left to go in round {entry.get('round')}, which runs on until the next "
+            f"; nobody is left to go in round {change.round}, which runs on until the next "
             "turn start: a creature added or healed before then has its turn in it (R19)"
         )
     return text
 
 
-def _turn_start_summary(entry: dict[str, Any]) -> str:
-    actor = _name(entry.get("actor"))
+def _turn_start_summary(change: Change) -> str:
+    assert isinstance(change, TurnStartChange)
+    actor = _name(change.actor)
     parts = []
-    if entry.get("ended"):
-        parts.append(f"{_name(entry['ended'])}'s turn ended (R13)")
-    resets = entry.get("resets", [])
-    if entry.get("new_round"):
-        parts.append(f"round {entry.get('round')} begins")
-    for name in entry.get("skipped", []):
+    if change.ended:
+        parts.append(f"{_name(change.ended)}'s turn ended (R13)")
+    resets = change.resets
+    if change.new_round:
+        parts.append(f"round {change.round} begins")
+    for name in change.skipped:
         parts.append(f"{_name(name)} is down: skipped (R18)")
-    parts.append(f"{actor}'s turn" + (" (out of order, R13)" if entry.get("out_of_order") else ""))
-    if entry.get("again"):
+    parts.append(f"{actor}'s turn" + (" (out of order, R13)" if change.out_of_order else ""))
+    if change.again:
         parts.append(f"{actor} already had its turn this round (R19)")
-    if entry.get("down"):
+    if change.down:
         parts.append(f"{actor} is down and cannot act (R18)")
     if len(resets) > 1:
         parts.append(
             "everyone's Load reset (R12): "
-            + ", ".join(f"{escape(r['name'])} {r['load_after']}" for r in resets)
+            + ", ".join(f"{escape(str(r.name))} {r.load_after}" for r in resets)
         )
     elif resets:
-        parts.append(f"Load {resets[0]['load_before']} -> {resets[0]['load_after']} (reset, R1)")
+        parts.append(f"Load {resets[0].load_before} -> {resets[0].load_after} (reset, R1)")
     else:
         parts.append("no reset at a turn in round mode (R12)")
     return "; ".join(parts)
 
 
-def _turn_end_summary(entry: dict[str, Any]) -> str:
-    after = (
-        f"next: {_name(entry['next'])}"
-        if entry.get("next")
-        else f"round {entry.get('round')} is over"
-    )
-    return f"{_name(entry.get('actor'))}'s turn ended; Load stays {entry.get('load_after')} (R14); {after}"
+def _turn_end_summary(change: Change) -> str:
+    assert isinstance(change, TurnEndChange)
+    after = f"next: {_name(change.next)}" if change.next else f"round {change.round} is over"
+    return f"{_name(change.actor)}'s turn ended; Load stays {change.load_after} (R14); {after}"
 
 
-def _exhaust_summary(entry: dict[str, Any]) -> str:
+def _exhaust_summary(change: Change) -> str:
+    assert isinstance(change, ExhaustChange)
     return (
-        f"{_name(entry.get('actor'))}: Exhaustion {entry.get('exhaustion_before')} -> {entry.get('exhaustion_after')}; "
-        f"Load stays {entry.get('load_after')}, resets to {entry.get('reset_value')} (R15)"
+        f"{_name(change.actor)}: Exhaustion {change.exhaustion_before} -> {change.exhaustion_after}; "
+        f"Load stays {change.load_after}, resets to {change.reset_value} (R15)"
     )
 
 
-def team_head(entry: dict[str, Any]) -> str:
+def team_head(team: TeamChange) -> str:
     """``Borin Team Action (Might, Cost 1)``: who pays a Team Action and with what (R11). Rich markup."""
-    return f"{_name(entry.get('actor'))} Team Action ({escape(str(entry.get('aspect')))}, Cost {entry.get('cost')})"
+    return f"{_name(team.actor)} Team Action ({escape(str(team.aspect))}, Cost {team.cost})"
 
 
-def _team_summary(entry: dict[str, Any]) -> str:
+def _team_summary(change: Change) -> str:
+    assert isinstance(change, TeamChange)
     return (
-        f"{team_head(entry)}: "
-        f"{_name(entry.get('target'))}'s next roll gets {entry.get('grant')} "
-        f"'{escape(str(entry.get('source')))}' (R11); {_load(entry)}"
+        f"{team_head(change)}: "
+        f"{_name(change.target)}'s next roll gets {change.grant} "
+        f"'{escape(str(change.source))}' (R11); {load_change(change.load_before, change.load_after)}"
     )
 
 
-def _note_summary(entry: dict[str, Any]) -> str:
+def _note_summary(change: Change) -> str:
     """``note on Aria: owes Borin a favour``, or ``Aria's notes: "..." (were "...")``."""
-    if entry.get("set"):
-        notes, before = str(entry.get("notes") or ""), str(entry.get("notes_before") or "")
+    assert isinstance(change, NoteChange)
+    if change.set:
+        notes, before = change.notes or "", change.notes_before or ""
         now = f'"{escape(notes)}"' if notes else "cleared"
         was = f' (were "{escape(before)}")' if before and before != notes else ""
-        return f"{_name(entry.get('actor'))}'s notes: {now}{was}"
-    about = f" on {_name(entry['actor'])}" if entry.get("actor") else ""
-    return f"note{about}: {escape(str(entry.get('note', '')))}"
+        return f"{_name(change.actor)}'s notes: {now}{was}"
+    about = f" on {_name(change.actor)}" if change.actor else ""
+    return f"note{about}: {escape(change.note or '')}"
 
 
-def history_line(verb: str, entry: dict[str, Any]) -> str:
+def history_line(verb: str, entry: Mapping[str, Any]) -> str:
     """``Undid #7 act: <summary>`` (*verb* ``Undid`` or ``Redid``) of the journal *entry* undone or redone."""
-    return f"{verb} #{entry.get('seq')} {escape(str(entry.get('kind')))}: {summary(entry)}"
+    read = read_entry(entry)
+    return f"{verb} #{read.seq} {escape(read.change.kind)}: {change_line(read.change)}"
 
 
 def init_lines(
@@ -234,16 +259,14 @@ def init_lines(
     return lines
 
 
-# Each kind of journal entry (`d4cli.fight.closed_sets`) -> its one-line summary (Rich markup).
-def _set_summary(entry: dict[str, Any]) -> str:
-    actor = entry.get("actor")
-    whose = "the player view" if actor is None else _name(actor)
-    changes = [change for change in entry.get("changes") or () if isinstance(change, dict)]
-    if not changes:
+def _set_summary(change: Change) -> str:
+    assert isinstance(change, SetChange)
+    whose = "the player view" if change.actor is None else _name(change.actor)
+    if not change.changes:
         return f"{whose}: every field given already holds that value"
     parts = [
-        f"{escape(str(change.get('field')))} {_value(change.get('before'))} -> {_value(change.get('after'))}"
-        for change in changes
+        f"{escape(str(field.field))} {_value(field.before)} -> {_value(field.after)}"
+        for field in change.changes
     ]
     return f"{whose}: " + ", ".join(parts) + " (set)"
 
@@ -256,26 +279,59 @@ def _value(value: object) -> str:
     return escape(str(value))
 
 
-SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
+def _act_summary(change: Change) -> str:
+    assert isinstance(change, ActChange)
+    return act_summary(change)
+
+
+def _check_summary(change: Change) -> str:
+    assert isinstance(change, CheckChange)
+    return check_summary(change)
+
+
+def _action_summary(change: Change) -> str:
+    assert isinstance(change, ActionChange)
+    return action_summary(change)
+
+
+def _move_or_hp_summary(change: Change) -> str:
+    if isinstance(change, MoveChange):
+        return move_summary(change)
+    assert isinstance(change, HpChange)
+    return hp_summary(change)
+
+
+def _effect_summary(change: Change) -> str:
+    assert isinstance(change, EffectChange)
+    return effect_summary(change)
+
+
+def _view_summary(change: Change) -> str:
+    assert isinstance(change, ViewChange)
+    return view_summary(change)
+
+
+# Each kind of journal entry (`d4cli.fight.closed_sets`) -> its one-line summary (Rich markup).
+SUMMARIES: dict[str, Callable[[Change], str]] = {
     kinds.INIT: _init_summary,
     kinds.ADD: _add_summary,
     kinds.REMOVE: _remove_summary,
     kinds.TURN_START: _turn_start_summary,
     kinds.TURN_END: _turn_end_summary,
-    kinds.ACT: act_summary,
+    kinds.ACT: _act_summary,
     kinds.TEAM: _team_summary,
     kinds.EXHAUST: _exhaust_summary,
-    kinds.DAMAGE: fight_summary,
-    kinds.HEAL: fight_summary,
-    kinds.MOVE: fight_summary,
-    kinds.EFFECT: effect_summary,
-    kinds.CHECK: sheet_summary,
-    kinds.ACTION_ADD: sheet_summary,
-    kinds.ACTION_REMOVE: sheet_summary,
+    kinds.DAMAGE: _move_or_hp_summary,
+    kinds.HEAL: _move_or_hp_summary,
+    kinds.MOVE: _move_or_hp_summary,
+    kinds.EFFECT: _effect_summary,
+    kinds.CHECK: _check_summary,
+    kinds.ACTION_ADD: _action_summary,
+    kinds.ACTION_REMOVE: _action_summary,
     kinds.NOTE: _note_summary,
-    kinds.REVEAL: view_summary,
-    kinds.CONCEAL: view_summary,
-    kinds.ALIAS: view_summary,
+    kinds.REVEAL: _view_summary,
+    kinds.CONCEAL: _view_summary,
+    kinds.ALIAS: _view_summary,
     kinds.SET: _set_summary,
 }
 

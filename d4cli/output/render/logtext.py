@@ -4,8 +4,8 @@ No Rich table is built over the journal: each entry becomes one line (``#seq``,
 the time as HH:MM, the round, the one-line `d4cli.output.render.encounter.summary`
 without its styles, and its ``--note``), written to stdout in blocks, so the
 cost grows with the entries and a long journal stays readable at 80 columns.
-Also the filters of ``log`` (``--round``, ``--creature``, ``--kind``), which
-work on the journal's plain entries.
+Also the filters of ``log`` (``--round``, ``--creature``, ``--kind``). Both read each
+journal line's object typed (`d4cli.journal.entry.read_entry`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from d4cli.fight import closed_sets as kinds
-from d4cli.fight.several import parts_of
+from d4cli.journal.entry import read_change, read_entry
 from d4cli.output.render import for_stdout, plain
-from d4cli.output.render.encounter import summary
+from d4cli.output.render.encounter import change_line
 from d4cli.output.wrap import hang, terminal_width
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.names import fold_name
@@ -52,8 +52,9 @@ def check_kinds(kinds: Sequence[str], known: Sequence[str] = LOG_KINDS) -> tuple
 def entry_filter(
     round_: int | None = None, creature: str | None = None, kinds: Sequence[str] = ()
 ) -> Callable[[Entry], bool] | None:
-    """A test that keeps the entries of round *round_*, naming *creature* (its ``actor`` or
-    ``target``, compared as names are, N1) and of one of *kinds*; None when nothing filters."""
+    """A test that keeps the entries of round *round_*, naming *creature* (one of the creatures
+    it is about, `Change.creatures`, compared as names are, N1) and of one of *kinds*; None when
+    nothing filters."""
     if round_ is None and creature is None and not kinds:
         return None
 
@@ -61,14 +62,13 @@ def entry_filter(
     kind_set = frozenset(kinds)
 
     def keep(entry: Entry) -> bool:
-        if round_ is not None and entry.get("round") != round_:
+        change = read_change(entry)
+        if round_ is not None and change.round != round_:
             return False
-        if kind_set and entry.get("kind") not in kind_set:
+        if kind_set and change.kind not in kind_set:
             return False
         if wanted is not None:
-            names = [entry.get("actor"), entry.get("target")]
-            names += [part.get("actor") for part in parts_of(entry)]  # several creatures
-            return any(isinstance(name, str) and fold_name(name) == wanted for name in names)
+            return any(fold_name(name) == wanted for name in change.creatures)
         return True
 
     return keep
@@ -81,20 +81,29 @@ def log_line(entry: Entry, seq_width: int = 1, round_width: int = 1) -> str:
 
 def log_parts(entry: Entry, seq_width: int = 1, round_width: int = 1) -> tuple[str, str]:
     """A `log_line` in two: its prefix ``#seq HH:MM R<round> `` and its text."""
-    time = str(entry.get("time", ""))
+    read = read_entry(entry)
+    head, change = read.head, read.change
+    time = head.time or ""
     short = time[11:16] if len(time) >= 16 and time[10:11] == "T" else time[:5].ljust(5)
-    round_ = entry.get("round")
-    text = plain(summary(entry))
-    note = entry.get("note")
-    if (
-        isinstance(note, str) and note and entry.get("kind") != "note"
-    ):  # a note's summary is its note
-        text += f"; note: {escape_control(note)}"
-    seq = entry.get("seq", "")
+    round_ = change.round
+    text = plain(change_line(change))
+    if head.note and change.kind != "note":  # a note's summary is its note
+        text += f"; note: {escape_control(head.note)}"
+    seq = "" if head.seq is None else head.seq
     return (
         f"#{seq!s:<{seq_width}} {short} R{'' if round_ is None else round_!s:<{round_width}} ",
         text,
     )
+
+
+def _widths(first: Entry, last: Entry) -> tuple[int, int]:
+    """The widths of the ``seq`` and round columns, from the first entry and the newest."""
+    ends = [read_entry(first), read_entry(last)]
+    seq_width = max(len("" if end.seq is None else str(end.seq)) for end in ends)
+    round_width = max(
+        len("" if end.change.round is None else str(end.change.round)) for end in ends
+    )
+    return seq_width, round_width
 
 
 def write_log(
@@ -117,8 +126,7 @@ def write_log(
         _write([empty])
         return 0
     last = first if newest is None else newest
-    seq_width = max(len(str(first.get("seq", ""))), len(str(last.get("seq", ""))))
-    round_width = max(len(str(entry.get("round", ""))) for entry in (first, last))
+    seq_width, round_width = _widths(first, last)
     width = terminal_width(sys.stdout)
 
     def line(entry: Entry) -> str:

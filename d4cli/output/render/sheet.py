@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.table import Table
 
 from d4cli.fight.encounter import STAT_KINDS, Creature
 from d4cli.fight.sheet_check import CheckRecord
+from d4cli.journal.acts import ActionChange, CheckChange
 from d4cli.output.creature_steps import sheet_check_steps
 from d4cli.output.render import escape
 from d4cli.output.render.effects import effects_cell
@@ -20,31 +19,34 @@ def check_record_table(record: CheckRecord) -> Table:
     return steps_table(f"Check: {escape(record.actor)}", sheet_check_steps(record))
 
 
-def sheet_summary(entry: dict[str, Any]) -> str:
-    """One log line for a ``check``, ``action-add`` or ``action-remove`` entry (Rich markup)."""
-    actor = escape(str(entry.get("actor")))
-    kind = entry.get("kind")
-    if kind == "check":
-        names = [
-            escape(str(entry[key]))
-            for key in ("attribute_name", "proficiency_name", "specialization_name")
-            if entry.get(key) is not None
-        ]
-        text = f"{actor} check ({', '.join(names) or 'no stats'}): [bold]{entry.get('total')}[/]"
-        if entry.get("dc") is not None:
-            text += f" vs DC {entry['dc']}: {entry.get('outcome')}"
-        return text + "; Load unchanged (C8)"  # its note: after the line, as every entry's (log)
-    action = entry.get("action") or {}
+def check_summary(check: CheckChange) -> str:
+    """One log line for a ``check`` (Rich markup, C8)."""
+    names = [
+        escape(name)
+        for name in (check.attribute_name, check.proficiency_name, check.specialization_name)
+        if name is not None
+    ]
+    text = f"{escape(str(check.actor))} check ({', '.join(names) or 'no stats'}): [bold]{check.total}[/]"
+    if check.dc is not None:
+        text += f" vs DC {check.dc}: {check.outcome}"
+    return text + "; Load unchanged (C8)"  # its note: after the line, as every entry's (log)
+
+
+def action_summary(change: ActionChange) -> str:
+    """One log line for an ``action-add`` or ``action-remove`` (Rich markup)."""
+    actor = escape(str(change.actor))
+    action = change.action
     verb = (
         "removed action"
-        if kind != "action-add"
+        if change.kind != "action-add"
         else "replaced action"
-        if entry.get("replaced")
+        if change.replaced
         else "added action"
     )
-    if entry.get("changed") is False:  # an add of the very action it has
-        return f"{actor} already has action {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
-    return f"{actor}: {verb} {escape(str(action.get('name')))} ({escape(str(action.get('aspect')))}, Cost {action.get('cost')})"
+    what = f"{escape(str(action.name))} ({escape(str(action.aspect))}, Cost {action.cost})"
+    if not change.changed:  # an add of the very action it has
+        return f"{actor} already has action {what}"
+    return f"{actor}: {verb} {what}"
 
 
 def turn_text(creature: Creature, current: bool, round_number: int) -> str:

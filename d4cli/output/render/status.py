@@ -15,12 +15,12 @@ from rich.table import Table
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sides import encounter_end
+from d4cli.journal.effects import effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import chip
 from d4cli.output.render import escape, plain
 from d4cli.output.render.effects import effects_cell
 from d4cli.output.render.visibility import gm_name
-from d4cli.output.serialize.effects import effect_json
 
 
 def _headroom_cell(creature: Creature) -> str:

@@ -1,33 +1,30 @@
 """What the players see, as the GM's screens say it: the one-line summaries of ``reveal``,
-``conceal`` and ``alias`` (from the journal's plain entries, like
+``conceal`` and ``alias`` (from the journal's entries read typed, like
 `d4cli.output.render.encounter.summary`), and the marks beside a creature's name on the GM's
 ``status`` of what the players do not see (hidden, an alias).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from d4cli.fight.encounter import Creature
+from d4cli.journal.changes import ViewChange
 from d4cli.output.render import escape
 
 
-def view_summary(entry: dict[str, Any]) -> str:
+def view_summary(change: ViewChange) -> str:
     """One line (Rich markup) for a ``reveal``, ``conceal`` or ``alias`` journal entry."""
-    kind = entry.get("kind")
-    actor = "[bold]" + escape(str(entry.get("actor"))) + "[/]"
-    if kind == "reveal":
+    actor = "[bold]" + escape(str(change.actor)) + "[/]"
+    if change.kind == "reveal":
         return f"{actor} is on the player view" + (
-            "" if entry.get("hidden_before") else " (it was not hidden)"
+            "" if change.hidden_before else " (it was not hidden)"
         )
-    if kind == "conceal":
+    if change.kind == "conceal":
         return f"{actor} is hidden from the player view" + (
-            "" if not entry.get("hidden_before") else " (it already was)"
+            "" if not change.hidden_before else " (it already was)"
         )
-    after = entry.get("alias_after")
-    if after is None:
+    if change.alias_after is None:
         return f"{actor} is shown to the players by its own name"
-    return f"{actor} is shown to the players as '{escape(str(after))}'"
+    return f"{actor} is shown to the players as '{escape(change.alias_after)}'"
 
 
 def gm_marks(creature: Creature, *, side: bool = True) -> str:

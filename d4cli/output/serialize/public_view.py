@@ -9,10 +9,10 @@ from collections.abc import Sequence
 
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicEffect, PublicView
+from d4cli.journal.heads import fight_over_json
 from d4cli.output.effecttext import lasts
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.base import fight_over_json
 from d4cli.sim.side_odds import SideOdds
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from d4cli.fight.encounter import Encounter
+from d4cli.journal.entry import read_head
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.views import status_json
 
@@ -10,7 +11,7 @@ from d4cli.output.serialize.views import status_json
 def state_line_json(entry: JsonObject, encounter: Encounter | None) -> JsonObject:
     """``{seq, entry, state}``: *entry* as ``log --json`` lists it, ``state`` the ``status --json`` object after it (or null)."""
     return {
-        "seq": entry.get("seq"),
+        "seq": read_head(entry).seq,
         "entry": entry,
         "state": None if encounter is None else status_json(encounter),
     }

@@ -1,55 +1,19 @@
-"""Rolls as JSON: the ``roll pool`` and ``roll check`` objects, extra dice, the ``odds`` key (R2-R8, C1-C7, L4)."""
+"""Rolls as JSON lines and with odds: one roll's text made fast for ``--repeat``, the ``odds`` key (L4).
+
+The roll objects themselves are the journal's facts (`d4cli.journal.rolls`)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from fractions import Fraction
 
+from d4cli.journal.rolls import extra_json
 from d4cli.odds.check_odds import CheckOdds
 from d4cli.odds.distribution import Distribution, fraction_text
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.serialize import JsonObject
-from d4cli.rules.action_roll import CheckResult
-from d4cli.rules.dice import DiceRoll, ExtraRoll
 from d4cli.rules.pool import PoolResult
-
-
-def pool_json(result: PoolResult, *, entered: bool = False) -> JsonObject:
-    """The ``roll pool`` object: gate, sources, pool, dice, total, resolution (R2-R8);
-    ``entered`` says the dice are faces entered by hand (``--faces``), not rolled."""
-    plan = result.plan
-    request = plan.request
-    gate = plan.gate
-    return {
-        "kind": "pool",
-        "aspect": request.aspect,
-        "load": request.load,
-        "cost": request.cost,
-        "allowed": gate.allowed,
-        "headroom": gate.headroom,
-        "advantage": list(plan.advantage),
-        "disadvantage": list(plan.disadvantage),
-        "net_advantage": plan.net_advantage,
-        "pool_size": plan.size.size if gate.allowed else None,
-        "dice": list(result.dice),
-        "extra": extra_json(result.extra),
-        "total": result.total,
-        "dc": request.dc,
-        "success": result.success,
-        "evasion": request.evasion,
-        "damage": result.damage,
-        "gate_skipped": gate.skipped,
-        "shortfall": gate.shortfall,
-        "base_pool": plan.size.base,
-        "minimum_applied": plan.size.minimum_applied if gate.allowed else None,
-        "ignore_load": request.ignore_load,
-        "advantage_repeats": list(plan.advantage_repeats),
-        "disadvantage_repeats": list(plan.disadvantage_repeats),
-        "load_after": plan.load_after,
-        "entered": entered,
-    }
-
 
 # The keys of a pool object that come from the dice (R6, R7), in `pool_json`'s order;
 # every other key follows from the plan.
@@ -100,55 +64,6 @@ def pool_lines(
         )
 
     return line if line(first) == whole else dumped
-
-
-def extra_json(rolls: Iterable[ExtraRoll]) -> list[JsonObject]:
-    """Extra-dice rolls (R6) as ``[{notation, dice, modifier}]``."""
-    return [
-        {"notation": roll.extra.notation, "dice": list(roll.dice), "modifier": roll.extra.modifier}
-        for roll in rolls
-    ]
-
-
-def dice_json(roll: DiceRoll) -> JsonObject:
-    """The ``roll dice`` object: ``kind`` "dice", ``expression`` as given, ``terms``
-    (``[{notation, dice, modifier}]``, as `extra_json`), ``total``, ``dice_count``."""
-    return {
-        "kind": "dice",
-        "expression": roll.expression.text,
-        "terms": extra_json(roll.rolls),
-        "total": roll.total,
-        "dice_count": roll.expression.dice_count,
-    }
-
-
-def check_json(result: CheckResult, *, entered: bool = False) -> JsonObject:
-    """The ``roll check`` object: natural d20, modifiers, Advantage, crit, outcome (C1-C7);
-    ``entered`` as for `pool_json`."""
-    request = result.request
-    return {
-        "kind": "check",
-        "attribute": request.attribute,
-        "proficiency": request.proficiency,
-        "specialization": request.specialization,
-        "advantage_level": request.advantage_level,
-        "disadvantage": request.disadvantage,
-        "effective_level": result.levels.effective_level,
-        "impossible": result.impossible,
-        "natural": result.natural,
-        "advantage_dice": list(result.advantage_dice),
-        "advantage_bonus": result.advantage_bonus,
-        "disadvantage_die": result.disadvantage_die,
-        "critical": result.critical,
-        "crit_die": result.crit_die,
-        "total": result.total,
-        "dc": request.dc,
-        "success": result.success,
-        "outcome": result.outcome,
-        "margin": result.margin,
-        "rule_of_three": request.rule_of_three,
-        "entered": entered,
-    }
 
 
 def with_odds(obj: JsonObject, odds: PoolOdds | CheckOdds | None) -> JsonObject:

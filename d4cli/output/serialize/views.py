@@ -9,23 +9,10 @@ from pathlib import Path
 from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import action_document
 from d4cli.fight.sides import encounter_end
+from d4cli.journal.effects import effect_json
+from d4cli.journal.heads import fight_over_json, pending_json
 from d4cli.output.helptext import Rule, Topic
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.base import fight_over_json, pending_json
-from d4cli.output.serialize.effects import effect_json
-
-
-def init_json(encounter: Encounter, template: str | None) -> JsonObject:
-    """The ``init`` facts (R12): the journal keeps them as the entry; ``--json`` adds ``kind`` and ``file``."""
-    return {
-        "round": encounter.round,
-        "turn": encounter.current,
-        "name": encounter.name,
-        "mode": encounter.mode,
-        "round_reset": encounter.round_reset,
-        "from": template,
-        "creatures": len(encounter.creatures),
-    }
 
 
 def init_output_json(path: Path | str, details: JsonObject) -> JsonObject:
