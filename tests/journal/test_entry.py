@@ -13,6 +13,7 @@ from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
+from d4cli.fight.sides import FightEnd
 from d4cli.fight.turns import add_creature, start_turn
 from d4cli.journal import SCHEMA, SCHEMA_KEY
 from d4cli.journal.acts import ActChange, CheckChange, TeamChange
@@ -117,7 +118,7 @@ def test_a_record_written_then_read_back_keeps_its_values():
     change = read_change(journal_json(record))
     assert isinstance(change, ActChange)
     assert (change.actor, change.target, change.total, change.damage) == ("A", "B", 12, 10)
-    assert (change.hp_before, change.hp_after, change.fight_over) == (5, 0, "party")
+    assert (change.hp_before, change.hp_after, change.fight_over) == (5, 0, FightEnd("party"))
     assert change.facts == journal_json(record)
     _, event = damage(encounter, "A", 2)
     hurt = read_change(journal_json(event))

@@ -75,9 +75,8 @@ def test_the_simulators_request_is_the_commands_request(tmp_path, monkeypatch):
         seen.append(request)
         return real(encounter, request, rng)
 
-    monkeypatch.setattr(
-        d4cli.api.tracker, "act", spy
-    )  # the library's act: the one the command runs
+    # the library's act: the one the command (and a seat) runs
+    monkeypatch.setattr(d4cli.api.transitions, "act", spy)
     ok("act", "Sera", "rapier", "--target", "The Masked Blade", "--dry-run", "-f", str(path))
     setup = prepare(parse_encounter(path.read_text(), str(path)), "turn")
     ours = _act_request(setup, 0, -1, 1, 11)
