@@ -70,7 +70,7 @@ def measure(repeats: int, runs: int | None = None, live_runs: int = LIVE_RUNS) -
     for name in ("ambush", "duel"):
         odds = odds_seconds(name, repeats * 3, live_runs)
         print(
-            f"live odds of the {name} ({live_runs} fights, one thread): median {statistics.median(odds):.2f} s"
+            f"live odds of the {name} ({live_runs} fights, one thread): median {statistics.median(odds) * 1000:.1f} ms"
         )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -89,7 +89,9 @@ def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("repeats", type=int, nargs="?", default=REPEATS, help="runs of each command")
+    parser.add_argument(
+        "repeats", type=int, nargs="?", default=REPEATS, help="runs of each command"
+    )
     parser.add_argument("--smoke", action="store_true", help="once each, 50 fights a forecast")
     args = parser.parse_args(argv)
     measure(1, 50) if args.smoke else measure(args.repeats)
