@@ -169,7 +169,7 @@ RUN_SECTIONS = {
     "encounter": rf"^  fresh {NUMBER} ms, long {NUMBER} ms, ratio {NUMBER}x$",
     "journal": rf"^  3 creatures {NUMBER} B, 10 creatures {NUMBER} B, 30 creatures {NUMBER} B",
     "store": rf"^  one add at 5 creatures {NUMBER} ms",
-    "odds": r"^    5d4 vs DC 12 .* (answers agree|icepool not installed)",
+    "odds": r"^  5d4 vs DC 12 .* (answers agree|icepool not installed)",
     "throughput": rf"^  roll pool 4 --adv torch, --quiet +{NUMBER} rolls/s",
     "grids": rf"^  odds pool --pool 1\.\.9990 --extra 10d1000 --dc 5 \(refused\) +{NUMBER} s$",
     "scaling": r"^  [\d,]+ bytes \(exit 0\)$",
