@@ -47,9 +47,11 @@ BUDGET_ACT_JSON = 1.25  # act ... --json on a 3-creature encounter / import type
 BUDGET_ACT_TABLE = 1.15  # act ... (Rich table) / import typer, rich.table, rich.console
 BUDGET_TAB = 1.15  # one Tab press / import typer
 # Goals against each path's floor: the libraries the path needs, imported and nothing more.
-FLOOR_POOL_JSON = 1.10  # roll pool 4 --json / import typer, json, random
-FLOOR_ACT_JSON = 1.25  # act ... --json / import typer, tomllib, json, hashlib, random, tomli_w
-FLOOR_TAB = 1.20  # a Tab on a creature's name / import typer, tomllib
+FLOOR_POOL_JSON = 1.35  # roll pool 4 --json / import typer, json, random
+FLOOR_ACT_JSON = 1.50  # act ... --json / import typer, tomllib, json, hashlib, random, tomli_w
+FLOOR_TAB = 1.40  # a Tab on a creature's name / import typer, tomllib
+FLOOR_STATUS_JSON = 1.50  # status --json / import typer, tomllib, json, hashlib
+FLOOR_HELP = 1.50  # --help / import typer, typer.rich_utils (Typer's own help)
 
 
 @dataclass
@@ -301,7 +303,7 @@ def tab_request(cache: str, line: str, encounter: Path, **extra: str) -> dict[st
     )
 
 
-TAB_LINES = ("d4cli roll check --dc h", "d4cli help ga", "d4cli act Gob")
+TAB_LINES = ("d4cli roll check --dc h", "d4cli help ga", "d4cli act Gob", "d4cli a")
 
 
 def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
@@ -353,8 +355,10 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
             "import typer, tomllib, json, hashlib, random, tomli_w"
         ),
         "floor: typer, tomllib": "import typer, tomllib",
+        "floor: typer, tomllib, json, hashlib": "import typer, tomllib, json, hashlib",
+        "floor: typer, typer.rich_utils": "import typer, typer.rich_utils",
     }
-    pool_floor, act_floor, tab_floor = floors
+    pool_floor, act_floor, tab_floor, status_floor, help_floor = floors
     # name -> (argv, environment, baseline name, budget)
     cases: dict[str, tuple[list[str], dict[str, str], str | None, float | None]] = {
         "import typer": ([PYTHON, "-c", "import typer"], env, None, None),
@@ -374,9 +378,17 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
         ),
         "d4cli act ... --json": (act + ["--json"], env, act_floor, FLOOR_ACT_JSON),
         "d4cli act ...": (act, env, "import typer, rich.table, rich.console", BUDGET_ACT_TABLE),
+        "d4cli status --json": (
+            d4 + ["status", "-f", str(encounter), "--json"],
+            env,
+            status_floor,
+            FLOOR_STATUS_JSON,
+        ),
+        "d4cli --help": (d4 + ["--help"], env, help_floor, FLOOR_HELP),
     }
     for line in TAB_LINES:
         request = tab_request(cache, line, encounter, PYTHONHASHSEED="0")
+        # A Tab on a name the file holds reads it; on a command's name it lists `COMMANDS`.
         base = tab_floor if line.endswith("Gob") else "import typer"
         cases[f"Tab: {line}"] = (d4, request, base, FLOOR_TAB if base == tab_floor else BUDGET_TAB)
     counts: dict[str, int] = {}
