@@ -12,12 +12,10 @@ from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.fight.team import TeamRecord
 from d4cli.journal import JsonObject
 from d4cli.journal.effects import MODEL_ORIGINS, ORIGINS, check_origin, ended_json
-from d4cli.journal.heads import (
-    Change,
+from d4cli.journal.heads import Change, change_head, fight_over_json, pending_json
+from d4cli.journal.rolls import DiceTerm, check_json, pool_json
+from d4cli.journal.values import (
     Facts,
-    change_head,
-    fight_over_json,
-    pending_json,
     read_int,
     read_ints,
     read_object,
@@ -25,7 +23,6 @@ from d4cli.journal.heads import (
     read_str,
     read_strs,
 )
-from d4cli.journal.rolls import DiceTerm, check_json, pool_json
 
 
 def act_json(record: ActRecord, *, dry_run: bool = False) -> JsonObject:

@@ -21,12 +21,10 @@ from d4cli.fight.events import (
 from d4cli.fight.visibility import ViewEvent
 from d4cli.journal import JsonObject
 from d4cli.journal.effects import ended_json
-from d4cli.journal.heads import (
-    Change,
+from d4cli.journal.heads import Change, change_head, event_head, fight_over_json
+from d4cli.journal.rolls import DiceFacts, dice_json
+from d4cli.journal.values import (
     Facts,
-    change_head,
-    event_head,
-    fight_over_json,
     read_int,
     read_object,
     read_objects,
@@ -34,7 +32,6 @@ from d4cli.journal.heads import (
     read_strs,
     read_table,
 )
-from d4cli.journal.rolls import DiceFacts, dice_json
 
 
 def add_json(event: AddEvent) -> JsonObject:

@@ -10,15 +10,8 @@ from typing import NamedTuple, Self
 from d4cli.fight.effects import Effect, Ended
 from d4cli.fight.events import EffectEvent
 from d4cli.journal import JsonObject
-from d4cli.journal.heads import (
-    Change,
-    Facts,
-    change_head,
-    event_head,
-    read_int,
-    read_object,
-    read_str,
-)
+from d4cli.journal.heads import Change, change_head, event_head
+from d4cli.journal.values import Facts, read_int, read_object, read_str
 
 
 class Origin(NamedTuple):

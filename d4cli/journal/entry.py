@@ -72,8 +72,9 @@ from d4cli.journal.changes import (
     view_event_json,
 )
 from d4cli.journal.effects import EffectChange, effect_event_json
-from d4cli.journal.heads import Change, Event, Facts, change_head, fight_over_json, read_str
+from d4cli.journal.heads import Change, Event, change_head, fight_over_json
 from d4cli.journal.rolls import DiceFacts, dice_json
+from d4cli.journal.values import Facts, read_str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,7 +11,6 @@ object as written, for this package's writers and printers and for undo's byte-f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Self
 
@@ -29,8 +28,7 @@ from d4cli.fight.events import (
 )
 from d4cli.fight.sides import FightEnd
 from d4cli.journal import JsonObject
-
-Facts = Mapping[str, Any]  # a change's JSON object, as read
+from d4cli.journal.values import Facts, read_int, read_object, read_objects, read_str
 
 Event = (
     AddEvent
@@ -59,48 +57,6 @@ def fight_over_json(end: FightEnd[str] | None) -> dict[str, str | None] | None:
     """``fight_over`` (R21): ``{"winner": SIDE}`` when one side is left alone up, ``{"winner":
     null}`` when every creature is down, None while the fight goes on (or the change did not end it)."""
     return None if end is None else {"winner": end.winner}
-
-
-def read_int(facts: Facts, key: str) -> int | None:
-    """*facts*[*key*] when it is a whole number (not a bool), else None."""
-    value = facts.get(key)
-    return value if type(value) is int else None
-
-
-def read_str(facts: Facts, key: str) -> str | None:
-    """*facts*[*key*] when it is text, else None."""
-    value = facts.get(key)
-    return value if isinstance(value, str) else None
-
-
-def read_objects(facts: Facts, key: str) -> list[Facts]:
-    """The objects of the list *facts*[*key*] (anything else in it left out; no list: none)."""
-    value = facts.get(key)
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
-
-
-def read_strs(facts: Facts, key: str) -> tuple[str, ...]:
-    """The texts of the list *facts*[*key*]."""
-    value = facts.get(key)
-    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
-
-
-def read_ints(facts: Facts, key: str) -> tuple[int, ...]:
-    """The whole numbers of the list *facts*[*key*]."""
-    value = facts.get(key)
-    return tuple(item for item in value if type(item) is int) if isinstance(value, list) else ()
-
-
-def read_table(facts: Facts, key: str) -> dict[str, Any]:
-    """A copy of the object *facts*[*key*] (none: empty)."""
-    value = facts.get(key)
-    return dict(value) if isinstance(value, dict) else {}
-
-
-def read_object(facts: Facts, key: str) -> Facts | None:
-    """The object *facts*[*key*], or None."""
-    value = facts.get(key)
-    return value if isinstance(value, dict) else None
 
 
 class Ended(NamedTuple):

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import NamedTuple, Self
 
 from d4cli.journal import JsonObject
-from d4cli.journal.heads import Facts, read_int, read_ints, read_objects, read_str
+from d4cli.journal.values import Facts, read_int, read_ints, read_objects, read_str
 from d4cli.rules.action_roll import CheckResult
 from d4cli.rules.dice import DiceRoll, ExtraRoll
 from d4cli.rules.pool import PoolResult
