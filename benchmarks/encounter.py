@@ -7,7 +7,9 @@ alternating fresh/long so a busy machine slows both alike, and prints the
 medians and their ratio; also the in-process cost of `Tracker.change` alone,
 without interpreter start-up.
 
-    python benchmarks/encounter.py [--runs 21] [--history 10000]
+    python benchmarks/encounter.py [--runs 21] [--history 10000] [--smoke]
+
+``--smoke`` is ``--runs 1 --history 20``: a check that it runs, whose figures mean nothing.
 """
 
 from __future__ import annotations
@@ -217,7 +219,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21, help="runs per side (default 21)")
     parser.add_argument("--history", type=int, default=10_000, help="past actions (default 10,000)")
+    parser.add_argument("--smoke", action="store_true", help="--runs 1 --history 20")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.history = 1, 20
     figures = measure_act(args.runs, args.history)
     print(
         f"history: {args.history:,} past actions, {figures['history_entries']:,} journal entries, "

@@ -7,11 +7,13 @@ user runs them (a fresh process each time), so a busy machine slows both alike. 
 report gives each one's median and best wall time and median CPU time of the child
 (user + system, its worker processes included), the ratio of the wall medians (goal:
 a forecast costs at most ``GOAL`` times a status) and the machine's load average.
-Run ``python benchmarks/forecast.py [REPEATS]``.
+Run ``python benchmarks/forecast.py [REPEATS]`` (``--smoke``: once each, a forecast of 50
+runs: a check that it runs, whose figures mean nothing).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
@@ -30,7 +32,8 @@ def d4cli() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "d4cli"]
 
 
-def main(repeats: int) -> None:
+def measure(repeats: int, runs: int | None = None) -> None:
+    """Print the figures of *repeats* rounds; *runs* fights per forecast (default: the command's)."""
     with tempfile.TemporaryDirectory() as folder:
         env = dict(os.environ, D4CLI_FILE=str(Path(folder) / "encounter.toml"), NO_COLOR="1")
         env.pop("D4CLI_SEED", None)
@@ -45,7 +48,8 @@ def main(repeats: int) -> None:
             "status": ([], []),
         }
         commands = {
-            "forecast": ["forecast", "--seed", "1", "--json"],
+            "forecast": ["forecast", "--seed", "1", "--json"]
+            + ([] if runs is None else ["--runs", str(runs)]),
             "status": ["status", "--json"],
         }
         out = ""
@@ -83,5 +87,16 @@ def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, out
 
 
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "repeats", type=int, nargs="?", default=REPEATS, help="runs of each command"
+    )
+    parser.add_argument("--smoke", action="store_true", help="once each, 50 fights a forecast")
+    args = parser.parse_args(argv)
+    measure(1, 50) if args.smoke else measure(args.repeats)
+    return 0
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else REPEATS)
+    sys.exit(main())

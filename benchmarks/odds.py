@@ -1,8 +1,10 @@
 """Odds benchmark: d4cli.odds.roll_odds against icepool on the same questions.
 
 Run ``python benchmarks/odds.py`` (``--quick`` for fewer repeats, ``--timeout S``
-for the longest icepool run allowed). Importable: ``run()`` returns the rows,
-``report()`` the printed lines (``benchmarks/run.py`` calls the script).
+for the longest icepool run allowed, ``--smoke`` for the small cases once each: a
+check that the benchmark runs and both libraries agree, whose times mean nothing).
+Importable: ``run()`` returns the rows, ``report()`` the printed lines
+(``benchmarks/run.py`` calls the script).
 
 Each case asks both libraries the same exact question (a P(success)) and
 checks that the answers agree to 1e-12. d4cli is timed in this process with its
@@ -22,6 +24,7 @@ import argparse
 import multiprocessing
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,6 +32,10 @@ from typing import NamedTuple
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from d4cli.odds import roll_odds
+from d4cli.rules.action_roll import advantage_bonus
+from d4cli.rules.dice import ExtraDice
 
 
 class Case(NamedTuple):
@@ -59,20 +66,19 @@ CASES = (
     Case("check d20+3, Adv 2 vs DC 12", "check", (3, 2, 12)),
     Case("check d20+3, Adv 5 vs DC 18", "check", (3, 5, 18)),
 )
+# ``--smoke``: the cases that take icepool well under a second, once each.
+SMOKE_CASES = tuple(case for case in CASES if not case.slow and case.name != "300d4 vs DC 750")
 
 
 def d4cli_answer(case: Case) -> float:
     """The case's P(success) by d4cli.odds.roll_odds, computed from cold caches."""
-    from d4cli.odds.roll_odds import roll_odds as odds
-    from d4cli.rules.dice import ExtraDice
-
-    odds.clear_caches()
+    roll_odds.clear_caches()
     if case.kind == "pool":
         d4s, count, faces, dc = case.args
         extra = (ExtraDice(count, faces),) if count else ()
-        return odds.p_pool_success(d4s, dc, extra)
+        return roll_odds.p_pool_success(d4s, dc, extra)
     modifier, level, dc = case.args
-    return odds.p_check_success(dc, modifier, level)
+    return roll_odds.p_check_success(dc, modifier, level)
 
 
 def icepool_answer(case: Case) -> float:
@@ -85,8 +91,6 @@ def icepool_answer(case: Case) -> float:
         if count:
             die = die + count @ icepool.d(faces)
         return float(die.probability(">=", dc))
-    from d4cli.rules.action_roll import advantage_bonus
-
     modifier, level, dc = case.args
     if level:
         bonus = icepool.map(lambda *dice: advantage_bonus(dice), *([icepool.d6] * level))
@@ -116,8 +120,6 @@ def _median_time(function: Callable[[], float], repeats: int) -> tuple[float, fl
 
 def _icepool_child(case: Case, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     # icepool recurses once per die for `n @ die`: give it a deep stack in a thread.
-    import threading
-
     def work() -> None:
         try:
             queue.put(_median_time(lambda: icepool_answer(case), 1))
@@ -173,21 +175,23 @@ def icepool_available() -> bool:
     return True
 
 
-def run(quick: bool = False, timeout: float | None = None) -> list[Row]:
+def run(quick: bool = False, timeout: float | None = None, smoke: bool = False) -> list[Row]:
     """Time every case with d4cli and with icepool; medians in seconds.
 
     Args:
         quick: fewer repeats (noisier).
-        timeout: seconds allowed for one icepool run (default 60, quick 10).
+        timeout: seconds allowed for one icepool run (default 60, quick and smoke 10).
+        smoke: only `SMOKE_CASES`, each timed once (a check that it runs, not a figure).
 
     Returns:
-        One `Row` per case, in `CASES` order.
+        One `Row` per case, in `CASES` (or `SMOKE_CASES`) order.
     """
-    limit = timeout if timeout is not None else (10.0 if quick else 60.0)
+    limit = timeout if timeout is not None else (10.0 if quick or smoke else 60.0)
     have_icepool = icepool_available()
     rows = []
-    for case in CASES:
+    for case in SMOKE_CASES if smoke else CASES:
         repeats = (3 if quick else 7) if case.slow or case.args[0] >= 300 else (5 if quick else 21)
+        repeats = 1 if smoke else repeats
         d4_time, d4_answer = _median_time(lambda case=case: d4cli_answer(case), repeats)
         if not have_icepool:
             rows.append(
@@ -226,9 +230,9 @@ def _seconds(value: float | None) -> str:
     return f"{value:.2f} s"
 
 
-def report(quick: bool = False, timeout: float | None = None) -> list[str]:
-    """The benchmark as printable lines (a header, one line per case)."""
-    rows = run(quick=quick, timeout=timeout)
+def report(quick: bool = False, timeout: float | None = None, smoke: bool = False) -> list[str]:
+    """The benchmark as printable lines (a header, one line per case, a footer)."""
+    rows = run(quick=quick, timeout=timeout, smoke=smoke)
     width = max(len(row.name) for row in rows)
     lines = [
         f"{'case':<{width}}  {'d4cli':>9}  {'icepool':>9}  {'icepool/d4cli':>13}  note",
@@ -254,8 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="Fewer repeats (noisier).")
     parser.add_argument("--timeout", type=float, default=None, help="Seconds per icepool case.")
+    parser.add_argument(
+        "--smoke", action="store_true", help="The small cases once each: a check that it runs."
+    )
     args = parser.parse_args(argv)
-    for line in report(quick=args.quick, timeout=args.timeout):
+    for line in report(quick=args.quick, timeout=args.timeout, smoke=args.smoke):
         print(line, flush=True)
     return 0
 

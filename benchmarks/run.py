@@ -1,6 +1,7 @@
 """Start-up, Tab-completion, encounter and throughput figures for d4cli.
 
-Run ``python benchmarks/run.py`` (``--quick`` for fewer runs). Every figure is
+Run ``python benchmarks/run.py`` (``--quick`` for fewer runs, ``--smoke`` for one run of
+each section at a tiny size: a check that it runs, whose figures mean nothing). Every figure is
 measured in the same run, side by side with its baseline: commands are run
 round-robin (baseline, candidate, baseline, ...) so a busy machine slows both
 alike, and the report gives medians and their ratios. Two clocks are kept for
@@ -46,9 +47,11 @@ BUDGET_ACT_JSON = 1.25  # act ... --json on a 3-creature encounter / import type
 BUDGET_ACT_TABLE = 1.15  # act ... (Rich table) / import typer, rich.table, rich.console
 BUDGET_TAB = 1.15  # one Tab press / import typer
 # Goals against each path's floor: the libraries the path needs, imported and nothing more.
-FLOOR_POOL_JSON = 1.10  # roll pool 4 --json / import typer, json, random
-FLOOR_ACT_JSON = 1.25  # act ... --json / import typer, tomllib, json, hashlib, random, tomli_w
-FLOOR_TAB = 1.20  # a Tab on a creature's name / import typer, tomllib
+FLOOR_POOL_JSON = 1.35  # roll pool 4 --json / import typer, json, random
+FLOOR_ACT_JSON = 1.50  # act ... --json / import typer, tomllib, json, hashlib, random, tomli_w
+FLOOR_TAB = 1.40  # a Tab on a creature's name / import typer, tomllib
+FLOOR_STATUS_JSON = 1.50  # status --json / import typer, tomllib, json, hashlib
+FLOOR_HELP = 1.50  # --help / import typer, typer.rich_utils (Typer's own help)
 
 
 @dataclass
@@ -300,7 +303,7 @@ def tab_request(cache: str, line: str, encounter: Path, **extra: str) -> dict[st
     )
 
 
-TAB_LINES = ("d4cli roll check --dc h", "d4cli help ga", "d4cli act Gob")
+TAB_LINES = ("d4cli roll check --dc h", "d4cli help ga", "d4cli act Gob", "d4cli a")
 
 
 def tab_completion(runs: int, cache: str, folder: Path) -> list[str]:
@@ -352,8 +355,10 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
             "import typer, tomllib, json, hashlib, random, tomli_w"
         ),
         "floor: typer, tomllib": "import typer, tomllib",
+        "floor: typer, tomllib, json, hashlib": "import typer, tomllib, json, hashlib",
+        "floor: typer, typer.rich_utils": "import typer, typer.rich_utils",
     }
-    pool_floor, act_floor, tab_floor = floors
+    pool_floor, act_floor, tab_floor, status_floor, help_floor = floors
     # name -> (argv, environment, baseline name, budget)
     cases: dict[str, tuple[list[str], dict[str, str], str | None, float | None]] = {
         "import typer": ([PYTHON, "-c", "import typer"], env, None, None),
@@ -373,9 +378,17 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
         ),
         "d4cli act ... --json": (act + ["--json"], env, act_floor, FLOOR_ACT_JSON),
         "d4cli act ...": (act, env, "import typer, rich.table, rich.console", BUDGET_ACT_TABLE),
+        "d4cli status --json": (
+            d4 + ["status", "-f", str(encounter), "--json"],
+            env,
+            status_floor,
+            FLOOR_STATUS_JSON,
+        ),
+        "d4cli --help": (d4 + ["--help"], env, help_floor, FLOOR_HELP),
     }
     for line in TAB_LINES:
         request = tab_request(cache, line, encounter, PYTHONHASHSEED="0")
+        # A Tab on a name the file holds reads it; on a command's name it lists `COMMANDS`.
         base = tab_floor if line.endswith("Gob") else "import typer"
         cases[f"Tab: {line}"] = (d4, request, base, FLOOR_TAB if base == tab_floor else BUDGET_TAB)
     counts: dict[str, int] = {}
@@ -406,14 +419,15 @@ def instruction_figures(cache: str, folder: Path) -> list[str]:
     return lines
 
 
-def encounter_figures(quick: bool) -> list[str]:
+def encounter_figures(quick: bool, smoke: bool = False) -> list[str]:
     """``act`` on a fresh encounter vs one with 10,000 past actions (benchmarks/encounter.py)."""
     measure = bench_module("encounter").measure_act
-    runs = 7 if quick else 21
-    figures = measure(runs, 10_000)
+    runs = 1 if smoke else 7 if quick else 21
+    history = 20 if smoke else 10_000
+    figures = measure(runs, history)
     return [
         (
-            f"Encounter: d4cli act, fresh vs {figures.get('history_entries', 10_000):,} journal entries "
+            f"Encounter: d4cli act, fresh vs {figures['history_entries']:,} journal entries "
             f"(benchmarks/encounter.py, median of {runs})"
         ),
         f"  fresh {ms(figures['fresh'])}, long {ms(figures['long'])}, ratio {figures['ratio']:.2f}x",
@@ -424,23 +438,30 @@ def encounter_figures(quick: bool) -> list[str]:
     ]
 
 
-def journal_figures() -> list[str]:
-    """Journal bytes per ``act`` on encounters of 3, 100 and 1,000 creatures (benchmarks/encounter.py)."""
-    figures = bench_module("encounter").journal_bytes_per_act((3, 100, 1000))
-    small = figures[3]
+def journal_figures(sizes: tuple[int, ...] = (3, 100, 1000)) -> list[str]:
+    """Journal bytes per ``act`` on encounters of *sizes* creatures (benchmarks/encounter.py)."""
+    figures = bench_module("encounter").journal_bytes_per_act(sizes)
+    small, large = sizes[0], sizes[-1]
     cells = ", ".join(
         f"{size:,} creatures {size_bytes:,.0f} B" for size, size_bytes in figures.items()
     )
     return [
-        "Journal bytes per act (goal: 1,000 creatures within 2x of 3)",
-        f"  {cells}; 1,000 / 3 = {figures[1000] / small:.2f}x",
+        f"Journal bytes per act (goal: {large:,} creatures within 2x of {small:,})",
+        f"  {cells}; {large:,} / {small:,} = {figures[large] / figures[small]:.2f}x",
     ]
 
 
-def store_figures(quick: bool) -> list[str]:
+def store_figures(quick: bool, smoke: bool = False) -> list[str]:
     """The store's costs against the change (benchmarks/store_costs.py): the first change of a
     hand-written 1,000-creature file, undo and redo at depth, adds in one play session, log's memory."""
     costs = bench_module("store_costs")
+    if smoke:
+        return (
+            costs.first_change_figures(1, 20)
+            + costs.undo_redo_figures(depth=10, shallow=2, samples=2)
+            + costs.play_add_figures(small=5, large=10, samples=2)
+            + costs.log_memory_figures(sizes=(20, 100), runs=1)
+        )
     return (
         costs.first_change_figures(3 if quick else 5, 1000)
         + costs.undo_redo_figures()
@@ -449,12 +470,12 @@ def store_figures(quick: bool) -> list[str]:
     )
 
 
-def odds_figures(quick: bool) -> list[str]:
+def odds_figures(quick: bool, smoke: bool = False) -> list[str]:
     """The odds figures, from ``benchmarks/odds.py`` (run in its own process)."""
     path = BENCH / "odds.py"
-    argv = [PYTHON, str(path)] + (["--quick"] if quick else [])
+    argv = [PYTHON, str(path)] + (["--smoke"] if smoke else ["--quick"] if quick else [])
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
-    if proc.returncode != 0 and quick:
+    if proc.returncode != 0 and quick and not smoke:
         proc = subprocess.run(
             [PYTHON, str(path)], capture_output=True, text=True, cwd=ROOT, check=False
         )
@@ -464,9 +485,9 @@ def odds_figures(quick: bool) -> list[str]:
     return ["Odds (benchmarks/odds.py)"] + [f"  {line}" for line in body]
 
 
-def throughput(cache: str, quick: bool) -> list[str]:
+def throughput(cache: str, quick: bool, smoke: bool = False) -> list[str]:
     """Rolls per second of ``--times N`` (JSON Lines to /dev/null, and the summary table)."""
-    count = 20_000 if quick else 100_000
+    count = 1_000 if smoke else 20_000 if quick else 100_000
     d4 = d4cli_command()
     env = bench_env(cache)
     lines = [f"Throughput (--times {count:,}; best of 3)"]
@@ -483,31 +504,33 @@ def throughput(cache: str, quick: bool) -> list[str]:
     return lines
 
 
-def grid_figures(cache: str) -> list[str]:
+def grid_figures(cache: str, pools: int = 10_000) -> list[str]:
     """Wall time of the largest grids of pools inside the bound of work (``d4cli.odds.pool_chain.MAX_GRID_WORK``).
 
     Run once each (a grid takes seconds), as JSON to a pipe; also the time to refuse
-    a grid just past the bound, which must be at once.
+    a grid just past the bound, which must be at once. *pools*: the rows of the grids
+    (10,000, the largest accepted; fewer for a smoke run).
     """
     d4 = d4cli_command()
     env = bench_env(cache)
     lines = ["Grids of pools (one run each; the largest inside the bound of work)"]
+    tail = pools - pools // 10
     cases = (
         (
-            "odds pool --pool 1..10000 --dc 5 (10,000 rows; largest accepted)",
-            ["odds", "pool", "--pool", "1..10000", "--dc", "5"],
+            f"odds pool --pool 1..{pools} --dc 5 ({pools:,} rows; largest accepted)",
+            ["odds", "pool", "--pool", f"1..{pools}", "--dc", "5"],
         ),
         (
-            "odds pool --pool 1..10000 --dc 15000 (the same, every cell computed)",
-            ["odds", "pool", "--pool", "1..10000", "--dc", "15000"],
+            f"odds pool --pool 1..{pools} --dc {pools * 3 // 2} (the same, every cell computed)",
+            ["odds", "pool", "--pool", f"1..{pools}", "--dc", str(pools * 3 // 2)],
         ),
         (
-            "odds pool --pool 9000..10000 --dc 20000..20008 (9,009 cells)",
-            ["odds", "pool", "--pool", "9000..10000", "--dc", "20000..20008"],
+            f"odds pool --pool {tail}..{pools} --dc {pools * 2}..{pools * 2 + 8} ({(pools - tail + 1) * 9:,} cells)",
+            ["odds", "pool", "--pool", f"{tail}..{pools}", "--dc", f"{pools * 2}..{pools * 2 + 8}"],
         ),
         (
-            "odds damage --pool 1..10000 --evasion 5",
-            ["odds", "damage", "--pool", "1..10000", "--evasion", "5"],
+            f"odds damage --pool 1..{pools} --evasion 5",
+            ["odds", "damage", "--pool", f"1..{pools}", "--evasion", "5"],
         ),
         (
             "odds pool --pool 1..9990 --extra 10d1000 --dc 5 (refused)",
@@ -534,7 +557,9 @@ def grid_figures(cache: str) -> list[str]:
     return lines
 
 
-def scaling_figures(runs: int, cache: str, folder: Path, quick: bool) -> list[str]:
+def scaling_figures(
+    runs: int, cache: str, folder: Path, quick: bool, smoke: bool = False
+) -> list[str]:
     """Encounter start-up, log and status at scale, JSON Lines, odds JSON size (benchmarks/scaling.py)."""
     return bench_module("scaling").figures(
         folder,
@@ -545,6 +570,7 @@ def scaling_figures(runs: int, cache: str, folder: Path, quick: bool) -> list[st
         side_by_side,
         ratio_line,
         bench_module("encounter"),
+        smoke=smoke,
     )
 
 
@@ -624,16 +650,23 @@ def machine() -> str:
     )
 
 
-def simulate_figures(quick: bool) -> list[str]:
+def simulate_figures(quick: bool, smoke: bool = False) -> list[str]:
     """Simulated actions per second beside a minimal loop (benchmarks/simulate.py)."""
+    if smoke:
+        return bench_module("simulate").report(20, 1, 20)
     return bench_module("simulate").report(500 if quick else 2000)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="Fewer runs (a smoke test, noisier).")
+    parser.add_argument("--quick", action="store_true", help="Fewer runs (noisier).")
     parser.add_argument(
-        "--runs", type=int, default=None, help="Runs per command (default 40, quick 10)."
+        "--smoke",
+        action="store_true",
+        help="One run of each section at a tiny size: a check that it runs, not a figure.",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=None, help="Runs per command (default 40, quick 10, smoke 1)."
     )
     parser.add_argument(
         "--only",
@@ -655,7 +688,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="Run only these sections (repeatable).",
     )
     args = parser.parse_args(argv)
-    runs = args.runs or (10 if args.quick else 40)
+    runs = args.runs or (1 if args.smoke else 10 if args.quick else 40)
+    smoke = args.smoke
     sections: dict[str, Callable[[], list[str]]]
     with tempfile.TemporaryDirectory(prefix="d4cli-bench-") as tmp:
         folder = Path(tmp)
@@ -666,15 +700,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         sections = {
             "startup": lambda: startup(runs, cache, folder),
             "tab": lambda: tab_completion(runs, cache, folder),
-            "encounter": lambda: encounter_figures(args.quick),
-            "journal": journal_figures,
-            "store": lambda: store_figures(args.quick),
-            "odds": lambda: odds_figures(args.quick),
-            "throughput": lambda: throughput(cache, args.quick),
-            "grids": lambda: grid_figures(cache),
-            "scaling": lambda: scaling_figures(runs, cache, folder, args.quick),
+            "encounter": lambda: encounter_figures(args.quick, smoke),
+            "journal": lambda: journal_figures((3, 10, 30) if smoke else (3, 100, 1000)),
+            "store": lambda: store_figures(args.quick, smoke),
+            "odds": lambda: odds_figures(args.quick, smoke),
+            "throughput": lambda: throughput(cache, args.quick, smoke),
+            "grids": lambda: grid_figures(cache, 100 if smoke else 10_000),
+            "scaling": lambda: scaling_figures(runs, cache, folder, args.quick, smoke),
             "play": lambda: play_figures(runs, cache, folder),
-            "simulate": lambda: simulate_figures(args.quick),
+            "simulate": lambda: simulate_figures(args.quick, smoke),
             "instructions": lambda: instruction_figures(cache, folder),
         }
         print(f"d4cli benchmark: {machine()}; {runs} runs per command")

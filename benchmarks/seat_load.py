@@ -11,6 +11,10 @@ server's memory (RSS) before, during and after, and checks that the server answe
 (the TV's ``/view.json`` and a seat's) once the load is gone.
 
     python benchmarks/seat_load.py [--streams 300] [--seats 10] [--damages 10] [--interval 2]
+        [--smoke]
+
+``--smoke`` is ``--streams 4 --seats 2 --damages 1 --interval 0.2``: a check that it runs,
+whose figures mean nothing.
 """
 
 from __future__ import annotations
@@ -163,7 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--interval", type=float, default=2.0, help="seconds a seat waits between its acts"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="--streams 4 --seats 2 --damages 1 --interval 0.2"
+    )
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.streams, args.seats, args.damages, args.interval = 4, 2, 1, 0.2
     folder = Path(tempfile.mkdtemp(prefix="d4cli-seats-"))
     try:
         tokens = setup(folder, args.seats)

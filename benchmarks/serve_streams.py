@@ -7,7 +7,9 @@ two versions (as a hand edit lands); its time is from the write to the moment th
 N streams has the new message. The server polls the file every 0.2 s, so that much of the time
 is the poll's.
 
-    python benchmarks/serve_streams.py [--streams 500] [--changes 20]
+    python benchmarks/serve_streams.py [--streams 500] [--changes 20] [--smoke]
+
+``--smoke`` is ``--streams 5 --changes 2``: a check that it runs, whose figures mean nothing.
 """
 
 from __future__ import annotations
@@ -114,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=500)
     parser.add_argument("--changes", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="--streams 5 --changes 2")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.streams, args.changes = 5, 2
     folder = Path(tempfile.mkdtemp(prefix="d4cli-serve-"))
     try:
         env = {**os.environ, "D4CLI_FILE": str(folder / "encounter.toml")}

@@ -8,11 +8,13 @@ minimal loop: plain lists, dice from ``random.choices``, no records, the same po
 (lowest hp target, the best expected damage with the action's own net Advantage,
 repeat while the gate allows, one Team Action reaction per attack). The report gives
 the best actions per second of each (the machine may be shared) and the ratios: the
-batch engine's goal is at least 10x the minimal loop. Run ``python benchmarks/simulate.py [RUNS]``.
+batch engine's goal is at least 10x the minimal loop. Run ``python benchmarks/simulate.py [RUNS]``
+(``--smoke``: 20 fights each way, once, a check that it runs whose figures mean nothing).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import sys
@@ -128,27 +130,39 @@ def minimal_rate(runs: int) -> tuple[float, int]:
     return actions / seconds, actions
 
 
-def report(runs: int = 2000) -> list[str]:
+def report(runs: int = 2000, repeats: int = REPEATS, batch_runs: int = BATCH_RUNS) -> list[str]:
+    """The benchmark as printable lines: *runs* fights each for the reference engine and the
+    minimal loop, *batch_runs* for the batch engine, the best of *repeats* rounds."""
     engine = minimal = fast = 0.0
     engine_actions = minimal_actions = fast_actions = 0
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         rate, engine_actions = engine_rate(runs)
         engine = max(engine, rate)
         rate, minimal_actions = minimal_rate(runs)
         minimal = max(minimal, rate)
-        rate, fast_actions = batch_rate()
+        rate, fast_actions = batch_rate(batch_runs)
         fast = max(fast, rate)
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
     return [
-        f"Simulate: the skirmish, turn mode, one process, best of {REPEATS}; load average {load}",
+        f"Simulate: the skirmish, turn mode, one process, best of {repeats}; load average {load}",
         f"  reference engine        {engine:>10,.0f} actions/s  ({runs:,} fights, {engine_actions:,} actions)",
         f"  minimal random.choices  {minimal:>10,.0f} actions/s  ({runs:,} fights, {minimal_actions:,} actions)",
-        f"  batch engine            {fast:>10,.0f} actions/s  ({BATCH_RUNS:,} fights, {fast_actions:,} actions)",
+        f"  batch engine            {fast:>10,.0f} actions/s  ({batch_runs:,} fights, {fast_actions:,} actions)",
         f"  ratio minimal / reference  {minimal / engine:.1f}x",
         f"  ratio batch / minimal      {fast / minimal:.1f}x (goal: at least {BATCH_GOAL:.0f}x)",
     ]
 
 
-if __name__ == "__main__":
-    for line in report(int(sys.argv[1]) if len(sys.argv) > 1 else 2000):
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", type=int, nargs="?", default=2000, help="fights per round")
+    parser.add_argument("--smoke", action="store_true", help="20 fights each way, once")
+    args = parser.parse_args(argv)
+    lines = report(20, 1, 20) if args.smoke else report(args.runs)
+    for line in lines:
         print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

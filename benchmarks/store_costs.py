@@ -22,7 +22,11 @@ Grids of pools: ``odds pool --pool 1..10000`` against DC 5 and DC 15,000, each a
 ``log`` streams: the peak memory (max RSS) of ``d4cli log --json`` and ``d4cli log``, each in
 a fresh process, on journals of about 1,000 and 10,000 entries (goal: flat in the length).
 
-    python benchmarks/store_costs.py [--runs 5] [--creatures 1000] [--depth 1000]
+    python benchmarks/store_costs.py [--runs 5] [--creatures 1000] [--depth 1000] [--smoke]
+
+``--smoke`` runs every part once at a tiny size (20 creatures, depth 10, adds at 5 and 10
+creatures, journals of 20 and 100 entries, grids of 100 pools): a check that it runs, whose
+figures mean nothing.
 """
 
 from __future__ import annotations
@@ -197,8 +201,9 @@ def play_add_figures(small: int = 100, large: int = 1000, samples: int = 20) -> 
     ]
 
 
-def odds_grid_figures(runs: int = 3) -> list[str]:
-    """Wall time of the largest grids of pools, as JSON to a pipe, each in a fresh process (median)."""
+def odds_grid_figures(runs: int = 3, pools: int = 10_000) -> list[str]:
+    """Wall time of the largest grids of pools (*pools* rows), as JSON to a pipe, each in a fresh
+    process (median)."""
     lines = [f"Grids of pools (fresh process, median of {runs})"]
     for dc in ("5", "15000"):
         argv = [
@@ -208,7 +213,7 @@ def odds_grid_figures(runs: int = 3) -> list[str]:
             "odds",
             "pool",
             "--pool",
-            "1..10000",
+            f"1..{pools}",
             "--dc",
             dc,
             "--json",
@@ -218,7 +223,7 @@ def odds_grid_figures(runs: int = 3) -> list[str]:
             started = time.perf_counter()
             subprocess.run(argv, stdout=subprocess.DEVNULL, check=True)
             walls.append(time.perf_counter() - started)
-        lines.append(f"  odds pool --pool 1..10000 --dc {dc}: {statistics.median(walls):.2f} s")
+        lines.append(f"  odds pool --pool 1..{pools} --dc {dc}: {statistics.median(walls):.2f} s")
     return lines
 
 
@@ -272,16 +277,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--creatures", type=int, default=1000)
     parser.add_argument("--depth", type=int, default=1000)
+    parser.add_argument("--smoke", action="store_true", help="every part once, at a tiny size")
     args = parser.parse_args(argv)
     import os
 
-    parts: list[Callable[[], list[str]]] = [
-        lambda: first_change_figures(args.runs, args.creatures),
-        lambda: undo_redo_figures(args.depth),
-        play_add_figures,
-        log_memory_figures,
-        odds_grid_figures,
-    ]
+    parts: list[Callable[[], list[str]]] = (
+        [
+            lambda: first_change_figures(1, 20),
+            lambda: undo_redo_figures(depth=10, shallow=2, samples=2),
+            lambda: play_add_figures(small=5, large=10, samples=2),
+            lambda: log_memory_figures(sizes=(20, 100), runs=1),
+            lambda: odds_grid_figures(runs=1, pools=100),
+        ]
+        if args.smoke
+        else [
+            lambda: first_change_figures(args.runs, args.creatures),
+            lambda: undo_redo_figures(args.depth),
+            play_add_figures,
+            log_memory_figures,
+            odds_grid_figures,
+        ]
+    )
     for part in parts:
         for line in part():
             print(line, flush=True)

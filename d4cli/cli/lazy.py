@@ -6,18 +6,22 @@ as ``roll``). `LazyGroup` is a Click group (Typer's `TyperGroup`) whose `list_co
 reads that mapping and whose `get_command` imports the one module a run needs and builds
 the one command through Typer's public API (``typer.Typer().command(...)`` and
 ``typer.main.get_command``); a group's own sub-commands are built the same way, one by one.
-So ``d4cli roll pool`` never pays for the encounter commands or ``roll check``, and
-``--help`` loads each command's module but none of what the command calls at run time.
+So ``d4cli roll pool`` never pays for the encounter commands or ``roll check``.
+
+The root's list of commands (``--help``, bare ``d4cli``, a Tab on a command's name) is read
+from the same mapping, each line of which carries the command's one-line summary (`Listed`):
+listing builds no command and imports no command module.
 Adding a command is one line in that mapping.
 """
 
 import functools
 import importlib
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 # A Click command or context as Typer makes them. Typer's Click is private
 # (``typer._click``, vendored since Typer 0.26), so its types are not named here.
@@ -26,6 +30,22 @@ Context = Any
 
 # How to build one command: returns the Click command.
 Builder = Callable[[], Command]
+
+
+# Set in a context's `meta` while its group lists its commands (help, Tab on a command name).
+_LISTING = "d4cli.listing"
+
+
+@contextmanager
+def _listing(ctx: Context) -> Iterator[None]:
+    """While the group of *ctx* lists its commands: `LazyGroup.get_command` answers from
+    `LazyGroup.summaries` without building."""
+    before = ctx.meta.get(_LISTING)
+    ctx.meta[_LISTING] = True
+    try:
+        yield
+    finally:
+        ctx.meta[_LISTING] = before
 
 
 def _need_command(group: TyperGroup, ctx: Context, args: list[str]) -> None:
@@ -54,6 +74,9 @@ class LazyGroup(TyperGroup):
     """
 
     builders: Mapping[str, Builder] = {}
+    # The one-line summary of each command, as the list of commands shows it (the root's,
+    # from `Listed`); a group without them builds its commands to list them.
+    summaries: Mapping[str, str] = {}
     # What an unknown command name might have meant (``roll 3d4``): a hint, or "" for none.
     unknown_hint: Callable[[str], str] | None = None
 
@@ -78,8 +101,19 @@ class LazyGroup(TyperGroup):
         names = list(self.builders)
         return names + [name for name in super().list_commands(ctx) if name not in self.builders]
 
+    def format_help(self, ctx: Context, formatter: Any) -> None:
+        with _listing(ctx):
+            super().format_help(ctx, formatter)
+
+    def shell_complete(self, ctx: Context, incomplete: str) -> list[Any]:
+        with _listing(ctx):
+            return super().shell_complete(ctx, incomplete)  # type: ignore[no-any-return]
+
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
+        if command is None and ctx.meta.get(_LISTING) and cmd_name in self.summaries:
+            # Only its name and summary are read: a command that holds nothing else.
+            return TyperCommand(name=cmd_name, help=self.summaries[cmd_name])
         if command is None and cmd_name in self.builders:
             built = self.builders[cmd_name]()
             self.add_command(built, cmd_name)
@@ -91,13 +125,35 @@ class LazyGroup(TyperGroup):
         return command
 
 
-# ``"module:attribute"``, or that with the keyword arguments of ``typer.Typer.command``.
-Spec = str | tuple[str, Mapping[str, Any]]
+class Listed(NamedTuple):
+    """One command of a list: where it is defined, and what the list says of it.
+
+    Attributes:
+        target: ``"module:function"`` (one command) or ``"module:app"`` (a Typer app: a
+            group of sub-commands).
+        summary: the first paragraph of its help, exactly (``--help`` lists it, a Tab
+            on a command name shows it; a test compares the two).
+        settings: keyword arguments of ``typer.Typer.command`` (``context_settings``), or,
+            for a group, ``unknown_hint`` (`build`).
+    """
+
+    target: str
+    summary: str
+    settings: Mapping[str, Any] | None = None
+
+
+# A command's definition: ``"module:attribute"``, or a `Listed` line.
+Spec = str | Listed
 
 
 def from_specs(specs: Mapping[str, Spec]) -> dict[str, Builder]:
     """Builders for ``name -> spec`` (see the module docstring), in the same order."""
     return {name: functools.partial(build, name, spec) for name, spec in specs.items()}
+
+
+def summaries_of(specs: Mapping[str, Listed]) -> dict[str, str]:
+    """The summary of each command of *specs*, in the same order (`LazyGroup.summaries`)."""
+    return {name: spec.summary for name, spec in specs.items()}
 
 
 def build(name: str, spec: Spec) -> Command:
@@ -108,7 +164,9 @@ def build(name: str, spec: Spec) -> Command:
     its one setting, ``unknown_hint``, names the module's function (``"function"``) that
     hints at what an unknown sub-command meant (`LazyGroup.unknown_hint`).
     """
-    target_spec, settings = (spec, {}) if isinstance(spec, str) else spec
+    target_spec, settings = (
+        (spec, {}) if isinstance(spec, str) else (spec.target, spec.settings or {})
+    )
     module_name, _, attribute = target_spec.partition(":")
     module = importlib.import_module(module_name)
     target = getattr(module, attribute)

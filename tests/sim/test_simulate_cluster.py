@@ -38,7 +38,8 @@ def test_readme_and_ci_install_and_test_the_same_way():
     install, test = commands[1].rsplit(" && ", 1)
     assert install in ci
     assert test == ".venv/bin/python -m pytest" and test in ci
-    assert "'.[test,cluster]'" in install  # the cluster tests run in CI, not skipped
+    # The cluster tests and the odds benchmark's comparison with icepool run in CI, not skipped.
+    assert "'.[test,cluster,bench]'" in install
 
 
 @pytest.mark.parametrize(
