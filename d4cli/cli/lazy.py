@@ -107,7 +107,7 @@ class LazyGroup(TyperGroup):
 
     def shell_complete(self, ctx: Context, incomplete: str) -> list[Any]:
         with _listing(ctx):
-            return super().shell_complete(ctx, incomplete)  # type: ignore[no-any-return]
+            return super().shell_complete(ctx, incomplete)
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
