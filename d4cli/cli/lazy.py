@@ -111,7 +111,8 @@ class LazyGroup(TyperGroup):
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is None and ctx.meta.get(_LISTING) and cmd_name in self.summaries:
+        listing = ctx is not None and ctx.meta.get(_LISTING)
+        if command is None and listing and cmd_name in self.summaries:
             # Only its name and summary are read: a command that holds nothing else.
             return TyperCommand(name=cmd_name, help=self.summaries[cmd_name])
         if command is None and cmd_name in self.builders:
