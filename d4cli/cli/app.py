@@ -42,7 +42,7 @@ COMMANDS: dict[str, Listed] = {
         "Remove a creature; the turn never moves to someone else (R17).",
     ),
     "status": Listed(
-        "d4cli.cli.commands.encounter:status_command",
+        "d4cli.cli.commands.status:status_command",
         "Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.",
     ),
     "turn": Listed("d4cli.cli.commands.turn:app", "Start and end turns (R1, R12-R14)."),

@@ -18,7 +18,6 @@ from d4cli.cli.interrupts import opened
 from d4cli.cli.options import make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.journal.entry import journal_json, record_json, unchanged_json
-from d4cli.output.render.encounter import print_lines, summary_lines
 from d4cli.output.stdout import emit_json
 from d4cli.output.wrap import say
 
@@ -73,7 +72,11 @@ def print_change(change: Change[Any], tracker: Tracker, *, json_: bool, note: st
     if json_:
         obj = unchanged_json(record_json(record)) if change.unchanged else record_json(record)
         emit_json(obj)
-    elif change.unchanged:
+        return
+    # The line `log` shows (markup): drawn, so Rich loads here, never for --json.
+    from d4cli.output.render.encounter import print_lines, summary_lines
+
+    if change.unchanged:
         lines = summary_lines(unchanged_json(journal_json(record)))
         print_lines([*lines[:-1], unchanged_line(lines[-1], note)])
     else:

@@ -2,7 +2,9 @@
 roll (R2-R11, R16, R18), a Team Action (R2, R10, R11) and a check from a sheet (C1-C8).
 
 ``act``, ``team`` and ``check`` print through these; the refusals' one lines name the act and
-the rule (`act_refusal_line`, `down_refusal`), as ``log`` would show the act.
+the rule (`act_refusal_line`, `down_refusal`), as ``log`` would show the act. A view's JSON,
+essential number and refusal need no Rich; what it draws does: its ``show`` (and the markup
+of a line) imports its renderer where it draws, so that ``--json`` never loads Rich.
 """
 
 from __future__ import annotations
@@ -14,13 +16,7 @@ from d4cli.journal.acts import TeamChange, act_json, sheet_check_json, team_json
 from d4cli.journal.entry import journal_json
 from d4cli.odds.roll_odds import CheckOdds, check_odds
 from d4cli.output.creature_steps import act_steps
-from d4cli.output.printing import Tally, print_renderables
-from d4cli.output.render import plain
-from d4cli.output.render.actline import act_refusal
-from d4cli.output.render.acts import act_lines, act_title, used_up_lines
-from d4cli.output.render.encounter import summary, team_head, team_table
-from d4cli.output.render.odds import render_check_odds
-from d4cli.output.render.sheet import check_record_table
+from d4cli.output.printing import Tally
 from d4cli.output.roll_views import PoolView, gate_refusal
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.rolls import with_odds
@@ -39,6 +35,9 @@ def down_refusal(actor: str) -> str:
 
 def act_refusal_line(record: ActRecord, reason: str) -> str:
     """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
+    # The act's head is the markup `log` shows, made plain: Rich loads with it, on a refusal only.
+    from d4cli.output.render.actline import act_refusal
+
     return act_refusal(act_json(record), reason)
 
 
@@ -55,7 +54,6 @@ class ActView(PoolView):
         super().__init__(
             record.result.plan,
             odds=odds,
-            title=act_title(record, dry_run=dry_run),
             entered=record.entered,
         )
         self.record = record
@@ -67,7 +65,14 @@ class ActView(PoolView):
     def steps(self, result: PoolResult) -> list[Step]:
         return act_steps(result, self.record.sources)
 
+    def heading(self) -> str:
+        from d4cli.output.render.acts import act_title  # drawn: Rich loads here, never for --json
+
+        return act_title(self.record, dry_run=self.dry_run)
+
     def lines_after(self, result: PoolResult) -> list[str]:
+        from d4cli.output.render.acts import act_lines  # drawn, as `heading`
+
         return act_lines(self.record, dry_run=self.dry_run)
 
     def refusal(self, result: PoolResult) -> str | None:
@@ -92,6 +97,9 @@ class TeamView:
         return record.load_after
 
     def show(self, record: TeamRecord) -> None:
+        from d4cli.output.render import print_renderables  # drawn: Rich loads here
+        from d4cli.output.render.encounter import team_table
+
         if not record.actor_down:  # as a down creature's act: the refusal's line alone (R18)
             print_renderables(team_table(record))
         if self.dry_run:
@@ -104,6 +112,10 @@ class TeamView:
         reason = down_refusal(record.actor) if record.actor_down else gate_refusal(record.gate)
         if reason is None:
             return None
+        # The head is the markup `log` shows, made plain: Rich loads with it, on a refusal only.
+        from d4cli.output.render import plain
+        from d4cli.output.render.encounter import team_head
+
         head = plain(team_head(TeamChange.read(team_json(record))))
         return f"{head} for {escape_control(record.target)}: {reason}"
 
@@ -138,10 +150,19 @@ class SheetCheckView:
 
     def essential(self, record: CheckRecord) -> int | str | None:
         if self.short:
+            # The line `log` shows, made plain: Rich loads with its markup, with --short only.
+            from d4cli.output.render import plain
+            from d4cli.output.render.encounter import summary
+
             return plain(summary(journal_json(record))) + (" (dry run)" if self.dry_run else "")
         return record.result.total
 
     def show(self, record: CheckRecord) -> None:
+        from d4cli.output.render import print_renderables  # drawn: Rich loads here
+        from d4cli.output.render.acts import used_up_lines
+        from d4cli.output.render.odds import render_check_odds
+        from d4cli.output.render.sheet import check_record_table
+
         renderables: list[object] = [check_record_table(record), *used_up_lines(record)]
         if self.odds_record is not None:
             renderables.append(render_check_odds(self.odds_record, record.result.request))

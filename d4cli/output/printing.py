@@ -5,7 +5,8 @@ for the rolls, `d4cli.output.act_views` for an act, a Team Action and a sheet ch
 calls exactly one of the printers. Both print JSON, the essential number (``--quiet``) or
 what the renderers of `d4cli.output.render` make of it, and end a refused result (R2, C4)
 by raising `RefusedError` carrying it, after its JSON (the contract) or its steps were
-printed; the shell alone turns that into exit 3.
+printed; the shell alone turns that into exit 3. No Rich here: a view's ``show`` and the
+``--times`` summary import their renderers where they draw.
 """
 
 from __future__ import annotations
@@ -16,9 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import NamedTuple, Protocol, TypeVar
 
-from d4cli.output import render
 from d4cli.output.line_guard import LineBoundary
-from d4cli.output.render.roll import times_summary
 from d4cli.output.serialize import JsonObject
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import RefusedError
@@ -172,6 +171,9 @@ def _print_summary(
     Raises:
         RefusedError: the rules refused the roll, after the steps of the first were printed.
     """
+    from d4cli.output.render import print_renderables  # drawn: Rich loads here
+    from d4cli.output.render.roll import times_summary
+
     summary = _Summary()
     for _ in range(count):
         result = roll_once()
@@ -222,10 +224,3 @@ class _Summary:
         self.totals[tally.total] += 1
         self.successes += bool(tally.success)
         self.damage += tally.damage or 0
-
-
-def print_renderables(*renderables: object) -> None:
-    """Print Rich renderables (tables, markup lines) on stdout."""
-    out = render.console()
-    for renderable in renderables:
-        out.print(renderable)

@@ -1,19 +1,20 @@
 """How the rolls print: a `d4cli.output.printing.ResultView` each for a pool roll (R2-R8), an
-Action Roll (C1-C7) and plain dice (L3), with their exact odds when asked (L4).
+Action Roll (C1-C7) and plain dice (L3), with their exact odds when asked (L4), and the one
+line of a roll (``--short``: `pool_line`, `check_line`).
 
 ``roll pool``, ``roll check`` and ``roll dice`` print through these; ``act`` prints a pool
-roll through `PoolView`'s subclass `d4cli.output.act_views.ActView`.
+roll through `PoolView`'s subclass `d4cli.output.act_views.ActView`. A view's JSON, essential
+number and refusal need no Rich; what it draws for people does: its ``show`` imports its
+renderer (`d4cli.output.render.roll`) where it draws, so that ``--json`` never loads Rich.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from d4cli.journal.rolls import check_json, dice_json, pool_json
 from d4cli.odds.roll_odds import CheckOdds, PoolOdds, check_odds, dice_odds, pool_odds
-from d4cli.output.printing import Tally, print_renderables
-from d4cli.output.render import escape
-from d4cli.output.render.lines import check_line, pool_line
-from d4cli.output.render.odds import render_pool_odds
-from d4cli.output.render.roll import check_renderables, dice_table, pool_renderables
+from d4cli.output.printing import Tally
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
@@ -32,12 +33,63 @@ def gate_refusal(gate: Gate) -> str | None:
     )
 
 
+def _signed(value: object) -> str:
+    return f"{value:+d}" if isinstance(value, int) else str(value)
+
+
+def pool_line(obj: dict[str, Any]) -> str:
+    """``5d4 + 1d8 (3 1 2 4 4 6) = 20 vs DC 12: success; sources +torch, -dark (R4)`` (R4-R9):
+    the one line of a pool roll's object (``roll pool --short``), plain text."""
+    dice = [str(die) for die in obj.get("dice") or ()]
+    extras = obj.get("extra") or ()
+    for extra in extras:
+        dice += [str(die) for die in extra.get("dice") or ()]
+    text = f"{obj.get('pool_size')}d4" + "".join(f" + {extra.get('notation')}" for extra in extras)
+    text += f" ({' '.join(dice)}) = {obj.get('total')}"
+    if obj.get("dc") is not None:
+        text += f" vs DC {obj['dc']}: {'success' if obj.get('success') else 'failure'}"
+    if obj.get("evasion") is not None:
+        text += f" vs Evasion {obj['evasion']}: {obj.get('damage')} damage"
+    sources = [f"+{name}" for name in obj.get("advantage") or ()] + [
+        f"-{name}" for name in obj.get("disadvantage") or ()
+    ]
+    if sources:
+        text += f"; sources {', '.join(sources)} (R4)"
+    if obj.get("gate_skipped"):
+        text += "; GM-called (R9)"
+    return text
+
+
+def check_line(obj: dict[str, Any]) -> str:
+    """``d20 14 +3 +4 (Advantage) = 21 vs DC 18: success`` (C1-C7)."""
+    modifiers = sum(obj.get(key) or 0 for key in ("attribute", "proficiency", "specialization"))
+    text = f"d20 {obj.get('natural')} {_signed(modifiers)}"
+    if obj.get("advantage_bonus"):
+        text += f" {_signed(obj['advantage_bonus'])} (Advantage, C3)"
+    if obj.get("disadvantage_die") is not None:
+        text += f" -{obj['disadvantage_die']} (Disadvantage, C4)"
+    if obj.get("crit_die") is not None:
+        text += f" +{obj['crit_die']} (critical, C5)"
+    text += f" = {obj.get('total')}"
+    if obj.get("critical") == "failure":
+        text += " (natural 1, C6)"
+    if obj.get("dc") is not None:
+        words = {
+            "success": "success",
+            "failure": "failure",
+            "success-and": "succeeds, and... (C7)",
+            "failure-but": "fails, but... (C7)",
+        }
+        text += f" vs DC {obj['dc']}: {words.get(str(obj.get('outcome')), obj.get('outcome'))}"
+    return text
+
+
 class PoolView:
     """How a pool roll of *plan* prints (R2-R8): the ``roll pool`` object, or its steps table.
 
     A *label* (``--label``) joins the JSON as ``label`` and the table's title. With *odds*
     the exact odds (L4) join the JSON (``odds``) and follow the table; *short* makes the
-    essential the roll's one line (``--short``, `d4cli.output.render.lines.pool_line`).
+    essential the roll's one line (``--short``, `pool_line`).
     *title* is markup (names already escaped). A subclass changes the object
     (`base_json`), the steps (`steps`) and the lines under the table (`lines_after`).
     """
@@ -88,10 +140,17 @@ class PoolView:
         """Markup lines under the table of an allowed roll: none for a plain pool roll."""
         return []
 
+    def heading(self) -> str:
+        """The steps table's title (markup, names already escaped): *title*."""
+        return self.title
+
     def show(self, result: PoolResult) -> None:
+        from d4cli.output.render import print_renderables  # drawn: Rich loads here
+        from d4cli.output.render.roll import pool_renderables
+
         renderables: list[object] = pool_renderables(
             result,
-            self.title,
+            self.heading(),
             label=self.label,
             steps=self.shown_steps(result),
             odds=self.odds_record,
@@ -110,7 +169,7 @@ class PoolView:
 class CheckView:
     """How an Action Roll of *request* prints (C1-C7): the ``roll check`` object, or its steps.
 
-    *odds*, *label* and *short* as for `PoolView` (the line: `d4cli.output.render.lines.check_line`).
+    *odds*, *label* and *short* as for `PoolView` (the line: `check_line`).
     Two or more Disadvantages refuse every roll (C4): nothing is rolled.
     """
 
@@ -150,6 +209,9 @@ class CheckView:
         return result.total
 
     def show(self, result: CheckResult) -> None:
+        from d4cli.output.render import print_renderables  # drawn: Rich loads here
+        from d4cli.output.render.roll import check_renderables
+
         steps = entered_steps(check_steps(result)) if self.entered else None
         print_renderables(
             *check_renderables(result, label=self.label, odds=self.odds_record, steps=steps)
@@ -184,6 +246,10 @@ class DiceView:
         return roll.total
 
     def show(self, roll: DiceRoll) -> None:
+        from d4cli.output.render import escape, print_renderables  # drawn: Rich loads here
+        from d4cli.output.render.odds import render_pool_odds
+        from d4cli.output.render.roll import dice_table
+
         title = "Dice" if self.label is None else f"Dice: {escape(self.label)}"
         renderables: list[object] = [dice_table(roll, title)]
         if self.odds_record is not None:

@@ -10,7 +10,6 @@ import pytest
 from _cli import files, ok, ok_json, run
 
 from d4cli.api import Tracker
-from d4cli.cli import changes
 from d4cli.store import files as store_files
 
 
@@ -27,7 +26,10 @@ def fight(isolated_env) -> Path:
 
 
 def test_ctrl_c_after_the_change_is_saved_names_its_entry(fight, monkeypatch):
-    monkeypatch.setattr(changes, "print_lines", _interrupt)  # after the write, while printing
+    # After the write, while printing (the line is drawn by the renderer `changes` imports).
+    from d4cli.output.render import encounter as drawn
+
+    monkeypatch.setattr(drawn, "print_lines", _interrupt)
     answer = run("damage", "Aria", "3", file=fight)
     assert (answer.exit_code, answer.stdout) == (130, "")
     assert answer.stderr == "d4cli: interrupted: the change was saved as #3\n"

@@ -190,12 +190,12 @@ def test_numpy_loads_only_when_the_batch_engine_plays(tmp_path: Path) -> None:
         assert "d4cli.sim.batch" not in modules
 
 
-def test_roll_pool_json_loads_no_toml_and_no_encounter(tmp_path: Path) -> None:
-    # Rich loads here too: the printers (d4cli.output.printing) import it at the top, and
-    # a command defers only at the command boundary (one command module per run).
+def test_roll_pool_json_loads_no_toml_no_encounter_and_no_rich(tmp_path: Path) -> None:
+    # Rich loads only where something is drawn: a view's `show` imports its renderer.
     out, modules = _run("roll", "pool", "4", "--seed", "1", "--json", cwd=tmp_path)
     assert json.loads(out)["kind"] == "pool"
-    assert not _top(modules, "tomli_w", "tomllib")
+    assert not _top(modules, "tomli_w", "tomllib", "rich")
+    assert not {name for name in modules if name.startswith("d4cli.output.render")}
     assert not {name for name in modules if name.startswith(("d4cli.store", "d4cli.fileformat"))}
     # Of the fight model, at most the package and its table of kinds (plain strings).
     assert {name for name in modules if name.startswith("d4cli.fight")} <= {
@@ -206,15 +206,43 @@ def test_roll_pool_json_loads_no_toml_and_no_encounter(tmp_path: Path) -> None:
 
 def test_a_tab_on_a_creature_name_loads_its_command_and_no_extra(tmp_path: Path) -> None:
     # A Tab builds the one command it completes (its module, imports at the top), and
-    # none of the optional extras: no line editor, no cluster, no other command.
+    # none of the optional extras: no line editor, no cluster, no other command, no Rich.
     path = _skirmish(tmp_path)
     for line in ("d4cli act Gob", "d4cli act Aria Finesse --target Gob"):
         out, modules = _run(env=_tab(line, path), cwd=tmp_path)
         assert "Goblin\\ Archer" in out.splitlines()
         assert "d4cli.fight.encounter" in modules  # the file was read
-        assert not _top(modules, "prompt_toolkit", "dask", "distributed")
+        assert not _top(modules, "prompt_toolkit", "dask", "distributed", "rich")
         commands = {name for name in modules if name.startswith("d4cli.cli.commands.")}
         assert commands == {"d4cli.cli.commands.act"}
+
+
+def test_json_loads_no_renderer_and_status_loads_the_simulator_only_with_forecast(
+    tmp_path: Path,
+) -> None:
+    # JSON is built by the serializers alone; the simulator is an optional part of `status`,
+    # imported where --forecast is handled.
+    path = str(_skirmish(tmp_path))
+    for args in (
+        ("status", "-f", path, "--json"),
+        ("status", "Aria", "-f", path, "--json"),
+        ("act", "Aria", "Finesse", "--cost", "0", "--seed", "1", "-f", path, "--json"),
+        ("team", "Aria", "Borin", "--adv", "--aspect", "Finesse", "-f", path, "--json"),
+        ("damage", "Borin", "1", "-f", path, "--json"),
+        ("roll", "check", "--dc", "12", "--seed", "1", "--json"),
+    ):
+        out, modules = _run(*args, cwd=tmp_path)
+        assert json.loads(out.splitlines()[-1]), args
+        assert not _top(modules, "rich"), args
+        assert not {name for name in modules if name.startswith("d4cli.output.render")}, args
+        assert not {"d4cli.sim.forecast", "d4cli.sim.engine", "d4cli.sim.engines"} & modules, args
+        assert not _top(modules, "multiprocessing", "logging"), args
+    out, modules = _run(
+        "status", "-f", path, "--forecast", "--json", env={"D4CLI_SEED": "1"}, cwd=tmp_path
+    )
+    assert "forecast" in json.loads(out) and "d4cli.sim.forecast" in modules
+    _, modules = _run("status", "-f", path, cwd=tmp_path, env={"COLUMNS": "100"})
+    assert "d4cli.output.render.status" in modules and "d4cli.sim.forecast" not in modules
 
 
 def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:

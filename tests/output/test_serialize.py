@@ -154,9 +154,10 @@ def test_closed_sets_print_as_their_values():
 
 @pytest.mark.slow
 def test_act_json_loads_its_serializer_and_no_other_commands_output(tmp_path):
-    # The printers import Rich at the top (d4cli.output.printing), so an act's JSON loads it
-    # too, and the file format (reader and writer in one module) loads tomli_w; what a run
-    # loads is still bounded by its command: no simulator, board or page.
+    # An act's JSON loads its serializer and no renderer (Rich loads only where something is
+    # drawn; a refusal's line is the log's line made plain, so a refused act draws it); the file
+    # format (reader and writer in one module) loads tomli_w; what a run loads is bounded by its
+    # command: no simulator, board or page.
     import subprocess
     import sys
 
@@ -186,5 +187,7 @@ def test_act_json_loads_its_serializer_and_no_other_commands_output(tmp_path):
     ):
         loaded = modules(*args)
         assert "d4cli.journal.acts" in loaded, args
+        if "--dry-run" in args:
+            assert " rich\n" not in loaded and " d4cli.output.render\n" not in loaded, args
         for other in ("d4cli.sim", "d4cli.output.render.board", "d4cli.output.page"):
             assert f" {other}\n" not in loaded, (args, other)

@@ -38,7 +38,6 @@ from d4cli.journal.acts import act_json
 from d4cli.journal.entry import journal_json
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
-from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.stdout import emit_json
 from d4cli.rules.dc import parse_dc
 from d4cli.rules.dice import parse_extras, parse_faces
@@ -238,6 +237,9 @@ def show_act(
     result = record.result
     if short and not json_ and not quiet:
         if result.allowed:
+            # The line `log` shows (markup): drawn, so Rich loads here, never for --json.
+            from d4cli.output.render.encounter import print_lines, summary
+
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return
         quiet = True  # the refusal's one line, and nothing more

@@ -1,4 +1,4 @@
-"""The encounter commands: init, add, remove, status, exhaust, undo, redo (docs/cli.md "Encounter").
+"""The encounter commands: init, add, remove, exhaust, undo, redo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call one method of
 `d4cli.api.Tracker` (lock, journal, atomic write), print the record it returns: its JSON
@@ -21,15 +21,12 @@ from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion import complete_example, complete_mode
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
-from d4cli.cli.reads import print_replayed, print_status_forecast, show_sheet, status_at
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.cli.slips import record_names, say_note, unsided_note
 from d4cli.output.render.encounter import history_line, init_lines, print_lines
-from d4cli.output.render.status import print_status
 from d4cli.output.serialize.views import (
     init_output_json,
     redo_json,
-    status_json,
     undo_json,
 )
 from d4cli.output.stdout import emit_json
@@ -257,61 +254,6 @@ def remove_command(
     """
     tracker = open_tracker(file)
     print_change(tracker.remove(name, note=check_note(note)), tracker, json_=json_, note=note)
-
-
-def status_command(
-    name: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="[NAME]",
-            help="Show this creature's whole sheet.",
-            autocompletion=complete_creature,
-        ),
-    ] = None,
-    at: Annotated[
-        str | None,
-        typer.Option(
-            "--at", metavar="SEQ", help="As it stood after journal entry SEQ (replayed; read-only)."
-        ),
-    ] = None,
-    forecast: Annotated[
-        bool,
-        typer.Option(
-            "--forecast", help="Add one line: each side's chance to win from here (d4cli forecast)."
-        ),
-    ] = False,
-    file: FileOption = None,
-    json_: JsonOption = False,
-) -> None:
-    """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.
-
-    Past the terminal's height the table becomes one line per creature.
-
-    Example: d4cli status --json
-    """
-    entry = None
-    if at is not None:
-        if forecast:
-            raise InputError("--forecast", None, "forecasts from the state as it is, not with --at")
-        entry, encounter = status_at(file, at)  # as it stood after entry SEQ, replayed (read-only)
-    else:
-        encounter = open_tracker(file).status()
-    if forecast:
-        if name is not None:
-            raise InputError("--forecast", None, "is for the whole encounter, not one sheet")
-        print_status_forecast(encounter, json_)
-        return
-    if name is not None:
-        show_sheet(encounter, name, json_=json_)
-        return
-    if json_:
-        emit_json(status_json(encounter))
-        return
-    if entry is not None:
-        print_replayed(entry, encounter)
-        return
-
-    print_status(encounter)
 
 
 def exhaust_command(

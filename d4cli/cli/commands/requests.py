@@ -13,7 +13,8 @@ from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
-from d4cli.output.printing import print_one, print_renderables
+from d4cli.output.printing import print_one
+from d4cli.output.render import print_renderables
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.seats import request_line, requests_table
 from d4cli.output.seat_views import SeatActView

@@ -108,6 +108,13 @@ class FittedTable:
                     yield line
 
 
+def print_renderables(*renderables: object) -> None:
+    """Print Rich renderables (tables, markup lines) on stdout."""
+    out = console()
+    for renderable in renderables:
+        out.print(renderable)
+
+
 def hanging(text: Text, console: Console, indent: int) -> Text:
     """*text* wrapped by Rich at *console*'s width, each line after the first indented by
     *indent* spaces (a hanging indent); as it is where it fits, or off a terminal."""

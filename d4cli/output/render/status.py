@@ -13,13 +13,16 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from d4cli.fight.effect_transitions import applied_round
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter import Creature, Encounter, same_name
 from d4cli.fight.sides import encounter_end
 from d4cli.journal.effects import effect_json
+from d4cli.journal.entry import read_head
 from d4cli.output import render
 from d4cli.output.effecttext import chip
 from d4cli.output.render import escape, plain
 from d4cli.output.render.effects import effects_cell
+from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.render.sheet import sheet_table
 from d4cli.output.render.visibility import gm_name
 
 
@@ -250,3 +253,24 @@ def print_status(encounter: Encounter) -> None:
         return
     out.file.write("".join(plain(line) + "\n" for line in lines))
     out.file.flush()
+
+
+def print_replayed(entry: dict[str, Any], encounter: Encounter) -> None:
+    """The tracker as it stood after journal *entry* (its public form), headed by that entry's
+    line (``status --at``: read-only replay)."""
+    head = read_head(entry)
+    kind = escape(str(head.kind))
+    print_lines(
+        [f"As it stood after #{head.seq} {kind}: {summary(entry)} (replayed from the journal)"]
+    )
+    print_status(encounter)
+
+
+def print_sheet(encounter: Encounter, creature: Creature) -> None:
+    """``d4cli status NAME``: one creature's whole sheet (C8)."""
+    current = same_name(encounter.current, creature.name)
+    render.console().print(
+        sheet_table(
+            creature, encounter.round, reset_to=encounter.reset_to(creature), current=current
+        )
+    )
