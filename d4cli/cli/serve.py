@@ -3,7 +3,10 @@
 One event loop serves every client; `d4cli.web.broadcast.Broadcaster` follows the file. The
 GM's terminal gets the banner, the warning for a host other than loopback, and the reason
 whenever the file cannot be read (the players only learn the table is not ready).
-Connections that send nothing for `IDLE_SECONDS` are closed, before their first request too.
+Connections that send nothing for `IDLE_SECONDS` are closed, before their first request too,
+and so is one whose request body is not whole `BODY_SECONDS` after its head.
+With every address served (``--lan``), the join URLs name this machine's address on its default
+route's interface (`d4cli.web.addresses`), or ``--public-url``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import socket
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
+from urllib.parse import urlsplit
 
 import h11
 import uvicorn
@@ -27,23 +31,30 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.rules.errors import InputError
+from d4cli.web.addresses import LOOPBACK_NAMES, Machine, join_address, machine_names, this_machine
 from d4cli.web.app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.guard import with_security
 
 IDLE_SECONDS = 5
+# A seat's body is a few hundred bytes: sent with its head, whole within this many seconds.
+BODY_SECONDS = 5
 # The largest request head (line and headers) h11 buffers; past it, 400 and the connection closes.
 MAX_HEAD_BYTES = 8192
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 class IdleClosing(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, where a request's head must be whole within `IDLE_SECONDS`
     of the connection's start (or of the answer before): uvicorn arms its idle timeout only
-    after an answer and stops it at any byte, so a silent or trickling client would stay."""
+    after an answer and stops it at any byte, so a silent or trickling client would stay.
+    And its body within `BODY_SECONDS` of the head, or the connection closes: uvicorn waits for
+    a body for ever, so bodies trickled a byte at a time would hold the connections."""
+
+    body_seconds: float = BODY_SECONDS
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.body_cycle: object = None
         self.head_deadline = self.loop.time() + self.timeout_keep_alive
         self.timeout_keep_alive_task = self.loop.call_at(
             self.head_deadline, self.timeout_keep_alive_handler
@@ -70,6 +81,19 @@ class IdleClosing(H11Protocol):
             self.transport.write(self.conn.send(event))
         self.transport.write(self.conn.send(h11.EndOfMessage()))
         self.transport.close()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        cycle = self.cycle
+        if self.conn.their_state is h11.SEND_BODY and cycle is not self.body_cycle:
+            self.body_cycle = cycle
+            self.loop.call_later(self.body_seconds, self.body_late, cycle)
+
+    def body_late(self, cycle: object) -> None:
+        """Close the connection when *cycle*'s body is still coming (the app's read of it
+        ends as a disconnect, which `d4cli.web.guard.Guard` answers quietly)."""
+        if self.cycle is cycle and self.conn.their_state is h11.SEND_BODY:
+            self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -125,36 +149,40 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def served_hosts(host: str, bound: str, allowed: Iterable[str]) -> frozenset[str]:
+def served_hosts(
+    host: str,
+    bound: str,
+    allowed: Iterable[str],
+    machine: Machine | None = None,
+    public: str | None = None,
+) -> frozenset[str]:
     """The names a request's ``Host`` may give: *host* as typed, the bound address, the loopback
-    names when bound to loopback, this machine's name and addresses when bound to every
-    address, and the *allowed* names (``--allow-host``)."""
+    names when bound to loopback; when bound to every address, every address of this machine
+    and its names (`d4cli.web.addresses.machine_names` of *machine*, read now when None); the
+    host of the *public* origin (``--public-url``) and the *allowed* names (``--allow-host``)."""
     address = ipaddress.ip_address(bound)
     # 0.0.0.0 is no name to serve: pages of other sites reach loopback through it.
     names = set(allowed) if address.is_unspecified else {host, bound, *allowed}
-    if address.is_loopback or address.is_unspecified:
+    if address.is_loopback:
         names.update(LOOPBACK_NAMES)
     if address.is_unspecified:
-        machine = socket.gethostname()
-        names.add(machine)
-        try:
-            names.update(str(info[4][0]) for info in socket.getaddrinfo(machine, None))
-        except OSError:
-            pass  # a machine whose own name does not resolve: --allow-host names the address
-    return frozenset(name.lower().strip("[]") for name in names)
+        names.update(machine_names(machine or this_machine()))
+    if public is not None:
+        names.add(urlsplit(public).hostname or "")
+    return frozenset(name.lower().strip("[]") for name in names if name)
 
 
-def reachable(name: str, hosts: Iterable[str]) -> str:
-    """An address a phone on the network can open when every address is served: this machine's
-    first IPv4 address other than loopback (a phone seldom resolves the machine's *name*)."""
-    for host in sorted(hosts):
-        try:
-            address = ipaddress.ip_address(host)
-        except ValueError:
-            continue
-        if address.version == 4 and not address.is_loopback and not address.is_unspecified:
-            return host
-    return name
+def join_origin(bound: str, port: int, machine: Machine | None = None) -> str:
+    """The origin join URLs name (``http://HOST:PORT``): the bound address, or when every
+    address is bound, this machine's address a phone can open (`join_address`; loopback when
+    it has none)."""
+    address = ipaddress.ip_address(bound)
+    shown = bound
+    if address.is_unspecified:
+        shown = join_address(machine or this_machine()) or str(
+            ipaddress.ip_address("::1" if address.version == 6 else "127.0.0.1")
+        )
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
 
 
 def connection_limit(max_streams: int) -> int:
@@ -180,11 +208,14 @@ def serve(
     max_streams: int = 500,
     routes: Sequence[BaseRoute] | Callable[[Broadcaster], Sequence[BaseRoute]] = (),
     banner: Callable[[str], None] | None = None,
+    public: str | None = None,
 ) -> int:
     """Serve the player view of the encounter of *tracker* until Ctrl-C (exit 130); *routes*
     (or what *routes* makes of the broadcaster, for routes that stream) are served beside the
-    read routes (behind the same guard). *banner* is called with the served origin
-    (``http://HOST:PORT``) once the socket is bound, before the first request.
+    read routes (behind the same guard). *banner* is called with the origin join URLs name
+    (*public*, the ``--public-url`` origin, else `join_origin`) once the socket is bound,
+    before the first request. Requests naming *public* as their ``Host`` and ``Origin`` are
+    served as the bound address is.
 
     Raises:
         InputError: the port or host cannot be bound.
@@ -195,9 +226,11 @@ def serve(
     )
     sock = bind(host, port)
     bound, bound_port = str(sock.getsockname()[0]), int(sock.getsockname()[1])
-    hosts = served_hosts(host, bound, allowed)
+    machine = this_machine() if ipaddress.ip_address(bound).is_unspecified else None
+    hosts = served_hosts(host, bound, allowed, machine, public)
     extra = routes(broadcaster) if callable(routes) else routes
-    app = make_app(broadcaster, Settings(hosts, max_streams), extra)
+    origins = frozenset(() if public is None else (public,))
+    app = make_app(broadcaster, Settings(hosts, max_streams, origins=origins), extra)
     config = uvicorn.Config(
         app,
         http=IdleClosing,
@@ -212,22 +245,18 @@ def serve(
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         limit_concurrency=connection_limit(max_streams),
     )
-    address = ipaddress.ip_address(bound)
-    shown = socket.gethostname() if address.is_unspecified else bound
-    shown = f"[{shown}]" if ":" in shown else shown
-    if not address.is_loopback:
+    local = join_origin(bound, bound_port, machine)
+    if not ipaddress.ip_address(bound).is_loopback:
         warn(
             f"--host {host}: anyone on that network can read the player view "
             f"(it answers to {', '.join(sorted(hosts))}; --allow-host NAME adds a name)"
         )
     sys.stderr.write(
-        f"d4cli: serving the player view of {tracker.path} at http://{shown}:{bound_port}/ (Ctrl-C stops)\n"
+        f"d4cli: serving the player view of {tracker.path} at {local}/ (Ctrl-C stops)\n"
     )
     sys.stderr.flush()
     if banner is not None:
-        banner(
-            f"http://{reachable(shown, hosts) if address.is_unspecified else shown}:{bound_port}"
-        )
+        banner(public or local)
     logging.getLogger("uvicorn.error").addFilter(Quiet())
     try:
         uvicorn.Server(config).run(sockets=[sock])

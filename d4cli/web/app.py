@@ -40,11 +40,14 @@ ASSET_TYPES = {"page.css": "text/css; charset=utf-8", "page.js": "text/javascrip
 
 
 class Settings(NamedTuple):
-    """How the app is served: the host names it answers to, the stream cap, the body limit."""
+    """How the app is served: the host names it answers to, the stream cap, the body limit,
+    the origins a write may come from besides the request's own (``--public-url``: behind a TLS
+    proxy the page's origin is ``https://`` while the proxy asks over ``http://``)."""
 
     hosts: frozenset[str]
     max_streams: int = MAX_STREAMS
     max_body: int = MAX_BODY
+    origins: frozenset[str] = frozenset()
 
 
 class Stream(EventSourceResponse):
@@ -137,4 +140,5 @@ def make_app(
         exception_handlers={HTTPException: json_error, BodyTooLarge: json_error},
         lifespan=lifespan,
     )
+    app.state.origins = settings.origins  # read by `d4cli.web.writes.check_origin`
     return Guard(app, settings.hosts, settings.max_body)

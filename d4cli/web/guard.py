@@ -10,6 +10,11 @@
   in pieces past its own limit with 400).
 - A body over `Guard.max_body` bytes is 413: at once by its ``Content-Length``, else as soon
   as the bytes read pass the limit (a chunked body is never read in full).
+- A seat (the ``TOKEN`` of ``/seat/TOKEN/...``) holds at most `Guard.per_seat` requests at
+  once, its event streams included; past it 429: one seat's key cannot take the server's
+  connections from the others (the TV's page and ``/view.json`` go on answering).
+- A client gone before its body is whole (a phone off the Wi-Fi, or a body too slow, which
+  ``serve`` cuts off) ends its request quietly: nothing to answer, nothing on the GM's terminal.
 - Every answer, errors included, carries `SECURITY_HEADERS` (and ``Cache-Control: no-cache``
   unless it sets its own); none carries a CORS header.
 
@@ -20,9 +25,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import unquote, urlsplit
 
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -35,6 +41,10 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 MAX_BODY = 4096
 # The request's headers, names and values together (a browser's are well under 2 KiB).
 MAX_HEADERS = 8192
+# A seat's page holds one stream and sends a preview and an act at a time: two tabs and a
+# retry are within this.
+PER_SEAT = 6
+SEAT_PREFIX = "/seat/"
 
 
 # RFC 9110 section 7.2: a name (dot-separated labels, one final dot allowed) or a bracketed
@@ -78,12 +88,21 @@ class Guard:
         app: the app it guards.
         hosts: the host names a request may name (lower case, no port).
         max_body: the largest body, in bytes.
+        per_seat: the most requests one seat's token holds at once.
     """
 
-    def __init__(self, app: ASGIApp, hosts: Iterable[str], max_body: int = MAX_BODY) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        hosts: Iterable[str],
+        max_body: int = MAX_BODY,
+        per_seat: int = PER_SEAT,
+    ) -> None:
         self.app = app
         self.hosts = frozenset(host.lower() for host in hosts)
         self.max_body = max_body
+        self.per_seat = per_seat
+        self.held: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -100,10 +119,38 @@ class Guard:
 
         scope, problem = self.absolute(scope)
         problem = problem or self.refuse(scope["headers"])
+        seat = seat_key(scope["path"])
+        if problem is None and seat is not None and self.held.get(seat, 0) >= self.per_seat:
+            problem = (
+                429,
+                f"this seat has {self.per_seat} requests open, the most one seat may hold",
+            )
         if problem is not None:
             for message in refusal(*problem):
                 await send_guarded(message)
             return
+        if seat is not None:
+            self.held[seat] = self.held.get(seat, 0) + 1
+        try:
+            await self.limited(scope, receive, send_guarded, lambda: started)
+        except ClientDisconnect:
+            pass  # the client is gone: no one to answer
+        finally:
+            if seat is not None:
+                self.release(seat)
+
+    def release(self, seat: str) -> None:
+        """One request of *seat* ended."""
+        left = self.held[seat] - 1
+        if left:
+            self.held[seat] = left
+        else:
+            del self.held[seat]
+
+    async def limited(
+        self, scope: Scope, receive: Receive, send: Send, started: Callable[[], bool]
+    ) -> None:
+        """Run the app on a body read up to `max_body` (413 past it, unless the answer began)."""
         seen = 0
 
         async def receive_limited() -> Message:
@@ -115,12 +162,12 @@ class Guard:
             return message
 
         try:
-            await self.app(scope, receive_limited, send_guarded)
+            await self.app(scope, receive_limited, send)
         except BodyTooLarge:
-            if started:
+            if started():
                 raise
             for message in refusal(413, f"the body is over {self.max_body} bytes"):
-                await send_guarded(message)
+                await send(message)
 
     def absolute(self, scope: Scope) -> tuple[Scope, tuple[int, str] | None]:
         """*scope* with an absolute-form target made a path and its host made the ``Host``
@@ -158,6 +205,13 @@ class Guard:
         if int(length) > self.max_body:
             return 413, f"the body is over {self.max_body} bytes"
         return None
+
+
+def seat_key(path: str) -> str | None:
+    """The seat token a request's *path* names (``/seat/TOKEN`` and below), or None."""
+    if not path.startswith(SEAT_PREFIX):
+        return None
+    return path[len(SEAT_PREFIX) :].split("/", 1)[0] or None
 
 
 def with_security(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:

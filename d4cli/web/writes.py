@@ -28,14 +28,16 @@ WRITES_PER_SECOND = 3
 
 
 def check_origin(request: Request) -> None:
-    """The request's ``Origin`` is ``http://`` + its ``Host`` (which the guard has checked).
+    """The request's ``Origin`` is ``http://`` + its ``Host`` (which the guard has checked), or
+    one of the app's ``state.origins`` (``--public-url``, `d4cli.web.app.Settings.origins`).
 
     Raises:
         HTTPException: 403, the Origin is missing or another.
     """
     origin = request.headers.get("origin")
     served = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
-    if origin is None or origin.lower() != served:
+    public: frozenset[str] = getattr(request.app.state, "origins", frozenset())
+    if origin is None or (origin.lower() != served and origin.lower() not in public):
         raise HTTPException(403, f"Origin {origin!r}: writes are taken from {served} only")
 
 

@@ -175,6 +175,17 @@ def test_bad_ports_and_hosts_are_one_line_exit_2():
         taken.close()
 
 
+def test_bad_public_urls_and_lan_beside_another_host_are_one_line_exit_2():
+    hidden_skirmish()
+    assert (
+        "--public-url: 'table.example.org': must be an absolute http:// or https:// URL"
+        in fails(2, FILE, "serve", "--public-url", "table.example.org", "--port", "0")
+    )
+    assert "--lan: is --host 0.0.0.0: give one of --lan and --host" in fails(
+        2, FILE, "serve", "--lan", "--host", "192.0.2.7", "--port", "0"
+    )
+
+
 def test_the_served_host_names():
     loopback = {"127.0.0.1", "localhost", "::1"}
     assert served_hosts("127.0.0.1", "127.0.0.1", ()) == loopback

@@ -11,10 +11,14 @@ from d4cli.api import Seats
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve import serve
-from d4cli.cli.serve_join import print_join
+from d4cli.cli.serve_join import print_join, public_origin
+from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text
 from d4cli.web.seat_routes import seat_routes
+
+DEFAULT_HOST = "127.0.0.1"
+EVERY_ADDRESS = "0.0.0.0"
 
 
 def serve_command(
@@ -25,7 +29,7 @@ def serve_command(
             metavar="HOST",
             help="Address to listen on; anything but loopback lets others on that network read the view.",
         ),
-    ] = "127.0.0.1",
+    ] = DEFAULT_HOST,
     port: Annotated[
         str, typer.Option("--port", metavar="N", help="Port to listen on, 1-65535 (0: a free one).")
     ] = "8765",
@@ -41,9 +45,27 @@ def serve_command(
         str,
         typer.Option("--max-streams", metavar="N", help="Most open pages at once, 1-10000."),
     ] = "500",
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan",
+            help="Listen on every address (--host 0.0.0.0): phones on this network join by this machine's address.",
+        ),
+    ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            metavar="URL",
+            help="The https:// or http:// origin players outside the room open (a proxy or a tunnel); join URLs name it.",
+        ),
+    ] = None,
     qr: Annotated[
         bool,
-        typer.Option("--qr", help="Also draw each seat's join URL as a QR code in the terminal."),
+        typer.Option(
+            "--qr",
+            help="Also draw each seat's join URL and the TV page as QR codes in the terminal.",
+        ),
     ] = False,
     seed: SeedOption = None,
     file: FileOption = None,
@@ -51,11 +73,16 @@ def serve_command(
     """Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
     page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
 
-    Example: d4cli serve --port 8765 --qr   (open http://127.0.0.1:8765/)
+    Example: d4cli serve --lan --qr   (phones on this network scan their seat's code)
     """
     port_number = parse_whole(port, "--port", (0, 65535))
     streams = parse_whole(max_streams, "--max-streams", (1, 10000))
     check_text(host, "--host", name=True)
+    if lan:
+        if host.strip() not in (DEFAULT_HOST, EVERY_ADDRESS):
+            raise InputError("--lan", None, "is --host 0.0.0.0: give one of --lan and --host")
+        host = EVERY_ADDRESS
+    public = None if public_url is None else public_origin(public_url)
     names = [check_text(name, "--allow-host", name=True) for name in allow_host or ()]
     tracker = open_tracker(file, seed, dice=True)
     # The seats as the server starts: a seat given later has its URL in 'd4cli seat list'.
@@ -68,6 +95,7 @@ def serve_command(
         streams,
         routes=lambda broadcaster: seat_routes(tracker, broadcaster),
         banner=lambda origin: print_join(origin, seats, qr),
+        public=public,
     )
     if code:
         raise typer.Exit(code)
