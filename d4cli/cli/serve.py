@@ -61,6 +61,11 @@ class IdleClosing(H11Protocol):
         )
 
     def on_response_complete(self) -> None:
+        if self.conn.their_state is h11.SEND_BODY:
+            # Answered before its body came whole (a refusal): the rest is never read, and a
+            # connection kept for it would be held by whoever trickles it.
+            self.transport.close()
+            return
         super().on_response_complete()
         self.head_deadline = self.loop.time() + self.timeout_keep_alive
 
