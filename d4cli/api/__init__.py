@@ -46,9 +46,10 @@ from d4cli.rules.action_roll import CheckResult
 from d4cli.rules.dice import DiceRoll, EnteredDice, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult
+from d4cli.store.files import WriteFailed
 from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
-from d4cli.store.seat_files import RequestRow
+from d4cli.store.seat_files import RequestRow, side_problems
 from d4cli.store.undo import Redone, Undone
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ __all__ = [
     "SeatAction",
     "Submitted",
     "RequestRow",
+    "side_problems",
     # the encounter's vocabulary
     "same_name",
     "public_view",
@@ -118,6 +120,7 @@ __all__ = [
     "D4Error",
     "InputError",
     "FileError",
+    "WriteFailed",
     "RefusedError",
     "LockTimeout",
 ]

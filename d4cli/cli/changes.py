@@ -4,14 +4,17 @@ Every command that reads or changes the encounter opens it here (`open_tracker`:
 path from ``--file``/``D4CLI_FILE``, the lock timeout from ``D4CLI_LOCK_TIMEOUT``, the
 dice from ``--seed``/``D4CLI_SEED``), calls one method of `d4cli.api.Tracker`, and
 prints what it returns: `print_change` for the one-line changes, `tell` for the notes
-every change may carry (a damaged journal line it went after, comment lines dropped).
+every change may carry (a damaged journal line it went after, comment lines dropped),
+`tell_side_files` for the seats' side files that cannot be read.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
+from d4cli.api import side_problems
 from d4cli.api.change import Change
 from d4cli.api.tracker import Tracker
 from d4cli.cli.interrupts import opened
@@ -56,6 +59,14 @@ def tell(change: Change[Any], tracker: Tracker) -> None:
             f"this change dropped {count} comment {lines} from {tracker.path}; "
             "`d4cli undo` brings them back",
         )
+
+
+def tell_side_files(path: Path) -> None:
+    """A warning line on stderr for each of the seats' side files beside the encounter *path*
+    that cannot be read, naming it and why (`d4cli.api.side_problems`); the command that says
+    it did its own work."""
+    for problem in side_problems(path):
+        _stderr("d4cli: warning: ", str(problem))
 
 
 def unchanged_line(line: str, note: str | None) -> str:

@@ -28,6 +28,7 @@ import uvicorn
 from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from d4cli.api import side_problems
 from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.rules.errors import InputError
@@ -35,6 +36,7 @@ from d4cli.web.addresses import LOOPBACK_NAMES, Machine, join_address, machine_n
 from d4cli.web.app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.guard import with_security
+from d4cli.web.notices import Notices, follow_side_files
 
 IDLE_SECONDS = 5
 # A seat's body is a few hundred bytes: sent with its head, whole within this many seconds.
@@ -235,7 +237,9 @@ def serve(
     hosts = served_hosts(host, bound, allowed, machine, public)
     extra = routes(broadcaster) if callable(routes) else routes
     origins = frozenset(() if public is None else (public,))
-    app = make_app(broadcaster, Settings(hosts, max_streams, origins=origins), extra)
+    notices = Notices(warn)
+    side_files = partial(follow_side_files, partial(side_problems, tracker.path), notices)
+    app = make_app(broadcaster, Settings(hosts, max_streams, origins=origins), extra, [side_files])
     config = uvicorn.Config(
         app,
         http=IdleClosing,

@@ -175,7 +175,7 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return repr(value)
+        return shorten(repr(value))
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

@@ -398,7 +398,14 @@ class JournalWriter:
         os.close(self.fd)
 
 
-def write_failed(path: Path, error: OSError) -> FileError:
+class WriteFailed(FileError):
+    """A write the system refused (a full disk, a read-only folder, an I/O error): nothing was
+    changed. Its message names the file and the system's reason."""
+
+
+def write_failed(path: Path, error: OSError) -> WriteFailed:
+    """The `WriteFailed` of *error* from writing *path*, with a hint where the reason is a
+    read-only file, folder or another user's file."""
     reason = error.strerror or str(error)
     if error.errno in (
         errno.EROFS,
@@ -418,7 +425,7 @@ def write_failed(path: Path, error: OSError) -> FileError:
                 if read_only
                 else " (is the folder read-only?)"
             )
-    return FileError(path, "", None, f"cannot write, nothing was changed: {reason}")
+    return WriteFailed(path, "", None, f"cannot write, nothing was changed: {reason}")
 
 
 # A file's stamp: (mtime in ns, size, inode), None when it is missing.

@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
+from d4cli.rules.errors import FileError
 from d4cli.rules.limits import COST
 from d4cli.store.files import check_file
 from d4cli.store.history import Mark, entries_since
@@ -75,6 +76,11 @@ def requests_path(path: Path) -> Path:
 
 def drafts_path(path: Path) -> Path:
     return side_path(path, DRAFTS_SUFFIX)
+
+
+def side_paths(path: Path) -> tuple[Path, ...]:
+    """The seats' side files of the encounter *path*: ``PATH.seats``, ``.requests``, ``.drafts``."""
+    return (seats_path(path), requests_path(path), drafts_path(path))
 
 
 def _whole(value: object) -> TypeGuard[int]:
@@ -366,26 +372,45 @@ def _draft_row(side: Path, index: int, row: object) -> DraftRow:
 
 
 def write_draft(path: Path, draft: DraftRow) -> None:
-    """Keep *draft* as its creature's newest (call it under the encounter's lock).
-
-    Raises:
-        FileError: the file is not d4cli's own or damaged, or the write failed.
-    """
-    kept = [row for row in read_drafts(path) if row.creature != draft.creature]
-    rows = [row._asdict() for row in (*kept, draft)]
-    write_object(drafts_path(path), {"version": 1, "drafts": rows}, path)
+    """Keep *draft* as its creature's newest (call it under the encounter's lock). Best
+    effort: a drafts file that is not d4cli's own or damaged, or a write that fails, leaves it
+    as it was (`side_problems` names it); a preview or an act never fails for a draft."""
+    try:
+        kept = [row for row in read_drafts(path) if row.creature != draft.creature]
+        rows = [row._asdict() for row in (*kept, draft)]
+        write_object(drafts_path(path), {"version": 1, "drafts": rows}, path)
+    except FileError:
+        pass
 
 
 def drop_draft(path: Path, creature: str) -> None:
     """Forget *creature*'s draft once its request is sent (call it under the encounter's lock).
+    Best effort, as `write_draft`: the request's change stands whatever this file holds."""
+    try:
+        rows = read_drafts(path)
+        kept = [row._asdict() for row in rows if row.creature != creature]
+        if len(kept) != len(rows):
+            write_object(drafts_path(path), {"version": 1, "drafts": kept}, path)
+    except FileError:
+        pass
 
-    Raises:
-        FileError: the file is not d4cli's own or damaged, or the write failed.
-    """
-    rows = read_drafts(path)
-    kept = [row._asdict() for row in rows if row.creature != creature]
-    if len(kept) != len(rows):
-        write_object(drafts_path(path), {"version": 1, "drafts": kept}, path)
+
+# --- all three ---------------------------------------------------------------------------------
+
+SIDE_READERS = (read_seats, read_requests, read_drafts)
+
+
+def side_problems(path: Path) -> tuple[FileError, ...]:
+    """Why each of the seats' side files beside the encounter *path* (``PATH.seats``,
+    ``PATH.requests``, ``PATH.drafts``) cannot be read, in that order: a link, another's file,
+    open to other users, damaged (each error names its file). () when all read, or are absent."""
+    problems = []
+    for read in SIDE_READERS:
+        try:
+            read(path)
+        except FileError as error:
+            problems.append(error)
+    return tuple(problems)
 
 
 def unindexed(path: Path, requests: Requests) -> list[tuple[Mark, dict[str, Any]]]:

@@ -1,14 +1,23 @@
-"""Stale temp files of atomic replacement: `remove_stale_temp_files`.
+"""Stale temp files of atomic replacement: `remove_leftovers`, one rule for every file of an
+encounter (the file, its redo records, the seats' side files).
 
 `d4cli.store.files.replace_file` writes each new file to a ``tempfile.mkstemp``
-file beside it (``.NAME.XXXXXXXX.tmp``) and renames it over the file; a change
+file beside it (``.NAME.XXXXXXXX.tmp``) and renames it over the file; a process
 killed in between leaves that temp file behind, and the next change removes it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
+
+
+def remove_leftovers(paths: Iterable[Path]) -> None:
+    """`remove_stale_temp_files` of each of *paths*: the encounter file and every file of it
+    that is replaced whole (called under the lock, just before a change writes)."""
+    for path in paths:
+        remove_stale_temp_files(path)
 
 
 def remove_stale_temp_files(path: Path) -> None:

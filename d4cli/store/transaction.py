@@ -19,7 +19,7 @@ from d4cli.fileformat.checked import checked_text
 from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
 from d4cli.journal.entry import new_head
 from d4cli.rules.errors import FileError, InputError
-from d4cli.store import files, journal, remembered, sidefiles, temp
+from d4cli.store import files, journal, remembered, seat_files, sidefiles, temp
 from d4cli.store import redo as redo_file
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.history import Mark, mark_of
@@ -160,8 +160,7 @@ class Locked:
         path = self.path
         self.held.check()
         sidefiles.check_side_file(redo_path(path))  # d4cli's own, or nothing is written
-        temp.remove_stale_temp_files(path)
-        temp.remove_stale_temp_files(redo_path(path))
+        temp.remove_leftovers((path, redo_path(path), *seat_files.side_paths(path)))
         files.tighten(journal_path(path), self.mode)
         files.tighten(redo_path(path), self.mode)
         tail = self.tail

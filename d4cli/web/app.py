@@ -15,9 +15,9 @@ Every body comes from the one `Broadcaster` snapshot, made from the `PublicView`
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sse_starlette import EventSourceResponse
 from sse_starlette.sse import SendTimeoutError
@@ -122,18 +122,22 @@ async def json_error(request: Request, error: Exception) -> Response:
 
 
 def make_app(
-    broadcaster: Broadcaster, settings: Settings, routes: Sequence[BaseRoute] = ()
+    broadcaster: Broadcaster,
+    settings: Settings,
+    routes: Sequence[BaseRoute] = (),
+    tasks: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
 ) -> ASGIApp:
     """The app: `read_routes` and *routes*, errors as JSON, inside `Guard`; while it runs (its
-    lifespan) *broadcaster* follows the file."""
+    lifespan) *broadcaster* follows the file and each of *tasks* runs (until cancelled)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        follow = asyncio.create_task(broadcaster.run())
+        running = [asyncio.create_task(task()) for task in (broadcaster.run, *tasks)]
         try:
             yield
         finally:
-            follow.cancel()
+            for task in running:
+                task.cancel()
 
     app = Starlette(
         routes=[*read_routes(broadcaster), *routes],

@@ -45,7 +45,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from d4cli.api import FileError, InputError, LockTimeout, Seat, SeatAction, Seats, Tracker
+from d4cli.api import (
+    FileError,
+    InputError,
+    LockTimeout,
+    Seat,
+    SeatAction,
+    Seats,
+    Tracker,
+    WriteFailed,
+)
 from d4cli.api.seat_board import SeatBoard
 from d4cli.output.seat_page import (
     SEAT_ASSETS,
@@ -57,6 +66,7 @@ from d4cli.output.seat_page import (
 )
 from d4cli.web.app import Stream
 from d4cli.web.broadcast import POLL_SECONDS, Broadcaster, StreamsFull
+from d4cli.web.notices import Notices
 from d4cli.web.writes import RateLimit, read_write
 
 # What a seat's stream gets when its requests or the seats change: the page reads its view again.
@@ -65,6 +75,9 @@ SEAT_EVENT = b'event: seat\ndata: {"seat": true}\n\n'
 PREVIEWS_PER_SECOND = 10
 ASSET_TYPES = {"seat.css": "text/css; charset=utf-8", "seat.js": "text/javascript; charset=utf-8"}
 PRIVATE = {"Cache-Control": "no-store"}  # a seat's answers are its player's alone
+UNSAVED = (
+    "the GM's computer could not save it (its disk may be full): nothing was done; the GM is told"
+)
 
 
 class SeatWatch:
@@ -163,6 +176,7 @@ class SeatRoutes:
         self.board = SeatBoard(tracker)
         self.acts = limit or RateLimit()
         self.previews = preview_limit or RateLimit(PREVIEWS_PER_SECOND)
+        self.notices = Notices(broadcaster.warn)
         self.watch = SeatWatch(
             self.board.stamp, lambda token: self.seats.find(token) is not None, broadcaster.drop
         )
@@ -230,7 +244,7 @@ class SeatRoutes:
         body = await read_write(request, self.acts, seat.creature)
         try:
             action = seat_action(body)
-            submitted = await _run(lambda: self.board.desk.submit(token, action))
+            submitted = await _run(lambda: self.board.desk.submit(token, action), self.notices)
             shown = await _run(lambda: self.board.request(token, submitted.request.number))
         except InputError as error:
             if error.field == "token":
@@ -247,16 +261,24 @@ class SeatRoutes:
         return Response(seat_asset(name), media_type=ASSET_TYPES[name])
 
 
-async def _run(call: Callable[[], Any]) -> Any:
-    """*call* in a worker thread; a file that cannot be read or a held lock is 503."""
+async def _run(call: Callable[[], Any], notices: Notices | None = None) -> Any:
+    """*call* in a worker thread; a file that cannot be read or written, or a held lock, is 503.
+    A write the disk refused is said on the GM's terminal through *notices* (once while it lasts)."""
     try:
-        return await to_thread.run_sync(call)
+        done = await to_thread.run_sync(call)
+    except WriteFailed as error:
+        if notices is not None:
+            notices.hold("write", [f"{error}; the seats' requests are refused until it is fixed"])
+        raise HTTPException(503, UNSAVED, {"Retry-After": "5"}) from None
     except LockTimeout:
         raise HTTPException(
             503, "the GM's command holds the table: try again", {"Retry-After": "1"}
         ) from None
     except FileError:
         raise HTTPException(503, "the table is not ready yet", {"Retry-After": "2"}) from None
+    if notices is not None:
+        notices.clear("write")
+    return done
 
 
 def seat_routes(

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from d4cli.api import SeatDesk
-from d4cli.cli.changes import open_tracker, tell
+from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
@@ -40,8 +40,10 @@ def requests_command(
 
     Example: d4cli requests --all
     """
-    desk = SeatDesk(open_tracker(file))
+    tracker = open_tracker(file)
+    desk = SeatDesk(tracker)
     rows = desk.all() if every else desk.pending()
+    tell_side_files(tracker.path)
     objects = [request_json(row) for row in rows]
     if json_:
         emit_json(requests_json(rows))

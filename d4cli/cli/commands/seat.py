@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from d4cli.api import Seat, Seats
+from d4cli.cli.changes import tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import lock_timeout, resolve_path
@@ -67,6 +68,7 @@ def list_command(file: FileOption = None, json_: JsonOption = False) -> None:
     """
     seats = _seats(file)
     _show(seats.list(), json_)
+    tell_side_files(seats.path)
     for name in seats.absent():
         say_note(
             f"{name} is not in the encounter: its seat finds nothing until a creature of that "

@@ -16,7 +16,7 @@ import typer
 
 from d4cli.api import Encounter, public_entry
 from d4cli.api.replay import SEQ
-from d4cli.cli.changes import open_tracker
+from d4cli.cli.changes import open_tracker, tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.output.serialize.views import status_json
@@ -61,7 +61,9 @@ def status_command(
             raise InputError("--forecast", None, "forecasts from the state as it is, not with --at")
         entry, encounter = status_at(file, at)  # as it stood after entry SEQ, replayed (read-only)
     else:
-        encounter = open_tracker(file).status()
+        tracker = open_tracker(file)
+        encounter = tracker.status()
+        tell_side_files(tracker.path)
     if forecast:
         if name is not None:
             raise InputError("--forecast", None, "is for the whole encounter, not one sheet")
