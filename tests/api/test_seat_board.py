@@ -9,7 +9,16 @@ from datetime import datetime, timezone
 import pytest
 from _cli import files
 
-from d4cli.api import FileError, InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import (
+    FileError,
+    InputError,
+    ScriptedDice,
+    SeatAction,
+    SeatDesk,
+    Seats,
+    Tracker,
+    side_problems,
+)
 from d4cli.api.seat_board import SeatBoard
 from d4cli.fight.seat_view import HIDDEN_SOURCE
 from d4cli.store.seat_files import (
@@ -219,9 +228,13 @@ def test_a_preview_leaves_the_action_being_built_for_the_gms_board_until_it_is_s
 
 def test_a_damaged_drafts_file_is_named_and_the_preview_still_answers(encounter):
     token = _token(encounter)
-    drafts_path(encounter).write_text('{"version": 1, "drafts": [{"creature": 3}]}')
+    damaged = '{"version": 1, "drafts": [{"creature": 3}]}'
+    drafts_path(encounter).write_text(damaged)
     drafts_path(encounter).chmod(0o600)
     with pytest.raises(FileError, match=r"drafts\[1\]: must hold exactly creature, time"):
         SeatDesk(Tracker(encounter)).building()
-    with pytest.raises(FileError, match=r"drafts\[1\]"):
-        _board(encounter).preview(token, SeatAction("Finesse"))
+    previewed = _board(encounter).preview(token, SeatAction("Finesse"))
+    assert previewed.plan.plan.gate.allowed  # drafts are best effort: the preview answers
+    assert drafts_path(encounter).read_text() == damaged  # and the file is left as it was
+    [problem] = side_problems(encounter)
+    assert "drafts[1]: must hold exactly creature, time" in str(problem)
