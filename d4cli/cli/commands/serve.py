@@ -73,7 +73,7 @@ def serve_command(
     """Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
     page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
 
-    Example: d4cli serve --lan --qr   (phones on this network scan their seat's code)
+    Example: d4cli serve --lan --qr   (phones on this network scan a code)
     """
     port_number = parse_whole(port, "--port", (0, 65535))
     streams = parse_whole(max_streams, "--max-streams", (1, 10000))
