@@ -38,11 +38,12 @@ def test_a_bad_drafts_file_stops_no_preview_nor_act_and_is_named(bad: str, tmp_p
     reason = "is not valid JSON" if bad == "damaged" else "is a symlink"
     [problem] = side_problems(FILE.resolve())
     assert str(problem).startswith(str(Path.cwd() / DRAFTS)) and reason in str(problem)
-    for command in (["status"], ["requests"], ["seat", "list"]):
+    for command in (["status"], ["requests"], ["seat", "list"], ["board", "--once"]):
         out = ok(*command)
         warning = [line for line in out.stderr.splitlines() if "d4cli: warning:" in line]
         assert len(warning) == 1 and "encounter.toml.drafts" in warning[0]
         assert reason in warning[0]
+    assert "d4cli: warning:" not in ok("board", "--players", "--once").stderr
 
 
 def test_serve_names_each_bad_side_file_once_with_what_it_stops():

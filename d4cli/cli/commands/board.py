@@ -10,7 +10,7 @@ import typer
 from d4cli.api import D4Error, FileError, Tracker, public_view
 from d4cli.api.replay import SEQ
 from d4cli.cli.board import print_once, run_live
-from d4cli.cli.changes import open_tracker
+from d4cli.cli.changes import open_tracker, tell_side_files
 from d4cli.cli.odds_worker import odds_now
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.output.serialize.public_view import odds_json, public_view_json
@@ -85,6 +85,8 @@ def _board(tracker: Tracker, players: bool, once: bool, at: str | None, json_: b
         return
     if once or replayed is not None:
         print_once(tracker, players, replayed)
+        if not players:  # the GM's eyes only: a players' board names nothing of the GM's files
+            tell_side_files(tracker.path)
         return
     code = run_live(tracker, players)
     if code:
