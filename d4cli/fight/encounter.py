@@ -32,8 +32,8 @@ from d4cli.rules.names import (
     check_text,
     difference,
     fold_name,
-    look_alike_key,
     look_alike_problem,
+    looks_alike,
 )
 from d4cli.rules.pool import reset_load
 from d4cli.rules.suggest import closest, did_you_mean
@@ -337,7 +337,7 @@ def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> s
     *position*, in words (``matches the name of 'Goblin'``, ``looks like the alias of 'Orc'``:
     equal under N1, or only alike in its TR39 skeleton); None when it does not (the players
     could not tell two such creatures apart)."""
-    key, alike = fold_name(alias), look_alike_key(alias)
+    key = fold_name(alias)
     for other_position, other in enumerate(creatures):
         if other_position == position:
             continue
@@ -346,7 +346,7 @@ def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> s
                 continue
             if fold_name(name) == key:
                 return f"matches the {what} of {other.name!r}"
-            if look_alike_key(name) == alike:
+            if looks_alike(name, alias):
                 return f"looks like the {what} of {other.name!r}: {difference(alias, name)}"
     return None
 
