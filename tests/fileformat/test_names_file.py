@@ -4,7 +4,6 @@ and a file layout that hand edits can rely on (the encounter file, schema 1)."""
 from __future__ import annotations
 
 import difflib
-
 import json
 import unicodedata
 
