@@ -30,7 +30,7 @@ from d4cli.cli.aliases import Roster, resolve_aliases
 from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.flags import shell_message
-from d4cli.cli.interrupts import forget_opened, interrupted
+from d4cli.cli.interrupts import command_running, forget_opened, interrupted, running
 from d4cli.cli.lazy import LazyGroup
 from d4cli.cli.names import (
     Options,
@@ -188,6 +188,11 @@ class D4Group(LazyGroup):
     in_session = False
     alias_notes: tuple[str, ...] = ()  # the notes of the aliases the line used (`names_joined`)
 
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        running(command.name if command is not None and command.name else str(name))
+        return name, command, rest
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
@@ -237,6 +242,12 @@ class D4Group(LazyGroup):
         prog_name = prog_name or "d4cli"
         argv = [str(arg) for arg in (sys.argv[1:] if args is None else args)]
         complete_var = _completion_setup(prog_name, complete_var, argv)
+        shell = _named_shell(argv)
+        if shell is not None:
+            from d4cli.cli.completion.shells import completion_script  # the completion boundary
+
+            sys.stdout.write(completion_script(shell, prog_name) + "\n")
+            return ExitCode.OK
         try:
             check_terminal_size()
             args = _text_arguments(argv)
@@ -352,6 +363,20 @@ def _completion_setup(prog_name: str, complete_var: str | None, argv: list[str])
     return complete_var
 
 
+_SHELLS = ("bash", "zsh", "fish")
+
+
+def _named_shell(argv: list[str]) -> str | None:
+    """The shell of ``--show-completion SHELL`` (or ``--show-completion=SHELL``), whose script
+    is printed as asked; None otherwise (a bare ``--show-completion`` detects the shell)."""
+    if len(argv) == 2 and argv[0] == "--show-completion" and argv[1] in _SHELLS:
+        return argv[1]
+    if len(argv) == 1 and argv[0].startswith("--show-completion="):
+        shell = argv[0].partition("=")[2]
+        return shell if shell in _SHELLS else None
+    return None
+
+
 def _options_of(command: Any) -> Options:
     """*command*'s options: those that take a value and the flags."""
     valued: list[str] = []
@@ -396,9 +421,11 @@ def _flushed(code: int) -> int:
 def _output_failed(error: OSError | UnicodeEncodeError) -> None:
     """Say on stderr that the output was lost but any change stands, so nobody repeats it."""
     reason = getattr(error, "strerror", None) or type(error).__name__
-    say_error(
-        f"output: {reason}; the command finished and any change it made was saved ('d4cli log' shows it)"
+    # Seats are kept beside the encounter, not in its journal: the log would not show them.
+    where = (
+        "'d4cli seat list' shows them" if command_running() == "seat" else "'d4cli log' shows it"
     )
+    say_error(f"output: {reason}; the command finished and any change it made was saved ({where})")
     # What is left in stdout's buffer can never be written: drop it, so that the
     # interpreter's last flush does not fail again.
     _silence_stdout()

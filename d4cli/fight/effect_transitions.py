@@ -88,11 +88,6 @@ def end_effects(
     return encounter._replace(creatures=tuple(creatures)), tuple(ended)
 
 
-def skipped_down(encounter: Encounter) -> tuple[str, ...]:
-    """The creatures down (R18) that have had no turn this round: their turn was skipped (R20)."""
-    return tuple(c.name for c in encounter.creatures if c.down and not c.had_turn)
-
-
 def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
     """Effects a turn start ends: the end of the turn that ran (R14), the end of the round
     when a new one begins, the start of the new turn (R20)."""
@@ -102,22 +97,19 @@ def turn_start_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tup
     if before.current is not None:
         boundaries.append(TurnEnd(before.current, before.round))
     if after.round > before.round and before.round > 0:
-        boundaries.append(RoundEnd(before.round, skipped_down(before)))
+        boundaries.append(RoundEnd(before.round))
     if after.current is not None:
         boundaries.append(TurnStart(after.current, after.round))
     return end_effects(after, boundaries)
 
 
 def turn_end_ends(before: Encounter, after: Encounter) -> tuple[Encounter, tuple[Ended, ...]]:
-    """Effects a turn end ends: the end of that turn, and of the round when it is over (R20)."""
-    if not any(creature.effects for creature in after.creatures):
+    """Effects a turn end ends: the end of that turn (R20). The last turn end of a round closes
+    nothing (R19): the round's end, and the effects lasting to it, come with the turn start
+    that begins the next round (`turn_start_ends`)."""
+    if before.current is None or not any(creature.effects for creature in after.creatures):
         return after, ()  # nothing to end (as `end_effects` finds)
-    boundaries: list[Boundary] = []
-    if before.current is not None:
-        boundaries.append(TurnEnd(before.current, before.round))
-    if after.current is None and after.next_turn is None and after.round > 0:
-        boundaries.append(RoundEnd(after.round, skipped_down(after)))
-    return end_effects(after, boundaries)
+    return end_effects(after, [TurnEnd(before.current, before.round)])
 
 
 def end_removed(

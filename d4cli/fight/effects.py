@@ -92,10 +92,9 @@ class TurnEnd(NamedTuple):
 
 
 class RoundEnd(NamedTuple):
-    """The end of round *round*; *skipped*: the creatures down at its end that had no turn in it (R18)."""
+    """The end of round *round* (R20: it ends the effects lasting to it, never one timed to a turn)."""
 
     round: int
-    skipped: tuple[str, ...] = ()
 
 
 class Used(NamedTuple):
@@ -112,9 +111,9 @@ Boundary = TurnStart | TurnEnd | RoundEnd
 TURN_START = "turn_start"  # the start of `Ended.who`'s turn
 TURN_END = "turn_end"  # the end of `Ended.who`'s turn
 ROUND_END = "round_end"  # the end of round `Ended.round`
-TURN_SKIPPED = (
-    "turn_skipped"  # the end of round `Ended.round`; `Ended.who` was down, its turn skipped (R18)
-)
+# Kept to read older journals only: before R20's amendment a round's end ended the effects
+# timed to the turn of a down creature it skipped; now a skipped turn neither starts nor ends.
+TURN_SKIPPED = "turn_skipped"
 REMOVED = "removed"  # `Ended.who` left the encounter (R17), taking its own effects
 TURN_REMOVED = (
     "turn_removed"  # timed to `Ended.who`'s turn, and `Ended.who` left the encounter (R17)
@@ -154,14 +153,11 @@ def _same(a: str | None, b: str | None) -> bool:
 
 
 def ended_by(creature: str, effect: Effect, boundary: Boundary) -> Ended:
-    """The `Ended` record of *effect* on *creature*, ended at *boundary* (`ends_at`): an
-    effect timed to a turn that ends at a round's end had its creature's turn skipped (R18)."""
+    """The `Ended` record of *effect* on *creature*, ended at *boundary* (`ends_at`)."""
     if isinstance(boundary, TurnStart):
         return Ended(creature, effect, TURN_START, boundary.name)
     if isinstance(boundary, TurnEnd):
         return Ended(creature, effect, TURN_END, boundary.name)
-    if effect.ends in ("start", "end"):
-        return Ended(creature, effect, TURN_SKIPPED, effect.creature, boundary.round)
     return Ended(creature, effect, ROUND_END, None, boundary.round)
 
 
@@ -171,13 +167,8 @@ def ends_at(effect: Effect, boundary: Boundary) -> bool:
         return effect.ends == "start" and _same(effect.creature, boundary.name)
     if isinstance(boundary, TurnEnd):
         return effect.ends == "end" and _same(effect.creature, boundary.name)
-    if effect.ends in (
-        "start",
-        "end",
-    ):  # its creature's turn was skipped (R18) in a round it was in force
-        return (effect.from_round or 0) <= boundary.round and any(
-            _same(effect.creature, n) for n in boundary.skipped
-        )
+    # A round's end never ends an effect timed to a turn: a down creature's skipped turn
+    # neither starts nor ends, so its turn's start or end comes once it is back (R20).
     return (
         effect.ends == "rounds"
         and effect.last_round is not None

@@ -13,8 +13,8 @@ Turn state (R13, R19): ``round`` counts from 1 (0 = not started); ``current`` is
 the creature whose turn runs (None between turns); ``last_turn`` the creature
 whose turn ran last; ``resume_at`` the creature that followed it when it was
 removed (R17); each creature's ``had_turn`` says it has had its turn this
-round; ``round_open`` that the round runs on though nobody is left to go (the
-last creature still to act was removed). ``next_turn`` (computed, never stored) is
+round; ``round_open`` that the round runs on though nobody is left to go (until
+the next turn start, R19). ``next_turn`` (computed, never stored) is
 the creature whose turn a plain ``turn start`` begins: the next in file order
 after ``last_turn`` (from ``resume_at`` on), wrapping around, that has not had
 its turn and is not down (R18); None when nobody is left to go (or before round 1),
@@ -32,8 +32,8 @@ from d4cli.rules.names import (
     check_text,
     difference,
     fold_name,
-    look_alike_key,
     look_alike_problem,
+    looks_alike,
 )
 from d4cli.rules.pool import reset_load
 from d4cli.rules.suggest import closest, did_you_mean
@@ -187,9 +187,10 @@ class Encounter(NamedTuple):
         resume_at: when the creature whose turn ran last was removed, the creature that
             followed it: the default order goes on from there, wherever later adds and moves
             put it (R17); ``last_turn`` is then None. None otherwise.
-        round_open: the last creature still to act was removed between turns: nobody is
-            left to go, yet no turn end has ended the round, so it runs until the next turn
-            start, and a creature added or healed before then has its turn in it (R19).
+        round_open: nobody is left to go between turns (the last turn ended, or the last
+            creature still to act was removed), yet the round runs until the next turn start,
+            and a creature added or healed before then has its turn in it (R19). False in
+            files whose last turn end closed the round (before R19's amendment).
     """
 
     name: str = ""
@@ -336,7 +337,7 @@ def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> s
     *position*, in words (``matches the name of 'Goblin'``, ``looks like the alias of 'Orc'``:
     equal under N1, or only alike in its TR39 skeleton); None when it does not (the players
     could not tell two such creatures apart)."""
-    key, alike = fold_name(alias), look_alike_key(alias)
+    key = fold_name(alias)
     for other_position, other in enumerate(creatures):
         if other_position == position:
             continue
@@ -345,7 +346,7 @@ def alias_clash(creatures: tuple[Creature, ...], position: int, alias: str) -> s
                 continue
             if fold_name(name) == key:
                 return f"matches the {what} of {other.name!r}"
-            if look_alike_key(name) == alike:
+            if looks_alike(name, alias):
                 return f"looks like the {what} of {other.name!r}: {difference(alias, name)}"
     return None
 

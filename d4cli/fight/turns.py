@@ -3,8 +3,8 @@
 Pure: each takes an `Encounter` and returns ``(new_encounter, event)``; the event
 (`d4cli.fight.events`) says what happened, and `d4cli.output.serialize` makes its JSON.
 The turn bookkeeping of R19 (who goes next, who has had a turn, when a round
-begins, when it is over for good) lives in the helpers `_choose_turn`, `_begin_round`,
-`_reset_and_mark` and `_close_round`, so `start_turn` and `end_turn` read as the rule does.
+begins) lives in the helpers `_choose_turn`, `_begin_round`,
+and `_reset_and_mark`, so `start_turn` and `end_turn` read as the rule does.
 """
 
 from __future__ import annotations
@@ -59,8 +59,9 @@ def add_creature(
     Nothing else moves (R13: never sorted). Its Load starts at its reset value
     (R15: `Encounter.reset_to`, whatever Load *creature* holds). A creature added
     during a round has not had its turn yet, so it has one in this round (R19),
-    also when nobody else is left to go; one added after the turn end that ended
-    the round (`Encounter.round_over`) waits for the next.
+    also when nobody else is left to go and after the round's last turn end;
+    only in a file whose last turn end closed the round (`Encounter.round_over`,
+    before R19's amendment) does it wait for the next.
 
     Raises:
         InputError: a creature whose name matches it already exists (N1); both
@@ -296,10 +297,11 @@ def start_turn(encounter: Encounter, name: str | None = None) -> tuple[Encounter
 def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     """End the running turn; the Load stays where it is (R14).
 
-    The round is over when every creature that is not down has had its turn (R19).
-    That end is final: the down creatures whose turn it skipped are marked as
-    having had it (``had_turn``), so healing one later gives it its turn in the
-    next round, not in this one (R19, R20: this round's endings have happened).
+    When every creature that is not down has had its turn, the event says so
+    (``round_over``), but the turn end closes nothing (R19 as amended): the round
+    stays open (``round_open``) until a turn start finds nobody left to act, so a
+    creature added or healed back before then has its turn in this round, and the
+    effects lasting to the round's end still count until that turn start (R20).
 
     Raises:
         InputError: no turn is running.
@@ -311,7 +313,7 @@ def end_turn(encounter: Encounter) -> tuple[Encounter, TurnEndEvent]:
     new, effects_ended = turn_end_ends(encounter, new)  # R20
     following = new.next_turn
     if following is None:
-        new = _close_round(new)  # R19: the round is over for good
+        new = new._replace(round_open=True)  # R19: it runs on until the next turn start
     event = TurnEndEvent(
         round=new.round,
         turn=who.name,
@@ -337,16 +339,6 @@ def _begin_round(encounter: Encounter) -> Encounter:
         round_open=False,
         creatures=creatures,
     )
-
-
-def _close_round(encounter: Encounter) -> Encounter:
-    """The round is over (R19): the down creatures it skipped count as having had their turn."""
-    if not any(c.down and not c.had_turn for c in encounter.creatures):
-        return encounter
-    creatures = tuple(
-        c._replace(had_turn=True) if c.down and not c.had_turn else c for c in encounter.creatures
-    )
-    return encounter._replace(creatures=creatures)
 
 
 def _choose_turn(

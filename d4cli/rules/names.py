@@ -275,6 +275,30 @@ def _skeleton(name: str) -> str:
 _skeleton_short = lru_cache(maxsize=8192)(_skeleton)
 
 
+# A digit zero draws as a capital O (``B0RIN`` beside ``BORIN``), which TR39's skeleton keeps apart.
+_DIGIT_LOOK_ALIKES = str.maketrans({"0": "o"})
+
+
+def look_alike_keys(name: str) -> tuple[str, str]:
+    """The keys under which *name* looks like other names whatever their case (N1): the
+    look-alike key (`look_alike_key`) of the name as written and of its N1 fold (`fold_name`),
+    each with a digit 0 read as the letter o. Two names look alike when they share a key.
+
+    As written, ``Ilsa`` draws like ``llsa`` (a capital I); folded, ``ВORIN`` (a Cyrillic
+    capital Ve) draws like ``borin``, so like ``Borin``, as do ``B0RIN`` and ``ＡＲＩＡ``
+    beside ``Aria``: the names compare case-insensitively, so their look-alikes do too.
+    """
+    return (
+        look_alike_key(name).translate(_DIGIT_LOOK_ALIKES),
+        look_alike_key(fold_name(name)).translate(_DIGIT_LOOK_ALIKES),
+    )
+
+
+def looks_alike(name: str, other: str) -> bool:
+    """Whether *name* and *other* share a look-alike key (`look_alike_keys`, N1)."""
+    return not set(look_alike_keys(name)).isdisjoint(look_alike_keys(other))
+
+
 def source_key(name: str) -> str:
     """The key under which Advantage and Disadvantage sources and effects are one (R4, N1): the
     look-alike key (`look_alike_key`) of the N1 fold, so names that match under N1 or only draw
@@ -326,13 +350,17 @@ class NameSet:
         return self._equal.get(fold_name(name))
 
     def looks_like(self, name: str) -> str | None:
-        """The name here that *name* looks like (`look_alike_key`), or None."""
-        return self._alike.get(look_alike_key(name))
+        """The name here that *name* looks like (a shared `look_alike_keys` key), or None."""
+        for key in look_alike_keys(name):
+            if key in self._alike:
+                return self._alike[key]
+        return None
 
     def add(self, name: str) -> None:
         """Take *name* in (whether it clashes is the caller's to check first)."""
         self._equal.setdefault(fold_name(name), name)
-        self._alike.setdefault(look_alike_key(name), name)
+        for key in look_alike_keys(name):
+            self._alike.setdefault(key, name)
 
 
 def look_alike_problem(name: str, other: str) -> str:

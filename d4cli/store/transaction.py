@@ -21,6 +21,7 @@ from d4cli.journal.entry import new_head
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store import files, journal, remembered, seat_files, sidefiles, temp
 from d4cli.store import redo as redo_file
+from d4cli.store.commented import commented_text
 from d4cli.store.files import journal_path, real_path, redo_path
 from d4cli.store.history import Mark, mark_of
 from d4cli.store.lock import locked
@@ -277,6 +278,9 @@ class Transaction:
             new_data = t.data
         else:
             new_data = encode_checked(encounter, path)
+            kept = commented_text(old_text, new_data.decode("utf-8"))
+            if kept is not None:  # a hand-written file keeps its comments
+                new_data = kept.encode("utf-8")
         new_text = new_data.decode("utf-8")
         entry = {
             **new_head(journal.next_seq(t.tail), self.clock().isoformat(timespec="seconds")),

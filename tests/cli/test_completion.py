@@ -567,3 +567,20 @@ def test_tab_in_real_shell(encounter: Path, shell: str, keys: str, args: str):
     )
     out = type_and_run(argv, setup, keys, env, ready)
     assert f"{args}END-OF-ARGS" in out, out
+
+
+@pytest.mark.parametrize(
+    ("args", "script"),
+    [
+        (("--show-completion", "zsh"), "_d4cli"),
+        (("--show-completion=zsh",), "_d4cli"),
+        (("--show-completion", "fish"), "d4cli.fish"),
+        (("--show-completion", "bash"), "d4cli.bash"),
+    ],
+)
+def test_show_completion_prints_the_named_shells_script(args, script):
+    """``--show-completion zsh`` prints the zsh script whatever shell runs it (not the
+    detected shell's), as completions/ holds it."""
+    shown = ok(*args, env={"SHELL": "/bin/bash"}).stdout
+    expected = (Path(__file__).resolve().parents[2] / "completions" / script).read_text()
+    assert shown.rstrip("\n") == expected.rstrip("\n")

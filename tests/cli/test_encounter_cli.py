@@ -448,7 +448,10 @@ def test_play_a_round_script(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "refused by the gate (R2)" in done.stderr
     assert "refused (R18): Goblin Brute is down" in done.stderr
-    assert "round 1 is over" in done.stdout
+    assert (
+        "everyone has had a turn in round 1: the next turn start begins round 2 (R19)"
+        in " ".join(done.stdout.split())
+    )
     assert "Goblin Brute heals 4: HP 0 -> 4 of 10 (back in the turn order, R18)" in done.stdout
     assert "Goblin Archer is down: skipped (R18); Goblin Brute's turn" in done.stdout
     last = json.loads(done.stdout.strip().splitlines()[-1])

@@ -98,3 +98,19 @@ def test_ctrl_c_of_an_undo_says_whether_it_was_done(fight, monkeypatch):
     monkeypatch.setattr("d4cli.api.tracker.redo", lambda *a, **k: _interrupt())
     answer = run("redo", file=fight)
     assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was redone\n")
+
+
+@pytest.mark.parametrize(("command", "words"), [("undo", "undone"), ("redo", "redone")])
+def test_ctrl_c_early_in_an_undo_says_nothing_was_undone(fight, monkeypatch, command, words):
+    """Interrupted before it opened the encounter, an undo (redo) moved nothing: promise 32's
+    words are "nothing was undone", never "nothing was saved"."""
+    ok("damage", "Aria", "3", file=fight)
+    if command == "redo":
+        ok("undo", file=fight)
+    before = files(fight)
+    monkeypatch.setattr(Tracker, "__init__", _interrupt)
+    answer = run(command, file=fight)
+    assert (answer.exit_code, answer.stderr) == (130, f"d4cli: interrupted: nothing was {words}\n")
+    assert files(fight) == before
+    answer = run("damage", "Aria", "1", file=fight)  # any other command: nothing was saved
+    assert (answer.exit_code, answer.stderr) == (130, "d4cli: interrupted: nothing was saved\n")

@@ -385,3 +385,31 @@ def test_narrow_terminal_keeps_every_number(columns):
     assert re.search(f"Total(Whathappened)?{total}", squashed)
     assert "success" in squashed
     assert "…" not in out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_seat_added_onto_a_full_device_points_to_the_seat_list_not_the_log(tmp_path):
+    """Seats are not in the journal: the line names ``seat list`` (F9), the seat is kept."""
+    encounter = tmp_path / "encounter.toml"
+    env = {**base_env(), "D4CLI_FILE": str(encounter)}
+    subprocess.run(
+        [sys.executable, "-m", "d4cli", "init"], env=env, check=True, capture_output=True
+    )
+    add = [sys.executable, "-m", "d4cli", "add", "Borin", "--aspect", "Might=2"]
+    subprocess.run(add, env=env, check=True, capture_output=True)
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "d4cli", "seat", "add", "Borin"],
+            env=env,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    line = result.stderr.decode().strip()
+    assert result.returncode == 1 and "log" not in line
+    assert line.endswith("any change it made was saved ('d4cli seat list' shows them)")
+    listed = subprocess.run(
+        [sys.executable, "-m", "d4cli", "seat", "list", "--json"], env=env, capture_output=True
+    )
+    assert "Borin" in listed.stdout.decode()

@@ -63,15 +63,15 @@ def test_r19_remove_of_the_last_to_act_says_the_round_runs_on():
     assert "'d4cli turn start' begins D's turn" in ok("status").stdout
 
 
-def test_r19_the_turn_end_that_ended_the_round_stays_final_for_a_later_add():
+def test_r19_after_the_last_turn_end_a_removal_and_an_add_keep_round_1_open():
     a_and_b_done()
     ok("turn", "start")  # C's turn
-    assert ok_json("turn", "end")["round_over"] is True
+    assert ok_json("turn", "end")["round_over"] is True  # everyone has had a turn
     ok("remove", "B")
     ok("add", "D", "--aspect", "Might=2")
-    assert had_turn()["D"] is True
+    assert had_turn()["D"] is False  # the last turn end closed nothing (R19)
     started = ok_json("turn", "start")
-    assert (started["round"], started["actor"]) == (2, "A")
+    assert (started["round"], started["actor"]) == (1, "D")
 
 
 # --- b. R20 -----------------------------------------------------------------------------------------

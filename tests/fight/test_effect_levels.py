@@ -181,55 +181,43 @@ def _effects(name: str) -> list[str]:
     return [e["source"] for e in creature["effects"]]
 
 
-def test_r20_an_effect_timed_to_a_skipped_turn_ends_with_the_round(abc):
+def test_r20_an_effect_timed_to_a_skipped_turn_lasts_while_its_creature_is_down(abc):
+    """R20 as amended: a skipped turn neither starts nor ends, so effects timed to B's turn
+    last through the rounds B misses and end at B's first turn after it is back."""
     ok("effect", "add", "A", "y", "--adv", "--until-end-of", "B")
     ok("effect", "add", "C", "z", "--dis", "--until-start-of", "B")
     ok("effect", "add", "A", "w", "--adv", "--until-end-of", "C")
     ok("damage", "B", "5")
-    skip = ok_json("turn", "start")  # B is skipped: C's turn; nothing ends yet
+    skip = ok_json("turn", "start")  # B is skipped: C's turn; nothing ends
     assert skip["skipped"] == ["B"] and skip["effects_ended"] == []
-    assert _effects("A") == ["y", "w"] and _effects("C") == ["z"]
-    new_round = ok_json("turn", "start")  # C's turn ends, round 1 ends
+    new_round = ok_json("turn", "start")  # C's turn ends, round 2 begins with A
     ended = {(e["source"], e["creature"], e["reason"]) for e in new_round["effects_ended"]}
-    assert ended == {
-        ("y", "A", "end of round 1, B is down and its turn was skipped (R18)"),
-        ("z", "C", "end of round 1, B is down and its turn was skipped (R18)"),
-        ("w", "A", "end of C's turn"),
-    }
-    assert _effects("A") == [] and _effects("C") == []
-    last = ok_json("log", "--last", "1")["entries"][0]
-    assert last["kind"] == "turn-start" and len(last["effects_ended"]) == 3
-    assert (
-        "y on A ended: end of round 1, B is down and its turn was skipped (R18)"
-        in ok("log", "--last", "1").stdout
-    )
+    assert ended == {("w", "A", "end of C's turn")}
+    assert _effects("A") == ["y"] and _effects("C") == ["z"]
+    ok("turn", "start")  # C (B skipped again)
+    ok("turn", "start")  # round 3, A
+    assert _effects("A") == ["y"] and _effects("C") == ["z"]
+    ok("heal", "B", "2")
+    back = ok_json("turn", "start")  # B is back: its turn starts
+    assert (back["round"], back["actor"]) == (3, "B")
+    assert [(e["source"], e["reason"]) for e in back["effects_ended"]] == [
+        ("z", "start of B's turn")
+    ]
+    ended = ok_json("turn", "end")
+    assert [(e["source"], e["reason"]) for e in ended["effects_ended"]] == [
+        ("y", "end of B's turn")
+    ]
 
 
-def test_r20_ended_at_turn_end_when_that_closes_the_round(abc):
+def test_r19_r20_the_last_turn_end_closes_nothing_while_a_creature_is_down(abc):
     ok("damage", "C", "5")
     ok("effect", "add", "A", "y", "--adv", "--until-start-of", "C")
     ok("turn", "start")  # B's turn
     ended = ok_json("turn", "end")
-    assert ended["round_over"] is True
-    assert [(e["source"], e["reason"]) for e in ended["effects_ended"]] == [
-        ("y", "end of round 1, C is down and its turn was skipped (R18)")
-    ]
-
-
-def test_r20_a_creature_down_after_its_turn_keeps_the_effect_until_a_round_it_misses(abc):
-    ok("effect", "add", "C", "z", "--dis", "--until-start-of", "A")
-    ok("turn", "start")  # B
-    ok("damage", "A", "5")  # A had its turn in round 1, then went down
-    ok("turn", "start")  # C
-    first = ok_json(
-        "turn", "start"
-    )  # round 2 begins with B: A skipped, but A had its turn in round 1
-    assert first["effects_ended"] == [] and _effects("C") == ["z"]
-    ok("turn", "start")  # C
-    ended = ok_json("turn", "start")  # round 2 ends: A missed it
-    assert [e["reason"] for e in ended["effects_ended"]] == [
-        "end of round 2, A is down and its turn was skipped (R18)"
-    ]
+    assert ended["round_over"] is True and ended["effects_ended"] == []
+    started = ok_json("turn", "start")  # round 2 with A; C still down: y lasts
+    assert (started["round"], started["actor"], started["effects_ended"]) == (2, "A", [])
+    assert _effects("A") == ["y"]
 
 
 def test_r20_a_healed_creature_takes_its_turn_and_ends_the_effect_as_usual(abc):

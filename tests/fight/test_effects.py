@@ -82,12 +82,12 @@ CASES = [
     ("reaction", {"end_of": "Aria"}, ("turn-end", "Aria", 2, "end of Aria's turn")),  # its next
     ("reaction", {"end_of": "Borin"}, ("turn-end", "Borin", 1, "end of Borin's turn")),
     ("before", {"end_of": "Aria"}, ("turn-end", "Aria", 1, "end of Aria's turn")),
-    ("own", {"rounds": 1}, ("turn-end", "Cyra", 1, "end of round 1")),
-    ("own", {"rounds": 2}, ("turn-end", "Cyra", 2, "end of round 2")),
-    ("reaction", {"rounds": 1}, ("turn-end", "Cyra", 1, "end of round 1")),
-    ("third", {"rounds": 3}, ("turn-end", "Cyra", 3, "end of round 3")),
-    ("before", {"rounds": 1}, ("turn-end", "Cyra", 1, "end of round 1")),
-    ("before", {"rounds": 2}, ("turn-end", "Cyra", 2, "end of round 2")),
+    ("own", {"rounds": 1}, ("turn-start", "Aria", 2, "end of round 1")),
+    ("own", {"rounds": 2}, ("turn-start", "Aria", 3, "end of round 2")),
+    ("reaction", {"rounds": 1}, ("turn-start", "Aria", 2, "end of round 1")),
+    ("third", {"rounds": 3}, ("turn-start", "Aria", 4, "end of round 3")),
+    ("before", {"rounds": 1}, ("turn-start", "Aria", 2, "end of round 1")),
+    ("before", {"rounds": 2}, ("turn-start", "Aria", 3, "end of round 2")),
     ("own", {}, None),
     ("reaction", {}, None),
     ("before", {}, None),
@@ -141,14 +141,16 @@ def test_r20_rounds_end_at_a_new_round_when_no_turn_was_ended():
     assert [end_reason(g) for g in event.effects_ended] == ["end of round 1"]
 
 
-def test_r20_applied_after_the_round_is_over_counts_from_the_next_round():
+def test_r20_applied_after_the_last_turn_end_counts_in_the_running_round():
+    """R19/R20 as amended: after the last turn end of round 1 the round is still 1, so
+    ``--rounds 1`` lasts to its end, the turn start that begins round 2."""
     encounter = setup(trio("turn"), "third")
-    encounter, _ = end_turn(encounter)  # round 1 is over
+    encounter, _ = end_turn(encounter)  # everyone has had a turn; round 1 still open
     encounter, _ = add_effect(
         encounter, "Aria", make_effect(encounter, "haste", "advantage", rounds=1)
     )
-    assert encounter.find("Aria").effects[0].last_round == 2
-    assert first_ending(encounter, "haste") == ("turn-end", "Cyra", 2, "end of round 2")
+    assert encounter.find("Aria").effects[0].last_round == 1
+    assert first_ending(encounter, "haste") == ("turn-start", "Aria", 2, "end of round 1")
 
 
 def test_r20_starting_a_turn_ends_the_running_one_first():

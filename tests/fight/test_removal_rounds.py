@@ -93,14 +93,17 @@ def test_r19_nobody_left_then_the_turn_start_begins_the_next_round():
     assert [c.had_turn for c in encounter.creatures] == [True, False]
 
 
-def test_r19_the_turn_end_that_ends_the_round_still_ends_it_for_good():
+def test_r19_after_the_last_turn_end_a_removal_keeps_the_round_open():
     encounter, _ = start_turn(a_and_b_done())  # C's turn
     encounter, ended = end_turn(encounter)
-    assert ended.round_over is True and encounter.round_over is True
-    encounter, _ = remove_creature(encounter, "B")  # removing one that went keeps it over
-    assert encounter.round_over is True and encounter.round_open is False
+    assert ended.round_over is True and encounter.round_over is False  # R19: it closes nothing
+    assert encounter.round_open is True and encounter.next_turn is None
+    encounter, _ = remove_creature(encounter, "B")
+    assert encounter.round_open is True
     encounter, _ = add_creature(encounter, newcomer())
-    assert encounter.find("D").had_turn is True  # it waits for round 2
+    assert encounter.find("D").had_turn is False  # its turn is in round 1
+    encounter, started = start_turn(encounter)
+    assert (started.round, started.actor) == (1, "D")
 
 
 # --- b. R20: effects timed to a removed creature's turn end with its removal ------------------------

@@ -1,4 +1,4 @@
-"""A round's end is final (R19); effects timed to a down creature's turn count from the round they were added in (R20);
+"""The last turn end closes nothing (R19); effects timed to a down creature's turn last until it is back (R20);
 a Team Action named as an existing lasting effect (R4, R11); no level on an ``against`` effect (C8)."""
 
 from __future__ import annotations
@@ -36,10 +36,12 @@ def _ended(record: dict) -> list[tuple[str, str, str]]:
     return [(e["creature"], e["source"], e["reason"]) for e in record["effects_ended"]]
 
 
-# --- R19: the turn end that ends the round ends it for good -------------------------------------------
+# --- R19: the last turn end closes nothing -------------------------------------------
 
 
-def test_r19_a_creature_healed_after_the_round_is_over_waits_for_the_next_round(skirmish):
+def test_r19_a_creature_healed_after_the_last_turn_end_has_its_turn_in_that_round(skirmish):
+    """R19 as amended: the last turn end closes nothing; a creature healed before the next
+    turn start has its turn in the running round, and effects timed to it last till then (R20)."""
     ok("damage", BRUTE, "10")
     ok("effect", "add", BRUTE, "rage", "--adv", "--rounds", "1")
     ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
@@ -47,41 +49,17 @@ def test_r19_a_creature_healed_after_the_round_is_over_waits_for_the_next_round(
     ok("turn", "start")
     ended = ok_json("turn", "end")
     assert (ended["round"], ended["next"], ended["round_over"]) == (1, None, True)
-    assert _ended(ended) == [
-        ("Aria", "marked", "end of round 1, Goblin Brute is down and its turn was skipped (R18)"),
-        (BRUTE, "rage", "end of round 1"),
-    ]
-    assert _had_turn() == {
-        "Aria": True,
-        "Borin": True,
-        "Goblin Archer": True,
-        BRUTE: True,
-    }  # skipped: marked
-    assert (
-        "had_turn = true"
-        in skirmish.read_text().split('name = "Goblin Brute"')[1].split("[[creature]]")[0]
-    )
+    assert _ended(ended) == []
+    assert _had_turn() == {"Aria": True, "Borin": True, "Goblin Archer": True, BRUTE: False}
     healed = ok_json("heal", BRUTE, "5")
-    assert (healed["hp_after"], healed["down_after"], healed["next_round"]) == (5, False, True)
-    assert (
-        ok("log", "--last", "1")
-        .stdout.rstrip()
-        .endswith(
-            "Goblin Brute heals 5: HP 0 -> 5 of 10 (back in the turn order, R18); round 1 is done for it: "
-            "its next turn is in round 2 (R19)"
-        )
-    )
-    assert ok_json("status")["next"] is None  # the round stays over
+    assert (healed["hp_after"], healed["down_after"], healed["next_round"]) == (5, False, False)
+    assert ok_json("status")["next"] == BRUTE
     started = ok_json("turn", "start")
-    assert (started["round"], started["new_round"], started["actor"], started["effects_ended"]) == (
-        2,
-        True,
-        "Aria",
-        [],
-    )
-    assert _had_turn() == {"Aria": True, "Borin": False, "Goblin Archer": False, BRUTE: False}
-    log = ok("log").stdout
-    assert log.count("round 1 is over") == 1 and "R1 Goblin Brute's turn" not in log
+    assert (started["round"], started["new_round"], started["actor"]) == (1, False, BRUTE)
+    assert _ended(ok_json("turn", "end")) == [("Aria", "marked", "end of Goblin Brute's turn")]
+    started = ok_json("turn", "start")
+    assert (started["round"], started["actor"]) == (2, "Aria")
+    assert _ended(started) == [(BRUTE, "rage", "end of round 1")]
 
 
 def test_r19_a_creature_healed_before_the_round_ends_has_its_turn_in_it(skirmish):
@@ -127,19 +105,18 @@ def test_r19_damage_between_turns_then_a_heal_before_the_next_turn_start_keeps_i
     assert (started["round"], started["actor"]) == (1, BRUTE)
 
 
-def test_r19_a_creature_added_after_the_round_is_over_has_its_first_turn_in_the_next_round(
-    skirmish,
-):
+def test_r19_a_creature_added_after_the_last_turn_end_has_its_turn_in_that_round(skirmish):
     ok("turn", "start")
     ok("turn", "start")
     ok("turn", "start")
     assert ok_json("turn", "end")["round_over"] is True
     added = ok_json("add", "Scout", "--aspect", "Wits=2")
-    assert added["next"] is None
-    assert _had_turn()["Scout"] is True
-    assert ok_json("turn", "start")["round"] == 2
-    actors = [ok_json("turn", "start")["actor"] for _ in range(4)]
-    assert actors == ["Borin", "Goblin Archer", BRUTE, "Scout"]
+    assert added["next"] == "Scout"
+    assert _had_turn()["Scout"] is False
+    started = ok_json("turn", "start")
+    assert (started["round"], started["actor"]) == (1, "Scout")
+    actors = [ok_json("turn", "start")["actor"] for _ in range(5)]
+    assert actors == ["Aria", "Borin", "Goblin Archer", BRUTE, "Scout"]
 
 
 def test_r19_a_creature_added_during_a_round_still_has_its_turn_in_it(skirmish):
@@ -157,16 +134,16 @@ def _three() -> Encounter:
     return encounter
 
 
-def test_r19_end_turn_marks_only_the_down_creatures_that_were_skipped():
+def test_r19_end_turn_marks_no_skipped_creature_as_having_had_its_turn():
     encounter, _ = start_turn(_three())  # Aria
     encounter, _ = damage(encounter, "Bram", 4)
     encounter, _ = start_turn(encounter)  # Cora: Bram skipped
     encounter, event = end_turn(encounter)
-    assert event.round_over and [c.had_turn for c in encounter.creatures] == [True, True, True]
+    assert event.round_over and [c.had_turn for c in encounter.creatures] == [True, False, True]
     encounter, _ = heal(encounter, "Bram", 2)
-    assert encounter.next_turn is None
+    assert encounter.next_turn == "Bram"
     encounter, started = start_turn(encounter)
-    assert (started.round, started.actor, started.new_round) == (2, "Aria", True)
+    assert (started.round, started.actor, started.new_round) == (1, "Bram", False)
 
 
 def test_r19_end_turn_changes_nothing_else_when_nobody_is_down():
@@ -193,36 +170,33 @@ def _round_one_over_with_the_brute_down() -> None:
     assert ok_json("turn", "end")["round_over"] is True
 
 
-def test_r20_an_effect_added_after_the_round_is_over_lasts_through_the_next_round(skirmish):
+def test_r20_an_effect_timed_to_a_down_creature_lasts_through_the_rounds_it_misses(skirmish):
     _round_one_over_with_the_brute_down()
     ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
     ok("effect", "add", "Aria", "hexed", "--dis", "--until-start-of", BRUTE)
     started = ok_json("turn", "start")
     assert (started["round"], started["effects_ended"]) == (2, [])
-    assert [e["source"] for e in ok_json("status")["creatures"][0]["effects"]] == [
-        "marked",
-        "hexed",
-    ]
     rolled = ok_json("act", "Aria", "Might", "--seed", "1", "--dry-run")
     assert rolled["net_advantage"] == -2
     ok("turn", "start")
     ok("turn", "start")
     ended = ok_json("turn", "end")
-    assert ended["round_over"] is True
-    skipped = "end of round 2, Goblin Brute is down and its turn was skipped (R18)"
-    assert _ended(ended) == [("Aria", "marked", skipped), ("Aria", "hexed", skipped)]
+    assert ended["round_over"] is True and _ended(ended) == []
+    assert _ended(ok_json("turn", "start")) == []  # round 3: the Brute is still down
+    assert [e["source"] for e in ok_json("status")["creatures"][0]["effects"]] == [
+        "marked",
+        "hexed",
+    ]
 
 
-def test_r20_an_effect_added_after_the_round_is_over_ends_at_the_turn_when_the_creature_is_healed(
+def test_r20_an_effect_added_after_the_last_turn_end_ends_at_the_turn_of_the_healed_creature(
     skirmish,
 ):
     _round_one_over_with_the_brute_down()
     ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
     ok("heal", BRUTE, "5")
-    for _ in range(4):
-        started = ok_json("turn", "start")
-        assert started["effects_ended"] == []
-    assert started["actor"] == BRUTE
+    started = ok_json("turn", "start")
+    assert (started["round"], started["actor"], started["effects_ended"]) == (1, BRUTE, [])
     assert _ended(ok_json("turn", "end")) == [("Aria", "marked", "end of Goblin Brute's turn")]
 
 
@@ -232,9 +206,7 @@ def test_r19_r20_damage_that_leaves_nobody_to_go_leaves_the_round_running_for_ev
     ok("turn", "start")
     ok("turn", "start")
     ok("turn", "end")
-    ok(
-        "damage", BRUTE, "10"
-    )  # nobody left to go, but no turn end ended round 1: the next turn start does
+    ok("damage", BRUTE, "10")  # nobody left to go: the next turn start ends round 1
     added = ok_json("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
     assert added["counts_from"] == 1
     assert "from_round" not in skirmish.read_text()
@@ -243,36 +215,37 @@ def test_r19_r20_damage_that_leaves_nobody_to_go_leaves_the_round_running_for_ev
         ok_json("add", "Wolf", "--aspect", "Might=2", "--hp", "4")["next"] == "Wolf"
     )  # a turn this round, as a heal gives
     assert ok_json("turn", "start")["round"] == 1  # Wolf's turn
-    ended = ok_json("turn", "end")  # the last to go: it ends round 1, the Brute skipped
-    skipped = "end of round 1, Goblin Brute is down and its turn was skipped (R18)"
-    assert ended["round_over"] is True
-    assert sorted(_ended(ended)) == [
-        ("Aria", "brief", "end of round 1"),
-        ("Aria", "marked", skipped),
-    ]
+    ended = ok_json("turn", "end")  # the last to go: it closes nothing (R19)
+    assert ended["round_over"] is True and _ended(ended) == []
+    started = ok_json("turn", "start")
+    assert started["round"] == 2
+    assert _ended(started) == [("Aria", "brief", "end of round 1")]  # marked: the Brute is down
 
 
-def test_r19_r20_without_an_addition_the_next_turn_start_ends_the_round_and_its_effects(skirmish):
+def test_r19_r20_without_an_addition_the_next_turn_start_ends_the_round_not_the_turn_effects(
+    skirmish,
+):
     ok("turn", "start")
     ok("turn", "start")
     ok("turn", "end")
     ok("damage", BRUTE, "10")
     ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", BRUTE)
+    ok("effect", "add", "Aria", "brief", "--adv", "--rounds", "1")
     started = ok_json("turn", "start")
-    skipped = "end of round 1, Goblin Brute is down and its turn was skipped (R18)"
     assert started["round"] == 2
-    assert _ended(started) == [("Aria", "marked", skipped)]
+    assert _ended(started) == [("Aria", "brief", "end of round 1")]
 
 
-def test_r20_an_effect_added_during_the_round_still_ends_with_it():
+def test_r20_a_round_end_never_ends_an_effect_timed_to_a_turn():
     encounter, _ = start_turn(_three())
     encounter, _ = damage(encounter, "Bram", 4)
     effect = make_effect(encounter, "marked", "disadvantage", end_of="Bram")
     assert effect.from_round is None
-    assert ends_at(effect, RoundEnd(1, ("Bram",)))
+    assert not ends_at(effect, RoundEnd(1))
+    assert ends_at(make_effect(encounter, "r", "advantage", rounds=1), RoundEnd(1))
 
 
-def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_timed_effects():
+def test_r20_after_the_last_turn_end_an_effect_counts_from_the_running_round():
     encounter = _three()
     assert (
         make_effect(encounter, "m", "advantage", end_of="Bram").from_round is None
@@ -280,12 +253,8 @@ def test_r20_from_round_is_set_only_after_the_round_is_over_and_only_for_turn_ti
     for _ in range(3):
         encounter, _ = start_turn(encounter)
     encounter, _ = end_turn(encounter)
-    late = make_effect(encounter, "m", "advantage", start_of="Bram")
-    assert late.from_round == 2
-    assert make_effect(encounter, "r", "advantage", rounds=1).last_round == 2
-    assert make_effect(encounter, "u", "advantage", uses=1).from_round is None
-    assert not ends_at(late, RoundEnd(1, ("Bram",)))
-    assert ends_at(late, RoundEnd(2, ("Bram",)))
+    assert make_effect(encounter, "m", "advantage", start_of="Bram").from_round is None
+    assert make_effect(encounter, "r", "advantage", rounds=1).last_round == 1
 
 
 def test_r20_removing_the_creature_ends_late_and_on_time_effects_timed_to_its_turn():
@@ -305,11 +274,13 @@ def test_r20_removing_the_creature_ends_late_and_on_time_effects_timed_to_its_tu
 
 
 def test_the_file_keeps_from_round_and_refuses_a_bad_one():
+    """``from_round`` comes from files whose last turn end closed the round (before R19's
+    amendment): they still read and write it."""
     encounter = _three()
     for _ in range(3):
         encounter, _ = start_turn(encounter)
     encounter, _ = end_turn(encounter)
-    late = make_effect(encounter, "marked", "disadvantage", end_of="Bram")
+    late = Effect("marked", "disadvantage", "own", "end", creature="Bram", from_round=2)
     from d4cli.fight.effect_transitions import add_effect
 
     encounter, _ = add_effect(encounter, "Aria", late)

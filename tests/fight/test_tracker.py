@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -441,9 +442,10 @@ def test_schema_2_file_errors_name_the_field(skirmish):
         ("had_turn = true", "had_turn = 1", "had_turn: 1: must be true or false"),
         ('last_turn = "Aria"', 'next_turn = "Aria"', "next_turn: unknown key"),
         ('last_turn = "Aria"', 'last_turn = "Nobody"', "last_turn: 'Nobody': names no creature"),
-        ("max_hp = 12\n", "max_hp = 10\n", "hp: 12: is above max_hp 10"),
+        ("max_hp = 12", "max_hp = 10", "hp: 12: is above max_hp 10"),
     ):
-        skirmish.write_text(text.replace(old, new, 1))
+        # The file keeps its comments (commented-out keys too): replace the key's own line.
+        skirmish.write_text(re.sub(f"^{re.escape(old)}", new, text, count=1, flags=re.M))
         line = fails(2, skirmish, "status")
         assert expected in line, line
 

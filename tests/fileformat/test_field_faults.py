@@ -261,7 +261,7 @@ def test_buffer_reset_reports_exhaustion_less_the_buffer():
     assert "resets to -1)" in ok("status", "Aria").stdout
 
 
-# --- effect rounds counted from the next round once a round is over (R20) ----------------------
+# --- effect rounds counted from the running round after its last turn end (R19, R20) ----------------------
 
 
 def _round_over() -> None:
@@ -274,13 +274,15 @@ def _round_over() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rounds", "words"),
+    ("rounds", "words", "after"),
     [
-        ("1", "1 round left (until the end of round 2)"),
-        ("3", "3 rounds left (until the end of round 4)"),
+        ("1", "1 round left (until the end of round 1)", None),
+        ("3", "3 rounds left (until the end of round 3)", "until the end of round 3"),
     ],
 )
-def test_effect_rounds_added_after_a_round_is_over_count_from_the_next(rounds, words):
+def test_effect_rounds_added_after_the_last_turn_end_count_the_running_round(rounds, words, after):
+    """R19/R20 as amended: after the last turn end the round is still running, so an
+    effect's rounds count from it; the turn start that begins the next round ends round 1."""
     _round_over()
     assert (
         ok("effect", "add", "A", "after", "--adv", "--rounds", rounds).stdout
@@ -288,8 +290,11 @@ def test_effect_rounds_added_after_a_round_is_over_count_from_the_next(rounds, w
     )
     assert words in ok("effect", "list").stdout
     assert words in ok("status").stdout
-    ok("turn", "start")  # round 2 begins: the count is the same
-    assert words in ok("effect", "list").stdout
+    ok("turn", "start")  # round 2 begins: round 1 has ended
+    listed = ok("effect", "list").stdout
+    assert ("after" in listed) is (after is not None)
+    if after is not None:
+        assert after in listed
 
 
 def test_effect_rounds_added_inside_a_round_count_the_running_round():

@@ -3,6 +3,7 @@ and a file layout that hand edits can rely on (the encounter file, schema 1)."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import unicodedata
 
@@ -346,18 +347,22 @@ def test_dropped_comments_counts_comment_lines_that_are_gone():
     assert dropped_comments('name = "# not a comment"\n', new) == 0
 
 
-def test_a_change_that_drops_comments_says_so_once_and_undo_brings_them_back(tmp_path):
+def test_a_change_keeps_the_files_comments_and_undo_restores_it_byte_for_byte(tmp_path):
+    """A hand-written (here the bundled) file keeps its comments and layout: only the changed
+    values' lines differ, new keys are added to their table; no note of dropped comments."""
     path = tmp_path / "encounter.toml"
     ok("init", "--from", "skirmish", file=path)
     original = path.read_bytes()
-    comments = dropped_comments(original.decode(), "")
-    assert comments > 5
-    out = ok("exhaust", "Aria", "1", file=path)
-    notes = [line for line in out.stderr.splitlines() if "comment" in line]
-    assert notes == [
-        f"d4cli: note: this change dropped {comments} comment lines from {path}; `d4cli undo` brings them back"
-    ]
-    assert ok("exhaust", "Aria", "2", file=path).stderr == ""  # nothing left to drop: said once
+    assert dropped_comments(original.decode(), "") > 5
+    out = ok("damage", "Goblin Brute", "3", file=path)
+    assert "comment" not in out.stderr
+    old, new = original.decode().splitlines(), path.read_text().splitlines()
+    diff = list(difflib.ndiff(old, new))
+    assert [line for line in diff if line.startswith("- ")] == ["- hp = 10"]
+    added = sorted({line for line in diff if line.startswith("+ ")})
+    assert added == ["+ had_turn = false", "+ hp = 7", '+ round_reset = "buffer"']
+    ok("exhaust", "Aria", "1", file=path)
+    assert dropped_comments(original.decode(), path.read_text()) == 0
     ok("undo", file=path)
     ok("undo", file=path)
     assert path.read_bytes() == original

@@ -124,8 +124,10 @@ def _kinds() -> list[str]:
     return [entry["kind"] for entry in json.loads(ok("log", "--json"))["entries"]]
 
 
-def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_gone(tmp_path):
-    """An effect timed to Bram's turn, added once round 1 is over, counts from round 2 (``from_round``):
+def test_r20_the_line_of_an_effect_added_after_the_last_turn_end_once_its_creature_is_gone(
+    tmp_path,
+):
+    """An effect timed to Bram's turn, added after round 1's last turn end (still round 1, R19):
     its line reads alike as the change, in ``log``, ``status`` and ``effect list``; when Bram
     leaves it ends with the removal, which says so (R17, R20)."""
     for args in (
@@ -138,14 +140,16 @@ def test_r20_from_round_reaches_the_line_of_a_late_effect_once_its_creature_is_g
     ):
         ok(*args)
     added = ok("effect", "add", "Aria", "marked", "--dis", "--until-end-of", "Bram")
-    assert "from_round = 2" in (tmp_path / "encounter.toml").read_text()
+    assert "from_round" not in (tmp_path / "encounter.toml").read_text()
     words = "marked -1d4, until the end of Bram's turn"
     assert added == f"Aria: {words} (R20)\n"
     assert ok("log").splitlines()[-1].endswith(f"Aria: {words} (R20)")
     assert words in ok("status") and words in ok("effect", "list")
     removed = ok("remove", "Bram")
     assert removed.rstrip().endswith(
-        "removed Bram (R17); marked on Aria ended: Bram removed, and its turn with it (R17) (R20)"
+        "removed Bram (R17); nobody is left to go in round 1, which runs on until the next turn "
+        "start: a creature added or healed before then has its turn in it (R19); marked on Aria "
+        "ended: Bram removed, and its turn with it (R17) (R20)"
     )
     assert ok("log").splitlines()[-1].endswith(removed.rstrip())
     assert "marked" not in ok("status") and "marked" not in ok("effect", "list")

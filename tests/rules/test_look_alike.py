@@ -47,6 +47,33 @@ def test_different_names_do_not_clash(name, other):
     assert names.equal_to(name) is None and names.looks_like(name) is None
 
 
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("ВORIN", "Borin"),  # Cyrillic capital Ve, upper-cased
+        ("B0RIN", "Borin"),  # digit zero, upper-cased
+        ("ＡＲＩＡ", "Aria"),  # fullwidth, upper-cased
+        ("Вorin", "Borin"),
+        ("BORIN", "Borin"),
+    ],
+)
+def test_look_alikes_of_an_upper_cased_name_clash_as_its_case_does(name, other):
+    """N1 compares names case-insensitively, so their look-alikes too (F7): each of these is
+    refused beside *other*, from either side."""
+    assert NameSet([other]).equal_to(name) or NameSet([other]).looks_like(name) == other
+    assert NameSet([name]).equal_to(other) or NameSet([name]).looks_like(other) == name
+
+
+@pytest.mark.parametrize("name", ["ВORIN", "B0RIN"])
+def test_add_refuses_an_upper_cased_look_alike(tmp_path: Path, name):
+    path = tmp_path / "encounter.toml"
+    ok("init")
+    ok("add", "Borin", "--aspect", "Might=3")
+    line = fails(2, path, "add", name, "--aspect", "Might=3")
+    assert line.startswith(f"d4cli: error: NAME: {name!r}: the encounter already has a name that ")
+    assert "looks like 'Borin' (N1)" in line
+
+
 def test_the_difference_names_the_characters():
     assert (
         difference("Аria", "Aria")

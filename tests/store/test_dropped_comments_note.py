@@ -1,5 +1,5 @@
 """The note "this change dropped N comment lines" is read under the lock: of several first
-changes started at once on a hand-commented file, only the one that dropped the comments says
+changes started at once on a large hand-commented file (a smaller one keeps them), only the one that dropped the comments says
 so; the others find them gone."""
 
 from __future__ import annotations
@@ -13,13 +13,17 @@ import pytest
 from _cli import ok
 from _reliability import lock_held_elsewhere
 
+from d4cli.store.commented import MAX_COMMENTED_BYTES
+
 
 @pytest.mark.slow  # real processes waiting on a lock held by another
 def test_only_the_change_that_dropped_the_comments_says_so(isolated_env):
     path = isolated_env / "encounter.toml"
     ok("init", file=path)
     ok("add", "Aria", "--aspect", "Might=3", "--hp", "10", file=path)
-    path.write_text("# my own comment\n# and another\n" + path.read_text("utf-8"), "utf-8")
+    # Past MAX_COMMENTED_BYTES a commented file is written in d4cli's layout, its comments dropped.
+    padding = "# " + "x" * MAX_COMMENTED_BYTES + "\n"
+    path.write_text("# my own comment\n" + padding + path.read_text("utf-8"), "utf-8")
     env = {**os.environ, "D4CLI_FILE": str(path), "D4CLI_LOCK_TIMEOUT": "30"}
     with lock_held_elsewhere(path.with_name("encounter.toml.lock")):
         workers = [

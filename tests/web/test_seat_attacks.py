@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 from _cli import files, ok
 from _seat_web import FILE, JSON, ORIGIN, SeatServed
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
@@ -156,11 +158,7 @@ ANY = st.fixed_dictionaries(
 )
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@settings(max_examples=40, deadline=None)
 @given(
     steps=st.lists(
         st.tuples(
@@ -173,7 +171,20 @@ ANY = st.fixed_dictionaries(
     ),
     auto=st.booleans(),
 )
-def test_no_seat_answer_holds_a_hidden_name_or_number_or_another_token(served, steps, auto):
+def test_no_seat_answer_holds_a_hidden_name_or_number_or_another_token(steps, auto):
+    # Each example starts from the GM's setup in a folder of its own: a seat's own words
+    # from an earlier example stay in the feed, and *sent* knows only this example's
+    # (`test_a_seats_own_words_stay_in_its_later_answers`).
+    with (
+        tempfile.TemporaryDirectory(prefix="d4cli-seat-") as folder,
+        pytest.MonkeyPatch.context() as env,
+    ):
+        env.chdir(folder)
+        env.setenv("D4CLI_FILE", str(Path(folder) / FILE))
+        _no_leak_in(_marked(), steps, auto)
+
+
+def _no_leak_in(served: SeatServed, steps: list, auto: bool) -> None:
     Tracker(FILE).set_view({"seats": "auto" if auto else "approve"})
     desk = SeatDesk(Tracker(FILE))
     seat = f"/seat/{served.aria}"
@@ -199,3 +210,17 @@ def test_no_seat_answer_holds_a_hidden_name_or_number_or_another_token(served, s
             Tracker(FILE).undo()  # a seat's act taken back (never the GM's setup)
     view = served.get(seat + "/view.json")
     assert _leaks(view.text, served, sent) == []
+
+
+def test_a_seats_own_words_stay_in_its_later_answers(served):
+    """Why each example of the property starts afresh: a word the seat typed (here the name of
+    a GM-only effect, as a source of its own) stays in its roll, so a later request's answer
+    holds it, though that request did not send it. The seat's own words are no leak."""
+    Tracker(FILE).set_view({"seats": "auto"})
+    seat = f"/seat/{served.aria}"
+    body = {"aspect": "Might", "advantage": [GM_AGAINST], "target": "Goblin 2", "cost": 0}
+    answer = served.post(f"{seat}/act", body)
+    assert answer.status_code == 200 and _leaks(answer.text, served, {GM_AGAINST}) == []
+    later = served.get(seat + "/view.json").text
+    assert _leaks(later, served) == [GM_AGAINST]
+    assert _leaks(later, served, {GM_AGAINST}) == []

@@ -201,7 +201,14 @@ def _turn_start_summary(change: Change) -> str:
 
 def _turn_end_summary(change: Change) -> str:
     assert isinstance(change, TurnEndChange)
-    after = f"next: {_name(change.next)}" if change.next else f"round {change.round} is over"
+    if change.next:
+        after = f"next: {_name(change.next)}"
+    else:
+        number = change.round or 0
+        after = (
+            f"everyone has had a turn in round {number}: the next turn start begins "
+            f"round {number + 1} (R19)"
+        )
     return f"{_name(change.actor)}'s turn ended; Load stays {change.load_after} (R14); {after}"
 
 
