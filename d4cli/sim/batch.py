@@ -1,4 +1,4 @@
-"""The batch engine: many runs of one setup played at once on arrays, in lockstep (R1, R2, R5-R8, R11, R12, R16, R18, R19, R21).
+"""The batch engine: many runs of one setup played at once on arrays, in lockstep (R1, R2, R5-R8, R11, R12, R16, R18-R21).
 
 The same fight as `d4cli.sim.engine.play`, for a block of runs at a time: one array per
 field (hp, Load, had its turn, ... one row per run), every run taking its next turn
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from d4cli.sim import batch_effects as lasting
 from d4cli.sim.batch_scope import BLOCK
 from d4cli.sim.batch_tables import Flags, Floats, Ints, Tables, build
 from d4cli.sim.policy import MAX_ACTIONS
@@ -75,6 +76,8 @@ class _Live:
     had: Flags
     order: Ints  # where the default order looks first (R19)
     round_over: Flags
+    active: Flags  # (n, E) the file's effects still lasting (R11, R20)
+    uses: Ints  # (n, E) rolls left of each ``uses`` effect
 
     def keep(self, rows: Flags) -> _Live:
         return _Live(*(part[rows] for part in vars(self).values()))
@@ -99,6 +102,8 @@ def play_block(t: Tables, sides: int, dice: np.random.Generator, runs: int) -> T
         np.tile(t.had_turn, (runs, 1)),
         np.full(runs, t.order_start, dtype=np.int64),
         np.zeros(runs, dtype=bool),
+        np.ones((runs, t.fx.count), dtype=bool),
+        np.tile(t.fx.uses, (runs, 1)),
     )
     # A file saved mid-turn goes on with that turn; a round running counts as round 1 (R19).
     running = t.current >= 0
@@ -116,8 +121,9 @@ def play_block(t: Tables, sides: int, dice: np.random.Generator, runs: int) -> T
         f.counts[live.ids, 1] += 1
         f.counts[live.ids, 4] += ~t.can_act[me, live.load[np.arange(me.size), me] - t.low]
         _take_turn(t, f, live, me, dice)
-        live = _finish(t, f, live, f.over[live.ids])
-        live.round_over = ~_next_turn(t, live)[1]  # the turn ends (R19)
+        over = f.over[live.ids]
+        live = _finish(t, f, live, over)
+        _end_turn(t, live, me[~over])
     return _tally(t, f, sides)
 
 
@@ -133,12 +139,28 @@ def _next_turn(t: Tables, live: _Live) -> tuple[Ints, Flags]:
     return position, found
 
 
+def _end_turn(t: Tables, live: _Live, me: Ints) -> None:
+    """Each live run's turn of *me* ends (R14, R19): so do the effects timed to its end (R20);
+    the round is over where nobody is left to go (its effects end when the next one starts)."""
+    if t.fx.count:
+        lasting.end_at_turn(t.fx.at_end, live.active, me)
+    live.round_over = ~_next_turn(t, live)[1]
+
+
 def _start_turn(t: Tables, f: _Figures, live: _Live) -> Ints:
     """The next turn starts in every live run (R1, R12, R19): a new round first where the last
     one is over (round + 1, nobody has had a turn, in round mode everyone resets); the creature
-    whose turn it is resets in turn mode; its starting Load is counted. Returns who acts."""
+    whose turn it is resets in turn mode; its starting Load is counted. The round that closes
+    ends its effects, and the turn that starts those timed to its start (R18, R20). Returns
+    who acts."""
     fresh = live.round_over
     if fresh.any():
+        if t.fx.count:  # the round that closes ends its effects (R18, R20)
+            closing = t.fx.round_base + f.counts[live.ids[fresh], 0]
+            skipped = ~live.had[fresh] & down(t.has_hp, live.hp[fresh])
+            ended = live.active[fresh]
+            lasting.end_at_round(t.fx, ended, closing, skipped)
+            live.active[fresh] = np.where(closing[:, None] > 0, ended, live.active[fresh])
         f.counts[live.ids[fresh], 0] += 1
         live.had[fresh] = False
         live.order[fresh] = 0
@@ -150,6 +172,8 @@ def _start_turn(t: Tables, f: _Figures, live: _Live) -> Ints:
         live.load[rows, me] = t.reset[me]
     live.had[rows, me] = True
     live.order = me + 1
+    if t.fx.count:
+        lasting.end_at_turn(t.fx.at_start, live.active, me)
     f.loads += np.bincount(live.load[rows, me] - t.low, minlength=t.loads)
     return me
 
@@ -192,9 +216,14 @@ def _take_turn(t: Tables, f: _Figures, live: _Live, me: Ints, dice: np.random.Ge
         runs = live.ids[rows]
         hindered = _react(t, live, rows, who, load, target)
         counts[runs * width + 3] += hindered
-        net = np.where(hindered, t.hindered[move], t.net[move])
+        applied = lasting.code(t.fx, live.active[rows], who, target) if t.fx.count else 0
+        net = t.nets[move, applied, hindered.astype(np.int64)]
         pool = pool_sizes(t.value[move], load, net)
         lost, fell = _attack(t, live, rows * count + target, pool, move, target, dice)
+        if t.fx.count:  # the roll uses the effects it applied to (R11, R20)
+            active, uses = live.active[rows], live.uses[rows]
+            lasting.use(t.fx, active, uses, who, target)
+            live.active[rows], live.uses[rows] = active, uses
         f.damage.reshape(-1)[runs * f.damage.shape[1] + t.side_of[who]] += lost
         f.dealt.reshape(-1)[runs * count + who] += lost
         counts[runs * width + 2] += 1
@@ -230,16 +259,19 @@ def _targets(t: Tables, hp: Ints, who: Ints, dice: np.random.Generator) -> Ints:
 
 def _react(t: Tables, live: _Live, rows: Ints, who: Ints, load: Ints, target: Ints) -> Flags:
     """The first creature of each target's side, in turn order, that is up and whose reaction rule
-    says yes pays 1 Load for a Team Action imposing Disadvantage on the attacker (R11).
-    Returns which attacks meet one."""
+    says yes pays 1 Load for a Team Action imposing Disadvantage on the attacker (R11); an
+    attacker whose effects refuse the grant (`d4cli.sim.batch_effects.refused`) meets none,
+    and nobody pays. Returns which attacks meet one."""
     count = len(t.side_of)
     hindered = np.zeros(rows.size, dtype=bool)
+    asked = np.zeros(rows.size, dtype=bool)
+    refused = lasting.refused(t.fx, live.active[rows], who) if t.fx.count else np.zeros_like(asked)
     side = t.side_of[target]
     prevented = t.prevented.reshape(-1)[_cell(t, who, load, target)]
     loads, hp, had = live.load.reshape(-1), live.hp.reshape(-1), live.had.reshape(-1)
     for slot in range(t.members.shape[1]):
         ally = t.members[side, slot]
-        open_ = (ally >= 0) & ~hindered
+        open_ = (ally >= 0) & ~asked
         if not open_.any():
             break
         ally = np.maximum(ally, 0)
@@ -251,9 +283,11 @@ def _react(t: Tables, live: _Live, rows: Ints, who: Ints, load: Ints, target: In
             | had[theirs]
             | (prevented > t.forgone.reshape(-1)[_cell(t, ally, own, who)])
         )
-        yes = open_ & up & t.react_gate[ally, own - t.low] & worth
+        asks = open_ & up & t.react_gate[ally, own - t.low] & worth
+        yes = asks & ~refused
         loads[theirs[yes]] += 1
         hindered |= yes
+        asked |= asks
     return hindered
 
 

@@ -15,6 +15,9 @@ BLOCK = 8192
 MAX_TABLE = 2_000_000
 # Dice of one action the batch engine rolls at most (pool and extra dice, R5, R6).
 MAX_BATCH_DICE = 256
+# Lasting effects (R20) the batch engine follows at most: its net Advantage table holds each
+# move's net for every set of them that can apply (2 ** MAX_EFFECTS sets).
+MAX_EFFECTS = 8
 # What the batch engine cannot express (`batch_limit`), by code; the words are the output's.
 LIMITS: tuple[str, ...] = ("effects", "tables", "dice")
 
@@ -37,20 +40,23 @@ def load_span(setup: Setup) -> tuple[int, int]:
 def batch_limit(setup: Setup) -> str | None:
     """What of *setup* the batch engine cannot express, as one of `LIMITS`; None when it can play it all.
 
-    ``effects``: lasting effects or Team Action grants already on a creature (R11, R20: they
-    change rolls and end at turn boundaries); ``tables``: tables of more than `MAX_TABLE`
+    ``effects``: more than `MAX_EFFECTS` lasting effects and Team Action grants on the
+    creatures (R11, R20); ``tables``: tables of more than `MAX_TABLE`
     entries (creatures times Loads times creatures); ``dice``: an action that can roll more
     than `MAX_BATCH_DICE` dice (R5, R6).
     """
     creatures = setup.encounter.creatures
-    if any(c.effects for c in creatures):
+    effects = [effect for c in creatures for effect in c.effects]
+    if len(effects) > MAX_EFFECTS:
         return "effects"
+    # Each Advantage effect may add a d4 to a pool (R4, R5, R20).
+    lifts = len({e.key for e in effects if e.grant == "advantage"})
     low, high = load_span(setup)
     if len(creatures) ** 2 * (high - low + 1) > MAX_TABLE:
         return "tables"
     for moves in setup.moves:
         for move in moves:
-            dice = max(1, move.value + move.net) + sum(e.count for e in move.extra)
+            dice = max(1, move.value + move.net + lifts) + sum(e.count for e in move.extra)
             if dice > MAX_BATCH_DICE:
                 return "dice"
     return None

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from d4cli.fight.encounter import TEAM_SOURCE
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.names import distinct_sources
+from d4cli.sim.batch_effects import Effects, build_effects
 from d4cli.sim.batch_scope import load_span
 from d4cli.sim.policy import (
     REACTION_COST,
@@ -53,8 +54,12 @@ class Tables:
         move: (C, L, C) the move against that target, -1 for none (`best_move`).
         prevented: (C, L, C) expected damage a Disadvantage takes off that attack.
         forgone: (C, L, C) the reactor's turn damage lost to a reaction against that attacker.
-        value, cost, net, hindered: (M,) the Aspect's value, Cost, net Advantage, and net
-            Advantage with a reaction's Disadvantage counted as `act` counts it (R4).
+        value, cost: (M,) the Aspect's value and Cost.
+        nets: (M, 2 ** E, 2) the net Advantage of a move's roll with the set of the file's
+            effects that applies (`d4cli.sim.batch_effects.code`), without and with a
+            reaction's Disadvantage, each source name counted once as `act` counts them (R4,
+            R11, R20).
+        fx: the file's lasting effects and Team Action grants (E of them, R11, R20).
         pool_row: (M,) where a move's totals start in the rows of `totals`: the row of a
             pool of P d4s is ``pool_row[move] + P - 1`` (R5, R6).
         totals / total_low / total_first: the distribution of every pool's total, pool and
@@ -87,8 +92,8 @@ class Tables:
     forgone: Floats
     value: Ints
     cost: Ints
-    net: Ints
-    hindered: Ints
+    nets: Ints
+    fx: Effects
     pool_row: Ints
     totals: Floats
     total_low: Ints
@@ -126,7 +131,10 @@ def build(setup: Setup) -> Tables:
     for side in range(sides):
         ours = [i for i, s in enumerate(setup.side_of) if s == side]
         members[side, : len(ours)] = ours
-    pool_row, totals, total_low, total_first = _totals(moves)
+    round_over = encounter.current is None and encounter.next_position() is None
+    fx = build_effects(encounter, round_over)
+    nets = np.array(_nets(setup, fx), dtype=np.int64)
+    pool_row, totals, total_low, total_first = _totals(moves, nets.max(axis=(1, 2)))
     return Tables(
         low=low,
         loads=len(loads),
@@ -156,32 +164,32 @@ def build(setup: Setup) -> Tables:
         forgone=_forgone(setup, loads),
         value=np.array([m.value for m in moves], dtype=np.int64),
         cost=np.array([m.cost for m in moves], dtype=np.int64),
-        net=np.array([m.net for m in moves], dtype=np.int64),
-        hindered=np.array(_hindered(setup), dtype=np.int64),
+        nets=nets,
+        fx=fx,
         pool_row=pool_row,
         totals=totals,
         total_low=total_low,
         total_first=total_first,
         round_mode=encounter.mode == "round",
         current=-1 if encounter.current is None else encounter.position_of(encounter.current),
-        round_over=encounter.current is None and encounter.next_position() is None,
+        round_over=round_over,
         order_start=encounter.order_start(),
         max_rounds=setup.max_rounds,
     )
 
 
-def _totals(moves: list[Move]) -> tuple[Ints, Floats, Ints, Ints]:
-    """Every pool a move can roll, 1 d4 up to its Aspect plus its net Advantage (R5), with its
-    extra dice (R6): its row, and the rows of `Tables.totals` (cumulative shares, each row
-    shifted by its number so that the whole array increases)."""
+def _totals(moves: list[Move], top: Ints) -> tuple[Ints, Floats, Ints, Ints]:
+    """Every pool a move can roll, 1 d4 up to its Aspect plus its highest net Advantage *top*
+    (R5), with its extra dice (R6): its row, and the rows of `Tables.totals` (cumulative
+    shares, each row shifted by its number so that the whole array increases)."""
     pool_row: list[int] = []
     cumulative: list[Floats] = []
     lows: list[int] = []
     firsts: list[int] = []
     entries = 0
-    for move in moves:
+    for move, net in zip(moves, top.tolist()):
         pool_row.append(len(lows))
-        for pool in range(1, max(1, move.value + move.net) + 1):
+        for pool in range(1, max(1, move.value + net) + 1):
             row = len(lows)
             distribution = pool_distribution(pool, move.extra)
             shares = np.cumsum(distribution.probabilities)
@@ -229,16 +237,34 @@ def _forgone(setup: Setup, loads: range) -> Floats:
     return table
 
 
-def _hindered(setup: Setup) -> list[int]:
-    """Each move's net Advantage with a reaction's Disadvantage (source ``team action``) among
-    its sources, counted once by name as `act` counts them (R4, R11)."""
+def _nets(setup: Setup, fx: Effects) -> list[list[list[int]]]:
+    """Each move's net Advantage for every set of the file's effects (a `code`), without and
+    with a reaction's Disadvantage (source ``team action``): its named action's sources and
+    the effects', each name counted once as `act` counts them (R4, R11, R20)."""
     encounter = setup.encounter
+    effects = [effect for _, effect in fx.found]
     nets = []
     for creature, own, side in zip(encounter.creatures, setup.moves, setup.side_of):
         foe = next(c.name for c, s in zip(encounter.creatures, setup.side_of) if s != side)
         for move in own:
             request = named_request(encounter, creature.name, move.name, foe)
-            advantage = distinct_sources(request.advantage)[0]
-            disadvantage = distinct_sources((*request.disadvantage, TEAM_SOURCE))[0]
-            nets.append(len(advantage) - len(disadvantage))
+            by_code = []
+            for code in range(2 ** len(effects)):
+                applied = [e for i, e in enumerate(effects) if code >> i & 1]
+                advantage = (
+                    *request.advantage,
+                    *(e.source for e in applied if e.grant == "advantage"),
+                )
+                disadvantage = (
+                    *request.disadvantage,
+                    *(e.source for e in applied if e.grant == "disadvantage"),
+                )
+                counted = len(distinct_sources(advantage)[0])
+                by_code.append(
+                    [
+                        counted - len(distinct_sources(disadvantage)[0]),
+                        counted - len(distinct_sources((*disadvantage, TEAM_SOURCE))[0]),
+                    ]
+                )
+            nets.append(by_code)
     return nets

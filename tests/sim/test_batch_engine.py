@@ -200,18 +200,24 @@ def test_the_same_seed_gives_the_same_report_for_any_jobs(monkeypatch):
         assert pooled["x"] == alone
 
 
-def test_lasting_effects_fall_back_to_the_reference_engine_and_say_why(tmp_path):
+def test_lasting_effects_play_the_batch_engine_and_too_many_fall_back(tmp_path):
     path = tmp_path / "fight.toml"
     ok("init", "--from", "duel", "-f", str(path))
     ok("effect", "add", "Sera", "--adv", "high ground", "-f", str(path))
     report = json.loads(
         ok("simulate", "-f", str(path), "--runs", "20", "--seed", "1", "--json").stdout
     )
+    assert report["engine"] == {"name": "batch", "reason": None}
+    forecast = json.loads(ok("forecast", "-f", str(path), "--runs", "30", "--json").stdout)
+    assert forecast["engine"] == {"name": "batch", "reason": None}
+    for number in range(8):  # nine effects: past what the batch engine's tables hold
+        ok("effect", "add", "The Masked Blade", "--adv", f"edge {number}", "-f", str(path))
+    report = json.loads(
+        ok("simulate", "-f", str(path), "--runs", "20", "--seed", "1", "--json").stdout
+    )
     assert report["engine"] == {"name": "reference", "reason": "effects"}
     table = ok("simulate", "-f", str(path), "--runs", "20", "--seed", "1", "--modes", "turn").stdout
     assert "reference engine (the batch engine cannot express lasting effects" in table
-    forecast = json.loads(ok("forecast", "-f", str(path), "--runs", "30", "--json").stdout)
-    assert forecast["engine"] == {"name": "reference", "reason": "effects"}
     # Asked for by name, the reference engine plays and no reason is given.
     asked = json.loads(
         ok("simulate", "--from", "duel", "--runs", "20", "--engine", "reference", "--json").stdout

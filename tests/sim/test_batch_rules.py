@@ -7,7 +7,10 @@ went last), each state given to the batch engine as one row of its arrays and to
 reference as an `Encounter`. The rules: the end of a fight (R21, enumerated as well), who is
 down (R18), the next turn (R19), a turn's start with its round and Load resets (R1, R12),
 the target (the policy's rule), the move through the gate (R2), the pool (R5), damage over
-Evasion and hp (R7, R16), the Load an action costs (R8), and the reaction (R11).
+Evasion and hp (R7, R16), the Load an action costs (R8), and the reaction (R11); with the
+file's lasting effects and Team Action grants (R11, R20): the net Advantage they give a roll,
+the uses a roll takes off them, the reaction their names refuse, and their endings at a turn's
+start and end and at a round's end (R18, R20).
 """
 
 from __future__ import annotations
@@ -23,11 +26,12 @@ from hypothesis import strategies as st
 from test_batch_engine import encounters, example
 
 from d4cli.fight import actions, team, turns
+from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.sides import encounter_end, fight_end
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.errors import InputError
-from d4cli.sim import batch
+from d4cli.sim import batch, batch_effects
 from d4cli.sim.batch_tables import Tables, build
 from d4cli.sim.dice import BatchedDice
 from d4cli.sim.engine import _act_request, _Run, _team_request
@@ -71,12 +75,49 @@ def test_the_end_of_a_fight_over_arrays_is_the_rule_on_every_small_fight():
     )
 
 
+EFFECT_SOURCES = ("team action", "flank", "dark", "high ground")
+
+
 @st.composite
-def fights(draw):
+def lasting_effects(draw, names: tuple[str, ...]):
+    """A few effects as a file may hold them (R11, R20): distinct source names, any grant,
+    ``own`` or ``against``, each way of ending, Team Action grants among them."""
+    found = []
+    for source in draw(st.lists(st.sampled_from(EFFECT_SOURCES), max_size=3, unique=True)):
+        grant = draw(st.sampled_from(["advantage", "disadvantage"]))
+        if draw(st.integers(0, 4)) == 0:  # a pending Team Action grant
+            found.append(Effect(source, grant, "own", "uses", uses=1, origin="team"))
+            continue
+        ends = draw(st.sampled_from(["start", "end", "rounds", "uses", "removed"]))
+        timed = ends in ("start", "end")
+        found.append(
+            Effect(
+                source,
+                grant,
+                draw(st.sampled_from(["own", "against"])),
+                ends,
+                creature=draw(st.sampled_from(names)) if timed else None,
+                last_round=draw(st.integers(1, 3)) if ends == "rounds" else None,
+                uses=draw(st.integers(1, 2)) if ends == "uses" else None,
+                from_round=draw(st.sampled_from([None, 1, 2])) if timed else None,
+            )
+        )
+    return tuple(found)
+
+
+@st.composite
+def fights(draw, with_effects: bool = False):
     """A prepared random encounter, its `Tables`, and a state of its fight in round 1 between
     turns: hp from 0 to the start's, Loads anywhere the tables span, who has had a turn and
-    who went last."""
+    who went last; *with_effects*: the creatures hold lasting effects (R20)."""
     encounter, mode, reset = draw(encounters())
+    if with_effects:
+        names = tuple(c.name for c in encounter.creatures)
+        encounter = encounter._replace(
+            creatures=tuple(
+                c._replace(effects=draw(lasting_effects(names))) for c in encounter.creatures
+            )
+        )
     try:
         setup = prepare(encounter, MODE_NAMES[(mode, reset)], max_rounds=15)
     except InputError:
@@ -99,7 +140,7 @@ def fights(draw):
 
 
 def _row(t: Tables, state: Encounter) -> batch._Live:
-    """*state* as the one row of the batch engine's live runs."""
+    """*state* as the one row of the batch engine's live runs, its effects all lasting."""
     creatures = state.creatures
     return batch._Live(
         np.arange(1),
@@ -108,7 +149,28 @@ def _row(t: Tables, state: Encounter) -> batch._Live:
         np.array([[c.had_turn for c in creatures]]),
         np.array([state.order_start()], dtype=np.int64),
         np.array([state.next_position() is None]),
+        np.ones((1, t.fx.count), dtype=bool),
+        t.fx.uses[None, :].copy(),
     )
+
+
+def _effects_of(t: Tables, state: Encounter) -> tuple[list[bool], list[int]]:
+    """Which of the file's effects (`Tables.fx`) *state* still holds, and their uses left, as
+    the batch engine's row would say them."""
+    active, uses = [], []
+    for index, (position, effect) in enumerate(t.fx.found):
+        held = [e for e in state.creatures[position].effects if e.key == effect.key]
+        active.append(bool(held))
+        uses.append(
+            (held[0].uses or 0) if held and effect.ends == "uses" else int(t.fx.uses[index])
+        )
+    return active, uses
+
+
+def _in_state(t: Tables, state: Encounter) -> Tables:
+    """*t* with its effects' rounds counted from *state* (its round, and whether it is over)."""
+    over = state.current is None and state.next_position() is None
+    return replace(t, fx=batch_effects.build_effects(state, over))
 
 
 class _Uniform:
@@ -214,7 +276,7 @@ def test_an_attack_is_the_commands_gate_pool_damage_and_load(case, seed):
             assert (move >= 0) == (request is not None)  # the gate and the policy's move (R2)
             if request is None:
                 continue
-            _attack_agrees(t, state, request, me, target, move, t.net[move], rng)
+            _attack_agrees(t, state, request, me, target, move, t.nets[move, 0, 0], rng)
             attacks += 1
             for ally in (i for i, s in enumerate(setup.side_of) if s == setup.side_of[target]):
                 helper = state.creatures[ally]
@@ -226,7 +288,7 @@ def test_an_attack_is_the_commands_gate_pool_damage_and_load(case, seed):
                 if grant is None:
                     continue
                 hindered, _ = team.team(state, grant)
-                _attack_agrees(t, hindered, request, me, target, move, t.hindered[move], rng)
+                _attack_agrees(t, hindered, request, me, target, move, t.nets[move, 0, 1], rng)
                 break
     assume(attacks)
 
@@ -281,7 +343,7 @@ def test_every_total_drawn_is_the_pools_own_distribution():
     moves = [move for own in setup.moves for move in own]
     checked = 0
     for index, move in enumerate(moves):
-        for pool in range(1, max(1, move.value + move.net) + 1):
+        for pool in range(1, max(1, move.value + int(t.nets[index].max())) + 1):
             exact = pool_distribution(pool, move.extra)
             below = Fraction(0)
             for offset, weight in enumerate(exact.weights):
@@ -295,3 +357,93 @@ def test_every_total_drawn_is_the_pools_own_distribution():
                     checked += 1
                 below += share
     assert checked > 100
+
+
+@SAME_STATES
+@given(fights(with_effects=True), st.integers(0, 2**32))
+def test_an_attack_counts_and_uses_the_effects_as_the_command_does(case, seed):
+    """Every attack the state allows, played by `d4cli.fight.actions.act` on a state whose
+    creatures hold lasting effects and grants: the batch engine's net Advantage gives the
+    record's pool, and the effects it applied to lose a use or end as in the command's state
+    after it (R4, R5, R11, R20); with a reaction's grant, refused where `team` refuses it."""
+    setup, t, state = case
+    rng = BatchedDice(random.Random(seed))
+    attacks = 0
+    for me, attacker in enumerate(state.creatures):
+        if attacker.down:
+            continue
+        for target, other in enumerate(state.creatures):
+            if setup.side_of[target] == setup.side_of[me] or other.hp is None or other.hp <= 0:
+                continue
+            request = _act_request(setup, me, attacker.load, target, other.evasion)
+            if request is None:
+                continue
+            move = t.move[me, attacker.load - t.low, target]
+            _roll_agrees(t, state, request, me, target, move, False, rng)
+            attacks += 1
+            refused = batch_effects.refused(t.fx, _row(t, state).active, np.array([me]))[0]
+            grant = team.TeamRequest(
+                other.name, attacker.name, "disadvantage", cost=0, aspect=other.aspects[0][0]
+            )
+            try:
+                hindered, _ = team.team(state, grant)
+            except InputError:
+                assert refused
+                continue
+            assert not refused
+            if hindered is not state:  # the gate allowed the Team Action (R2, R11)
+                _roll_agrees(t, hindered, request, me, target, move, True, rng)
+    assume(attacks)
+
+
+def _roll_agrees(t, state, request, me, target, move, hindered, rng) -> None:
+    live = _row(t, state)
+    who, aimed = np.array([me]), np.array([target])
+    applied = batch_effects.code(t.fx, live.active, who, aimed)
+    net = t.nets[move, applied, np.array([int(hindered)])]
+    new, record = actions.act(state, request, rng)
+    assert record.allowed
+    size = batch.pool_sizes(np.array([t.value[move]]), np.array([state.creatures[me].load]), net)
+    assert size[0] == record.result.plan.size.size  # R4, R5, R20
+    batch_effects.use(t.fx, live.active, live.uses, who, aimed)
+    _same_effects(t, live, new)
+
+
+def _same_effects(t: Tables, live: batch._Live, state: Encounter) -> None:
+    """The row's effects are those *state* holds, with the same uses left (R11, R20)."""
+    active, uses = _effects_of(t, state)
+    assert live.active[0].tolist() == active, [effect for _, effect in t.fx.found]
+    for index, (_, effect) in enumerate(t.fx.found):
+        if active[index] and effect.ends == "uses":
+            assert live.uses[0, index] == uses[index], effect
+
+
+@SAME_STATES
+@given(fights(with_effects=True))
+def test_effects_end_at_a_turns_start_and_end_and_a_rounds_end_as_the_reference(case):
+    """From a state between turns: a turn starts, ends, and the next starts (a new round when
+    nobody is left to go), in both engines; the effects still lasting agree after each start
+    (R18, R19, R20: a round's end is part of the turn start that follows it)."""
+    setup, t, state = case
+    assume(encounter_end(state) is None)
+    t = _in_state(t, state)
+    live = _row(t, state)
+    figures = _figures(t, 1)
+    figures.counts[0, 0] = 0 if live.round_over[0] else 1
+    new, _ = turns.start_turn(state)
+    me = batch._start_turn(t, figures, live)
+    _same_effects(t, live, new)
+    new, _ = turns.end_turn(new)
+    batch._end_turn(t, live, me)
+    assume(encounter_end(new) is None)
+    new, _ = turns.start_turn(new)
+    batch._start_turn(t, figures, live)
+    _same_effects(t, live, new)
+
+
+@SAME_STATES
+@given(fights(with_effects=True))
+def test_the_reaction_meets_the_effects_as_the_reference_engines(case):
+    """The reaction of `test_the_reaction_is_the_reference_engines` where the attacker's
+    effects may refuse the grant: nobody reacts and nobody pays (R11, R20)."""
+    test_the_reaction_is_the_reference_engines.hypothesis.inner_test(case)
