@@ -255,6 +255,18 @@ def test_the_target_is_the_policys_for_either_rule(case, u):
             assert found == (-1 if expected is None else expected), (rule, me)
 
 
+def _attack_pairs(setup, state):
+    """Each (attacker index, attacker, target index, target) where a standing creature faces a
+    foe that still has hp."""
+    for me, attacker in enumerate(state.creatures):
+        if attacker.down:
+            continue
+        for target, other in enumerate(state.creatures):
+            if setup.side_of[target] == setup.side_of[me] or other.hp is None or other.hp <= 0:
+                continue
+            yield me, attacker, target, other
+
+
 @SAME_STATES
 @given(fights(), st.integers(0, 2**32))
 def test_an_attack_is_the_commands_gate_pool_damage_and_load(case, seed):
@@ -264,32 +276,27 @@ def test_an_attack_is_the_commands_gate_pool_damage_and_load(case, seed):
     setup, t, state = case
     rng = BatchedDice(random.Random(seed))
     attacks = 0
-    for me, attacker in enumerate(state.creatures):
-        if attacker.down:
+    for me, attacker, target, other in _attack_pairs(setup, state):
+        load = attacker.load
+        move = t.move[me, load - t.low, target]
+        request = _act_request(setup, me, load, target, other.evasion)
+        assert (move >= 0) == (request is not None)  # the gate and the policy's move (R2)
+        if request is None:
             continue
-        for target, other in enumerate(state.creatures):
-            if setup.side_of[target] == setup.side_of[me] or other.hp is None or other.hp <= 0:
+        _attack_agrees(t, state, request, me, target, move, t.nets[move, 0, 0], rng)
+        attacks += 1
+        for ally in (i for i, s in enumerate(setup.side_of) if s == setup.side_of[target]):
+            helper = state.creatures[ally]
+            if helper.down:
                 continue
-            load = attacker.load
-            move = t.move[me, load - t.low, target]
-            request = _act_request(setup, me, load, target, other.evasion)
-            assert (move >= 0) == (request is not None)  # the gate and the policy's move (R2)
-            if request is None:
+            grant = _team_request(
+                setup, ally, helper.load, me, load, other.evasion, helper.had_turn
+            )
+            if grant is None:
                 continue
-            _attack_agrees(t, state, request, me, target, move, t.nets[move, 0, 0], rng)
-            attacks += 1
-            for ally in (i for i, s in enumerate(setup.side_of) if s == setup.side_of[target]):
-                helper = state.creatures[ally]
-                if helper.down:
-                    continue
-                grant = _team_request(
-                    setup, ally, helper.load, me, load, other.evasion, helper.had_turn
-                )
-                if grant is None:
-                    continue
-                hindered, _ = team.team(state, grant)
-                _attack_agrees(t, hindered, request, me, target, move, t.nets[move, 0, 1], rng)
-                break
+            hindered, _ = team.team(state, grant)
+            _attack_agrees(t, hindered, request, me, target, move, t.nets[move, 0, 1], rng)
+            break
     assume(attacks)
 
 
@@ -312,22 +319,17 @@ def test_the_reaction_is_the_reference_engines(case):
     """For every attack the state allows: whether a creature of the target's side reacts, and
     which one pays its Load (R11), as the reference engine's `_Run.react` decides."""
     setup, t, state = case
-    for me, attacker in enumerate(state.creatures):
-        if attacker.down:
+    for me, attacker, target, other in _attack_pairs(setup, state):
+        load = attacker.load
+        if t.move[me, load - t.low, target] < 0:
             continue
-        for target, other in enumerate(state.creatures):
-            if setup.side_of[target] == setup.side_of[me] or other.hp is None or other.hp <= 0:
-                continue
-            load = attacker.load
-            if t.move[me, load - t.low, target] < 0:
-                continue
-            live = _row(t, state)
-            rows, who = np.arange(1), np.array([me])
-            hindered = batch._react(t, live, rows, who, np.array([load]), np.array([target]))
-            run = _reference_run(setup, state)
-            run.react(me, load, target, other.evasion)
-            assert bool(hindered[0]) == (run.reactions == 1)
-            assert live.load[0].tolist() == [c.load for c in run.encounter.creatures]
+        live = _row(t, state)
+        rows, who = np.arange(1), np.array([me])
+        hindered = batch._react(t, live, rows, who, np.array([load]), np.array([target]))
+        run = _reference_run(setup, state)
+        run.react(me, load, target, other.evasion)
+        assert bool(hindered[0]) == (run.reactions == 1)
+        assert live.load[0].tolist() == [c.load for c in run.encounter.creatures]
 
 
 def _reference_run(setup: Setup, state: Encounter) -> _Run:
@@ -369,30 +371,25 @@ def test_an_attack_counts_and_uses_the_effects_as_the_command_does(case, seed):
     setup, t, state = case
     rng = BatchedDice(random.Random(seed))
     attacks = 0
-    for me, attacker in enumerate(state.creatures):
-        if attacker.down:
+    for me, attacker, target, other in _attack_pairs(setup, state):
+        request = _act_request(setup, me, attacker.load, target, other.evasion)
+        if request is None:
             continue
-        for target, other in enumerate(state.creatures):
-            if setup.side_of[target] == setup.side_of[me] or other.hp is None or other.hp <= 0:
-                continue
-            request = _act_request(setup, me, attacker.load, target, other.evasion)
-            if request is None:
-                continue
-            move = t.move[me, attacker.load - t.low, target]
-            _roll_agrees(t, state, request, me, target, move, False, rng)
-            attacks += 1
-            refused = batch_effects.refused(t.fx, _row(t, state).active, np.array([me]))[0]
-            grant = team.TeamRequest(
-                other.name, attacker.name, "disadvantage", cost=0, aspect=other.aspects[0][0]
-            )
-            try:
-                hindered, _ = team.team(state, grant)
-            except InputError:
-                assert refused
-                continue
-            assert not refused
-            if hindered is not state:  # the gate allowed the Team Action (R2, R11)
-                _roll_agrees(t, hindered, request, me, target, move, True, rng)
+        move = t.move[me, attacker.load - t.low, target]
+        _roll_agrees(t, state, request, me, target, move, False, rng)
+        attacks += 1
+        refused = batch_effects.refused(t.fx, _row(t, state).active, np.array([me]))[0]
+        grant = team.TeamRequest(
+            other.name, attacker.name, "disadvantage", cost=0, aspect=other.aspects[0][0]
+        )
+        try:
+            hindered, _ = team.team(state, grant)
+        except InputError:
+            assert refused
+            continue
+        assert not refused
+        if hindered is not state:  # the gate allowed the Team Action (R2, R11)
+            _roll_agrees(t, hindered, request, me, target, move, True, rng)
     assume(attacks)
 
 
