@@ -23,7 +23,6 @@ from d4cli.journal.entry import read_head
 from d4cli.output import render
 from d4cli.output.effecttext import chip
 from d4cli.output.render import escape, plain
-from d4cli.output.render.board import lines_of
 from d4cli.output.render.effects import effects_cell
 from d4cli.output.render.encounter import print_lines, summary
 from d4cli.output.render.sheet import sheet_table
@@ -242,22 +241,22 @@ def status_view(encounter: Encounter, console: Any) -> Callable[..., Table]:
     return functools.partial(compact_status_table, encounter, console.width)
 
 
-def status_window(
-    encounter: Encounter, draw: Callable[..., Table], width: int, height: int
-) -> Window:
-    """The rows of the status table drawn by *draw* (`status_view`) that fit *height* lines
-    *width* columns wide with a line left for the shell's prompt: a window around the
-    current creature, else the next to go (`d4cli.output.window`, as the boards keep it).
+def status_window(encounter: Encounter, draw: Callable[..., Table], console: Any) -> Window:
+    """The rows of the status table drawn by *draw* (`status_view`) that fit *console*'s
+    height with a line left for the shell's prompt: a window around the current creature,
+    else the next to go (`d4cli.output.window`, as the boards keep it).
     """
+
+    def lines_of(table: Table) -> int:
+        return len(console.render_lines(table, console.options, pad=False))
+
     count = len(encounter.creatures)
-    frame = lines_of(draw(shown=Window(0, 0), more=False), width)
-    heights = [
-        lines_of(draw(shown=Window(i, i + 1), more=False), width) - frame for i in range(count)
-    ]
+    frame = lines_of(draw(shown=Window(0, 0), more=False))
+    heights = [lines_of(draw(shown=Window(i, i + 1), more=False)) - frame for i in range(count)]
     names = [creature.name for creature in encounter.creatures]
     current = names.index(encounter.current) if encounter.current in names else None
     following = names.index(encounter.next_turn) if encounter.next_turn in names else None
-    return window(heights, focus_of(current, following), height - frame - 1)
+    return window(heights, focus_of(current, following), console.size.height - frame - 1)
 
 
 # Lines of a status table around its rows: title, rules, header, caption.
@@ -298,7 +297,7 @@ def print_status(encounter: Encounter) -> None:
         out.print(draw())
         return
     if out.is_terminal:
-        out.print(draw(shown=status_window(encounter, draw, out.width, out.size.height)))
+        out.print(draw(shown=status_window(encounter, draw, out)))
         return
     lines = table_lines(draw())
     out.file.write("".join(plain(line) + "\n" for line in lines))
