@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from d4cli.api import SeatDesk
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.requests import request_help
+from d4cli.cli.tracker_access import open_tracker
 
 # How often the prompt reads the requests, in seconds: a request shows within this.
 POLL_SECONDS = 0.5

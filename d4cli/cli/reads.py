@@ -13,10 +13,10 @@ from d4cli.api.simulation import (
     forecast,
 )
 from d4cli.cli.sim_input import seed_of
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.forecast import forecast_line, over_line
-from d4cli.output.render.status import print_status
-from d4cli.output.serialize.forecast import status_forecast_json
+from d4cli.output.render.entry_lines import print_lines
+from d4cli.output.render.forecast_text import forecast_line, over_line
+from d4cli.output.render.status_tables import print_status
+from d4cli.output.serialize.forecast_json import status_forecast_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.limits import parse_whole
 

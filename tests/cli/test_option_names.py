@@ -1,6 +1,6 @@
 """Option values that name a creature, typed without quotes: ``--target Goblin Sniper`` (N1).
 
-`d4cli.cli.names.join_line` reads a whole line: the positional words and the value of each
+`d4cli.cli.spaced_names.join_line` reads a whole line: the positional words and the value of each
 option that takes a creature's name. Words are joined when exactly one reading exists; two
 readings are one error (exit 2) showing both as they would be typed, and nothing is written.
 conftest's autouse fixture points D4CLI_FILE at a temp folder.
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from _cli import fails, files, ok, ok_json, run
 
-from d4cli.cli.names import ARGUMENTS, Options, join_line, positional_indexes
+from d4cli.cli.spaced_names import ARGUMENTS, Options, join_line, positional_indexes
 
 FILE = Path("encounter.toml")
 ACT = ARGUMENTS[("act",)]

@@ -189,5 +189,5 @@ def test_act_json_loads_its_serializer_and_no_other_commands_output(tmp_path):
         assert "d4cli.journal.acts" in loaded, args
         if "--dry-run" in args:
             assert " rich\n" not in loaded and " d4cli.output.render\n" not in loaded, args
-        for other in ("d4cli.sim", "d4cli.output.render.board", "d4cli.output.page"):
+        for other in ("d4cli.sim", "d4cli.output.render.board_frame", "d4cli.output.page"):
             assert f" {other}\n" not in loaded, (args, other)

@@ -54,7 +54,7 @@ def _fight(tmp_path: Path, current: str):
 
 
 def _print(encounter):
-    from d4cli.output.render.status import print_status
+    from d4cli.output.render.status_tables import print_status
 
     return lambda: print_status(encounter)
 
