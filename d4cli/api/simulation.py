@@ -250,6 +250,7 @@ def forecast(
     engine: str | None = None,
     jobs: int | None = None,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
+    progress: OnProgress | None = None,
 ) -> Forecast:
     """Each side's chance to win *encounter* from its state as it stands (mid-turn, hp, Loads,
     effects), played on *runs* times in the file's own mode (R12, R18).
@@ -261,6 +262,7 @@ def forecast(
         engine: ``batch`` (the default, where it can express the encounter) or ``reference``.
         jobs: processes (default: up to two once the runs are worth a pool, `pool_jobs`).
         max_rounds: a fight still running after this many rounds (1..100,000) is a draw.
+        progress: called as pieces finish with (runs played so far, *runs*).
 
     Returns:
         A `Forecast`: each side's `Chance` (wins, rate 0..1, 95% Wilson interval), the draws,
@@ -279,7 +281,9 @@ def forecast(
     jobs = pool_jobs(runs) if jobs is None else check_jobs(jobs, cluster=False)
     max_rounds = check_whole(max_rounds, "max_rounds", MAX_ROUNDS)
     fight = _read(encounter)
-    return forecasting.forecast(fight, runs, seed, jobs, max_rounds, asked)
+    return forecasting.forecast(
+        fight, runs, seed, jobs, max_rounds, asked, progress=_counter(progress, runs)
+    )
 
 
 def pool_jobs(runs: int) -> int:

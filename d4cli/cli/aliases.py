@@ -4,7 +4,7 @@ The players know a creature by its alias (``Sniper`` for ``Goblin Archer``), so 
 may type it too. Before Click parses a line, the root command (`d4cli.cli.root`) hands
 this module the line's words and the encounter's names and aliases; a word in a name
 slot of `d4cli.cli.spaced_names.ARGUMENTS`, or the value of an option that names a creature
-(`CREATURE_OPTIONS`), that is an alias and no creature's name becomes that creature's
+(`d4cli.cli.spaced_names.CREATURE_OPTIONS`), that is an alias and no creature's name becomes that creature's
 name, and a note says so (``'Sniper' is Goblin Archer's alias``): never silently.
 Pure: words in, words and notes out.
 """
@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from d4cli.cli.spaced_names import ASSIGNMENTS, NAME, NAME_OPTIONAL, NAMES, WORD, WORD_OPTIONAL
+from d4cli.cli.spaced_names import (
+    ASSIGNMENTS,
+    CREATURE_OPTIONS,
+    NAME,
+    NAME_OPTIONAL,
+    NAMES,
+    TEXT,
+    TEXT_OPTIONAL,
+    WORD,
+    WORD_OPTIONAL,
+)
 from d4cli.rules.names import fold_name
 
-# The options whose value is a creature's name, on the commands of `d4cli.cli.spaced_names.ARGUMENTS`.
-CREATURE_OPTIONS = (
-    "--target",
-    "--before",
-    "--after",
-    "--like",
-    "--until-start-of",
-    "--until-end-of",
-)
 # A creature's name and its alias ("" for none).
 Roster = Sequence[tuple[str, str]]
 
@@ -48,7 +49,7 @@ def name_positions(count: int, slots: Sequence[str]) -> list[int]:
             position += taken
         elif slot in (WORD, WORD_OPTIONAL):
             position += 1
-        elif slot == ASSIGNMENTS:
+        elif slot in (ASSIGNMENTS, TEXT, TEXT_OPTIONAL):
             break
     return out
 

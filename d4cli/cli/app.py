@@ -27,7 +27,7 @@ COMMANDS: dict[str, Listed] = {
     "roll": Listed(
         "d4cli.cli.commands.roll:app",
         "Roll a D4 pool, a d20 Action Roll or plain dice.",
-        {"unknown_hint": "unknown_command_hint"},
+        {"unknown_hint": "unknown_command_hint", "implied": "implied_command"},
     ),
     "init": Listed(
         "d4cli.cli.commands.encounter:init_command",

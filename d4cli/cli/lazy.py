@@ -77,12 +77,19 @@ class LazyGroup(TyperGroup):
     # The one-line summary of each command, as the list of commands shows it (the root's,
     # from `Listed`); a group without them builds its commands to list them.
     summaries: Mapping[str, str] = {}
-    # What an unknown command name might have meant (``roll 3d4``): a hint, or "" for none.
+    # What an unknown command name might have meant (``roll d6``): a hint, or "" for none.
     unknown_hint: Callable[[str], str] | None = None
+    # The command a first word that names none belongs to (``roll 1d20+5`` is ``roll dice
+    # 1d20+5``), or None: then the word is an unknown command.
+    implied: Callable[[str], str | None] | None = None
 
     def resolve_command(
         self, ctx: Context, args: list[str]
     ) -> tuple[str | None, Command | None, list[str]]:
+        if args and self.implied is not None and args[0] not in self.list_commands(ctx):
+            command = self.implied(args[0])
+            if command is not None:
+                args = [command, *args]
         try:
             return super().resolve_command(ctx, args)
         except (
@@ -135,7 +142,7 @@ class Listed(NamedTuple):
         summary: the first paragraph of its help, exactly (``--help`` lists it, a Tab
             on a command name shows it; a test compares the two).
         settings: keyword arguments of ``typer.Typer.command`` (``context_settings``), or,
-            for a group, ``unknown_hint`` (`build`).
+            for a group, ``unknown_hint`` and ``implied`` (`build`).
     """
 
     target: str
@@ -162,8 +169,9 @@ def build(name: str, spec: Spec) -> Command:
 
     A command function becomes one command, with the spec's Typer settings (such as
     ``context_settings``) if it has any. A Typer app becomes a `LazyGroup` named *name*;
-    its one setting, ``unknown_hint``, names the module's function (``"function"``) that
-    hints at what an unknown sub-command meant (`LazyGroup.unknown_hint`).
+    its settings ``unknown_hint`` and ``implied`` name the module's functions (``"function"``)
+    that hint at what an unknown sub-command meant (`LazyGroup.unknown_hint`) and say the
+    sub-command a first word belongs to (`LazyGroup.implied`).
     """
     target_spec, settings = (
         (spec, {}) if isinstance(spec, str) else (spec.target, spec.settings or {})
@@ -173,8 +181,9 @@ def build(name: str, spec: Spec) -> Command:
     target = getattr(module, attribute)
     if isinstance(target, typer.Typer):
         group = group_from_app(name, target)
-        if "unknown_hint" in settings:
-            group.unknown_hint = getattr(module, settings["unknown_hint"])
+        for setting in ("unknown_hint", "implied"):
+            if setting in settings:
+                setattr(group, setting, getattr(module, settings[setting]))
         return group
     return _single(name, target, settings)
 

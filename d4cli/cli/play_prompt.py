@@ -1,4 +1,5 @@
-"""The interactive prompt of ``d4cli play``: prompt_toolkit, Tab completion, history.
+"""The interactive prompt of ``d4cli play``: prompt_toolkit, Tab completion, history, and the
+seats' requests live (`interact`: printed as they come, waiting ones in the bottom toolbar).
 
 Completion asks the root command itself, through Click's completion
 (`d4cli.cli.completion.shells.line_completions`), the way the bash, zsh and fish scripts do:
@@ -11,10 +12,12 @@ This is the only module that imports prompt_toolkit.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
+import functools
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -24,8 +27,11 @@ from d4cli.cli import completion
 from d4cli.cli.completion.words import split_line
 from d4cli.cli.interrupts import interrupted
 from d4cli.cli.play_history import history_path, open_history
+from d4cli.cli.play_requests import POLL_SECONDS, RequestWatch, arrived_line, toolbar_text
 from d4cli.cli.play_session import LEAVE_WORDS
 from d4cli.cli.tracker_access import open_tracker
+from d4cli.output.render import escape
+from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.wrap import say
 from d4cli.rules.errors import D4Error, escape_control
 
@@ -248,8 +254,48 @@ def _file_history_class() -> Any:
     return SessionHistory
 
 
+def say_arrived(rows: list[Any]) -> None:
+    """Print a line for each request just come (`d4cli.cli.play_requests.arrived_line`)."""
+    if rows:
+        print_lines([escape(arrived_line(row)) for row in rows])
+        sys.stdout.flush()
+
+
+def toolbar_of(watch: RequestWatch) -> Callable[[], str | None] | None:
+    """The prompt's bottom toolbar while requests wait (`toolbar_text` of what *watch* last
+    read, never a read of its own: it is drawn at every key); None: no toolbar."""
+    if not watch.rows:
+        return None
+    return lambda: toolbar_text(watch.rows)
+
+
+async def watch_requests(prompt: Any, watch: RequestWatch, seconds: float = POLL_SECONDS) -> None:
+    """While *prompt* waits for a line: every *seconds*, read the requests; print each new one
+    above the prompt (prompt_toolkit's ``run_in_terminal``: the line being typed stays) and
+    redraw the prompt and its toolbar. Runs as the prompt's background task, which ends with it."""
+    from prompt_toolkit.application import run_in_terminal
+
+    while True:
+        await asyncio.sleep(seconds)
+        fresh = watch.poll()
+        prompt.bottom_toolbar = toolbar_of(watch)
+        if fresh:
+            await run_in_terminal(functools.partial(say_arrived, fresh))
+        prompt.app.invalidate()
+
+
+def message(session: Session, state: str, watch: RequestWatch) -> str:
+    """The prompt's text with the turn *state* read before it and the count *watch* last read."""
+    return session.prompt(state, len(watch.rows))
+
+
 def interact(session: Session) -> int:
-    """Prompt for lines until Ctrl-D or ``exit``; a failing line does not end it. Exit 0."""
+    """Prompt for lines until Ctrl-D or ``exit``; a failing line does not end it. Exit 0.
+
+    The seats' requests stay in view (`d4cli.cli.play_requests`): one that comes while the
+    GM types is printed above the prompt at once, one that came while a command ran before
+    the next prompt, and those waiting are counted in the prompt and named in its toolbar.
+    """
     from prompt_toolkit import PromptSession
 
     prompt: PromptSession[str] = PromptSession(
@@ -257,9 +303,20 @@ def interact(session: Session) -> int:
         completer=SessionCompleter(session.root),
         complete_while_typing=False,
     )
+    watch = RequestWatch(session.path)
+    watch.poll()  # those waiting already: in the prompt and the toolbar, not announced
+
+    def start_watching() -> None:
+        prompt.app.create_background_task(watch_requests(prompt, watch))
+
     while True:
+        say_arrived(watch.poll())  # came while the last command ran
+        state = session.state()
+        prompt.bottom_toolbar = toolbar_of(watch)
         try:
-            line = prompt.prompt(session.prompt())
+            line = prompt.prompt(
+                functools.partial(message, session, state, watch), pre_run=start_watching
+            )
         except KeyboardInterrupt:
             continue
         except EOFError:

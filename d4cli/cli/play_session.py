@@ -132,18 +132,21 @@ class Session:
         write_help(sys.stdout)
         return 0
 
-    def prompt(self) -> str:
+    def prompt(self, state: str | None = None, waiting: int | None = None) -> str:
         """``[round 2: Aria] d4cli> ``: the round and whose turn (or who is next), and
-        ``, 2 requests`` while seats' requests wait for the GM (``requests``)."""
-        return f"[{self.state()}{self.waiting()}] d4cli> "
+        ``, 2 requests`` while seats' requests wait for the GM (``requests``). *state* and
+        *waiting* (a count): as already read (`state`, a `d4cli.cli.play_requests.RequestWatch`);
+        None: read now."""
+        count = waiting if waiting is not None else self.waiting()
+        words = "" if not count else f", {count} request" + ("" if count == 1 else "s")
+        return f"[{self.state() if state is None else state}{words}] d4cli> "
 
-    def waiting(self) -> str:
-        """``, 1 request`` / ``, 2 requests`` waiting from seats, else ""."""
+    def waiting(self) -> int:
+        """How many requests from seats wait for the GM (0 when they cannot be read)."""
         try:
-            count = len(SeatDesk(open_tracker(self.path)).pending())
+            return len(SeatDesk(open_tracker(self.path)).pending())
         except Exception:  # noqa: BLE001 - the prompt never fails; ``requests`` says why
-            return ""
-        return "" if not count else f", {count} request" + ("" if count == 1 else "s")
+            return 0
 
     def state(self) -> str:
         """The turn state in a few words, read from the file now (R13)."""

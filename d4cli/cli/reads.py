@@ -4,7 +4,14 @@
 from __future__ import annotations
 
 from d4cli.api import Encounter
-from d4cli.api.simulation import DEFAULT_FORECAST_RUNS, FORECAST_RUNS, FightOver, Forecast, forecast
+from d4cli.api.simulation import (
+    DEFAULT_FORECAST_RUNS,
+    FORECAST_RUNS,
+    FightOver,
+    Forecast,
+    OnProgress,
+    forecast,
+)
 from d4cli.cli.sim_input import seed_of
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.forecast_text import forecast_line, over_line
@@ -15,16 +22,21 @@ from d4cli.rules.limits import parse_whole
 
 
 def run_forecast(
-    encounter: Encounter, runs: str | None, seed: str | None, engine: str | None = None
+    encounter: Encounter,
+    runs: str | None,
+    seed: str | None,
+    engine: str | None = None,
+    progress: OnProgress | None = None,
 ) -> Forecast:
     """The forecast of *encounter* with ``--runs``, ``--seed`` (or D4CLI_SEED, else a random seed)
-    and ``--engine`` (default: the batch engine where it can) as given.
+    and ``--engine`` (default: the batch engine where it can) as given; *progress* is told the
+    runs played so far and in all.
 
     Raises:
         InputError: a bad ``--runs`` or ``--seed``, a fight already over, or what the simulator refuses.
     """
     count = DEFAULT_FORECAST_RUNS if runs is None else parse_whole(runs, "--runs", FORECAST_RUNS)
-    return forecast(encounter, runs=count, seed=seed_of(seed), engine=engine)
+    return forecast(encounter, runs=count, seed=seed_of(seed), engine=engine, progress=progress)
 
 
 def status_forecast(encounter: Encounter) -> tuple[Forecast | None, str | None]:

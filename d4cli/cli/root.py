@@ -10,8 +10,9 @@ the console script and to ``typer.testing.CliRunner``. Commands and printers
 never end the process themselves: a refusal is a `RefusedError` that carries
 its result, raised after the result was printed (`d4cli.output.printing`).
 
-Before Click parses a line, `D4Group` rejoins a creature's name typed without quotes
-(``act Goblin Archer Might``; `d4cli.cli.spaced_names`) and takes a creature's alias for its
+Before Click parses a line, `D4Group` rejoins a creature's name typed without quotes,
+as a positional argument or an option's value (``act Goblin Archer Might --target Goblin
+Sniper``; `d4cli.cli.spaced_names`) and takes a creature's alias for its
 name, with a note (`d4cli.cli.aliases`). Only for a command that takes creature names
 does it build that one command and read the encounter's names and aliases: the
 library (`d4cli.api.Reader`) is imported there, inside the function (the names
@@ -36,11 +37,10 @@ from d4cli.cli.settings import resolve_path
 from d4cli.cli.spaced_names import (
     Options,
     command_of,
-    could_join,
+    join_line,
+    line_could_join,
     option_value,
     positional_indexes,
-    rebuilt,
-    runs_of,
 )
 from d4cli.output.wrap import say
 from d4cli.rules.errors import D4Error, RefusedError, escape_control
@@ -292,12 +292,11 @@ class D4Group(LazyGroup):
         roster = _roster(option_value(rest, ("--file", "-f")))
         if roster is None:
             return args
-        if could_join([rest[i] for i in indexes], slots):
+        if line_could_join(rest, indexes, slots):
             known = [name for pair in roster for name in pair if name]
-            words = [rest[i] for i in indexes]
-            reading = runs_of(words, slots, known, " ".join(path), open_end)
-            if reading is not None:
-                rest = rebuilt(rest, indexes, reading)
+            joined = join_line(rest, indexes, slots, known, " ".join(path), open_end)
+            if joined is not None:
+                rest = joined
                 indexes = positional_indexes(rest, options) or []
         if not open_end:
             rest, notes = resolve_aliases(rest, indexes, slots, roster)

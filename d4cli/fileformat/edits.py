@@ -31,6 +31,8 @@ CREATURE_FIELDS: Mapping[str, type] = {
     "hp": int,
     "max_hp": int,
     "evasion": int,
+    # The Load as it stands: any whole number of L1's range; negative is what R1's reset gives.
+    "load": int,
     "load_buffer": int,
     "side": str,
     "hp_shown": str,

@@ -21,6 +21,7 @@ from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view_json import effect_left
+from d4cli.output.sidetext import side_wins
 from d4cli.output.window import view_focus
 
 # How full a label's bar is drawn: a label never gives away the number behind it.
@@ -131,7 +132,7 @@ def view_fragment(view: PublicView | None, odds: str | None = None) -> str:
     end = view.fight_over
     over = ""
     if end is not None:  # R21: a side has won, or everyone is down
-        outcome = "everyone is down" if end.winner is None else f"{escape(end.winner)} wins"
+        outcome = "everyone is down" if end.winner is None else escape(side_wins(end.winner))
         over = f'<p class="over">The fight is over: {outcome}</p>'
     body = "".join(_row(view, creature) for creature in view.creatures)
     body = body or '<li class="empty">No creatures to show</li>'

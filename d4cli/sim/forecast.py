@@ -9,6 +9,7 @@ Pure once the runs are played: `forecast_of` turns a `Tally` into a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from d4cli.fight.encounter import Encounter
@@ -190,8 +191,11 @@ def forecast(
     jobs: int = 1,
     max_rounds: int = MAX_ROUNDS,
     engine: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Forecast:
     """Play *runs* fights on from the encounter's state in its own mode and say how they ended.
+
+    *progress* is called with the runs each finished piece played (`d4cli.sim.pieces.run_all`).
 
     *engine* is ``batch`` (the default; the reference engine plays what it cannot express)
     or ``reference`` (`d4cli.sim.engines`). The result depends on *seed*, *runs* and the
@@ -206,6 +210,8 @@ def forecast(
         raise InputError("runs", runs, "must be within 1..1,000,000")
     mode, setup = forecast_setup(encounter, max_rounds)
     choice = choose([setup], engine)
-    tally = run_all([("forecast", mode, setup)], runs, seed, jobs, engine=choice)["forecast"]
+    tally = run_all([("forecast", mode, setup)], runs, seed, jobs, progress, engine=choice)[
+        "forecast"
+    ]
     found = forecast_of(encounter, mode, setup.sides, tally, seed, max_rounds)
     return replace(found, engine=choice.name, engine_reason=choice.reason)

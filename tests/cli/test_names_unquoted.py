@@ -226,9 +226,9 @@ def test_two_readings_exit_2_and_leave_the_file_as_it_was() -> None:
 def test_words_stay_as_typed_when_nothing_reads_as_a_name() -> None:
     _fight()
     before = files(FILE)
-    # An option's value is one word: the name's second word is left over, as Click says.
-    out = run("act", "Aria", "Finesse", "--target", "Goblin", "Archer")
-    assert out.exit_code == 2 and "unexpected extra argument(s) (Archer)" in out.stderr
+    # An option's value that names no creature is one word: the next is left over, as Click says.
+    out = run("act", "Aria", "Finesse", "--target", "Goblin", "Archr")
+    assert out.exit_code == 2 and "unexpected extra argument(s) (Archr)" in out.stderr
     assert files(FILE) == before
     # No such creature: the words go to the command as typed, whose error names them.
     out = run("damage", "Goblin", "Archer", "Orc", "2")

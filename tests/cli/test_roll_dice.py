@@ -92,14 +92,30 @@ def test_odds_beyond_l4_are_refused():
     assert result.exit_code == 2 and "(L4)" in result.stderr and result.stdout == ""
 
 
-def test_roll_with_dice_notation_hints_at_dice_and_pool():
-    result = run("roll", "3d4")
+def test_roll_with_counted_dice_notation_rolls_it_as_dice():
+    # `roll 1d20+5` is `roll dice 1d20+5`: the same roll, the same output.
+    for expr in ("1d20+5", "3d4", "2D6+1d4-2"):
+        implied = run("roll", expr, "--seed", "7", "--json")
+        assert implied.exit_code == 0, str(implied)
+        assert implied.stdout == run("roll", "dice", expr, "--seed", "7", "--json").stdout
+        assert implied.json()["expression"] == expr
+    human = run("roll", "1d20+5", "--seed", "3")
+    assert human.exit_code == 0
+    assert human.stdout == run("roll", "dice", "1d20+5", "--seed", "3").stdout
+    # Bad dice after the implied `dice`: its own error, naming EXPR.
+    bad = run("roll", "0d6")
+    assert bad.exit_code == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines()[-1].startswith("d4cli: error: EXPR: '0d6'")
+
+
+def test_roll_with_dice_notation_without_a_count_hints_at_dice_and_pool():
+    result = run("roll", "d4")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.strip().splitlines()[-1] == (
-        "d4cli: error: No such command '3d4'; did you mean 'd4cli roll dice 3d4' or 'd4cli roll pool 3'?"
+        "d4cli: error: No such command 'd4'; did you mean 'd4cli roll dice 1d4' or 'd4cli roll pool 1'?"
     )
-    assert "did you mean 'd4cli roll dice 2d6+1'?" in run("roll", "2d6+1").stderr
-    assert "roll pool" not in run("roll", "2d6+1").stderr
+    assert "did you mean 'd4cli roll dice 1d6+1'?" in run("roll", "d6+1").stderr
+    assert "roll pool" not in run("roll", "d6+1").stderr
     assert "Did you mean 'pool'?" in run("roll", "pol").stderr
 
 

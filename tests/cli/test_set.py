@@ -151,3 +151,32 @@ def test_the_library_sets_fields_from_typed_values_and_names_the_field(tmp_path:
         tracker.set(name, {"load_buffer": 5000})
     assert raised.value.field == f"creature {name!r}: load_buffer"
     assert raised.value.value == 5000
+
+
+def test_set_load_is_one_journaled_change_that_undo_takes_back():
+    ok("init", "--from", "skirmish")
+    before = files(FILE)
+    done = ok_json("set", "Aria", "load=2")
+    assert done["changes"] == [{"field": "load", "before": -1, "after": 2}]
+    assert _creature("Aria")["load"] == 2
+    assert ok_json("status", "Aria")["load"] == 2
+    assert ok_json("log")["entries"][-1]["changes"] == done["changes"]
+    # A negative Load is what R1's reset gives: allowed, as any whole number of L1's range.
+    assert ok("set", "Aria", "load=-3").stdout == "Aria: load 2 -> -3 (set)\n"
+    ok("undo")
+    ok("undo")
+    assert files(FILE)[FILE.name] == before[FILE.name]
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("1001", "d4cli: error: creature 'Aria': load: 1001: must be within -1000..1000"),
+        ("-1001", "d4cli: error: creature 'Aria': load: -1001: must be within -1000..1000"),
+        ("2.5", "d4cli: error: load: '2.5': must be a whole number"),
+        ("two", "d4cli: error: load: 'two': must be a whole number"),
+    ],
+)
+def test_a_load_out_of_l1_is_refused_and_nothing_is_written(value: str, says: str):
+    ok("init", "--from", "skirmish")
+    assert fails(2, FILE, "set", "Aria", f"load={value}") == says

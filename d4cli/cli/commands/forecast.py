@@ -12,6 +12,7 @@ from d4cli.cli.reads import run_forecast
 from d4cli.cli.tracker_access import open_tracker
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.forecast_text import print_forecast, settled_line
+from d4cli.output.render.progress import Progress
 from d4cli.output.serialize.forecast_json import forecast_json, settled_json
 from d4cli.output.stdout import emit_json
 
@@ -39,8 +40,9 @@ def forecast_command(
     Example: d4cli forecast --seed 1
     """
     encounter = open_tracker(file).status()
+    bar = Progress("forecasting")
     try:
-        result = run_forecast(encounter, runs, seed, engine)
+        result = run_forecast(encounter, runs, seed, engine, progress=bar)
     except FightOver as over:  # nothing to play: the side left standing has won (R18)
         settled = decided(encounter, over.winner)
         if json_:
@@ -48,6 +50,8 @@ def forecast_command(
             return
         print_lines([settled_line(settled, over.winner)])
         return
+    finally:
+        bar.close()
     if json_:
         emit_json(forecast_json(result))
         return

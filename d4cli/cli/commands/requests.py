@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from d4cli.api import SeatDesk
+from d4cli.cli.completion.requests import complete_request
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
 from d4cli.journal.acts import act_json
@@ -26,7 +27,10 @@ from d4cli.rules.limits import parse_whole
 # A request's number: a whole number, at least 1 (L1).
 NUMBER = (1, 10**9)
 
-NumberArgument = Annotated[str, typer.Argument(metavar="N", help="The request's number.")]
+NumberArgument = Annotated[
+    str,
+    typer.Argument(metavar="N", help="The request's number.", autocompletion=complete_request),
+]
 
 
 def requests_command(

@@ -310,8 +310,19 @@ def dice_command(
     )
 
 
+# Dice notation with a count, as `roll dice` reads it: ``1d20+5``, ``2d6+1d4``.
+_COUNTED_DICE = re.compile(r"[0-9]+[dD][0-9]+([+-][0-9]+([dD][0-9]+)?)*")
+
+
+def implied_command(word: str) -> str | None:
+    """``dice`` when *word* is dice notation with a count (``d4cli roll 1d20+5`` rolls it as
+    ``d4cli roll dice 1d20+5`` does), else None."""
+    return "dice" if _COUNTED_DICE.fullmatch(word) else None
+
+
 def unknown_command_hint(name: str) -> str:
-    """The hint for ``d4cli roll 3d4``: ``roll dice`` for dice notation, and ``roll pool N`` for plain d4s."""
+    """The hint for ``d4cli roll d6``: ``roll dice`` for dice notation without a count
+    (`implied_command` rolls notation with one), and ``roll pool N`` for plain d4s."""
     if not re.fullmatch(r"[0-9]*[dD][0-9]+([+-][0-9]+([dD][0-9]+)?)*", name):
         return ""
     text = name if name[:1].isdigit() else "1" + name

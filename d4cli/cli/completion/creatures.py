@@ -19,7 +19,7 @@ _FILE_PARAMS = ("file", "file_", "path", "encounter", "encounter_file")
 _CREATURE_PARAMS = ("name", "actor", "creature")
 
 
-def _typed_file(ctx: Any) -> str | None:
+def typed_file(ctx: Any) -> str | None:
     """The ``--file`` value already typed on the line, looking up the context chain."""
     while ctx is not None:
         params = getattr(ctx, "params", None) or {}
@@ -42,7 +42,7 @@ def _typed_file(ctx: Any) -> str | None:
 def _encounter(ctx: Any) -> Any:
     """The encounter named on the line (or by D4CLI_FILE / ./encounter.toml), or None."""
     try:
-        return Reader(resolve_path(_typed_file(ctx))).status()
+        return Reader(resolve_path(typed_file(ctx))).status()
     except BaseException:  # noqa: BLE001 - a completer must never fail or print
         return None
 

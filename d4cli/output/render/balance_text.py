@@ -12,6 +12,7 @@ from typing import Any
 from d4cli.output.figuretext import plural, share_places
 from d4cli.output.render import console, escape
 from d4cli.output.render.svg import Series, bar_chart
+from d4cli.output.sidetext import side_wins
 
 # The widest bar of the curve, and the room its labels take beside it.
 BAR = 70
@@ -56,12 +57,12 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     field, side, vary = report["vary"]["field"], report["side"], report["vary"]
     at = report["wins"]
     if report["reached"]:
-        lines = [f"{field} = {report['value']}: {side} wins {chance_text(at, places)}"]
+        lines = [f"{field} = {report['value']}: {side_wins(side)} {chance_text(at, places)}"]
     else:
         lines = [
             f"no {field} in {vary['low']}..{vary['high']} gets {side} to "
             f"{percent(report['target'], 0)}; the nearest is {field} = {report['value']}: "
-            f"{side} wins {chance_text(at, places)}"
+            f"{side_wins(side)} {chance_text(at, places)}"
         ]
     for key in ("below", "above"):
         point = report[key]
@@ -116,7 +117,7 @@ def balance_svg(report: dict[str, Any]) -> str:
     """``balance --format svg``: the side's chance at each value played, a bar per value."""
     places = share_places(report["runs"])
     values = [100 * point["rate"] for point in report["curve"]]
-    series = Series(f"{report['side']} wins", values, [f"{value:.{places}f}%" for value in values])
+    series = Series(side_wins(report["side"]), values, [f"{value:.{places}f}%" for value in values])
     return bar_chart(
         f"{heading(report)}: {report['vary']['field']} = {report['value']} ({how(report)})",
         report["vary"]["field"],

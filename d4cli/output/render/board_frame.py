@@ -29,6 +29,7 @@ from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
+from d4cli.output.sidetext import side_wins
 from d4cli.output.window import Window, focus_of, window
 from d4cli.sim.side_odds import SideOdds
 
@@ -110,7 +111,7 @@ def over_line(end: FightEnd[str] | None) -> list[Any]:
         return []
     if end.winner is None:
         return [one_line("[bold reverse] the fight is over: everyone is down [/]")]
-    return [one_line(f"[bold reverse] the fight is over: {escape(end.winner)} wins [/]")]
+    return [one_line(f"[bold reverse] the fight is over: {escape(side_wins(end.winner))} [/]")]
 
 
 def gm_frame(

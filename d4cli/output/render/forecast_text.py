@@ -6,6 +6,7 @@ from rich.table import Table
 
 from d4cli.output.figuretext import cell, engine_text, places_of, plural
 from d4cli.output.render import console, escape
+from d4cli.output.sidetext import side_wins
 from d4cli.sim.forecast import Chance, Forecast
 
 
@@ -53,7 +54,7 @@ def print_forecast(forecast: Forecast) -> None:
     column = [*forecast.chances, forecast.draws]
     places = places_of([_figure(chance) for chance in column], True)  # one precision per column
     for chance in forecast.chances:
-        table.add_row(f"{escape(chance.side)} wins", percent(chance, places))
+        table.add_row(escape(side_wins(chance.side)), percent(chance, places))
     table.add_row("draw", percent(forecast.draws, places))
     out.print(table)
     if forecast.rounds_median is None:

@@ -1,11 +1,9 @@
-"""Human output of ``d4cli simulate``: the modes side by side, a bar chart of rounds, a progress bar."""
+"""Human output of ``d4cli simulate``: the modes side by side, a bar chart of rounds."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from d4cli.output.figuretext import (
@@ -136,30 +134,3 @@ def rounds_chart(mode: dict[str, Any], max_rounds: int) -> list[str]:
         label = key if key != "draw" else draw
         lines.append(f"  {label:>{width}} {bar:<{BAR}} {shown}%")
     return lines
-
-
-class Progress:
-    """A Rich progress bar on stderr, shown only on a terminal and only once a run passes a second.
-
-    Called with the runs played so far and the runs in all (`d4cli.api.simulation.simulate`).
-    """
-
-    def __init__(self) -> None:
-        self.started = time.monotonic()
-        self.bar: Any = None
-        self.task: Any = None
-        self.tty = console(stderr=True).is_terminal
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.tty:
-            return
-        if self.bar is None and time.monotonic() - self.started > 1.0:
-            self.bar = RichProgress(console=console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("simulating", total=total)
-        if self.bar is not None:
-            self.bar.update(self.task, completed=done)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()

@@ -1,11 +1,14 @@
 """The status table of the encounter (``d4cli status``): turn marker, Load, HP, headroom (R2),
-effects (R20); compact at 80 columns, one line per creature past the terminal's height.
+effects (R20); compact at 80 columns; past a terminal's height, the rows around the current
+creature (as the boards keep them), and one line per creature past ``LINES`` in a pipe.
 
 Every name from the file goes through `escape` (N1).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
@@ -24,6 +27,7 @@ from d4cli.output.render.effect_lines import effects_cell
 from d4cli.output.render.entry_lines import print_lines, summary
 from d4cli.output.render.sheet_text import sheet_table
 from d4cli.output.render.visibility_lines import gm_name
+from d4cli.output.window import Window, focus_of, window
 
 
 def _headroom_cell(creature: Creature) -> str:
@@ -69,7 +73,9 @@ def _hp_cell(creature: Creature) -> str:
     return f"[red bold]{hp} down[/]" if creature.down else hp
 
 
-def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
+def compact_status_table(
+    encounter: Encounter, width: int = 80, shown: Window | None = None, more: bool = True
+) -> Table:
     """The turn tracker in one row per creature for a terminal *width* columns wide (80 or
     more): turn marker, Load, HP, the Aspects with headroom for Cost 1 (R2), and the
     effects as short chips (``-shaken 2r``, R20). ``status NAME`` shows the whole sheet.
@@ -77,6 +83,7 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
     The columns get their widths here, so Rich never squeezes one below what it needs:
     Turn, Load and HP as wide as their cells, the name up to 20, the rest shared by the
     headroom (``Might+3``: one word, never parted from its Aspect) and the effects.
+    *shown* and *more*: the rows shown (`add_rows`); the widths are those of every row.
     """
     round_number = applied_round(encounter)
     rows = []
@@ -132,10 +139,26 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
             justify="right" if index in (2, 3) else "left",
             style="bold" if index == 1 else "",
         )
-    for row in rows:
-        table.add_row(*row)
+    add_rows(table, rows, shown, more)
     table.caption = _caption(encounter, compact=True)
     return table
+
+
+def add_rows(
+    table: Table, rows: Sequence[tuple[str, ...]], shown: Window | None, more: bool = True
+) -> None:
+    """Add *rows* to *table*: all of them, or only those of the window *shown*, with an
+    "N more above" row before and an "N more below" row after for the rows left out
+    (without *more*: none, as when a row's height is measured)."""
+    if shown is None:
+        shown = Window(0, len(rows))
+    blank = ("",) * (len(table.columns) - 2)
+    if more and shown.above():
+        table.add_row("", f"[dim]{shown.above()} more above[/]", *blank)
+    for row in rows[shown.start : shown.end]:
+        table.add_row(*row)
+    if more and shown.below(len(rows)):
+        table.add_row("", f"[dim]{shown.below(len(rows))} more below[/]", *blank)
 
 
 def _caption(encounter: Encounter, compact: bool = False) -> str | None:
@@ -165,12 +188,13 @@ def _caption(encounter: Encounter, compact: bool = False) -> str | None:
     return text
 
 
-def status_table(encounter: Encounter) -> Table:
+def status_table(encounter: Encounter, shown: Window | None = None, more: bool = True) -> Table:
     """The turn tracker: turn marker, Load, Buffer, Exhaustion, headroom per Aspect, HP, grants.
 
     The "Cost 1?" column says at a glance who can still act at Cost 1 (R2); the
     Turn column marks the running turn (``now``), the default next one and who
     has had its turn this round (``done``, R19); a down creature's HP reads ``0 down`` (or ``0/10 down``, R18).
+    *shown* and *more*: the rows shown (`add_rows`).
     """
     table = Table(title=_title(encounter), title_justify="left")
     table.add_column("Turn", no_wrap=True)
@@ -184,8 +208,8 @@ def status_table(encounter: Encounter) -> Table:
     table.add_column("Cost 1?")
     table.add_column("Effects (R20)")
     round_number = applied_round(encounter)  # the round an effect counts from (R20)
-    for creature in encounter.creatures:
-        table.add_row(
+    rows = [
+        (
             _marker(encounter, creature),
             gm_name(creature),
             str(creature.load),
@@ -197,18 +221,42 @@ def status_table(encounter: Encounter) -> Table:
             _can_act_cell(creature),
             effects_cell(creature.effects, round_number),
         )
+        for creature in encounter.creatures
+    ]
+    add_rows(table, rows, shown, more)
     table.caption = _caption(encounter)
     return table
 
 
-def status_view(encounter: Encounter, console: Any) -> Table:
-    """The status table for *console*: the full `status_table` where its rows fit the width
-    unwrapped, else `compact_status_table` (one row per creature at 80 columns)."""
+def status_view(encounter: Encounter, console: Any) -> Callable[..., Table]:
+    """How the status table is drawn for *console*, as a function of the rows shown (``shown``,
+    ``more``: `add_rows`): the full `status_table` where all its rows fit the width unwrapped,
+    else `compact_status_table` (one row per creature at 80 columns)."""
     table = status_table(encounter)
     if console.width >= 1000:  # a pipe: never wrapped (docs/cli.md)
-        return table
+        return functools.partial(status_table, encounter)
     natural = Measurement.get(console, console.options.update_width(1_000_000), table).maximum
-    return table if natural <= console.width else compact_status_table(encounter, console.width)
+    if natural <= console.width:
+        return functools.partial(status_table, encounter)
+    return functools.partial(compact_status_table, encounter, console.width)
+
+
+def status_window(encounter: Encounter, draw: Callable[..., Table], console: Any) -> Window:
+    """The rows of the status table drawn by *draw* (`status_view`) that fit *console*'s
+    height with a line left for the shell's prompt: a window around the current creature,
+    else the next to go (`d4cli.output.window`, as the boards keep it).
+    """
+
+    def lines_of(table: Table) -> int:
+        return len(console.render_lines(table, console.options, pad=False))
+
+    count = len(encounter.creatures)
+    frame = lines_of(draw(shown=Window(0, 0), more=False))
+    heights = [lines_of(draw(shown=Window(i, i + 1), more=False)) - frame for i in range(count)]
+    names = [creature.name for creature in encounter.creatures]
+    current = names.index(encounter.current) if encounter.current in names else None
+    following = names.index(encounter.next_turn) if encounter.next_turn in names else None
+    return window(heights, focus_of(current, following), console.size.height - frame - 1)
 
 
 # Lines of a status table around its rows: title, rules, header, caption.
@@ -237,20 +285,21 @@ def table_lines(table: Table) -> list[str]:
 
 
 def print_status(encounter: Encounter) -> None:
-    """Print `status_table`; past the terminal's height (its ``LINES`` off a terminal), one line per creature.
+    """Print the status table (`status_view`). Past the height of a terminal, its rows are a
+    window around the current creature with "N more above" / "N more below" rows
+    (`status_window`); past ``LINES`` off a terminal (else 25), one line per creature.
 
     Rich measures a table once, as it renders it; the line form is written without Rich's layout.
     """
     out = render.console()
-    table = status_view(encounter, out)
+    draw = status_view(encounter, out)
     if len(encounter.creatures) + TABLE_FRAME <= out.size.height:
-        out.print(table)
+        out.print(draw())
         return
-    lines = table_lines(table)
     if out.is_terminal:
-        for line in lines:
-            out.print(line)
+        out.print(draw(shown=status_window(encounter, draw, out)))
         return
+    lines = table_lines(draw())
     out.file.write("".join(plain(line) + "\n" for line in lines))
     out.file.flush()
 
