@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from d4cli.api.change import Change
 from d4cli.api.sheets import AddSpec, added_creatures
 from d4cli.api.simulation import pool_jobs
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.turns import add_creatures, set_exhaustion
 from d4cli.fileformat.edits import set_creature_fields
 from d4cli.rules.errors import InputError
@@ -114,9 +114,14 @@ def balance(
 def checked_vary(encounter: Encounter, vary: Vary) -> Vary:
     """*vary* with its creature and Aspect as the file spells them.
 
+    ``hp`` of a hurt creature (hp below its max_hp) goes no higher than its ``max_hp``
+    (healing stops there, R18): a range past it is capped there, with ``asked`` the high end
+    given. Varying ``max_hp`` moves both numbers of a hurt creature (`value_transition`).
+
     Raises:
         InputError: naming ``vary``: no such creature (N1), an unknown field or Aspect, an
-            empty range, a count outside 1..`MAX_COUNT`.
+            empty range (after the cap: a hurt creature's whole range above its max_hp), a
+            count outside 1..`MAX_COUNT`.
     """
     try:
         creature = encounter.find(vary.creature, "vary")
@@ -139,7 +144,22 @@ def checked_vary(encounter: Encounter, vary: Vary) -> Vary:
         raise InputError("vary", vary.text, "the range holds no whole number")
     if field == "count" and not (1 <= vary.low and vary.high <= MAX_COUNT):
         raise InputError("vary", vary.text, f"a count must be within 1..{MAX_COUNT}")
+    ceiling = creature.max_hp
+    if field == "hp" and _hurt(creature) and ceiling is not None and vary.high > ceiling:
+        if vary.low > ceiling:
+            raise InputError(
+                "vary",
+                vary.text,
+                f"{creature.name} is hurt: its hp goes up to its max_hp {ceiling} (R18);"
+                " vary max_hp to move both",
+            )
+        vary = vary._replace(high=ceiling, asked=vary.high)
     return vary._replace(creature=creature.name, field=field)
+
+
+def _hurt(creature: Creature) -> bool:
+    """Below its max_hp (a creature without hp or without a maximum is never hurt)."""
+    return creature.hp is not None and creature.max_hp is not None and creature.hp < creature.max_hp
 
 
 def value_transition(
@@ -148,7 +168,8 @@ def value_transition(
     """The pure transition that sets *vary*'s field to *value*: the one `apply_balance` writes.
 
     ``hp`` and ``max_hp`` of an unhurt creature (hp at its max_hp) move together, so it
-    stays unhurt (R18); a hurt one's other number stays. ``count`` N adds N - 1 copies of
+    stays unhurt (R18). Of a hurt creature, ``hp`` moves alone (up to its max_hp) and
+    ``max_hp`` moves both, keeping the damage it has taken (max_hp 20 with 4 taken: hp 16). ``count`` N adds N - 1 copies of
     its sheet, as ``add NAME --count N-1 --like NAME`` does (count 1 changes nothing).
     """
     name, field = vary.creature, vary.field
@@ -168,6 +189,9 @@ def value_transition(
         changes: dict[str, object] = {field: value}
         if field in ("hp", "max_hp") and creature.hp is not None and creature.hp == creature.max_hp:
             changes = {"max_hp": value, "hp": value}
+        elif field == "max_hp" and _hurt(creature):
+            taken = (creature.max_hp or 0) - (creature.hp or 0)
+            changes = {"max_hp": value, "hp": value - taken}
         return set_creature_fields(encounter, name, changes, path)
 
     return fields

@@ -148,7 +148,9 @@ def _walk(at: Callable[[int], Point], found: Point, low: int, high: int, target:
 class Vary(NamedTuple):
     """The setting to vary: creature *creature*'s *field* over the whole values ``low..high``.
 
-    *text* is the setting as given (``Goblin Brute:hp=5..40``), for errors.
+    *text* is the setting as given (``Goblin Brute:hp=5..40``), for errors. *asked* is the high
+    end as given when the range was capped (``hp`` of a hurt creature goes up to its
+    ``max_hp``, R18), else None.
     """
 
     creature: str
@@ -156,6 +158,7 @@ class Vary(NamedTuple):
     low: int
     high: int
     text: str = ""
+    asked: int | None = None
 
 
 @dataclass(frozen=True)

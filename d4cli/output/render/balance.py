@@ -50,15 +50,30 @@ def how(report: dict[str, Any]) -> str:
     )
 
 
+def capped_line(report: dict[str, Any]) -> str | None:
+    """``Goblin Chief is hurt: hp varied 5..16, up to its max_hp (asked 5..40); ...`` or None."""
+    capped = report.get("capped")
+    if capped is None:
+        return None
+    vary = report["vary"]
+    return (
+        f"{vary['creature']} is hurt: hp varied {vary['low']}..{capped['high']}, up to its max_hp"
+        f" (asked {vary['low']}..{capped['asked']}, R18); vary max_hp to move both"
+    )
+
+
 def summary_lines(report: dict[str, Any]) -> list[str]:
-    """The value found and the chance there, then its neighbours (plain text)."""
+    """The cap of the range when there is one, the value found and the chance there, then its
+    neighbours (plain text)."""
     places = share_places(report["runs"])
     field, side, vary = report["vary"]["field"], report["side"], report["vary"]
     at = report["wins"]
+    capped = capped_line(report)
+    lines = [] if capped is None else [capped]
     if report["reached"]:
-        lines = [f"{field} = {report['value']}: {side} wins {chance_text(at, places)}"]
+        lines += [f"{field} = {report['value']}: {side} wins {chance_text(at, places)}"]
     else:
-        lines = [
+        lines += [
             f"no {field} in {vary['low']}..{vary['high']} gets {side} to "
             f"{percent(report['target'], 0)}; the nearest is {field} = {report['value']}: "
             f"{side} wins {chance_text(at, places)}"
