@@ -545,7 +545,7 @@ def test_svg_charts_the_rounds_to_finish_of_its_json():
     ("args", "needle"),
     [
         (["--format", "svg", "--json"], "--json: --json and --format svg ask for two formats"),
-        (["--format", "svg", "--sweep", "reserve=0..1"], "--format: 'svg'"),
+        (["--format", "svg", "--map-side", "Sera"], "--map-side: 'Sera'"),
     ],
 )
 def test_svg_refusals_are_one_line_exit_2(args, needle):

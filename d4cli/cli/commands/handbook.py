@@ -2,7 +2,6 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
-import os
 import sys
 from typing import Annotated
 
@@ -10,12 +9,11 @@ import typer
 
 from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
+from d4cli.cli.out_file import checked_out, write_out
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.handbook import handbook_markdown
-from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole
-from d4cli.rules.names import check_text
 
 DEFAULT_EXAMPLE = "ambush"
 
@@ -51,14 +49,7 @@ def handbook_command(
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))
     number = parse_whole(seed, "--seed", SEED)
-    target = None
-    if out is not None:
-        target = check_text(out, "--out")
-        folder = os.path.dirname(os.path.abspath(target))
-        if not os.path.isdir(folder):
-            raise InputError("--out", out, "its folder does not exist")
-        if os.path.isdir(target):
-            raise InputError("--out", out, "is a folder")
+    target = checked_out(out)
     path = template_path(from_ or DEFAULT_EXAMPLE)
     report = simulate(path, runs=count, seed=number, jobs=pool_jobs(count)).report(
         with_engine=False
@@ -67,10 +58,6 @@ def handbook_command(
     if target is None:
         sys.stdout.write(text)
         return
-    try:
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        raise InputError("--out", out, f"cannot be written: {error.strerror or error}") from None
+    write_out(target, text)
 
     print_lines([f"Wrote {escape(target)}: {text.count(chr(10)):,} lines"])

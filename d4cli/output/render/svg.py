@@ -34,8 +34,56 @@ class Series:
     shown: Sequence[str]
 
 
+# The room a letter takes, as a share of the font size: a generous average for a sans-serif
+# face (wider than most letters, so a label laid out by it never runs into the next).
+EM, BOLD_EM = 0.62, 0.68
+
+
 def _attr(text: str) -> str:
     return escape(text, {'"': "&quot;"})
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width *text* takes at font *size* (px), by `EM` (`BOLD_EM` for bold) a letter."""
+    return len(text) * size * (BOLD_EM if bold else EM)
+
+
+def text_lines(text: str, width: float, size: float, *, bold: bool = False) -> list[str]:
+    """*text* broken at spaces into lines no wider than *width* at font *size* (a word wider
+    than the line is cut into pieces that fit)."""
+    most = max(1, int(width // (size * (BOLD_EM if bold else EM))))
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > most:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:most])
+            word = word[most:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= most:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def svg_open(title: str, width: float, height: float) -> list[str]:
+    """The XML declaration, the ``<svg>`` element of *width* x *height* px, its ``<title>``
+    and a white background: the first lines of every chart."""
+    w, h = _num(width), _num(height)
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        'role="img" font-family="sans-serif" font-size="12">',
+        f"<title>{escape(title)}</title>",
+        f'<rect class="background" x="0" y="0" width="{w}" height="{h}" fill="#ffffff"/>',
+    ]
 
 
 def _num(value: float) -> str:
