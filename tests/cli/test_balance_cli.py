@@ -97,7 +97,9 @@ def test_a_target_no_value_reaches_says_so_with_the_nearest(duel):
 def test_svg_draws_the_curve(duel):
     out = ok("balance", *DUEL, *FAST, "--format", "svg").stdout
     assert out.startswith('<?xml version="1.0"') and out.rstrip().endswith("</svg>")
-    assert out.count('<rect class="bar"') == len(ok_json("balance", *DUEL, *FAST)["curve"])
+    assert out.count('<circle class="point') == len(ok_json("balance", *DUEL, *FAST)["curve"])
+    assert out.count('<line class="interval"') == out.count('<circle class="point')
+    assert out.count('<line class="target"') == 1 and 'class="point found"' in out
 
 
 def test_ctrl_c_stops_with_nothing_written(duel, monkeypatch):

@@ -2,7 +2,7 @@
 
 Made from the JSON object (`d4cli.output.serialize.balance.balance_json`), as ``simulate``'s
 report is: the terminal shows what a script reads. `balance_svg` draws the curve as one SVG
-document (`d4cli.output.render.svg.bar_chart`).
+document (`d4cli.output.render.pointsvg.chance_chart`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from d4cli.output.figuretext import plural, share_places
 from d4cli.output.render import console, escape
-from d4cli.output.render.svg import Series, bar_chart
+from d4cli.output.render.pointsvg import ChancePoint, chance_chart
 
 # The widest bar of the curve, and the room its labels take beside it.
 BAR = 70
@@ -128,15 +128,20 @@ def print_balance(report: dict[str, Any], written: str | None = None) -> None:
 
 
 def balance_svg(report: dict[str, Any]) -> str:
-    """``balance --format svg``: the side's chance at each value played, a bar per value."""
+    """``balance --format svg``: the side's chance at each value played, on a numeric axis of
+    the values, each with its 95% interval; the target as a dashed line, the value found ringed."""
     places = share_places(report["runs"])
-    values = [100 * point["rate"] for point in report["curve"]]
-    series = Series(f"{report['side']} wins", values, [f"{value:.{places}f}%" for value in values])
-    return bar_chart(
-        f"{heading(report)}: {report['vary']['field']} = {report['value']} ({how(report)})",
+    points = [
+        ChancePoint(p["value"], p["rate"], p["low"], p["high"], chance_text(p, places))
+        for p in report["curve"]
+    ]
+    found = " ".join(summary_lines(report)[:1] + [f"({how(report)})"])
+    return chance_chart(
+        heading(report),
+        found,
         report["vary"]["field"],
-        "chance to win (%)",
-        [str(point["value"]) for point in report["curve"]],
-        [series],
-        tick=lambda value: f"{value:g}%",
+        f"{report['side']}'s chance to win (95% interval)",
+        points,
+        report["target"],
+        report["value"],
     )

@@ -24,7 +24,7 @@ from d4cli.output.maptext import (
     sweep_maps,
 )
 from d4cli.output.render.heatmap import shade
-from d4cli.output.render.svg import svg_open, text_lines, text_width
+from d4cli.output.render.svgtext import svg_open, text_lines, text_width
 
 CELL_H = 26
 PAD = 12
