@@ -1,4 +1,5 @@
-"""``d4cli handbook``: the rules, the odds grids and the reset modes of an encounter as one Markdown document."""
+"""``d4cli handbook``: the rules, the odds grids and the reset modes of an encounter as one Markdown
+document, or as HTML a browser prints to PDF."""
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
@@ -13,9 +14,12 @@ from d4cli.cli.out_file import checked_out, write_out
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.handbook import handbook_markdown
+from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole
 
 DEFAULT_EXAMPLE = "ambush"
+FORMATS = ("markdown", "html")
+HTML_TITLE = "d4cli: the designer's handbook"
 
 
 def handbook_command(
@@ -30,9 +34,17 @@ def handbook_command(
     out: Annotated[
         str | None,
         typer.Option(
-            "--out", metavar="PATH", help="Write the Markdown here instead of printing it."
+            "--out", metavar="PATH", help="Write the document here instead of printing it."
         ),
     ] = None,
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="markdown|html",
+            help="Markdown, or HTML with print CSS that a browser prints to PDF as a chapter.",
+        ),
+    ] = "markdown",
     runs: Annotated[
         str, typer.Option("--runs", metavar="N", help="Simulated fights per mode (1..1,000,000).")
     ] = "1000",
@@ -45,16 +57,23 @@ def handbook_command(
     (R1-R20, C1-C8, L1-L4, N1).
 
     Example: d4cli handbook --from duel --out handbook.md
+    Example: d4cli handbook --format html --out handbook.html
     """
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))
     number = parse_whole(seed, "--seed", SEED)
+    if format_ not in FORMATS:
+        raise InputError("--format", format_, "must be markdown or html")
     target = checked_out(out)
     path = template_path(from_ or DEFAULT_EXAMPLE)
     report = simulate(path, runs=count, seed=number, jobs=pool_jobs(count)).report(
         with_engine=False
     )
     text = handbook_markdown(report)
+    if format_ == "html":
+        from d4cli.output.handbook_html import handbook_html  # markdown-it: --format html only
+
+        text = handbook_html(text, HTML_TITLE)
     if target is None:
         sys.stdout.write(text)
         return
