@@ -140,6 +140,8 @@ class Simulation:
         engine_reason: when the reference engine played although the batch engine was asked
             for, what the batch engine cannot express (a code of
             `d4cli.sim.batch_scope.LIMITS`); else None.
+        target / reserve: every creature's target rule and reserve when the call set them
+            (else None: each creature's own policy).
     """
 
     encounter: str
@@ -152,6 +154,8 @@ class Simulation:
     cells: tuple[Played, ...]
     engine: str
     engine_reason: str | None = None
+    target: str | None = None
+    reserve: int | None = None
 
     @property
     def sweep(self) -> Sweep | None:
@@ -178,7 +182,8 @@ class Simulation:
     def report(self, *, with_engine: bool = True) -> dict[str, Any]:
         """Every figure, JSON-ready: the object ``d4cli simulate --json`` prints (docs/cli.md):
         win rates and draws with 95% Wilson intervals, rounds to finish, per-turn and
-        per-round figures, each creature's figures; per mode, or per sweep setting and mode.
+        per-round figures, each creature's figures; per mode, or per sweep setting and mode;
+        ``policy: {target, reserve}`` when the call set every creature's.
 
         *with_engine* False leaves out ``engine`` (the engine that played, and why).
         """
@@ -188,7 +193,11 @@ class Simulation:
         head = (self.encounter, self.sides, self.runs, self.seed, self.max_rounds)
         engine = EngineChoice(self.engine, self.engine, self.engine_reason)
         shown = engine if with_engine else None
-        return simulation_json(*head, sweeps, labels, tallies, self.creatures, shown)
+        found = simulation_json(*head, sweeps, labels, tallies, self.creatures, shown)
+        policy = {"target": self.target, "reserve": self.reserve}
+        if any(value is not None for value in policy.values()):
+            found["policy"] = policy
+        return found
 
 
 def simulate(
@@ -282,6 +291,8 @@ def simulate(
         ),
         choice.name,
         choice.reason,
+        target,
+        reserve,
     )
 
 

@@ -335,7 +335,8 @@ def test_table_markdown_csv_and_sweep():
     )
     assert (
         csv.stdout.splitlines()[0]
-        == "encounter,runs,seed,max_rounds,sweep,setting,mode,figure,side,bin,value,low,high"
+        == "encounter,runs,seed,max_rounds,sweep,setting,mode,figure,side,bin,value,low,high,"
+        "target_rule,reserve"
     )
     sweep = run(
         "simulate",

@@ -56,8 +56,9 @@ def handbook_command(
     grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
     (R1-R20, C1-C8, L1-L4, N1).
 
+    --format html writes it as one HTML chapter with print CSS, for a browser to print to PDF.
+
     Example: d4cli handbook --from duel --out handbook.md
-    Example: d4cli handbook --format html --out handbook.html
     """
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))

@@ -48,6 +48,8 @@ CSV_COLUMNS = (
     "value",
     "low",
     "high",
+    "target_rule",
+    "reserve",
 )
 
 NOTE = (
@@ -132,7 +134,8 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
     """Every number of the report as rows of `CSV_COLUMNS`: estimates first, then counts and histograms.
 
     ``value``/``low``/``high`` are fractions for rates and shares, with the digits the
-    interval supports; ``low``/``high`` are empty where a figure has no interval.
+    interval supports; ``low``/``high`` are empty where a figure has no interval;
+    ``target_rule``/``reserve`` are every creature's when the run set them, else empty.
     """
     head = [report["encounter"], report["runs"], report["seed"], report["max_rounds"]]
     sides = tuple(report["sides"])
@@ -146,10 +149,12 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
             blocks = [(key, cell["settings"][keys[0]], cell) for key, _, cell in blocks]
     else:
         blocks = [("", "", m) for m in report["modes"]]
+    policy = report.get("policy") or {}
+    tail = [_blank(policy.get("target")), _blank(policy.get("reserve"))]
     rows: list[list[Any]] = []
     for key, setting, m in blocks:
         start = head + [key, setting, m["mode"]]
-        rows += [start + figure for figure in _mode_rows(m, sides)]
+        rows += [start + figure + tail for figure in _mode_rows(m, sides)]
     return rows
 
 
