@@ -144,3 +144,12 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(ambush, args, said):
     runs = () if "--runs" in args else ("--runs", "20")
     line = fails(2, ambush, "simulate", *args, *runs, "--seed", "1")
     assert said in line, line
+
+
+def test_a_long_sweep_says_how_long_it_will_take_first(ambush, monkeypatch):
+    from d4cli.cli.commands import simulate as command
+
+    monkeypatch.setattr(command, "LONG_SECONDS", 0.0)  # every sweep is long
+    out = ok("simulate", *MAP, *FAST, "--json")
+    assert out.stderr.startswith("d4cli: simulate plays 1,200 fights: about ")
+    assert out.stderr.endswith(" s (Ctrl-C stops it)\n") and out.stderr.count("\n") == 1
