@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from d4cli.api.add_sheets import AddSpec, added_creatures
 from d4cli.api.change import Change
 from d4cli.api.settings import FIELDS, checked_vary, value_encounter, value_transition
 from d4cli.api.simulation import pool_jobs

@@ -1,5 +1,5 @@
 """The settings of one creature that ``balance`` searches and ``simulate`` sweeps: a field of
-its sheet over a range of whole values (R1, R15, R16, R18), read by `d4cli.sim.balance.Vary.parse`.
+its sheet over a range of whole values (R1, R15, R16, R18), read by `d4cli.sim.balance_search.Vary.parse`.
 
 A value's encounter is made by the very transition ``balance --apply`` writes (``set``'s
 checks, ``exhaust``, ``add --like``), so what is played is what would be written. A sweep
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from d4cli.api.sheets import AddSpec, added_creatures
+from d4cli.api.add_sheets import AddSpec, added_creatures
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.several import side_positions
 from d4cli.fight.turns import add_creatures, set_exhaustion
@@ -19,7 +19,7 @@ from d4cli.fileformat.edits import set_creature_fields
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import MAX_COUNT
 from d4cli.rules.names import fold_name
-from d4cli.sim.balance import Vary
+from d4cli.sim.balance_search import Vary
 
 __all__ = [
     "FIELDS",

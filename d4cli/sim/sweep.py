@@ -3,7 +3,7 @@ a setting of each sweep and a mode (R1, R12).
 
 A sweep is of a policy key (every creature's reserve or Load Buffer, or one creature's:
 ``reserve=0..3``, ``buffer:Aria=0..2``) or of a creature's setting as ``balance`` varies it
-(``Goblin Chief:hp=8..20``, read by the one parser, `d4cli.sim.balance.Vary.parse`; a side's
+(``Goblin Chief:hp=8..20``, read by the one parser, `d4cli.sim.balance_search.Vary.parse`; a side's
 name sets every creature on it). Pure: the encounter with the settings changed, for
 `d4cli.sim.setup.prepare`; a creature's setting is made by the function the caller hands in
 (`d4cli.api.settings`, the transition ``balance --apply`` writes).
@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import Range, check_whole, parse_whole
-from d4cli.sim.balance import Vary
+from d4cli.sim.balance_search import Vary
 from d4cli.sim.setup import Setup, prepare
 
 KEYS: tuple[str, ...] = ("reserve", "buffer")

@@ -10,7 +10,7 @@ import pytest
 from test_chart_layout import balance_report, simulate_report, words
 
 from d4cli.odds.grids import damage_grid
-from d4cli.output.render.balance import balance_svg
+from d4cli.output.render.balance_text import balance_svg
 from d4cli.output.render.heatmap import grid_svg
 from d4cli.output.render.svg import Series, bar_chart, simulate_svg
 

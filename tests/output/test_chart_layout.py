@@ -11,12 +11,12 @@ import pytest
 from _svg_layout import assert_laid_out, outside, overlaps, text_boxes
 
 from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
-from d4cli.output.render.balance import balance_svg
+from d4cli.output.render.balance_text import balance_svg
 from d4cli.output.render.heatmap import grid_svg
 from d4cli.output.render.mapsvg import map_svg
 from d4cli.output.render.svg import Series, bar_chart, recap_svg, simulate_svg
-from d4cli.output.serialize.balance import balance_json
-from d4cli.sim.balance import Balance, Point, Vary, search
+from d4cli.output.serialize.balance_json import balance_json
+from d4cli.sim.balance_search import Balance, Point, Vary, search
 
 NS = "{http://www.w3.org/2000/svg}"
 LENGTHS = [1, 12, 60, 240]

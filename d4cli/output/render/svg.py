@@ -15,7 +15,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from d4cli.output.figuretext import heading, plural, rounds_shares, share_places
-from d4cli.output.render import recap
+from d4cli.output.render import recap_tables as recap
 from d4cli.output.render.svgtext import (
     PALETTE,
     attr,
