@@ -13,14 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from d4cli.api.add_sheets import AddSpec, added_creatures
 from d4cli.api.change import Change
+from d4cli.api.creature_settings import FIELDS, checked_vary, value_encounter, value_transition
 from d4cli.api.simulation import pool_jobs
 from d4cli.fight.encounter import Encounter
-from d4cli.fight.turns import add_creatures, set_exhaustion
-from d4cli.fileformat.edits import set_creature_fields
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import MAX_COUNT
 from d4cli.rules.names import fold_name
 from d4cli.sim.balance_search import Balance, Point, Vary, most_values, search
 from d4cli.sim.forecast import forecast_setup, sides, sim_mode
@@ -44,9 +41,6 @@ __all__ = [
 if TYPE_CHECKING:  # the tracker whose door writes the value (`apply_balance`)
     from d4cli.api.tracker import Tracker
 
-# The fields a value may set; an Aspect is ``aspect.NAME`` (R1).
-FIELDS: tuple[str, ...] = ("hp", "max_hp", "evasion", "load_buffer", "exhaustion", "count")
-ASPECT = "aspect."
 DEFAULT_RUNS = 2000
 # The most fights one search may play in all, runs x values: the ambush plays about 1,000
 # fights a second per core (measured on a loaded 2-core machine), so some 8 minutes on two.
@@ -109,75 +103,6 @@ def balance(
 
     found = search(chance, vary.low, vary.high, target)
     return Balance(encounter.name, mode, named, vary, runs, seed, found)
-
-
-def checked_vary(encounter: Encounter, vary: Vary) -> Vary:
-    """*vary* with its creature and Aspect as the file spells them.
-
-    Raises:
-        InputError: naming ``vary``: no such creature (N1), an unknown field or Aspect, an
-            empty range, a count outside 1..`MAX_COUNT`.
-    """
-    try:
-        creature = encounter.find(vary.creature, "vary")
-    except InputError as error:
-        raise InputError("vary", vary.text, error.problem) from None
-    field = vary.field
-    if field.startswith(ASPECT):
-        wanted = fold_name(field[len(ASPECT) :])
-        held = [aspect for aspect, _ in creature.aspects if fold_name(aspect) == wanted]
-        if not held:
-            known = ", ".join(aspect for aspect, _ in creature.aspects)
-            raise InputError(
-                "vary", vary.text, f"{creature.name} has no such Aspect; it has {known}"
-            )
-        field = ASPECT + held[0]
-    elif field not in FIELDS:
-        known = ", ".join([*FIELDS, "aspect.NAME"])
-        raise InputError("vary", vary.text, f"unknown field {field!r}; one of {known}")
-    if vary.high < vary.low:
-        raise InputError("vary", vary.text, "the range holds no whole number")
-    if field == "count" and not (1 <= vary.low and vary.high <= MAX_COUNT):
-        raise InputError("vary", vary.text, f"a count must be within 1..{MAX_COUNT}")
-    return vary._replace(creature=creature.name, field=field)
-
-
-def value_transition(
-    vary: Vary, value: int, path: object = None
-) -> Callable[[Encounter], tuple[Encounter, Any]]:
-    """The pure transition that sets *vary*'s field to *value*: the one `apply_balance` writes.
-
-    ``hp`` and ``max_hp`` of an unhurt creature (hp at its max_hp) move together, so it
-    stays unhurt (R18); a hurt one's other number stays. ``count`` N adds N - 1 copies of
-    its sheet, as ``add NAME --count N-1 --like NAME`` does (count 1 changes nothing).
-    """
-    name, field = vary.creature, vary.field
-    if field == "exhaustion":
-        return lambda encounter: set_exhaustion(encounter, name, value)
-    if field == "count":
-
-        def copies(encounter: Encounter) -> tuple[Encounter, Any]:
-            spec = AddSpec(name, copies=value - 1, like=name)
-            added, like = added_creatures(spec, encounter)
-            return add_creatures(encounter, added, like=like)
-
-        return copies
-
-    def fields(encounter: Encounter) -> tuple[Encounter, Any]:
-        creature = encounter.find(name)
-        changes: dict[str, object] = {field: value}
-        if field in ("hp", "max_hp") and creature.hp is not None and creature.hp == creature.max_hp:
-            changes = {"max_hp": value, "hp": value}
-        return set_creature_fields(encounter, name, changes, path)
-
-    return fields
-
-
-def value_encounter(encounter: Encounter, vary: Vary, value: int) -> Encounter:
-    """*encounter* with *vary*'s field at *value* (count 1: as it is)."""
-    if vary.field == "count" and value == 1:
-        return encounter
-    return value_transition(vary, value)(encounter)[0]
 
 
 def apply_balance(

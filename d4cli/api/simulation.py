@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from d4cli.api.creature_settings import ASPECT, FIELDS, checked_setting, setting_encounter
 from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.policy_table import check_target
@@ -36,7 +37,16 @@ from d4cli.sim.forecast import Chance, FightOver, Forecast, decided
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import simulation_json
 from d4cli.sim.setup import MAX_RUNS, MODES
-from d4cli.sim.sweep import Sweep, cells, grid_setups, split_key
+from d4cli.sim.sweep import (
+    MAX_SWEEPS,
+    SetValue,
+    Sweep,
+    cell_count,
+    cells,
+    grid_setups,
+    is_setting,
+    split_key,
+)
 from d4cli.sim.tally import Tally
 
 __all__ = [
@@ -58,6 +68,7 @@ __all__ = [
     "RESERVE",
     "FORECAST_RUNS",
     "DEFAULT_FORECAST_RUNS",
+    "MAX_SWEEP_FIGHTS",
 ]
 
 # The reset modes a fight can be played in (R12), in the order a report shows them.
@@ -71,6 +82,9 @@ FORECAST_RUNS: Range = forecasting.RUNS
 DEFAULT_FORECAST_RUNS = forecasting.DEFAULT_RUNS
 # With a scheduler, ``jobs`` counts pieces of work at once on the cluster, which may be larger.
 MAX_CLUSTER_JOBS = 1024
+# The most fights a simulation with a sweep may play in all, runs x cells: the batch engine
+# plays the ambush at some 20,000 fights a second on one loaded core, so some 8 minutes.
+MAX_SWEEP_FIGHTS = 10_000_000
 
 # Called as pieces of work finish: (runs played so far, runs in all).
 OnProgress = Callable[[int, int], None]
@@ -87,10 +101,10 @@ Source = Encounter | Readable | str | os.PathLike[str]
 
 @dataclass(frozen=True)
 class Played:
-    """One cell of a simulation: the fights of one mode at one sweep setting.
+    """One cell of a simulation: the fights of one mode at one setting of each sweep.
 
     Attributes:
-        value: the sweep's setting (None without a sweep).
+        settings: one value per sweep, in the order of `Simulation.sweeps` (empty without one).
         mode: ``turn``, ``round`` or ``round-zero`` (R12).
         tally: the integer sums over its runs (`d4cli.sim.tally.Tally`): ``runs``, ``wins``
             (per side, in `Simulation.sides` order), ``draws``, ``rounds`` (runs by rounds
@@ -98,9 +112,14 @@ class Played:
             report's intervals come from.
     """
 
-    value: int | None
+    settings: tuple[int, ...]
     mode: str
     tally: Tally
+
+    @property
+    def value(self) -> int | None:
+        """The first sweep's setting (None without a sweep)."""
+        return self.settings[0] if self.settings else None
 
 
 @dataclass(frozen=True)
@@ -114,12 +133,15 @@ class Simulation:
         runs: fights played per cell.
         seed: the seed of the dice (the same seed gives the same simulation).
         max_rounds: a fight still running after this many rounds is a draw.
-        sweep: the `Sweep` played, or None.
-        cells: one `Played` per sweep setting and mode, settings outer, modes in the order asked.
+        sweeps: the sweeps played (none, one, or two for a map).
+        cells: one `Played` per cell, the first sweep's settings outermost, modes innermost
+            in the order asked.
         engine: the engine that played (``batch`` or ``reference``, `d4cli.sim.engines`).
         engine_reason: when the reference engine played although the batch engine was asked
             for, what the batch engine cannot express (a code of
             `d4cli.sim.batch_scope.LIMITS`); else None.
+        target / reserve: every creature's target rule and reserve when the call set them
+            (else None: each creature's own policy).
     """
 
     encounter: str
@@ -128,41 +150,54 @@ class Simulation:
     runs: int
     seed: int
     max_rounds: int
-    sweep: Sweep | None
+    sweeps: tuple[Sweep, ...]
     cells: tuple[Played, ...]
     engine: str
     engine_reason: str | None = None
+    target: str | None = None
+    reserve: int | None = None
 
-    def cell(self, mode: str, value: int | None = None) -> Played:
-        """The cell of *mode* at sweep setting *value* (None without a sweep).
+    @property
+    def sweep(self) -> Sweep | None:
+        """The first sweep, or None."""
+        return self.sweeps[0] if self.sweeps else None
+
+    def cell(self, mode: str, *settings: int | None) -> Played:
+        """The cell of *mode* at *settings*, one per sweep (none, or None, without a sweep).
 
         Raises:
             InputError: naming ``mode``: no such cell was played.
         """
+        wanted = tuple(value for value in settings if value is not None)
         for played in self.cells:
-            if played.mode == mode and played.value == value:
+            if played.mode == mode and played.settings == wanted:
                 return played
-        raise InputError("mode", mode, f"was not played at setting {value}")
+        shown = ", ".join(map(str, wanted)) or "no setting"
+        raise InputError("mode", mode, f"was not played at {shown}")
 
-    def wins(self, mode: str, value: int | None = None) -> dict[str, int]:
-        """Fights won by each side in *mode* at setting *value* (draws apart)."""
-        return dict(zip(self.sides, self.cell(mode, value).tally.wins))
+    def wins(self, mode: str, *settings: int | None) -> dict[str, int]:
+        """Fights won by each side in *mode* at *settings* (one per sweep; draws apart)."""
+        return dict(zip(self.sides, self.cell(mode, *settings).tally.wins))
 
     def report(self, *, with_engine: bool = True) -> dict[str, Any]:
         """Every figure, JSON-ready: the object ``d4cli simulate --json`` prints (docs/cli.md):
         win rates and draws with 95% Wilson intervals, rounds to finish, per-turn and
-        per-round figures, each creature's figures; per mode, or per sweep setting and mode.
+        per-round figures, each creature's figures; per mode, or per sweep setting and mode;
+        ``policy: {target, reserve}`` when the call set every creature's.
 
         *with_engine* False leaves out ``engine`` (the engine that played, and why).
         """
-        labels = [(cell.value, cell.mode, f"{cell.value}/{cell.mode}") for cell in self.cells]
+        labels = [(cell.settings, cell.mode, str(number)) for number, cell in enumerate(self.cells)]
         tallies = {label: cell.tally for cell, (_, _, label) in zip(self.cells, labels)}
-        values: list[Any] = [None] if self.sweep is None else list(self.sweep.values)
-        key = None if self.sweep is None else self.sweep.key
+        sweeps = [_sweep_json(grid) for grid in self.sweeps]
         head = (self.encounter, self.sides, self.runs, self.seed, self.max_rounds)
         engine = EngineChoice(self.engine, self.engine, self.engine_reason)
         shown = engine if with_engine else None
-        return simulation_json(*head, key, values, labels, tallies, self.creatures, shown)
+        found = simulation_json(*head, sweeps, labels, tallies, self.creatures, shown)
+        policy = {"target": self.target, "reserve": self.reserve}
+        if any(value is not None for value in policy.values()):
+            found["policy"] = policy
+        return found
 
 
 def simulate(
@@ -174,7 +209,7 @@ def simulate(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     target: str | None = None,
     reserve: int | None = None,
-    sweep: Sweep | str | None = None,
+    sweep: Sweep | str | Sequence[Sweep | str] | None = None,
     engine: str | None = None,
     jobs: int | None = None,
     scheduler: str | None = None,
@@ -192,7 +227,10 @@ def simulate(
         target: every creature's target rule, ``lowest-hp`` or ``random`` (else each
             creature's policy).
         reserve: every creature's reserved headroom, 0..1000 (else each creature's policy).
-        sweep: a `Sweep`, or its text (``reserve=0..3``, ``buffer:Aria=0..2``).
+        sweep: a `Sweep` or its text (``reserve=0..3``, ``buffer:Aria=0..2``, a creature's
+            setting as `d4cli.api.balance.balance` varies it: ``Goblin Chief:hp=8..20``, or a
+            side's: ``party:load_buffer=0..2``); or a list of two, for a map of every pair
+            of their settings. Every cell plays the same seeds (common random numbers).
         engine: ``batch`` (the default, where it can express the encounter) or ``reference``.
         jobs: processes (default: this machine's cores), at most the cores d4cli may use;
             with *scheduler*, pieces of work at once (default: the cluster's worker threads).
@@ -203,7 +241,9 @@ def simulate(
     Raises:
         InputError: a value out of range or unknown (naming ``runs``, ``seed``, ``modes``,
             ``max_rounds``, ``target``, ``reserve``, ``sweep``, ``engine``, ``jobs``,
-            ``scheduler``); both *reserve* and a sweep of every reserve; an encounter the
+            ``scheduler``); more than two sweeps, one setting swept twice, a setting the file
+            refuses at a value, runs x cells past `MAX_SWEEP_FIGHTS` (naming ``sweep``);
+            both *reserve* and a sweep of every reserve; an encounter the
             simulator cannot play (fewer than two sides, a side with every creature down
             (R18), a creature with no attack it could afford (R2), ...).
         FileError: the encounter file cannot be read.
@@ -219,10 +259,19 @@ def simulate(
     asked = check_engine(engine)
     target = None if target is None else check_target(target)
     reserve = None if reserve is None else check_whole(reserve, "reserve", RESERVE)
-    grid = _sweep(sweep, reserve)
     seed = _seed(seed)
     fight = _read(encounter)
-    setups = grid_setups(fight, chosen, grid, max_rounds=max_rounds, target=target, reserve=reserve)
+    grids, set_value = _sweeps(fight, sweep, reserve)
+    _check_work(grids, len(chosen), runs)
+    setups = grid_setups(
+        fight,
+        chosen,
+        grids,
+        max_rounds=max_rounds,
+        target=target,
+        reserve=reserve,
+        set_value=set_value,
+    )
     choice = choose([setup for _, _, setup in setups], asked)
     with _playing(scheduler, jobs) as (executor, pieces):
         counter = _counter(progress, runs * len(setups))
@@ -235,10 +284,15 @@ def simulate(
         runs,
         seed,
         max_rounds,
-        grid,
-        tuple(Played(value, mode, tallies[label]) for label, (value, mode) in cells(grid, chosen)),
+        grids,
+        tuple(
+            Played(settings, mode, tallies[label])
+            for label, (settings, mode) in cells(grids, chosen)
+        ),
         choice.name,
         choice.reason,
+        target,
+        reserve,
     )
 
 
@@ -345,23 +399,112 @@ def _modes(modes: Sequence[str] | str) -> tuple[str, ...]:
     return chosen
 
 
-def _sweep(sweep: Sweep | str | None, reserve: int | None) -> Sweep | None:
-    """The sweep checked, and not a sweep of every reserve with *reserve*.
+def _sweeps(
+    fight: Encounter, sweep: Sweep | str | Sequence[Sweep | str] | None, reserve: int | None
+) -> tuple[tuple[Sweep, ...], SetValue]:
+    """The sweeps checked against *fight* (at most `MAX_SWEEPS`, each setting once, not
+    a sweep of every reserve with *reserve*), and the maker of a creature's setting.
+
+    A hurt creature's ``hp`` is swept up to its max_hp (R18): the values past it are left
+    out and the sweep's ``asked`` keeps the high end given.
 
     Raises:
-        InputError: naming ``sweep`` (as `Sweep.parse`), or ``reserve`` given with it.
+        InputError: naming ``sweep`` (as `Sweep.parse`, `d4cli.api.creature_settings.checked_setting`),
+            or ``reserve`` given with a sweep of every reserve.
     """
-    if sweep is None:
-        return None
-    grid = Sweep.parse(sweep) if isinstance(sweep, str) else Sweep(*sweep).checked()
-    if split_key(grid.key)[0] == "reserve" and reserve is not None:
+    given = [] if sweep is None else [sweep] if isinstance(sweep, (str, Sweep)) else list(sweep)
+    if len(given) > MAX_SWEEPS:
+        shown = given[MAX_SWEEPS]
         raise InputError(
-            "reserve",
-            None,
-            f"give {{reserve}} or {{sweep}} {grid.text}, not both: the sweep sets every reserve",
-            mentions=("reserve", "sweep"),
+            "sweep",
+            shown if isinstance(shown, str) else shown.text or shown.key,
+            f"at most {MAX_SWEEPS} sweeps: a map of two settings",
         )
-    return grid
+    checked: dict[str, tuple[Any, ...]] = {}
+    grids: list[Sweep] = []
+    for one in given:
+        grid = Sweep.parse(one) if isinstance(one, str) else Sweep(*one).checked()
+        if is_setting(grid.key):
+            _known_field(grid)
+            varies = checked_setting(fight, grid.vary(), "sweep")
+            high = varies[0].high
+            kept = tuple(value for value in grid.values if value <= high)
+            if len(kept) < len(grid.values):
+                grid = grid._replace(values=kept, asked=max(grid.values))
+            grid = grid._replace(key=_spelled(grid.key, varies))
+            if grid.key in checked:
+                raise InputError("sweep", grid.text, "sweeps a setting already swept")
+            checked[grid.key] = varies
+        elif any(grid.key == other.key for other in grids):
+            raise InputError("sweep", grid.text, "sweeps a setting already swept")
+        elif split_key(grid.key)[0] == "reserve" and reserve is not None:
+            raise InputError(
+                "reserve",
+                None,
+                f"give {{reserve}} or {{sweep}} {grid.text}, not both: the sweep sets every reserve",
+                mentions=("reserve", "sweep"),
+            )
+        grids.append(grid)
+
+    def set_value(encounter: Encounter, key: str, value: int) -> Encounter:
+        return setting_encounter(encounter, checked[key], value, "sweep")
+
+    return tuple(grids), set_value
+
+
+def _known_field(grid: Sweep) -> None:
+    """A creature's setting names a field `d4cli.api.creature_settings.FIELDS` knows (or an Aspect).
+
+    Raises:
+        InputError: naming ``sweep``: an unknown key, with the fields and the policy keys.
+    """
+    field = grid.key.rpartition(":")[2]
+    if field not in FIELDS and not field.startswith(ASPECT):
+        raise InputError(
+            "sweep",
+            grid.text,
+            "unknown key; a creature's or a side's CREATURE:FIELD takes "
+            + ", ".join([*FIELDS, "aspect.NAME"])
+            + "; or reserve, buffer, KEY:NAME (such as reserve:Aria=0..3)",
+        )
+
+
+def _spelled(key: str, varies: tuple[Any, ...]) -> str:
+    """``goblin chief:hp`` -> ``Goblin Chief:hp``: a creature as the file spells it (a side
+    stays as given), the Aspect as the creature spells it."""
+    name = key.rpartition(":")[0]
+    creature = varies[0].creature if len(varies) == 1 else name
+    return f"{creature}:{varies[0].field}"
+
+
+def _check_work(grids: Sequence[Sweep], modes: int, runs: int) -> None:
+    """A sweep plays at most `MAX_SWEEP_FIGHTS` fights in all: runs x cells.
+
+    Raises:
+        InputError: naming ``sweep``, with the cells, the fights and the most runs allowed.
+    """
+    if not grids:
+        return
+    count = cell_count(grids, modes)
+    if runs * count <= MAX_SWEEP_FIGHTS:
+        return
+    shape = " x ".join(str(len(grid.values)) for grid in grids)
+    raise InputError(
+        "sweep",
+        " ".join(grid.text for grid in grids),
+        f"{shape} settings x {modes} mode{'s' if modes > 1 else ''} = {count:,} cells of {runs:,} runs is"
+        f" {runs * count:,} fights, past the cap of {MAX_SWEEP_FIGHTS:,}; give {{runs}} at"
+        f" most {max(1, MAX_SWEEP_FIGHTS // count):,} or fewer settings",
+        mentions=("runs",),
+    )
+
+
+def _sweep_json(grid: Sweep) -> dict[str, Any]:
+    """``{key, values}``, and ``asked`` when a hurt creature's hp capped the values (R18)."""
+    shown: dict[str, Any] = {"key": grid.key, "values": list(grid.values)}
+    if grid.asked is not None:
+        shown["asked"] = grid.asked
+    return shown
 
 
 def _seed(seed: int | None) -> int:

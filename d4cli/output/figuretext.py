@@ -259,11 +259,18 @@ def plural(count: int, word: str) -> str:
 
 
 def heading(report: dict[str, Any]) -> str:
-    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds, batch engine`` (plain text)."""
+    """``Skirmish: 200 runs per mode, seed 3, draw after 100 rounds, batch engine`` (plain text),
+    with ``every target rule random``, ``every reserve 2`` when the run set them."""
     engine = report.get("engine")
+    policy = report.get("policy") or {}
+    settings = "".join(
+        f", {words} {policy[key]}"
+        for key, words in (("target", "every target rule"), ("reserve", "every reserve"))
+        if policy.get(key) is not None
+    )
     return (
         f"{report['encounter'] or 'encounter'}: {plural(report['runs'], 'run')} per mode, seed {report['seed']}, "
-        f"draw after {plural(report['max_rounds'], 'round')}"
+        f"draw after {plural(report['max_rounds'], 'round')}{settings}"
         + ("" if engine is None else f", {engine_text(engine['name'], engine['reason'])}")
     )
 

@@ -15,14 +15,19 @@ make the curve wobble by a point). At most `most_values` values are played.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import NamedTuple
 
+from d4cli.rules.errors import InputError
 from d4cli.sim.report import wilson
 
 # Steps the final walk may take past the bisection's bracket toward a nearer neighbour.
 WALK = 3
+# ``A..B``: each end a number, whole or with decimals (``2.5..7.5`` holds 3..7).
+_RANGE = re.compile(r"(-?\d{1,9}(?:\.\d{1,9})?)\.\.(-?\d{1,9}(?:\.\d{1,9})?)")
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,9 @@ def _walk(at: Callable[[int], Point], found: Point, low: int, high: int, target:
 class Vary(NamedTuple):
     """The setting to vary: creature *creature*'s *field* over the whole values ``low..high``.
 
-    *text* is the setting as given (``Goblin Brute:hp=5..40``), for errors.
+    *text* is the setting as given (``Goblin Brute:hp=5..40``), for errors. *asked* is the high
+    end as given when the range was capped (``hp`` of a hurt creature goes up to its
+    ``max_hp``, R18), else None.
     """
 
     creature: str
@@ -156,6 +163,32 @@ class Vary(NamedTuple):
     low: int
     high: int
     text: str = ""
+    asked: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, field: str = "vary") -> Vary:
+        """``Goblin Brute:hp=5..40`` -> ``Vary("Goblin Brute", "hp", 5, 40, text)``: the one
+        reading of a setting and its range, for ``balance`` and the sweeps of ``simulate``.
+
+        The range holds the whole numbers from A to B (``2.5..7.5`` holds 3..7). The creature
+        and the field are checked against an encounter later (`d4cli.api.creature_settings`).
+
+        Raises:
+            InputError: naming *field*: not ``CREATURE:FIELD=A..B``, a range with no whole
+                number in it.
+        """
+        key, sign, span = text.rpartition("=")
+        creature, colon, name = key.rpartition(":")
+        found = _RANGE.fullmatch(span.strip())
+        if not (sign and colon and creature.strip() and name.strip() and found):
+            raise InputError(
+                field, text, "must be CREATURE:FIELD=A..B, such as 'Goblin Brute:hp=5..40'"
+            )
+        low = math.ceil(Decimal(found.group(1)))
+        high = math.floor(Decimal(found.group(2)))
+        if high < low:
+            raise InputError(field, text, f"the range {span.strip()} holds no whole number")
+        return cls(creature.strip(), name.strip(), low, high, text)
 
 
 @dataclass(frozen=True)

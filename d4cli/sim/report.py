@@ -243,14 +243,19 @@ def simulation_json(
     runs: int,
     seed: int,
     max_rounds: int,
-    key: str | None,
-    values: list[Any],
-    grid: list[tuple[Any, str, str]],
+    sweeps: list[dict[str, Any]],
+    grid: list[tuple[tuple[int, ...], str, str]],
     tallies: dict[str, Any],
     creatures: tuple[tuple[str, int], ...] = (),
     engine: EngineChoice | None = None,
 ) -> dict[str, Any]:
-    """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per sweep setting and mode.
+    """The whole report of a run of ``d4cli simulate``, JSON-ready (docs/cli.md): per mode, or per
+    cell of the sweeps.
+
+    *sweeps* holds ``{key, values}`` per sweep; *grid* ``(settings, mode, label)`` per cell,
+    ``settings`` one value per sweep. With sweeps the report has ``sweeps`` and ``cells``
+    (each a mode's report with ``settings: {KEY: VALUE}``); with one sweep also ``sweep`` and
+    ``rows`` (per setting, its modes).
 
     *creatures* (``(name, side index)``) adds each mode's per-creature figures (`mode_report`);
     *engine* adds ``engine: {name, reason}``: the engine that played and, when the reference
@@ -266,23 +271,19 @@ def simulation_json(
     }
     if engine is not None:
         head["engine"] = {"name": engine.name, "reason": engine.reason}
-    if key is None:
-        return {
-            **head,
-            "modes": [
-                mode_report(mode, tallies[label], sides, max_rounds, creatures)
-                for _, mode, label in grid
-            ],
-        }
+    reports = [
+        (settings, mode_report(mode, tallies[label], sides, max_rounds, creatures))
+        for settings, mode, label in grid
+    ]
+    if not sweeps:
+        return {**head, "modes": [report for _, report in reports]}
+    keys = [sweep["key"] for sweep in sweeps]
+    cells = [{"settings": dict(zip(keys, settings)), **report} for settings, report in reports]
+    if len(sweeps) > 1:
+        return {**head, "sweeps": sweeps, "cells": cells}
+    values = sweeps[0]["values"]
     rows = [
-        {
-            "value": value,
-            "modes": [
-                mode_report(mode, tallies[label], sides, max_rounds, creatures)
-                for v, mode, label in grid
-                if v == value
-            ],
-        }
+        {"value": value, "modes": [report for (v,), report in reports if v == value]}
         for value in values
     ]
-    return {**head, "sweep": {"key": key, "values": values}, "rows": rows}
+    return {**head, "sweep": sweeps[0], "rows": rows, "sweeps": sweeps, "cells": cells}

@@ -97,7 +97,9 @@ def test_a_target_no_value_reaches_says_so_with_the_nearest(duel):
 def test_svg_draws_the_curve(duel):
     out = ok("balance", *DUEL, *FAST, "--format", "svg").stdout
     assert out.startswith('<?xml version="1.0"') and out.rstrip().endswith("</svg>")
-    assert out.count('<rect class="bar"') == len(ok_json("balance", *DUEL, *FAST)["curve"])
+    assert out.count('<circle class="point') == len(ok_json("balance", *DUEL, *FAST)["curve"])
+    assert out.count('<line class="interval"') == out.count('<circle class="point')
+    assert out.count('<line class="target"') == 1 and 'class="point found"' in out
 
 
 def test_ctrl_c_stops_with_nothing_written(duel, monkeypatch):
@@ -207,3 +209,35 @@ def test_apply_of_the_value_the_file_holds_writes_nothing_and_says_so(duel):
     assert files(duel) == before
     assert out.stderr == "d4cli: note: the file holds hp = 29 already: nothing written\n"
     assert "wrote" not in out.stdout
+
+
+def test_hp_of_a_hurt_creature_varies_up_to_its_max_hp_and_says_so(isolated_env):
+    """The README's example after the Chief has taken 1 damage: the range stops at max_hp 16."""
+    ok("init", "--from", "ambush")
+    ok("damage", "Goblin Chief", "1")
+    path = isolated_env / "encounter.toml"
+    example = ("--wins", "party=60", "--vary", "Goblin Chief:hp=5..40", "--runs", "100")
+    found = ok_json("balance", *example, "--seed", "1")
+    assert found["vary"] == {"creature": "Goblin Chief", "field": "hp", "low": 5, "high": 16}
+    assert found["capped"] == {"asked": 40, "high": 16}
+    assert found["curve"][-1]["value"] == 16 and 5 <= found["value"] <= 16
+    human = ok("balance", *example, "--seed", "1").stdout.splitlines()
+    assert human[2] == (
+        "Goblin Chief is hurt: hp varied 5..16, up to its max_hp (asked 5..40, R18);"
+        " vary max_hp to move both"
+    )
+    before = files(path)
+    line = fails(2, path, "balance", "--wins", "party=60", "--vary", "Goblin Chief:hp=20..40")
+    assert line.startswith("d4cli: error: --vary: 'Goblin Chief:hp=20..40': Goblin Chief is hurt")
+    assert files(path) == before
+
+
+def test_max_hp_of_a_hurt_creature_moves_both_keeping_the_damage_taken(isolated_env):
+    ok("init", "--from", "ambush")
+    ok("damage", "Goblin Chief", "1")
+    found = ok_json(
+        "balance", "--wins", "party=60", "--vary", "Goblin Chief:max_hp=5..40", *FAST, "--apply"
+    )
+    assert found["capped"] is None and found["vary"]["high"] == 40
+    chief = next(c for c in ok_json("status")["creatures"] if c["name"] == "Goblin Chief")
+    assert (chief["hp"], chief["max_hp"]) == (found["value"] - 1, found["value"])

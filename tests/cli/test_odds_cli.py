@@ -183,7 +183,10 @@ def test_odds_pool_json_and_format_json_agree():
 def test_odds_pool_markdown_is_a_pipe_table():
     result = run("odds", "pool", "--aspect", "1..8", "--dc", "4..20/2", "--format", "markdown")
     assert result.exit_code == 0
-    lines = result.stdout.splitlines()
+    head, settings, table = result.stdout.split("\n\n")
+    assert head == "**Chance of success of a D4 pool: total >= DC (R5-R7)**"
+    assert settings == "Settings: Load 0, Net Advantage 0."
+    lines = table.splitlines()
     assert len(lines) == 2 + 8
     widths = {line.count("|") for line in lines}
     assert widths == {1 + 1 + 9}  # label + 9 DCs (4, 6, ..., 20)
@@ -200,7 +203,18 @@ def test_odds_pool_by_pool_size_with_load_and_extra_csv():
     )
     assert result.exit_code == 0
     rows = list(csv.reader(io.StringIO(result.stdout)))
-    assert rows[0] == ["label", "pool_size", "dc=5", "dc=9", "dc=5 exact", "dc=9 exact"]
+    assert rows[0] == [
+        "label",
+        "pool_size",
+        "dc=5",
+        "dc=9",
+        "dc=5 exact",
+        "dc=9 exact",
+        "title",
+        "extra",
+    ]
+    assert {row[6] for row in rows[1:]} == {"Chance of success of a D4 pool: total >= DC (R5-R7)"}
+    assert {row[7] for row in rows[1:]} == {"1d8"}
     assert [row[1] for row in rows[1:]] == ["1", "2", "3"]
     assert rows[1][0] == "1d4+1d8"
     # 1d4 + 1d8 >= 9: 10 of 32, exactly 5/16.

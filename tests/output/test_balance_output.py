@@ -49,10 +49,10 @@ def test_an_unreached_target_names_the_nearest():
     )
 
 
-def test_the_svg_has_a_bar_per_value_played_and_escapes_the_names(snapshot):
+def test_the_svg_has_a_point_per_value_played_and_escapes_the_names(snapshot):
     text = balance_svg(report())
     root = ET.fromstring(text)
-    bars = root.findall(f".//{NS}rect[@class='bar']")
-    assert [bar.get("data-category") for bar in bars] == ["2", "7", "8", "9", "12"]
+    points = [e for e in root.iter(f"{NS}circle") if "point" in (e.get("class") or "")]
+    assert [point.get("data-value") for point in points] == ["2", "7", "8", "9", "12"]
     assert "Mill &amp; &lt;Keep&gt;" in text
     assert text == snapshot

@@ -199,8 +199,9 @@ def test_csv_grid_leaves_exact_cells_empty_beyond_the_exact_path():
     spec = dice_sum(size, ())
     assert spec.totals * spec.outcome_bits > EXACT_BITS
     rows = _csv("pool", "--pool", f"2,{size}", "--dc", "8")
-    assert rows[1][-1] == "1/16"  # 2d4 is exact: only 4 + 4
-    assert rows[2][-1] == "" and float(rows[2][-2]) > 0.99
+    exact = rows[0].index("dc=8 exact")
+    assert rows[1][exact] == "1/16"  # 2d4 is exact: only 4 + 4
+    assert rows[2][exact] == "" and float(rows[2][exact - 1]) > 0.99
 
 
 # --- one parser of NAME=N ---------------------------------------------------------------------------

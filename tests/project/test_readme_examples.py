@@ -242,10 +242,11 @@ EXAMPLES: dict[str, Shows] = {
     ),
     "d4cli odds check --dc easy,medium,hard,challenging --format csv": Shows(
         lines=(
-            "label,advantage_level,disadvantage,dc=6,dc=12,dc=18,dc=24,dc=6 exact,dc=12 exact,dc=18 exact,dc=24 exact",
-            "no Advantage,0,0,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40",
-            "Adv 2,2,0,0.9305555555555556,0.675,0.375,0.09328703703703704,67/72,27/40,3/8,403/4320",
-            '"Adv 1, Dis 1 (= Adv 0)",1,1,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40',
+            "label,advantage_level,disadvantage,dc=6,dc=12,dc=18,dc=24,dc=6 exact,dc=12 exact,dc=18 exact,dc=24 exact,title,modifiers",
+            'no Advantage,0,0,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40,"Chance of success of a d20 Action Roll: natural 1 fails, crit d6 on 20 (C1-C6)",0',
+            'Adv 2,2,0,0.9305555555555556,0.675,0.375,0.09328703703703704,67/72,27/40,3/8,403/4320,"Chance of success of a d20 Action Roll: natural 1 fails, crit d6 on 20 (C1-C6)",0',
+            '"Adv 1, Dis 1 (= Adv 0)",1,1,0.75,0.45,0.15,0.025,3/4,9/20,3/20,1/40'
+            ',"Chance of success of a d20 Action Roll: natural 1 fails, crit d6 on 20 (C1-C6)",0',
         ),
     ),
     "d4cli odds damage --pool 1..10 --evasion 0..12/2": Shows(

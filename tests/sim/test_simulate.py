@@ -335,7 +335,8 @@ def test_table_markdown_csv_and_sweep():
     )
     assert (
         csv.stdout.splitlines()[0]
-        == "encounter,runs,seed,max_rounds,sweep,setting,mode,figure,side,bin,value,low,high"
+        == "encounter,runs,seed,max_rounds,sweep,setting,mode,figure,side,bin,value,low,high,"
+        "target_rule,reserve"
     )
     sweep = run(
         "simulate",
@@ -545,7 +546,7 @@ def test_svg_charts_the_rounds_to_finish_of_its_json():
     ("args", "needle"),
     [
         (["--format", "svg", "--json"], "--json: --json and --format svg ask for two formats"),
-        (["--format", "svg", "--sweep", "reserve=0..1"], "--format: 'svg'"),
+        (["--format", "svg", "--map-side", "Sera"], "--map-side: 'Sera'"),
     ],
 )
 def test_svg_refusals_are_one_line_exit_2(args, needle):

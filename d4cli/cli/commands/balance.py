@@ -3,10 +3,8 @@
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
 import math
-import re
 import sys
 import time
-from decimal import Decimal
 from typing import Annotated
 
 import typer
@@ -26,7 +24,6 @@ from d4cli.rules.limits import parse_whole
 FORMATS = ("table", "svg")
 # A search whose first value says it will take longer than this says so first.
 LONG_SECONDS = 3.0
-_RANGE = re.compile(r"(-?\d{1,9}(?:\.\d{1,9})?)\.\.(-?\d{1,9}(?:\.\d{1,9})?)")
 STOPPED = "balance stopped by Ctrl-C: nothing was written"
 
 
@@ -190,11 +187,10 @@ def _wins(text: str | None) -> tuple[str, float]:
 
 
 def _vary(texts: list[str] | None) -> Vary:
-    """``Goblin Brute:hp=5..40`` -> Vary("Goblin Brute", "hp", 5, 40); the whole numbers of A..B.
+    """The one ``--vary``, read by `Vary.parse`.
 
     Raises:
-        InputError: naming ``--vary``: none or more than one, not CREATURE:FIELD=A..B, a
-            range with no whole number in it.
+        InputError: naming ``--vary``: none or more than one, or what `Vary.parse` refuses.
     """
     if not texts:
         raise InputError(
@@ -202,16 +198,4 @@ def _vary(texts: list[str] | None) -> Vary:
         )
     if len(texts) > 1:
         raise InputError("--vary", texts[1], "give one --vary: balance searches one setting")
-    text = texts[0]
-    key, sign, span = text.rpartition("=")
-    creature, colon, field = key.rpartition(":")
-    found = _RANGE.fullmatch(span.strip())
-    if not (sign and colon and creature.strip() and field.strip() and found):
-        raise InputError(
-            "--vary", text, "must be CREATURE:FIELD=A..B, such as 'Goblin Brute:hp=5..40'"
-        )
-    low = math.ceil(Decimal(found.group(1)))
-    high = math.floor(Decimal(found.group(2)))
-    if high < low:
-        raise InputError("--vary", text, f"the range {span.strip()} holds no whole number")
-    return Vary(creature.strip(), field.strip(), low, high, text)
+    return Vary.parse(texts[0])

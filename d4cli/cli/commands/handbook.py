@@ -1,8 +1,8 @@
-"""``d4cli handbook``: the rules, the odds grids and the reset modes of an encounter as one Markdown document."""
+"""``d4cli handbook``: the rules, the odds grids and the reset modes of an encounter as one Markdown
+document, or as HTML a browser prints to PDF."""
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
-import os
 import sys
 from typing import Annotated
 
@@ -10,14 +10,16 @@ import typer
 
 from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
+from d4cli.cli.out_file import checked_out, write_out
 from d4cli.output.render import escape
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.handbook import handbook_markdown
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole
-from d4cli.rules.names import check_text
 
 DEFAULT_EXAMPLE = "ambush"
+FORMATS = ("markdown", "html")
+HTML_TITLE = "d4cli: the designer's handbook"
 
 
 def handbook_command(
@@ -32,9 +34,17 @@ def handbook_command(
     out: Annotated[
         str | None,
         typer.Option(
-            "--out", metavar="PATH", help="Write the Markdown here instead of printing it."
+            "--out", metavar="PATH", help="Write the document here instead of printing it."
         ),
     ] = None,
+    format_: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="markdown|html",
+            help="Markdown, or HTML with print CSS that a browser prints to PDF as a chapter.",
+        ),
+    ] = "markdown",
     runs: Annotated[
         str, typer.Option("--runs", metavar="N", help="Simulated fights per mode (1..1,000,000).")
     ] = "1000",
@@ -46,31 +56,28 @@ def handbook_command(
     grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
     (R1-R20, C1-C8, L1-L4, N1).
 
+    --format html writes it as one HTML chapter with print CSS, for a browser to print to PDF.
+
     Example: d4cli handbook --from duel --out handbook.md
     """
 
     count = parse_whole(runs, "--runs", (1, 1_000_000))
     number = parse_whole(seed, "--seed", SEED)
-    target = None
-    if out is not None:
-        target = check_text(out, "--out")
-        folder = os.path.dirname(os.path.abspath(target))
-        if not os.path.isdir(folder):
-            raise InputError("--out", out, "its folder does not exist")
-        if os.path.isdir(target):
-            raise InputError("--out", out, "is a folder")
+    if format_ not in FORMATS:
+        raise InputError("--format", format_, "must be markdown or html")
+    target = checked_out(out)
     path = template_path(from_ or DEFAULT_EXAMPLE)
     report = simulate(path, runs=count, seed=number, jobs=pool_jobs(count)).report(
         with_engine=False
     )
     text = handbook_markdown(report)
+    if format_ == "html":
+        from d4cli.output.handbook_html import handbook_html  # markdown-it: --format html only
+
+        text = handbook_html(text, HTML_TITLE)
     if target is None:
         sys.stdout.write(text)
         return
-    try:
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        raise InputError("--out", out, f"cannot be written: {error.strerror or error}") from None
+    write_out(target, text)
 
     print_lines([f"Wrote {escape(target)}: {text.count(chr(10)):,} lines"])

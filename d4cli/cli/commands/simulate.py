@@ -2,6 +2,11 @@
 
 # No `from __future__ import annotations`: Typer reads the annotations on every run
 # (see d4cli/cli/commands/roll.py).
+import io
+import math
+import sys
+import time
+from contextlib import redirect_stdout
 from typing import Annotated
 
 import typer
@@ -16,16 +21,22 @@ from d4cli.api.simulation import (
     simulate,
 )
 from d4cli.cli.options import EngineOption, FileArgument, FileOption, JsonOption
+from d4cli.cli.out_file import checked_out, write_out
 from d4cli.cli.sim_input import one_file, played_path
+from d4cli.output.render.mapsvg import map_svg
 from d4cli.output.render.progress import Progress
 from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate_text import print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
+from d4cli.output.render.sweepmap import print_map
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole
+from d4cli.rules.names import fold_name
 
 FORMATS = ("table", "markdown", "csv", "svg")
+# A sweep whose first piece says it will take longer than this says so first.
+LONG_SECONDS = 3.0
 
 # The options, as docs/cli.md fixes them.
 From = Annotated[
@@ -86,11 +97,27 @@ Reserve = Annotated[
     ),
 ]
 SweepOption = Annotated[
-    str | None,
+    list[str] | None,
     typer.Option(
         "--sweep",
         metavar="KEY=A..B",
-        help="A grid: reserve=0..3 or buffer=0..2 (everyone), reserve:NAME=0..3 or buffer:NAME=0..2 (one creature), one row per setting.",
+        help="A grid: reserve=0..3 or buffer=0..2 (everyone), reserve:NAME=0..3 or buffer:NAME=0..2 (one creature), or a setting as balance --vary takes it ('Goblin Chief:hp=8..20', 'party:load_buffer=0..2'); twice for a map of two settings.",
+    ),
+]
+MapSide = Annotated[
+    str | None,
+    typer.Option(
+        "--map-side",
+        metavar="SIDE",
+        help="With --sweep: the side whose chance to win the map shows (default the first side).",
+    ),
+]
+Out = Annotated[
+    str | None,
+    typer.Option(
+        "--out",
+        metavar="PATH",
+        help="Write the output (a chart, a table, Markdown or CSV) here instead of printing it.",
     ),
 ]
 Format = Annotated[
@@ -98,7 +125,7 @@ Format = Annotated[
     typer.Option(
         "--format",
         metavar="table|markdown|csv|svg",
-        help="Output for people, a handbook, a spreadsheet, or the rounds-to-finish chart of each mode as SVG on stdout (not with --sweep).",
+        help="Output for people, a handbook, a spreadsheet, or as SVG on stdout: the rounds-to-finish chart of each mode, or with --sweep the heat map of the win chances.",
     ),
 ]
 
@@ -115,7 +142,9 @@ def simulate_command(
     target_rule: TargetRule = None,
     reserve: Reserve = None,
     sweep: SweepOption = None,
+    map_side: MapSide = None,
     format_: Format = "table",
+    out: Out = None,
     engine: EngineOption = None,
     json_: JsonOption = False,
     file_option: FileOption = None,
@@ -123,15 +152,19 @@ def simulate_command(
     """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
 
     The policy of every creature is stated by 'd4cli help simulate'. Nothing is written.
-    --format svg prints the rounds-to-finish chart as one SVG document (not with --sweep).
+    --format svg prints the rounds-to-finish chart as one SVG document, or with
+    --sweep the heat map of the win chances. Two --sweep give a map of both settings.
 
     Example: d4cli simulate --from skirmish --runs 10000 --format svg > rounds.svg
     """
     count = parse_whole(runs, "--runs", RUNS)
     rounds_limit = parse_whole(max_rounds, "--max-rounds", MAX_ROUNDS)
     workers = None if jobs is None else check_jobs(jobs, cluster=scheduler is not None)
-    _check_format(format_, json_, sweep)
-    bar = Progress()
+    _check_format(format_, json_)
+    target = checked_out(out)
+    if map_side is not None and not sweep:
+        raise InputError("--map-side", map_side, "chooses the side of a sweep's map; give --sweep")
+    bar = Progress() if not sweep else _Estimate(Progress())
     try:
         found = simulate(
             runs=count,
@@ -142,18 +175,24 @@ def simulate_command(
             engine=engine,
             target=target_rule,
             reserve=None if reserve is None else parse_whole(reserve, "--reserve", RESERVE),
-            sweep=None if sweep is None else Sweep.parse(sweep),
+            sweep=[Sweep.parse(text) for text in sweep or ()],
             seed=None if seed is None else parse_whole(seed, "--seed", SEED),
             encounter=played_path(one_file(file, file_option), from_),
             progress=bar,
         )
     finally:
         bar.close()
-    _print(found, format_=format_, json_=json_)
+    side = _map_side(found, map_side)
+    if target is None:
+        _print(found, format_=format_, json_=json_, side=side)
+        return
+    with redirect_stdout(io.StringIO()) as text:
+        _print(found, format_=format_, json_=json_, side=side)
+    write_out(target, text.getvalue())
 
 
-def _check_format(format_: str, json_: bool, sweep: str | None) -> None:
-    """``--format`` is one of `FORMATS`, alone (not with ``--json``), and svg not with ``--sweep``.
+def _check_format(format_: str, json_: bool) -> None:
+    """``--format`` is one of `FORMATS`, alone (not with ``--json``).
 
     Raises:
         InputError: naming ``--format`` or ``--json``.
@@ -162,20 +201,69 @@ def _check_format(format_: str, json_: bool, sweep: str | None) -> None:
         raise InputError("--format", format_, "must be table, markdown, csv or svg")
     if json_ and format_ != "table":
         raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
-    if format_ == "svg" and sweep is not None:
-        raise InputError(
-            "--format", format_, "charts one report's rounds to finish; give it without --sweep"
-        )
 
 
-def _print(found: Simulation, *, format_: str, json_: bool) -> None:
+def _map_side(found: Simulation, side: str | None) -> str | None:
+    """``--map-side``: one of the sides played (N1 folding), as the file spells it.
+
+    Raises:
+        InputError: naming ``--map-side``: no such side, or given without ``--sweep``.
+    """
+    if side is None:
+        return None
+    for each in found.sides:
+        if fold_name(each) == fold_name(side):
+            return each
+    raise InputError("--map-side", side, "no such side; the sides: " + ", ".join(found.sides))
+
+
+def _print(found: Simulation, *, format_: str, json_: bool, side: str | None = None) -> None:
     if json_:
         emit_json(found.report())
         return
     report = found.report()
-    if format_ == "table":
-        (print_sweep if "sweep" in report else print_report)(report)
+    if format_ == "table" and "cells" in report:
+        if len(report["sweeps"]) > 1:
+            print_map(report, side)
+        else:
+            print_sweep(report)
+    elif format_ == "table":
+        print_report(report)
     elif format_ == "svg":
-        print(simulate_svg(report))
+        print(map_svg(report, side) if "cells" in report else simulate_svg(report))
     else:
-        print(markdown_report(report) if format_ == "markdown" else csv_report(report))
+        print(markdown_report(report, side) if format_ == "markdown" else csv_report(report))
+
+
+class _Estimate:
+    """A sweep's progress: the bar, and once two pieces of work are done, when the whole will
+    take longer than `LONG_SECONDS`, one line on stderr saying how long (as ``balance`` does).
+
+    The pace is taken between the first piece and the second: the first pays for the start
+    (loading the engine, building its tables) that the others do not.
+    """
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.first: tuple[float, int] | None = None
+        self.said = False
+
+    def __call__(self, done: int, total: int) -> None:
+        self.bar(done, total)
+        now = time.monotonic()
+        if self.first is None:
+            self.first = (now, done)
+            return
+        if self.said or done <= self.first[1]:
+            return
+        self.said = True
+        seconds = (now - self.first[0]) * (total - self.first[1]) / (done - self.first[1])
+        if seconds > LONG_SECONDS:
+            sys.stderr.write(
+                f"d4cli: simulate plays {total:,} fights: about {math.ceil(seconds)} s"
+                " (Ctrl-C stops it)\n"
+            )
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        self.bar.close()

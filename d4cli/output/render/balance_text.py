@@ -2,7 +2,7 @@
 
 Made from the JSON object (`d4cli.output.serialize.balance_json.balance_json`), as ``simulate``'s
 report is: the terminal shows what a script reads. `balance_svg` draws the curve as one SVG
-document (`d4cli.output.render.svg.bar_chart`).
+document (`d4cli.output.render.pointsvg.chance_chart`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from d4cli.output.figuretext import plural, share_places
 from d4cli.output.render import console, escape
-from d4cli.output.render.svg import Series, bar_chart
+from d4cli.output.render.pointsvg import ChancePoint, chance_chart
 from d4cli.output.sidetext import side_wins
 
 # The widest bar of the curve, and the room its labels take beside it.
@@ -51,15 +51,30 @@ def how(report: dict[str, Any]) -> str:
     )
 
 
+def capped_line(report: dict[str, Any]) -> str | None:
+    """``Goblin Chief is hurt: hp varied 5..16, up to its max_hp (asked 5..40); ...`` or None."""
+    capped = report.get("capped")
+    if capped is None:
+        return None
+    vary = report["vary"]
+    return (
+        f"{vary['creature']} is hurt: hp varied {vary['low']}..{capped['high']}, up to its max_hp"
+        f" (asked {vary['low']}..{capped['asked']}, R18); vary max_hp to move both"
+    )
+
+
 def summary_lines(report: dict[str, Any]) -> list[str]:
-    """The value found and the chance there, then its neighbours (plain text)."""
+    """The cap of the range when there is one, the value found and the chance there, then its
+    neighbours (plain text)."""
     places = share_places(report["runs"])
     field, side, vary = report["vary"]["field"], report["side"], report["vary"]
     at = report["wins"]
+    capped = capped_line(report)
+    lines = [] if capped is None else [capped]
     if report["reached"]:
-        lines = [f"{field} = {report['value']}: {side_wins(side)} {chance_text(at, places)}"]
+        lines += [f"{field} = {report['value']}: {side_wins(side)} {chance_text(at, places)}"]
     else:
-        lines = [
+        lines += [
             f"no {field} in {vary['low']}..{vary['high']} gets {side} to "
             f"{percent(report['target'], 0)}; the nearest is {field} = {report['value']}: "
             f"{side_wins(side)} {chance_text(at, places)}"
@@ -114,15 +129,20 @@ def print_balance(report: dict[str, Any], written: str | None = None) -> None:
 
 
 def balance_svg(report: dict[str, Any]) -> str:
-    """``balance --format svg``: the side's chance at each value played, a bar per value."""
+    """``balance --format svg``: the side's chance at each value played, on a numeric axis of
+    the values, each with its 95% interval; the target as a dashed line, the value found ringed."""
     places = share_places(report["runs"])
-    values = [100 * point["rate"] for point in report["curve"]]
-    series = Series(side_wins(report["side"]), values, [f"{value:.{places}f}%" for value in values])
-    return bar_chart(
-        f"{heading(report)}: {report['vary']['field']} = {report['value']} ({how(report)})",
+    points = [
+        ChancePoint(p["value"], p["rate"], p["low"], p["high"], chance_text(p, places))
+        for p in report["curve"]
+    ]
+    found = " ".join(summary_lines(report)[:1] + [f"({how(report)})"])
+    return chance_chart(
+        heading(report),
+        found,
         report["vary"]["field"],
-        "chance to win (%)",
-        [str(point["value"]) for point in report["curve"]],
-        [series],
-        tick=lambda value: f"{value:g}%",
+        f"{report['side']}'s chance to win (95% interval)",
+        points,
+        report["target"],
+        report["value"],
     )

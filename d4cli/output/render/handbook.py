@@ -112,7 +112,14 @@ def grids_section() -> list[str]:
     ]
     lines = ["## The odds", ""]
     for title, caption, grid in grids:
-        lines += [f"### {title}", "", f"Caption: {caption}.", "", grid_markdown(grid).rstrip(), ""]
+        lines += [
+            f"### {title}",
+            "",
+            f"Caption: {caption}.",
+            "",
+            grid_markdown(grid, titled=False).rstrip(),
+            "",
+        ]
     return lines
 
 

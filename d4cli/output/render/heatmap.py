@@ -8,15 +8,16 @@ standard library; the same grid gives the same bytes.
 
 from __future__ import annotations
 
+import math
 from xml.sax.saxutils import escape
 
 from d4cli.odds.grids import EXPECTED_DAMAGE, Grid
 from d4cli.output.gridtext import grid_title, row_header, row_label
 from d4cli.output.render.odds_charts import cell_text, column_header, settings_line
+from d4cli.output.render.svgtext import lines_block, text_width
 
 CELL_W, CELL_H = 72, 26  # one cell
 LABEL_W = 150  # the row labels' column
-TOP = 70  # the title, the settings and the column headers
 PAD = 12
 LOW, HIGH = (255, 255, 255), (33, 102, 172)  # the colours of the lowest and highest value
 
@@ -41,42 +42,64 @@ def _scale(grid: Grid) -> float:
 
 
 def grid_svg(grid: Grid) -> str:
-    """The heat map of *grid* as one SVG document (text, with its XML declaration)."""
-    width = LABEL_W + CELL_W * len(grid.columns) + 2 * PAD
-    height = TOP + CELL_H * len(grid.rows) + 2 * PAD
-    scale = _scale(grid)
+    """The heat map of *grid* as one SVG document (text, with its XML declaration).
+
+    A column is as wide as its widest header or figure, the row labels' column as its widest
+    label; the title and the settings break into lines at the map's width, so no text meets
+    another (`d4cli.output.render.svgtext`).
+    """
+    heads = [column_header(grid, column) for column in grid.columns]
+    labels = [row_label(grid, row) for row in grid.rows]
+    texts = [cell_text(grid, value) for row in grid.rows for value in row.values]
+    cell_w = max(
+        [CELL_W]
+        + [math.ceil(text_width(head, 12, bold=True)) + PAD for head in heads]
+        + [math.ceil(text_width(text, 12)) + PAD for text in texts]
+    )
+    label_w = max(
+        [LABEL_W]
+        + [math.ceil(text_width(label, 12)) + PAD for label in labels]
+        + [math.ceil(text_width(row_header(grid), 12, bold=True)) + PAD]
+    )
+    width = label_w + cell_w * len(grid.columns) + 2 * PAD
+    title, y = lines_block(grid_title(grid), PAD, PAD - 4, width - 2 * PAD, 15, "title", bold=True)
+    settings, y = lines_block(
+        settings_line(grid), PAD, y, width - 2 * PAD, 12, "settings", extra=' fill="#555"'
+    )
+    top = math.ceil(y) + 26  # the column headers
+    height = top + CELL_H * len(grid.rows) + 2 * PAD
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" font-family="sans-serif" font-size="12">',
         f"<title>{escape(grid_title(grid))}</title>",
-        f'<text x="{PAD}" y="{PAD + 14}" font-size="15" font-weight="bold">{escape(grid_title(grid))}</text>',
-        f'<text x="{PAD}" y="{PAD + 32}" fill="#555">{escape(settings_line(grid))}</text>',
-        f'<text x="{PAD}" y="{TOP - 6}" font-weight="bold">{escape(row_header(grid))}</text>',
+        *title,
+        *settings,
+        f'<text x="{PAD}" y="{top - 6}" font-weight="bold">{escape(row_header(grid))}</text>',
     ]
-    for index, column in enumerate(grid.columns):
-        x = PAD + LABEL_W + CELL_W * index + CELL_W // 2
+    scale = _scale(grid)
+    for index, head in enumerate(heads):
+        x = PAD + label_w + cell_w * index + cell_w // 2
         out.append(
-            f'<text x="{x}" y="{TOP - 6}" text-anchor="middle" font-weight="bold">'
-            f"{escape(column_header(grid, column))}</text>"
+            f'<text x="{x}" y="{top - 6}" text-anchor="middle" font-weight="bold">'
+            f"{escape(head)}</text>"
         )
-    for number, row in enumerate(grid.rows):
-        y = TOP + CELL_H * number
-        out.append(
-            f'<text x="{PAD}" y="{y + CELL_H // 2 + 4}">{escape(row_label(grid, row))}</text>'
-        )
+    for number, (row, label) in enumerate(zip(grid.rows, labels)):
+        y0 = top + CELL_H * number
+        out.append(f'<text x="{PAD}" y="{y0 + CELL_H // 2 + 4}">{escape(label)}</text>')
         for index, value in enumerate(row.values):
-            out += _cell(grid, PAD + LABEL_W + CELL_W * index, y, value, value / scale)
+            x0 = PAD + label_w + cell_w * index
+            out += _cell(grid, x0, y0, cell_w, value, value / scale)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _cell(grid: Grid, x: int, y: int, value: float, share: float) -> list[str]:
+def _cell(grid: Grid, x: int, y: int, cell_w: int, value: float, share: float) -> list[str]:
     ink = "#fff" if share > 0.55 else "#000"  # dark cells take white figures
     text = cell_text(grid, value)
     return [
-        f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="{shade(share)}" '
+        f'<rect x="{x}" y="{y}" width="{cell_w}" height="{CELL_H}" fill="{shade(share)}" '
         f'stroke="#ddd"><title>{_attr(text)}</title></rect>',
-        f'<text x="{x + CELL_W // 2}" y="{y + CELL_H // 2 + 4}" text-anchor="middle" '
+        f'<text x="{x + cell_w // 2}" y="{y + CELL_H // 2 + 4}" text-anchor="middle" '
         f'fill="{ink}">{escape(text)}</text>',
     ]

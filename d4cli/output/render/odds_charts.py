@@ -24,7 +24,7 @@ from d4cli.odds.grid_exact import grid_fractions
 from d4cli.odds.grids import EXPECTED_DAMAGE, Grid, pool_notation
 from d4cli.odds.roll_odds import CheckOdds, PoolOdds
 from d4cli.output.gridtext import grid_title, row_header, row_label
-from d4cli.output.markdown import Align, markdown_table
+from d4cli.output.markdown import Align, markdown_table, md_text
 from d4cli.output.render import PIPE_WIDTH, escape
 
 # Bar characters: at/above the line (success, damage) and below it.
@@ -326,9 +326,15 @@ def grid_pages(grid: Grid, width: int) -> list[Table]:
     ]
 
 
-def grid_markdown(grid: Grid) -> str:
+def grid_markdown(grid: Grid, *, titled: bool = True) -> str:
     """A grid as a GitHub pipe table (`d4cli.output.markdown.markdown_table`): the labels
-    left-aligned, the values right-aligned; one row per row, a newline at the end."""
+    left-aligned, the values right-aligned; one row per row, a newline at the end. *titled*:
+    the grid's title in bold and its settings (Load, Net Advantage, extra dice, modifiers)
+    come first, so the table says what it holds wherever it is pasted."""
+    head = f"**{md_text(grid_title(grid))}**\n\n"
+    settings = settings_line(grid)
+    if settings:
+        head += f"Settings: {md_text(settings)}.\n\n"
     header = [row_header(grid), *(column_header(grid, column) for column in grid.columns)]
     rows = [
         [row_label(grid, row), *(cell_text(grid, value) for value in row.values)]
@@ -336,20 +342,24 @@ def grid_markdown(grid: Grid) -> str:
     ]
     align: list[Align] = ["left"]
     align += ("right" for _ in grid.columns)
-    return markdown_table(header, rows, align) + "\n"
+    return (head if titled else "") + markdown_table(header, rows, align) + "\n"
 
 
 def grid_csv(grid: Grid) -> str:
     """A grid as CSV: ``label``, the row keys, one column per DC or Evasion (full floats),
     then the same columns exact (``dc=12 exact``: a fraction such as ``667/1024``; empty
-    where the grid is not exact, `d4cli.odds.grid_exact`)."""
+    where the grid is not exact, `d4cli.odds.grid_exact`), then the grid's ``title`` and its
+    settings (`settings_columns`), the same on every row, so a spreadsheet keeps them."""
+    fixed = settings_columns(grid)
     keys: list[str] = []
     for row in grid.rows:
         keys += [key for key, _ in row.keys if key not in keys]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     columns = [f"{grid.column_key}={column}" for column in grid.columns]
-    writer.writerow(["label", *keys, *columns, *(f"{column} exact" for column in columns)])
+    writer.writerow(
+        ["label", *keys, *columns, *(f"{column} exact" for column in columns), "title", *fixed]
+    )
     for row, exact in zip(grid.rows, grid_fractions(grid)):
         known = dict(row.keys)
         writer.writerow(
@@ -358,9 +368,20 @@ def grid_csv(grid: Grid) -> str:
                 *(known.get(key, "") for key in keys),
                 *(repr(value) for value in row.values),
                 *(fraction_text(value) or "" for value in exact),
+                grid_title(grid),
+                *fixed.values(),
             ]
         )
     return out.getvalue()
+
+
+def settings_columns(grid: Grid) -> dict[str, str]:
+    """The grid's fixed inputs as CSV columns: ``load``, ``net_advantage``, ``extra``
+    (dice joined by spaces), ``modifiers``, ... as the grid holds them."""
+    return {
+        key: " ".join(str(item) for item in value) if isinstance(value, tuple) else str(value)
+        for key, value in grid.settings
+    }
 
 
 def format_grid(grid: Grid, fmt: str) -> str | Table:

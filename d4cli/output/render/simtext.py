@@ -24,6 +24,14 @@ from d4cli.output.figuretext import (
     shown,
     sweep_columns,
 )
+from d4cli.output.maptext import (
+    capped_notes,
+    chance_text,
+    column_heads,
+    corner,
+    map_title,
+    sweep_maps,
+)
 from d4cli.output.markdown import markdown_table, md_text
 
 CSV_COLUMNS = (
@@ -40,6 +48,8 @@ CSV_COLUMNS = (
     "value",
     "low",
     "high",
+    "target_rule",
+    "reserve",
 )
 
 NOTE = (
@@ -48,12 +58,16 @@ NOTE = (
 )
 
 
-def markdown_report(report: dict[str, Any]) -> str:
-    """The report as Markdown: a heading line, the figures table, the rounds-to-finish table."""
+def markdown_report(report: dict[str, Any], side: str | None = None) -> str:
+    """The report as Markdown: a heading line, the figures table, the rounds-to-finish table;
+    with two sweeps, each mode's map of *side*'s chance to win (default the first side)."""
     sides = tuple(report["sides"])
     lines = [f"**{md_text(heading(report))}**; 95% intervals in parentheses.", "", NOTE]
     if few_runs(report["runs"]):
         lines += ["", str(few_runs(report["runs"])) + "."]
+    if len(report.get("sweeps", ())) > 1:
+        lines += ["", map_markdown(report, side)]
+        return "\n".join(lines)
     if "sweep" in report:
         lines += ["", sweep_markdown(report)]
         return "\n".join(lines)
@@ -85,6 +99,20 @@ def sweep_markdown(report: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
+def map_markdown(report: dict[str, Any], side: str | None = None) -> str:
+    """Each mode's balance map: a row per setting of the first sweep, a column per setting of
+    the second, each cell the chance to win with its 95% interval."""
+    parts = [md_text(note) for note in capped_notes(report)]
+    for grid in sweep_maps(report, side):
+        header = [corner(grid), *column_heads(grid)]
+        rows = [
+            [str(value), *(chance_text(chance, grid.places) for chance in row)]
+            for value, row in zip(grid.row_values, grid.cells)
+        ]
+        parts.append(f"{md_text(map_title(grid))}:\n\n" + markdown_table(header, rows))
+    return "\n\n".join(parts)
+
+
 def _rounds_markdown(modes: list[dict[str, Any]], max_rounds: int) -> str:
     shares = [dict(rounds_shares(m)) for m in modes]
     keys = sorted({k for s in shares for k in s if k != "draw"}, key=int)
@@ -106,22 +134,27 @@ def csv_rows(report: dict[str, Any]) -> list[list[Any]]:
     """Every number of the report as rows of `CSV_COLUMNS`: estimates first, then counts and histograms.
 
     ``value``/``low``/``high`` are fractions for rates and shares, with the digits the
-    interval supports; ``low``/``high`` are empty where a figure has no interval.
+    interval supports; ``low``/``high`` are empty where a figure has no interval;
+    ``target_rule``/``reserve`` are every creature's when the run set them, else empty.
     """
     head = [report["encounter"], report["runs"], report["seed"], report["max_rounds"]]
     sides = tuple(report["sides"])
-    if "sweep" in report:
+    if "cells" in report:
+        keys = [sweep["key"] for sweep in report["sweeps"]]
         blocks = [
-            (report["sweep"]["key"], row["value"], m)
-            for row in report["rows"]
-            for m in row["modes"]
+            (";".join(keys), ";".join(str(cell["settings"][key]) for key in keys), cell)
+            for cell in report["cells"]
         ]
+        if len(keys) == 1:  # one sweep: the setting as the number it is
+            blocks = [(key, cell["settings"][keys[0]], cell) for key, _, cell in blocks]
     else:
         blocks = [("", "", m) for m in report["modes"]]
+    policy = report.get("policy") or {}
+    tail = [_blank(policy.get("target")), _blank(policy.get("reserve"))]
     rows: list[list[Any]] = []
     for key, setting, m in blocks:
         start = head + [key, setting, m["mode"]]
-        rows += [start + figure for figure in _mode_rows(m, sides)]
+        rows += [start + figure + tail for figure in _mode_rows(m, sides)]
     return rows
 
 

@@ -1,7 +1,9 @@
 """Charts as standalone SVG documents: grouped bars with a title, axis labels, a legend and values on bars.
 
 Written with the standard library (no Rich renderable): `--format svg` of ``recap`` and ``simulate`` imports it, nothing else does.
-The same chart gives the same bytes: the geometry is whole pixels and every number is formatted here.
+The layout (`d4cli.output.render.svgtext`) breaks the title, the axis labels and the category
+labels to the chart's width and widens the bars to their values, so no text overlaps another
+at any length. The same chart gives the same bytes: every number is formatted there.
 """
 
 from __future__ import annotations
@@ -14,15 +16,30 @@ from xml.sax.saxutils import escape
 
 from d4cli.output.figuretext import heading, plural, rounds_shares, share_places
 from d4cli.output.render import recap_tables as recap
+from d4cli.output.render.svgtext import (
+    PALETTE,
+    attr,
+    legend_block,
+    legend_width,
+    lines_block,
+    nice_step,
+    num,
+    svg_open,
+    text_width,
+    value_axis,
+    y_axis_block,
+    y_label_room,
+)
 
-# Colours of the series in order (then again from the first).
-PALETTE = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")
-BAR = 26  # width of one bar
+__all__ = ["Series", "bar_chart", "nice_step", "recap_svg", "simulate_svg"]
+
+BAR = 26  # the narrowest bar
 GAP = 18  # between two groups of bars
 PLOT_HEIGHT = 220
-LEFT, RIGHT, TOP = 64, 24, 64  # margins around the plot; TOP holds the title and the legend
-BOTTOM = 56  # the category labels and the x axis label
+MARGIN = 12  # around everything
+RIGHT = 24
 MIN_PLOT_WIDTH = 320
+VALUE_FONT = 10
 
 
 @dataclass(frozen=True)
@@ -34,33 +51,6 @@ class Series:
     shown: Sequence[str]
 
 
-def _attr(text: str) -> str:
-    return escape(text, {'"': "&quot;"})
-
-
-def _num(value: float) -> str:
-    """A coordinate: whole pixels as integers, else one decimal (the same bytes every time)."""
-    rounded = round(value, 1)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
-
-
-def _legend_step(name: str) -> int:
-    """The room one legend entry takes: the swatch, its name (about 8 px a letter), a space."""
-    return 16 + 8 * len(name) + 20
-
-
-def nice_step(peak: float, ticks: int = 5) -> float:
-    """A tick step of 1, 2 or 5 times a power of ten that splits 0..*peak* into at most *ticks* steps."""
-    if peak <= 0:
-        return 1.0
-    raw = peak / ticks
-    power = 10.0 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 5, 10):
-        if factor * power >= raw:
-            return factor * power
-    return 10 * power  # pragma: no cover - the loop always returns
-
-
 def bar_chart(
     title: str,
     x_label: str,
@@ -69,92 +59,79 @@ def bar_chart(
     series: Sequence[Series],
     tick: Callable[[float], str] = lambda value: f"{value:g}",
 ) -> str:
-    """A grouped bar chart: per category one bar per series, scaled to the largest value, as one SVG document."""
-    groups = max(1, len(categories))
-    group_width = BAR * max(1, len(series)) + GAP
-    legend_width = sum(_legend_step(s.name) for s in series)
-    # Wide enough for the bars, the title (about 9 px a letter at 16 px) and the legend in one line.
-    plot_width = max(MIN_PLOT_WIDTH, groups * group_width, 9 * len(title) - LEFT, legend_width)
-    slot = plot_width / groups  # each category's share of the axis, its bars centred in it
-    width, height = LEFT + plot_width + RIGHT, TOP + PLOT_HEIGHT + BOTTOM
+    """A grouped bar chart: per category one bar per series, scaled to the largest value, as one SVG document.
+
+    Every bar is as wide as the widest value shown on a bar, so two values never meet; the
+    title, the legend, the category labels and the axis labels break into lines that fit.
+    """
     peak = max((value for s in series for value in s.values if value is not None), default=0.0)
     step = nice_step(peak)
-    top = step * max(1, math.ceil(peak / step - 1e-9))
-    base = TOP + PLOT_HEIGHT
+    top_value = step * max(1, math.ceil(peak / step - 1e-9))
+    ticks, tick_w = value_axis(top_value, step, tick)
+    shown = [text for s in series for text in s.shown]
+    bar = max(BAR, math.ceil(max((text_width(t, VALUE_FONT) for t in shown), default=0)) + 4)
+    groups = max(1, len(categories))
+    group_width = bar * max(1, len(series)) + GAP
+    widest_entry = max((legend_width(s.name) for s in series), default=0.0)
+    plot_width = max(MIN_PLOT_WIDTH, groups * group_width, math.ceil(widest_entry))
+    slot = plot_width / groups  # each category's share of the axis, its bars centred in it
+    left = MARGIN + y_label_room(y_label, PLOT_HEIGHT) + math.ceil(tick_w) + 8
+    width = math.ceil(left + plot_width + RIGHT)
+    out, y = lines_block(title, MARGIN, 6, width - 2 * MARGIN, 16, "title", bold=True)
+    legend, y = legend_block([s.name for s in series], left, width - RIGHT, y + 6)
+    out += legend
+    top = y + 8 + VALUE_FONT  # room for a value above the tallest bar
+    base = top + PLOT_HEIGHT
 
-    def y(value: float) -> float:
-        return base - PLOT_HEIGHT * value / top
+    def y_of(value: float) -> float:
+        return base - PLOT_HEIGHT * value / top_value
 
-    out: list[str] = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        'role="img" font-family="sans-serif" font-size="12">',
-        f"<title>{escape(title)}</title>",
-        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
-        f'<text class="title" x="{LEFT}" y="24" font-size="16" font-weight="bold">{escape(title)}</text>',
-    ]
-    # The legend: a swatch and the name of each series, left to right.
-    x = LEFT
-    for number, s in enumerate(series):
-        colour = PALETTE[number % len(PALETTE)]
-        out.append(
-            f'<g class="legend"><rect x="{x}" y="36" width="12" height="12" fill="{colour}"/>'
-            f'<text x="{x + 16}" y="46">{escape(s.name)}</text></g>'
-        )
-        x += _legend_step(s.name)
-    # The y axis: gridlines and their values, then its label turned upright.
-    count = round(top / step)
-    for n in range(count + 1):
-        value = n * step
-        at = _num(y(value))
-        out.append(
-            f'<line class="grid" x1="{LEFT}" y1="{at}" x2="{LEFT + plot_width}" y2="{at}" stroke="#dddddd"/>'
-        )
-        out.append(
-            f'<text class="tick" x="{LEFT - 6}" y="{at}" text-anchor="end" dominant-baseline="middle">'
-            f"{escape(tick(round(value, 9)))}</text>"
-        )
-    middle = _num(TOP + PLOT_HEIGHT / 2)
-    out.append(
-        f'<text class="axis-label" x="18" y="{middle}" text-anchor="middle" '
-        f'transform="rotate(-90 18 {middle})">{escape(y_label)}</text>'
-    )
-    # The bars, a group per category, each with its value above it and a tooltip.
+    out += y_axis_block(ticks, y_label, MARGIN, (left, top, left + plot_width, base), y_of)
+    bottom = base + 4
     for index, category in enumerate(categories):
-        left = LEFT + index * slot + (slot - BAR * len(series)) / 2
+        start = left + index * slot + (slot - bar * len(series)) / 2
         for number, s in enumerate(series):
             amount = s.values[index]
             if amount is None:
                 continue
             colour = PALETTE[number % len(PALETTE)]
-            x0 = left + number * BAR
-            y0 = y(amount)
+            x0 = start + number * bar
+            y0 = y_of(amount)
             out.append(
-                f'<rect class="bar" x="{_num(x0 + 1)}" y="{_num(y0)}" width="{BAR - 2}" height="{_num(base - y0)}" '
-                f'fill="{colour}" data-series="{_attr(s.name)}" data-category="{_attr(category)}">'
+                f'<rect class="bar" x="{num(x0 + 1)}" y="{num(y0)}" width="{bar - 2}" height="{num(base - y0)}" '
+                f'fill="{colour}" data-series="{attr(s.name)}" data-category="{attr(category)}">'
                 f"<title>{escape(f'{s.name}, {x_label} {category}: {s.shown[index]}')}</title></rect>"
             )
             out.append(
-                f'<text class="value" x="{_num(x0 + BAR / 2)}" y="{_num(y0 - 4)}" text-anchor="middle" '
-                f'font-size="10">{escape(s.shown[index])}</text>'
+                f'<text class="value" x="{num(x0 + bar / 2)}" y="{num(y0 - 4)}" text-anchor="middle" '
+                f'font-size="{VALUE_FONT}">{escape(s.shown[index])}</text>'
             )
-        centre = _num(LEFT + index * slot + slot / 2)
-        out.append(
-            f'<text class="category" x="{centre}" y="{base + 16}" text-anchor="middle">{escape(category)}</text>'
+        centre = left + index * slot + slot / 2
+        lines, end = lines_block(
+            category, centre, base + 2, slot - 6, 12, "category", extra=' text-anchor="middle"'
         )
-    # The x axis and its label.
+        out += lines
+        bottom = max(bottom, end)
     out.append(
-        f'<line class="axis" x1="{LEFT}" y1="{base}" x2="{LEFT + plot_width}" y2="{base}" stroke="#333333"/>'
+        f'<line class="axis" x1="{num(left)}" y1="{num(base)}" x2="{num(left + plot_width)}" '
+        f'y2="{num(base)}" stroke="#333333"/>'
     )
     out.append(
-        f'<line class="axis" x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base}" stroke="#333333"/>'
+        f'<line class="axis" x1="{num(left)}" y1="{num(top)}" x2="{num(left)}" y2="{num(base)}" '
+        'stroke="#333333"/>'
     )
-    out.append(
-        f'<text class="axis-label" x="{_num(LEFT + plot_width / 2)}" y="{height - 12}" '
-        f'text-anchor="middle">{escape(x_label)}</text>'
+    lines, bottom = lines_block(
+        x_label,
+        left + plot_width / 2,
+        bottom + 4,
+        plot_width,
+        12,
+        "axis-label",
+        extra=' text-anchor="middle"',
     )
-    out.append("</svg>")
-    return "\n".join(out)
+    out += lines
+    height = math.ceil(bottom + MARGIN)
+    return "\n".join([*svg_open(title, width, height), *out, "</svg>"])
 
 
 def recap_svg(report: dict[str, Any]) -> str:

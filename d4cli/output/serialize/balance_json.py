@@ -23,7 +23,10 @@ def point_json(point: Point | None) -> JsonObject | None:
 
 def balance_json(found: Balance, applied: bool = False) -> JsonObject:
     """``{kind: "balance", encounter, mode, side, target, vary: {creature, field, low, high}, runs, seed,
-    reached, direction, value, wins, below, above, curve: [POINT...], applied}``.
+    reached, direction, value, wins, below, above, curve: [POINT...], capped, applied}``.
+
+    ``capped`` is null, or ``{asked, high}`` when the range of ``hp`` of a hurt creature was
+    capped at its max_hp (``high``, R18): ``asked`` is the high end given.
 
     ``target`` and every rate are 0..1; ``wins`` (at ``value``)/``below``/``above`` and each of ``curve`` is a
     `point_json` (``below``/``above`` null at an end of the range); ``direction`` is 1 when the
@@ -51,5 +54,8 @@ def balance_json(found: Balance, applied: bool = False) -> JsonObject:
         "below": point_json(search.below),
         "above": point_json(search.above),
         "curve": [point_json(point) for point in search.points],
+        "capped": None
+        if found.vary.asked is None
+        else {"asked": found.vary.asked, "high": found.vary.high},
         "applied": applied,
     }
