@@ -9,22 +9,30 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from d4cli.api.bestiary import Bestiary
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.journal.entry import init_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
+from d4cli.rules.suggest import did_you_mean
 from d4cli.store.files import read_text
 
 
-def template_path(value: str) -> Path:
-    """The file of a bundled example by name (``skirmish``, ``duel.toml``; N1 folding), else ``Path(value)``.
+def template_path(value: str, bestiary: Path | None = None) -> Path:
+    """The template *value* names: a template of the GM's *bestiary* folder by name
+    (`d4cli.api.bestiary`), else a bundled example by name (``skirmish``, ``duel.toml``; N1
+    folding), else the file ``Path(value)``.
 
     Raises:
         InputError: naming ``template`` (the keyword of `Tracker.init`): not UTF-8 text, no
             such example or file, or a path the system refuses to look at (a name too long, ...).
     """
     check_text(value, "template")
+    own = None if bestiary is None else Bestiary(bestiary)
+    found = None if own is None else own.template(value)
+    if found is not None:
+        return found
     examples = bundled_examples()
     for example, path in examples.items():
         if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(
@@ -39,7 +47,11 @@ def template_path(value: str) -> Path:
         raise InputError(
             "template", value, f"cannot look for this file: {error.strerror or error}"
         ) from None
-    raise InputError("template", value, "no such example (" + ", ".join(examples) + ") or file")
+    known = [*(own.template_names() if own is not None else []), *examples]
+    problem = "no such example (" + ", ".join(examples) + ") or file"
+    if own is not None:
+        problem = f"no such template in the bestiary ({own.folder}), " + problem
+    raise InputError("template", value, problem + did_you_mean(value, known))
 
 
 class NewEncounter(NamedTuple):
@@ -59,10 +71,12 @@ def new_encounter(
     mode: str | None = None,
     round_reset: str | None = None,
     template: str | None = None,
+    bestiary: Path | None = None,
 ) -> NewEncounter:
     """The encounter ``init`` writes at *path*: empty (named *name*, else after the file), or
     from *template* (`template_path`), in *mode* ``turn``/``round`` with *round_reset*
-    ``buffer``/``zero`` (round mode only, R12).
+    ``buffer``/``zero`` (round mode only, R12); a template name is looked up in the GM's
+    *bestiary* folder first.
 
     Raises:
         InputError: an unknown mode or round reset, a round reset outside round mode (R12),
@@ -83,7 +97,7 @@ def new_encounter(
         )
         _check_round_reset(encounter, round_reset)
         return NewEncounter(encounter, dump_encounter(encounter), init_json(encounter, None), True)
-    source = template_path(template)
+    source = template_path(template, bestiary)
     text = read_text(source)
     original = parse_encounter(text, source)
     encounter = original._replace(

@@ -1,0 +1,173 @@
+"""An evening of several fights in one encounter file: ``next`` and the evening's recap.
+
+`start_next` ends the fight the file holds and starts the next one in the same file, as one
+change through the encounter's door (`d4cli.api.change.Door.fight_change`): under the lock it
+plans the finished fight's archive (`d4cli.store.fights`), runs the pure transition
+(`d4cli.fight.evening.next_fight`), and the door writes the archive, then the ``next`` journal
+entry, then the new file. ``undo`` takes it back byte for byte like any change; the archive it
+leaves behind counts nowhere (the ``next`` entries say which archives make the evening) and is
+reused by the next ``next`` when the fight is the same.
+
+Seats stay with their creatures (``PATH.seats`` is not touched): the same join link opens the
+next fight's page; a seat whose creature did not carry finds no creature and says so.
+
+`evening_recap` sums the fight recap (`d4cli.api.recap.recap_report`) of every archived fight
+and the current one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from d4cli.api.change import Change, Step
+from d4cli.api.recap import RecapReport, recap_report
+from d4cli.api.tracker import Tracker
+from d4cli.fight.encounter import Encounter, same_name
+from d4cli.fight.evening import (
+    CreatureEvening,
+    FightSummary,
+    Foe,
+    NextEvent,
+    fights_won,
+    kept_side,
+    next_fight,
+)
+from d4cli.odds.luck import CreatureLuck, RollLuck, luck_by_creature
+from d4cli.rules.errors import InputError
+from d4cli.store import fights, seat_files
+from d4cli.store.files import real_path
+
+
+class NextPlan(NamedTuple):
+    """What ``next`` was asked for (None: the default).
+
+    Attributes:
+        keep: the side that carries (default: the side of the seated creatures, else ``party``).
+        template: creatures of a template (`d4cli.api.bestiary.template_foes` with no side
+            left out): those not of the kept side join.
+        foes: more foes (``--add "goblin x3"``), after the template's.
+        name / mode / round_reset: the new fight's (R12).
+        keep_effects: lasting effects carry too (R20).
+        force: end a running turn with the fight.
+    """
+
+    keep: str | None = None
+    template: tuple[Foe, ...] = ()
+    foes: tuple[Foe, ...] = ()
+    name: str | None = None
+    mode: str | None = None
+    round_reset: str | None = None
+    keep_effects: bool = False
+    force: bool = False
+
+
+def start_next(tracker: Tracker, plan: NextPlan, *, note: str | None = None) -> Change[NextEvent]:
+    """End the fight in *tracker*'s file and start the next one there, as *plan* says.
+
+    Raises:
+        InputError: a turn is running (without ``force``), an unknown side to keep, a foe's
+            name taken (N1), a bad mode or round reset (R12).
+        FileError: the archive folder is a file, a symlink or another user's; a write failed.
+            Nothing is written then.
+    """
+    path = real_path(tracker.path)
+    fights.check_folder(path)
+
+    def transition(encounter: Encounter) -> Step[NextEvent]:
+        if encounter.current is not None and not plan.force:
+            raise InputError(
+                "force",
+                None,
+                f"{encounter.current}'s turn is running: end it first (d4cli turn end), "
+                "or add {force} to end it with the fight",
+                mentions=("force",),
+            )
+        seated = tuple(row.creature for row in seat_files.read_seats(path))
+        side = kept_side(encounter, seated, plan.keep)
+        number = fights.fight_number(path)
+        archive = fights.plan_archive(path, number, encounter.name)
+        foes = tuple(f for f in plan.template if not same_name(f.sheet.side, side))
+        after, event = next_fight(
+            encounter,
+            fight=number + 1,
+            archived=os.path.relpath(archive.path, path.parent),
+            keep_side=side,
+            foes=foes + plan.foes,
+            name=plan.name,
+            mode=plan.mode,
+            round_reset=plan.round_reset,
+            keep_effects=plan.keep_effects,
+        )
+        return Step(after, event, archive=archive)
+
+    return tracker.door.fight_change(transition, note=note)
+
+
+class Evening(NamedTuple):
+    """The evening's recap: each fight (oldest first, the current one last), each creature's
+    figures summed over the fights, each creature's luck over all its rolls (the exact
+    percentiles of the fight recap, `d4cli.odds.luck`), and the fights each side won (R21)."""
+
+    fights: tuple[FightSummary, ...]
+    creatures: tuple[CreatureEvening, ...]
+    luck: tuple[CreatureLuck, ...]
+    won: dict[str, int]
+
+
+def _report(path: Path) -> RecapReport | None:
+    """The fight recap of *path* (no simulated placement), or None when it has nothing yet."""
+    try:
+        return recap_report(path, None, 0, 0)
+    except InputError:
+        return None
+
+
+def evening_recap(tracker: Tracker) -> Evening:
+    """The recap of every archived fight of *tracker*'s evening and the one it holds now.
+
+    Raises:
+        FileError: the encounter file or its journal cannot be read.
+    """
+    path = real_path(tracker.path)
+    current = tracker.status()
+    places = [*fights.evening_of(path), path]
+    summaries: list[FightSummary] = []
+    reports: list[RecapReport] = []
+    for number, place in enumerate(places, start=1):
+        report = _report(place)
+        if report is None:
+            name = current.name if place == path else place.stem
+            summaries.append(FightSummary(number, name, place, 0, None))
+            continue
+        reports.append(report)
+        figures = report.figures
+        summaries.append(
+            FightSummary(number, figures.encounter, place, figures.rounds, figures.winner)
+        )
+    rolls: list[RollLuck] = [roll for report in reports for roll in report.rolls]
+    return Evening(
+        tuple(summaries),
+        _creatures(reports),
+        tuple(luck_by_creature(rolls)),
+        fights_won([s.winner for s in summaries]),
+    )
+
+
+def _creatures(reports: Sequence[RecapReport]) -> tuple[CreatureEvening, ...]:
+    totals: dict[str, CreatureEvening] = {}
+    for report in reports:
+        for figures in report.figures.creatures:
+            was = totals.get(figures.name) or CreatureEvening(figures.name, figures.side)
+            totals[figures.name] = was._replace(
+                side=figures.side or was.side,
+                fights=was.fights + 1,
+                damage_dealt=was.damage_dealt + figures.damage_dealt,
+                damage_taken=was.damage_taken + figures.damage_taken,
+                load_spent=was.load_spent + figures.load_spent,
+                reactions=was.reactions + figures.actions_off_turn,
+                actions=was.actions + figures.actions_on_turn + figures.actions_off_turn,
+            )
+    return tuple(totals.values())
