@@ -50,7 +50,11 @@ def template_path(value: str, bestiary: Path | None = None) -> Path:
     known = [*(own.template_names() if own is not None else []), *examples]
     problem = "no such example (" + ", ".join(examples) + ") or file"
     if own is not None:
-        problem = f"no such template in the bestiary ({own.folder}), " + problem
+        problem = (
+            f"no such template in the bestiary ({own.folder}), example ("
+            + ", ".join(examples)
+            + ") or file"
+        )
     raise InputError("template", value, problem + did_you_mean(value, known))
 
 

@@ -68,8 +68,8 @@ class NextEvent(NamedTuple):
 
 
 def kept_side(encounter: Encounter, seated: tuple[str, ...], given: str | None) -> str:
-    """The side that carries into the next fight: *given*, else the side of the seated creatures
-    (the first seated creature that has one), else ``party``.
+    """The side that carries into the next fight: *given*, else the side with the most seated
+    creatures (a tie goes to ``party``, else to the side seated first), else ``party``.
 
     Raises:
         InputError: naming ``keep``: *given* is blank or no creature is on that side.
@@ -81,11 +81,16 @@ def kept_side(encounter: Encounter, seated: tuple[str, ...], given: str | None) 
             known = ", ".join(dict.fromkeys(sides)) or "none"
             raise InputError("keep", given, f"no creature is on this side (sides: {known})")
         return next(side for side in sides if same_name(side, given))
+    counts: dict[str, int] = {}
     for name in seated:
         for creature in encounter.creatures:
             if same_name(creature.name, name) and creature.side:
-                return creature.side
-    return "party"
+                counts[creature.side] = counts.get(creature.side, 0) + 1
+    if not counts:
+        return "party"
+    most = max(counts.values())
+    tied = [side for side, count in counts.items() if count == most]
+    return next((side for side in tied if same_name(side, "party")), tied[0])
 
 
 def next_fight(

@@ -9,6 +9,7 @@ from rich.table import Table
 from d4cli.output import render
 from d4cli.output.markdown import markdown_table
 from d4cli.output.render import escape
+from d4cli.output.render.recap import ordinal
 
 _FIGHT_HEADER = ("#", "Fight", "Rounds", "Winner")
 _CREATURE_HEADER = (
@@ -33,7 +34,8 @@ def _fight_rows(report: dict[str, Any]) -> list[list[str]]:
 def _luck(luck: dict[str, Any] | None) -> str:
     if luck is None:
         return "-"
-    return f"{luck['verdict']} ({round(luck['mean'] * 100)}th pct, {luck['rolls']} rolls)"
+    rolls = luck["rolls"]
+    return f"{luck['verdict']}: {ordinal(luck['mean'])} over {rolls} roll{'s' if rolls != 1 else ''}"
 
 
 def _creature_rows(report: dict[str, Any]) -> list[list[str]]:
