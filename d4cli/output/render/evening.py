@@ -35,7 +35,9 @@ def _luck(luck: dict[str, Any] | None) -> str:
     if luck is None:
         return "-"
     rolls = luck["rolls"]
-    return f"{luck['verdict']}: {ordinal(luck['mean'])} over {rolls} roll{'s' if rolls != 1 else ''}"
+    return (
+        f"{luck['verdict']}: {ordinal(luck['mean'])} over {rolls} roll{'s' if rolls != 1 else ''}"
+    )
 
 
 def _creature_rows(report: dict[str, Any]) -> list[list[str]]:
