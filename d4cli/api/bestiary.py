@@ -86,19 +86,12 @@ class Bestiary:
 
     def template(self, name: str) -> Path | None:
         """The template called *name* (N1; ``camp`` or ``camp.toml``), or None when the bestiary
-        has none of that name.
+        has none of that name (`d4cli.store.bestiary.find_template`).
 
         Raises:
             FileError: the folder is a file or cannot be read.
         """
-        for path in shelf.template_files(self.folder):
-            if fold_name(path.stem) in (fold_name(name), fold_name(name.removesuffix(".toml"))):
-                return path
-        return None
-
-    def template_names(self) -> list[str]:
-        """The templates' names (for a did-you-mean)."""
-        return [path.stem for path in shelf.template_files(self.folder)]
+        return shelf.find_template(self.folder, name)
 
     def save(
         self, encounter: Encounter, name: str, entry: str | None = None, *, force: bool = False

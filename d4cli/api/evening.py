@@ -30,11 +30,11 @@ from d4cli.fight.evening import (
     CreatureEvening,
     FightSummary,
     Foe,
-    NextEvent,
     fights_won,
     kept_side,
     next_fight,
 )
+from d4cli.fight.events import NextEvent
 from d4cli.odds.luck import CreatureLuck, RollLuck, luck_by_creature
 from d4cli.rules.errors import InputError
 from d4cli.store import fights, seat_files

@@ -9,19 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from d4cli.api.bestiary import Bestiary
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.journal.entry import init_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
 from d4cli.rules.suggest import did_you_mean
+from d4cli.store.bestiary import find_template, template_files
 from d4cli.store.files import read_text
 
 
 def template_path(value: str, bestiary: Path | None = None) -> Path:
     """The template *value* names: a template of the GM's *bestiary* folder by name
-    (`d4cli.api.bestiary`), else a bundled example by name (``skirmish``, ``duel.toml``; N1
+    (`d4cli.store.bestiary`), else a bundled example by name (``skirmish``, ``duel.toml``; N1
     folding), else the file ``Path(value)``.
 
     Raises:
@@ -29,8 +29,7 @@ def template_path(value: str, bestiary: Path | None = None) -> Path:
             such example or file, or a path the system refuses to look at (a name too long, ...).
     """
     check_text(value, "template")
-    own = None if bestiary is None else Bestiary(bestiary)
-    found = None if own is None else own.template(value)
+    found = None if bestiary is None else find_template(bestiary, value)
     if found is not None:
         return found
     examples = bundled_examples()
@@ -47,11 +46,12 @@ def template_path(value: str, bestiary: Path | None = None) -> Path:
         raise InputError(
             "template", value, f"cannot look for this file: {error.strerror or error}"
         ) from None
-    known = [*(own.template_names() if own is not None else []), *examples]
+    own = [] if bestiary is None else [path.stem for path in template_files(bestiary)]
+    known = [*own, *examples]
     problem = "no such example (" + ", ".join(examples) + ") or file"
-    if own is not None:
+    if bestiary is not None:
         problem = (
-            f"no such template in the bestiary ({own.folder}), example ("
+            f"no such template in the bestiary ({bestiary}), example ("
             + ", ".join(examples)
             + ") or file"
         )

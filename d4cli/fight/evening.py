@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from d4cli.fight.closed_sets import NEXT
 from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter, same_name
+from d4cli.fight.events import NextEvent
 from d4cli.fight.sheets import copy_sheet
 from d4cli.fight.turns import add_creatures, numbered_names
 from d4cli.rules.errors import InputError
@@ -29,42 +29,6 @@ class Foe(NamedTuple):
     sheet: Creature
     copies: int | None = None
     source: str = ""
-
-
-class NextEvent(NamedTuple):
-    """A fight ended and the next began in the same encounter (R1, R12, R13, R20).
-
-    Attributes:
-        fight: the new fight's number in the evening (the first fight is 1).
-        name / previous: the new fight's name, the finished one's.
-        archived: where the finished fight was kept (a path, as the store named it).
-        keep_side: the side that carried.
-        kept / added: the names that carried, the names that joined (turn order).
-        effects_dropped: how many lasting effects and grants ended with the old fight.
-        mode / round_reset: the new fight's reset mode (R12).
-    """
-
-    fight: int
-    name: str
-    previous: str
-    archived: str
-    keep_side: str
-    kept: tuple[str, ...]
-    added: tuple[str, ...]
-    effects_dropped: int
-    mode: str
-    round_reset: str
-    round: int = 0
-    turn: str | None = None
-    actor: str | None = None
-
-    @property
-    def allowed(self) -> bool:
-        return True
-
-    @property
-    def kind(self) -> str:
-        return NEXT
 
 
 def kept_side(encounter: Encounter, seated: tuple[str, ...], given: str | None) -> str:

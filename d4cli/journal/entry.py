@@ -19,7 +19,6 @@ from typing import Any, NamedTuple, Self
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.encounter import Encounter
-from d4cli.fight.evening import NextEvent
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,
@@ -27,6 +26,7 @@ from d4cli.fight.events import (
     ExhaustEvent,
     HealEvent,
     MoveEvent,
+    NextEvent,
     NoteEvent,
     RemoveEvent,
     SetEvent,

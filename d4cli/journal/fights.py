@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
-from d4cli.fight.evening import NextEvent
+from d4cli.fight.events import NextEvent
 from d4cli.journal import JsonObject
 from d4cli.journal.heads import Change, change_head
 from d4cli.journal.values import Facts, read_int, read_str, read_strs

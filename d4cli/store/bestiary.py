@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from d4cli.rules.errors import FileError, InputError
+from d4cli.rules.names import fold_name
 from d4cli.store import files
 
 CREATURES = "creatures"
@@ -41,6 +42,17 @@ def template_files(folder: Path) -> list[Path]:
         FileError: the folder is a file or cannot be read.
     """
     return _tomls(folder)
+
+
+def find_template(folder: Path, name: str) -> Path | None:
+    """The template of the bestiary *folder* called *name* (``camp`` or ``camp.toml``; N1
+    folding), or None.
+
+    Raises:
+        FileError: the folder is a file or cannot be read.
+    """
+    wanted = {fold_name(name), fold_name(name.removesuffix(".toml"))}
+    return next((path for path in template_files(folder) if fold_name(path.stem) in wanted), None)
 
 
 def creature_files(folder: Path) -> list[Path]:
