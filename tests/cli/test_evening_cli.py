@@ -243,3 +243,15 @@ def test_next_and_the_evening_for_people(party, snapshot, monkeypatch, width):
 def test_the_evening_as_markdown(party, snapshot):
     ok("next")
     assert ok("recap", "--evening", "--format", "markdown").stdout == snapshot
+
+
+def test_init_takes_a_template_of_the_bestiary_before_the_examples(party, tmp_path):
+    (tmp_path / "bestiary" / "skirmish.toml").write_bytes(party.read_bytes())
+    made = ok_json("init", "--force", "--from", "skirmish")
+    assert made["creatures"] == 4  # the bestiary's skirmish, not the bundled one
+    assert [c["name"] for c in ok_json("status")["creatures"]] == [
+        "Aria",
+        "Borin",
+        "Goblin",
+        "Ogre",
+    ]
