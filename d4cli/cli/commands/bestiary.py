@@ -14,7 +14,7 @@ from d4cli.cli.options import FileOption, JsonOption
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.evening import print_bestiary
-from d4cli.output.serialize.evening import bestiary_json
+from d4cli.output.serialize.evening import bestiary_json, saved_json
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(
@@ -33,11 +33,11 @@ def list_command(ctx: typer.Context, json_: JsonOption = False) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    listing = bestiary_json(Bestiary(bestiary_folder()).listing())
+    obj = bestiary_json(Bestiary(bestiary_folder()).listing())
     if json_:
-        emit_json(listing)
+        emit_json(obj)
     else:
-        print_bestiary(listing)
+        print_bestiary(obj)
 
 
 @app.command("save")
@@ -63,9 +63,7 @@ def save_command(
     encounter = open_tracker(file).status()
     path = Bestiary(bestiary_folder()).save(encounter, name, as_, force=force)
     if json_:
-        emit_json(
-            {"kind": "bestiary-save", "creature": name, "entry": path.stem, "file": str(path)}
-        )
+        emit_json(saved_json(name, path))
     else:
         print_lines(
             [

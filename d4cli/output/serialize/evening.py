@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from d4cli.fight.evening import CreatureEvening, FightSummary
 from d4cli.fileformat.bestiary import Entry, Listing
@@ -90,3 +91,9 @@ def bestiary_json(listing: Listing) -> JsonObject:
         "templates": [_entry_json(e) for e in listing.templates],
         "problems": [str(problem) for problem in listing.problems],
     }
+
+
+def saved_json(creature: str, path: Path) -> JsonObject:
+    """``bestiary save --json``: ``kind`` = ``bestiary-save``, the ``creature`` kept, its
+    ``entry`` (the name to bring it back by) and its ``file``."""
+    return {"kind": "bestiary-save", "creature": creature, "entry": path.stem, "file": str(path)}
