@@ -7,13 +7,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Self
-
 from d4cli.fight.events import NextEvent
 from d4cli.journal import JsonObject
-from d4cli.journal.heads import Change, change_head
-from d4cli.journal.values import Facts, read_int, read_str, read_strs
+from d4cli.journal.heads import Change
+from d4cli.journal.values import read_int, read_str, read_strs
 
 
 def next_json(event: NextEvent) -> JsonObject:
@@ -39,26 +36,31 @@ def next_json(event: NextEvent) -> JsonObject:
     }
 
 
-@dataclass(frozen=True, kw_only=True)
 class NextChange(Change):
     """A ``next``: the new fight's number and name, the archive of the finished one, who
-    carried and who joined."""
+    carried and who joined. Read from its facts on demand: no fields of its own, so no
+    dataclass is compiled for it on every command's start-up (docs/performance.md)."""
 
-    fight: int | None
-    name: str | None
-    previous: str | None
-    archived: str | None
-    kept: tuple[str, ...]
-    added: tuple[str, ...]
+    @property
+    def fight(self) -> int | None:
+        return read_int(self.facts, "fight")
 
-    @classmethod
-    def read(cls, facts: Facts) -> Self:
-        return cls(
-            **change_head(facts),
-            fight=read_int(facts, "fight"),
-            name=read_str(facts, "name"),
-            previous=read_str(facts, "previous"),
-            archived=read_str(facts, "archived"),
-            kept=read_strs(facts, "kept"),
-            added=read_strs(facts, "added"),
-        )
+    @property
+    def name(self) -> str | None:
+        return read_str(self.facts, "name")
+
+    @property
+    def previous(self) -> str | None:
+        return read_str(self.facts, "previous")
+
+    @property
+    def archived(self) -> str | None:
+        return read_str(self.facts, "archived")
+
+    @property
+    def kept(self) -> tuple[str, ...]:
+        return read_strs(self.facts, "kept")
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        return read_strs(self.facts, "added")
