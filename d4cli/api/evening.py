@@ -11,31 +11,23 @@ reused by the next ``next`` when the fight is the same.
 Seats stay with their creatures (``PATH.seats`` is not touched): the same join link opens the
 next fight's page; a seat whose creature did not carry finds no creature and says so.
 
-`evening_recap` sums the fight recap (`d4cli.api.recap.recap_report`) of every archived fight
-and the current one.
+The evening's recap is `d4cli.api.evening_recap`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 from d4cli.api.change import Change, Step
-from d4cli.api.recap import RecapReport, recap_report
 from d4cli.api.tracker import Tracker
 from d4cli.fight.encounter import Encounter, same_name
 from d4cli.fight.evening import (
-    CreatureEvening,
-    FightSummary,
     Foe,
-    fights_won,
     kept_side,
     next_fight,
 )
 from d4cli.fight.events import NextEvent
-from d4cli.odds.luck import CreatureLuck, RollLuck, luck_by_creature
 from d4cli.rules.errors import InputError
 from d4cli.store import fights, seat_files
 from d4cli.store.files import real_path
@@ -104,70 +96,3 @@ def start_next(tracker: Tracker, plan: NextPlan, *, note: str | None = None) -> 
         return Step(after, event, archive=archive)
 
     return tracker.door.fight_change(transition, note=note)
-
-
-class Evening(NamedTuple):
-    """The evening's recap: each fight (oldest first, the current one last), each creature's
-    figures summed over the fights, each creature's luck over all its rolls (the exact
-    percentiles of the fight recap, `d4cli.odds.luck`), and the fights each side won (R21)."""
-
-    fights: tuple[FightSummary, ...]
-    creatures: tuple[CreatureEvening, ...]
-    luck: tuple[CreatureLuck, ...]
-    won: dict[str, int]
-
-
-def _report(path: Path) -> RecapReport | None:
-    """The fight recap of *path* (no simulated placement), or None when it has nothing yet."""
-    try:
-        return recap_report(path, None, 0, 0)
-    except InputError:
-        return None
-
-
-def evening_recap(tracker: Tracker) -> Evening:
-    """The recap of every archived fight of *tracker*'s evening and the one it holds now.
-
-    Raises:
-        FileError: the encounter file or its journal cannot be read.
-    """
-    path = real_path(tracker.path)
-    current = tracker.status()
-    places = [*fights.evening_of(path), path]
-    summaries: list[FightSummary] = []
-    reports: list[RecapReport] = []
-    for number, place in enumerate(places, start=1):
-        report = _report(place)
-        if report is None:
-            name = current.name if place == path else place.stem
-            summaries.append(FightSummary(number, name, place, 0, None))
-            continue
-        reports.append(report)
-        figures = report.figures
-        summaries.append(
-            FightSummary(number, figures.encounter, place, figures.rounds, figures.winner)
-        )
-    rolls: list[RollLuck] = [roll for report in reports for roll in report.rolls]
-    return Evening(
-        tuple(summaries),
-        _creatures(reports),
-        tuple(luck_by_creature(rolls)),
-        fights_won([s.winner for s in summaries]),
-    )
-
-
-def _creatures(reports: Sequence[RecapReport]) -> tuple[CreatureEvening, ...]:
-    totals: dict[str, CreatureEvening] = {}
-    for report in reports:
-        for figures in report.figures.creatures:
-            was = totals.get(figures.name) or CreatureEvening(figures.name, figures.side)
-            totals[figures.name] = was._replace(
-                side=figures.side or was.side,
-                fights=was.fights + 1,
-                damage_dealt=was.damage_dealt + figures.damage_dealt,
-                damage_taken=was.damage_taken + figures.damage_taken,
-                load_spent=was.load_spent + figures.load_spent,
-                reactions=was.reactions + figures.actions_off_turn,
-                actions=was.actions + figures.actions_on_turn + figures.actions_off_turn,
-            )
-    return tuple(totals.values())

@@ -93,7 +93,7 @@ def recap_command(
 
 def _evening(file: str | None, format_: str, json_: bool) -> None:
     """``recap --evening``: the evening's code loads here alone."""
-    from d4cli.api.evening import evening_recap
+    from d4cli.api.evening_recap import evening_recap
     from d4cli.output.render.evening import markdown_evening, print_evening
     from d4cli.output.serialize.evening import evening_json
 
