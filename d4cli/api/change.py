@@ -147,17 +147,23 @@ class Door:
         return self._through(step, note, dry_run=dry_run, always_logged=always_logged)
 
     def fight_change(
-        self, transition: Callable[[Encounter], Step[R]], *, note: str | None = None
+        self,
+        transition: Callable[[Encounter, Requests, Unindexed], Step[R]],
+        *,
+        note: str | None = None,
     ) -> Change[R]:
         """Apply a *transition* that may end the fight (``next``): its `Step` names the archive
         of the finished fight (`d4cli.store.fights`), written under the lock before the journal
         entry and the new file, so a crash leaves the old fight or the new one, never half.
-        The transition runs under the lock and may read the fight's files."""
+        The transition runs under the lock and may read the fight's files; it is handed
+        ``PATH.requests`` as read (with the entries its index has not seen), to end the
+        finished fight's waiting requests."""
 
-        def step(encounter: Encounter, _: Requests | None, __: Unindexed) -> Step[R]:
-            return transition(encounter)
+        def step(encounter: Encounter, requests: Requests | None, unseen: Unindexed) -> Step[R]:
+            assert requests is not None
+            return transition(encounter, requests, unseen)
 
-        return self._through(step, note, always_logged=True)
+        return self._through(step, note, always_logged=True, seats=True)
 
     def seat_change(
         self, transition: Callable[[Encounter, Requests, Unindexed], Step[R]]

@@ -8,7 +8,9 @@ entry, then the new file. ``undo`` takes it back byte for byte like any change; 
 leaves behind counts nowhere (the ``next`` entries say which archives make the evening) and is
 reused by the next ``next`` when the fight is the same.
 
-Seats stay with their creatures (``PATH.seats`` is not touched): the same join link opens the
+Requests the finished fight left waiting are denied (``FIGHT_ENDED``) after the entry; the
+archive keeps ``PATH.requests`` as it was. Seats stay with their creatures (``PATH.seats`` is
+not touched): the same join link opens the
 next fight's page; a seat whose creature did not carry finds no creature and says so.
 
 The evening's recap is `d4cli.api.evening_recap`.
@@ -19,7 +21,9 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
-from d4cli.api.change import Change, Step
+from d4cli.api.change import Change, Step, Unindexed
+from d4cli.api.seat_requests import recovered
+from d4cli.api.seats import bounded
 from d4cli.api.tracker import Tracker
 from d4cli.fight.encounter import Encounter, same_name
 from d4cli.fight.evening import (
@@ -31,6 +35,7 @@ from d4cli.fight.events import NextEvent
 from d4cli.rules.errors import InputError
 from d4cli.store import fights, seat_files
 from d4cli.store.files import real_path
+from d4cli.store.seat_files import Requests
 
 
 class NextPlan(NamedTuple):
@@ -68,7 +73,7 @@ def start_next(tracker: Tracker, plan: NextPlan, *, note: str | None = None) -> 
     path = real_path(tracker.path)
     fights.check_folder(path)
 
-    def transition(encounter: Encounter) -> Step[NextEvent]:
+    def transition(encounter: Encounter, requests: Requests, unseen: Unindexed) -> Step[NextEvent]:
         if encounter.current is not None and not plan.force:
             raise InputError(
                 "force",
@@ -93,6 +98,24 @@ def start_next(tracker: Tracker, plan: NextPlan, *, note: str | None = None) -> 
             round_reset=plan.round_reset,
             keep_effects=plan.keep_effects,
         )
-        return Step(after, event, archive=archive)
+        return Step(after, event, archive=archive, requests=ended_requests(requests, unseen))
 
     return tracker.door.fight_change(transition, note=note)
+
+
+# What a seat reads of a request the finished fight left waiting.
+FIGHT_ENDED = "the fight ended before it was answered (d4cli next)"
+
+
+def ended_requests(requests: Requests, unseen: Unindexed) -> Requests | None:
+    """``PATH.requests`` with every request the finished fight left waiting denied (an act of
+    the old fight is never carried out in the new one; the archive keeps the file as it was);
+    None when none was waiting (the file is left as it is)."""
+    base = recovered(requests, unseen)
+    if not any(row.status == "pending" for row in base.rows):
+        return None
+    rows = tuple(
+        row._replace(status="denied", reason=FIGHT_ENDED) if row.status == "pending" else row
+        for row in base.rows
+    )
+    return bounded(base._replace(rows=rows))

@@ -255,3 +255,23 @@ def test_init_takes_a_template_of_the_bestiary_before_the_examples(party, tmp_pa
         "Goblin",
         "Ogre",
     ]
+
+
+def test_a_request_the_finished_fight_left_waiting_is_denied_and_archived_as_it_was(
+    party, tmp_path
+):
+    from d4cli.api import SeatAction, SeatDesk
+
+    token = ok_json("seat", "add", "Aria")["path"].removeprefix("/seat/")
+    SeatDesk(Tracker(party)).submit(token, SeatAction("Might", target="Goblin"))
+    waiting = (tmp_path / "encounter.toml.requests").read_bytes()
+    made = ok_json("next")
+    assert ok_json("requests")["requests"] == []
+    (row,) = ok_json("requests", "--all")["requests"]
+    assert (row["status"], row["reason"]) == (
+        "denied",
+        "the fight ended before it was answered (d4cli next)",
+    )
+    kept = tmp_path / (made["archived"] + ".requests")
+    assert kept.read_bytes() == waiting
+    assert "request 1 was denied already" in fails(2, party, "approve", "1")
