@@ -75,7 +75,7 @@ from d4cli.journal.changes import (
 from d4cli.journal.effects import EffectChange, effect_event_json
 from d4cli.journal.fights import NextChange, next_json
 from d4cli.journal.heads import Change, Event, change_head, fight_over_json
-from d4cli.journal.rolls import DiceFacts, dice_json
+from d4cli.journal.roll_facts import DiceFacts, dice_json
 from d4cli.journal.values import Facts, read_str
 
 
