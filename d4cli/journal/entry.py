@@ -72,7 +72,7 @@ from d4cli.journal.changes import (
     turn_start_json,
     view_event_json,
 )
-from d4cli.journal.effects import EffectChange, effect_event_json
+from d4cli.journal.effect_facts import EffectChange, effect_event_json
 from d4cli.journal.fights import NextChange, next_json
 from d4cli.journal.heads import Change, Event, change_head, fight_over_json
 from d4cli.journal.roll_facts import DiceFacts, dice_json

@@ -8,11 +8,11 @@ import typer
 
 from d4cli.api.bestiary import Bestiary
 from d4cli.cli.bestiary_place import bestiary_folder
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
+from d4cli.cli.tracker_access import open_tracker
 from d4cli.output.render import escape
-from d4cli.output.render.encounter import print_lines
+from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.evening import print_bestiary
 from d4cli.output.serialize.evening import bestiary_json, saved_json
 from d4cli.output.stdout import emit_json

@@ -14,9 +14,9 @@ from d4cli.api.bestiary import Bestiary, foes_of, template_foes
 from d4cli.api.evening import NextPlan, start_next
 from d4cli.api.templates import template_path
 from d4cli.cli.bestiary_place import bestiary_folder
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion import complete_mode
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
+from d4cli.cli.tracker_access import open_tracker, print_change
 
 
 def next_command(

@@ -9,7 +9,7 @@ from rich.table import Table
 from d4cli.output import render
 from d4cli.output.markdown import markdown_table
 from d4cli.output.render import escape
-from d4cli.output.render.recap import ordinal
+from d4cli.output.render.recap_tables import ordinal
 
 _FIGHT_HEADER = ("#", "Fight", "Rounds", "Winner")
 _CREATURE_HEADER = (
