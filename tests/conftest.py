@@ -9,6 +9,8 @@ import pytest
 def isolated_env(tmp_path, monkeypatch):
     """No test touches the user's real files or inherits their seed, colour or file settings."""
     monkeypatch.setenv("D4CLI_FILE", str(tmp_path / "encounter.toml"))
+    # The GM's bestiary of a test is its own (never the user's config folder).
+    monkeypatch.setenv("D4CLI_BESTIARY", str(tmp_path / "bestiary"))
     for name in ("D4CLI_SEED", "FORCE_COLOR", "D4CLI_DEBUG", "COLUMNS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_COLOR", "1")

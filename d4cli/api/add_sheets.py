@@ -30,6 +30,7 @@ class AddSpec(NamedTuple):
         side: the creature's side; hidden: kept off the players' view (R20).
         copies: add this many copies named ``NAME 1``.. (skipping names in use).
         like: copy this creature's sheet (of the encounter, else of a bundled example).
+        sheet: copy this sheet (a creature of the GM's bestiary, ``add --from``).
     """
 
     name: str
@@ -44,6 +45,7 @@ class AddSpec(NamedTuple):
     hidden: bool = False
     copies: int | None = None
     like: str | None = None
+    sheet: Creature | None = None
 
 
 def sheet_of(spec: AddSpec, name: str, template: Creature | None) -> Creature:
@@ -109,7 +111,9 @@ def added_creatures(
 
     *checked* is the single sheet already made from *spec* (no ``like``, no ``count``).
     """
-    template = None if spec.like is None else template_creature(encounter, spec.like)
+    template = spec.sheet
+    if template is None and spec.like is not None:
+        template = template_creature(encounter, spec.like)
     if checked is not None and spec.copies is None:
         return (checked,), None
     names = (

@@ -32,6 +32,7 @@ from d4cli.fight.encounter import Encounter
 from d4cli.journal.entry import journal_json, read_head
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.errors import D4Error
+from d4cli.store import fight_archive as fights
 from d4cli.store import read_encounter, seat_files
 from d4cli.store.history import Mark, read_history
 from d4cli.store.seat_files import Requests
@@ -85,6 +86,7 @@ class Step(NamedTuple, Generic[R]):
         requests: ``PATH.requests`` after the change, written after the entry; None: untouched.
         carries: the number of the request the entry carries out (the index maps it to the entry).
         sent: the creature whose request was sent: its draft ends.
+        archive: the archive of the finished fight (``next``), written before the entry.
     """
 
     encounter: Encounter
@@ -95,6 +97,7 @@ class Step(NamedTuple, Generic[R]):
     requests: Requests | None = None
     carries: int | None = None
     sent: str | None = None
+    archive: fights.Archive | None = None
 
 
 class Door:
@@ -144,6 +147,25 @@ class Door:
 
         return self._through(step, note, dry_run=dry_run, always_logged=always_logged)
 
+    def fight_change(
+        self,
+        transition: Callable[[Encounter, Requests, Unindexed], Step[R]],
+        *,
+        note: str | None = None,
+    ) -> Change[R]:
+        """Apply a *transition* that may end the fight (``next``): its `Step` names the archive
+        of the finished fight (`d4cli.store.fight_archive`), written under the lock before the journal
+        entry and the new file, so a crash leaves the old fight or the new one, never half.
+        The transition runs under the lock and may read the fight's files; it is handed
+        ``PATH.requests`` as read (with the entries its index has not seen), to end the
+        finished fight's waiting requests."""
+
+        def step(encounter: Encounter, requests: Requests | None, unseen: Unindexed) -> Step[R]:
+            assert requests is not None
+            return transition(encounter, requests, unseen)
+
+        return self._through(step, note, always_logged=True, seats=True)
+
     def seat_change(
         self, transition: Callable[[Encounter, Requests, Unindexed], Step[R]]
     ) -> Change[R]:
@@ -182,6 +204,8 @@ class Door:
             written = None
             if step.journaled and not (refused or same):
                 facts = {**journal_json(cast("Record", step.record)), **step.facts}
+                if step.archive is not None:
+                    fights.write_archive(txn.path, txn.data, step.archive)
                 written = txn.commit(step.encounter, facts, step.note or note)
             self._ride(txn, step)
         if written is None:

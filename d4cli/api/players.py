@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from d4cli.fight.closed_sets import INIT, TURN_START
+from d4cli.fight.closed_sets import INIT, NEXT, TURN_START
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.hidden_turns import hidden_turn
 from d4cli.fight.later_hiding import with_later_hiding
@@ -107,10 +107,10 @@ def _kept(path: Path, now: Encounter, replay: Replay) -> tuple[Shown | None, boo
     *replay* held all it needed (it reaches the ``init``, or the `FEED_SCAN` entries before
     the turn start it found)."""
     entries, texts = replay.entries, replay.texts
-    reaches_init = bool(entries) and read_head(entries[0]).kind == INIT
+    reaches_init = bool(entries) and read_head(entries[0]).kind in (INIT, NEXT)
     for index in range(len(entries) - 1, 0, -1):
         kind = read_head(entries[index]).kind
-        if kind == INIT:
+        if kind in (INIT, NEXT):
             return None, True
         if kind != TURN_START:
             continue

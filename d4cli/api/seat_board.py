@@ -36,6 +36,7 @@ from d4cli.odds.roll_odds import PoolOdds, pool_odds
 from d4cli.rules.dice import EnteredDice, parse_extra
 from d4cli.rules.errors import D4Error
 from d4cli.rules.pool import PoolRequest, roll_pool
+from d4cli.store import fight_archive as fights
 from d4cli.store import files
 from d4cli.store.lock import LockTimeout, locked
 from d4cli.store.seat_files import DraftRow, RequestRow, requests_path, seats_path, write_draft
@@ -79,6 +80,7 @@ class SeatBoard:
             seat_creature(encounter, name),
             tuple(_request(encounter, row) for row in rows),
             "auto" if settings is not None and settings.seats == "auto" else "approve",
+            fights.fight_number(files.real_path(self.tracker.path)),
         )
 
     def request(self, token: str, number: int) -> SeatRequest | None:

@@ -32,6 +32,8 @@ from d4cli.store.transaction import Transaction
 
 JOIN_PREFIX = "/seat/"
 NO_SEAT = "no such seat (revoked, reset or mistyped)"
+# A seat whose creature left the encounter (removed, or it did not carry into the next fight).
+SEAT_ENDED = "this seat has ended: its creature is not in this fight"
 # A seat's extra dice (R6), all terms together: a weapon's few, not a GM's table of thousands,
 # so that one seat's previews and odds stay cheap for the server every seat shares.
 SEAT_EXTRA_DICE = 12
@@ -183,14 +185,15 @@ def seated(encounter: Encounter, name: str) -> Creature:
     """The seat's creature *name* (as the seats file writes it) in *encounter*.
 
     Raises:
-        InputError: field ``token``, as for a token that finds no seat, when the creature is
-            no longer in the encounter (removed): the error an unknown name gets would list
-            every creature, hidden ones and real names behind aliases among them.
+        InputError: field ``token``, as for a token that finds no seat but saying the seat
+            ended, when the creature is no longer in the encounter (removed, or it did not
+            carry into the next fight): the error an unknown name gets would list every
+            creature, hidden ones and real names behind aliases among them.
     """
     for creature in encounter.creatures:
         if creature.name == name:
             return creature
-    raise InputError("token", None, NO_SEAT)
+    raise InputError("token", None, SEAT_ENDED)
 
 
 def own_creature(encounter: Encounter, seat: str, claimed: str | None) -> Creature:

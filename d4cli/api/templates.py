@@ -14,17 +14,24 @@ from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, pa
 from d4cli.journal.entry import init_json
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text, fold_name
+from d4cli.rules.suggest import did_you_mean
+from d4cli.store.bestiary_folder import find_template, template_files
 from d4cli.store.files import read_text
 
 
-def template_path(value: str) -> Path:
-    """The file of a bundled example by name (``skirmish``, ``duel.toml``; N1 folding), else ``Path(value)``.
+def template_path(value: str, bestiary: Path | None = None) -> Path:
+    """The template *value* names: a template of the GM's *bestiary* folder by name
+    (`d4cli.store.bestiary_folder`), else a bundled example by name (``skirmish``, ``duel.toml``; N1
+    folding), else the file ``Path(value)``.
 
     Raises:
         InputError: naming ``template`` (the keyword of `Tracker.init`): not UTF-8 text, no
             such example or file, or a path the system refuses to look at (a name too long, ...).
     """
     check_text(value, "template")
+    found = None if bestiary is None else find_template(bestiary, value)
+    if found is not None:
+        return found
     examples = bundled_examples()
     for example, path in examples.items():
         if fold_name(example) == fold_name(value) or fold_name(example + ".toml") == fold_name(
@@ -39,7 +46,16 @@ def template_path(value: str) -> Path:
         raise InputError(
             "template", value, f"cannot look for this file: {error.strerror or error}"
         ) from None
-    raise InputError("template", value, "no such example (" + ", ".join(examples) + ") or file")
+    own = [] if bestiary is None else [path.stem for path in template_files(bestiary)]
+    known = [*own, *examples]
+    problem = "no such example (" + ", ".join(examples) + ") or file"
+    if bestiary is not None:
+        problem = (
+            f"no such template in the bestiary ({bestiary}), example ("
+            + ", ".join(examples)
+            + ") or file"
+        )
+    raise InputError("template", value, problem + did_you_mean(value, known))
 
 
 class NewEncounter(NamedTuple):
@@ -59,10 +75,12 @@ def new_encounter(
     mode: str | None = None,
     round_reset: str | None = None,
     template: str | None = None,
+    bestiary: Path | None = None,
 ) -> NewEncounter:
     """The encounter ``init`` writes at *path*: empty (named *name*, else after the file), or
     from *template* (`template_path`), in *mode* ``turn``/``round`` with *round_reset*
-    ``buffer``/``zero`` (round mode only, R12).
+    ``buffer``/``zero`` (round mode only, R12); a template name is looked up in the GM's
+    *bestiary* folder first.
 
     Raises:
         InputError: an unknown mode or round reset, a round reset outside round mode (R12),
@@ -83,7 +101,7 @@ def new_encounter(
         )
         _check_round_reset(encounter, round_reset)
         return NewEncounter(encounter, dump_encounter(encounter), init_json(encounter, None), True)
-    source = template_path(template)
+    source = template_path(template, bestiary)
     text = read_text(source)
     original = parse_encounter(text, source)
     encounter = original._replace(

@@ -154,7 +154,8 @@ def add_transition(spec: AddSpec, before: str | None, after: str | None) -> Tran
     Raises:
         InputError: a sheet the rules refuse.
     """
-    checked = sheet_of(spec, spec.name, None) if spec.like is None else None
+    copying = spec.like is not None or spec.sheet is not None
+    checked = None if copying else sheet_of(spec, spec.name, None)
 
     def transition(encounter: Encounter) -> tuple[Encounter, AddEvent]:
         added, like = added_creatures(spec, encounter, checked)

@@ -165,6 +165,14 @@ COMMANDS: dict[str, Listed] = {
         "d4cli.cli.commands.recap:recap_command",
         "The fight from its journal: per creature damage, actions, Team Actions, Load, turns unable to act, downs;\ndamage per round; luck of every roll; the fight placed among simulated ones (R2, R8, R11, R16, R18).",
     ),
+    "next": Listed(
+        "d4cli.cli.commands.fights:next_command",
+        "End this fight and start the next in the same file: the fight is archived beside it\n(FILE.fights/), the kept side carries with hp, Exhaustion, notes and seats; Loads reset (R1).",
+    ),
+    "bestiary": Listed(
+        "d4cli.cli.commands.bestiary:app",
+        "Your bestiary: creatures and templates kept between evenings (D4CLI_BESTIARY).",
+    ),
     "handbook": Listed(
         "d4cli.cli.commands.handbook:handbook_command",
         "One Markdown document for the designer's handbook: every rule with its example, the exact odds\ngrids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared\n(R1-R20, C1-C8, L1-L4, N1).",

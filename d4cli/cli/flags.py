@@ -17,10 +17,12 @@ from d4cli.rules.errors import D4Error
 # differently, the entry maps command paths (``roll check``) to the spelling, "" to the
 # one of every other command; a command in none of them shows the field's own name.
 FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
+    "add": "--add",  # `next --add "goblin x3"`: a foe from the bestiary
     "advantage": "--adv",  # sources of Advantage (R4); a check's level is `advantage_level`
     "advantage_level": "--advantage",
     "amount": "N",  # `damage`/`heal` N|EXPR: dice to roll
     "after": "--after",
+    "as": "--as",  # `bestiary save NAME --as ENTRY`
     # `roll pool ASPECT`, `act NAME ASPECT`; the options of a Team Action and of a named action
     "aspect": {"": "ASPECT", "team": "--aspect", "action add": "--aspect"},
     "aspects": "--aspect",
@@ -45,9 +47,11 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "extra": "--extra",
     "faces": "--faces",
     "force": "--force",
+    "from": "--from",  # a bestiary entry or a template (`add`, `init`, `next`)
     "gm": "--gm",
     "grant": "--adv/--dis",
     "hp": "--hp",
+    "keep": "--keep",  # `next --keep SIDE`
     "jobs": "--jobs",  # `simulate`: processes, or pieces at once on a cluster
     "ignore_load": "--ignore-load",
     "like": "--like",
@@ -55,7 +59,7 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "max_rounds": "--max-rounds",
     "mode": {"": "--mode", "simulate": "--modes"},
     "modes": "--modes",  # `simulate`: the reset modes played
-    "name": {"init": "--name", "action add": "ACTION"},
+    "name": {"init": "--name", "next": "--name", "action add": "ACTION"},
     # the creatures of a change of several (`damage NAME... N`, `effect add CREATURE... SOURCE`)
     "names": {"": "NAME", "effect add": "CREATURE"},
     "number": {"approve": "N", "deny": "N"},  # a seat's request (`SeatDesk.approve`, `deny`)

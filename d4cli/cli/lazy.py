@@ -204,7 +204,9 @@ def group_from_app(name: str, app: typer.Typer) -> Command:
     )
     registered = app.registered_callback
     if registered is not None and registered.callback is not None:
-        shell.callback()(registered.callback)
+        # ``bestiary`` lists when run alone: its callback runs without a sub-command.
+        alone = bool(registered.invoke_without_command)
+        shell.callback(invoke_without_command=alone)(registered.callback)
     else:
         # A group needs a callback to be built as a group: one that does nothing.
         shell.callback()(_no_options)

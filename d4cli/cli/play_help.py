@@ -49,6 +49,8 @@ SESSION_COMMANDS: dict[str, str] = {
     "forecast": "each side's chance to win",
     "balance": "a value for a target chance",
     "recap": "the fight from its journal",
+    "next": "next fight; the party stays",
+    "bestiary": "your creatures and templates",
     "handbook": "the designer's handbook",
     "help": "this list; help TOPIC: rules",
 }

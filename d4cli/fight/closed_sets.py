@@ -34,6 +34,7 @@ REVEAL = "reveal"
 CONCEAL = "conceal"
 ALIAS = "alias"
 SET = "set"
+NEXT = "next"
 
 # In the order ``log --kind`` lists them (docs/cli.md "log").
 LOG_KINDS: tuple[str, ...] = (
@@ -57,6 +58,7 @@ LOG_KINDS: tuple[str, ...] = (
     CONCEAL,
     ALIAS,
     SET,
+    NEXT,
 )
 
 

@@ -2,7 +2,7 @@
 
 A transition on the encounter returns one of these beside the new encounter
 (`AddEvent`, `MoveEvent`, `RemoveEvent`, `TurnStartEvent`, `TurnEndEvent`, `ExhaustEvent`,
-`DamageEvent`, `HealEvent`, `EffectEvent`, `NoteEvent`, `SetEvent`;
+`DamageEvent`, `HealEvent`, `EffectEvent`, `NoteEvent`, `SetEvent`, `NextEvent`;
 an action is an `d4cli.fight.actions.ActRecord`, a Team Action a `TeamRecord`).
 Plain typed values, no serializer: `d4cli.output.serialize` turns each into its JSON
 object. Records only: it imports nothing but the closed sets (`d4cli.fight.closed_sets`: the
@@ -22,6 +22,7 @@ from d4cli.fight.closed_sets import (
     EXHAUST,
     HEAL,
     MOVE,
+    NEXT,
     NOTE,
     REMOVE,
     SET,
@@ -350,3 +351,39 @@ class SetEvent(NamedTuple):
     turn: str | None
     actor: str | None
     changes: tuple[FieldChange, ...]
+
+
+class NextEvent(NamedTuple):
+    """A fight ended and the next began in the same encounter (R1, R12, R13, R20).
+
+    Attributes:
+        fight: the new fight's number in the evening (the first fight is 1).
+        name / previous: the new fight's name, the finished one's.
+        archived: where the finished fight was kept (a path, as the store named it).
+        keep_side: the side that carried.
+        kept / added: the names that carried, the names that joined (turn order).
+        effects_dropped: how many lasting effects and grants ended with the old fight.
+        mode / round_reset: the new fight's reset mode (R12).
+    """
+
+    fight: int
+    name: str
+    previous: str
+    archived: str
+    keep_side: str
+    kept: tuple[str, ...]
+    added: tuple[str, ...]
+    effects_dropped: int
+    mode: str
+    round_reset: str
+    round: int = 0
+    turn: str | None = None
+    actor: str | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return True
+
+    @property
+    def kind(self) -> str:
+        return NEXT

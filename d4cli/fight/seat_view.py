@@ -105,12 +105,14 @@ class SeatPage(NamedTuple):
         creature: the seat's own creature (`SeatCreature`).
         requests: the seat's requests, oldest first.
         mode: ``approve`` (the GM answers each request) or ``auto`` (carried out at once).
+        fight: the fight's number in the evening (``d4cli next``), from 1.
     """
 
     view: PublicView
     creature: SeatCreature
     requests: tuple[SeatRequest, ...]
     mode: str
+    fight: int = 1
 
 
 class SeatPlan(NamedTuple):

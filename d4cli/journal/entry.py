@@ -26,6 +26,7 @@ from d4cli.fight.events import (
     ExhaustEvent,
     HealEvent,
     MoveEvent,
+    NextEvent,
     NoteEvent,
     RemoveEvent,
     SetEvent,
@@ -73,6 +74,7 @@ from d4cli.journal.changes import (
 )
 from d4cli.journal.effect_facts import EffectChange, effect_event_json
 from d4cli.journal.heads import Change, Event, change_head, fight_over_json
+from d4cli.journal.next_facts import NextChange, next_json
 from d4cli.journal.roll_facts import DiceFacts, dice_json
 from d4cli.journal.values import Facts, read_str
 
@@ -110,6 +112,7 @@ Record = (
     | ViewEvent
     | SetEvent
     | SeveralEvent
+    | NextEvent
 )
 
 
@@ -177,6 +180,7 @@ KINDS: dict[str, Kind] = {
     kinds.CONCEAL: Kind((ConcealEvent,), view_event_json, ViewChange.read),
     kinds.ALIAS: Kind((AliasEvent,), view_event_json, ViewChange.read),
     kinds.SET: Kind((SetEvent,), set_json, SetChange.read),
+    kinds.NEXT: Kind((NextEvent,), next_json, NextChange.read),
 }
 
 
@@ -376,6 +380,14 @@ def _logged(seq: int | None, change: Change) -> LoggedRoll | None:
 def is_init(line: Mapping[str, Any]) -> bool:
     """Whether a journal line's object is an ``init`` entry: where a history starts (R12)."""
     return read_head(line).kind == kinds.INIT
+
+
+def starts_fight(line: Mapping[str, Any]) -> bool:
+    """Whether a journal line's object starts a fight's history: an ``init``, or a ``next`` (the
+    next fight of an evening). What is before it belongs to another fight (its archive holds
+    it): the log, the recap and the players' feed stop there; ``undo`` may still go back past a
+    ``next``, never past an ``init``."""
+    return read_head(line).kind in (kinds.INIT, kinds.NEXT)
 
 
 def new_head(seq: int, time: str) -> JsonObject:

@@ -174,13 +174,14 @@ def request_json(request: SeatRequest) -> JsonObject:
 def seat_page_json(page: SeatPage) -> JsonObject:
     """``/seat/TOKEN/view.json``: the players' view as ``/view.json`` gives it (``readable``
     true), plus ``seat`` (`creature_json`), ``requests`` (`request_json`, oldest first) and
-    ``mode`` (``approve`` or ``auto``)."""
+    ``mode`` (``approve`` or ``auto``) and ``fight`` (the fight's number in the evening)."""
     return {
         **public_view_json(page.view),
         "readable": True,
         "seat": creature_json(page.creature, page.view.counts_from),
         "requests": [request_json(request) for request in page.requests],
         "mode": page.mode,
+        "fight": page.fight,
     }
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, cast
 
 from d4cli.fileformat.encounter_toml import parse_encounter
-from d4cli.journal.entry import is_init
+from d4cli.journal.entry import is_init, starts_fight
 from d4cli.store import files, journal
 from d4cli.store.files import journal_path, real_path
 
@@ -26,7 +26,8 @@ class History(NamedTuple):
 
 
 def standing_entries(path: Path, file_digest: str | None, last: int | None = None) -> History:
-    """Entries that stand, oldest first, back to the newest ``init`` (at most *last* of them).
+    """Entries that stand, oldest first, back to the start of this fight (the newest ``init`` or
+    ``next``; at most *last* of them).
 
     A damaged line is left out and named in the warning (the newest one, and
     the first one further back that the entries reach); the entries before it
@@ -51,7 +52,7 @@ def standing_entries(path: Path, file_digest: str | None, last: int | None = Non
                     )
                 continue
             entries.append(line.entry)
-            if is_init(line.entry):
+            if starts_fight(line.entry):
                 break
         warnings = []
         if split.damaged is not None:
@@ -169,7 +170,7 @@ def stream_history(path: Path, last: int | None = None) -> HistoryStream:
             start = line.start
             if newest is None:
                 newest = journal.public_entry(line.entry)
-            if is_init(line.entry):
+            if starts_fight(line.entry):
                 break
         warnings = []
         if split.damaged is not None:

@@ -259,6 +259,12 @@ class Transaction:
     def __exit__(self, *exc: object) -> None:
         self._txn.__exit__(*exc)
 
+    @property
+    def data(self) -> bytes:
+        """The file's bytes as read under the lock."""
+        assert self._txn.data is not None
+        return self._txn.data
+
     def commit(
         self, encounter: Encounter, facts: dict[str, Any], note: str | None = None
     ) -> Written:

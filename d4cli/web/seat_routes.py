@@ -56,6 +56,7 @@ from d4cli.api import (
     WriteFailed,
 )
 from d4cli.api.seat_board import SeatBoard
+from d4cli.api.seats import SEAT_ENDED
 from d4cli.output.seat_page import (
     SEAT_ASSETS,
     preview_json,
@@ -210,7 +211,10 @@ class SeatRoutes:
         token, _ = await self.seat_of(request)
         try:
             shown = await _run(lambda: seat_page_json(self.board.page(token)))
-        except InputError:
+        except InputError as error:
+            if error.problem == SEAT_ENDED:  # a real seat whose creature left this fight: 410
+                body = {"error": error.problem, "field": "token"}
+                return JSONResponse(body, status_code=410, headers=PRIVATE)
             raise HTTPException(404, "not found") from None  # revoked meanwhile
         return JSONResponse(shown, headers=PRIVATE)
 

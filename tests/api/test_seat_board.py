@@ -180,7 +180,7 @@ def test_the_seat_of_a_removed_creature_is_as_no_seat_and_lists_no_creature(enco
         with pytest.raises(InputError) as caught:
             call()
         assert caught.value.field == "token"
-        assert str(caught.value) == "token: no such seat (revoked, reset or mistyped)"
+        assert str(caught.value) == "token: this seat has ended: its creature is not in this fight"
     assert files(encounter) == before
 
 

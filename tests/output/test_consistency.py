@@ -41,6 +41,7 @@ def test_every_record_takes_its_kind_from_the_one_list():
         visibility.ConcealEvent,
         visibility.AliasEvent,
         records.SetEvent,
+        records.NextEvent,
     ]
     # A record's kind: a class attribute, or (a NamedTuple) a property that returns a constant.
     record_kinds = {
@@ -49,7 +50,7 @@ def test_every_record_takes_its_kind_from_the_one_list():
     record_kinds |= {kinds.ACTION_ADD, kinds.ACTION_REMOVE, kinds.INIT}
     assert LOG_KINDS is kinds.LOG_KINDS
     assert record_kinds == set(LOG_KINDS)
-    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 20
+    assert len(LOG_KINDS) == len(set(LOG_KINDS)) == 21
 
 
 def test_log_kind_lists_every_kind_the_journal_can_hold():

@@ -241,8 +241,15 @@ def test_the_seat_of_a_removed_creature_finds_nothing_and_names_no_hidden_creatu
             method, f"/seat/{served.borin}/{route}", headers=JSON, json={"aspect": "Might"}
         )
     )
-    assert answer.status_code == 404, answer.text
-    assert answer.content == unknown.content
+    if route == "view.json":  # the page says its seat ended (the token is the seat's own)
+        assert answer.status_code == 410, answer.text
+        assert answer.json() == {
+            "error": "this seat has ended: its creature is not in this fight",
+            "field": "token",
+        }
+    else:
+        assert answer.status_code == 404, answer.text
+        assert answer.content == unknown.content
     assert [s for s in SECRETS if s in answer.text] == []
     assert files(FILE.resolve()) == before
 

@@ -36,6 +36,9 @@ from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, MAX_COUN
 from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from d4cli.api import Creature
     from d4cli.journal.entry import Record
 
 # ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
@@ -68,7 +71,7 @@ def init_command(
             "--from",
             metavar="EXAMPLE|PATH",
             autocompletion=complete_example,
-            help="Start from a bundled example (skirmish, duel, ambush) or an encounter file.",
+            help="Start from a template of your bestiary, a bundled example (skirmish, duel, ambush) or a file.",
         ),
     ] = None,
     force: Annotated[
@@ -86,12 +89,37 @@ def init_command(
     """
 
     path = resolve_path(file)
-    made = new_encounter(path, name=name, mode=mode, round_reset=round_reset, template=from_)
+    made = new_encounter(
+        path,
+        name=name,
+        mode=mode,
+        round_reset=round_reset,
+        template=from_,
+        bestiary=None if from_ is None else _bestiary_folder(),
+    )
     Tracker.create(path, made.text, made.details, force=force, lock_timeout=lock_timeout())
     if json_:
         emit_json(init_output_json(path, made.details))
         return
     print_lines(init_lines(path, made.encounter, from_, kept_comments=made.kept_comments))
+
+
+def _bestiary_folder() -> "Path":
+    """The GM's bestiary folder, for ``--from`` alone (platformdirs loads only then)."""
+    from d4cli.cli.bestiary_place import bestiary_folder
+
+    return bestiary_folder()
+
+
+def bestiary_sheet(entry: str) -> "Creature":
+    """The sheet of the bestiary creature *entry* (``add --from``).
+
+    Raises:
+        InputError: naming ``--from``: no such creature (with a did-you-mean).
+    """
+    from d4cli.api.bestiary import Bestiary
+
+    return Bestiary(_bestiary_folder()).creature(entry, "--from")
 
 
 def parse_aspect(text: str) -> tuple[str, int]:
@@ -198,6 +226,14 @@ def add_command(
         bool,
         typer.Option("--hidden", help="Keep it off the player view until 'd4cli reveal NAME'."),
     ] = False,
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="ENTRY",
+            help="Copy the sheet of a creature of your bestiary (d4cli bestiary).",
+        ),
+    ] = None,
     note: NoteOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
@@ -205,10 +241,15 @@ def add_command(
     """Add a creature at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
 
     Four copies of a sheet: d4cli add Goblin --count 4 --like "Goblin Archer".
+    From your bestiary: d4cli add Goblin --from goblin --count 3.
 
     Example: d4cli add "Goblin Archer" --aspect Finesse=3 --evasion 10 --hp 7
     """
     base = check_text(name, "NAME", name=True)
+    if from_ is not None and like is not None:
+        raise InputError(
+            "--from", from_, "copies a sheet as {like} does: give one of them", mentions=("like",)
+        )
     copies = None if count is None else parse_whole(count, "--count", (1, MAX_COUNT))
     spec = AddSpec(
         name=base,
@@ -229,6 +270,7 @@ def add_command(
         hidden=hidden,
         copies=copies,
         like=None if like is None else check_text(like, "--like"),
+        sheet=None if from_ is None else bestiary_sheet(from_),
     )
     tracker = open_tracker(file)
     change = tracker.add(spec, before=before, after=after, note=check_note(note))

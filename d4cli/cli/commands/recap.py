@@ -46,6 +46,13 @@ def recap_command(
             help="Output for people, a handbook, a spreadsheet, or the damage per round per side as an SVG chart on stdout.",
         ),
     ] = "table",
+    evening: Annotated[
+        bool,
+        typer.Option(
+            "--evening",
+            help="Every fight of the evening (the archived ones and this one) summed: fights won, rounds, per creature damage, Load, reactions, luck.",
+        ),
+    ] = False,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
@@ -62,6 +69,9 @@ def recap_command(
         raise InputError("--format", format_, "must be table, markdown, csv or svg")
     if json_ and format_ != "table":
         raise InputError("--json", None, f"--json and --format {format_} ask for two formats")
+    if evening:
+        _evening(file, format_, json_)
+        return
     start_at = None if from_seq is None else parse_whole(from_seq, "--from-seq", (0, 10**18))
     count = 1000 if runs is None else parse_whole(runs, "--runs", (0, 1_000_000))
     if seed is not None:
@@ -79,3 +89,20 @@ def recap_command(
         print(recap_svg(obj))
     else:
         print(markdown_recap(obj) if format_ == "markdown" else csv_recap(obj))
+
+
+def _evening(file: str | None, format_: str, json_: bool) -> None:
+    """``recap --evening``: the evening's code loads here alone."""
+    from d4cli.api.evening_recap import evening_recap
+    from d4cli.output.render.evening_tables import markdown_evening, print_evening
+    from d4cli.output.serialize.evening_json import evening_json
+
+    if format_ not in ("table", "markdown"):
+        raise InputError("--format", format_, "with --evening: table or markdown")
+    obj = evening_json(*evening_recap(open_tracker(file)))
+    if json_:
+        emit_json(obj)
+    elif format_ == "markdown":
+        print(markdown_evening(obj))
+    else:
+        print_evening(obj)

@@ -251,7 +251,8 @@ function renderSeat(seat) {
 }
 
 function renderTable(view) {
-  $("table-head").textContent = view.round ? `The table · Round ${view.round}` : "The table · not started";
+  const fight = view.fight && view.fight > 1 ? `Fight ${view.fight}: ${view.name} · ` : "";
+  $("table-head").textContent = fight + (view.round ? `The table · Round ${view.round}` : "The table · not started");
   const rows = view.creatures.map((c) => {
     const row = el("li", null, "creature" + (c.current ? " current" : "") + (c.down ? " down" : ""));
     row.append(el("span", c.current ? "▶" : c.had_turn ? "✓" : "", "marker"), el("span", c.name, "name"));
@@ -283,7 +284,8 @@ function renderRequests(requests) {
 async function load() {
   const answer = await fetch(base + "/view.json", { credentials: "same-origin" });
   if (!answer.ok) {
-    showError(answer.status === 404 ? "This seat is closed (the GM revoked or reset it)." : "The table is not ready yet.");
+    showError(answer.status === 410 ? "This seat has ended: your creature is not in this fight." :
+      answer.status === 404 ? "This seat is closed (the GM revoked or reset it)." : "The table is not ready yet.");
     return;
   }
   state = await answer.json();

@@ -34,6 +34,7 @@ from d4cli.journal.changes import (
 from d4cli.journal.effect_facts import EffectChange
 from d4cli.journal.entry import InitChange, SeveralChange, read_change, read_entry
 from d4cli.journal.heads import Change
+from d4cli.journal.next_facts import NextChange
 from d4cli.output import render
 from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change
@@ -134,6 +135,17 @@ def _init_summary(change: Change) -> str:
         else ""
     )
     return f"new encounter {escape(change.name or '')} ({change.mode} mode{reset}){origin}"
+
+
+def _next_summary(change: Change) -> str:
+    assert isinstance(change, NextChange)
+    kept = ", ".join(escape(name) for name in change.kept) or "nobody"
+    added = ", ".join(escape(name) for name in change.added) or "nobody"
+    return (
+        f"[bold]fight {change.fight}[/]: {escape(change.name or '')} begins; "
+        f"{escape(change.previous or '')} kept in {escape(change.archived or '')}; "
+        f"carried {kept}; joined {added}"
+    )
 
 
 def _add_summary(change: Change) -> str:
@@ -340,6 +352,7 @@ SUMMARIES: dict[str, Callable[[Change], str]] = {
     kinds.CONCEAL: _view_summary,
     kinds.ALIAS: _view_summary,
     kinds.SET: _set_summary,
+    kinds.NEXT: _next_summary,
 }
 
 
