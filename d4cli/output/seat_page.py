@@ -24,6 +24,8 @@ from d4cli.fight.seat_view import SeatCreature, SeatPage, SeatPlan, SeatRequest,
 from d4cli.journal.rolls import extra_json
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps
+from d4cli.output.page import RECONNECTING
+from d4cli.output.rolltext import OUTCOME_WORDS
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.public_view import effect_left, public_view_json
 from d4cli.output.serialize.rolls import odds_json
@@ -60,8 +62,10 @@ def seat_page_html() -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         f'<title>Your seat</title><link rel="stylesheet" href="{ASSETS_PATH}seat.css"></head>'
-        '<body><main id="seat">'
-        '<header id="me"><h1 id="me-name">Your seat</h1><p id="me-state" class="state"></p>'
+        f'<body><p id="offline" class="offline" role="status" hidden>{RECONNECTING}</p>'
+        '<main id="seat">'
+        '<header id="me"><p id="turn" class="turn" hidden>Your turn</p>'
+        '<h1 id="me-name">Your seat</h1><p id="me-state" class="state"></p>'
         '<div id="me-aspects" class="aspects"></div><div id="me-effects" class="chips"></div></header>'
         f'<section id="build" aria-label="Build an action">{_FORM}</section>'
         '<section id="result" class="result" aria-live="polite" hidden></section>'
@@ -142,7 +146,10 @@ def creature_json(creature: SeatCreature, counts_from: int) -> JsonObject:
 
 def roll_json(roll: SeatRoll) -> JsonObject:
     """A carried-out roll: ``steps`` (as ``act`` prints them), ``dice``, ``extra``, ``total``,
-    ``pool_size``, ``entered``, ``target`` (as the seat named it), ``load_after``."""
+    ``pool_size``, ``entered``, ``target`` (as the seat named it), ``load_after``, ``outcome``
+    (``damage``, ``no-damage``, ``success``, ``failure`` or null, R7), ``outcome_text`` (it in the
+    table feed's words: ``hit``, ``no damage``...) and ``damage`` (null where the target's
+    Evasion is hidden from the players)."""
     result = roll.result
     steps = act_steps(result, roll.sources)
     return {
@@ -154,15 +161,18 @@ def roll_json(roll: SeatRoll) -> JsonObject:
         "entered": roll.entered,
         "target": roll.target,
         "load_after": roll.load_after,
+        "outcome": roll.outcome,
+        "outcome_text": None if roll.outcome is None else OUTCOME_WORDS.get(roll.outcome),
+        "damage": result.damage,
     }
 
 
 def request_json(request: SeatRequest) -> JsonObject:
-    """One of the seat's requests: ``number``, ``time``, ``act`` (what was asked), ``status``
-    (``pending``, ``approved``, ``denied``, ``undone``), ``reason``, ``roll`` (`roll_json`, or
-    null before it is carried out)."""
+    """One of the seat's requests: ``id`` (its number), ``time``, ``act`` (what was asked),
+    ``status`` (``pending``, ``approved``, ``denied``, ``undone``), ``reason``, ``roll``
+    (`roll_json`, or null before it is carried out)."""
     return {
-        "number": request.number,
+        "id": request.number,
         "time": request.time,
         "act": dict(request.act),
         "status": request.status,

@@ -1,0 +1,51 @@
+"""`changes`: what changed for a seat's request between its sending and its approval, judged on
+plain records (the target down, the turn, the Load and so the pool, effects ending and beginning)."""
+
+from __future__ import annotations
+
+from d4cli.fight.request_changes import Changed, Seen, changes, read_seen, seen_json
+
+THEN = Seen(
+    round=1,
+    turn="Aria",
+    load=0,
+    pool=5,
+    effects=(("blessed", "advantage"),),
+    target_down=False,
+)
+
+
+def test_nothing_changed_is_no_change():
+    assert changes(THEN, THEN) == ()
+
+
+def test_each_difference_is_named_in_order():
+    now = THEN._replace(
+        round=2,
+        turn="Goblin Archer",
+        load=2,
+        pool=3,
+        effects=(("smoke", "disadvantage"),),
+        target_down=True,
+    )
+    assert changes(THEN, now) == (
+        Changed("target_down", False, True),
+        Changed("turn", (1, "Aria"), (2, "Goblin Archer")),
+        Changed("load", 0, 2),
+        Changed("pool", 5, 3),
+        Changed("effect_ended", ("blessed", "advantage"), None),
+        Changed("effect_began", None, ("smoke", "disadvantage")),
+    )
+
+
+def test_a_target_already_down_when_sent_is_no_change():
+    down = THEN._replace(target_down=True)
+    assert changes(down, down) == ()
+    assert changes(down, THEN) == ()  # healed meanwhile: nothing the player did not expect
+
+
+def test_the_seen_record_keeps_as_json_and_a_broken_one_reads_as_none():
+    assert read_seen(seen_json(THEN)) == THEN
+    assert read_seen(None) is None
+    assert read_seen({"round": "x"}) is None
+    assert read_seen({**seen_json(THEN), "effects": [["only-one"]]}) is None
