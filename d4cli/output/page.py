@@ -19,6 +19,7 @@ from importlib.resources import files
 
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output.headroom import headroom_text
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view import effect_left
 from d4cli.output.window import view_focus
@@ -70,7 +71,7 @@ def _headroom(creature: PublicCreature) -> str:
         return ""
     parts = "".join(
         f'<span class="room {"ok" if room >= 1 else "zero" if room == 0 else "no"}">'
-        f"{escape(aspect)} {room:+d}</span>"
+        f"{escape(headroom_text(aspect, room))}</span>"
         for aspect, room in creature.headroom
     )
     return f'<div class="headroom"><span class="label">{HEADROOM}</span> {parts}</div>'

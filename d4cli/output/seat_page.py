@@ -24,6 +24,7 @@ from d4cli.fight.seat_view import SeatCreature, SeatPage, SeatPlan, SeatRequest,
 from d4cli.journal.rolls import extra_json
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps
+from d4cli.output.headroom import headroom_text
 from d4cli.output.page import RECONNECTING
 from d4cli.output.rolltext import OUTCOME_WORDS
 from d4cli.output.serialize import JsonObject
@@ -98,15 +99,21 @@ def steps_json(steps: list[Step]) -> list[JsonObject]:
 
 
 def creature_json(creature: SeatCreature, counts_from: int) -> JsonObject:
-    """The seat's creature: ``name``, ``aspects`` ``[{name, value, headroom}]`` (R2: it can act
-    at Cost N when ``headroom >= N``), ``load``, ``load_buffer``, ``exhaustion``, ``hp``,
+    """The seat's creature: ``name``, ``aspects`` ``[{name, value, headroom, headroom_text}]``
+    (R2: it can act at Cost N when ``headroom >= N``; the text as every screen words it), ``load``, ``load_buffer``, ``exhaustion``, ``hp``,
     ``max_hp``, ``evasion``, ``down``, ``current``, ``effects`` ``[{source, grant, on, left}]``,
     ``grants`` ``{advantage, disadvantage}`` (R11) and ``actions`` ``[{name, aspect, cost,
     extra, dc, advantage, disadvantage}]``."""
     return {
         "name": creature.name,
         "aspects": [
-            {"name": a.name, "value": a.value, "headroom": a.headroom} for a in creature.aspects
+            {
+                "name": a.name,
+                "value": a.value,
+                "headroom": a.headroom,
+                "headroom_text": headroom_text(a.name, a.headroom),
+            }
+            for a in creature.aspects
         ],
         "load": creature.load,
         "load_buffer": creature.load_buffer,

@@ -31,7 +31,6 @@ function names(text) {
   return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-function signed(n) { return (n >= 0 ? "+" : "") + n; }
 
 function percent(p) {
   if (p === null || p === undefined) return "";
@@ -305,7 +304,7 @@ function renderSeat(seat) {
   const aspects = $("me-aspects");
   aspects.replaceChildren(...seat.aspects.map((a) => {
     const box = el("span", null, "aspect " + (a.headroom >= 1 ? "ok" : a.headroom === 0 ? "zero" : "no"));
-    box.append(el("b", a.name), el("span", ` ${a.value} · headroom ${signed(a.headroom)}`));
+    box.append(el("b", a.headroom_text), el("span", ` (Aspect ${a.value})`));
     return box;
   }));
   const chips = seat.effects.map((e) => el("span",
@@ -313,7 +312,7 @@ function renderSeat(seat) {
     "chip " + e.grant));
   $("me-effects").replaceChildren(...chips);
   fillSelect(form.aspect, [
-    ...seat.aspects.map((a) => ["a:" + a.name, `${a.name} (headroom ${signed(a.headroom)})`]),
+    ...seat.aspects.map((a) => ["a:" + a.name, a.headroom_text]),
     ...seat.actions.map((a) => ["n:" + a.name, `${a.name}: ${a.aspect}, Cost ${a.cost}` +
       (a.extra.length ? ` + ${a.extra.join(" + ")}` : "")]),
   ], true);

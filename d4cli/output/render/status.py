@@ -19,6 +19,7 @@ from d4cli.journal.effects import effect_json
 from d4cli.journal.entry import read_head
 from d4cli.output import render
 from d4cli.output.effecttext import chip
+from d4cli.output.headroom import headroom_text
 from d4cli.output.render import escape, plain
 from d4cli.output.render.effects import effects_cell
 from d4cli.output.render.encounter import print_lines, summary
@@ -30,7 +31,8 @@ def _headroom_cell(creature: Creature) -> str:
     parts = []
     for aspect, room in creature.headroom().items():
         colour = "green" if room >= 1 else "yellow" if room == 0 else "red"
-        parts.append(f"{escape(aspect)} {dict(creature.aspects)[aspect]} [{colour}]{room:+d}[/]")
+        value = dict(creature.aspects)[aspect]
+        parts.append(f"[{colour}]{escape(headroom_text(aspect, room))}[/] (Aspect {value})")
     return ", ".join(parts) or "-"
 
 
@@ -76,7 +78,8 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
 
     The columns get their widths here, so Rich never squeezes one below what it needs:
     Turn, Load and HP as wide as their cells, the name up to 20, the rest shared by the
-    headroom (``Might+3``: one word, never parted from its Aspect) and the effects.
+    headroom (``Might: 3 left``, `d4cli.output.headroom`: never parted from its Aspect) and
+    the effects.
     """
     round_number = applied_round(encounter)
     rows = []
@@ -85,11 +88,13 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
             able = "[red]no[/]: down (R18)"
         else:
             rooms = [
-                f"{escape(aspect)}{room:+d}"
+                escape(headroom_text(aspect, room))
                 for aspect, room in creature.headroom().items()
                 if room >= 1
             ]
-            able = "[green]" + ", ".join(rooms) + "[/]" if rooms else "[red]no[/]"
+            # One Aspect a line at first: the column is sized to its widest; rows whose
+            # Aspects fit on one line are joined again below.
+            able = "[green]" + ",\n".join(rooms) + "[/]" if rooms else "[red]no[/]"
         chips = "\n".join(
             escape(chip(effect_json(effect), round_number)) for effect in creature.effects
         )
@@ -117,8 +122,11 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
 
     fixed = [widest(0), widest(1, 20), widest(2), widest(3)]
     frame = 3 * len(headers) - 1  # one space of padding each side of a cell, one between columns
-    rest = max(24, min(width - sum(fixed) - frame, widest(4) + widest(5)))
-    effects = max(min(12, widest(5)), min(widest(5), rest - widest(4)))  # the headroom first
+    # The headroom's Aspects on one line where they fit, else one a line (at least its widest).
+    one_line = max([len(headers[4])] + [len(plain(row[4].replace(",\n", ", "))) for row in rows])
+    rest = max(24, min(width - sum(fixed) - frame, one_line + widest(5)))
+    effects = max(min(12, widest(5)), min(widest(5), rest - one_line))  # the headroom first
+    effects = min(effects, rest - widest(4))
     table = Table(
         title=_title(encounter), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False
     )
@@ -132,8 +140,12 @@ def compact_status_table(encounter: Encounter, width: int = 80) -> Table:
             justify="right" if index in (2, 3) else "left",
             style="bold" if index == 1 else "",
         )
+    room = rest - effects
     for row in rows:
-        table.add_row(*row)
+        able = row[4]
+        if len(plain(able.replace(",\n", ", "))) <= room:
+            able = able.replace(",\n", ", ")
+        table.add_row(*row[:4], able, row[5])
     table.caption = _caption(encounter, compact=True)
     return table
 
