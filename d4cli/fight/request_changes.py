@@ -73,7 +73,14 @@ def seen(encounter: Encounter, record: ActRecord) -> Seen:
 
 def seen_json(value: Seen) -> dict[str, Any]:
     """*value* as ``PATH.requests`` keeps it (plain JSON)."""
-    return {**value._asdict(), "effects": [list(pair) for pair in value.effects]}
+    return {
+        "round": value.round,
+        "turn": value.turn,
+        "load": value.load,
+        "pool": value.pool,
+        "effects": [list(pair) for pair in value.effects],
+        "target_is_down": value.target_down,  # not the journal's own fact of that name
+    }
 
 
 def read_seen(value: Mapping[str, Any] | None) -> Seen | None:
@@ -90,7 +97,7 @@ def read_seen(value: Mapping[str, Any] | None) -> Seen | None:
             load=int(value["load"]),
             pool=int(value["pool"]),
             effects=effects,
-            target_down=bool(value["target_down"]),
+            target_down=bool(value["target_is_down"]),
         )
     except (KeyError, TypeError, ValueError):
         return None

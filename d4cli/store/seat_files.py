@@ -23,7 +23,7 @@ token with every seat's in constant time (`hmac.compare_digest`).
                "extra": ["1d4"], "target": "Goblin", "faces": null},
        "status": "approved", "reason": null, "result": {...the act's JSON...},
        "key": "<the page's key>", "seen": {"round": 1, "turn": "Aria", "load": 0,
-               "pool": 5, "effects": [["blessed", "advantage"]], "target_down": false}}],
+               "pool": 5, "effects": [["blessed", "advantage"]], "target_is_down": false}}],
      "carried": {"1": {"seq": 7, "at": 5120, "line": "<16 hex digits>"}},
      "journal": {"seq": 7, "at": 5120, "line": "<16 hex digits>"}}
 
