@@ -9,11 +9,9 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import ChangedSince, RequestRow, SeatDesk
-from d4cli.api.change import Change
+from d4cli.api import ActRecord, Change, ChangedSince, RequestRow, SeatDesk
 from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
-from d4cli.fight.actions import ActRecord
 from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
