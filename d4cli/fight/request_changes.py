@@ -105,15 +105,16 @@ def read_seen(value: Mapping[str, Any] | None) -> Seen | None:
 
 def changes(then: Seen, now: Seen) -> tuple[Changed, ...]:
     """Every difference between what the player saw (*then*) and the encounter now (*now*), in
-    the order of `KINDS`; () when nothing that matters to the request changed."""
+    the order of `KINDS`; () when nothing that matters to the request changed. The Load counts
+    only where it changed the pool (R5: a Load below zero never enlarges it)."""
     found: list[Changed] = []
     if now.target_down and not then.target_down:
         found.append(Changed("target_down", False, True))
     if (then.round, then.turn) != (now.round, now.turn):
         found.append(Changed("turn", (then.round, then.turn), (now.round, now.turn)))
-    if then.load != now.load:
-        found.append(Changed("load", then.load, now.load))
-    if then.pool != now.pool:
+    if then.pool != now.pool:  # a Load that moved and left the pool as it was changes nothing
+        if then.load != now.load:
+            found.append(Changed("load", then.load, now.load))
         found.append(Changed("pool", then.pool, now.pool))
     found.extend(Changed("effect_ended", e, None) for e in then.effects if e not in now.effects)
     found.extend(Changed("effect_began", None, e) for e in now.effects if e not in then.effects)

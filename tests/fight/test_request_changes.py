@@ -38,6 +38,14 @@ def test_each_difference_is_named_in_order():
     )
 
 
+def test_a_load_that_left_the_pool_as_it_was_is_no_change():
+    assert changes(THEN, THEN._replace(load=-1)) == ()
+    assert changes(THEN, THEN._replace(load=2, pool=3)) == (
+        Changed("load", 0, 2),
+        Changed("pool", 5, 3),
+    )
+
+
 def test_a_target_already_down_when_sent_is_no_change():
     down = THEN._replace(target_down=True)
     assert changes(down, down) == ()
