@@ -105,11 +105,12 @@ def read_seen(value: Mapping[str, Any] | None) -> Seen | None:
 
 def changes(then: Seen, now: Seen) -> tuple[Changed, ...]:
     """Every difference between what the player saw (*then*) and the encounter now (*now*), in
-    the order of `KINDS`; () when nothing that matters to the request changed. The Load counts
+    the order of `KINDS`; () when nothing that matters to the request changed. A target down
+    now is always listed (R18: the attack would spend Load and do nothing). The Load counts
     only where it changed the pool (R5: a Load below zero never enlarges it)."""
     found: list[Changed] = []
-    if now.target_down and not then.target_down:
-        found.append(Changed("target_down", False, True))
+    if now.target_down:  # down then too: an attack that only spends Load (R18) is never silent
+        found.append(Changed("target_down", then.target_down, True))
     if (then.round, then.turn) != (now.round, now.turn):
         found.append(Changed("turn", (then.round, then.turn), (now.round, now.turn)))
     if then.pool != now.pool:  # a Load that moved and left the pool as it was changes nothing

@@ -46,10 +46,11 @@ def test_a_load_that_left_the_pool_as_it_was_is_no_change():
     )
 
 
-def test_a_target_already_down_when_sent_is_no_change():
+def test_a_target_down_now_is_always_named_and_one_healed_is_not():
     down = THEN._replace(target_down=True)
-    assert changes(down, down) == ()
-    assert changes(down, THEN) == ()  # healed meanwhile: nothing the player did not expect
+    # Down when sent too: carrying it out would still spend Load for nothing (R18).
+    assert changes(down, down) == (Changed("target_down", True, True),)
+    assert changes(down, THEN) == ()  # healed meanwhile: the attack does what the player meant
 
 
 def test_the_seen_record_keeps_as_json_and_a_broken_one_reads_as_none():
