@@ -12,7 +12,7 @@ from _serve import Server, hidden_skirmish
 from _web import HOSTS
 
 from d4cli.api import Seats, Tracker
-from d4cli.web.app import Settings, make_app
+from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.seat_routes import SeatRoutes
 from d4cli.web.writes import RateLimit

@@ -12,6 +12,7 @@ import typer
 from d4cli.api import ActRecord, Change, ChangedSince, RequestRow, SeatDesk
 from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
+from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
 from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
