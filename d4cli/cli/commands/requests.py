@@ -10,18 +10,17 @@ from typing import Annotated
 import typer
 
 from d4cli.api import ActRecord, Change, ChangedSince, RequestRow, SeatDesk
-from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
 from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
 from d4cli.output.render import print_renderables
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.seats import request_line, requests_table
+from d4cli.output.render.entry_lines import print_lines
+from d4cli.output.render.seat_tables import request_line, requests_table
 from d4cli.output.request_changes import changes_text, denial_reason
 from d4cli.output.seat_views import SeatActView
-from d4cli.output.serialize.seats import (
+from d4cli.output.serialize.seats_json import (
     changed_json,
     request_json,
     requests_json,
