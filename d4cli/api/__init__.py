@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from d4cli.api.change import Change
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
-from d4cli.api.seat_requests import SeatDesk, Submitted
+from d4cli.api.seat_requests import ChangedSince, SeatDesk, Submitted
 from d4cli.api.seats import Seat, SeatAction, Seats
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
@@ -80,6 +80,7 @@ __all__ = [
     "Seat",
     "SeatDesk",
     "SeatAction",
+    "ChangedSince",
     "Submitted",
     "RequestRow",
     "side_problems",

@@ -195,4 +195,6 @@ def seat_roll(encounter: Encounter, row: RequestRow) -> SeatRoll:
     dice = EnteredDice([*act.dice, *(face for term in act.extra for face in term.dice)])
     result = roll_pool(plan, dice)
     dice.finish()
-    return SeatRoll(result, sources, act.entered, row.act.get("target"), act.load_after)
+    unseen = act.target is not None and (target is None or target.hidden)
+    outcome = None if unseen else act.outcome
+    return SeatRoll(result, sources, act.entered, row.act.get("target"), act.load_after, outcome)

@@ -35,6 +35,7 @@ from d4cli.api.seats import (
     SeatAction,
     age,
     bounded,
+    check_key,
     check_waiting,
     own_creature,
     seat_act,
@@ -44,8 +45,9 @@ from d4cli.api.seats import (
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.encounter import Encounter
+from d4cli.fight.request_sight import Changed, changes, read_seen, seen, seen_json
 from d4cli.journal.entry import journal_json
-from d4cli.rules.errors import InputError, escape_control
+from d4cli.rules.errors import D4Error, InputError, escape_control
 from d4cli.rules.names import check_text
 from d4cli.store import seat_files
 from d4cli.store.history import Mark, standing_at
@@ -63,10 +65,31 @@ class Submitted(NamedTuple):
         request: the request as now kept (``status`` ``pending``, or ``approved`` with its
             ``result`` when carried out at once).
         change: the act's `Change` when carried out at once (``seats = "auto"``), else None.
+        again: the request's key was sent before: *request* is that first request as it
+            stands now, and nothing was queued or written.
+        auto: the encounter's seats act at once (``seats = "auto"``), else the GM approves.
     """
 
     request: RequestRow
     change: Change[ActRecord] | None
+    again: bool = False
+    auto: bool = False
+
+
+class ChangedSince(D4Error):
+    """`SeatDesk.approve` found that the encounter changed since the request was sent, in ways
+    that matter to it (`d4cli.fight.request_sight.changes`): nothing was rolled or written,
+    the request still waits. ``approve(..., confirmed=True)`` carries it out anyway.
+
+    Attributes:
+        number: the request's number.
+        changes: what changed, in order (`d4cli.fight.request_sight.Changed`).
+        target: the request's target as the seat named it, or None.
+    """
+
+    def __init__(self, number: int, changes: tuple[Changed, ...], target: str | None) -> None:
+        self.number, self.changes, self.target = number, changes, target
+        super().__init__(f"request {number}: the encounter changed since it was sent")
 
 
 class Journaled(NamedTuple):
@@ -115,34 +138,49 @@ class SeatDesk:
 
     def submit(self, token: str, action: SeatAction) -> Submitted:
         """Send *action* from the seat of *token*: checked on the encounter as it stands, then
-        queued (``approve``) or carried out at once (``auto``), in one change.
+        queued (``approve``) or carried out at once (``auto``), in one change. The request keeps
+        what the player saw (`d4cli.fight.request_sight.Seen`) for its approval.
+
+        Exactly once: an *action* whose ``key`` one of this seat's kept requests holds is that
+        request sent again (a double tap, a retry after a lost answer): nothing is checked,
+        queued or written, and the answer is that request as it stands (``again``).
 
         Raises:
             InputError: naming the field, nothing queued or written: ``token`` (no such
                 seat), ``creature`` (not the seat's, or down, R18), ``aspect`` (unknown),
                 ``cost`` (out of range, or the gate refuses, R2), ``target`` (not a creature
                 the players see), ``extra``, ``faces`` (a count other than the roll takes,
-                a face outside its die).
+                a face outside its die), ``key`` (not 8 to 128 URL-safe characters, or the
+                key of another request of this seat, asking something else).
         """
         seat = seat_of(self.path, token)
-        made: list[RequestRow] = []
+        key = check_key(action.key)
+        made: list[Submitted] = []
 
         def transition(
             encounter: Encounter, requests: Requests, unseen: Unindexed
-        ) -> Step[ActRecord]:
+        ) -> Step[ActRecord | None]:
             creature = own_creature(encounter, seat, action.creature).name
             stored = stored_action(action)
             base = recovered(requests, unseen)
-            check_waiting(base, creature)
             view = encounter.player_view
             auto = view is not None and view.seats == "auto"
+            first = _keyed(base, creature, key)
+            if first is not None:
+                if first.act != stored:
+                    problem = "is another request's key: a new request needs a new key"
+                    raise InputError("key", key, problem)
+                made.append(Submitted(first, None, again=True, auto=auto))
+                return Step(encounter, None, journaled=False)
+            check_waiting(base, creature)
             # A queued request is rolled at approval: the check's dice are thrown away.
             dice = self.door.rng if auto else random.Random()
             new, record = seat_act(creature, stored, dice)(encounter)
-            row = RequestRow(base.next, creature, self._now(), stored)
+            shown = seen_json(seen(encounter, record))
+            row = RequestRow(base.next, creature, self._now(), stored, key=key, seen=shown)
             if auto:
                 row = row._replace(status="approved", result=journal_json(record))
-            made.append(row)
+            made.append(Submitted(row, None, auto=auto))
             kept = bounded(base._replace(next=row.number + 1, rows=(*base.rows, row)))
             if not auto:
                 return Step(encounter, record, journaled=False, requests=kept, sent=creature)
@@ -157,7 +195,9 @@ class SeatDesk:
             )
 
         change = self.door.seat_change(transition)
-        return Submitted(made[0], change if change.written else None)
+        if change.written:
+            return made[0]._replace(change=cast("Change[ActRecord]", change))
+        return made[0]
 
     def building(self, within: float = DRAFT_SECONDS) -> tuple[DraftRow, ...]:
         """The actions seats are building (``PATH.drafts``): each creature's newest preview of
@@ -205,9 +245,16 @@ class SeatDesk:
         """The requests waiting for the GM, oldest first."""
         return tuple(row for row in self.all() if row.status == "pending")
 
-    def approve(self, number: int) -> tuple[RequestRow, Change[ActRecord]]:
+    def approve(
+        self, number: int, *, confirmed: bool = False
+    ) -> tuple[RequestRow, Change[ActRecord]]:
         """Carry out pending request *number* exactly as ``act`` would, judged on the encounter as
         it stands (rolled now, or with its entered faces); one journal entry, noted as from the seat.
+
+        When the encounter changed since the request was sent in a way that matters to it (its
+        target went down, the Load and so the pool, an effect, the turn:
+        `d4cli.fight.request_sight.changes`), nothing is rolled or written unless *confirmed*:
+        `ChangedSince` says what changed, and the request keeps waiting.
 
         A refusal by the rules (R2, R18) writes nothing and leaves the request pending: the
         `Change`'s record says why.
@@ -220,6 +267,7 @@ class SeatDesk:
             InputError: ``number`` unknown or already answered (or carried out already, as
                 above); the request no longer fits the encounter (its creature, Aspect or
                 target gone or hidden), naming the field.
+            ChangedSince: the encounter changed since the request was sent (not *confirmed*).
         """
         answered: list[RequestRow] = []
         again: list[Mark] = []
@@ -246,6 +294,10 @@ class SeatDesk:
                 ) from None
             if not record.allowed:
                 return Step(encounter, record)
+            then = read_seen(row.seen)
+            found = () if then is None or confirmed else changes(then, seen(encounter, record))
+            if found:
+                raise ChangedSince(number, found, row.act.get("target"))
             done = row._replace(status="approved", result=journal_json(record))
             answered[0] = done
             kept = bounded(_with(base, done))
@@ -342,6 +394,13 @@ def _pending(requests: Requests, number: int) -> RequestRow:
     if row.status != "pending":
         raise InputError("number", number, f"request {number} was {row.status} already")
     return row
+
+
+def _keyed(requests: Requests, creature: str, key: str | None) -> RequestRow | None:
+    """The request of *creature*'s seat that *key* was given to, or None (no key, or a new one)."""
+    if key is None:
+        return None
+    return next((r for r in requests.rows if r.creature == creature and r.key == key), None)
 
 
 def _with(requests: Requests, done: RequestRow) -> Requests:

@@ -41,6 +41,9 @@ SEAT_EXTRA_DICE = 12
 # and the file keeps the newest answered ones (the journal keeps every act carried out).
 WAITING_MAX = 10
 ANSWERED_KEPT = 100
+# A request's exactly-once key: long enough for a random one, short enough to keep.
+KEY_CHARS = (8, 128)
+KEY_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 # An action previewed longer ago than this is no longer "being built" on the GM's board.
 DRAFT_SECONDS = 60.0
 
@@ -169,6 +172,8 @@ class SeatAction(NamedTuple):
         faces: the faces of real dice, the pool's d4s then the extra dice; None: roll.
         creature: the creature the sender thinks it acts for; None: the seat's. Any other
             than the seat's is refused (`own_creature`).
+        key: the sender's own key for this request (`check_key`): sent again, the same key
+            finds the first request, never a second one; None: no such promise.
     """
 
     aspect: str
@@ -179,6 +184,23 @@ class SeatAction(NamedTuple):
     target: str | None = None
     faces: tuple[int, ...] | None = None
     creature: str | None = None
+    key: str | None = None
+
+
+def check_key(key: str | None) -> str | None:
+    """*key* once it is 8 to 128 URL-safe characters (letters, digits, ``-`` and ``_``: what a
+    page makes of random bytes), or None.
+
+    Raises:
+        InputError: field ``key``, any other text.
+    """
+    if key is None:
+        return None
+    if not KEY_CHARS[0] <= len(key) <= KEY_CHARS[1] or not set(key) <= KEY_ALPHABET:
+        low, high = KEY_CHARS
+        problem = f"must be {low} to {high} letters, digits, - or _"
+        raise InputError("key", key[:40], problem)
+    return key
 
 
 def seated(encounter: Encounter, name: str) -> Creature:

@@ -75,6 +75,9 @@ class SeatRoll(NamedTuple):
         entered: the dice were entered by hand.
         target: the target as the seat named it, or None.
         load_after: the creature's Load after the roll (R8).
+        outcome: how it ended (``damage``, ``no-damage`` against Evasion, ``success``,
+            ``failure`` against a DC, R7), as the table's feed says it; None without one, or
+            when the target is hidden now (how it ended would hint at it).
     """
 
     result: PoolResult
@@ -82,6 +85,7 @@ class SeatRoll(NamedTuple):
     entered: bool
     target: str | None
     load_after: int
+    outcome: str | None = None
 
 
 class SeatRequest(NamedTuple):

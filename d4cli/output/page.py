@@ -19,6 +19,7 @@ from importlib.resources import files
 
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output.headroom import headroom_text
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view_json import effect_left
 from d4cli.output.sidetext import side_wins
@@ -29,6 +30,8 @@ LABEL_FILL = {"Healthy": 100, "Up": 100, "Hurt": 70, "Bloodied": 35, "Down": 0}
 # All the players learn of a file that cannot be read: no reason, no name (it may name a hidden creature).
 NOT_READY = "The table is not ready yet."
 ASSETS = ("page.css", "page.js")
+# Shown while the page has lost the server (its script hides it again on return).
+RECONNECTING = "Reconnecting to the table…"
 HEADROOM = "Can still act:"  # the party's headroom (R2), in the players' words
 
 
@@ -69,7 +72,7 @@ def _headroom(creature: PublicCreature) -> str:
         return ""
     parts = "".join(
         f'<span class="room {"ok" if room >= 1 else "zero" if room == 0 else "no"}">'
-        f"{escape(aspect)} {room:+d}</span>"
+        f"{escape(headroom_text(aspect, room))}</span>"
         for aspect, room in creature.headroom
     )
     return f'<div class="headroom"><span class="label">{HEADROOM}</span> {parts}</div>'
@@ -154,7 +157,8 @@ def page_html(view: PublicView | None, odds: str | None = None) -> str:
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}: player view</title><link rel="stylesheet" href="/assets/page.css"></head>'
-        f'<body><main id="view">{view_fragment(view, odds)}</main>'
+        f'<body><p id="offline" class="offline" role="status" hidden>{RECONNECTING}</p>'
+        f'<main id="view">{view_fragment(view, odds)}</main>'
         '<script src="/assets/page.js"></script></body></html>'
     )
 

@@ -24,6 +24,9 @@ from d4cli.fight.seat_view import SeatCreature, SeatPage, SeatPlan, SeatRequest,
 from d4cli.journal.roll_facts import extra_json
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps
+from d4cli.output.headroom import headroom_text
+from d4cli.output.page import RECONNECTING
+from d4cli.output.rolltext import OUTCOME_WORDS
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.public_view_json import effect_left, public_view_json
 from d4cli.output.serialize.rolls_json import odds_json
@@ -60,8 +63,10 @@ def seat_page_html() -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
         f'<title>Your seat</title><link rel="stylesheet" href="{ASSETS_PATH}seat.css"></head>'
-        '<body><main id="seat">'
-        '<header id="me"><h1 id="me-name">Your seat</h1><p id="me-state" class="state"></p>'
+        f'<body><p id="offline" class="offline" role="status" hidden>{RECONNECTING}</p>'
+        '<main id="seat">'
+        '<header id="me"><p id="turn" class="turn" hidden>Your turn</p>'
+        '<h1 id="me-name">Your seat</h1><p id="me-state" class="state"></p>'
         '<div id="me-aspects" class="aspects"></div><div id="me-effects" class="chips"></div></header>'
         f'<section id="build" aria-label="Build an action">{_FORM}</section>'
         '<section id="result" class="result" aria-live="polite" hidden></section>'
@@ -94,15 +99,21 @@ def steps_json(steps: list[Step]) -> list[JsonObject]:
 
 
 def creature_json(creature: SeatCreature, counts_from: int) -> JsonObject:
-    """The seat's creature: ``name``, ``aspects`` ``[{name, value, headroom}]`` (R2: it can act
-    at Cost N when ``headroom >= N``), ``load``, ``load_buffer``, ``exhaustion``, ``hp``,
+    """The seat's creature: ``name``, ``aspects`` ``[{name, value, headroom, headroom_text}]``
+    (R2: it can act at Cost N when ``headroom >= N``; the text as every screen words it), ``load``, ``load_buffer``, ``exhaustion``, ``hp``,
     ``max_hp``, ``evasion``, ``down``, ``current``, ``effects`` ``[{source, grant, on, left}]``,
     ``grants`` ``{advantage, disadvantage}`` (R11) and ``actions`` ``[{name, aspect, cost,
     extra, dc, advantage, disadvantage}]``."""
     return {
         "name": creature.name,
         "aspects": [
-            {"name": a.name, "value": a.value, "headroom": a.headroom} for a in creature.aspects
+            {
+                "name": a.name,
+                "value": a.value,
+                "headroom": a.headroom,
+                "headroom_text": headroom_text(a.name, a.headroom),
+            }
+            for a in creature.aspects
         ],
         "load": creature.load,
         "load_buffer": creature.load_buffer,
@@ -142,7 +153,10 @@ def creature_json(creature: SeatCreature, counts_from: int) -> JsonObject:
 
 def roll_json(roll: SeatRoll) -> JsonObject:
     """A carried-out roll: ``steps`` (as ``act`` prints them), ``dice``, ``extra``, ``total``,
-    ``pool_size``, ``entered``, ``target`` (as the seat named it), ``load_after``."""
+    ``pool_size``, ``entered``, ``target`` (as the seat named it), ``load_after``, ``outcome``
+    (``damage``, ``no-damage``, ``success``, ``failure`` or null, R7), ``outcome_text`` (it in the
+    table feed's words: ``hit``, ``no damage``...) and ``damage`` (null where the target's
+    Evasion is hidden from the players)."""
     result = roll.result
     steps = act_steps(result, roll.sources)
     return {
@@ -154,15 +168,18 @@ def roll_json(roll: SeatRoll) -> JsonObject:
         "entered": roll.entered,
         "target": roll.target,
         "load_after": roll.load_after,
+        "outcome": roll.outcome,
+        "outcome_text": None if roll.outcome is None else OUTCOME_WORDS.get(roll.outcome),
+        "damage": result.damage,
     }
 
 
 def request_json(request: SeatRequest) -> JsonObject:
-    """One of the seat's requests: ``number``, ``time``, ``act`` (what was asked), ``status``
-    (``pending``, ``approved``, ``denied``, ``undone``), ``reason``, ``roll`` (`roll_json`, or
-    null before it is carried out)."""
+    """One of the seat's requests: ``id`` (its number), ``time``, ``act`` (what was asked),
+    ``status`` (``pending``, ``approved``, ``denied``, ``undone``), ``reason``, ``roll``
+    (`roll_json`, or null before it is carried out)."""
     return {
-        "number": request.number,
+        "id": request.number,
         "time": request.time,
         "act": dict(request.act),
         "status": request.status,

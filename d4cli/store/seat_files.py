@@ -21,7 +21,9 @@ token with every seat's in constant time (`hmac.compare_digest`).
       {"number": 1, "creature": "Aria", "time": "2026-12-04T01:02:03+00:00",
        "act": {"aspect": "Finesse", "cost": 1, "advantage": [], "disadvantage": [],
                "extra": ["1d4"], "target": "Goblin", "faces": null},
-       "status": "approved", "reason": null, "result": {...the act's JSON...}}],
+       "status": "approved", "reason": null, "result": {...the act's JSON...},
+       "key": "<the page's key>", "seen": {"round": 1, "turn": "Aria", "load": 0,
+               "pool": 5, "effects": [["blessed", "advantage"]], "target_is_down": false}}],
      "carried": {"1": {"seq": 7, "at": 5120, "line": "<16 hex digits>"}},
      "journal": {"seq": 7, "at": 5120, "line": "<16 hex digits>"}}
 
@@ -30,7 +32,11 @@ denial; ``result`` the ``act`` object once carried out. ``carried`` is the index
 carried-out request's number and the mark of its journal entry, written in the same change
 (so a request is found by number, never by reading the journal); ``journal`` the mark of the
 newest journal entry when the file was written. Both are optional (files written before them
-read as an empty index). No token is ever kept here.
+read as an empty index). ``key`` is the key the seat's page gave the request (its sender's
+exactly-once key: the same key again finds this request, never a second one), ``seen`` what
+the player saw of it when sending (`d4cli.fight.request_sight.Seen`: ``approve`` compares it
+with the encounter then); both optional, null in files written before them. No token is ever
+kept here.
 
 ``PATH.drafts`` (version 1)::
 
@@ -182,6 +188,8 @@ class RequestRow(NamedTuple):
     status: str = "pending"
     reason: str | None = None
     result: dict[str, Any] | None = None
+    key: str | None = None
+    seen: dict[str, Any] | None = None
 
 
 class Requests(NamedTuple):
@@ -274,7 +282,14 @@ def _request_row(side: Path, index: int, row: object, following: int) -> Request
         raise damaged(side, f"{where}.reason", reason, "must be text or null")
     if result is not None and not isinstance(result, dict):
         raise damaged(side, f"{where}.result", None, "must be an object or null")
-    return RequestRow(number, row["creature"], row["time"], act, status, reason, result)
+    kept_key, seen = row.get("key"), row.get("seen")
+    if kept_key is not None and not isinstance(kept_key, str):
+        raise damaged(side, f"{where}.key", None, "must be text or null")
+    if seen is not None and not isinstance(seen, dict):
+        raise damaged(side, f"{where}.seen", None, "must be an object or null")
+    return RequestRow(
+        number, row["creature"], row["time"], act, status, reason, result, kept_key, seen
+    )
 
 
 def _texts(value: object) -> bool:

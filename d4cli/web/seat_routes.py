@@ -8,7 +8,7 @@
   the stream cap), plus a message whenever the seats or the requests change (`SeatWatch`);
   a revoked or reset token's stream ends;
 - ``POST /seat/TOKEN/preview``: the pool, gate and exact odds of an action being built;
-- ``POST /seat/TOKEN/act``: the action, queued for the GM or carried out at once.
+- ``POST /seat/TOKEN/act``: the action, queued for the GM (202) or carried out at once (200).
 
 The body of ``/preview`` and ``/act`` is one object (`seat_action` makes a
 `d4cli.api.SeatAction` of it)::
@@ -16,7 +16,9 @@ The body of ``/preview`` and ``/act`` is one object (`seat_action` makes a
     {"aspect": "Finesse", "cost": 1, "advantage": ["torch"], "disadvantage": [],
      "extra": ["1d4"], "target": "Goblin 2", "faces": null, "creature": "Aria"}
 
-``aspect`` (an Aspect or named action) is the one key it must have; ``cost`` a whole
+``aspect`` (an Aspect) or ``action`` (a named action), exactly one of them, is the one key it
+must have (both reach ``act``'s one argument, which takes either); ``key`` the page's own key
+for this request (exactly once: the same key again answers with the first request); ``cost`` a whole
 number or null (1, or the named action's); ``advantage``, ``disadvantage`` and ``extra``
 lists of text; ``target`` the name the players see, or null or "" for none; ``faces`` null
 ("roll") or the entered faces, whole numbers; ``creature`` the creature the page thinks it
@@ -155,6 +157,14 @@ class SeatStream(Stream):
             self.watch.remove(self.queue)
 
 
+def _as_sent(error: InputError, body: Any) -> InputError:
+    """*error* naming ``action`` where the body named its act so and the library says ``aspect``
+    (both reach ``act``'s one argument, which takes an Aspect or a named action)."""
+    if error.field == "aspect" and isinstance(body, dict) and "action" in body:
+        return InputError("action", error.value, error.problem, mentions=error.mentions)
+    return error
+
+
 def _refused(error: InputError) -> JSONResponse:
     """Bad input as 400 ``{"error", "field"}``."""
     return JSONResponse({"error": str(error), "field": error.field}, 400, PRIVATE)
@@ -240,10 +250,12 @@ class SeatRoutes:
         except InputError as error:
             if error.field == "token":
                 raise HTTPException(404, "not found") from None  # revoked, or its creature gone
-            return _refused(error)
+            return _refused(_as_sent(error, body))
         return JSONResponse(preview_json(previewed.plan, previewed.odds), headers=PRIVATE)
 
     async def act(self, request: Request) -> Response:
+        """202 with the request queued for the GM, 200 with it carried out (its roll inside);
+        a key sent before answers with its request as it stands, nothing queued again."""
         token, seat = await self.seat_of(request)
         body = await read_write(request, self.acts, seat.creature)
         try:
@@ -253,10 +265,11 @@ class SeatRoutes:
         except InputError as error:
             if error.field == "token":
                 raise HTTPException(404, "not found") from None  # revoked meanwhile
-            return _refused(error)
-        mode = "approve" if submitted.change is None else "auto"
+            return _refused(_as_sent(error, body))
+        mode = "auto" if submitted.auto else "approve"
         answer = {"request": None if shown is None else request_json(shown), "mode": mode}
-        return JSONResponse(answer, headers=PRIVATE)
+        code = 202 if submitted.request.status == "pending" else 200
+        return JSONResponse(answer, code, headers=PRIVATE)
 
     async def assets(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -297,7 +310,18 @@ def seat_routes(
 
 # --- the JSON body of a preview or an act ------------------------------------------------
 
-KEYS = ("aspect", "cost", "advantage", "disadvantage", "extra", "target", "faces", "creature")
+KEYS = (
+    "aspect",
+    "action",
+    "cost",
+    "advantage",
+    "disadvantage",
+    "extra",
+    "target",
+    "faces",
+    "creature",
+    "key",
+)
 # More than any hand builds; the body's size (4 KiB) bounds the rest.
 MAX_ITEMS = 40
 MAX_FACES = 500
@@ -339,9 +363,12 @@ def seat_action(body: Any) -> SeatAction:
     unknown = sorted(key for key in body if key not in KEYS)
     if unknown:
         raise InputError(unknown[0][:40], None, "is not a key of an action: " + ", ".join(KEYS))
-    aspect = body.get("aspect")
+    if "aspect" in body and "action" in body:
+        raise InputError("action", None, "give an Aspect or a named action, not both")
+    field = "action" if "action" in body else "aspect"
+    aspect = body.get(field)
     if not isinstance(aspect, str) or not aspect.strip():
-        raise InputError("aspect", None, "give an Aspect or named action")
+        raise InputError(field, None, "give an Aspect (aspect) or a named action (action)")
     cost = body.get("cost")
     if cost is not None and not _whole(cost):
         raise InputError("cost", None, "must be a whole number or null")
@@ -360,4 +387,12 @@ def seat_action(body: Any) -> SeatAction:
         target=_text(body, "target"),
         faces=None if faces is None else tuple(faces),
         creature=_text(body, "creature"),
+        key=_key(body),
     )
+
+
+def _key(body: dict[str, Any]) -> str | None:
+    value = body.get("key")
+    if value is not None and not isinstance(value, str):
+        raise InputError("key", None, "must be text or null")
+    return value

@@ -169,7 +169,9 @@ def test_status_table_marks_the_turn_and_who_can_act(encounter_file):
     aria_row = next(line for line in out.splitlines() if "Aria" in line)
     goblin_row = next(line for line in out.splitlines() if "Goblin Archer" in line)
     assert "now" in aria_row and "yes: Finesse, Might" in aria_row
-    assert "next" in goblin_row and "no" in goblin_row and "Finesse 3 +0" in goblin_row
+    assert (
+        "next" in goblin_row and "no" in goblin_row and "Finesse: 0 left (Aspect 3)" in goblin_row
+    )
 
 
 def test_a_name_with_control_characters_is_refused_shown_escaped(encounter_file):

@@ -37,6 +37,7 @@ SHOWN_AS_NAMED = {
     "carried",  # the requests file's index of carried-out requests
     "seats",  # the seats file's list (PATH.seats)
     "token",  # a seat's key (`SeatDesk.submit`): sent by its web page, never typed
+    "key",  # a request's exactly-once key (`SeatDesk.submit`): made by the seat's page
     "version",  # the seats and requests files' format
     "place",  # `Tracker.move`'s (the shell gives it from --before/--after/--first/--last)
     "policy",

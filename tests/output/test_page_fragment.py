@@ -35,7 +35,8 @@ def test_the_fragment_says_who_goes_next_and_keeps_the_current_row_in_focus():
     assert '<ol class="order" data-focus="1">' in html
     assert '<li class="creature next">' in html  # Goblin 2's row, outlined
     assert (
-        '<span class="label">Can still act:</span> <span class="room ok">Finesse +2</span>' in html
+        '<span class="label">Can still act:</span> <span class="room ok">Finesse: 2 left</span>'
+        in html
     )
     assert (
         '<li class="roll"><span class="actor">Aria</span> <span class="step">dagger</span> '

@@ -94,7 +94,7 @@ def test_a_seat_builds_rolls_and_the_tv_page_follows(tmp_path: Path):
                 seq = int(tv.locator("body").get_attribute("data-seq") or 0)
                 page = table.seat_page(browser)
                 assert page.locator("#me-name").inner_text() == "Aria"
-                assert "headroom +5" in page.locator("#me-aspects").inner_text()
+                assert "Finesse: 5 left" in page.locator("#me-aspects").inner_text()
                 assert page.locator(".creature .name", has_text="pwned").inner_text() == HOSTILE
                 assert page.locator("main img").count() == 0
                 _build(page)

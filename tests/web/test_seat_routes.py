@@ -79,7 +79,7 @@ def test_a_preview_gives_pool_gate_faces_and_exact_odds(served):
 def test_approve_mode_queues_and_the_gm_answers_from_the_cli(served):
     before = (FILE.parent / "encounter.toml.journal").read_bytes()
     answer = served.post(f"/seat/{served.aria}/act", {"aspect": "Finesse", "target": "Goblin 2"})
-    assert answer.status_code == 200, answer.text
+    assert answer.status_code == 202, answer.text  # queued for the GM
     got = answer.json()
     assert got["mode"] == "approve" and got["request"]["status"] == "pending"
     assert (FILE.parent / "encounter.toml.journal").read_bytes() == before  # queued only
@@ -200,9 +200,9 @@ def test_a_seat_past_its_rate_is_429_and_others_go_on(tmp_path):
     answers = [
         served.post(f"/seat/{served.aria}/act", {"aspect": "Finesse", "cost": 0}) for _ in range(4)
     ]
-    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert [a.status_code for a in answers] == [202, 202, 202, 429]
     assert int(answers[-1].headers["retry-after"]) >= 1
-    assert served.post(f"/seat/{served.borin}/act", {"aspect": "Might"}).status_code == 200
+    assert served.post(f"/seat/{served.borin}/act", {"aspect": "Might"}).status_code == 202
     assert len(SeatDesk(Tracker(FILE)).pending()) == 4
 
 

@@ -34,7 +34,7 @@ def test_a_bad_drafts_file_stops_no_preview_nor_act_and_is_named(bad: str, tmp_p
     preview = served.post(f"/seat/{served.aria}/preview", {"aspect": "Finesse"})
     assert preview.status_code == 200 and preview.json()["allowed"] is True
     act = served.post(f"/seat/{served.aria}/act", {"aspect": "Finesse"})
-    assert act.status_code == 200 and act.json()["request"]["status"] == "pending"
+    assert act.status_code == 202 and act.json()["request"]["status"] == "pending"
     reason = "is not valid JSON" if bad == "damaged" else "is a symlink"
     [problem] = side_problems(FILE.resolve())
     assert str(problem).startswith(str(Path.cwd() / DRAFTS)) and reason in str(problem)
@@ -83,7 +83,7 @@ def test_a_full_disk_is_a_plain_503_and_one_line_for_the_gm(monkeypatch):
             assert answer.headers["retry-after"] == "5"
     assert len(served.warnings) == 1, served.warnings
     assert "No space left on device" in served.warnings[0]
-    assert served.post(f"/seat/{served.aria}/act", {"aspect": "Finesse"}).status_code == 200
+    assert served.post(f"/seat/{served.aria}/act", {"aspect": "Finesse"}).status_code == 202
 
 
 def test_leftover_temp_files_of_every_side_file_go_with_the_next_change():

@@ -4,22 +4,29 @@
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/cli/commands/roll.py).
 
+import sys
 from typing import Annotated
 
 import typer
 
-from d4cli.api import SeatDesk
+from d4cli.api import ActRecord, Change, ChangedSince, RequestRow, SeatDesk
 from d4cli.cli.completion.requests import complete_request
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
 from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
+from d4cli.output.changed_since_text import changes_text, denial_reason
 from d4cli.output.printing import print_one
 from d4cli.output.render import print_renderables
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.seat_tables import request_line, requests_table
 from d4cli.output.seat_views import SeatActView
-from d4cli.output.serialize.seats_json import request_json, requests_json, seat_act_json
+from d4cli.output.serialize.seats_json import (
+    changed_json,
+    request_json,
+    requests_json,
+    seat_act_json,
+)
 from d4cli.output.stdout import emit_json
 from d4cli.rules.errors import RefusedError
 from d4cli.rules.limits import parse_whole
@@ -58,18 +65,42 @@ def requests_command(
 
 
 def approve_command(
+    ctx: typer.Context,
     number: NumberArgument,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes", help="Carry it out even when the encounter changed since it was sent."
+        ),
+    ] = False,
     seed: SeedOption = None,
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
     """Carry out request N exactly as 'act' would, on the encounter as it stands now.
 
+    When the encounter changed since the request was sent (its target went down, the Load
+    and so the pool, an effect, the turn), says what changed and carries out nothing (exit 3)
+    unless --yes; in play on a terminal, asks.
+
     Example: d4cli approve 3
     """
     parsed = parse_whole(number, "N", NUMBER)
     tracker = open_tracker(file, seed, dice=True)
-    row, change = SeatDesk(tracker).approve(parsed)
+    desk = SeatDesk(tracker)
+    try:
+        row, change = desk.approve(parsed, confirmed=yes)
+    except ChangedSince as stale:
+        answered = _ask(desk, stale) if not json_ and _asks(ctx) else None
+        if answered is None:
+            if json_:
+                emit_json(changed_json(stale.number, stale.changes, stale.target))
+            text = changes_text(stale.number, stale.changes, stale.target)
+            raise RefusedError(f"{text}: 'approve {parsed} --yes' carries it out anyway") from None
+        if isinstance(answered, RequestRow):
+            print_lines([request_line(request_json(answered))])
+            return
+        row, change = answered
     tell(change, tracker)
     record = change.record
     if record.actor_down:
@@ -77,6 +108,21 @@ def approve_command(
             emit_json(seat_act_json(act_json(record), row.number, row.creature))
         raise RefusedError(act_refusal_line(record, down_refusal(record.actor)), record)
     print_one(record.result, SeatActView(record, row.number, row.creature), json_=json_)
+
+
+def _asks(ctx: typer.Context) -> bool:
+    """Whether to ask the GM rather than refuse: in ``play``, on a terminal."""
+    root = ctx.find_root().command
+    return bool(getattr(root, "in_session", False)) and sys.stdin.isatty()
+
+
+def _ask(desk: SeatDesk, stale: ChangedSince) -> RequestRow | tuple[RequestRow, Change[ActRecord]]:
+    """Ask the GM whether to carry out a request the encounter changed under: yes carries it
+    out; no denies it, the seat reading what changed as the reason."""
+    text = changes_text(stale.number, stale.changes, stale.target)
+    if typer.confirm(f"{text}. Carry it out anyway?", default=False):
+        return desk.approve(stale.number, confirmed=True)
+    return desk.deny(stale.number, denial_reason(stale.changes, stale.target))
 
 
 def deny_command(

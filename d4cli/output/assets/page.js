@@ -9,7 +9,7 @@
 "use strict";
 const main = document.getElementById("view");
 const parser = new DOMParser();
-const source = new EventSource("/events");
+let source = null;
 const BEFORE = 1; // rows kept in view before the one in focus
 
 // The rows [start, end) of `heights` that fit `room` around row `focus`, a "more" line taking `line`:
@@ -65,12 +65,43 @@ function fit() {
   if (end < rows.length) rows[end - 1].after(moreLine(`${rows.length - end} more below`));
 }
 
-source.onmessage = (event) => {
+// The server can go away (stopped, a laptop asleep, Wi-Fi gone): the page says so at once
+// ("Reconnecting"), greys out the view it holds, and tries again with back-off. The stream's
+// first message on return is the table as it stands, so the page catches up by itself.
+const offline = document.getElementById("offline");
+let retryDelay = 500;
+let retryTimer = 0;
+
+function setOnline(up) {
+  offline.hidden = up;
+  document.body.classList.toggle("stale", !up);
+  document.body.dataset.online = String(up);
+}
+
+function lost() {
+  setOnline(false);
+  if (source) { source.close(); source = null; }
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, retryDelay);
+  retryDelay = Math.min(2 * retryDelay, 5000);
+}
+
+function show(event) {
   const data = JSON.parse(event.data);
   const parsed = parser.parseFromString(data.html, "text/html");
   main.replaceChildren(...parsed.body.childNodes);
   fit();
   document.body.dataset.seq = String(data.seq);
-};
+  retryDelay = 500;
+  setOnline(true);
+}
+
+function connect() {
+  source = new EventSource("/events");
+  source.onmessage = show;
+  source.onerror = lost;
+}
+
 window.addEventListener("resize", fit);
 fit();
+connect();

@@ -13,6 +13,12 @@ let entering = false;   // the faces fields are shown
 let previewTimer = 0;
 let loadTimer = 0;
 let previewAsked = 0;   // answers to older previews are dropped
+let sending = null;     // the request on its way (with its key) until the server answers it
+let done = false;       // the last request was answered: Roll waits for a change to the action
+let online = true;      // the server answered the last call (else: the banner, and retries)
+let source = null;      // the event stream
+let retryDelay = 500;   // the next wait before trying the server again (doubles to 5 s)
+let retryTimer = 0;
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -25,7 +31,6 @@ function names(text) {
   return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-function signed(n) { return (n >= 0 ? "+" : "") + n; }
 
 function percent(p) {
   if (p === null || p === undefined) return "";
@@ -47,8 +52,9 @@ function chosen() {
 function body(faces) {
   const pick = chosen();
   const cost = form.cost.value.trim();
+  const named = pick && pick.action ? { action: pick.aspect } : { aspect: pick ? pick.aspect : "" };
   return {
-    aspect: pick ? pick.aspect : "",
+    ...named,
     cost: cost === "" ? null : Number(cost),
     advantage: names(form.advantage.value),
     disadvantage: names(form.disadvantage.value),
@@ -68,8 +74,17 @@ async function post(path, data) {
   });
   let json = null;
   try { json = await answer.json(); } catch (e) { json = { error: "the server's answer is not JSON" }; }
-  return { ok: answer.ok, status: answer.status, json };
+  return { ok: answer.ok, status: answer.status, json, retryAfter: Number(answer.headers.get("Retry-After")) };
 }
+
+// A key for one tap: 16 random bytes, URL-safe base64. Sent again with a retry, the server
+// answers with the first request: a double tap or a lost answer never queues two.
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function showError(text, field) {
   const error = $("error");
@@ -85,10 +100,20 @@ function showError(text, field) {
 // Roll is off while the preview says the rules refuse the action (R2, R18): nothing to roll.
 function refused() { return Boolean(preview) && (!preview.allowed || preview.down); }
 
+// Roll and Send are off while the rules refuse, while a request is on its way, once it was
+// answered (until the action changes: nothing is sent twice by a second tap), and while the
+// server is out of reach.
+function updateButtons() {
+  const off = refused() || sending !== null || done || !online;
+  $("roll").disabled = off;
+  $("send").disabled = off;
+  $("roll").textContent = sending ? "Sending…" : "Roll";
+}
+
 function renderPreview() {
   const box = $("preview");
   box.replaceChildren();
-  $("roll").disabled = refused();
+  updateButtons();
   if (!preview) return;
   const head = el("p", null, "pool " + (preview.allowed ? "ok" : "no"));
   if (preview.down) {
@@ -129,8 +154,10 @@ function stepsList(steps) {
 async function askPreview() {
   if (!chosen()) return;
   const asked = ++previewAsked;
-  const answer = await post("/preview", body());
+  let answer;
+  try { answer = await post("/preview", body()); } catch (e) { lost(); return; }
   if (asked !== previewAsked) return;  // a newer preview is on its way
+  if (answer.status >= 500) return;    // busy: the preview shown stays until the next one
   if (answer.ok) {
     preview = answer.json;
     showError(null);
@@ -151,14 +178,18 @@ function schedulePreview() {
 
 function showFaces() {
   const box = $("faces");
+  // A new preview of the same dice keeps what the player has typed.
+  const typed = [...box.querySelectorAll("input")].map((i) => [i.dataset.sides, i.value]);
   box.replaceChildren();
   if (!preview || !preview.allowed) { box.hidden = true; $("send").hidden = true; return; }
+  const same = typed.length === preview.faces.length && typed.every(([sides], i) => sides === String(preview.faces[i]));
   preview.faces.forEach((sides, i) => {
     const label = el("label", `d${sides} #${i + 1}`);
     const input = el("input");
     input.type = "number"; input.inputMode = "numeric"; input.min = "1"; input.max = String(sides);
     input.dataset.sides = String(sides);
     input.setAttribute("aria-label", `die ${i + 1}, a d${sides}`);
+    if (same) input.value = typed[i][1];
     label.append(input);
     box.append(label);
   });
@@ -182,36 +213,72 @@ function enteredFaces() {
 }
 
 async function act(faces) {
-  $("roll").disabled = true; $("send").disabled = true;
+  if (sending) return;
+  const data = { ...body(faces), key: newKey() };
+  sending = data;
+  updateButtons();
   try {
-    const answer = await post("/act", body(faces));
-    if (!answer.ok) { showError(answer.json.error, answer.json.field); return; }
-    showError(null);
-    entering = false;
-    $("faces").hidden = true; $("send").hidden = true;
-    if (answer.json.request) showResult(answer.json.request);
-    load();
+    for (let wait = 500; ; wait = Math.min(2 * wait, 5000)) {
+      let answer;
+      try {
+        answer = await post("/act", data);
+      } catch (e) {
+        lost();  // no answer: the same key again once the server is back
+        await sleep(wait);
+        continue;
+      }
+      if (answer.status === 503 || answer.status === 429) {
+        await sleep(answer.retryAfter > 0 ? 1000 * answer.retryAfter : wait);
+        continue;
+      }
+      if (!answer.ok) { showError(answer.json.error, answer.json.field); return; }
+      showError(null);
+      entering = false;
+      $("faces").replaceChildren();
+      $("faces").hidden = true; $("send").hidden = true;
+      done = true;
+      if (answer.json.request) showResult(answer.json.request);
+      load();
+      return;
+    }
   } finally {
-    $("roll").disabled = refused(); $("send").disabled = false;
+    sending = null;
+    updateButtons();
   }
 }
 
 function outcome(request) {
   const words = { pending: "waits for the GM", approved: "carried out", denied: "denied by the GM",
     undone: "taken back by the GM (undo)" };
-  let text = `Request ${request.number}: ${request.act.aspect}` +
+  let text = `Request ${request.id}: ${request.act.aspect}` +
     (request.act.target ? ` at ${request.act.target}` : "") + ` — ${words[request.status] || request.status}`;
   if (request.status === "denied" && request.reason) text += `: ${request.reason}`;
-  if (request.roll && request.status === "approved") text += ` · total ${request.roll.total}`;
+  if (request.roll && request.status === "approved") {
+    text += ` · total ${request.roll.total}`;
+    if (request.roll.outcome_text) text += ` · ${request.roll.outcome_text}`;
+    if (request.roll.damage !== null && request.roll.damage !== undefined) text += ` · damage ${request.roll.damage}`;
+  }
   return text;
+}
+
+// The dice as rolled (or entered): the pool's d4s, then each extra term.
+function diceLine(roll) {
+  const parts = [`dice ${roll.dice.join(" ")}`];
+  for (const term of roll.extra || []) parts.push(`${term.notation}: ${(term.dice || []).join(" ")}`);
+  return parts.join(" · ");
 }
 
 function showResult(request) {
   const box = $("result");
   box.replaceChildren(el("h2", outcome(request), "status " + request.status));
-  if (request.roll) box.append(stepsList(request.roll.steps));
+  if (request.roll) {
+    const roll = request.roll;
+    box.append(el("p", diceLine(roll), "dice"));
+    if (roll.outcome_text) box.append(el("p", roll.outcome_text, "outcome " + roll.outcome));
+    box.append(stepsList(roll.steps));
+  }
   box.hidden = false;
-  box.dataset.number = String(request.number);
+  box.dataset.number = String(request.id);
   box.dataset.status = request.status;
 }
 
@@ -232,11 +299,12 @@ function renderSeat(seat) {
   document.title = `${seat.name}: your seat`;
   const hp = seat.hp === null ? "" : ` · HP ${seat.hp}` + (seat.max_hp === null ? "" : ` / ${seat.max_hp}`);
   $("me-state").textContent = `Load ${seat.load} · Evasion ${seat.evasion}${hp}` +
-    (seat.current ? " · your turn" : "") + (seat.down ? " · down" : "");
+    (seat.down ? " · down" : "");
+  $("turn").hidden = !seat.current;
   const aspects = $("me-aspects");
   aspects.replaceChildren(...seat.aspects.map((a) => {
     const box = el("span", null, "aspect " + (a.headroom >= 1 ? "ok" : a.headroom === 0 ? "zero" : "no"));
-    box.append(el("b", a.name), el("span", ` ${a.value} · headroom ${signed(a.headroom)}`));
+    box.append(el("b", a.headroom_text), el("span", ` (Aspect ${a.value})`));
     return box;
   }));
   const chips = seat.effects.map((e) => el("span",
@@ -244,7 +312,7 @@ function renderSeat(seat) {
     "chip " + e.grant));
   $("me-effects").replaceChildren(...chips);
   fillSelect(form.aspect, [
-    ...seat.aspects.map((a) => ["a:" + a.name, `${a.name} (headroom ${signed(a.headroom)})`]),
+    ...seat.aspects.map((a) => ["a:" + a.name, a.headroom_text]),
     ...seat.actions.map((a) => ["n:" + a.name, `${a.name}: ${a.aspect}, Cost ${a.cost}` +
       (a.extra.length ? ` + ${a.extra.join(" + ")}` : "")]),
   ], true);
@@ -272,28 +340,70 @@ function renderRequests(requests) {
   const list = $("requests");
   list.replaceChildren(...requests.slice().reverse().map((r) => {
     const row = el("li", outcome(r), "request " + r.status);
-    row.dataset.number = String(r.number);
+    row.dataset.number = String(r.id);
     row.dataset.status = r.status;
     return row;
   }));
   const shown = $("result").dataset.number;
-  const same = requests.find((r) => String(r.number) === shown);
+  const same = requests.find((r) => String(r.id) === shown);
   if (same && same.status !== $("result").dataset.status) showResult(same);
+  // A reopened page shows its newest request's full result (dice, steps, hit or miss).
+  if (!shown && requests.length) showResult(requests[requests.length - 1]);
 }
 
 async function load() {
-  const answer = await fetch(base + "/view.json", { credentials: "same-origin" });
+  let answer;
+  try {
+    answer = await fetch(base + "/view.json", { credentials: "same-origin" });
+  } catch (e) {
+    lost();
+    return;
+  }
   if (!answer.ok) {
     showError(answer.status === 410 ? "This seat has ended: your creature is not in this fight." :
       answer.status === 404 ? "This seat is closed (the GM revoked or reset it)." : "The table is not ready yet.");
     return;
   }
+  const before = state;
   state = await answer.json();
+  // The table moved on (a new round or turn): Roll is live again for the same action.
+  if (before && (before.round !== state.round || before.seat.current !== state.seat.current)) done = false;
   renderSeat(state.seat);
   renderTable(state);
   renderRequests(state.requests);
   document.body.dataset.loaded = String(Number(document.body.dataset.loaded || 0) + 1);
   schedulePreview();
+}
+
+// --- the connection: a banner while the server is out of reach, retries with back-off ----------
+
+function setOnline(up) {
+  online = up;
+  $("offline").hidden = up;
+  document.body.classList.toggle("stale", !up);
+  document.body.dataset.online = String(up);
+  updateButtons();
+}
+
+function lost() {
+  if (online) setOnline(false);
+  if (source) { source.close(); source = null; }
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, retryDelay);
+  retryDelay = Math.min(2 * retryDelay, 5000);
+}
+
+function connect() {
+  source = new EventSource(base + "/events");
+  source.onopen = () => {
+    retryDelay = 500;
+    const was = online;
+    setOnline(true);
+    if (!was) load();  // catch up on what happened meanwhile
+  };
+  source.onmessage = scheduleLoad;
+  source.addEventListener("seat", scheduleLoad);
+  source.onerror = lost;
 }
 
 function scheduleLoad() {
@@ -306,18 +416,24 @@ function scheduleLoad() {
 form.aspect.addEventListener("change", () => {
   const pick = chosen();
   form.cost.value = pick && pick.action ? String(pick.action.cost) : "1";
-  schedulePreview();
 });
-for (const input of Object.values(form)) input.addEventListener("input", schedulePreview);
+function changed() {
+  done = false;
+  updateButtons();
+  schedulePreview();
+}
+
+for (const input of Object.values(form)) {
+  input.addEventListener("input", changed);
+  input.addEventListener("change", changed);
+}
 $("roll").addEventListener("click", () => act(undefined));
-$("enter").addEventListener("click", () => { entering = true; showFaces(); });
+$("enter").addEventListener("click", () => { entering = true; done = false; showFaces(); updateButtons(); });
 $("send").addEventListener("click", () => {
   const entered = enteredFaces();
   if (entered.error) { showError(entered.error, "faces"); return; }
   act(entered.faces);
 });
 
-const source = new EventSource(base + "/events");
-source.onmessage = scheduleLoad;
-source.addEventListener("seat", scheduleLoad);
+connect();
 load();

@@ -27,6 +27,7 @@ from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.journal.effect_facts import effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import describe
+from d4cli.output.headroom import headroom_text, headrooms_text
 from d4cli.output.odds_line import odds_text
 from d4cli.output.render import escape
 from d4cli.output.sidetext import side_wins
@@ -170,7 +171,7 @@ def gm_frame(
 
 
 def _headroom_text(creature: Creature) -> str:
-    return " ".join(f"{aspect} {room:+d}" for aspect, room in creature.headroom().items())
+    return headrooms_text(creature.headroom().items())
 
 
 def _headroom_width(encounter: Encounter, width: int) -> int:
@@ -208,9 +209,9 @@ def _gm_row(encounter: Encounter, creature: Creature, room_width: int) -> tuple[
         hp += f"/{creature.max_hp}"
     if creature.down:
         hp = f"[red bold]{hp} down[/]"
-    joint = " " if len(_headroom_text(creature)) <= room_width else "\n"
+    joint = ", " if len(_headroom_text(creature)) <= room_width else "\n"
     rooms = joint.join(
-        f"{escape(aspect)} [{room_colour(room)}]{room:+d}[/]"
+        f"[{room_colour(room)}]{escape(headroom_text(aspect, room))}[/]"
         for aspect, room in creature.headroom().items()
     )
     counting = applied_round(encounter)

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.output.headroom import headroom_text, headrooms_text
 from d4cli.output.render import escape
 from d4cli.output.render.board_frame import (
     LABEL_STYLE,
@@ -187,7 +188,7 @@ def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
 
 
 def _headroom_text(creature: PublicCreature) -> str:
-    return " ".join(f"{aspect} {room:+d}" for aspect, room in creature.headroom or ())
+    return headrooms_text(creature.headroom or ())
 
 
 def _headroom_cell(creature: PublicCreature, room_width: int) -> str:
@@ -195,7 +196,8 @@ def _headroom_cell(creature: PublicCreature, room_width: int) -> str:
     line when they do not fit *room_width* in one; "" for others."""
     if creature.headroom is None:
         return ""
-    joint = " " if len(_headroom_text(creature)) <= room_width else "\n"
+    joint = ", " if len(_headroom_text(creature)) <= room_width else "\n"
     return joint.join(
-        f"{escape(aspect)} [{room_colour(room)}]{room:+d}[/]" for aspect, room in creature.headroom
+        f"[{room_colour(room)}]{escape(headroom_text(aspect, room))}[/]"
+        for aspect, room in creature.headroom
     )

@@ -22,6 +22,7 @@ from d4cli.journal.effect_facts import effect_json
 from d4cli.journal.entry import read_head
 from d4cli.output import render
 from d4cli.output.effecttext import chip
+from d4cli.output.headroom import headroom_text
 from d4cli.output.render import escape, plain
 from d4cli.output.render.effect_lines import effects_cell
 from d4cli.output.render.entry_lines import print_lines, summary
@@ -34,7 +35,8 @@ def _headroom_cell(creature: Creature) -> str:
     parts = []
     for aspect, room in creature.headroom().items():
         colour = "green" if room >= 1 else "yellow" if room == 0 else "red"
-        parts.append(f"{escape(aspect)} {dict(creature.aspects)[aspect]} [{colour}]{room:+d}[/]")
+        value = dict(creature.aspects)[aspect]
+        parts.append(f"[{colour}]{escape(headroom_text(aspect, room))}[/] (Aspect {value})")
     return ", ".join(parts) or "-"
 
 
@@ -82,35 +84,12 @@ def compact_status_table(
 
     The columns get their widths here, so Rich never squeezes one below what it needs:
     Turn, Load and HP as wide as their cells, the name up to 20, the rest shared by the
-    headroom (``Might+3``: one word, never parted from its Aspect) and the effects.
-    *shown* and *more*: the rows shown (`add_rows`); the widths are those of every row.
+    headroom (``Might: 3 left``, `d4cli.output.headroom`: never parted from its Aspect) and
+    the effects. *shown* and *more*: the rows shown (`add_rows`); the widths are those of
+    every row.
     """
     round_number = applied_round(encounter)
-    rows = []
-    for creature in encounter.creatures:
-        if creature.down:
-            able = "[red]no[/]: down (R18)"
-        else:
-            rooms = [
-                f"{escape(aspect)}{room:+d}"
-                for aspect, room in creature.headroom().items()
-                if room >= 1
-            ]
-            able = "[green]" + ", ".join(rooms) + "[/]" if rooms else "[red]no[/]"
-        chips = "\n".join(
-            escape(chip(effect_json(effect), round_number)) for effect in creature.effects
-        )
-        marker = _marker(encounter, creature).replace("[reverse] now [/]", "[reverse]now[/]")
-        rows.append(
-            (
-                marker,
-                gm_name(creature, side=False),  # the compact table has no room for sides
-                str(creature.load),
-                _hp_cell(creature),
-                able,
-                chips,
-            )
-        )
+    rows = [_compact_row(encounter, creature, round_number) for creature in encounter.creatures]
     headers = ("Turn", "Creature", "Load", "HP", "Cost 1 (R2)", "Effects")
 
     def widest(index: int, cap: int = 1000) -> int:
@@ -124,8 +103,11 @@ def compact_status_table(
 
     fixed = [widest(0), widest(1, 20), widest(2), widest(3)]
     frame = 3 * len(headers) - 1  # one space of padding each side of a cell, one between columns
-    rest = max(24, min(width - sum(fixed) - frame, widest(4) + widest(5)))
-    effects = max(min(12, widest(5)), min(widest(5), rest - widest(4)))  # the headroom first
+    # The headroom's Aspects on one line where they fit, else one a line (at least its widest).
+    one_line = max([len(headers[4])] + [len(plain(row[4].replace(",\n", ", "))) for row in rows])
+    rest = max(24, min(width - sum(fixed) - frame, one_line + widest(5)))
+    effects = max(min(12, widest(5)), min(widest(5), rest - one_line))  # the headroom first
+    effects = min(effects, rest - widest(4))
     table = Table(
         title=_title(encounter), title_justify="left", box=box.SIMPLE_HEAD, show_edge=False
     )
@@ -139,9 +121,47 @@ def compact_status_table(
             justify="right" if index in (2, 3) else "left",
             style="bold" if index == 1 else "",
         )
-    add_rows(table, rows, shown, more)
+    add_rows(table, _joined_headroom(rows, rest - effects), shown, more)
     table.caption = _caption(encounter, compact=True)
     return table
+
+
+def _compact_row(encounter: Encounter, creature: Creature, round_number: int) -> tuple[str, ...]:
+    """One creature's row of the compact table: marker, name, Load, HP, headroom, effects."""
+    if creature.down:
+        able = "[red]no[/]: down (R18)"
+    else:
+        rooms = [
+            escape(headroom_text(aspect, room))
+            for aspect, room in creature.headroom().items()
+            if room >= 1
+        ]
+        # One Aspect a line at first: the column is sized to its widest; rows whose
+        # Aspects fit on one line are joined again (`_joined_headroom`).
+        able = "[green]" + ",\n".join(rooms) + "[/]" if rooms else "[red]no[/]"
+    chips = "\n".join(
+        escape(chip(effect_json(effect), round_number)) for effect in creature.effects
+    )
+    marker = _marker(encounter, creature).replace("[reverse] now [/]", "[reverse]now[/]")
+    return (
+        marker,
+        gm_name(creature, side=False),  # the compact table has no room for sides
+        str(creature.load),
+        _hp_cell(creature),
+        able,
+        chips,
+    )
+
+
+def _joined_headroom(rows: Sequence[tuple[str, ...]], room: int) -> list[tuple[str, ...]]:
+    """*rows* with each headroom cell (the fifth) on one line where it fits in *room*
+    columns, one Aspect per line where it does not."""
+    return [
+        (*row[:4], row[4].replace(",\n", ", "), row[5])
+        if len(plain(row[4].replace(",\n", ", "))) <= room
+        else row
+        for row in rows
+    ]
 
 
 def add_rows(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from d4cli.output.changed_since_text import change_line
 from d4cli.output.serialize import JsonObject
 
 
@@ -41,6 +42,26 @@ def request_json(row: Any) -> JsonObject:
         "reason": row.reason,
         "act": dict(row.act),
         "result": row.result,
+    }
+
+
+def changed_json(number: int, changes: Iterable[Any], target: str | None) -> JsonObject:
+    """``approve`` refused for what changed since the request was sent: ``{"kind": "request",
+    "id", "status": "pending", "changed": [{"kind", "before", "after", "text"}]}`` (kinds as
+    `d4cli.fight.request_sight.KINDS`; ``text`` as the GM reads it)."""
+    return {
+        "kind": "request",
+        "id": number,
+        "status": "pending",
+        "changed": [
+            {
+                "kind": change.kind,
+                "before": change.before,
+                "after": change.after,
+                "text": change_line(change, target),
+            }
+            for change in changes
+        ],
     }
 
 
