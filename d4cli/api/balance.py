@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from d4cli.api.arguments import checked
 from d4cli.api.change import Change
 from d4cli.api.sheets import AddSpec, added_creatures
 from d4cli.api.simulation import pool_jobs
@@ -57,6 +58,7 @@ MAX_WORK = 1_000_000
 OnValue = Callable[[Point, int, int], None]
 
 
+@checked
 def balance(
     encounter: Encounter,
     vary: Vary,
@@ -180,6 +182,7 @@ def value_encounter(encounter: Encounter, vary: Vary, value: int) -> Encounter:
     return value_transition(vary, value)(encounter)[0]
 
 
+@checked
 def apply_balance(
     writer: Tracker, vary: Vary, value: int, *, note: str | None = None
 ) -> Change[Any] | None:

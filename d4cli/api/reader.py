@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from d4cli.api.arguments import checked_methods
 from d4cli.api.players import Shown, kept_at, players_state
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
@@ -24,6 +25,7 @@ from d4cli.store.replay import Replay, replay_texts
 from d4cli.store.seat_files import drafts_path, requests_path, seats_path
 
 
+@checked_methods
 class Reader:
     """The encounter file at *path* (TOML, its journal beside it), read as it stands.
 

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from d4cli.api.arguments import checked
 from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.policy_table import check_target
@@ -165,6 +166,7 @@ class Simulation:
         return simulation_json(*head, key, values, labels, tallies, self.creatures, shown)
 
 
+@checked
 def simulate(
     encounter: Source,
     *,
@@ -242,6 +244,7 @@ def simulate(
     )
 
 
+@checked
 def forecast(
     encounter: Source,
     *,

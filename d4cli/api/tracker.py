@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
+from d4cli.api.arguments import checked_methods
 from d4cli.api.change import Change, Door
 from d4cli.api.players import Shown
 from d4cli.api.reader import Reader
@@ -60,6 +61,7 @@ from d4cli.store.undo import Redone, Undone, redo, undo
 R = TypeVar("R")
 
 
+@checked_methods
 class Tracker:
     """An encounter file (TOML, with its journal, redo file and lock beside it).
 
@@ -258,9 +260,19 @@ class Tracker:
 
     # --- one creature or several (R16, R18, R20) ------------------------------------------------
 
+    @overload
+    def damage(
+        self, name: str, amount: int | str, *, note: str | None = None
+    ) -> Change[events.DamageEvent]: ...
+
+    @overload
+    def damage(
+        self, name: Sequence[str], amount: int | str, *, note: str | None = None
+    ) -> Change[events.DamageEvent | several.SeveralEvent]: ...
+
     def damage(
         self, name: Names, amount: int | str, *, note: str | None = None
-    ) -> Change[events.DamageEvent | several.SeveralEvent]:
+    ) -> Change[events.DamageEvent] | Change[events.DamageEvent | several.SeveralEvent]:
         """Take *amount* hp off a creature, or off each of several; at 0 one is down (R16, R18).
         *amount* is a whole number, or dice to roll with the tracker's dice (``"2d6+1"``, R6,
         L2, L3), rolled once: every creature named takes that total. The record's ``roll``
@@ -277,30 +289,92 @@ class Tracker:
         # a roll is kept, whatever it took off
         return self.change(transition, note=note, always_logged=roll is not None)
 
+    @overload
+    def heal(
+        self, name: str, amount: int | str, *, note: str | None = None
+    ) -> Change[events.HealEvent]: ...
+
+    @overload
+    def heal(
+        self, name: Sequence[str], amount: int | str, *, note: str | None = None
+    ) -> Change[events.HealEvent | several.SeveralEvent]: ...
+
     def heal(
         self, name: Names, amount: int | str, *, note: str | None = None
-    ) -> Change[events.HealEvent | several.SeveralEvent]:
+    ) -> Change[events.HealEvent] | Change[events.HealEvent | several.SeveralEvent]:
         """Give a creature, or each of several, *amount* hp back, up to its ``max_hp`` (R18);
         *amount* as `damage`'s (dice rolled once for all)."""
         value, roll = rolled_amount(amount, self.door.rng)
         transition = heal_transition(name, value, roll)
         return self.change(transition, note=note, always_logged=roll is not None)
 
+    @overload
+    def reveal(self, name: str, *, note: str | None = None) -> Change[visibility.RevealEvent]: ...
+
+    @overload
+    def reveal(
+        self, name: Sequence[str], *, note: str | None = None
+    ) -> Change[visibility.RevealEvent | several.SeveralEvent]: ...
+
     def reveal(
         self, name: Names, *, note: str | None = None
-    ) -> Change[visibility.RevealEvent | several.SeveralEvent]:
+    ) -> Change[visibility.RevealEvent] | Change[visibility.RevealEvent | several.SeveralEvent]:
         """Show a hidden creature, or several, on the players' view (R20)."""
         return self.change(
             one_or_several(name, visibility.reveal, several.reveal_several), note=note
         )
 
+    @overload
+    def conceal(self, name: str, *, note: str | None = None) -> Change[visibility.ConcealEvent]: ...
+
+    @overload
+    def conceal(
+        self, name: Sequence[str], *, note: str | None = None
+    ) -> Change[visibility.ConcealEvent | several.SeveralEvent]: ...
+
     def conceal(
         self, name: Names, *, note: str | None = None
-    ) -> Change[visibility.ConcealEvent | several.SeveralEvent]:
+    ) -> Change[visibility.ConcealEvent] | Change[visibility.ConcealEvent | several.SeveralEvent]:
         """Hide a creature, or several, from the players' view (R20)."""
         return self.change(
             one_or_several(name, visibility.conceal, several.conceal_several), note=note
         )
+
+    @overload
+    def effect_add(
+        self,
+        name: str,
+        source: str,
+        grant: GrantKind | str,
+        *,
+        against: bool = False,
+        start_of: str | None = None,
+        end_of: str | None = None,
+        rounds: int | None = None,
+        uses: int | None = None,
+        level: int = 1,
+        public: bool = True,
+        side: None = None,
+        note: str | None = None,
+    ) -> Change[events.EffectEvent]: ...
+
+    @overload
+    def effect_add(
+        self,
+        name: Names,
+        source: str,
+        grant: GrantKind | str,
+        *,
+        against: bool = False,
+        start_of: str | None = None,
+        end_of: str | None = None,
+        rounds: int | None = None,
+        uses: int | None = None,
+        level: int = 1,
+        public: bool = True,
+        side: str | None = None,
+        note: str | None = None,
+    ) -> Change[events.EffectEvent | several.SeveralEvent]: ...
 
     def effect_add(
         self,
@@ -317,7 +391,7 @@ class Tracker:
         public: bool = True,
         side: str | None = None,
         note: str | None = None,
-    ) -> Change[events.EffectEvent | several.SeveralEvent]:
+    ) -> Change[events.EffectEvent] | Change[events.EffectEvent | several.SeveralEvent]:
         """Put a lasting effect on a creature, or the same effect on several and on every
         creature of *side* (N1); the same source and grant again replaces it, the other grant
         is bad input (R4, R20, C8). Its duration is one for all: ``end_of`` names one creature.

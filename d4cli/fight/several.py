@@ -78,11 +78,13 @@ def is_pattern(text: str) -> bool:
 def single(encounter: Encounter, names: str | Sequence[str]) -> str | None:
     """The one name *names* gives when it is one name and not a pattern, else None.
 
-    A name that is a creature's (N1) is that creature even when it holds ``*``, ``?`` or ``[``.
+    A `str` is always one creature's name, never a pattern, so a caller's type checker knows
+    the record it gets (one creature's event). In a sequence, a name that is a creature's
+    (N1) is that creature even when it holds ``*``, ``?`` or ``[``.
     """
     if isinstance(names, str):
-        one = names
-    elif len(names) == 1:
+        return names
+    if len(names) == 1:
         one = names[0]
     else:
         return None
