@@ -36,21 +36,16 @@ from d4cli.api.odds import (
 )
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
-from d4cli.api.seat_requests import SeatDesk, Submitted
-from d4cli.api.seats import Seat, SeatAction, Seats
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE, Creature, Encounter, same_name
 from d4cli.fight.events import DamageEvent, EffectEvent, FieldChange, HealEvent, SetEvent
 from d4cli.fight.policy_table import check_target
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fight.several import SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
 from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
-from d4cli.fight.view_settings import PlayerView
 from d4cli.odds.check_odds import CheckOdds
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.rules.action_roll import CheckRequest, CheckResult
@@ -58,9 +53,7 @@ from d4cli.rules.dice import DiceRoll, EnteredDice, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
 from d4cli.rules.pool import PoolPlan, PoolResult, RefusedPool, RolledPool
 from d4cli.store.files import WriteFailed
-from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
-from d4cli.store.seat_files import RequestRow, side_problems
 from d4cli.store.undo import Redone, Undone
 
 if TYPE_CHECKING:
@@ -77,9 +70,6 @@ __all__ = [
     "Creature",
     "ActRecord",
     "TeamRecord",
-    "PublicView",
-    "PublicRoll",
-    "PlayerView",
     "CheckRecord",
     "SheetCheckRequest",
     "ActionEvent",
@@ -89,18 +79,8 @@ __all__ = [
     "EffectEvent",
     "FieldChange",
     "SeveralEvent",
-    # seats and their requests
-    "Seats",
-    "Seat",
-    "SeatDesk",
-    "SeatAction",
-    "Submitted",
-    "RequestRow",
-    "side_problems",
     # the encounter's vocabulary
     "same_name",
-    "public_view",
-    "public_entry",
     "GrantKind",
     "TEAM_SOURCE",
     "check_target",

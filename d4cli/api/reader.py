@@ -35,6 +35,10 @@ class Reader:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
 
+    def __repr__(self) -> str:
+        """``Reader('encounter.toml')``: the file it holds, as given."""
+        return f"Reader({str(self.path)!r})"
+
     def status(self) -> Encounter:
         """The encounter as it stands (read without the lock: files are only replaced whole).
 

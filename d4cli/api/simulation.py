@@ -31,6 +31,7 @@ from d4cli.fight.encounter import Encounter
 from d4cli.fight.policy_table import check_target
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, Range, check_whole, parse_whole
+from d4cli.rules.records import notebook
 from d4cli.sim import forecast as forecasting
 from d4cli.sim.engines import EngineChoice, check_engine, choose
 from d4cli.sim.forecast import Chance, FightOver, Forecast, decided
@@ -86,6 +87,7 @@ class Readable(Protocol):
 Source = Encounter | Readable | str | os.PathLike[str]
 
 
+@notebook
 @dataclass(frozen=True)
 class Played:
     """One cell of a simulation: the fights of one mode at one sweep setting.
@@ -104,6 +106,7 @@ class Played:
     tally: Tally
 
 
+@notebook
 @dataclass(frozen=True)
 class Simulation:
     """What `simulate` played, and how.

@@ -48,10 +48,7 @@ from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
 from d4cli.fight.sheets import ActionEvent, add_action, remove_action
 from d4cli.fight.team import TeamRecord, TeamRequest, team
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.rules.dice import (
-    DiceSource,
-    ExtraDice,
-)
+from d4cli.rules.dice import DiceSource, ExtraDice
 from d4cli.store import files
 from d4cli.store.history import History, HistoryStream
 from d4cli.store.replay import Replay
@@ -89,6 +86,9 @@ class Tracker:
         self.path = Path(path)
         self.reader = Reader(self.path)
         self.door = Door(self.path, rng=rng, clock=clock, lock_timeout=lock_timeout)
+
+    def __repr__(self) -> str:  # ``Tracker('encounter.toml')``: the file it holds, as given
+        return f"Tracker({str(self.path)!r})"
 
     def change(
         self,
@@ -270,9 +270,7 @@ class Tracker:
         self, name: Sequence[str], amount: int | str, *, note: str | None = None
     ) -> Change[events.DamageEvent | several.SeveralEvent]: ...
 
-    def damage(
-        self, name: Names, amount: int | str, *, note: str | None = None
-    ) -> Change[events.DamageEvent] | Change[events.DamageEvent | several.SeveralEvent]:
+    def damage(self, name: Names, amount: int | str, *, note: str | None = None) -> Change[Any]:
         """Take *amount* hp off a creature, or off each of several; at 0 one is down (R16, R18).
         *amount* is a whole number, or dice to roll with the tracker's dice (``"2d6+1"``, R6,
         L2, L3), rolled once: every creature named takes that total. The record's ``roll``
@@ -299,9 +297,7 @@ class Tracker:
         self, name: Sequence[str], amount: int | str, *, note: str | None = None
     ) -> Change[events.HealEvent | several.SeveralEvent]: ...
 
-    def heal(
-        self, name: Names, amount: int | str, *, note: str | None = None
-    ) -> Change[events.HealEvent] | Change[events.HealEvent | several.SeveralEvent]:
+    def heal(self, name: Names, amount: int | str, *, note: str | None = None) -> Change[Any]:
         """Give a creature, or each of several, *amount* hp back, up to its ``max_hp`` (R18);
         *amount* as `damage`'s (dice rolled once for all)."""
         value, roll = rolled_amount(amount, self.door.rng)
@@ -316,13 +312,10 @@ class Tracker:
         self, name: Sequence[str], *, note: str | None = None
     ) -> Change[visibility.RevealEvent | several.SeveralEvent]: ...
 
-    def reveal(
-        self, name: Names, *, note: str | None = None
-    ) -> Change[visibility.RevealEvent] | Change[visibility.RevealEvent | several.SeveralEvent]:
+    def reveal(self, name: Names, *, note: str | None = None) -> Change[Any]:
         """Show a hidden creature, or several, on the players' view (R20)."""
-        return self.change(
-            one_or_several(name, visibility.reveal, several.reveal_several), note=note
-        )
+        transition = one_or_several(name, visibility.reveal, several.reveal_several)
+        return self.change(transition, note=note)
 
     @overload
     def conceal(self, name: str, *, note: str | None = None) -> Change[visibility.ConcealEvent]: ...
@@ -332,13 +325,10 @@ class Tracker:
         self, name: Sequence[str], *, note: str | None = None
     ) -> Change[visibility.ConcealEvent | several.SeveralEvent]: ...
 
-    def conceal(
-        self, name: Names, *, note: str | None = None
-    ) -> Change[visibility.ConcealEvent] | Change[visibility.ConcealEvent | several.SeveralEvent]:
+    def conceal(self, name: Names, *, note: str | None = None) -> Change[Any]:
         """Hide a creature, or several, from the players' view (R20)."""
-        return self.change(
-            one_or_several(name, visibility.conceal, several.conceal_several), note=note
-        )
+        transition = one_or_several(name, visibility.conceal, several.conceal_several)
+        return self.change(transition, note=note)
 
     @overload
     def effect_add(
@@ -391,7 +381,7 @@ class Tracker:
         public: bool = True,
         side: str | None = None,
         note: str | None = None,
-    ) -> Change[events.EffectEvent] | Change[events.EffectEvent | several.SeveralEvent]:
+    ) -> Change[Any]:
         """Put a lasting effect on a creature, or the same effect on several and on every
         creature of *side* (N1); the same source and grant again replaces it, the other grant
         is bad input (R4, R20, C8). Its duration is one for all: ``end_of`` names one creature.

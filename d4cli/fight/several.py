@@ -28,6 +28,7 @@ from d4cli.fight.visibility import ConcealEvent, RevealEvent, conceal, reveal
 from d4cli.rules.dice import DiceRoll
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
+from d4cli.rules.records import notebook
 
 # The characters that make a name a shell-style pattern (`fnmatch`): any text, one character, a set.
 PATTERN_CHARACTERS = frozenset("*?[")
@@ -39,6 +40,7 @@ Part = DamageEvent | HealEvent | RevealEvent | ConcealEvent | EffectEvent
 P = TypeVar("P", DamageEvent, HealEvent, RevealEvent, ConcealEvent, EffectEvent)
 
 
+@notebook
 class SeveralEvent(NamedTuple):
     """One change of several creatures: the record of each creature's part, in the order
     they were applied (the names as given, a pattern's or a side's creatures in turn order).

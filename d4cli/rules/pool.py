@@ -16,6 +16,7 @@ from d4cli.rules.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_e
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import check_dice
 from d4cli.rules.names import distinct_sources
+from d4cli.rules.records import notebook
 
 
 def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
@@ -27,6 +28,7 @@ def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
     return exhaustion - load_buffer
 
 
+@notebook
 class Gate(NamedTuple):
     """The "can I act?" gate (R2, R3, R9): ``Aspect - Load >= Cost``.
 
@@ -58,6 +60,7 @@ def check_gate(aspect: int, load: int, cost: int, *, gm: bool = False) -> Gate:
     return Gate(aspect, load, cost, headroom, gm or headroom >= cost, skipped=gm)
 
 
+@notebook
 class PoolSize(NamedTuple):
     """How the pool size came about (R5, R9).
 
@@ -88,6 +91,7 @@ def pool_size(aspect: int, load: int, net_advantage: int, *, ignore_load: bool =
     return PoolSize(base, net_advantage, max(1, raw), raw < 1)
 
 
+@notebook
 class PoolRequest(NamedTuple):
     """What a pool roll asks for (docs/cli.md ``roll pool``).
 
@@ -115,6 +119,7 @@ class PoolRequest(NamedTuple):
     ignore_load: bool = False
 
 
+@notebook
 class PoolPlan(NamedTuple):
     """Everything about a pool roll that is known before the dice (R2, R4, R5, R6).
 
@@ -185,6 +190,7 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     return plan
 
 
+@notebook
 class PoolResult(NamedTuple):
     """A rolled (or refused) pool action (R2-R8).
 

@@ -19,12 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from d4cli.rules.records import notebook
 from d4cli.sim.report import wilson
 
 # Steps the final walk may take past the bisection's bracket toward a nearer neighbour.
 WALK = 3
 
 
+@notebook
 @dataclass(frozen=True)
 class Point:
     """A side's wins at one value: ``wins`` of ``runs``, ``rate`` in 0..1 and its 95% Wilson interval."""
@@ -42,6 +44,7 @@ class Point:
         return wilson(self.wins, self.runs)
 
 
+@notebook
 @dataclass(frozen=True)
 class Search:
     """What `search` found.
@@ -145,6 +148,7 @@ def _walk(at: Callable[[int], Point], found: Point, low: int, high: int, target:
     return found
 
 
+@notebook
 class Vary(NamedTuple):
     """The setting to vary: creature *creature*'s *field* over the whole values ``low..high``.
 
@@ -158,6 +162,7 @@ class Vary(NamedTuple):
     text: str = ""
 
 
+@notebook
 @dataclass(frozen=True)
 class Balance:
     """What `balance` found.

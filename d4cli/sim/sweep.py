@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import Range, check_whole, parse_whole
+from d4cli.rules.records import notebook
 from d4cli.sim.setup import Setup, prepare
 
 KEYS: tuple[str, ...] = ("reserve", "buffer")
@@ -19,6 +20,7 @@ VALUES: Range = (0, 1000)
 MAX_SETTINGS = 51  # settings of one sweep
 
 
+@notebook
 class Sweep(NamedTuple):
     """A grid over one setting: one row of the report per value.
 

@@ -100,7 +100,7 @@ def test_without_the_marker_the_package_would_be_untyped(installed, tmp_path):
 @pytest.mark.slow
 def test_the_examples_of_docs_api_pass_mypy_strict(installed, tmp_path):
     examples = doc_examples()
-    assert len(examples) >= 2
+    assert len(examples) >= 3
     files = []
     for number, example in enumerate(examples, 1):
         path = tmp_path / f"api_example_{number}.py"

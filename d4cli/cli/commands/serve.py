@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import Seats
+from d4cli.api.front_ends import Seats
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve import serve
