@@ -12,7 +12,9 @@ and why, the encounter after it, whether it was written) and its reads (`Tracker
 `Tracker.view`, `Tracker.log`). Errors are one family: `D4Error`, with `InputError`
 (bad input, naming the field and the value), `FileError` (a file that cannot be read,
 used or written), `RefusedError` (the rules refuse: R2, C4) and `LockTimeout`.
-docs/api.md documents each name.
+docs/api.md documents each name. Every call checks its arguments first
+(`d4cli.api.arguments`); the names the players' screens and seats need are in
+`d4cli.api.front_ends`.
 
 `simulate` and `forecast` (the playtest simulator, `d4cli.api.simulation`) are named here
 but loaded when first asked for: the simulator brings the process pool's modules, which a

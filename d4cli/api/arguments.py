@@ -174,6 +174,12 @@ class _Parameters:
         required |= {name for name in names[positional:] if name not in kw_defaults}
         self.required = frozenset(required)
         self.hints = {name: hint for name, hint in _hints(function).items() if name in self.names}
+        # a request record given whole (`check_odds(CheckRequest(...))`): its fields too
+        self.records = {
+            name: _field_hints(hint)
+            for name, hint in self.hints.items()
+            if isinstance(hint, type) and hasattr(hint, "_fields")
+        }
         self.renamed = renamed
         self.method = bool(self.positional) and self.positional[0] in ("self", "cls")
         self.star_args = bool(code.co_flags & _VARARGS)
@@ -216,6 +222,11 @@ class _Parameters:
                 raise InputError(
                     name, None, f"must be {_expected(hint)}, not a {type(value).__name__}"
                 )
+            for field, field_hint in self.records.get(name, {}).items():
+                item = getattr(value, field)
+                if not _fits(item, field_hint):
+                    bad = item if _plain(item) else None
+                    raise InputError(f"{name}.{field}", bad, f"must be {_expected(field_hint)}")
         return kwargs
 
 
@@ -235,6 +246,15 @@ def _hints(function: Callable[..., Any]) -> dict[str, Any]:
         except NameError:
             continue
     return hints
+
+
+def _field_hints(record: type) -> dict[str, Any]:
+    """The fields of a named tuple class and their types; none when one cannot be resolved
+    (a record that names a type imported only for the type checker is checked as a whole)."""
+    try:
+        return typing.get_type_hints(record)
+    except NameError:
+        return {}
 
 
 class _Annotated:

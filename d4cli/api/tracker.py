@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from d4cli.api.arguments import checked_methods
+from d4cli.api.arguments import DC, checked_methods, dc_or_none
 from d4cli.api.change import Change, Door
 from d4cli.api.players import Shown
 from d4cli.api.reader import Reader
@@ -412,7 +412,7 @@ class Tracker:
         advantage: Iterable[str] | None = None,
         disadvantage: Iterable[str] | None = None,
         extra: Iterable[ExtraDice | str] | None = None,
-        dc: int | None = None,
+        dc: DC | None = None,
         target: str | None = None,
         evasion: int | None = None,
         gm: bool = False,
@@ -424,7 +424,8 @@ class Tracker:
         """A creature acts: gate, pool, roll, Load + Cost, damage to a target (R2-R11, R16).
 
         *aspect* names one of its Aspects or one of its named actions, whose Cost, extra
-        dice, DC and sources fill what is not given here (None: not given). Off its turn
+        dice, DC (a number or a tier, C2) and sources fill what is not given here (None: not
+        given). Off its turn
         it is a reaction (R10); with *gm* a GM-called roll: no gate, no Cost, Load unchanged,
         not a reaction, a down creature too (R9). A refusal (gate R2, down R18) is a `Change`
         whose record says why, nothing written.
@@ -444,7 +445,7 @@ class Tracker:
             advantage=advantage,
             disadvantage=disadvantage,
             extra=extra,
-            dc=dc,
+            dc=dc_or_none(dc),
             target=target,
             evasion=evasion,
             gm=gm,

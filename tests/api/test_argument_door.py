@@ -133,6 +133,10 @@ def test_the_three_calls_a_designer_tried():
         (lambda: api.roll_pool(4, foo=1), "foo: no such keyword (it takes aspect, load, cost, "),
         (lambda: api.roll_pool(4, 5), "arguments: takes 1 positional argument(s) (aspect); "),
         (lambda: api.roll_pool(), "aspect: missing: give it"),
+        (
+            lambda: api.check_odds(api.CheckRequest(dc="hard")),
+            "request.dc: 'hard': must be a whole number or None",
+        ),
         (lambda: api.Tracker(3), "path: 3: must be text or a path"),
     ],
 )
@@ -153,6 +157,15 @@ def test_the_old_name_of_a_checks_advantage_level_still_works_with_a_warning():
     with pytest.warns(DeprecationWarning), pytest.raises(InputError) as caught:
         api.roll_check(advantage=1, advantage_level=1)
     assert caught.value.field == "advantage/advantage_level"
+
+
+def test_a_tracker_act_takes_a_dc_tier(tmp_path):
+    tracker = Tracker.init(tmp_path / "duel.toml", template="duel")
+    tracker.turn_start()
+    actor = tracker.status().current
+    aspect = tracker.status().find(actor).aspects[0][0]
+    change = tracker.act(actor, aspect, dc="easy", dry_run=True)
+    assert change.record.result.plan.request.dc == 6
 
 
 def test_a_tracker_given_one_name_as_text_types_and_returns_one_creatures_event(tmp_path):
