@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from d4cli.api import Tracker
-from d4cli.api.sheets import AddSpec
+from d4cli.api.add_sheets import AddSpec
 
 SHADE = "Shade"
 

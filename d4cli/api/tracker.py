@@ -24,7 +24,6 @@ from d4cli.api.arguments import DC, checked_methods, dc_or_none
 from d4cli.api.change import Change, Door
 from d4cli.api.players import Shown
 from d4cli.api.reader import Reader
-from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
 from d4cli.api.transitions import (
     Names,
@@ -51,7 +50,7 @@ from d4cli.fileformat.edits import set_creature_fields, set_view_fields
 from d4cli.rules.dice import DiceSource, ExtraDice
 from d4cli.store import files
 from d4cli.store.history import History, HistoryStream
-from d4cli.store.replay import Replay
+from d4cli.store.patch_replay import Replay
 from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 

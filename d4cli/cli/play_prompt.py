@@ -21,11 +21,11 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from d4cli.cli import completion
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.words import split_line
 from d4cli.cli.interrupts import interrupted
 from d4cli.cli.play_history import history_path, open_history
 from d4cli.cli.play_session import LEAVE_WORDS
+from d4cli.cli.tracker_access import open_tracker
 from d4cli.output.wrap import say
 from d4cli.rules.errors import D4Error, escape_control
 

@@ -34,10 +34,10 @@ import typer
 
 from d4cli.api.front_ends import SeatDesk
 from d4cli.cli.app import app
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.play_help import write_help
 from d4cli.cli.root import say_error
+from d4cli.cli.tracker_access import open_tracker
 from d4cli.rules.errors import SHOWN_HEAD, D4Error, InputError, escape_control, shorten
 
 LEAVE_WORDS = frozenset({"exit", "quit"})

@@ -21,12 +21,12 @@ from __future__ import annotations
 from importlib.resources import files
 
 from d4cli.fight.seat_view import SeatCreature, SeatPage, SeatPlan, SeatRequest, SeatRoll
-from d4cli.journal.rolls import extra_json
+from d4cli.journal.roll_facts import extra_json
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.public_view import effect_left, public_view_json
-from d4cli.output.serialize.rolls import odds_json
+from d4cli.output.serialize.public_view_json import effect_left, public_view_json
+from d4cli.output.serialize.rolls_json import odds_json
 from d4cli.output.steps import Step, entered_steps, pool_plan_steps
 
 SEAT_ASSETS = ("seat.css", "seat.js")

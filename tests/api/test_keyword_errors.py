@@ -9,8 +9,8 @@ import pytest
 
 from d4cli import api
 from d4cli.api import InputError, Tracker
+from d4cli.api.add_sheets import AddSpec
 from d4cli.api.recap import recap_report
-from d4cli.api.sheets import AddSpec
 from d4cli.fight.sheet_check import SheetCheckRequest
 
 

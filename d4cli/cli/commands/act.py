@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from d4cli.api import TEAM_SOURCE, GrantKind
-from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.completion.creatures import (
     complete_aspect,
     complete_creature,
     complete_other_creature,
 )
-from d4cli.cli.completion.sheets import complete_aspect_or_action
+from d4cli.cli.completion.sheet_names import complete_aspect_or_action
 from d4cli.cli.options import (
     AdvOption,
     DisOption,
@@ -34,6 +33,7 @@ from d4cli.cli.options import (
     SeedOption,
     check_note,
 )
+from d4cli.cli.tracker_access import open_tracker, tell
 from d4cli.journal.acts import act_json
 from d4cli.journal.entry import journal_json
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
@@ -238,7 +238,7 @@ def show_act(
     if short and not json_ and not quiet:
         if result.allowed:
             # The line `log` shows (markup): drawn, so Rich loads here, never for --json.
-            from d4cli.output.render.encounter import print_lines, summary
+            from d4cli.output.render.entry_lines import print_lines, summary
 
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return

@@ -11,9 +11,9 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SeedOption, check_note
+from d4cli.cli.tracker_access import open_tracker, print_change
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import HP, parse_whole
 

@@ -11,7 +11,7 @@ import typer
 from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
 from d4cli.output.render import escape
-from d4cli.output.render.encounter import print_lines
+from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.handbook import handbook_markdown
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, parse_whole

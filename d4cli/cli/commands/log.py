@@ -11,13 +11,13 @@ import typer
 
 from d4cli.api.front_ends import public_entry
 from d4cli.api.tracker import Tracker
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList
+from d4cli.cli.tracker_access import open_tracker
 from d4cli.journal.entry import read_head
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
-from d4cli.output.serialize.replay import state_line_json
-from d4cli.output.serialize.views import log_json_chunks
+from d4cli.output.serialize.encounter_json import log_json_chunks
+from d4cli.output.serialize.replay_json import state_line_json
 from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.output.wrap import say
 from d4cli.rules.errors import InputError, escape_control

@@ -24,8 +24,8 @@ from d4cli.odds.dice_sums import check_odds_size, dice_sum
 from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
 from d4cli.output import render
 from d4cli.output.render.heatmap import grid_svg
-from d4cli.output.render.odds import format_grid, grid_pages
-from d4cli.output.serialize.grids import grid_json
+from d4cli.output.render.odds_charts import format_grid, grid_pages
+from d4cli.output.serialize.grids_json import grid_json
 from d4cli.output.stdout import emit_json
 from d4cli.rules.dc import DC_TIERS
 from d4cli.rules.dice import ExtraDice, parse_extras

@@ -53,7 +53,7 @@ from d4cli.rules.limits import (
 )
 from d4cli.rules.pool import PoolRequest, PoolResult, plan_pool, roll_pool
 from d4cli.rules.suggest import did_you_mean
-from d4cli.sim.dice import times_dice
+from d4cli.sim.batched_dice import times_dice
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).
 

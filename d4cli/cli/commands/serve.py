@@ -10,8 +10,9 @@ import typer
 from d4cli.api.front_ends import Seats
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, SeedOption
-from d4cli.cli.serve import serve
 from d4cli.cli.serve_join import print_join, public_origin
+from d4cli.cli.tracker_access import open_tracker
+from d4cli.cli.web_server import serve
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text

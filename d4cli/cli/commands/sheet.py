@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from d4cli.api import SheetCheckRequest
-from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.completion.creatures import complete_aspect, complete_creature
-from d4cli.cli.completion.sheets import (
+from d4cli.cli.completion.sheet_names import (
     complete_action,
     complete_attribute,
     complete_proficiency,
@@ -31,11 +30,12 @@ from d4cli.cli.options import (
     SourceList,
     check_note,
 )
+from d4cli.cli.tracker_access import open_tracker, tell, unchanged_line
 from d4cli.journal.acts import action_event_json
 from d4cli.journal.entry import unchanged_json
 from d4cli.output.act_views import SheetCheckView
 from d4cli.output.printing import print_one
-from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.render.entry_lines import print_lines, summary
 from d4cli.output.stdout import emit_json
 from d4cli.rules.action_roll import parse_dc
 from d4cli.rules.dice import parse_extra

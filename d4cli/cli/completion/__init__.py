@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from d4cli.output.helptext import TOPICS
+from d4cli.output.rules_reference import TOPICS
 from d4cli.rules.dc import DC_TIERS
 from d4cli.rules.names import fold_name
 

@@ -1,6 +1,6 @@
 """Rolls as JSON lines and with odds: one roll's text made fast for ``--repeat``, the ``odds`` key (L4).
 
-The roll objects themselves are the journal's facts (`d4cli.journal.rolls`)."""
+The roll objects themselves are the journal's facts (`d4cli.journal.roll_facts`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from fractions import Fraction
 
-from d4cli.journal.rolls import extra_json
+from d4cli.journal.roll_facts import extra_json
 from d4cli.odds.check_odds import CheckOdds
 from d4cli.odds.distribution import Distribution, fraction_text
 from d4cli.odds.roll_odds import PoolOdds
