@@ -14,7 +14,7 @@ from d4cli.api import front_ends
 from d4cli.api.balance import balance
 from d4cli.api.simulation import forecast, simulate
 from d4cli.rules import records
-from d4cli.sim.balance import Vary
+from d4cli.sim.balance_search import Vary
 
 
 @pytest.fixture(scope="module")

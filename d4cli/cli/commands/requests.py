@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from d4cli.api.front_ends import SeatDesk
-from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
 from d4cli.journal.acts import act_json
