@@ -12,7 +12,9 @@ and why, the encounter after it, whether it was written) and its reads (`Tracker
 `Tracker.view`, `Tracker.log`). Errors are one family: `D4Error`, with `InputError`
 (bad input, naming the field and the value), `FileError` (a file that cannot be read,
 used or written), `RefusedError` (the rules refuse: R2, C4) and `LockTimeout`.
-docs/api.md documents each name.
+docs/api.md documents each name. Every call checks its arguments first
+(`d4cli.api.arguments`); the names the players' screens and seats need are in
+`d4cli.api.front_ends`.
 
 `simulate` and `forecast` (the playtest simulator, `d4cli.api.simulation`) are named here
 but loaded when first asked for: the simulator brings the process pool's modules, which a
@@ -22,34 +24,38 @@ script or a command that plays no fight should not pay for.
 from typing import TYPE_CHECKING, Any
 
 from d4cli.api.change import Change
+from d4cli.api.odds import (
+    check_grid,
+    check_odds,
+    compare_grid,
+    damage_grid,
+    dice_odds,
+    expected_pool_damage,
+    p_check_success,
+    p_pool_success,
+    pool_grid,
+    pool_odds,
+)
 from d4cli.api.reader import Reader
 from d4cli.api.rolls import pool_plan, roll_check, roll_dice, roll_pool
-from d4cli.api.seat_requests import ChangedSince, SeatDesk, Submitted
-from d4cli.api.seats import Seat, SeatAction, Seats
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.encounter import TEAM_SOURCE, Creature, Encounter, same_name
-from d4cli.fight.events import FieldChange, SetEvent
+from d4cli.fight.events import DamageEvent, EffectEvent, FieldChange, HealEvent, SetEvent
 from d4cli.fight.policy_table import check_target
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import PublicView, public_view
 from d4cli.fight.several import SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
 from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
-from d4cli.fight.view_settings import PlayerView
-from d4cli.odds.check_odds import check_odds, p_check_success
-from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
-from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds
-from d4cli.rules.action_roll import CheckResult
+from d4cli.odds.check_odds import CheckOdds
+from d4cli.odds.roll_odds import PoolOdds
+from d4cli.rules.action_roll import CheckRequest, CheckResult
 from d4cli.rules.dice import DiceRoll, EnteredDice, ExtraDice, ScriptedDice
 from d4cli.rules.errors import D4Error, FileError, InputError, RefusedError
-from d4cli.rules.pool import PoolPlan, PoolResult
+from d4cli.rules.pool import PoolPlan, PoolResult, RefusedPool, RolledPool
 from d4cli.store.files import WriteFailed
-from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
-from d4cli.store.seat_files import RequestRow, side_problems
 from d4cli.store.undo import Redone, Undone
 
 if TYPE_CHECKING:
@@ -66,28 +72,17 @@ __all__ = [
     "Creature",
     "ActRecord",
     "TeamRecord",
-    "PublicView",
-    "PublicRoll",
-    "PlayerView",
     "CheckRecord",
     "SheetCheckRequest",
     "ActionEvent",
     "SetEvent",
+    "DamageEvent",
+    "HealEvent",
+    "EffectEvent",
     "FieldChange",
     "SeveralEvent",
-    # seats and their requests
-    "Seats",
-    "Seat",
-    "SeatDesk",
-    "SeatAction",
-    "ChangedSince",
-    "Submitted",
-    "RequestRow",
-    "side_problems",
     # the encounter's vocabulary
     "same_name",
-    "public_view",
-    "public_entry",
     "GrantKind",
     "TEAM_SOURCE",
     "check_target",
@@ -98,12 +93,17 @@ __all__ = [
     "roll_dice",
     "PoolPlan",
     "PoolResult",
+    "RolledPool",
+    "RefusedPool",
+    "CheckRequest",
     "CheckResult",
     "DiceRoll",
     "ExtraDice",
     "ScriptedDice",
     "EnteredDice",
     # exact odds
+    "PoolOdds",
+    "CheckOdds",
     "pool_odds",
     "check_odds",
     "dice_odds",

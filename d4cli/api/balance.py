@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from d4cli.api.arguments import checked
 from d4cli.api.change import Change
 from d4cli.api.creature_settings import FIELDS, checked_vary, value_encounter, value_transition
 from d4cli.api.simulation import pool_jobs
@@ -51,6 +52,7 @@ MAX_WORK = 1_000_000
 OnValue = Callable[[Point, int, int], None]
 
 
+@checked
 def balance(
     encounter: Encounter,
     vary: Vary,
@@ -105,6 +107,7 @@ def balance(
     return Balance(encounter.name, mode, named, vary, runs, seed, found)
 
 
+@checked
 def apply_balance(
     writer: Tracker, vary: Vary, value: int, *, note: str | None = None
 ) -> Change[Any] | None:

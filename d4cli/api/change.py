@@ -32,6 +32,7 @@ from d4cli.fight.encounter import Encounter
 from d4cli.journal.entry import journal_json, read_head
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.errors import D4Error
+from d4cli.rules.records import notebook
 from d4cli.store import fight_archive as fights
 from d4cli.store import read_encounter, seat_files
 from d4cli.store.history import Mark, read_history
@@ -46,6 +47,7 @@ R = TypeVar("R")
 Unindexed = list[tuple[Mark, dict[str, Any]]]
 
 
+@notebook
 class Change(NamedTuple, Generic[R]):
     """What one change did.
 

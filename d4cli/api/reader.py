@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from d4cli.api.arguments import checked_methods
 from d4cli.api.players import Shown, kept_at, players_state
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter import Encounter
@@ -24,6 +25,7 @@ from d4cli.store.patch_replay import Replay, replay_texts
 from d4cli.store.seat_files import drafts_path, requests_path, seats_path
 
 
+@checked_methods
 class Reader:
     """The encounter file at *path* (TOML, its journal beside it), read as it stands.
 
@@ -32,6 +34,10 @@ class Reader:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+
+    def __repr__(self) -> str:
+        """``Reader('encounter.toml')``: the file it holds, as given."""
+        return f"Reader({str(self.path)!r})"
 
     def status(self) -> Encounter:
         """The encounter as it stands (read without the lock: files are only replaced whole).

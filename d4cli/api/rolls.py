@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Literal, overload
 
+from d4cli.api.arguments import DC, checked, dc_or_none
 from d4cli.rules.action_roll import CheckRequest, CheckResult
 from d4cli.rules.action_roll import roll_check as roll_check_request
 from d4cli.rules.dice import (
@@ -21,7 +23,7 @@ from d4cli.rules.dice import (
     roll_expression,
 )
 from d4cli.rules.limits import ADVANTAGE_LEVEL, check_range
-from d4cli.rules.pool import PoolPlan, PoolRequest, PoolResult, plan_pool
+from d4cli.rules.pool import PoolPlan, PoolRequest, RefusedPool, RolledPool, plan_pool
 from d4cli.rules.pool import roll_pool as roll_pool_plan
 
 
@@ -29,6 +31,7 @@ def _dice(rng: DiceSource | None) -> DiceSource:
     return random.Random() if rng is None else rng
 
 
+@checked
 def pool_plan(
     aspect: int,
     *,
@@ -37,7 +40,7 @@ def pool_plan(
     advantage: Iterable[str] = (),
     disadvantage: Iterable[str] = (),
     extra: Iterable[ExtraDice | str] = (),
-    dc: int | None = None,
+    dc: DC | None = None,
     evasion: int | None = None,
     gm: bool = False,
     ignore_load: bool = False,
@@ -45,11 +48,12 @@ def pool_plan(
     """The pool before any die is rolled: the gate (R2), Net Advantage (R4), the pool's size (R5).
 
     *extra* takes `ExtraDice` or notation such as ``"1d8+2"`` (R6); give at most one of
-    *dc* (R7) and *evasion* (R7). *gm* skips the gate and leaves the Load (R9), and
+    *dc* (R7; a whole number or a tier such as ``"hard"``, C2) and *evasion* (R7). *gm* skips the gate and leaves the Load (R9), and
     *ignore_load* (with *gm*) sizes the pool as if Load were 0.
 
     Raises:
-        InputError: a value the rules or limits refuse (L1-L4), naming its field.
+        InputError: a value the rules or limits refuse (L1-L4), or of the wrong type, naming
+            its field.
     """
     request = PoolRequest(
         aspect=aspect,
@@ -58,7 +62,7 @@ def pool_plan(
         advantage=tuple(advantage),
         disadvantage=tuple(disadvantage),
         extra=tuple(parse_extra(e, "extra") if isinstance(e, str) else e for e in extra),
-        dc=dc,
+        dc=dc_or_none(dc),
         evasion=evasion,
         gm=gm,
         ignore_load=ignore_load,
@@ -66,6 +70,7 @@ def pool_plan(
     return plan_pool(request)
 
 
+@overload
 def roll_pool(
     aspect: int,
     *,
@@ -74,14 +79,53 @@ def roll_pool(
     advantage: Iterable[str] = (),
     disadvantage: Iterable[str] = (),
     extra: Iterable[ExtraDice | str] = (),
-    dc: int | None = None,
+    dc: DC | None = None,
+    evasion: int | None = None,
+    gm: Literal[True],
+    ignore_load: bool = False,
+    rng: DiceSource | None = None,
+) -> RolledPool: ...
+
+
+@overload
+def roll_pool(
+    aspect: int,
+    *,
+    load: int = 0,
+    cost: int = 1,
+    advantage: Iterable[str] = (),
+    disadvantage: Iterable[str] = (),
+    extra: Iterable[ExtraDice | str] = (),
+    dc: DC | None = None,
     evasion: int | None = None,
     gm: bool = False,
     ignore_load: bool = False,
     rng: DiceSource | None = None,
-) -> PoolResult:
+) -> RolledPool | RefusedPool: ...
+
+
+@checked
+def roll_pool(
+    aspect: int,
+    *,
+    load: int = 0,
+    cost: int = 1,
+    advantage: Iterable[str] = (),
+    disadvantage: Iterable[str] = (),
+    extra: Iterable[ExtraDice | str] = (),
+    dc: DC | None = None,
+    evasion: int | None = None,
+    gm: bool = False,
+    ignore_load: bool = False,
+    rng: DiceSource | None = None,
+) -> RolledPool | RefusedPool:
     """Roll a D4 pool: the gate, the pool, each d4, the total; success against *dc* or
-    damage against *evasion* (R2-R8). A refused roll (``result.allowed`` false) rolls nothing.
+    damage against *evasion* (R2-R8).
+
+    Returns a `RolledPool` (its ``total`` a whole number), or a `RefusedPool` when the gate
+    refused (``allowed`` false, ``total`` None): nothing is rolled then. Test
+    ``result.allowed`` and a type checker knows which; a GM-called roll (``gm=True``, R9)
+    skips the gate and is always a `RolledPool`.
 
     Raises:
         InputError: as `pool_plan`.
@@ -101,38 +145,43 @@ def roll_pool(
     return roll_pool_plan(plan, _dice(rng))
 
 
+@checked(renamed={"advantage": "advantage_level"})
 def roll_check(
     *,
     attribute: int = 0,
     proficiency: int = 0,
     specialization: int = 0,
-    dc: int | None = None,
-    advantage: int = 0,
+    dc: DC | None = None,
+    advantage_level: int = 0,
     disadvantage: int = 0,
     rule_of_three: bool = False,
     rng: DiceSource | None = None,
 ) -> CheckResult:
-    """Make a d20 Action Roll: d20 + modifiers (C1), Advantage Level *advantage* (0-5, C3)
-    less *disadvantage* (C4), crits (C5, C6), the Rule of Three (C7), graded against *dc* (C2).
+    """Make a d20 Action Roll: d20 + modifiers (C1), Advantage Level *advantage_level* (0-5,
+    C3) less *disadvantage* (C4), crits (C5, C6), the Rule of Three (C7), graded against *dc*
+    (a whole number or a tier such as ``"hard"``, C2).
 
     A check that Disadvantage makes impossible (C4) is a result with ``impossible`` true.
+    The keyword ``advantage`` is the old name of *advantage_level* (a `DeprecationWarning`).
 
     Raises:
-        InputError: *advantage* outside 0..5 (C3), or a negative *disadvantage*.
+        InputError: *advantage_level* outside 0..5 (C3), a negative *disadvantage*, an
+            unknown tier, or a value of the wrong type, naming its field.
     """
-    check_range(advantage, "advantage", ADVANTAGE_LEVEL)  # named as here, not `advantage_level`
+    check_range(advantage_level, "advantage_level", ADVANTAGE_LEVEL)
     request = CheckRequest(
         attribute=attribute,
         proficiency=proficiency,
         specialization=specialization,
-        dc=dc,
-        advantage_level=advantage,
+        dc=dc_or_none(dc),
+        advantage_level=advantage_level,
         disadvantage=disadvantage,
         rule_of_three=rule_of_three,
     )
     return roll_check_request(request, _dice(rng))
 
 
+@checked
 def roll_dice(expression: str, *, rng: DiceSource | None = None) -> DiceRoll:
     """Roll plain dice such as ``"2d6+1d4+3"``: each die and the total; no pool, no gate.
 

@@ -25,12 +25,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from d4cli.api.arguments import checked
 from d4cli.api.creature_settings import ASPECT, FIELDS, checked_setting, setting_encounter
 from d4cli.api.reader import Reader
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.policy_table import check_target
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, Range, check_whole, parse_whole
+from d4cli.rules.records import notebook
 from d4cli.sim import forecast as forecasting
 from d4cli.sim.engines import EngineChoice, check_engine, choose
 from d4cli.sim.forecast import Chance, FightOver, Forecast, decided
@@ -99,6 +101,7 @@ class Readable(Protocol):
 Source = Encounter | Readable | str | os.PathLike[str]
 
 
+@notebook
 @dataclass(frozen=True)
 class Played:
     """One cell of a simulation: the fights of one mode at one setting of each sweep.
@@ -122,6 +125,7 @@ class Played:
         return self.settings[0] if self.settings else None
 
 
+@notebook
 @dataclass(frozen=True)
 class Simulation:
     """What `simulate` played, and how.
@@ -200,6 +204,7 @@ class Simulation:
         return found
 
 
+@checked
 def simulate(
     encounter: Source,
     *,
@@ -296,6 +301,7 @@ def simulate(
     )
 
 
+@checked
 def forecast(
     encounter: Source,
     *,

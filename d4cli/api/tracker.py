@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from d4cli.api.add_sheets import AddSpec
+from d4cli.api.arguments import DC, checked_methods, dc_or_none
 from d4cli.api.change import Change, Door
 from d4cli.api.players import Shown
 from d4cli.api.reader import Reader
@@ -47,10 +48,7 @@ from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
 from d4cli.fight.sheets import ActionEvent, add_action, remove_action
 from d4cli.fight.team import TeamRecord, TeamRequest, team
 from d4cli.fileformat.edits import set_creature_fields, set_view_fields
-from d4cli.rules.dice import (
-    DiceSource,
-    ExtraDice,
-)
+from d4cli.rules.dice import DiceSource, ExtraDice
 from d4cli.store import files
 from d4cli.store.history import History, HistoryStream
 from d4cli.store.patch_replay import Replay
@@ -60,6 +58,7 @@ from d4cli.store.undo import Redone, Undone, redo, undo
 R = TypeVar("R")
 
 
+@checked_methods
 class Tracker:
     """An encounter file (TOML, with its journal, redo file and lock beside it).
 
@@ -87,6 +86,9 @@ class Tracker:
         self.path = Path(path)
         self.reader = Reader(self.path)
         self.door = Door(self.path, rng=rng, clock=clock, lock_timeout=lock_timeout)
+
+    def __repr__(self) -> str:  # ``Tracker('encounter.toml')``: the file it holds, as given
+        return f"Tracker({str(self.path)!r})"
 
     def change(
         self,
@@ -258,9 +260,17 @@ class Tracker:
 
     # --- one creature or several (R16, R18, R20) ------------------------------------------------
 
+    @overload
     def damage(
-        self, name: Names, amount: int | str, *, note: str | None = None
-    ) -> Change[events.DamageEvent | several.SeveralEvent]:
+        self, name: str, amount: int | str, *, note: str | None = None
+    ) -> Change[events.DamageEvent]: ...
+
+    @overload
+    def damage(
+        self, name: Sequence[str], amount: int | str, *, note: str | None = None
+    ) -> Change[events.DamageEvent | several.SeveralEvent]: ...
+
+    def damage(self, name: Names, amount: int | str, *, note: str | None = None) -> Change[Any]:
         """Take *amount* hp off a creature, or off each of several; at 0 one is down (R16, R18).
         *amount* is a whole number, or dice to roll with the tracker's dice (``"2d6+1"``, R6,
         L2, L3), rolled once: every creature named takes that total. The record's ``roll``
@@ -277,30 +287,84 @@ class Tracker:
         # a roll is kept, whatever it took off
         return self.change(transition, note=note, always_logged=roll is not None)
 
+    @overload
     def heal(
-        self, name: Names, amount: int | str, *, note: str | None = None
-    ) -> Change[events.HealEvent | several.SeveralEvent]:
+        self, name: str, amount: int | str, *, note: str | None = None
+    ) -> Change[events.HealEvent]: ...
+
+    @overload
+    def heal(
+        self, name: Sequence[str], amount: int | str, *, note: str | None = None
+    ) -> Change[events.HealEvent | several.SeveralEvent]: ...
+
+    def heal(self, name: Names, amount: int | str, *, note: str | None = None) -> Change[Any]:
         """Give a creature, or each of several, *amount* hp back, up to its ``max_hp`` (R18);
         *amount* as `damage`'s (dice rolled once for all)."""
         value, roll = rolled_amount(amount, self.door.rng)
         transition = heal_transition(name, value, roll)
         return self.change(transition, note=note, always_logged=roll is not None)
 
-    def reveal(
-        self, name: Names, *, note: str | None = None
-    ) -> Change[visibility.RevealEvent | several.SeveralEvent]:
-        """Show a hidden creature, or several, on the players' view (R20)."""
-        return self.change(
-            one_or_several(name, visibility.reveal, several.reveal_several), note=note
-        )
+    @overload
+    def reveal(self, name: str, *, note: str | None = None) -> Change[visibility.RevealEvent]: ...
 
+    @overload
+    def reveal(
+        self, name: Sequence[str], *, note: str | None = None
+    ) -> Change[visibility.RevealEvent | several.SeveralEvent]: ...
+
+    def reveal(self, name: Names, *, note: str | None = None) -> Change[Any]:
+        """Show a hidden creature, or several, on the players' view (R20)."""
+        transition = one_or_several(name, visibility.reveal, several.reveal_several)
+        return self.change(transition, note=note)
+
+    @overload
+    def conceal(self, name: str, *, note: str | None = None) -> Change[visibility.ConcealEvent]: ...
+
+    @overload
     def conceal(
-        self, name: Names, *, note: str | None = None
-    ) -> Change[visibility.ConcealEvent | several.SeveralEvent]:
+        self, name: Sequence[str], *, note: str | None = None
+    ) -> Change[visibility.ConcealEvent | several.SeveralEvent]: ...
+
+    def conceal(self, name: Names, *, note: str | None = None) -> Change[Any]:
         """Hide a creature, or several, from the players' view (R20)."""
-        return self.change(
-            one_or_several(name, visibility.conceal, several.conceal_several), note=note
-        )
+        transition = one_or_several(name, visibility.conceal, several.conceal_several)
+        return self.change(transition, note=note)
+
+    @overload
+    def effect_add(
+        self,
+        name: str,
+        source: str,
+        grant: GrantKind | str,
+        *,
+        against: bool = False,
+        start_of: str | None = None,
+        end_of: str | None = None,
+        rounds: int | None = None,
+        uses: int | None = None,
+        level: int = 1,
+        public: bool = True,
+        side: None = None,
+        note: str | None = None,
+    ) -> Change[events.EffectEvent]: ...
+
+    @overload
+    def effect_add(
+        self,
+        name: Names,
+        source: str,
+        grant: GrantKind | str,
+        *,
+        against: bool = False,
+        start_of: str | None = None,
+        end_of: str | None = None,
+        rounds: int | None = None,
+        uses: int | None = None,
+        level: int = 1,
+        public: bool = True,
+        side: str | None = None,
+        note: str | None = None,
+    ) -> Change[events.EffectEvent | several.SeveralEvent]: ...
 
     def effect_add(
         self,
@@ -317,7 +381,7 @@ class Tracker:
         public: bool = True,
         side: str | None = None,
         note: str | None = None,
-    ) -> Change[events.EffectEvent | several.SeveralEvent]:
+    ) -> Change[Any]:
         """Put a lasting effect on a creature, or the same effect on several and on every
         creature of *side* (N1); the same source and grant again replaces it, the other grant
         is bad input (R4, R20, C8). Its duration is one for all: ``end_of`` names one creature.
@@ -348,7 +412,7 @@ class Tracker:
         advantage: Iterable[str] | None = None,
         disadvantage: Iterable[str] | None = None,
         extra: Iterable[ExtraDice | str] | None = None,
-        dc: int | None = None,
+        dc: DC | None = None,
         target: str | None = None,
         evasion: int | None = None,
         gm: bool = False,
@@ -360,7 +424,8 @@ class Tracker:
         """A creature acts: gate, pool, roll, Load + Cost, damage to a target (R2-R11, R16).
 
         *aspect* names one of its Aspects or one of its named actions, whose Cost, extra
-        dice, DC and sources fill what is not given here (None: not given). Off its turn
+        dice, DC (a number or a tier, C2) and sources fill what is not given here (None: not
+        given). Off its turn
         it is a reaction (R10); with *gm* a GM-called roll: no gate, no Cost, Load unchanged,
         not a reaction, a down creature too (R9). A refusal (gate R2, down R18) is a `Change`
         whose record says why, nothing written.
@@ -380,7 +445,7 @@ class Tracker:
             advantage=advantage,
             disadvantage=disadvantage,
             extra=extra,
-            dc=dc,
+            dc=dc_or_none(dc),
             target=target,
             evasion=evasion,
             gm=gm,

@@ -27,7 +27,7 @@ import time
 import tty
 from typing import Any
 
-from d4cli.api import SeatDesk, public_view
+from d4cli.api.front_ends import SeatDesk, public_view
 from d4cli.api.live_odds import SideOdds
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now

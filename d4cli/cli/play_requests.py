@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from d4cli.api import SeatDesk
+from d4cli.api.front_ends import SeatDesk
 from d4cli.cli.completion.requests import request_help
 from d4cli.cli.tracker_access import open_tracker
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import typer
 
-from d4cli.api import SeatDesk
+from d4cli.api.front_ends import SeatDesk
 from d4cli.cli.app import app
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.play_help import write_help

@@ -30,11 +30,13 @@ from d4cli.rules.pool import (
     plan_pool,
     roll_pool,
 )
+from d4cli.rules.records import notebook
 
 Source = tuple[str, str, str]  # (source, grant, origin) of a roll, as given (R4, R11, R20)
 _NOTHING_ENDED: tuple[Ended, ...] = ()
 
 
+@notebook
 class ActRecord(NamedTuple):
     """An action of a creature of the encounter (R2-R11, R16).
 

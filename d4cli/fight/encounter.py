@@ -36,6 +36,7 @@ from d4cli.rules.names import (
     looks_alike,
 )
 from d4cli.rules.pool import reset_load
+from d4cli.rules.records import notebook
 from d4cli.rules.suggest import closest, did_you_mean
 
 if TYPE_CHECKING:
@@ -58,6 +59,7 @@ STAT_KINDS: dict[str, str] = {
 }
 
 
+@notebook
 class Action(NamedTuple):
     """A named action on a creature's sheet (`d4cli.fight.sheets`): what ``act NAME ACTION`` rolls.
 
@@ -79,6 +81,7 @@ class Action(NamedTuple):
     disadvantage: tuple[str, ...] = ()
 
 
+@notebook
 class Creature(NamedTuple):
     """One creature of the encounter.
 
@@ -171,6 +174,7 @@ class Creature(NamedTuple):
         raise InputError(field_name, name, f"{self.name} has no such Aspect (it has: {have}){hint}")
 
 
+@notebook
 class Encounter(NamedTuple):
     """The state of an encounter (R12, R13).
 

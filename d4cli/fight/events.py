@@ -35,8 +35,10 @@ from d4cli.fight.closed_sets import Mode as Mode
 from d4cli.fight.effects import Effect, Ended
 from d4cli.fight.sides import FightEnd
 from d4cli.rules.dice import DiceRoll
+from d4cli.rules.records import notebook
 
 
+@notebook
 class AddEvent(NamedTuple):
     """A creature joined at the end of the turn order (R1, R13); its Load is the reset value."""
 
@@ -69,6 +71,7 @@ class AddEvent(NamedTuple):
     hidden: bool = False  # off the player view (`d4cli.fight.visibility`)
 
 
+@notebook
 class MoveEvent(NamedTuple):
     """A creature moved in the turn order (R13); nothing else changed.
 
@@ -95,6 +98,7 @@ class MoveEvent(NamedTuple):
     next: str | None
 
 
+@notebook
 class RemoveEvent(NamedTuple):
     """A creature left (R17).
 
@@ -127,6 +131,7 @@ class RemoveEvent(NamedTuple):
     round_open: bool = False
 
 
+@notebook
 class Reset(NamedTuple):
     """One creature's Load reset (R1, R12)."""
 
@@ -135,6 +140,7 @@ class Reset(NamedTuple):
     load_after: int
 
 
+@notebook
 class TurnStartEvent(NamedTuple):
     """A turn started (R1, R12, R13).
 
@@ -172,6 +178,7 @@ class TurnStartEvent(NamedTuple):
     fight_over: FightEnd[str] | None = None  # while the fight is over (R21)
 
 
+@notebook
 class TurnEndEvent(NamedTuple):
     """The running turn ended; its Load stays (R14)."""
 
@@ -192,6 +199,7 @@ class TurnEndEvent(NamedTuple):
     effects_ended: tuple[Ended, ...] = ()  # R20
 
 
+@notebook
 class ExhaustEvent(NamedTuple):
     """A creature's Exhaustion level changed (R15): only its reset value moves."""
 
@@ -212,6 +220,7 @@ class ExhaustEvent(NamedTuple):
     reset_value: int
 
 
+@notebook
 class EffectEvent(NamedTuple):
     """A lasting effect was added or removed (R20); ``actor`` is the creature it is on.
 
@@ -239,6 +248,7 @@ class EffectEvent(NamedTuple):
     counts_from: int | None = None
 
 
+@notebook
 class DamageEvent(NamedTuple):
     """Damage not from an act (R16): off the hp, never below 0; at 0 the creature is down (R18).
 
@@ -266,6 +276,7 @@ class DamageEvent(NamedTuple):
     roll: DiceRoll | None = None  # the dice that gave *amount* (``damage NAME 2d6+1``), else None
 
 
+@notebook
 class HealEvent(NamedTuple):
     """Healing (R18): up to ``max_hp``; above 0 a down creature is back in the order.
 
@@ -294,6 +305,7 @@ class HealEvent(NamedTuple):
     roll: DiceRoll | None = None  # the dice that gave *amount* (``heal NAME 1d8``), else None
 
 
+@notebook
 class NoteEvent(NamedTuple):
     """A note for the log (``note [NAME] TEXT``), or a creature's ``notes`` set (``note NAME --set``).
 
@@ -321,6 +333,7 @@ class NoteEvent(NamedTuple):
     notes_before: str | None = None
 
 
+@notebook
 class FieldChange(NamedTuple):
     """One field that ``set`` changed: its name as given (``hp``, ``aspect.Might``,
     ``party_hp``), its value before (None: absent) and after."""
@@ -330,6 +343,7 @@ class FieldChange(NamedTuple):
     after: object
 
 
+@notebook
 class SetEvent(NamedTuple):
     """Fields of a creature, or of the players' view settings, set by the GM (``set``).
 

@@ -34,6 +34,7 @@ from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.names import fold_name
+from d4cli.rules.records import notebook
 
 HEALTHY, HURT, BLOODIED, DOWN, UP = "Healthy", "Hurt", "Bloodied", "Down", "Up"
 HP_LABELS: tuple[str, ...] = (HEALTHY, HURT, BLOODIED, DOWN, UP)
@@ -41,6 +42,7 @@ HP_LABELS: tuple[str, ...] = (HEALTHY, HURT, BLOODIED, DOWN, UP)
 HIDDEN_CREATURE = "a hidden creature"
 
 
+@notebook
 class PublicEffect(NamedTuple):
     """A public lasting effect (R20) as the players see it.
 
@@ -62,6 +64,7 @@ class PublicEffect(NamedTuple):
     uses: int | None
 
 
+@notebook
 class PublicCreature(NamedTuple):
     """One visible creature as the players see it.
 
@@ -91,6 +94,7 @@ class PublicCreature(NamedTuple):
     headroom: tuple[tuple[str, int], ...] | None
 
 
+@notebook
 class PublicView(NamedTuple):
     """The whole player view.
 

@@ -28,6 +28,7 @@ from d4cli.fight.visibility import ConcealEvent, RevealEvent, conceal, reveal
 from d4cli.rules.dice import DiceRoll
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
+from d4cli.rules.records import notebook
 
 # The characters that make a name a shell-style pattern (`fnmatch`): any text, one character, a set.
 PATTERN_CHARACTERS = frozenset("*?[")
@@ -39,6 +40,7 @@ Part = DamageEvent | HealEvent | RevealEvent | ConcealEvent | EffectEvent
 P = TypeVar("P", DamageEvent, HealEvent, RevealEvent, ConcealEvent, EffectEvent)
 
 
+@notebook
 class SeveralEvent(NamedTuple):
     """One change of several creatures: the record of each creature's part, in the order
     they were applied (the names as given, a pattern's or a side's creatures in turn order).
@@ -78,11 +80,13 @@ def is_pattern(text: str) -> bool:
 def single(encounter: Encounter, names: str | Sequence[str]) -> str | None:
     """The one name *names* gives when it is one name and not a pattern, else None.
 
-    A name that is a creature's (N1) is that creature even when it holds ``*``, ``?`` or ``[``.
+    A `str` is always one creature's name, never a pattern, so a caller's type checker knows
+    the record it gets (one creature's event). In a sequence, a name that is a creature's
+    (N1) is that creature even when it holds ``*``, ``?`` or ``[``.
     """
     if isinstance(names, str):
-        one = names
-    elif len(names) == 1:
+        return names
+    if len(names) == 1:
         one = names[0]
     else:
         return None

@@ -19,6 +19,7 @@ from d4cli.rules.action_roll import CheckRequest, CheckResult, roll_check
 from d4cli.rules.dice import DiceSource
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
 from d4cli.rules.names import check_name, source_key
+from d4cli.rules.records import notebook
 
 # --- checks (C8) ----------------------------------------------------------------------------
 
@@ -40,6 +41,7 @@ class Source(NamedTuple):
     level: int = 1
 
 
+@notebook
 class SheetCheckRequest(NamedTuple):
     """What ``d4cli check`` asks for: stat names, a DC, a base level and count, sources (C1-C8).
 
@@ -65,6 +67,7 @@ class SheetCheckRequest(NamedTuple):
     note: str = ""
 
 
+@notebook
 class CheckRecord(NamedTuple):
     """A check made from a creature's sheet (C1-C8).
 

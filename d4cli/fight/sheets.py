@@ -29,6 +29,7 @@ from d4cli.rules.names import (
     name_problem,
     parse_named_number,
 )
+from d4cli.rules.records import notebook
 from d4cli.rules.suggest import did_you_mean, unknown_key
 
 if TYPE_CHECKING:
@@ -353,6 +354,7 @@ def apply_named_action(
     return request._replace(**changes)
 
 
+@notebook
 class ActionEvent(NamedTuple):
     """A named action added to or removed from a creature's sheet.
 

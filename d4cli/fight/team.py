@@ -23,8 +23,10 @@ from d4cli.fight.encounter import (
 )
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import Gate, check_gate
+from d4cli.rules.records import notebook
 
 
+@notebook
 class TeamRecord(NamedTuple):
     """A Team Action (R11): the actor pays through the gate, the target gets a named grant.
 

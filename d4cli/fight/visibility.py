@@ -17,8 +17,10 @@ from d4cli.fight.closed_sets import ALIAS, CONCEAL, REVEAL
 from d4cli.fight.encounter import Encounter, alias_clash
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text
+from d4cli.rules.records import notebook
 
 
+@notebook
 class RevealEvent(NamedTuple):
     """A hidden creature is on the player view again."""
 
@@ -39,6 +41,7 @@ class RevealEvent(NamedTuple):
     alias_after: str | None
 
 
+@notebook
 class ConcealEvent(NamedTuple):
     """A creature left the player view (the GM still sees it; the rules are the same)."""
 
@@ -59,6 +62,7 @@ class ConcealEvent(NamedTuple):
     alias_after: str | None
 
 
+@notebook
 class AliasEvent(NamedTuple):
     """The name the players see changed (``alias_after`` None: its own name again)."""
 

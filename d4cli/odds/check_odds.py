@@ -32,8 +32,10 @@ from d4cli.rules.action_roll import (
     grade,
 )
 from d4cli.rules.errors import RefusedError
+from d4cli.rules.records import notebook
 
 
+@notebook
 @dataclass(frozen=True)
 class CheckOdds:
     """The exact odds of a d20 Action Roll (C1-C7).

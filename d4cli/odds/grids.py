@@ -17,6 +17,7 @@ from d4cli.odds.roll_odds import p_check_success
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import pool_size as rules_pool_size
+from d4cli.rules.records import notebook
 
 P_SUCCESS = "p_success"
 EXPECTED_DAMAGE = "expected_damage"
@@ -25,6 +26,7 @@ MAX_CELLS = 10_000
 Key = tuple[str, int | str]
 
 
+@notebook
 @dataclass(frozen=True)
 class GridRow:
     """One row of a grid.
@@ -40,6 +42,7 @@ class GridRow:
     dice: str | None = None
 
 
+@notebook
 @dataclass(frozen=True)
 class Grid:
     """A table of odds: rows of rolls by columns of DCs or Evasions.

@@ -29,11 +29,13 @@ from d4cli.odds.distribution import Distribution
 from d4cli.rules.dice import ExtraDice
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import PoolPlan
+from d4cli.rules.records import notebook
 
 # ---------------------------------------------------------------------------
 # Pool odds
 
 
+@notebook
 @dataclass(frozen=True)
 class PoolOdds:
     """The odds of a pool roll (R5-R7, L4).

@@ -14,6 +14,7 @@ from d4cli.rules.dc import DC_TIERS as DC_TIERS
 from d4cli.rules.dc import parse_dc as parse_dc
 from d4cli.rules.dice import DiceSource, roll_dice
 from d4cli.rules.limits import ADVANTAGE_LEVEL, DISADVANTAGE_COUNT, check_range
+from d4cli.rules.records import notebook
 
 
 class Outcome(StrEnum):
@@ -40,6 +41,7 @@ FAILURE_BUT = Outcome.FAILURE_BUT
 IMPOSSIBLE = Outcome.IMPOSSIBLE
 
 
+@notebook
 class CheckRequest(NamedTuple):
     """What an Action Roll asks for (C1-C4, C7).
 
@@ -64,6 +66,7 @@ class CheckRequest(NamedTuple):
         return self.attribute + self.proficiency + self.specialization
 
 
+@notebook
 class Levels(NamedTuple):
     """Advantage after Disadvantage (C4).
 
@@ -127,6 +130,7 @@ def grade(natural: int, total: int, dc: int | None, rule_of_three: bool) -> Outc
     return FAILURE_BUT if rule_of_three and margin >= -2 else FAILURE
 
 
+@notebook
 class CheckResult(NamedTuple):
     """A rolled (or impossible) Action Roll (C1-C7).
 

@@ -13,6 +13,7 @@ from typing import NamedTuple, Protocol
 
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import FACES, MAX_DICE, MAX_DIGITS, MODIFIER
+from d4cli.rules.records import notebook
 
 
 class DiceSource(Protocol):
@@ -146,6 +147,7 @@ class ExtraDice:
         return f"{self.count}d{self.sides}{mod}"
 
 
+@notebook
 class ExtraRoll(NamedTuple):
     """The roll of one `ExtraDice`: its dice and the subtotal with the modifier."""
 
@@ -279,6 +281,7 @@ class DiceExpression(NamedTuple):
         return sum(term.count for term in self.terms)
 
 
+@notebook
 class DiceRoll(NamedTuple):
     """The roll of a `DiceExpression`: each term's dice, and the total."""
 

@@ -10,12 +10,13 @@ every start, and a named tuple class costs a fraction of a frozen dataclass).
 # No `from __future__ import annotations`: a named tuple's field annotations would then be
 # strings, each compiled when the class is made (start-up).
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from d4cli.rules.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import check_dice
 from d4cli.rules.names import distinct_sources
+from d4cli.rules.records import notebook
 
 
 def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
@@ -27,6 +28,7 @@ def reset_load(load_buffer: int, exhaustion: int = 0) -> int:
     return exhaustion - load_buffer
 
 
+@notebook
 class Gate(NamedTuple):
     """The "can I act?" gate (R2, R3, R9): ``Aspect - Load >= Cost``.
 
@@ -58,6 +60,7 @@ def check_gate(aspect: int, load: int, cost: int, *, gm: bool = False) -> Gate:
     return Gate(aspect, load, cost, headroom, gm or headroom >= cost, skipped=gm)
 
 
+@notebook
 class PoolSize(NamedTuple):
     """How the pool size came about (R5, R9).
 
@@ -88,6 +91,7 @@ def pool_size(aspect: int, load: int, net_advantage: int, *, ignore_load: bool =
     return PoolSize(base, net_advantage, max(1, raw), raw < 1)
 
 
+@notebook
 class PoolRequest(NamedTuple):
     """What a pool roll asks for (docs/cli.md ``roll pool``).
 
@@ -115,6 +119,7 @@ class PoolRequest(NamedTuple):
     ignore_load: bool = False
 
 
+@notebook
 class PoolPlan(NamedTuple):
     """Everything about a pool roll that is known before the dice (R2, R4, R5, R6).
 
@@ -185,6 +190,7 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
     return plan
 
 
+@notebook
 class PoolResult(NamedTuple):
     """A rolled (or refused) pool action (R2-R8).
 
@@ -217,7 +223,33 @@ class PoolResult(NamedTuple):
         return None if evasion is None or self.total is None else max(0, self.total - evasion)
 
 
-def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
+class RolledPool(PoolResult):
+    """A pool the gate allowed, rolled (R2-R8): its ``total`` is a whole number.
+
+    What `roll_pool` returns when the dice were thrown; test ``result.allowed`` on what it
+    returns and a type checker knows which of the two it holds.
+    """
+
+    __slots__ = ()
+    total: int
+
+    @property
+    def allowed(self) -> Literal[True]:
+        return True
+
+
+class RefusedPool(PoolResult):
+    """A pool the gate refused (R2): nothing was rolled, ``total`` is None."""
+
+    __slots__ = ()
+    total: None
+
+    @property
+    def allowed(self) -> Literal[False]:
+        return False
+
+
+def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> RolledPool | RefusedPool:
     """Roll a pool action: gate, pool, extra dice, total and resolution (R2-R8).
 
     The pool's d4s are rolled first, then each extra dice group in order. A
@@ -228,14 +260,14 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
         rng: the source of dice.
 
     Returns:
-        The `PoolResult`; ``allowed`` is False when the gate refused.
+        A `RolledPool`, or a `RefusedPool` (``allowed`` false) when the gate refused.
 
     Raises:
         InputError: as `plan_pool`.
     """
     plan = request if isinstance(request, PoolPlan) else plan_pool(request)
     if not plan.gate.allowed:
-        return PoolResult(plan)
+        return RefusedPool(plan)
     many = getattr(rng, "roll_many", None)
     if many is not None:  # a batched source (`roll_dice`): the same dice, each group in one call
         dice = many(plan.size.size, 4)
@@ -245,7 +277,7 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
             got = many(item.count, item.sides)
             total += sum(got) + item.modifier  # `ExtraRoll.subtotal`
             rolls.append(ExtraRoll(item, got))
-        return PoolResult(plan, dice, tuple(rolls), total)
+        return RolledPool(plan, dice, tuple(rolls), total)
     dice = roll_dice(plan.size.size, 4, rng)
     total = sum(dice)
     rolls = []
@@ -253,10 +285,10 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
         roll = roll_extra(item, rng)
         total += roll.subtotal
         rolls.append(roll)
-    return PoolResult(plan, dice, tuple(rolls), total)
+    return RolledPool(plan, dice, tuple(rolls), total)
 
 
-def roll_pools(plan: PoolPlan, rng: DiceSource, count: int) -> list[PoolResult]:
+def roll_pools(plan: PoolPlan, rng: DiceSource, count: int) -> list[RolledPool | RefusedPool]:
     """*count* rolls of *plan*: the very results of *count* `roll_pool` calls with *rng*, in order (R2-R8).
 
     A source with ``roll_rows(rolls, count, sides)`` (`d4cli.sim.batched_dice.BatchedDice`)
@@ -265,4 +297,4 @@ def roll_pools(plan: PoolPlan, rng: DiceSource, count: int) -> list[PoolResult]:
     rows = getattr(rng, "roll_rows", None)
     if rows is None or not plan.gate.allowed or plan.request.extra:
         return [roll_pool(plan, rng) for _ in range(count)]
-    return [PoolResult(plan, dice, (), sum(dice)) for dice in rows(count, plan.size.size, 4)]
+    return [RolledPool(plan, dice, (), sum(dice)) for dice in rows(count, plan.size.size, 4)]

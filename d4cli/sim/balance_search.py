@@ -22,6 +22,7 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from d4cli.rules.errors import InputError
+from d4cli.rules.records import notebook
 from d4cli.sim.report import wilson
 
 # Steps the final walk may take past the bisection's bracket toward a nearer neighbour.
@@ -30,6 +31,7 @@ WALK = 3
 _RANGE = re.compile(r"(-?\d{1,9}(?:\.\d{1,9})?)\.\.(-?\d{1,9}(?:\.\d{1,9})?)")
 
 
+@notebook
 @dataclass(frozen=True)
 class Point:
     """A side's wins at one value: ``wins`` of ``runs``, ``rate`` in 0..1 and its 95% Wilson interval."""
@@ -47,6 +49,7 @@ class Point:
         return wilson(self.wins, self.runs)
 
 
+@notebook
 @dataclass(frozen=True)
 class Search:
     """What `search` found.
@@ -150,6 +153,7 @@ def _walk(at: Callable[[int], Point], found: Point, low: int, high: int, target:
     return found
 
 
+@notebook
 class Vary(NamedTuple):
     """The setting to vary: creature *creature*'s *field* over the whole values ``low..high``.
 
@@ -191,6 +195,7 @@ class Vary(NamedTuple):
         return cls(creature.strip(), name.strip(), low, high, text)
 
 
+@notebook
 @dataclass(frozen=True)
 class Balance:
     """What `balance` found.

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.sides import encounter_end
 from d4cli.rules.errors import InputError
+from d4cli.rules.records import notebook
 from d4cli.sim.engines import choose
 from d4cli.sim.pieces import run_all
 from d4cli.sim.report import finishes, quantile, wilson
@@ -27,6 +28,7 @@ RUNS = (1, 1_000_000)
 MAX_ROUNDS = 100
 
 
+@notebook
 @dataclass(frozen=True)
 class Chance:
     """One side's chance to win: ``wins`` of the runs, ``rate`` in 0..1 and its 95% Wilson interval."""
@@ -38,6 +40,7 @@ class Chance:
     high: float
 
 
+@notebook
 @dataclass(frozen=True)
 class Forecast:
     """The forecast of one encounter.

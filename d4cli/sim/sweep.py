@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from d4cli.fight.encounter import Encounter
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import Range, check_whole, parse_whole
+from d4cli.rules.records import notebook
 from d4cli.sim.balance_search import Vary
 from d4cli.sim.setup import Setup, prepare
 
@@ -29,6 +30,7 @@ MAX_SWEEPS = 2  # sweeps at once: a map of two settings
 SetValue = Callable[[Encounter, str, int], Encounter]
 
 
+@notebook
 class Sweep(NamedTuple):
     """A grid over one setting: one row of the report per value (with two sweeps, a map).
 

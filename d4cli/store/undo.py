@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from d4cli.journal.entry import is_init
 from d4cli.rules.errors import FileError, InputError
+from d4cli.rules.records import notebook
 from d4cli.store import files, journal
 from d4cli.store import redo as redo_file
 from d4cli.store.files import journal_path, real_path, redo_path
@@ -15,6 +16,7 @@ from d4cli.store.history import previous_text
 from d4cli.store.transaction import Locked
 
 
+@notebook
 class Undone(NamedTuple):
     """What ``undo`` reverted: the entry, and whether a hand edit made after it was reverted too."""
 
@@ -22,6 +24,7 @@ class Undone(NamedTuple):
     hand_edited: bool
 
 
+@notebook
 class Redone(NamedTuple):
     """What ``redo`` put back: the entry (as ``log`` shows it)."""
 

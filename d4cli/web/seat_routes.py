@@ -11,7 +11,7 @@
 - ``POST /seat/TOKEN/act``: the action, queued for the GM (202) or carried out at once (200).
 
 The body of ``/preview`` and ``/act`` is one object (`seat_action` makes a
-`d4cli.api.SeatAction` of it)::
+`d4cli.api.front_ends.SeatAction` of it)::
 
     {"aspect": "Finesse", "cost": 1, "advantage": ["torch"], "disadvantage": [],
      "extra": ["1d4"], "target": "Goblin 2", "faces": null, "creature": "Aria"}
@@ -23,10 +23,10 @@ number or null (1, or the named action's); ``advantage``, ``disadvantage`` and `
 lists of text; ``target`` the name the players see, or null or "" for none; ``faces`` null
 ("roll") or the entered faces, whole numbers; ``creature`` the creature the page thinks it
 acts for, or null. Any other key, or a value of another type, is refused naming the key.
-The values themselves are checked by the library (`d4cli.api.SeatDesk.submit`).
+The values themselves are checked by the library (`d4cli.api.front_ends.SeatDesk.submit`).
 
 A token that finds no seat answers exactly as an unknown path does (404, the same body and
-headers), looked up in constant time (`d4cli.api.Seats.find`) before anything else is read.
+headers), looked up in constant time (`d4cli.api.front_ends.Seats.find`) before anything else is read.
 A POST then passes `d4cli.web.writes.read_write` (Origin 403, JSON 415, a rate per seat 429,
 bad JSON 400; the guard's Host 421 and body 413 came first). Bad input is 400
 ``{"error", "field"}``, nothing queued or written; a file that cannot be read is 503 with no
@@ -47,16 +47,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from d4cli.api import (
-    FileError,
-    InputError,
-    LockTimeout,
-    Seat,
-    SeatAction,
-    Seats,
-    Tracker,
-    WriteFailed,
-)
+from d4cli.api import FileError, InputError, LockTimeout, Tracker, WriteFailed
+from d4cli.api.front_ends import Seat, SeatAction, Seats
 from d4cli.api.seat_board import SeatBoard
 from d4cli.api.seats import SEAT_ENDED
 from d4cli.output.seat_page import (

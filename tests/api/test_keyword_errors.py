@@ -48,8 +48,11 @@ def test_a_pool_names_its_keywords() -> None:
 
 
 def test_a_check_names_its_keywords() -> None:
-    error = _raised(lambda: api.roll_check(advantage=6))
-    assert str(error) == "advantage: 6: must be within 0..5"
+    error = _raised(lambda: api.roll_check(advantage_level=6))
+    assert str(error) == "advantage_level: 6: must be within 0..5"
+    with pytest.warns(DeprecationWarning, match="'advantage' is now 'advantage_level'"):
+        error = _raised(lambda: api.roll_check(advantage=6))
+    assert str(error) == "advantage_level: 6: must be within 0..5"
     assert _raised(lambda: api.roll_check(disadvantage=-1)).field == "disadvantage"
     error = _raised(lambda: api.p_check_success(10, advantage_level=9))
     assert (error.field, error.value) == ("advantage_level", 9)

@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import InputError, ScriptedDice, Tracker
+from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
 from d4cli.store import journal
 from d4cli.store.seat_files import read_requests, requests_path, write_requests
 

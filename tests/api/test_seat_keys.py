@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from _cli import files
 
-from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import InputError, ScriptedDice, Tracker
+from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
 from d4cli.store.seat_files import read_requests
 
 KEY = "k3Yq-9_aZ0xw"

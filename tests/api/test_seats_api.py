@@ -11,7 +11,8 @@ from _cli import files, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import InputError, ScriptedDice, Tracker
+from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
 from d4cli.store.seat_files import requests_path, seats_path
 
 CREATURES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute")

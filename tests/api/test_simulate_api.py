@@ -140,7 +140,10 @@ def test_a_fight_already_over_raises_naming_the_winner(ambush):
         (lambda p: simulate(p, jobs=0), "jobs: 0: must be within 1.."),
         (lambda p: forecast(p, runs=2_000_000), "runs: 2000000: must be within 1..1000000"),
         (lambda p: forecast(p, engine="fast"), "engine: 'fast': unknown engine"),
-        (lambda p: simulate(42), "encounter: 'int': give an Encounter, a Reader or a path"),
+        (
+            lambda p: simulate(42),
+            "encounter: 42: must be an Encounter or an object with status() or text or a path",
+        ),
     ],
 )
 def test_bad_values_raise_input_errors_naming_the_keyword(call, message):

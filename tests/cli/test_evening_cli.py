@@ -260,7 +260,7 @@ def test_init_takes_a_template_of_the_bestiary_before_the_examples(party, tmp_pa
 def test_a_request_the_finished_fight_left_waiting_is_denied_and_archived_as_it_was(
     party, tmp_path
 ):
-    from d4cli.api import SeatAction, SeatDesk
+    from d4cli.api.front_ends import SeatAction, SeatDesk
 
     token = ok_json("seat", "add", "Aria")["path"].removeprefix("/seat/")
     SeatDesk(Tracker(party)).submit(token, SeatAction("Might", target="Goblin"))

@@ -22,6 +22,7 @@ from d4cli.rules.errors import FileError, InputError, RefusedError
 # Fields of the library that no option gives: a command, a file's table, a place name.
 SHOWN_AS_NAMED = {
     "actions",  # a creature's named actions, checked by the simulator
+    "arguments",  # a library call given too many positional arguments (`d4cli.api.arguments`)
     "changes",  # `Tracker.set`'s (the shell's FIELD=VALUE words)
     "creature",  # a seat's creature (`SeatDesk.submit`: the seat's web page sends it)
     "current",  # the turn running (turn end)

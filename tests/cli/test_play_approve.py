@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from _cli import files, ok
 
-from d4cli.api import SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import Tracker
+from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
 
 
 def _env(tmp_path: Path) -> dict[str, str]:

@@ -28,6 +28,7 @@ TOP_LEVEL = {
     "output",
     "web",
     "cli",
+    "py.typed",  # the marker that the package ships its types (PEP 561), not a concept
 }
 
 
@@ -126,5 +127,5 @@ def test_the_top_level_is_one_folder_per_concept():
     entries = {path.name for path in PACKAGE.iterdir() if path.name != "__pycache__"}
     assert entries == TOP_LEVEL
     assert (
-        len(entries) <= 13
-    )  # eleven concepts (the journal entry the newest) and the two entry files
+        len(entries) <= 14
+    )  # eleven concepts (the journal entry the newest), the two entry files and the marker

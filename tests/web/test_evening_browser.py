@@ -12,7 +12,7 @@ import pytest
 from _cli import ok
 from _serve import SECRETS, Server, gm, hidden_skirmish
 
-from d4cli.api import Seats
+from d4cli.api.front_ends import Seats
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,8 @@ import pytest
 from _cli import files
 from _seat_web import FILE, SeatServed, seated
 
-from d4cli.api import ScriptedDice, SeatDesk, Tracker
+from d4cli.api import ScriptedDice, Tracker
+from d4cli.api.front_ends import SeatDesk
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ import pytest
 from _cli import ok, ok_json
 from _serve import Server, gm
 
-from d4cli.api import SeatDesk, Seats, Tracker
+from d4cli.api import Tracker
+from d4cli.api.front_ends import SeatDesk, Seats
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,8 @@ from _seat_web import FILE, JSON, SeatServed, seated
 from _serve import SECRETS
 from _web import SECURITY, open_stream
 
-from d4cli.api import ScriptedDice, SeatDesk, Seats, Tracker
+from d4cli.api import ScriptedDice, Tracker
+from d4cli.api.front_ends import SeatDesk, Seats
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import D4Error, FileError, Tracker, public_view
+from d4cli.api import D4Error, FileError, Tracker
+from d4cli.api.front_ends import public_view
 from d4cli.api.replay import SEQ
 from d4cli.cli.board_screen import print_once, run_live
 from d4cli.cli.odds_worker import odds_now

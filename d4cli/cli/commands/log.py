@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import public_entry
+from d4cli.api.front_ends import public_entry
 from d4cli.api.tracker import Tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList

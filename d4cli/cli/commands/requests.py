@@ -1,5 +1,5 @@
 """``d4cli requests``, ``approve N`` and ``deny N``: the GM answers the seats' action requests
-(docs/seats.md). A thin skin over `d4cli.api.SeatDesk`."""
+(docs/seats.md). A thin skin over `d4cli.api.front_ends.SeatDesk`."""
 
 # No `from __future__ import annotations`: Typer reads these annotations on every run
 # (see d4cli/cli/commands/roll.py).
@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import ActRecord, Change, ChangedSince, RequestRow, SeatDesk
+from d4cli.api import ActRecord, Change
+from d4cli.api.front_ends import ChangedSince, RequestRow, SeatDesk
 from d4cli.cli.completion.requests import complete_request
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files

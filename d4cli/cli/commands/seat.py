@@ -1,6 +1,6 @@
 """``d4cli seat add|list|remove|reset``: the players' seats (docs/seats.md).
 
-A thin skin over `d4cli.api.Seats`: a seat's token is shown to the GM in its join path, and
+A thin skin over `d4cli.api.front_ends.Seats`: a seat's token is shown to the GM in its join path, and
 nowhere else.
 """
 
@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import Seat, Seats
+from d4cli.api.front_ends import Seat, Seats
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import lock_timeout, resolve_path

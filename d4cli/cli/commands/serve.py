@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import Seats
+from d4cli.api.front_ends import Seats
 from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve_join import print_join, public_origin
 from d4cli.cli.tracker_access import open_tracker

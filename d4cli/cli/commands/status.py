@@ -14,7 +14,8 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.api import Encounter, public_entry
+from d4cli.api import Encounter
+from d4cli.api.front_ends import public_entry
 from d4cli.api.replay import SEQ
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
