@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.sheets import AddSpec
 
 SHADE = "Shade"

@@ -27,8 +27,9 @@ import time
 import tty
 from typing import Any
 
-from d4cli.api import SeatDesk, public_view
+from d4cli.api.encounter import public_view
 from d4cli.api.live_odds import SideOdds
+from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.journal.entry import read_head

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from d4cli.api import side_problems
 from d4cli.api.change import Change
+from d4cli.api.encounter import side_problems
 from d4cli.api.tracker import Tracker
 from d4cli.cli.interrupts import opened
 from d4cli.cli.options import make_rng

@@ -32,7 +32,7 @@ from typing import Any
 
 import typer
 
-from d4cli.api import SeatDesk
+from d4cli.api.seat_requests import SeatDesk
 from d4cli.cli.app import app
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode, exit_code_of

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from d4cli.api import Encounter
+from d4cli.api.encounter import Encounter
 from d4cli.api.simulation import DEFAULT_FORECAST_RUNS, FORECAST_RUNS, FightOver, Forecast, forecast
 from d4cli.cli.sim_input import seed_of
 from d4cli.output.render.encounter import print_lines

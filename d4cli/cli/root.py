@@ -392,7 +392,7 @@ def _options_of(command: Any) -> Options:
 def _roster(file: str | None) -> Roster | None:
     """The names and aliases of the creatures of the encounter at *file* (``--file``, else
     the default file), or None when it cannot be read: the words then stay as typed."""
-    from d4cli.api import Reader  # the names boundary (see the module docstring)
+    from d4cli.api.encounter import Reader  # the names boundary (see the module docstring)
 
     try:
         creatures = Reader(resolve_path(file)).status().creatures

@@ -28,7 +28,7 @@ import uvicorn
 from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from d4cli.api import side_problems
+from d4cli.api.encounter import side_problems
 from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.rules.errors import InputError

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import segno
 
-from d4cli.api import Seat
+from d4cli.api.seats import Seat
 from d4cli.rules.errors import InputError
 from d4cli.web.addresses import is_loopback
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from d4cli.api import Encounter
+from d4cli.api.encounter import Encounter
 from d4cli.api.reader import Reader
 from d4cli.api.templates import template_path
 from d4cli.cli.settings import resolve_path

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from d4cli.api import Encounter, PlayerView
+from d4cli.api.encounter import Encounter, PlayerView
 from d4cli.output.wrap import say
 
 

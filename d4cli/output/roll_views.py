@@ -10,17 +10,19 @@ renderer (`d4cli.output.render.roll`) where it draws, so that ``--json`` never l
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d4cli.journal.rolls import check_json, dice_json, pool_json
-from d4cli.odds.roll_odds import CheckOdds, PoolOdds, check_odds, dice_odds, pool_odds
 from d4cli.output.printing import Tally
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import with_odds
+from d4cli.output.serialize.rolls import check_odds_json, odds_json, with_odds
 from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll
 from d4cli.rules.pool import Gate, PoolPlan, PoolResult
+
+if TYPE_CHECKING:
+    from d4cli.odds.roll_odds import CheckOdds, PoolOdds
 
 
 def gate_refusal(gate: Gate) -> str | None:
@@ -110,7 +112,12 @@ class PoolView:
         self.label = label
         self.short = short
         self.title = title
-        self.odds_record: PoolOdds | None = pool_odds(plan) if odds and plan.gate.allowed else None
+        self.odds_record: PoolOdds | None = None
+        if odds and plan.gate.allowed:
+            # --odds: the exact odds load only when asked for (docs/performance.md).
+            from d4cli.odds.roll_odds import pool_odds
+
+            self.odds_record = pool_odds(plan)
 
     def base_json(self, result: PoolResult) -> JsonObject:
         """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls.pool_json`."""
@@ -120,7 +127,11 @@ class PoolView:
         obj = self.base_json(result)
         if self.label is not None:
             obj["label"] = self.label
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return (
+            with_odds(obj, None if self.odds_record is None else odds_json(self.odds_record))
+            if self.odds
+            else obj
+        )
 
     def essential(self, result: PoolResult) -> int | str | None:
         if self.short:
@@ -188,9 +199,12 @@ class CheckView:
         self.label = label
         self.short = short
         impossible = apply_disadvantage(request.advantage_level, request.disadvantage).impossible
-        self.odds_record: CheckOdds | None = (
-            check_odds(request) if odds and not impossible else None
-        )
+        self.odds_record: CheckOdds | None = None
+        if odds and not impossible:
+            # --odds: the exact odds load only when asked for (docs/performance.md).
+            from d4cli.odds.roll_odds import check_odds
+
+            self.odds_record = check_odds(request)
         self._refusal = (
             f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
             if impossible
@@ -201,7 +215,11 @@ class CheckView:
         obj = check_json(result, entered=self.entered)
         if self.label is not None:
             obj["label"] = self.label
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return (
+            with_odds(obj, None if self.odds_record is None else check_odds_json(self.odds_record))
+            if self.odds
+            else obj
+        )
 
     def essential(self, result: CheckResult) -> int | str | None:
         if self.short:
@@ -234,13 +252,22 @@ class DiceView:
     ) -> None:
         self.odds = odds
         self.label = label
-        self.odds_record: PoolOdds | None = dice_odds(expression.terms) if odds else None
+        self.odds_record: PoolOdds | None = None
+        if odds:
+            # --odds: the exact odds load only when asked for (docs/performance.md).
+            from d4cli.odds.roll_odds import dice_odds
+
+            self.odds_record = dice_odds(expression.terms)
 
     def to_json(self, roll: DiceRoll) -> JsonObject:
         obj = dice_json(roll)
         if self.label is not None:
             obj["label"] = self.label
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return (
+            with_odds(obj, None if self.odds_record is None else odds_json(self.odds_record))
+            if self.odds
+            else obj
+        )
 
     def essential(self, roll: DiceRoll) -> int | str | None:
         return roll.total

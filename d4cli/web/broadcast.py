@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 from anyio import to_thread
 
-from d4cli.api import D4Error, PublicView
+from d4cli.api import D4Error
+from d4cli.api.encounter import PublicView
 from d4cli.api.live_odds import Odds, SideOdds, moved
 from d4cli.output.odds_line import odds_text
 from d4cli.output.page import page_html, view_fragment

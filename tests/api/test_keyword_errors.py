@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from d4cli import api
-from d4cli.api import InputError, Tracker
+from d4cli.api import InputError, odds
+from d4cli.api.encounter import Tracker
 from d4cli.api.recap import recap_report
 from d4cli.api.sheets import AddSpec
 from d4cli.fight.sheet_check import SheetCheckRequest
@@ -51,13 +52,13 @@ def test_a_check_names_its_keywords() -> None:
     error = _raised(lambda: api.roll_check(advantage=6))
     assert str(error) == "advantage: 6: must be within 0..5"
     assert _raised(lambda: api.roll_check(disadvantage=-1)).field == "disadvantage"
-    error = _raised(lambda: api.p_check_success(10, advantage_level=9))
+    error = _raised(lambda: odds.p_check_success(10, advantage_level=9))
     assert (error.field, error.value) == ("advantage_level", 9)
 
 
 def test_odds_too_large_name_the_odds() -> None:
     plan = api.pool_plan(1, extra=[api.ExtraDice(361, 278)])
-    error = _raised(lambda: api.pool_odds(plan))
+    error = _raised(lambda: odds.pool_odds(plan))
     assert (error.field, error.value) == ("odds", 100_001)
 
 

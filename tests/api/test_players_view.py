@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.sheets import AddSpec
 from d4cli.fight.public_view import public_view
 from d4cli.output.render.board import frame_text

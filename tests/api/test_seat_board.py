@@ -9,17 +9,11 @@ from datetime import datetime, timezone
 import pytest
 from _cli import files
 
-from d4cli.api import (
-    FileError,
-    InputError,
-    ScriptedDice,
-    SeatAction,
-    SeatDesk,
-    Seats,
-    Tracker,
-    side_problems,
-)
+from d4cli.api import FileError, InputError, ScriptedDice
+from d4cli.api.encounter import Tracker, side_problems
 from d4cli.api.seat_board import SeatBoard
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, Seats
 from d4cli.fight.seat_view import HIDDEN_SOURCE
 from d4cli.store.seat_files import (
     DraftRow,

@@ -10,7 +10,10 @@ import json
 
 import pytest
 
-from d4cli.api import InputError, ScriptedDice, SeatAction, SeatDesk, Seats, Tracker
+from d4cli.api import InputError, ScriptedDice
+from d4cli.api.encounter import Tracker
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, Seats
 from d4cli.store import journal
 from d4cli.store.seat_files import read_requests, requests_path, write_requests
 

@@ -11,7 +11,8 @@ import pytest
 from _serve import Server, hidden_skirmish
 from _web import HOSTS
 
-from d4cli.api import Seats, Tracker
+from d4cli.api.encounter import Tracker
+from d4cli.api.seats import Seats
 from d4cli.web.app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.seat_routes import SeatRoutes

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from d4cli.api import TEAM_SOURCE, GrantKind
+from d4cli.api.encounter import TEAM_SOURCE, GrantKind
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.completion.creatures import (
     complete_aspect,
@@ -46,7 +46,7 @@ from d4cli.rules.limits import COST, EVASION, parse_whole
 from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
-    from d4cli.api import ActRecord
+    from d4cli.api.encounter import ActRecord
 
 
 def act_command(
@@ -107,7 +107,9 @@ def act_command(
         bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")
     ] = False,
 ) -> None:
-    """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
+    """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
+
+    A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
 
     With --gm it is a GM-called roll for the creature: no gate, Load unchanged (R9).
     With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
@@ -184,7 +186,9 @@ def team_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
+    """A Team Action: a grant on another creature's next roll (R11).
+
+    A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """

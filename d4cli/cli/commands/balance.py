@@ -88,7 +88,9 @@ def balance_command(
     json_: JsonOption = False,
     file_option: FileOption = None,
 ) -> None:
-    """Find the value of one creature's setting that gives a side a target chance to win.
+    """Find a setting's value that gives a side a target chance to win.
+
+    Find the value of one creature's setting that gives a side a target chance to win.
 
     Each value is played from the encounter as it stands, in its own mode.
     Every value gets the same seed, so neighbours meet the same dice.

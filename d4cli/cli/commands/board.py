@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import D4Error, FileError, Tracker, public_view
+from d4cli.api import D4Error, FileError
+from d4cli.api.encounter import Tracker, public_view
 from d4cli.api.replay import SEQ
 from d4cli.cli.board import print_once, run_live
 from d4cli.cli.changes import open_tracker, tell_side_files
@@ -37,7 +38,9 @@ def board_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
+    """A full-screen board that redraws when the file changes.
+
+    Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
     Its odds line: each side's chance to win from here, and how the last change moved it.

@@ -18,7 +18,7 @@ from d4cli.rules.limits import parse_whole
 from d4cli.rules.names import check_text
 
 app = typer.Typer(
-    help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).",
+    help="Lasting effects: named Advantage and Disadvantage sources (R20).\n\nLasting effects: named Advantage and Disadvantage sources with durations (R20).",
     no_args_is_help=True,
 )
 

@@ -45,7 +45,9 @@ def set_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Change a creature's fields mid-fight, checked as the file is: one change, one undo.
+    """Change a creature's fields mid-fight, checked as the file is.
+
+    Change a creature's fields mid-fight, checked as the file is: one change, one undo.
 
     Example: d4cli set "Goblin Archer" hp=4 max_hp=9 aspect.Might=2
     """

@@ -42,7 +42,9 @@ def handbook_command(
         str, typer.Option("--seed", metavar="N", help="Seed of the simulated fights.")
     ] = "1",
 ) -> None:
-    """One Markdown document for the designer's handbook: every rule with its example, the exact odds
+    """The designer's handbook in Markdown: rules, odds grids, modes.
+
+    One Markdown document for the designer's handbook: every rule with its example, the exact odds
     grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
     (R1-R20, C1-C8, L1-L4, N1).
 

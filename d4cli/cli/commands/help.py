@@ -30,7 +30,9 @@ def help_command(
     ] = None,
     json_: JsonOption = False,
 ) -> None:
-    """Explain the rules: the gate, the pool, Advantage, Load, checks ... or one rule by id (R1-R20, C1-C8, L1-L4, N1).
+    """Explain the rules, or one rule by its id (help R14).
+
+    Explain the rules: the gate, the pool, Advantage, Load, checks ... or one rule by id (R1-R20, C1-C8, L1-L4, N1).
 
     Example: d4cli help gate; d4cli help R14
     """

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import public_entry
+from d4cli.api.encounter import public_entry
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
@@ -60,7 +60,9 @@ def log_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show the changes that stand, oldest first, one line each: rolls, Loads, damage, turns, notes.
+    """Show the changes that stand, oldest first, one line each.
+
+    Show the changes that stand, oldest first, one line each: rolls, Loads, damage, turns, notes.
 
     Example: d4cli log --round 2 --creature Aria --kind act
     """

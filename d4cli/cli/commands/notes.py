@@ -41,7 +41,9 @@ def note_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Write a note to the log without other change; with --set, set a creature's notes. Journaled: undo takes it back.
+    """Write a note to the log, or set a creature's notes.
+
+    Write a note to the log without other change; with --set, set a creature's notes. Journaled: undo takes it back.
 
     Set the sheet's notes: d4cli note Aria --set "sworn to the Duke".
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import SeatDesk
+from d4cli.api.seat_requests import SeatDesk
 from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.journal.acts import act_json
@@ -36,7 +36,9 @@ def requests_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """List the seats' action requests waiting for the GM (with --all, every request).
+    """List the seats' action requests waiting for the GM.
+
+    List the seats' action requests waiting for the GM (with --all, every request).
 
     Example: d4cli requests --all
     """
@@ -59,7 +61,9 @@ def approve_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Carry out request N exactly as 'act' would, on the encounter as it stands now.
+    """Carry out request N exactly as 'act' would.
+
+    Carry out request N exactly as 'act' would, on the encounter as it stands now.
 
     Example: d4cli approve 3
     """
@@ -84,7 +88,9 @@ def deny_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Answer request N with no; the seat reads the answer (and the reason).
+    """Answer request N with no; the seat reads the reason.
+
+    Answer request N with no; the seat reads the answer (and the reason).
 
     Example: d4cli deny 3 --reason "the bridge is out of reach"
     """

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import Seat, Seats
+from d4cli.api.seats import Seat, Seats
 from d4cli.cli.changes import tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
@@ -24,7 +24,7 @@ from d4cli.output.serialize.seats import added_json, removed_json, seat_json, se
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(
-    help="Players' seats: a secret join path for each creature a player runs.",
+    help="Players' seats: a secret join path for each player's creature.\n\nPlayers' seats: a secret join path for each creature a player runs.",
     no_args_is_help=True,
 )
 

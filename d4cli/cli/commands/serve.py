@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import Seats
+from d4cli.api.seats import Seats
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve import serve
@@ -70,7 +70,9 @@ def serve_command(
     seed: SeedOption = None,
     file: FileOption = None,
 ) -> None:
-    """Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
+    """Serve the player view and the seats' pages on the web.
+
+    Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
     page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
 
     Example: d4cli serve --lan --qr   (phones on this network scan a code)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from d4cli.api import SheetCheckRequest
+from d4cli.api.encounter import SheetCheckRequest
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.completion.creatures import complete_aspect, complete_creature
 from d4cli.cli.completion.sheets import (
@@ -46,7 +46,7 @@ from d4cli.rules.names import check_text
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from d4cli.api import ActionEvent, CheckRecord
+    from d4cli.api.encounter import ActionEvent, CheckRecord
 
 app = typer.Typer(
     help="Define a creature's named actions (used by 'act NAME ACTION').", no_args_is_help=True
@@ -124,7 +124,9 @@ def check_command(
         bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")
     ] = False,
 ) -> None:
-    """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
+    """A d20 check from a creature's stored stats (C1-C8).
+
+    A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
 
     Example: d4cli check Aldric --attribute Willpower --dc hard
     """

@@ -119,7 +119,9 @@ def simulate_command(
     json_: JsonOption = False,
     file_option: FileOption = None,
 ) -> None:
-    """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
+    """Play the encounter to the end many times; compare reset modes.
+
+    Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
 
     The policy of every creature is stated by 'd4cli help simulate'. Nothing is written.
     --format svg prints the rounds-to-finish chart as one SVG document (not with --sweep).

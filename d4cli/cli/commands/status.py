@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.api import Encounter, public_entry
+from d4cli.api.encounter import Encounter, public_entry
 from d4cli.api.replay import SEQ
 from d4cli.cli.changes import open_tracker, tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
@@ -49,7 +49,9 @@ def status_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.
+    """Show whose turn it is, Loads and headroom (R2); NAME: one sheet.
+
+    Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.
 
     Past the terminal's height the table becomes one line per creature.
 

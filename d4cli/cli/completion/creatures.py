@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.api import Reader
+from d4cli.api.encounter import Reader
 from d4cli.cli.completion import matching, typed_words
 from d4cli.cli.settings import resolve_path
 from d4cli.rules.names import fold_name

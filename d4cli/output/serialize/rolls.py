@@ -7,13 +7,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from d4cli.journal.rolls import extra_json
-from d4cli.odds.check_odds import CheckOdds
 from d4cli.odds.distribution import Distribution, fraction_text
-from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.serialize import JsonObject
 from d4cli.rules.pool import PoolResult
+
+if TYPE_CHECKING:
+    # Only `--odds` computes odds (the views import them where they handle it): types here.
+    from d4cli.odds.check_odds import CheckOdds
+    from d4cli.odds.roll_odds import PoolOdds
 
 # The keys of a pool object that come from the dice (R6, R7), in `pool_json`'s order;
 # every other key follows from the plan.
@@ -66,13 +70,44 @@ def pool_lines(
     return line if line(first) == whole else dumped
 
 
-def with_odds(obj: JsonObject, odds: PoolOdds | CheckOdds | None) -> JsonObject:
-    """*obj* with the ``odds`` key (L4): the `odds_json` object, or None."""
-    obj["odds"] = None if odds is None else odds_json(odds)
+def with_odds(obj: JsonObject, odds: JsonObject | None) -> JsonObject:
+    """*obj* with the ``odds`` key (L4): an `odds_json` or `check_odds_json` object, or None."""
+    obj["odds"] = odds
     return obj
 
 
-def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
+def odds_json(odds: PoolOdds) -> JsonObject:
+    """The ``odds`` object of a pool's or plain dice' odds (`check_odds_json`: a check's)."""
+    obj = _distribution_json(odds)
+    if odds.dc is not None:
+        obj["p_success"] = odds.p_success
+        obj["p_success_exact"] = fraction_text(odds.success_exact)
+    if odds.evasion is not None:
+        obj["expected_damage"] = odds.expected_damage
+        obj["p_any_damage"] = odds.p_any_damage
+        obj["p_any_damage_exact"] = fraction_text(odds.any_damage_exact)
+    return obj
+
+
+def check_odds_json(odds: CheckOdds) -> JsonObject:
+    """The ``odds`` object of an Action Roll's odds (C1-C7), as `_distribution_json` says."""
+    obj = _distribution_json(odds)
+    if odds.success is not None:
+        obj["p_success"] = odds.p_success
+        obj["p_success_exact"] = fraction_text(odds.success)
+    obj["p_critical_success"] = odds.p_critical_success
+    obj["p_critical_success_exact"] = fraction_text(odds.critical_success)
+    obj["p_critical_failure"] = odds.p_critical_failure
+    obj["p_critical_failure_exact"] = fraction_text(odds.critical_failure)
+    if odds.success_and is not None:
+        obj["p_success_and"] = odds.p_success_and
+        obj["p_success_and_exact"] = fraction_text(odds.success_and)
+        obj["p_failure_but"] = odds.p_failure_but
+        obj["p_failure_but_exact"] = fraction_text(odds.failure_but)
+    return obj
+
+
+def _distribution_json(odds: PoolOdds | CheckOdds) -> JsonObject:
     """The ``odds`` object of docs/cli.md (floats, exact to 1e-12).
 
     Keys: ``distribution`` (each total whose probability is not 0.0 as a
@@ -92,33 +127,12 @@ def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
     """
     distribution = odds.distribution
     listed, omitted = _listed_totals(distribution)
-    obj: dict[str, object] = {
+    obj: JsonObject = {
         "distribution": listed,
         "distribution_omitted": fraction_text(omitted),
         "mean": distribution.mean,
         "exact": distribution.exact,
     }
-    if isinstance(odds, PoolOdds):
-        if odds.dc is not None:
-            obj["p_success"] = odds.p_success
-            obj["p_success_exact"] = fraction_text(odds.success_exact)
-        if odds.evasion is not None:
-            obj["expected_damage"] = odds.expected_damage
-            obj["p_any_damage"] = odds.p_any_damage
-            obj["p_any_damage_exact"] = fraction_text(odds.any_damage_exact)
-        return obj
-    if odds.success is not None:
-        obj["p_success"] = odds.p_success
-        obj["p_success_exact"] = fraction_text(odds.success)
-    obj["p_critical_success"] = odds.p_critical_success
-    obj["p_critical_success_exact"] = fraction_text(odds.critical_success)
-    obj["p_critical_failure"] = odds.p_critical_failure
-    obj["p_critical_failure_exact"] = fraction_text(odds.critical_failure)
-    if odds.success_and is not None:
-        obj["p_success_and"] = odds.p_success_and
-        obj["p_success_and_exact"] = fraction_text(odds.success_and)
-        obj["p_failure_but"] = odds.p_failure_but
-        obj["p_failure_but_exact"] = fraction_text(odds.failure_but)
     return obj
 
 
