@@ -27,6 +27,7 @@ import time
 import tty
 from typing import Any
 
+from d4cli.api import D4Error
 from d4cli.api.encounter import public_view
 from d4cli.api.live_odds import SideOdds
 from d4cli.api.seat_requests import SeatDesk
@@ -39,7 +40,6 @@ from d4cli.output.render.encounter import summary
 from d4cli.output.render.players_board import players_frame
 from d4cli.output.render.seats import building_line, pending_line
 from d4cli.output.serialize.seats import draft_json
-from d4cli.rules.errors import D4Error
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8

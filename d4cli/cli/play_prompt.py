@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from d4cli.api import D4Error
+from d4cli.api.inputs import escape_control
 from d4cli.cli import completion
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.words import split_line
@@ -27,7 +29,6 @@ from d4cli.cli.interrupts import interrupted
 from d4cli.cli.play_history import history_path, open_history
 from d4cli.cli.play_session import LEAVE_WORDS
 from d4cli.output.wrap import say
-from d4cli.rules.errors import D4Error, escape_control
 
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session

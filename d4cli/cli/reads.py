@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from d4cli.api.encounter import Encounter
+from d4cli.api.inputs import parse_whole
 from d4cli.api.simulation import DEFAULT_FORECAST_RUNS, FORECAST_RUNS, FightOver, Forecast, forecast
 from d4cli.cli.sim_input import seed_of
 from d4cli.output.render.encounter import print_lines
@@ -11,7 +12,6 @@ from d4cli.output.render.forecast import forecast_line, over_line
 from d4cli.output.render.status import print_status
 from d4cli.output.serialize.forecast import status_forecast_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.limits import parse_whole
 
 
 def run_forecast(

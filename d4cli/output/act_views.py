@@ -20,7 +20,7 @@ from d4cli.output.creature_steps import act_steps
 from d4cli.output.printing import Tally
 from d4cli.output.roll_views import PoolView, gate_refusal
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import check_odds_json, with_odds
+from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control
 from d4cli.rules.pool import PoolResult
@@ -140,11 +140,13 @@ class SheetCheckView:
         self.dry_run = dry_run
         self.short = short
         self.odds_record: CheckOdds | None = None
+        self.odds_object: JsonObject | None = None
         if odds and not result.impossible:
-            # --odds: the exact odds load only when asked for (docs/performance.md).
-            from d4cli.odds.roll_odds import check_odds
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds import check_odds, check_odds_json
 
             self.odds_record = check_odds(result.request)
+            self.odds_object = check_odds_json(self.odds_record)
         self._refusal = (
             f"impossible (C4): {result.request.disadvantage} Disadvantages; nothing was rolled or changed"
             if result.impossible
@@ -153,11 +155,7 @@ class SheetCheckView:
 
     def to_json(self, record: CheckRecord) -> JsonObject:
         obj = sheet_check_json(record, dry_run=self.dry_run)
-        return (
-            with_odds(obj, None if self.odds_record is None else check_odds_json(self.odds_record))
-            if self.odds
-            else obj
-        )
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, record: CheckRecord) -> int | str | None:
         if self.short:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from d4cli.journal.rolls import check_json, dice_json, pool_json
 from d4cli.output.printing import Tally
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import check_odds_json, odds_json, with_odds
+from d4cli.output.serialize.rolls import with_odds
 from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll
@@ -113,11 +113,13 @@ class PoolView:
         self.short = short
         self.title = title
         self.odds_record: PoolOdds | None = None
+        self.odds_object: JsonObject | None = None
         if odds and plan.gate.allowed:
-            # --odds: the exact odds load only when asked for (docs/performance.md).
-            from d4cli.odds.roll_odds import pool_odds
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds import odds_json, pool_odds
 
             self.odds_record = pool_odds(plan)
+            self.odds_object = odds_json(self.odds_record)
 
     def base_json(self, result: PoolResult) -> JsonObject:
         """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls.pool_json`."""
@@ -127,11 +129,7 @@ class PoolView:
         obj = self.base_json(result)
         if self.label is not None:
             obj["label"] = self.label
-        return (
-            with_odds(obj, None if self.odds_record is None else odds_json(self.odds_record))
-            if self.odds
-            else obj
-        )
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, result: PoolResult) -> int | str | None:
         if self.short:
@@ -200,11 +198,13 @@ class CheckView:
         self.short = short
         impossible = apply_disadvantage(request.advantage_level, request.disadvantage).impossible
         self.odds_record: CheckOdds | None = None
+        self.odds_object: JsonObject | None = None
         if odds and not impossible:
-            # --odds: the exact odds load only when asked for (docs/performance.md).
-            from d4cli.odds.roll_odds import check_odds
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds import check_odds, check_odds_json
 
             self.odds_record = check_odds(request)
+            self.odds_object = check_odds_json(self.odds_record)
         self._refusal = (
             f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
             if impossible
@@ -215,11 +215,7 @@ class CheckView:
         obj = check_json(result, entered=self.entered)
         if self.label is not None:
             obj["label"] = self.label
-        return (
-            with_odds(obj, None if self.odds_record is None else check_odds_json(self.odds_record))
-            if self.odds
-            else obj
-        )
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, result: CheckResult) -> int | str | None:
         if self.short:
@@ -253,21 +249,19 @@ class DiceView:
         self.odds = odds
         self.label = label
         self.odds_record: PoolOdds | None = None
+        self.odds_object: JsonObject | None = None
         if odds:
-            # --odds: the exact odds load only when asked for (docs/performance.md).
-            from d4cli.odds.roll_odds import dice_odds
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds import dice_odds, odds_json
 
             self.odds_record = dice_odds(expression.terms)
+            self.odds_object = odds_json(self.odds_record)
 
     def to_json(self, roll: DiceRoll) -> JsonObject:
         obj = dice_json(roll)
         if self.label is not None:
             obj["label"] = self.label
-        return (
-            with_odds(obj, None if self.odds_record is None else odds_json(self.odds_record))
-            if self.odds
-            else obj
-        )
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, roll: DiceRoll) -> int | str | None:
         return roll.total

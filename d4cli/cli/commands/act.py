@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from d4cli.api import InputError, RefusedError
 from d4cli.api.encounter import TEAM_SOURCE, GrantKind
+from d4cli.api.inputs import (
+    COST,
+    EVASION,
+    check_text,
+    parse_dc,
+    parse_extras,
+    parse_faces,
+    parse_whole,
+)
 from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.completion.creatures import (
     complete_aspect,
@@ -34,16 +44,10 @@ from d4cli.cli.options import (
     SeedOption,
     check_note,
 )
-from d4cli.journal.acts import act_json
-from d4cli.journal.entry import journal_json
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
+from d4cli.output.serialize.changes import act_json, journal_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.dc import parse_dc
-from d4cli.rules.dice import parse_extras, parse_faces
-from d4cli.rules.errors import InputError, RefusedError
-from d4cli.rules.limits import COST, EVASION, parse_whole
-from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
     from d4cli.api.encounter import ActRecord

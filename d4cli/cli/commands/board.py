@@ -9,6 +9,7 @@ import typer
 
 from d4cli.api import D4Error, FileError
 from d4cli.api.encounter import Tracker, public_view
+from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
 from d4cli.cli.board import print_once, run_live
 from d4cli.cli.changes import open_tracker, tell_side_files
@@ -17,7 +18,6 @@ from d4cli.cli.options import FileOption, JsonOption
 from d4cli.output.serialize.public_view import odds_json, public_view_json
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.limits import parse_whole
 
 
 def board_command(

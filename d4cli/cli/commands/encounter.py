@@ -14,6 +14,18 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import (
+    ASPECT,
+    BUFFER,
+    EVASION,
+    EXHAUSTION,
+    HP,
+    MAX_COUNT,
+    check_text,
+    parse_named_number,
+    parse_whole,
+)
 from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
@@ -31,9 +43,6 @@ from d4cli.output.serialize.views import (
 )
 from d4cli.output.stdout import emit_json
 from d4cli.output.wrap import say
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, MAX_COUNT, parse_whole
-from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
     from d4cli.journal.entry import Record

@@ -8,14 +8,13 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, check_text, parse_whole
 from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
 from d4cli.output.render import escape
 from d4cli.output.render.encounter import print_lines
 from d4cli.output.render.handbook import handbook_markdown
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
-from d4cli.rules.names import check_text
 
 DEFAULT_EXAMPLE = "ambush"
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.cli.completion import complete_topic
 from d4cli.cli.options import JsonOption
 from d4cli.output.helptext import TOPICS, rule_key
@@ -16,7 +17,6 @@ from d4cli.output.render.helptext import render_index, render_rule, render_topic
 from d4cli.output.ruletext import RULES
 from d4cli.output.serialize.views import help_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
 
 
 def help_command(

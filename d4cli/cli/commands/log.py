@@ -9,7 +9,9 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.api.encounter import public_entry
+from d4cli.api.inputs import LAST, ROUND, check_text, escape_control, parse_whole
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
@@ -20,9 +22,6 @@ from d4cli.output.serialize.replay import state_line_json
 from d4cli.output.serialize.views import log_json_chunks
 from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.output.wrap import say
-from d4cli.rules.errors import InputError, escape_control
-from d4cli.rules.limits import LAST, ROUND, parse_whole
-from d4cli.rules.names import check_text
 
 
 def log_command(

@@ -7,12 +7,11 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import MAX_NOTES, check_text, escape_control
 from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, check_note
-from d4cli.rules.errors import InputError, escape_control
-from d4cli.rules.limits import MAX_NOTES
-from d4cli.rules.names import check_text
 
 
 def note_command(

@@ -19,6 +19,20 @@ from typing import Annotated, TypedDict
 
 import typer
 
+from d4cli.api import ExtraDice, InputError
+from d4cli.api.inputs import (
+    ADVANTAGE_LEVEL,
+    ASPECT,
+    DC,
+    DC_TIERS,
+    DISADVANTAGE_COUNT,
+    EVASION,
+    LOAD,
+    MAX_DICE,
+    MODIFIER,
+    parse_extras,
+    parse_whole,
+)
 from d4cli.cli.completion import complete_format
 from d4cli.odds.dice_sums import check_odds_size, dice_sum
 from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
@@ -27,20 +41,6 @@ from d4cli.output.render.heatmap import grid_svg
 from d4cli.output.render.odds import format_grid, grid_pages
 from d4cli.output.serialize.grids import grid_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.dc import DC_TIERS
-from d4cli.rules.dice import ExtraDice, parse_extras
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import (
-    ADVANTAGE_LEVEL,
-    ASPECT,
-    DC,
-    DISADVANTAGE_COUNT,
-    EVASION,
-    LOAD,
-    MAX_DICE,
-    MODIFIER,
-    parse_whole,
-)
 from d4cli.rules.pool import pool_size
 
 

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, parse_whole
 from d4cli.api.recap import recap_report
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, JsonOption
@@ -14,8 +16,6 @@ from d4cli.output.render.recap import csv_recap, markdown_recap, print_recap
 from d4cli.output.render.svg import recap_svg
 from d4cli.output.serialize.recap import recap_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
 
 FORMATS = ("table", "markdown", "csv", "svg")
 

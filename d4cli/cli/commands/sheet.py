@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.api.encounter import SheetCheckRequest
+from d4cli.api.inputs import (
+    ADVANTAGE_LEVEL,
+    COST,
+    DISADVANTAGE_COUNT,
+    check_text,
+    parse_dc,
+    parse_extra,
+    parse_whole,
+)
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.completion.creatures import complete_aspect, complete_creature
 from d4cli.cli.completion.sheets import (
@@ -31,17 +41,11 @@ from d4cli.cli.options import (
     SourceList,
     check_note,
 )
-from d4cli.journal.acts import action_event_json
-from d4cli.journal.entry import unchanged_json
 from d4cli.output.act_views import SheetCheckView
 from d4cli.output.printing import print_one
 from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.serialize.changes import action_event_json, unchanged_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.action_roll import parse_dc
-from d4cli.rules.dice import parse_extra
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import ADVANTAGE_LEVEL, COST, DISADVANTAGE_COUNT, parse_whole
-from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, parse_whole
 from d4cli.api.simulation import (
     MAX_ROUNDS,
     RESERVE,
@@ -21,8 +23,6 @@ from d4cli.output.render.simtext import csv_report, markdown_report
 from d4cli.output.render.simulate import Progress, print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
 
 FORMATS = ("table", "markdown", "csv", "svg")
 

@@ -14,15 +14,15 @@ from typing import Annotated, Any
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.api.encounter import Encounter, public_entry
+from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
 from d4cli.cli.changes import open_tracker, tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.output.serialize.views import status_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import parse_whole
 
 
 def status_command(
