@@ -13,8 +13,8 @@ from datetime import datetime, timezone
 import pytest
 from _cli import ok
 
-from d4cli.api import ScriptedDice
 from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, Seats
 

@@ -9,8 +9,9 @@ from datetime import datetime, timezone
 import pytest
 from _cli import files
 
-from d4cli.api import FileError, InputError, ScriptedDice
+from d4cli.api import FileError, InputError
 from d4cli.api.encounter import Tracker, side_problems
+from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_board import SeatBoard
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, Seats

@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from d4cli.api import InputError, ScriptedDice
+from d4cli.api import InputError
 from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, Seats
 from d4cli.store import journal

@@ -19,7 +19,7 @@ from typing import Annotated, TypedDict
 
 import typer
 
-from d4cli.api import ExtraDice, InputError
+from d4cli.api import InputError
 from d4cli.api.inputs import (
     ADVANTAGE_LEVEL,
     ASPECT,
@@ -33,6 +33,7 @@ from d4cli.api.inputs import (
     parse_extras,
     parse_whole,
 )
+from d4cli.api.rolls import ExtraDice
 from d4cli.cli.completion import complete_format
 from d4cli.odds.dice_sums import check_odds_size, dice_sum
 from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid

@@ -9,7 +9,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from d4cli.api import EnteredDice, InputError, PoolResult
+from d4cli.api import InputError
 from d4cli.api.inputs import (
     ADVANTAGE_LEVEL,
     ASPECT,
@@ -26,6 +26,7 @@ from d4cli.api.inputs import (
     parse_faces,
     parse_whole,
 )
+from d4cli.api.rolls import EnteredDice, PoolResult
 from d4cli.cli.options import (
     AdvOption,
     CheckDcOption,
