@@ -30,6 +30,7 @@ from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest
 from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
 from d4cli.fight.view_settings import PlayerView
+from d4cli.journal.entry import Record, read_head
 from d4cli.store.files import WriteFailed
 from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
@@ -63,6 +64,8 @@ __all__ = [
     "same_name",
     "public_view",
     "public_entry",
+    "read_head",
+    "Record",
     "GrantKind",
     "TEAM_SOURCE",
     "check_target",

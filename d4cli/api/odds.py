@@ -9,7 +9,8 @@ documents each name.
 """
 
 from d4cli.odds.check_odds import check_odds, p_check_success
-from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
+from d4cli.odds.dice_sums import check_odds_size, dice_sum
+from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
 from d4cli.odds.roll_odds import dice_odds, expected_pool_damage, p_pool_success, pool_odds
 
 __all__ = [
@@ -23,4 +24,9 @@ __all__ = [
     "damage_grid",
     "check_grid",
     "compare_grid",
+    "Grid",
+    # the limits of exact odds (L2, L4): a roll's possible totals, a roll or a grid too large
+    "dice_sum",
+    "check_odds_size",
+    "grid_cells",
 ]

@@ -26,7 +26,7 @@ from d4cli.rules.dice import (
     roll_expression,
 )
 from d4cli.rules.limits import ADVANTAGE_LEVEL, check_range
-from d4cli.rules.pool import PoolPlan, PoolRequest, PoolResult, plan_pool
+from d4cli.rules.pool import PoolPlan, PoolRequest, PoolResult, plan_pool, pool_size
 from d4cli.rules.pool import roll_pool as roll_pool_plan
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "pool_plan",
     "roll_check",
     "roll_dice",
+    "pool_size",
     "PoolPlan",
     "PoolResult",
     "CheckResult",

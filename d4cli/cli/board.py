@@ -28,12 +28,11 @@ import tty
 from typing import Any
 
 from d4cli.api import D4Error
-from d4cli.api.encounter import public_view
+from d4cli.api.encounter import public_view, read_head
 from d4cli.api.live_odds import SideOdds
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
-from d4cli.journal.entry import read_head
 from d4cli.output.render import console
 from d4cli.output.render.board import frame_text, gm_frame, live_screen, odds_markup
 from d4cli.output.render.encounter import summary

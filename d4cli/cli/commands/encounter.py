@@ -45,7 +45,7 @@ from d4cli.output.stdout import emit_json
 from d4cli.output.wrap import say
 
 if TYPE_CHECKING:
-    from d4cli.journal.entry import Record
+    from d4cli.api.encounter import Record
 
 # ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
 EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])

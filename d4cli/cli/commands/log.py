@@ -10,13 +10,12 @@ from typing import Annotated
 import typer
 
 from d4cli.api import InputError
-from d4cli.api.encounter import public_entry
+from d4cli.api.encounter import public_entry, read_head
 from d4cli.api.inputs import LAST, ROUND, check_text, escape_control, parse_whole
 from d4cli.api.tracker import Tracker
 from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList
-from d4cli.journal.entry import read_head
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
 from d4cli.output.serialize.replay import state_line_json
 from d4cli.output.serialize.views import log_json_chunks

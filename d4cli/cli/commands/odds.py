@@ -33,16 +33,23 @@ from d4cli.api.inputs import (
     parse_extras,
     parse_whole,
 )
-from d4cli.api.rolls import ExtraDice
+from d4cli.api.odds import (
+    Grid,
+    check_grid,
+    check_odds_size,
+    compare_grid,
+    damage_grid,
+    dice_sum,
+    grid_cells,
+    pool_grid,
+)
+from d4cli.api.rolls import ExtraDice, pool_size
 from d4cli.cli.completion import complete_format
-from d4cli.odds.dice_sums import check_odds_size, dice_sum
-from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
 from d4cli.output import render
 from d4cli.output.render.heatmap import grid_svg
 from d4cli.output.render.odds import format_grid, grid_pages
 from d4cli.output.serialize.grids import grid_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.pool import pool_size
 
 
 class PoolRows(TypedDict, total=False):
