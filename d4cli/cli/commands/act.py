@@ -113,7 +113,7 @@ def act_command(
 ) -> None:
     """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
 
-    A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
+    Its Load goes up by the Cost (R8); off its turn the act is a reaction (R10).
 
     With --gm it is a GM-called roll for the creature: no gate, Load unchanged (R9).
     With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
@@ -192,7 +192,7 @@ def team_command(
 ) -> None:
     """A Team Action: a grant on another creature's next roll (R11).
 
-    A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
+    ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """

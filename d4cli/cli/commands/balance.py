@@ -90,8 +90,6 @@ def balance_command(
 ) -> None:
     """Find a setting's value that gives a side a target chance to win.
 
-    Find the value of one creature's setting that gives a side a target chance to win.
-
     Each value is played from the encounter as it stands, in its own mode.
     Every value gets the same seed, so neighbours meet the same dice.
     The search: bisection over the range, then the neighbours ('help simulate').

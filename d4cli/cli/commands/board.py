@@ -40,7 +40,7 @@ def board_command(
 ) -> None:
     """A full-screen board that redraws when the file changes.
 
-    Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
+    It shows the encounter; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
     Its odds line: each side's chance to win from here, and how the last change moved it.

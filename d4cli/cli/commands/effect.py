@@ -17,7 +17,7 @@ from d4cli.output.serialize.effects import effects_list_json
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(
-    help="Lasting effects: named Advantage and Disadvantage sources (R20).\n\nLasting effects: named Advantage and Disadvantage sources with durations (R20).",
+    help="Lasting effects: named Advantage and Disadvantage sources (R20).\n\nEach source has a duration.",
     no_args_is_help=True,
 )
 

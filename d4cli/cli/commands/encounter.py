@@ -213,7 +213,7 @@ def add_command(
 ) -> None:
     """Add a creature to the turn order (R1, R13).
 
-    Add a creature at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
+    It goes at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
 
     Four copies of a sheet: d4cli add Goblin --count 4 --like "Goblin Archer".
 
@@ -283,7 +283,7 @@ def exhaust_command(
 ) -> None:
     """Set or change a creature's Exhaustion level (R1, R15).
 
-    Set a creature's Exhaustion level, or change it by +N / -N; it changes only its reset Load (R1, R15).
+    Give the level, or change it by +N / -N; it changes only the creature's reset Load (R1, R15).
 
     Example: d4cli exhaust Aria 2   (or: d4cli exhaust Aria +1)
     """
@@ -319,7 +319,7 @@ def _relative(current: int, step: int, text: str) -> int:
 def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
     """Revert the newest change, restoring the file byte-for-byte.
 
-    Revert the newest change, restoring the file byte-for-byte (never the init).
+    The init is never undone.
 
     Example: d4cli undo
     """
@@ -340,7 +340,7 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
     """Put back the newest undone change, byte-for-byte.
 
-    Put back the newest undone change, byte-for-byte (as many times as undo went back).
+    As many times as undo went back.
 
     Example: d4cli redo
     """

@@ -47,7 +47,7 @@ def set_command(
 ) -> None:
     """Change a creature's fields mid-fight, checked as the file is.
 
-    Change a creature's fields mid-fight, checked as the file is: one change, one undo.
+    One change, one undo.
 
     Example: d4cli set "Goblin Archer" hp=4 max_hp=9 aspect.Might=2
     """

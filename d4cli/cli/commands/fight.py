@@ -64,7 +64,7 @@ def move_command(
 ) -> None:
     """Move a creature in the turn order (R13, R19).
 
-    Move a creature in the turn order; nothing else is ever reordered (R13, R19).
+    Nothing else is ever reordered (R13, R19).
 
     Example: d4cli move "Goblin Brute" --before Aria
     """
@@ -116,7 +116,7 @@ def damage_command(
 ) -> None:
     """Take hit points off one creature or several (R16, R18).
 
-    Take N hit points off a creature, or off several, never below 0; at 0 one is down (R16, R18).
+    N hit points come off each, never below 0; at 0 a creature is down (R16, R18).
 
     N may be dice to roll (2d6+1), rolled once for all: the line shows what they rolled, the
     log keeps it. Several names and patterns are one change: one line each, one undo.
@@ -140,7 +140,7 @@ def heal_command(
 ) -> None:
     """Give hit points back to one creature or several (R18).
 
-    Give a creature, or several, N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
+    N hit points come back to each, up to its max_hp; above 0 a down creature is back in the order (R18).
 
     N may be dice to roll (1d8+2), as for damage; several names and patterns as for damage.
 

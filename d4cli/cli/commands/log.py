@@ -60,7 +60,7 @@ def log_command(
 ) -> None:
     """Show the changes that stand, oldest first, one line each.
 
-    Show the changes that stand, oldest first, one line each: rolls, Loads, damage, turns, notes.
+    Rolls, Loads, damage, turns, notes.
 
     Example: d4cli log --round 2 --creature Aria --kind act
     """

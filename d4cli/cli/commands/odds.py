@@ -63,7 +63,7 @@ class PoolRows(TypedDict, total=False):
 
 
 app = typer.Typer(
-    help="Tables of exact odds: P(success) and expected damage.\n\nTables of exact odds for designers: P(success) and expected damage.",
+    help="Tables of exact odds: P(success) and expected damage.\n\nFor designers.",
     no_args_is_help=True,
 )
 

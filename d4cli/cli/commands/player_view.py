@@ -42,7 +42,7 @@ def reveal_command(
 ) -> None:
     """Put hidden creatures on the player view.
 
-    Put hidden creatures on the player view (board --players, serve); one change for all.
+    The player view is what board --players and serve show; one change for all.
 
     Example: d4cli reveal "Goblin Shaman"; d4cli reveal "Goblin*"
     """
@@ -57,7 +57,7 @@ def conceal_command(
 ) -> None:
     """Take creatures off the player view (R13).
 
-    Take creatures off the player view; their turns and rolls go on as before (R13).
+    Their turns and rolls go on as before (R13).
 
     Example: d4cli conceal "Goblin Shaman"; d4cli conceal "Goblin*"
     """
@@ -85,7 +85,7 @@ def alias_command(
 ) -> None:
     """Show a creature to the players under another name (N1).
 
-    Show a creature to the players under another name; --clear: by its own name again (N1).
+    --clear: by its own name again (N1).
 
     Example: d4cli alias "Goblin Shaman" "Goblin 2"
     """

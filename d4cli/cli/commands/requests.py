@@ -38,7 +38,7 @@ def requests_command(
 ) -> None:
     """List the seats' action requests waiting for the GM.
 
-    List the seats' action requests waiting for the GM (with --all, every request).
+    With --all, every request.
 
     Example: d4cli requests --all
     """
@@ -63,7 +63,7 @@ def approve_command(
 ) -> None:
     """Carry out request N exactly as 'act' would.
 
-    Carry out request N exactly as 'act' would, on the encounter as it stands now.
+    It is judged on the encounter as it stands now.
 
     Example: d4cli approve 3
     """
@@ -90,7 +90,7 @@ def deny_command(
 ) -> None:
     """Answer request N with no; the seat reads the reason.
 
-    Answer request N with no; the seat reads the answer (and the reason).
+    The seat reads the answer and the reason.
 
     Example: d4cli deny 3 --reason "the bridge is out of reach"
     """

@@ -24,7 +24,7 @@ from d4cli.output.serialize.seats import added_json, removed_json, seat_json, se
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(
-    help="Players' seats: a secret join path for each player's creature.\n\nPlayers' seats: a secret join path for each creature a player runs.",
+    help="Players' seats: a secret join path for each player's creature.\n\nEach creature a player runs gets its own secret join path.",
     no_args_is_help=True,
 )
 

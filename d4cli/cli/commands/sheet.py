@@ -130,7 +130,7 @@ def check_command(
 ) -> None:
     """A d20 check from a creature's stored stats (C1-C8).
 
-    A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
+    With its grants; logged, it never changes Load.
 
     Example: d4cli check Aldric --attribute Willpower --dc hard
     """

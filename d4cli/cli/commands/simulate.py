@@ -121,7 +121,7 @@ def simulate_command(
 ) -> None:
     """Play the encounter to the end many times; compare reset modes.
 
-    Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
+    In memory, nothing written; the reset modes are compared (R12, R18).
 
     The policy of every creature is stated by 'd4cli help simulate'. Nothing is written.
     --format svg prints the rounds-to-finish chart as one SVG document (not with --sweep).

@@ -51,7 +51,7 @@ def status_command(
 ) -> None:
     """Show whose turn it is, Loads and headroom (R2); NAME: one sheet.
 
-    Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.
+    The turn tracker: whose turn, Loads, headroom, who can still act at Cost 1.
 
     Past the terminal's height the table becomes one line per creature.
 
