@@ -77,7 +77,7 @@ def trace_fight(setup, seed: int, mode: str, index: int) -> dict:
     from d4cli.fight.actions import ActRequest, act
     from d4cli.fight.team import TeamRequest, team
     from d4cli.journal.entry import record_json
-    from d4cli.sim.dice import BatchedDice
+    from d4cli.sim.batched_dice import BatchedDice
     from d4cli.sim.engine import play, run_seed
     from d4cli.sim.policy import (
         MAX_ACTIONS,

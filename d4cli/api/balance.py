@@ -3,7 +3,7 @@
 
 Every value is played by the simulator from the encounter as it stands, in the file's own
 mode (as `forecast` plays it), with the same seed for every value: common random numbers,
-so two neighbouring values meet the same dice (`d4cli.sim.balance`). A value's encounter is
+so two neighbouring values meet the same dice (`d4cli.sim.balance_search`). A value's encounter is
 made by the very transition `apply_balance` writes (``set``'s checks, ``exhaust``, ``add
 --like``), so what was played is what is written.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from d4cli.api.add_sheets import AddSpec, added_creatures
 from d4cli.api.change import Change
-from d4cli.api.sheets import AddSpec, added_creatures
 from d4cli.api.simulation import pool_jobs
 from d4cli.fight.encounter import Encounter
 from d4cli.fight.turns import add_creatures, set_exhaustion
@@ -22,7 +22,7 @@ from d4cli.fileformat.edits import set_creature_fields
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import MAX_COUNT
 from d4cli.rules.names import fold_name
-from d4cli.sim.balance import Balance, Point, Vary, most_values, search
+from d4cli.sim.balance_search import Balance, Point, Vary, most_values, search
 from d4cli.sim.forecast import forecast_setup, sides, sim_mode
 from d4cli.sim.pieces import run_all
 

@@ -26,7 +26,7 @@ from d4cli.journal.entry import logged_rolls, read_head
 from d4cli.rules.errors import D4Error
 from d4cli.store import read_encounter
 from d4cli.store.history import read_history
-from d4cli.store.replay import Replay, replay_newest, replay_texts
+from d4cli.store.patch_replay import Replay, replay_newest, replay_texts
 
 # How many of the newest journal entries the roll feed looks through.
 FEED_SCAN = 60

@@ -20,7 +20,7 @@ from d4cli.journal.entry import read_head
 from d4cli.store import files, read_encounter
 from d4cli.store.files import journal_path, lock_path, redo_path
 from d4cli.store.history import History, HistoryStream, read_history, stream_history
-from d4cli.store.replay import Replay, replay_texts
+from d4cli.store.patch_replay import Replay, replay_texts
 from d4cli.store.seat_files import drafts_path, requests_path, seats_path
 
 

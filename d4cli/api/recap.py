@@ -1,7 +1,7 @@
 """``recap``: what a fight came to, from its journal: figures, luck, where it placed (R16-R18).
 
 Read-only: the states are replayed from the journal (`d4cli.api.replay`). The journal's entries
-are read typed (`d4cli.journal.entry`); the figures are summed by `d4cli.fight.recap.Tally` and
+are read typed (`d4cli.journal.entry`); the figures are summed by `d4cli.fight.recap_figures.Tally` and
 each roll's luck is worked out by `d4cli.odds.luck`, both on plain values.
 """
 
@@ -14,7 +14,7 @@ from typing import NamedTuple
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.encounter import Encounter
-from d4cli.fight.recap import Recap, Tally, hp_lost, load_spent
+from d4cli.fight.recap_figures import Recap, Tally, hp_lost, load_spent
 from d4cli.journal.acts import ActChange, CheckChange, TeamChange
 from d4cli.journal.changes import HpChange
 from d4cli.journal.entry import Entry, read_entry
@@ -29,7 +29,7 @@ from d4cli.odds.luck import (
 from d4cli.rules.dice import parse_extra
 from d4cli.rules.errors import D4Error, InputError
 from d4cli.sim.placement import Placement, place
-from d4cli.store.replay import replay_texts
+from d4cli.store.patch_replay import replay_texts
 
 Step = tuple[Entry, Encounter | None]  # a journal entry and the encounter right after it
 

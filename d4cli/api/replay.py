@@ -1,6 +1,6 @@
 """The encounter as it stood after each journal entry: ``status --at SEQ``, ``log --states``, ``recap``.
 
-Read-only: the states are rebuilt from the journal's patches (`d4cli.store.replay`),
+Read-only: the states are rebuilt from the journal's patches (`d4cli.store.patch_replay`),
 nothing is locked or written.
 """
 
@@ -15,7 +15,7 @@ from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.journal.entry import read_head
 from d4cli.rules.errors import FileError, InputError
 from d4cli.store.journal import public_entry
-from d4cli.store.replay import Replay
+from d4cli.store.patch_replay import Replay
 
 # --at takes a journal entry's seq (0 is before any init: refused by name, not by range).
 SEQ = (0, 10**18)

@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from d4cli.api.add_sheets import AddSpec
 from d4cli.api.change import Change, Door
 from d4cli.api.players import Shown
 from d4cli.api.reader import Reader
-from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
 from d4cli.api.transitions import (
     Names,
@@ -53,7 +53,7 @@ from d4cli.rules.dice import (
 )
 from d4cli.store import files
 from d4cli.store.history import History, HistoryStream
-from d4cli.store.replay import Replay
+from d4cli.store.patch_replay import Replay
 from d4cli.store.transaction import Clock, create, local_now
 from d4cli.store.undo import Redone, Undone, redo, undo
 

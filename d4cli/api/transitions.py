@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
-from d4cli.api.sheets import AddSpec, added_creatures, sheet_of
+from d4cli.api.add_sheets import AddSpec, added_creatures, sheet_of
 from d4cli.fight import hitpoints, several, turns
 from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.effect_transitions import add_effect, make_effect

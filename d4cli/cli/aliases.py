@@ -3,7 +3,7 @@
 The players know a creature by its alias (``Sniper`` for ``Goblin Archer``), so the GM
 may type it too. Before Click parses a line, the root command (`d4cli.cli.root`) hands
 this module the line's words and the encounter's names and aliases; a word in a name
-slot of `d4cli.cli.names.ARGUMENTS`, or the value of an option that names a creature
+slot of `d4cli.cli.spaced_names.ARGUMENTS`, or the value of an option that names a creature
 (`CREATURE_OPTIONS`), that is an alias and no creature's name becomes that creature's
 name, and a note says so (``'Sniper' is Goblin Archer's alias``): never silently.
 Pure: words in, words and notes out.
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from d4cli.api.inputs import fold_name
 from d4cli.cli.names import ASSIGNMENTS, NAME, NAME_OPTIONAL, NAMES, WORD, WORD_OPTIONAL
 
-# The options whose value is a creature's name, on the commands of `d4cli.cli.names.ARGUMENTS`.
+# The options whose value is a creature's name, on the commands of `d4cli.cli.spaced_names.ARGUMENTS`.
 CREATURE_OPTIONS = (
     "--target",
     "--before",

@@ -23,11 +23,11 @@ from prompt_toolkit.document import Document
 from d4cli.api import D4Error
 from d4cli.api.inputs import escape_control
 from d4cli.cli import completion
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.words import split_line
 from d4cli.cli.interrupts import interrupted
 from d4cli.cli.play_history import history_path, open_history
 from d4cli.cli.play_session import LEAVE_WORDS
+from d4cli.cli.tracker_access import open_tracker
 from d4cli.output.wrap import say
 
 if TYPE_CHECKING:

@@ -36,7 +36,6 @@ from d4cli.api import D4Error, InputError
 from d4cli.api.inputs import SHOWN_HEAD, escape_control, shorten
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.cli.app import app
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.play_help import write_help
 from d4cli.cli.root import say_error

@@ -7,10 +7,10 @@ from d4cli.api.encounter import Encounter
 from d4cli.api.inputs import parse_whole
 from d4cli.api.simulation import DEFAULT_FORECAST_RUNS, FORECAST_RUNS, FightOver, Forecast, forecast
 from d4cli.cli.sim_input import seed_of
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.forecast import forecast_line, over_line
-from d4cli.output.render.status import print_status
-from d4cli.output.serialize.forecast import status_forecast_json
+from d4cli.output.render.entry_lines import print_lines
+from d4cli.output.render.forecast_text import forecast_line, over_line
+from d4cli.output.render.status_tables import print_status
+from d4cli.output.serialize.forecast_json import status_forecast_json
 from d4cli.output.stdout import emit_json
 
 

@@ -11,7 +11,7 @@ never end the process themselves: a refusal is a `RefusedError` that carries
 its result, raised after the result was printed (`d4cli.output.printing`).
 
 Before Click parses a line, `D4Group` rejoins a creature's name typed without quotes
-(``act Goblin Archer Might``; `d4cli.cli.names`) and takes a creature's alias for its
+(``act Goblin Archer Might``; `d4cli.cli.spaced_names`) and takes a creature's alias for its
 name, with a note (`d4cli.cli.aliases`). Only for a command that takes creature names
 does it build that one command and read the encounter's names and aliases: the
 library (`d4cli.api.Reader`) is imported there, inside the function (the names
@@ -34,7 +34,8 @@ from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.flags import shell_message
 from d4cli.cli.interrupts import command_running, forget_opened, interrupted, running
 from d4cli.cli.lazy import LazyGroup
-from d4cli.cli.names import (
+from d4cli.cli.settings import resolve_path
+from d4cli.cli.spaced_names import (
     Options,
     command_of,
     could_join,
@@ -43,7 +44,6 @@ from d4cli.cli.names import (
     rebuilt,
     runs_of,
 )
-from d4cli.cli.settings import resolve_path
 from d4cli.output.wrap import say
 
 # COLUMNS and LINES: Rich reads either with `int` when it holds digits, so a value
@@ -270,7 +270,7 @@ class D4Group(LazyGroup):
 
     def names_joined(self, args: list[str], open_end: bool = False) -> list[str]:
         """*args* with each creature's name typed without quotes rejoined into one word
-        (`d4cli.cli.names`), and each alias where a creature's name goes replaced by that
+        (`d4cli.cli.spaced_names`), and each alias where a creature's name goes replaced by that
         name, its note kept in `alias_notes` (`d4cli.cli.aliases`; not with *open_end*);
         as typed when no such name or alias is read there.
         *open_end*: the last word is still being typed (Tab in ``d4cli play``).

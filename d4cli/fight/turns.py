@@ -34,7 +34,7 @@ def numbered_names(encounter: Encounter, base: str, count: int) -> tuple[str, ..
     numbering skips names in use (``Goblin 2`` there gives ``Goblin 1, Goblin 3, ...``).
 
     Raises:
-        InputError: naming ``copies`` (`d4cli.api.sheets.AddSpec`), a count outside
+        InputError: naming ``copies`` (`d4cli.api.add_sheets.AddSpec`), a count outside
             1..`MAX_COUNT`; naming ``NAME``, a numbered name that is not a valid name
             (longer than N1 allows).
     """

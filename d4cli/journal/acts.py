@@ -11,9 +11,9 @@ from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent, action_document
 from d4cli.fight.team import TeamRecord
 from d4cli.journal import JsonObject
-from d4cli.journal.effects import MODEL_ORIGINS, ORIGINS, check_origin, ended_json
+from d4cli.journal.effect_facts import MODEL_ORIGINS, ORIGINS, check_origin, ended_json
 from d4cli.journal.heads import Change, change_head, fight_over_json, pending_json
-from d4cli.journal.rolls import DiceTerm, check_json, pool_json
+from d4cli.journal.roll_facts import DiceTerm, check_json, pool_json
 from d4cli.journal.values import (
     Facts,
     read_int,
@@ -247,7 +247,7 @@ class ActChange(Change):
 
     def model_sources(self) -> list[tuple[str, str, str]]:
         """The sources that counted as the fight model holds them: ``(source, grant, origin)``,
-        the origin the model's (`d4cli.journal.effects.MODEL_ORIGINS`; R4, R11, R20).
+        the origin the model's (`d4cli.journal.effect_facts.MODEL_ORIGINS`; R4, R11, R20).
 
         Raises:
             ValueError: a source without its name or grant, or of an origin this version does not know.

@@ -20,9 +20,9 @@ from d4cli.fight.events import (
 )
 from d4cli.fight.visibility import ViewEvent
 from d4cli.journal import JsonObject
-from d4cli.journal.effects import ended_json
+from d4cli.journal.effect_facts import ended_json
 from d4cli.journal.heads import Change, change_head, event_head, fight_over_json
-from d4cli.journal.rolls import DiceFacts, dice_json
+from d4cli.journal.roll_facts import DiceFacts, dice_json
 from d4cli.journal.values import (
     Facts,
     read_int,

@@ -71,9 +71,9 @@ from d4cli.journal.changes import (
     turn_start_json,
     view_event_json,
 )
-from d4cli.journal.effects import EffectChange, effect_event_json
+from d4cli.journal.effect_facts import EffectChange, effect_event_json
 from d4cli.journal.heads import Change, Event, change_head, fight_over_json
-from d4cli.journal.rolls import DiceFacts, dice_json
+from d4cli.journal.roll_facts import DiceFacts, dice_json
 from d4cli.journal.values import Facts, read_str
 
 

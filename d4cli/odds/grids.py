@@ -3,7 +3,7 @@ by pool or Advantage Level against DCs or Evasions, and the two systems side by 
 
 Pure: builds `Grid` records from the distributions of `d4cli.odds.roll_odds`: codes and
 numbers, no words. The titles, headers and row labels are `d4cli.output.gridtext`;
-rendering is in `d4cli.output.render.odds`, the JSON in `d4cli.output.serialize.grids`.
+rendering is in `d4cli.output.render.odds_charts`, the JSON in `d4cli.output.serialize.grids_json`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from d4cli.output.creature_steps import act_steps
 from d4cli.output.printing import Tally
 from d4cli.output.roll_views import PoolView, gate_refusal
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import with_odds
+from d4cli.output.serialize.rolls_json import with_odds
 from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control
 from d4cli.rules.pool import PoolResult
@@ -70,12 +70,14 @@ class ActView(PoolView):
         return act_steps(result, self.record.sources)
 
     def heading(self) -> str:
-        from d4cli.output.render.acts import act_title  # drawn: Rich loads here, never for --json
+        from d4cli.output.render.act_markup import (
+            act_title,  # drawn: Rich loads here, never for --json
+        )
 
         return act_title(self.record, dry_run=self.dry_run)
 
     def lines_after(self, result: PoolResult) -> list[str]:
-        from d4cli.output.render.acts import act_lines  # drawn, as `heading`
+        from d4cli.output.render.act_markup import act_lines  # drawn, as `heading`
 
         return act_lines(self.record, dry_run=self.dry_run)
 
@@ -102,7 +104,7 @@ class TeamView:
 
     def show(self, record: TeamRecord) -> None:
         from d4cli.output.render import print_renderables  # drawn: Rich loads here
-        from d4cli.output.render.encounter import team_table
+        from d4cli.output.render.entry_lines import team_table
 
         if not record.actor_down:  # as a down creature's act: the refusal's line alone (R18)
             print_renderables(team_table(record))
@@ -118,7 +120,7 @@ class TeamView:
             return None
         # The head is the markup `log` shows, made plain: Rich loads with it, on a refusal only.
         from d4cli.output.render import plain
-        from d4cli.output.render.encounter import team_head
+        from d4cli.output.render.entry_lines import team_head
 
         head = plain(team_head(TeamChange.read(team_json(record))))
         return f"{head} for {escape_control(record.target)}: {reason}"
@@ -161,16 +163,16 @@ class SheetCheckView:
         if self.short:
             # The line `log` shows, made plain: Rich loads with its markup, with --short only.
             from d4cli.output.render import plain
-            from d4cli.output.render.encounter import summary
+            from d4cli.output.render.entry_lines import summary
 
             return plain(summary(journal_json(record))) + (" (dry run)" if self.dry_run else "")
         return record.result.total
 
     def show(self, record: CheckRecord) -> None:
         from d4cli.output.render import print_renderables  # drawn: Rich loads here
-        from d4cli.output.render.acts import used_up_lines
-        from d4cli.output.render.odds import render_check_odds
-        from d4cli.output.render.sheet import check_record_table
+        from d4cli.output.render.act_markup import used_up_lines
+        from d4cli.output.render.odds_charts import render_check_odds
+        from d4cli.output.render.sheet_text import check_record_table
 
         renderables: list[object] = [check_record_table(record), *used_up_lines(record)]
         if self.odds_record is not None:

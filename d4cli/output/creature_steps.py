@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.team import TeamRecord
-from d4cli.journal.effects import ORIGINS, check_origin
+from d4cli.journal.effect_facts import ORIGINS, check_origin
 from d4cli.output.steps import Step, check_steps, gate_step, pool_steps, signed
 from d4cli.rules.pool import PoolResult
 

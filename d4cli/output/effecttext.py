@@ -1,11 +1,11 @@
 """The words of lasting effects and of where a roll's sources came from (R4, R11, R20).
 
-`describe` and `lasts` read an effect as its JSON object (`d4cli.journal.effects.effect_json`,
+`describe` and `lasts` read an effect as its JSON object (`d4cli.journal.effect_facts.effect_json`,
 the shape docs/cli.md gives: ``{source, grant, on, ends: {kind, creature, last_round, uses},
 origin, level}``), so an ``effect`` change just made, the same change read back by ``log``
 and a row of ``status`` or ``effect list`` read alike. `ORIGINS` is the one table of the
 names of an origin, in JSON and for people, and `END_REASONS` the words of why an effect
-ended (`end_reason`): both are the journal's (`d4cli.journal.effects`). Plain text, no Rich: callers escape (N1).
+ended (`end_reason`): both are the journal's (`d4cli.journal.effect_facts`). Plain text, no Rich: callers escape (N1).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from d4cli.journal.effects import ORIGINS
+from d4cli.journal.effect_facts import ORIGINS
 
 Effect = Mapping[str, Any]  # an effect's JSON object
 

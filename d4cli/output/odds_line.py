@@ -1,5 +1,5 @@
 """The odds line of the board and the players' page, in words (docs/cli.md "The board"); its JSON is
-`d4cli.output.serialize.public_view.odds_json`.
+`d4cli.output.serialize.public_view_json.odds_json`.
 
 Side-level figures only (`d4cli.sim.side_odds.SideOdds`): a side's name, its whole percent
 to win, how the last change moved it. No creature is ever named here.

@@ -20,7 +20,7 @@ from importlib.resources import files
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.output.rolltext import roll_steps
-from d4cli.output.serialize.public_view import effect_left
+from d4cli.output.serialize.public_view_json import effect_left
 from d4cli.output.window import view_focus
 
 # How full a label's bar is drawn: a label never gives away the number behind it.

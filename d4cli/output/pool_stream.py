@@ -2,10 +2,10 @@
 
 The first roll is made and printed as any single roll (so ``--seed S --times N`` begins
 with the roll that ``--seed S`` alone makes); the following rolls draw their d4s in
-batches (`d4cli.sim.dice.times_dice`, as ``--quiet`` and the summary do), a block of
+batches (`d4cli.sim.batched_dice.times_dice`, as ``--quiet`` and the summary do), a block of
 rolls at a time (`d4cli.rules.pool.roll_pools`). Each roll is the rules' own
 `d4cli.rules.pool.PoolResult`, and its line the serializer's text of it
-(`d4cli.output.serialize.rolls.pool_lines`: the same bytes as ``json.dumps`` of its object).
+(`d4cli.output.serialize.rolls_json.pool_lines`: the same bytes as ``json.dumps`` of its object).
 Each block of `BLOCK` lines goes out as soon as it is made (a few milliseconds), so a
 reader of a live pipe sees them promptly, whole even when Ctrl-C stops the run
 (`d4cli.output.line_guard.LineBoundary`).
@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from d4cli.output.line_guard import LineBoundary
-from d4cli.output.serialize.rolls import pool_lines
+from d4cli.output.serialize.rolls_json import pool_lines
 from d4cli.rules.pool import PoolPlan, PoolResult, roll_pool, roll_pools
-from d4cli.sim.dice import times_dice
+from d4cli.sim.batched_dice import times_dice
 
 BLOCK = 2048  # rolls made and written per block
 
@@ -37,7 +37,7 @@ def write_pool_lines(
         plan: an allowed pool.
         rng: ``random.Random`` (its ``choices`` draws the batches).
         count: how many rolls, 2 or more.
-        to_json: the object of one roll (`d4cli.output.serialize.rolls.pool_json`, with ``odds`` when asked).
+        to_json: the object of one roll (`d4cli.output.serialize.rolls_json.pool_json`, with ``odds`` when asked).
     """
 
     if not plan.gate.allowed or not hasattr(rng, "choices"):

@@ -166,13 +166,13 @@ def _print_summary(
     dc: int | None,
     evasion: int | None,
 ) -> None:
-    """*count* rolls as one summary (`d4cli.output.render.roll.times_summary`) against *dc* or *evasion*.
+    """*count* rolls as one summary (`d4cli.output.render.roll_steps.times_summary`) against *dc* or *evasion*.
 
     Raises:
         RefusedError: the rules refused the roll, after the steps of the first were printed.
     """
     from d4cli.output.render import print_renderables  # drawn: Rich loads here
-    from d4cli.output.render.roll import times_summary
+    from d4cli.output.render.roll_steps import times_summary
 
     summary = _Summary()
     for _ in range(count):

@@ -5,7 +5,7 @@ line of a roll (``--short``: `pool_line`, `check_line`).
 ``roll pool``, ``roll check`` and ``roll dice`` print through these; ``act`` prints a pool
 roll through `PoolView`'s subclass `d4cli.output.act_views.ActView`. A view's JSON, essential
 number and refusal need no Rich; what it draws for people does: its ``show`` imports its
-renderer (`d4cli.output.render.roll`) where it draws, so that ``--json`` never loads Rich.
+renderer (`d4cli.output.render.roll_steps`) where it draws, so that ``--json`` never loads Rich.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from d4cli.journal.rolls import check_json, dice_json, pool_json
 from d4cli.output.printing import Tally
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.rolls import with_odds
+from d4cli.output.serialize.rolls_json import with_odds
 from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll
@@ -122,7 +122,7 @@ class PoolView:
             self.odds_object = odds_json(self.odds_record)
 
     def base_json(self, result: PoolResult) -> JsonObject:
-        """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls.pool_json`."""
+        """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls_json.pool_json`."""
         return pool_json(result, entered=self.entered)
 
     def to_json(self, result: PoolResult) -> JsonObject:
@@ -155,7 +155,7 @@ class PoolView:
 
     def show(self, result: PoolResult) -> None:
         from d4cli.output.render import print_renderables  # drawn: Rich loads here
-        from d4cli.output.render.roll import pool_renderables
+        from d4cli.output.render.roll_steps import pool_renderables
 
         renderables: list[object] = pool_renderables(
             result,
@@ -224,7 +224,7 @@ class CheckView:
 
     def show(self, result: CheckResult) -> None:
         from d4cli.output.render import print_renderables  # drawn: Rich loads here
-        from d4cli.output.render.roll import check_renderables
+        from d4cli.output.render.roll_steps import check_renderables
 
         steps = entered_steps(check_steps(result)) if self.entered else None
         print_renderables(
@@ -268,8 +268,8 @@ class DiceView:
 
     def show(self, roll: DiceRoll) -> None:
         from d4cli.output.render import escape, print_renderables  # drawn: Rich loads here
-        from d4cli.output.render.odds import render_pool_odds
-        from d4cli.output.render.roll import dice_table
+        from d4cli.output.render.odds_charts import render_pool_odds
+        from d4cli.output.render.roll_steps import dice_table
 
         title = "Dice" if self.label is None else f"Dice: {escape(self.label)}"
         renderables: list[object] = [dice_table(roll, title)]

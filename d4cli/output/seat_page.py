@@ -21,7 +21,7 @@ from __future__ import annotations
 from importlib.resources import files
 
 from d4cli.fight.seat_view import SeatCreature, SeatPage, SeatPlan, SeatRequest, SeatRoll
-from d4cli.journal.rolls import extra_json
+from d4cli.journal.roll_facts import extra_json
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.serialize import JsonObject

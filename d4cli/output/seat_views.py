@@ -8,7 +8,7 @@ from d4cli.fight.actions import ActRecord
 from d4cli.output.act_views import ActView
 from d4cli.output.render import escape
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.seats import seat_act_json
+from d4cli.output.serialize.seats_json import seat_act_json
 from d4cli.rules.pool import PoolResult
 
 

@@ -3,7 +3,7 @@
 A pool roll (R2-R8), an Action Roll (C1-C7) and a roll of plain dice (L3) each become
 a list of plain `Step` records: the step's name, what happened (plain text, names as
 written), the rule id that decided it, and a `Tone` for the part of the text that
-carries the verdict. The Rich table (`d4cli.output.render.roll.steps_table`) and the
+carries the verdict. The Rich table (`d4cli.output.render.roll_steps.steps_table`) and the
 Markdown one (`d4cli.output.render.handbook.steps_markdown`) render the list; the
 steps of what a creature does are `d4cli.output.creature_steps`. No Rich here.
 """

@@ -1,6 +1,6 @@
 """Which rows of a turn order fit a screen: a window that follows the current creature.
 
-Shared by the boards (`d4cli.output.render.board`, `d4cli.output.render.players_board`);
+Shared by the boards (`d4cli.output.render.board_frame`, `d4cli.output.render.players_board`);
 the page's script (``d4cli/output/assets/page.js``) does the same with the heights it
 measures. Pure: row heights in, the window out.
 

@@ -5,7 +5,7 @@ line after the first starts under the first word after its prefix (``d4cli: erro
 ``#12 16:04 R1 ``). Off a terminal (a pipe, a file) a line is never wrapped: scripts
 read one line per error and per log entry (docs/cli.md). No Rich here, so that an
 error line costs no more imports than today; Rich's own output wraps in
-`d4cli.output.render.encounter.print_lines`.
+`d4cli.output.render.entry_lines.print_lines`.
 """
 
 from __future__ import annotations

@@ -329,7 +329,7 @@ def roll_extra(extra: ExtraDice, rng: DiceSource) -> ExtraRoll:
 def roll_dice(count: int, sides: int, rng: DiceSource) -> tuple[int, ...]:
     """Roll *count* dice of *sides* faces with *rng*.
 
-    A source with a ``roll_many(count, sides)`` method (`d4cli.sim.dice.BatchedDice`)
+    A source with a ``roll_many(count, sides)`` method (`d4cli.sim.batched_dice.BatchedDice`)
     hands the same dice as *count* ``randint(1, sides)`` calls in one call.
     """
     many = getattr(rng, "roll_many", None)

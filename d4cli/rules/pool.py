@@ -259,7 +259,7 @@ def roll_pool(request: PoolRequest | PoolPlan, rng: DiceSource) -> PoolResult:
 def roll_pools(plan: PoolPlan, rng: DiceSource, count: int) -> list[PoolResult]:
     """*count* rolls of *plan*: the very results of *count* `roll_pool` calls with *rng*, in order (R2-R8).
 
-    A source with ``roll_rows(rolls, count, sides)`` (`d4cli.sim.dice.BatchedDice`)
+    A source with ``roll_rows(rolls, count, sides)`` (`d4cli.sim.batched_dice.BatchedDice`)
     hands the pools' d4s of every roll in one call when there are no extra dice (R6).
     """
     rows = getattr(rng, "roll_rows", None)

@@ -30,7 +30,7 @@ from d4cli.fight.encounter import Encounter
 from d4cli.fight.sides import FightEnd, fight_end
 from d4cli.fight.team import TeamRequest
 from d4cli.rules.errors import InputError
-from d4cli.sim.dice import BatchedDice
+from d4cli.sim.batched_dice import BatchedDice
 from d4cli.sim.policy import (
     MAX_ACTIONS,
     best_move,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from d4cli.fight.encounter import Encounter
-from d4cli.sim.dice import BatchedDice
+from d4cli.sim.batched_dice import BatchedDice
 from d4cli.sim.engine import play, run_seed
 from d4cli.sim.forecast import forecast_setup
 from d4cli.sim.setup import Memo

@@ -46,7 +46,7 @@ REACTION_COST = 1
 
 class TargetDice(Protocol):
     """The dice of the ``random`` target rule: ``randrange(n)`` is uniform over 0..n-1
-    (`d4cli.sim.dice.BatchedDice` passes it to its ``random.Random``)."""
+    (`d4cli.sim.batched_dice.BatchedDice` passes it to its ``random.Random``)."""
 
     def randrange(self, stop: int, /) -> int: ...
 

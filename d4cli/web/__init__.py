@@ -4,5 +4,5 @@
 assets), `guard.Guard` around everything (the served Host only, the security headers on every
 answer, the body limit), one `broadcast.Broadcaster` that reads each change once and sends the
 same bytes to every stream, and `writes` (the Origin, Content-Type and rate checks a write route
-runs). The command (`d4cli.cli.serve`) binds the socket and runs uvicorn.
+runs). The command (`d4cli.cli.web_server`) binds the socket and runs uvicorn.
 """

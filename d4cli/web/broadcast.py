@@ -26,7 +26,7 @@ from d4cli.api.encounter import PublicView
 from d4cli.api.live_odds import Odds, SideOdds, moved
 from d4cli.output.odds_line import odds_text
 from d4cli.output.page import page_html, view_fragment
-from d4cli.output.serialize.public_view import not_ready_json, odds_json, public_view_json
+from d4cli.output.serialize.public_view_json import not_ready_json, odds_json, public_view_json
 
 POLL_SECONDS = 0.2
 QUEUE_SIZE = 8

@@ -57,7 +57,7 @@ from d4cli.output.seat_page import (
     seat_page_html,
     seat_page_json,
 )
-from d4cli.web.app import Stream
+from d4cli.web.asgi_app import Stream
 from d4cli.web.broadcast import POLL_SECONDS, Broadcaster, StreamsFull
 from d4cli.web.notices import Notices
 from d4cli.web.writes import RateLimit, read_write

@@ -29,7 +29,7 @@ WRITES_PER_SECOND = 3
 
 def check_origin(request: Request) -> None:
     """The request's ``Origin`` is ``http://`` + its ``Host`` (which the guard has checked), or
-    one of the app's ``state.origins`` (``--public-url``, `d4cli.web.app.Settings.origins`).
+    one of the app's ``state.origins`` (``--public-url``, `d4cli.web.asgi_app.Settings.origins`).
 
     Raises:
         HTTPException: 403, the Origin is missing or another.

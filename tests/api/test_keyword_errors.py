@@ -10,7 +10,6 @@ import pytest
 from d4cli.api import InputError, odds, rolls
 from d4cli.api.encounter import Tracker
 from d4cli.api.recap import recap_report
-from d4cli.api.sheets import AddSpec
 from d4cli.fight.sheet_check import SheetCheckRequest
 
 

@@ -17,7 +17,7 @@ def test_count_like_adds_four_copies_of_a_bundled_stat_block(tmp_path):
     assert obj["like"] == "Goblin Archer" and obj["actor"] == "Goblin 1"
     status = ok_json("status")["creatures"]
     assert [c["name"] for c in status] == obj["names"]
-    from d4cli.api.sheets import template_creature
+    from d4cli.api.add_sheets import template_creature
     from d4cli.fight.encounter import Encounter
 
     archer = template_creature(

@@ -10,7 +10,7 @@ from pathlib import Path
 from _cli import fails, ok, ok_json, run
 
 from d4cli.cli.aliases import name_positions, resolve_aliases
-from d4cli.cli.names import NAME, NAME_OPTIONAL, NAMES, WORD, WORD_OPTIONAL
+from d4cli.cli.spaced_names import NAME, NAME_OPTIONAL, NAMES, WORD, WORD_OPTIONAL
 
 FILE = Path("encounter.toml")
 NOTE = "d4cli: note: 'Sniper' is Goblin Archer's alias\n"

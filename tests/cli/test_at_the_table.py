@@ -83,7 +83,7 @@ def test_a_side_wins_reads_with_any_side_name():
 
 
 def test_a_share_shown_as_zero_draws_no_bar():
-    from d4cli.output.render.simulate import rounds_chart
+    from d4cli.output.render.simulate_text import rounds_chart
 
     mode = {"runs": 1000, "rounds": {"histogram": {"1": 998, "2": 1}}, "draws": {"draws": 1}}
     lines = rounds_chart(mode, 10)

@@ -12,9 +12,9 @@ import pytest
 from _cli import fails, ok, ok_json, run
 
 from d4cli.api.tracker import Tracker
-from d4cli.cli.board import Board
+from d4cli.cli.board_screen import Board
 from d4cli.cli.odds_worker import OddsWorker
-from d4cli.output.render.board import frame_text, gm_frame, odds_markup
+from d4cli.output.render.board_frame import frame_text, gm_frame, odds_markup
 from d4cli.sim.side_odds import SideOdds
 
 FILE = Path("encounter.toml")

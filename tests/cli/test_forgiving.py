@@ -201,7 +201,7 @@ def test_grid_cells_round_half_up():
     from fractions import Fraction
 
     from d4cli.odds.grids import EXPECTED_DAMAGE, P_SUCCESS
-    from d4cli.output.render.odds import cell_text, percent
+    from d4cli.output.render.odds_charts import cell_text, percent
 
     class Damage:
         quantity = EXPECTED_DAMAGE

@@ -27,7 +27,7 @@ def fight(isolated_env) -> Path:
 
 def test_ctrl_c_after_the_change_is_saved_names_its_entry(fight, monkeypatch):
     # After the write, while printing (the line is drawn by the renderer `changes` imports).
-    from d4cli.output.render import encounter as drawn
+    from d4cli.output.render import entry_lines as drawn
 
     monkeypatch.setattr(drawn, "print_lines", _interrupt)
     answer = run("damage", "Aria", "3", file=fight)

@@ -9,12 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from d4cli.cli.app import app
-from d4cli.journal.rolls import pool_json
+from d4cli.journal.roll_facts import pool_json
 from d4cli.odds.roll_odds import pool_odds
-from d4cli.output.serialize.rolls import with_odds
+from d4cli.output.serialize.rolls_json import with_odds
 from d4cli.rules.dice import parse_extras
 from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
-from d4cli.sim.dice import times_dice
+from d4cli.sim.batched_dice import times_dice
 
 runner = CliRunner()
 

@@ -1,6 +1,6 @@
 """Names without quotes: ``act Goblin Archer Finesse`` reads the creature "Goblin Archer" (N1).
 
-The pure reader (`d4cli.cli.names`), the command line through the root command, and Tab
+The pure reader (`d4cli.cli.spaced_names`), the command line through the root command, and Tab
 inside ``d4cli play``. conftest's autouse fixture points D4CLI_FILE at a temp folder.
 """
 
@@ -13,7 +13,8 @@ import typer.main
 from _cli import fails, files, ok, ok_json, run
 
 from d4cli.cli.app import app
-from d4cli.cli.names import (
+from d4cli.cli.play_prompt import completions, name_completions
+from d4cli.cli.spaced_names import (
     ARGUMENTS,
     Options,
     could_join,
@@ -23,7 +24,6 @@ from d4cli.cli.names import (
     rebuilt,
     runs_of,
 )
-from d4cli.cli.play_prompt import completions, name_completions
 from d4cli.rules.errors import InputError
 
 ACT = ARGUMENTS[("act",)]

@@ -24,7 +24,7 @@ from d4cli.fight.public_rolls import FEED_SIZE, PublicRoll, public_rolls
 from d4cli.fight.public_view import public_view
 from d4cli.fight.view_settings import PlayerView
 from d4cli.journal.entry import logged_rolls
-from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize.public_view_json import public_view_json
 
 MARK = st.text(alphabet="abcdefghjkmnpqrstuvwxyz", min_size=6, max_size=10)
 
@@ -167,7 +167,7 @@ def player_outputs(
     """Every player output of *encounter* with the roll feed of *entries*: JSON, the players' board
     at 80 and 120 columns, the page, and each body of the server (its page, ``/view.json`` and its event, with the file readable or not)."""
     from d4cli.output.page import page_html
-    from d4cli.output.render.board import frame_text
+    from d4cli.output.render.board_frame import frame_text
     from d4cli.output.render.players_board import players_frame
     from d4cli.web.broadcast import snapshot
 
@@ -215,7 +215,7 @@ def test_no_hidden_string_reaches_any_player_output(
 
 def test_the_check_would_catch_a_leak():
     """The GM's board shows what the players' outputs must not: the same check finds it there."""
-    from d4cli.output.render.board import frame_text, gm_frame
+    from d4cli.output.render.board_frame import frame_text, gm_frame
 
     encounter = Encounter(
         creatures=(

@@ -24,12 +24,12 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 # The projection itself (`d4cli.fight.public_view`) is part of the library every command loads;
 # the server, the board and the page are not.
 PLAYER_VIEW_MODULES = {
-    "d4cli.cli.serve",
-    "d4cli.cli.board",
+    "d4cli.cli.web_server",
+    "d4cli.cli.board_screen",
     "d4cli.cli.commands.player_view",
     "d4cli.output.page",
-    "d4cli.output.render.board",
-    "d4cli.output.serialize.public_view",
+    "d4cli.output.render.board_frame",
+    "d4cli.output.serialize.public_view_json",
     "http.server",
     "socketserver",
     "rich.live",
@@ -62,5 +62,9 @@ def test_other_commands_never_load_the_player_view(tmp_path: Path, args: tuple[s
 def test_board_once_loads_the_board_but_not_the_server(tmp_path: Path):
     _loaded(tmp_path, "init", "--from", "skirmish")
     loaded = _loaded(tmp_path, "board", "--players", "--once")
-    assert {"d4cli.cli.board", "d4cli.fight.public_view", "d4cli.output.render.board"} <= loaded
-    assert {"d4cli.cli.serve", "http.server", "d4cli.output.page"} & loaded == set()
+    assert {
+        "d4cli.cli.board_screen",
+        "d4cli.fight.public_view",
+        "d4cli.output.render.board_frame",
+    } <= loaded
+    assert {"d4cli.cli.web_server", "http.server", "d4cli.output.page"} & loaded == set()

@@ -261,7 +261,7 @@ def test_bad_seed_from_environment():
 
 
 def test_help_lists_topics_and_each_topic_renders():
-    from d4cli.output.helptext import TOPICS
+    from d4cli.output.rules_reference import TOPICS
 
     index = run("help")
     assert index.exit_code == 0
@@ -301,7 +301,7 @@ def test_help_examples_run_as_written():
     import re
     import shlex
 
-    from d4cli.output.helptext import TOPICS
+    from d4cli.output.rules_reference import TOPICS
 
     ran = 0
     for topic in TOPICS.values():

@@ -18,7 +18,7 @@ import pytest
 from _cli import fails
 from _serve import FILE, SECRETS, Server, gm, hidden_skirmish, next_message, open_stream
 
-from d4cli.cli.serve import served_hosts
+from d4cli.cli.web_server import served_hosts
 
 
 @pytest.fixture

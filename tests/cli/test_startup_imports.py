@@ -242,7 +242,7 @@ def test_json_loads_no_renderer_and_status_loads_the_simulator_only_with_forecas
     )
     assert "forecast" in json.loads(out) and "d4cli.sim.forecast" in modules
     _, modules = _run("status", "-f", path, cwd=tmp_path, env={"COLUMNS": "100"})
-    assert "d4cli.output.render.status" in modules and "d4cli.sim.forecast" not in modules
+    assert "d4cli.output.render.status_tables" in modules and "d4cli.sim.forecast" not in modules
 
 
 def test_the_probe_sees_what_a_command_loads(tmp_path: Path) -> None:
@@ -303,6 +303,6 @@ def test_only_serve_loads_the_web_stack(tmp_path: Path) -> None:
         "uvicorn",
         "sse_starlette",
         "segno",
-        "d4cli.web.app",
+        "d4cli.web.asgi_app",
         "d4cli.web.seat_routes",
     } <= modules

@@ -23,7 +23,7 @@ from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-from d4cli.journal.effects import effect_json, end_reason
+from d4cli.journal.effect_facts import effect_json, end_reason
 from d4cli.output.effecttext import describe
 
 
@@ -408,7 +408,7 @@ def test_completion_of_effect_sources_and_duration_names(fight):
 
 def test_every_reason_an_effect_ends_has_its_words():
     from d4cli.fight import effects
-    from d4cli.journal import effects as journal_effects
+    from d4cli.journal import effect_facts as journal_effects
 
     assert set(journal_effects.END_REASONS) == set(effects.END_REASONS)
     gone = effects.Ended("Aria", effects.Effect("bless"), effects.TURN_SKIPPED, "Bram", 2)

@@ -13,7 +13,7 @@ from d4cli.fight.encounter import Creature, Encounter, new_creature
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
 from d4cli.journal.entry import journal_json
-from d4cli.output.serialize.views import status_json
+from d4cli.output.serialize.encounter_json import status_json
 from d4cli.rules.dice import ExtraDice, ScriptedDice
 from d4cli.rules.errors import InputError
 

@@ -20,7 +20,7 @@ from d4cli.rules.dice import ExtraDice, ScriptedDice, roll_dice
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import MAX_NAME_LENGTH, check_text, fold_name, name_problem
 from d4cli.rules.pool import PoolRequest, plan_pool
-from d4cli.sim.dice import BatchedDice
+from d4cli.sim.batched_dice import BatchedDice
 
 
 def encounter() -> Encounter:

@@ -11,7 +11,7 @@ from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.public_view import hp_label, public_view
 from d4cli.fight.view_settings import PlayerView
-from d4cli.output.serialize.public_view import public_view_json
+from d4cli.output.serialize.public_view_json import public_view_json
 
 
 def _creature(name: str, **fields: object) -> Creature:
@@ -154,7 +154,7 @@ def test_a_hidden_creatures_turn_names_nobody_nor_says_a_turn_runs_and_effects_t
     view = public_view(encounter)
     assert (view.turn, view.next_turn) == (None, "Aria")
     assert "hidden_turn" not in public_view_json(view)
-    from d4cli.output.serialize.public_view import effect_left
+    from d4cli.output.serialize.public_view_json import effect_left
 
     assert [effect_left(effect, view.counts_from) for effect in view.creatures[0].effects] == [
         "until the start of a hidden creature's turn",

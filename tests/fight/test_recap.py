@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from d4cli.api.recap import recap_figures
-from d4cli.fight.recap import can_act_at_cost_1, hp_lost, load_spent, rounds_between
+from d4cli.fight.recap_figures import can_act_at_cost_1, hp_lost, load_spent, rounds_between
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.journal.entry import read_entry
 

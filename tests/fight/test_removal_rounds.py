@@ -13,7 +13,7 @@ from d4cli.fight.encounter import Encounter, new_creature
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.turns import add_creature, end_turn, move_creature, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter
-from d4cli.journal.effects import end_reason
+from d4cli.journal.effect_facts import end_reason
 from d4cli.rules.errors import FileError
 
 

@@ -437,7 +437,7 @@ def test_check_and_sheet_output(sheet_file, snapshot):
 def test_completion_offers_the_typed_creatures_sheet_names(sheet_file):
     from types import SimpleNamespace
 
-    from d4cli.cli.completion.sheets import (
+    from d4cli.cli.completion.sheet_names import (
         complete_action,
         complete_aspect_or_action,
         complete_attribute,

@@ -18,7 +18,7 @@ from d4cli.fight.turns import add_creature, start_turn
 from d4cli.journal import SCHEMA, SCHEMA_KEY
 from d4cli.journal.acts import ActChange, CheckChange, TeamChange
 from d4cli.journal.changes import HpChange, NoteChange, SetChange, TurnStartChange, ViewChange
-from d4cli.journal.effects import EffectChange
+from d4cli.journal.effect_facts import EffectChange
 from d4cli.journal.entry import (
     KINDS,
     SERIALIZERS,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from d4cli.output.render.balance import balance_svg, curve_lines, summary_lines
-from d4cli.output.serialize.balance import balance_json
-from d4cli.sim.balance import Balance, Point, Vary, search
+from d4cli.output.render.balance_text import balance_svg, curve_lines, summary_lines
+from d4cli.output.serialize.balance_json import balance_json
+from d4cli.sim.balance_search import Balance, Point, Vary, search
 
 NS = "{http://www.w3.org/2000/svg}"
 

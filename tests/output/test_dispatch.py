@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from d4cli.cli.app import app
 from d4cli.fight import closed_sets as kinds
 from d4cli.journal.entry import SERIALIZERS, record_json
-from d4cli.output.render.encounter import SUMMARIES, summary
+from d4cli.output.render.entry_lines import SUMMARIES, summary
 
 runner = CliRunner()
 

@@ -6,7 +6,7 @@ from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import public_view
-from d4cli.output.render.board import frame_text
+from d4cli.output.render.board_frame import frame_text
 from d4cli.output.render.players_board import players_frame
 
 

@@ -13,7 +13,7 @@ import pytest
 from _cli import run
 
 from d4cli.cli.app import COMMANDS
-from d4cli.output.helptext import parse_rules, rule_key
+from d4cli.output.rules_reference import parse_rules, rule_key
 from d4cli.output.ruletext import RULES
 
 REPO = Path(__file__).resolve().parents[2]

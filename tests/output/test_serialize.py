@@ -58,14 +58,14 @@ def test_the_grep_would_find_a_stray_builder(tmp_path):
     stray = tmp_path / "stray.py"
     stray.write_text('emit_json({"kind": "act", "total": 3})\n')
     assert len(_contract_dicts(stray)) == 2
-    # the serializer's modules do build them: rolls, acts, the event head, views
+    # the serializer's modules do build them: rolls, acts, the event head, the whole file
     built = {
         path.stem
         for folder in (SERIALIZER, JOURNAL)
         for path in folder.glob("*.py")
         if _contract_dicts(path)
     }
-    assert {"rolls", "acts", "heads", "views"} <= built
+    assert {"roll_facts", "acts", "heads", "encounter_json"} <= built
 
 
 def test_no_record_serializes_itself():
@@ -189,5 +189,5 @@ def test_act_json_loads_its_serializer_and_no_other_commands_output(tmp_path):
         assert "d4cli.journal.acts" in loaded, args
         if "--dry-run" in args:
             assert " rich\n" not in loaded and " d4cli.output.render\n" not in loaded, args
-        for other in ("d4cli.sim", "d4cli.output.render.board", "d4cli.output.page"):
+        for other in ("d4cli.sim", "d4cli.output.render.board_frame", "d4cli.output.page"):
             assert f" {other}\n" not in loaded, (args, other)

@@ -54,7 +54,7 @@ def _fight(tmp_path: Path):
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_status_is_one_row_per_creature_that_fits(tmp_path, terminal, snapshot, width):
-    from d4cli.output.render.status import print_status
+    from d4cli.output.render.status_tables import print_status
 
     encounter = _fight(tmp_path)
     text = terminal(lambda: print_status(encounter), width)
@@ -71,7 +71,7 @@ def test_status_is_one_row_per_creature_that_fits(tmp_path, terminal, snapshot, 
 
 
 def test_a_wide_terminal_keeps_the_full_table(tmp_path, terminal):
-    from d4cli.output.render.status import print_status
+    from d4cli.output.render.status_tables import print_status
 
     encounter = _fight(tmp_path)
     piped = ok("status").stdout  # a pipe is never wrapped: the full table
@@ -101,7 +101,7 @@ def test_a_sweep_pairs_every_label_with_its_own_values(
     import json
 
     import d4cli.output.render as render
-    import d4cli.output.render.simulate as simulate
+    import d4cli.output.render.simulate_text as simulate
     from d4cli.output.figuretext import sweep_columns
 
     report = json.loads(
@@ -183,7 +183,7 @@ def test_a_report_too_wide_for_the_terminal_takes_the_short_labels(
     import json
 
     import d4cli.output.render as render
-    import d4cli.output.render.simulate as simulate
+    import d4cli.output.render.simulate_text as simulate
     from d4cli.output.figuretext import SHORT_NOTE
 
     report = json.loads(

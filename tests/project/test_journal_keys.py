@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "d4cli"
 HOME = PACKAGE / "journal"
 # Objects the home writes that are also printed alone and read by their printers: a roll's
 # (``roll pool``, ``roll check``, ``roll dice``) and an effect's (``effect list``, ``status``).
-SHARED_OBJECTS = (HOME / "rolls.py", HOME / "effects.py")
+SHARED_OBJECTS = (HOME / "roll_facts.py", HOME / "effect_facts.py")
 # The encounter file's own vocabulary: its fields are read by key where the TOML is read.
 FILE_FORMAT = PACKAGE / "fileformat"
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from d4cli.sim.balance import Point, most_values, search
+from d4cli.sim.balance_search import Point, most_values, search
 
 RUNS = 1000
 

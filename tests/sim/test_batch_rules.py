@@ -33,7 +33,7 @@ from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.errors import InputError
 from d4cli.sim import batch, batch_effects
 from d4cli.sim.batch_tables import Tables, build
-from d4cli.sim.dice import BatchedDice
+from d4cli.sim.batched_dice import BatchedDice
 from d4cli.sim.engine import _act_request, _Run, _team_request
 from d4cli.sim.policy import choose_target
 from d4cli.sim.setup import Setup, prepare

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool, roll_pools
-from d4cli.sim.dice import BatchedDice, times_dice
+from d4cli.sim.batched_dice import BatchedDice, times_dice
 
 
 def test_times_dice_hand_out_d4s_in_drawn_order_and_other_dice_from_randint():

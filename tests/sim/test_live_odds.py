@@ -13,7 +13,7 @@ from d4cli.api.live_odds import live_odds, seen_by_players
 from d4cli.fight.sheets import copy_sheet
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.output.odds_line import odds_text
-from d4cli.output.serialize.public_view import odds_json
+from d4cli.output.serialize.public_view_json import odds_json
 from d4cli.sim.side_odds import SideOdds, moved
 
 

@@ -11,7 +11,7 @@ from d4cli.fight.effects import Effect
 from d4cli.fight.encounter import Action, Encounter, new_creature
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
-from d4cli.sim.dice import BatchedDice
+from d4cli.sim.batched_dice import BatchedDice
 from d4cli.sim.engine import play, run_seed
 from d4cli.sim.engines import EngineChoice
 from d4cli.sim.pieces import run_all

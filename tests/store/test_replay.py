@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from d4cli.store.files import digest
 from d4cli.store.journal import make_patch
-from d4cli.store.replay import rebuild
+from d4cli.store.patch_replay import rebuild
 
 
 def h(text: str) -> str:

@@ -561,7 +561,7 @@ import os, sys
 # may not be readable by the unprivileged user.
 import difflib, hashlib, json, re, tempfile, tomllib, tomli_w
 import d4cli.cli.app, d4cli.cli.commands.encounter, d4cli.cli.commands.turn, d4cli.fileformat.encounter_toml
-import d4cli.cli.settings, d4cli.output.render.encounter, d4cli.store.history, d4cli.store.transaction
+import d4cli.cli.settings, d4cli.output.render.entry_lines, d4cli.store.history, d4cli.store.transaction
 from d4cli.cli.main import main
 os.setgid(65534); os.setuid(65534)
 sys.argv = ["d4cli"] + sys.argv[1:]

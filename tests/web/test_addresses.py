@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _serve import Server, hidden_skirmish
 
-from d4cli.cli.serve import join_origin, served_hosts
+from d4cli.cli.web_server import join_origin, served_hosts
 from d4cli.web.addresses import (
     Interface,
     Machine,

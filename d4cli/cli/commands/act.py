@@ -28,7 +28,7 @@ from d4cli.cli.completion.creatures import (
     complete_creature,
     complete_other_creature,
 )
-from d4cli.cli.completion.sheets import complete_aspect_or_action
+from d4cli.cli.completion.sheet_names import complete_aspect_or_action
 from d4cli.cli.options import (
     AdvOption,
     DisOption,
@@ -246,7 +246,7 @@ def show_act(
     if short and not json_ and not quiet:
         if result.allowed:
             # The line `log` shows (markup): drawn, so Rich loads here, never for --json.
-            from d4cli.output.render.encounter import print_lines, summary
+            from d4cli.output.render.entry_lines import print_lines, summary
 
             print_lines([summary(journal_json(record)) + (" (dry run)" if dry_run else "")])
             return

@@ -15,12 +15,12 @@ from d4cli.api import InputError
 from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, Point, Vary, apply_balance, balance
 from d4cli.api.inputs import parse_whole
 from d4cli.api.tracker import Tracker
-from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.exit_codes import ExitCode
 from d4cli.cli.options import FileArgument, FileOption, JsonOption
 from d4cli.cli.sim_input import one_file, played_encounter, seed_of
-from d4cli.output.render.balance import balance_svg, print_balance
-from d4cli.output.serialize.balance import balance_json
+from d4cli.cli.tracker_access import open_tracker, tell
+from d4cli.output.render.balance_text import balance_svg, print_balance
+from d4cli.output.serialize.balance_json import balance_json
 from d4cli.output.stdout import emit_json
 
 FORMATS = ("table", "svg")

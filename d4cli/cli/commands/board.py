@@ -11,12 +11,12 @@ from d4cli.api import D4Error, FileError
 from d4cli.api.encounter import Tracker, public_view
 from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
-from d4cli.cli.board import print_once, run_live
-from d4cli.cli.changes import open_tracker, tell_side_files
+from d4cli.cli.board_screen import print_once, run_live
 from d4cli.cli.odds_worker import odds_now
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.output.serialize.public_view import odds_json, public_view_json
-from d4cli.output.serialize.views import status_json
+from d4cli.cli.tracker_access import open_tracker, tell_side_files
+from d4cli.output.serialize.encounter_json import status_json
+from d4cli.output.serialize.public_view_json import odds_json, public_view_json
 from d4cli.output.stdout import emit_json
 
 

@@ -12,8 +12,9 @@ from d4cli.api.inputs import check_text, parse_whole
 from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature, complete_effect_source
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
-from d4cli.output.render.effects import print_effects
-from d4cli.output.serialize.effects import effects_list_json
+from d4cli.cli.tracker_access import open_tracker, print_change
+from d4cli.output.render.effect_lines import print_effects
+from d4cli.output.serialize.effects_json import effects_list_json
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(

@@ -29,14 +29,14 @@ from d4cli.api.inputs import (
 from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion import complete_example, complete_mode
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.cli.slips import record_names, say_note, unsided_note
-from d4cli.output.render.encounter import history_line, init_lines, print_lines
-from d4cli.output.serialize.views import (
+from d4cli.cli.tracker_access import open_tracker, print_change
+from d4cli.output.render.entry_lines import history_line, init_lines, print_lines
+from d4cli.output.serialize.encounter_json import (
     init_output_json,
     redo_json,
     undo_json,

@@ -7,12 +7,12 @@ from typing import Annotated
 import typer
 
 from d4cli.api.simulation import FightOver, decided
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import EngineOption, FileOption, JsonOption
 from d4cli.cli.reads import run_forecast
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.forecast import print_forecast, settled_line
-from d4cli.output.serialize.forecast import forecast_json, settled_json
+from d4cli.cli.tracker_access import open_tracker
+from d4cli.output.render.entry_lines import print_lines
+from d4cli.output.render.forecast_text import print_forecast, settled_line
+from d4cli.output.serialize.forecast_json import forecast_json, settled_json
 from d4cli.output.stdout import emit_json
 
 

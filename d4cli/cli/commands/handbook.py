@@ -13,7 +13,7 @@ from d4cli.api.inputs import SEED, check_text, parse_whole
 from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
 from d4cli.output.render import escape
-from d4cli.output.render.encounter import print_lines
+from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.handbook import handbook_markdown
 
 DEFAULT_EXAMPLE = "ambush"

@@ -11,11 +11,11 @@ import typer
 from d4cli.api import InputError
 from d4cli.cli.completion import complete_topic
 from d4cli.cli.options import JsonOption
-from d4cli.output.helptext import TOPICS, rule_key
 from d4cli.output.render import console
-from d4cli.output.render.helptext import render_index, render_rule, render_topic
+from d4cli.output.render.help_topics import render_index, render_rule, render_topic
+from d4cli.output.rules_reference import TOPICS, rule_key
 from d4cli.output.ruletext import RULES
-from d4cli.output.serialize.views import help_json
+from d4cli.output.serialize.encounter_json import help_json
 from d4cli.output.stdout import emit_json
 
 

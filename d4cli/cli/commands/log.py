@@ -13,12 +13,11 @@ from d4cli.api import InputError
 from d4cli.api.encounter import public_entry, read_head
 from d4cli.api.inputs import LAST, ROUND, check_text, escape_control, parse_whole
 from d4cli.api.tracker import Tracker
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
-from d4cli.output.serialize.replay import state_line_json
-from d4cli.output.serialize.views import log_json_chunks
+from d4cli.output.serialize.encounter_json import log_json_chunks
+from d4cli.output.serialize.replay_json import state_line_json
 from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.output.wrap import say
 

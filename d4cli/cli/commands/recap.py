@@ -10,11 +10,11 @@ import typer
 from d4cli.api import InputError
 from d4cli.api.inputs import SEED, parse_whole
 from d4cli.api.recap import recap_report
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.output.render.recap import csv_recap, markdown_recap, print_recap
+from d4cli.cli.tracker_access import open_tracker
+from d4cli.output.render.recap_tables import csv_recap, markdown_recap, print_recap
 from d4cli.output.render.svg import recap_svg
-from d4cli.output.serialize.recap import recap_json
+from d4cli.output.serialize.recap_json import recap_json
 from d4cli.output.stdout import emit_json
 
 FORMATS = ("table", "markdown", "csv", "svg")

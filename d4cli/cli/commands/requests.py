@@ -16,8 +16,8 @@ from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
 from d4cli.output.render import print_renderables
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.seats import request_line, requests_table
+from d4cli.output.render.entry_lines import print_lines
+from d4cli.output.render.seat_tables import request_line, requests_table
 from d4cli.output.seat_views import SeatActView
 from d4cli.output.serialize.changes import act_json
 from d4cli.output.serialize.seats import request_json, requests_json, seat_act_json

@@ -17,10 +17,11 @@ from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.cli.slips import say_note
+from d4cli.cli.tracker_access import tell_side_files
 from d4cli.output.render import escape, print_renderables
-from d4cli.output.render.encounter import print_lines
-from d4cli.output.render.seats import seats_table
-from d4cli.output.serialize.seats import added_json, removed_json, seat_json, seats_json
+from d4cli.output.render.entry_lines import print_lines
+from d4cli.output.render.seat_tables import seats_table
+from d4cli.output.serialize.seats_json import added_json, removed_json, seat_json, seats_json
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(

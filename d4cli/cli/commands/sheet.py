@@ -24,7 +24,7 @@ from d4cli.api.inputs import (
 )
 from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.completion.creatures import complete_aspect, complete_creature
-from d4cli.cli.completion.sheets import (
+from d4cli.cli.completion.sheet_names import (
     complete_action,
     complete_attribute,
     complete_proficiency,

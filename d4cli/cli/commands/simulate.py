@@ -20,7 +20,7 @@ from d4cli.api.simulation import (
 from d4cli.cli.options import EngineOption, FileArgument, FileOption, JsonOption
 from d4cli.cli.sim_input import one_file, played_path
 from d4cli.output.render.simtext import csv_report, markdown_report
-from d4cli.output.render.simulate import Progress, print_report, print_sweep
+from d4cli.output.render.simulate_text import Progress, print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
 from d4cli.output.stdout import emit_json
 

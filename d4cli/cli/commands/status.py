@@ -2,7 +2,7 @@
 entry (``--at``), and with ``--forecast`` each side's chance to win (docs/cli.md "Encounter").
 
 A thin skin: parse the options, read the encounter through `d4cli.api.Tracker`, print its
-JSON (`d4cli.output.serialize.views.status_json`) or draw it (`_draw`: Rich loads there,
+JSON (`d4cli.output.serialize.encounter_json.status_json`) or draw it (`_draw`: Rich loads there,
 never for ``--json``). The simulator is an optional part of this command: it loads only
 with ``--forecast``, where that option is handled.
 """
@@ -18,10 +18,10 @@ from d4cli.api import InputError
 from d4cli.api.encounter import Encounter, public_entry
 from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
-from d4cli.cli.changes import open_tracker, tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
-from d4cli.output.serialize.views import status_json
+from d4cli.cli.tracker_access import open_tracker, tell_side_files
+from d4cli.output.serialize.encounter_json import status_json
 from d4cli.output.stdout import emit_json
 
 
@@ -96,7 +96,7 @@ def status_at(file: str | None, at: str) -> tuple[dict[str, Any], Encounter]:
 def _draw(encounter: Encounter, creature: Any, entry: dict[str, Any] | None) -> None:
     """The status for people: one creature's sheet, or the tracker, headed by *entry*'s line when
     it was replayed (read-only)."""
-    from d4cli.output.render.status import print_replayed, print_sheet, print_status  # drawn
+    from d4cli.output.render.status_tables import print_replayed, print_sheet, print_status  # drawn
 
     if creature is not None:
         print_sheet(encounter, creature)

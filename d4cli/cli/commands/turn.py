@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
+from d4cli.cli.tracker_access import open_tracker, print_change
 
 app = typer.Typer(help="Start and end turns (R1, R12-R14).", no_args_is_help=True)
 

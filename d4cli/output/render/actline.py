@@ -2,7 +2,7 @@
 counted and where it came from (R4, R9, R10, R11, R20). Rich markup, no table.
 
 It works on an act's journal entry read typed (`d4cli.journal.acts.ActChange`), as every
-summary of `d4cli.output.render.encounter` works on its entry.
+summary of `d4cli.output.render.entry_lines` works on its entry.
 """
 
 from __future__ import annotations

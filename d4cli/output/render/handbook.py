@@ -14,7 +14,7 @@ from typing import Any
 
 from d4cli.odds.grids import check_grid, compare_grid, damage_grid, pool_grid
 from d4cli.output.markdown import Markdown, markdown_table, md_text
-from d4cli.output.render.odds import grid_markdown
+from d4cli.output.render.odds_charts import grid_markdown
 from d4cli.output.render.simtext import markdown_report
 from d4cli.output.ruletext import RULES
 from d4cli.output.steps import Step, pool_steps

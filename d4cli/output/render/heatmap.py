@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 from d4cli.odds.grids import EXPECTED_DAMAGE, Grid
 from d4cli.output.gridtext import grid_title, row_header, row_label
-from d4cli.output.render.odds import cell_text, column_header, settings_line
+from d4cli.output.render.odds_charts import cell_text, column_header, settings_line
 
 CELL_W, CELL_H = 72, 26  # one cell
 LABEL_W = 150  # the row labels' column

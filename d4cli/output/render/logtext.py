@@ -1,7 +1,7 @@
 """``d4cli log`` as plain text: one aligned line per journal entry, written as it goes.
 
 No Rich table is built over the journal: each entry becomes one line (``#seq``,
-the time as HH:MM, the round, the one-line `d4cli.output.render.encounter.summary`
+the time as HH:MM, the round, the one-line `d4cli.output.render.entry_lines.summary`
 without its styles, and its ``--note``), written to stdout in blocks, so the
 cost grows with the entries and a long journal stays readable at 80 columns.
 Also the filters of ``log`` (``--round``, ``--creature``, ``--kind``). Both read each
@@ -17,7 +17,7 @@ from typing import Any
 from d4cli.fight import closed_sets as kinds
 from d4cli.journal.entry import read_change, read_entry
 from d4cli.output.render import for_stdout, plain
-from d4cli.output.render.encounter import change_line
+from d4cli.output.render.entry_lines import change_line
 from d4cli.output.wrap import hang, terminal_width
 from d4cli.rules.errors import InputError, escape_control
 from d4cli.rules.names import fold_name

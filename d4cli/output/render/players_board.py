@@ -5,7 +5,7 @@ the table: whose turn it is and who goes next, the creatures (effects wrap under
 the name, never cut), HP as shown, what the party can still act with (an Aspect's
 headroom, R2), then the roll feed (`d4cli.output.rolltext`). It fits the screen it
 is drawn on: when the turn order is taller, the rows follow the current creature
-(`d4cli.output.render.board.fitted_table`) and the feed keeps its newest lines.
+(`d4cli.output.render.board_frame.fitted_table`) and the feed keeps its newest lines.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.text import Text
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.public_view import PublicCreature, PublicView
 from d4cli.output.render import escape
-from d4cli.output.render.board import (
+from d4cli.output.render.board_frame import (
     LABEL_STYLE,
     Cell,
     Column,
@@ -31,7 +31,7 @@ from d4cli.output.render.board import (
     title_markup,
 )
 from d4cli.output.rolltext import roll_line
-from d4cli.output.serialize.public_view import effect_left
+from d4cli.output.serialize.public_view_json import effect_left
 from d4cli.output.window import view_focus
 
 # The feed's lines kept in view when the turn order is taller than the screen.
@@ -64,7 +64,7 @@ def players_frame(
     """The players' board of *view*, *height* lines of *width* columns at most.
 
     *unreadable*: the file could not be read just now; the frame says so and shows *view*, the last good one.
-    *odds*: the odds line (`d4cli.output.render.board.odds_markup`), under the turn line when given.
+    *odds*: the odds line (`d4cli.output.render.board_frame.odds_markup`), under the turn line when given.
     """
     lines: list[Any] = [
         one_line(title_markup(view.name, view.round)),
@@ -173,7 +173,7 @@ def _turn_cell(view: PublicView, creature: PublicCreature) -> str:
 
 def _effect_lines(creature: PublicCreature, counts_from: int) -> list[str]:
     """One line per public effect, for under the creature's name: ``blessed +1d4, 2 rounds left
-    (until the end of round 3)`` (`d4cli.output.render.board.name_cell` indents and wraps it)."""
+    (until the end of round 3)`` (`d4cli.output.render.board_frame.name_cell` indents and wraps it)."""
     lines = []
     for effect in creature.effects:
         sign = "+" if effect.grant == "advantage" else "-"

@@ -13,7 +13,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from d4cli.output.figuretext import heading, plural, rounds_shares, share_places
-from d4cli.output.render import recap
+from d4cli.output.render import recap_tables as recap
 
 # Colours of the series in order (then again from the first).
 PALETTE = ("#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#9c755f")

@@ -2,7 +2,7 @@
 
 A `Tally` starts from the encounter at the recap's start and is told, change by change, what
 each journal entry that follows did (`d4cli.api.recap` reads the entries and the encounter as
-it stood right after each, which ``d4cli.store.replay`` rebuilds; only changes that stand are
+it stood right after each, which ``d4cli.store.patch_replay`` rebuilds; only changes that stand are
 there, an undone change is gone). Output: a `Recap` record of plain numbers; the shell prints it.
 
 What counts:

@@ -117,7 +117,7 @@ def effect_event_json(event: EffectEvent) -> JsonObject:
 @dataclass(frozen=True, kw_only=True)
 class EffectChange(Change):
     """An ``effect`` (R20): ``add`` or ``remove``, the effect's object and the one it replaced
-    (`d4cli.journal.effects.effect_json`), the round its rounds count from."""
+    (`d4cli.journal.effect_facts.effect_json`), the round its rounds count from."""
 
     action: str | None
     effect: Facts

@@ -13,7 +13,7 @@ from rich.table import Table
 from d4cli.odds.check_odds import CheckOdds
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.render import escape
-from d4cli.output.render.odds import percent, render_check_odds, render_pool_odds
+from d4cli.output.render.odds_charts import percent, render_check_odds, render_pool_odds
 from d4cli.output.steps import Step, Tone, check_steps, dice_steps, pool_steps
 from d4cli.rules.action_roll import CheckResult
 from d4cli.rules.dice import DiceRoll

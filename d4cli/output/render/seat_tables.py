@@ -1,6 +1,6 @@
 """Seats and their requests on the GM's screen: ``seat list`` and ``requests`` tables, and the
 one lines of ``seat add``, ``approve`` and ``deny`` (from the JSON objects of
-`d4cli.output.serialize.seats`)."""
+`d4cli.output.serialize.seats_json`)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The loop polls the stat of the encounter file and its journal a few times a
 second (`POLL_SECONDS`; a change is drawn well within half a second and an idle
 board costs next to nothing) and redraws through Rich Live on the alternate
-screen (`d4cli.output.render.board`). On a terminal it reads single keys: ``q``
+screen (`d4cli.output.render.board_frame`). On a terminal it reads single keys: ``q``
 quits (exit 0); Ctrl-C quits too (exit 130), and so do Ctrl-\\, a hang-up and a
 kill (exit 128 + the signal's number); every way the terminal is left as it was.
 With ``--players`` it draws the projection only (`d4cli.fight.public_view`);
@@ -34,8 +34,8 @@ from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
 from d4cli.output.render import console
-from d4cli.output.render.board import frame_text, gm_frame, live_screen, odds_markup
-from d4cli.output.render.encounter import summary
+from d4cli.output.render.board_frame import frame_text, gm_frame, live_screen, odds_markup
+from d4cli.output.render.entry_lines import summary
 from d4cli.output.render.players_board import players_frame
 from d4cli.output.render.seats import building_line, pending_line
 from d4cli.output.serialize.seats import draft_json

@@ -167,7 +167,7 @@ class Balance:
         side: the side whose chance is sought, as the file spells it.
         vary: the setting varied (the creature as the file spells it).
         runs / seed: fights per value, and the seed every value shares.
-        search: the `d4cli.sim.balance.Search` (the value, its neighbours, the curve).
+        search: the `d4cli.sim.balance_search.Search` (the value, its neighbours, the curve).
     """
 
     encounter: str

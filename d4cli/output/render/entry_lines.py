@@ -31,18 +31,18 @@ from d4cli.journal.changes import (
     TurnStartChange,
     ViewChange,
 )
-from d4cli.journal.effects import EffectChange
+from d4cli.journal.effect_facts import EffectChange
 from d4cli.journal.entry import InitChange, SeveralChange, read_change, read_entry
 from d4cli.journal.heads import Change
 from d4cli.output import render
 from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change
 from d4cli.output.render.actline import act_summary
-from d4cli.output.render.effects import effect_summary
-from d4cli.output.render.fight import hp_summary, move_summary
-from d4cli.output.render.roll import steps_table
-from d4cli.output.render.sheet import action_summary, check_summary
-from d4cli.output.render.visibility import view_summary
+from d4cli.output.render.effect_lines import effect_summary
+from d4cli.output.render.fight_lines import hp_summary, move_summary
+from d4cli.output.render.roll_steps import steps_table
+from d4cli.output.render.sheet_text import action_summary, check_summary
+from d4cli.output.render.visibility_lines import view_summary
 
 _name = bold_name
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import action_document
 from d4cli.fight.sides import encounter_end
-from d4cli.journal.effects import effect_json
+from d4cli.journal.effect_facts import effect_json
 from d4cli.journal.heads import fight_over_json, pending_json
-from d4cli.output.helptext import Rule, Topic
+from d4cli.output.rules_reference import Rule, Topic
 from d4cli.output.serialize import JsonObject
 
 

@@ -33,7 +33,7 @@ from d4cli.api.encounter import side_problems
 from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.web.addresses import LOOPBACK_NAMES, Machine, join_address, machine_names, this_machine
-from d4cli.web.app import Settings, make_app
+from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.guard import with_security
 from d4cli.web.notices import Notices, follow_side_files

@@ -1,13 +1,13 @@
 """One-line summaries of the fight's changes: ``move``, ``damage``, ``heal`` (R13, R16, R18, R19).
 
 They read the journal's entries typed (`d4cli.journal.changes`), like
-`d4cli.output.render.encounter.summary`.
+`d4cli.output.render.entry_lines.summary`.
 """
 
 from __future__ import annotations
 
 from d4cli.journal.changes import HpChange, MoveChange
-from d4cli.journal.rolls import DiceFacts
+from d4cli.journal.roll_facts import DiceFacts
 from d4cli.output.render import escape
 
 

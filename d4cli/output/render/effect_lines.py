@@ -12,7 +12,7 @@ from rich.table import Table
 
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Encounter
-from d4cli.journal.effects import EffectChange, effect_json
+from d4cli.journal.effect_facts import EffectChange, effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.render import escape

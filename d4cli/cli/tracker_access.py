@@ -85,7 +85,7 @@ def print_change(change: Change[Any], tracker: Tracker, *, json_: bool, note: st
         emit_json(obj)
         return
     # The line `log` shows (markup): drawn, so Rich loads here, never for --json.
-    from d4cli.output.render.encounter import print_lines, summary_lines
+    from d4cli.output.render.entry_lines import print_lines, summary_lines
 
     if change.unchanged:
         lines = summary_lines(unchanged_json(journal_json(record)))

@@ -1,6 +1,6 @@
 """Human output of ``d4cli balance``: the value found, the chance at it and its neighbours, the curve.
 
-Made from the JSON object (`d4cli.output.serialize.balance.balance_json`), as ``simulate``'s
+Made from the JSON object (`d4cli.output.serialize.balance_json.balance_json`), as ``simulate``'s
 report is: the terminal shows what a script reads. `balance_svg` draws the curve as one SVG
 document (`d4cli.output.render.svg.bar_chart`).
 """

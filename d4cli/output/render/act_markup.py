@@ -10,7 +10,7 @@ from typing import Any
 
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.encounter import same_name
-from d4cli.journal.effects import end_reason
+from d4cli.journal.effect_facts import end_reason
 from d4cli.output.render import escape
 
 

@@ -15,15 +15,15 @@ from rich.table import Table
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Creature, Encounter, same_name
 from d4cli.fight.sides import encounter_end
-from d4cli.journal.effects import effect_json
+from d4cli.journal.effect_facts import effect_json
 from d4cli.journal.entry import read_head
 from d4cli.output import render
 from d4cli.output.effecttext import chip
 from d4cli.output.render import escape, plain
-from d4cli.output.render.effects import effects_cell
-from d4cli.output.render.encounter import print_lines, summary
-from d4cli.output.render.sheet import sheet_table
-from d4cli.output.render.visibility import gm_name
+from d4cli.output.render.effect_lines import effects_cell
+from d4cli.output.render.entry_lines import print_lines, summary
+from d4cli.output.render.sheet_text import sheet_table
+from d4cli.output.render.visibility_lines import gm_name
 
 
 def _headroom_cell(creature: Creature) -> str:

@@ -11,7 +11,7 @@ from rich.table import Table
 from d4cli.output import render
 from d4cli.output.markdown import markdown_table, md_text
 from d4cli.output.render import escape
-from d4cli.output.render.forecast import bar_lines
+from d4cli.output.render.forecast_text import bar_lines
 
 CREATURE_HEADER = [
     "creature",

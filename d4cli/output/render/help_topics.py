@@ -6,7 +6,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from d4cli.output.helptext import Rule, Topic
+from d4cli.output.rules_reference import Rule, Topic
 
 
 def render_index(topics: dict[str, Topic], rules: dict[str, Rule]) -> Group:

@@ -5,7 +5,7 @@
 and up): long names and effects wrap in their column, and when the turn order is
 taller than the screen the rows follow the current creature (`d4cli.output.window`)
 with "N more above" and "N more below" lines. `live_screen` is the Rich Live display
-the ``board`` loop (`d4cli.cli.board`) updates; `frame_text` renders a frame to plain
+the ``board`` loop (`d4cli.cli.board_screen`) updates; `frame_text` renders a frame to plain
 text (``board --once`` in a pipe, tests).
 """
 
@@ -24,7 +24,7 @@ from rich.text import Text
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.encounter import Creature, Encounter
 from d4cli.fight.sides import FightEnd, encounter_end
-from d4cli.journal.effects import effect_json
+from d4cli.journal.effect_facts import effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import describe
 from d4cli.output.odds_line import odds_text

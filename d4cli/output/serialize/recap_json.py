@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from d4cli.fight.recap import CreatureFigures, Recap
+from d4cli.fight.recap_figures import CreatureFigures, Recap
 from d4cli.odds.luck import CreatureLuck, RollLuck
 from d4cli.output.serialize import JsonObject
 from d4cli.sim.placement import Placement

@@ -9,9 +9,9 @@ from d4cli.fight.sheet_check import CheckRecord
 from d4cli.journal.acts import ActionChange, CheckChange
 from d4cli.output.creature_steps import sheet_check_steps
 from d4cli.output.render import escape
-from d4cli.output.render.effects import effects_cell
-from d4cli.output.render.roll import steps_table
-from d4cli.output.render.visibility import gm_marks
+from d4cli.output.render.effect_lines import effects_cell
+from d4cli.output.render.roll_steps import steps_table
+from d4cli.output.render.visibility_lines import gm_marks
 
 
 def check_record_table(record: CheckRecord) -> Table:

@@ -1,6 +1,6 @@
 """What the players see, as the GM's screens say it: the one-line summaries of ``reveal``,
 ``conceal`` and ``alias`` (from the journal's entries read typed, like
-`d4cli.output.render.encounter.summary`), and the marks beside a creature's name on the GM's
+`d4cli.output.render.entry_lines.summary`), and the marks beside a creature's name on the GM's
 ``status`` of what the players do not see (hidden, an alias).
 """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from d4cli.fight.encounter import Encounter
 from d4cli.journal.entry import read_head
 from d4cli.output.serialize import JsonObject
-from d4cli.output.serialize.views import status_json
+from d4cli.output.serialize.encounter_json import status_json
 
 
 def state_line_json(entry: JsonObject, encounter: Encounter | None) -> JsonObject:

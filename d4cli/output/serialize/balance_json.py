@@ -1,9 +1,9 @@
-"""``d4cli balance --json``: the `d4cli.sim.balance.Balance` record as its JSON object (docs/cli.md "Balance")."""
+"""``d4cli balance --json``: the `d4cli.sim.balance_search.Balance` record as its JSON object (docs/cli.md "Balance")."""
 
 from __future__ import annotations
 
 from d4cli.output.serialize import JsonObject
-from d4cli.sim.balance import Balance, Point
+from d4cli.sim.balance_search import Balance, Point
 
 
 def point_json(point: Point | None) -> JsonObject | None:
