@@ -13,7 +13,7 @@ from _web import HOSTS
 
 from d4cli.api.encounter import Tracker
 from d4cli.api.seats import Seats
-from d4cli.web.app import Settings, make_app
+from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.seat_routes import SeatRoutes
 from d4cli.web.writes import RateLimit

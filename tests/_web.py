@@ -13,7 +13,7 @@ import httpx
 from starlette.routing import BaseRoute
 
 from d4cli.api.encounter import Tracker
-from d4cli.web.app import Settings, make_app
+from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 
 HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})

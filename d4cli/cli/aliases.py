@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from d4cli.api.inputs import fold_name
-from d4cli.cli.names import ASSIGNMENTS, NAME, NAME_OPTIONAL, NAMES, WORD, WORD_OPTIONAL
+from d4cli.cli.spaced_names import ASSIGNMENTS, NAME, NAME_OPTIONAL, NAMES, WORD, WORD_OPTIONAL
 
 # The options whose value is a creature's name, on the commands of `d4cli.cli.spaced_names.ARGUMENTS`.
 CREATURE_OPTIONS = (

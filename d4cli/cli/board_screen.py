@@ -37,8 +37,8 @@ from d4cli.output.render import console
 from d4cli.output.render.board_frame import frame_text, gm_frame, live_screen, odds_markup
 from d4cli.output.render.entry_lines import summary
 from d4cli.output.render.players_board import players_frame
-from d4cli.output.render.seats import building_line, pending_line
-from d4cli.output.serialize.seats import draft_json
+from d4cli.output.render.seat_tables import building_line, pending_line
+from d4cli.output.serialize.seats_json import draft_json
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from d4cli.journal.rolls import check_json, dice_json, pool_json
+from d4cli.journal.roll_facts import check_json, dice_json, pool_json
 from d4cli.output.printing import Tally
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.rolls_json import with_odds

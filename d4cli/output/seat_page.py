@@ -26,7 +26,7 @@ from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.odds import odds_json
-from d4cli.output.serialize.public_view import effect_left, public_view_json
+from d4cli.output.serialize.public_view_json import effect_left, public_view_json
 from d4cli.output.steps import Step, entered_steps, pool_plan_steps
 
 SEAT_ASSETS = ("seat.css", "seat.js")

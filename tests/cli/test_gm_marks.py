@@ -8,7 +8,7 @@ from _cli import ok, run
 from rich.console import Console
 
 from d4cli.api.encounter import Tracker
-from d4cli.output.render.status import compact_status_table
+from d4cli.output.render.status_tables import compact_status_table
 
 
 def _hidden_things():

@@ -14,7 +14,7 @@ from _cli import ok_json, run
 from d4cli.odds.dice_sums import dice_sum, exact_tail, sum_distribution
 from d4cli.odds.distribution import edge_safe
 from d4cli.odds.roll_odds import pool_distribution
-from d4cli.output.render.odds import percent
+from d4cli.output.render.odds_charts import percent
 from d4cli.output.serialize.odds import odds_json
 from d4cli.rules.dice import parse_extra
 

@@ -32,7 +32,7 @@ from d4cli.odds.roll_odds import (
     pool_odds,
 )
 from d4cli.output.gridtext import row_label
-from d4cli.output.serialize.grids import grid_json
+from d4cli.output.serialize.grids_json import grid_json
 from d4cli.output.serialize.odds import check_odds_json, odds_json
 from d4cli.rules.action_roll import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.rules.dice import ExtraDice, ScriptedDice

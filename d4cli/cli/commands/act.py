@@ -22,7 +22,6 @@ from d4cli.api.inputs import (
     parse_faces,
     parse_whole,
 )
-from d4cli.cli.changes import open_tracker, tell
 from d4cli.cli.completion.creatures import (
     complete_aspect,
     complete_creature,
@@ -44,6 +43,7 @@ from d4cli.cli.options import (
     SeedOption,
     check_note,
 )
+from d4cli.cli.tracker_access import open_tracker, tell
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
 from d4cli.output.serialize.changes import act_json, journal_json

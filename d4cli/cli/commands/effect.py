@@ -9,7 +9,6 @@ import typer
 
 from d4cli.api import InputError
 from d4cli.api.inputs import check_text, parse_whole
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature, complete_effect_source
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.tracker_access import open_tracker, print_change

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 from d4cli.api import InputError
+from d4cli.api.add_sheets import AddSpec
 from d4cli.api.inputs import (
     ASPECT,
     BUFFER,
@@ -26,7 +27,6 @@ from d4cli.api.inputs import (
     parse_named_number,
     parse_whole,
 )
-from d4cli.api.sheets import AddSpec
 from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
 from d4cli.cli.completion import complete_example, complete_mode

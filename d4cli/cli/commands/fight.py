@@ -13,9 +13,9 @@ import typer
 
 from d4cli.api import InputError
 from d4cli.api.inputs import HP, parse_whole
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SeedOption, check_note
+from d4cli.cli.tracker_access import open_tracker, print_change
 
 # Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
 Amount = Annotated[

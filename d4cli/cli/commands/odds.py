@@ -47,8 +47,8 @@ from d4cli.api.rolls import ExtraDice, pool_size
 from d4cli.cli.completion import complete_format
 from d4cli.output import render
 from d4cli.output.render.heatmap import grid_svg
-from d4cli.output.render.odds import format_grid, grid_pages
-from d4cli.output.serialize.grids import grid_json
+from d4cli.output.render.odds_charts import format_grid, grid_pages
+from d4cli.output.serialize.grids_json import grid_json
 from d4cli.output.stdout import emit_json
 
 

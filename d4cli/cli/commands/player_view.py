@@ -12,10 +12,10 @@ from typing import Annotated
 import typer
 
 from d4cli.api import InputError
-from d4cli.cli.changes import open_tracker, print_change
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.slips import party_hidden_note, record_names, say_note
+from d4cli.cli.tracker_access import open_tracker, print_change
 
 Name = Annotated[
     str,

@@ -11,8 +11,8 @@ import typer
 from d4cli.api import RefusedError
 from d4cli.api.inputs import parse_whole
 from d4cli.api.seat_requests import SeatDesk
-from d4cli.cli.changes import open_tracker, tell, tell_side_files
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
+from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
 from d4cli.output.render import print_renderables
@@ -20,7 +20,7 @@ from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.seat_tables import request_line, requests_table
 from d4cli.output.seat_views import SeatActView
 from d4cli.output.serialize.changes import act_json
-from d4cli.output.serialize.seats import request_json, requests_json, seat_act_json
+from d4cli.output.serialize.seats_json import request_json, requests_json, seat_act_json
 from d4cli.output.stdout import emit_json
 
 # A request's number: a whole number, at least 1 (L1).

@@ -52,7 +52,7 @@ from d4cli.output.roll_views import CheckView, DiceView, PoolView
 from d4cli.rules.action_roll import CheckRequest, apply_disadvantage, roll_check
 from d4cli.rules.dice import roll_expression
 from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
-from d4cli.sim.dice import times_dice
+from d4cli.sim.batched_dice import times_dice
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).
 

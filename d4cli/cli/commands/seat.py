@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 
 from d4cli.api.seats import Seat, Seats
-from d4cli.cli.changes import tell_side_files
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import lock_timeout, resolve_path

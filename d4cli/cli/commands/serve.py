@@ -10,9 +10,9 @@ import typer
 from d4cli.api import InputError
 from d4cli.api.inputs import check_text, parse_whole
 from d4cli.api.seats import Seats
-from d4cli.cli.changes import open_tracker
 from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve_join import print_join, public_origin
+from d4cli.cli.tracker_access import open_tracker
 from d4cli.web.seat_routes import seat_routes
 
 DEFAULT_HOST = "127.0.0.1"

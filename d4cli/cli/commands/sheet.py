@@ -22,7 +22,6 @@ from d4cli.api.inputs import (
     parse_extra,
     parse_whole,
 )
-from d4cli.cli.changes import open_tracker, tell, unchanged_line
 from d4cli.cli.completion.creatures import complete_aspect, complete_creature
 from d4cli.cli.completion.sheet_names import (
     complete_action,
@@ -41,9 +40,10 @@ from d4cli.cli.options import (
     SourceList,
     check_note,
 )
+from d4cli.cli.tracker_access import open_tracker, tell, unchanged_line
 from d4cli.output.act_views import SheetCheckView
 from d4cli.output.printing import print_one
-from d4cli.output.render.encounter import print_lines, summary
+from d4cli.output.render.entry_lines import print_lines, summary
 from d4cli.output.serialize.changes import action_event_json, unchanged_json
 from d4cli.output.stdout import emit_json
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from d4cli.api.inputs import DC_TIERS, fold_name
-from d4cli.output.helptext import TOPICS
+from d4cli.output.rules_reference import TOPICS
 
 FORMATS: tuple[str, ...] = ("table", "markdown", "csv", "json", "svg")
 

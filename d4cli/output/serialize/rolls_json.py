@@ -3,14 +3,14 @@
 The ``odds`` object itself is written by `d4cli.output.serialize.odds`, which a roll loads only
 with ``--odds``.
 
-The roll objects themselves are the journal's facts (`d4cli.journal.rolls`)."""
+The roll objects themselves are the journal's facts (`d4cli.journal.roll_facts`)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 
-from d4cli.journal.rolls import extra_json
+from d4cli.journal.roll_facts import extra_json
 from d4cli.output.serialize import JsonObject
 from d4cli.rules.pool import PoolResult
 
