@@ -28,7 +28,7 @@ from pathlib import Path
 from d4cli import store
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRequest, act
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.turns import add_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter
 from d4cli.journal.entry import journal_json

@@ -25,8 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from d4cli.api import Tracker
 from d4cli.api.add_sheets import AddSpec
+from d4cli.api.encounter import Tracker
 
 SHADE = "Shade"
 

@@ -53,7 +53,7 @@ def _peak_kib(argv: Sequence[str], env: dict[str, str]) -> int:
 
 
 def _big_encounter(path: Path, size: int) -> None:
-    from d4cli.fight.encounter import Encounter, new_creature
+    from d4cli.fight.encounter_state import Encounter, new_creature
     from d4cli.fileformat.encounter_toml import dump_encounter
     from d4cli.store import transaction
 

@@ -35,8 +35,8 @@ from pathlib import Path
 import httpx
 from serve_streams import rss_kib, start
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import Seats
+from d4cli.api.encounter import Tracker
+from d4cli.api.seats import Seats
 
 D4CLI = Path(sys.executable).parent / "d4cli"
 

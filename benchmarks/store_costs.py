@@ -106,7 +106,7 @@ def _timed(action: Callable[[], object]) -> tuple[float, float]:
 
 def undo_redo_figures(depth: int = 1000, shallow: int = 10, samples: int = 7) -> list[str]:
     """One undo and one redo with *shallow* and with *depth* changes already undone (in process)."""
-    from d4cli.fight.encounter import Encounter, new_creature
+    from d4cli.fight.encounter_state import Encounter, new_creature
     from d4cli.fight.turns import add_creature, end_turn, start_turn
 
     changes = depth + samples + 1

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from starlette.routing import BaseRoute
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from d4cli.fight.encounter import Creature, Encounter, new_creature, same_name
+from d4cli.fight.encounter_state import Creature, Encounter, new_creature, same_name
 from d4cli.fight.sheets import copy_sheet, with_stats
 from d4cli.fight.turns import numbered_names
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter

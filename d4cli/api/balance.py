@@ -17,7 +17,7 @@ from d4cli.api.arguments import checked
 from d4cli.api.change import Change
 from d4cli.api.creature_settings import FIELDS, checked_vary, value_encounter, value_transition
 from d4cli.api.simulation import pool_jobs
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import fold_name
 from d4cli.sim.balance_search import Balance, Point, Vary, most_values, search

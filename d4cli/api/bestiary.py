@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from d4cli.fight.encounter import Creature, Encounter, same_name
+from d4cli.fight.encounter_state import Creature, Encounter, same_name
 from d4cli.fight.next_fight import Foe
 from d4cli.fileformat.bestiary_entries import Entry, Listing
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from d4cli.api.add_sheets import AddSpec, added_creatures
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.several import side_positions
 from d4cli.fight.turns import add_creatures, set_exhaustion
 from d4cli.fileformat.edits import set_creature_fields

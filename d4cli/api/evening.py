@@ -25,7 +25,7 @@ from d4cli.api.change import Change, Step, Unindexed
 from d4cli.api.seat_requests import recovered
 from d4cli.api.seats import bounded
 from d4cli.api.tracker import Tracker
-from d4cli.fight.encounter import Encounter, same_name
+from d4cli.fight.encounter_state import Encounter, same_name
 from d4cli.fight.events import NextEvent
 from d4cli.fight.next_fight import (
     Foe,

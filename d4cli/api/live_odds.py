@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from d4cli.api.reader import Reader
 from d4cli.api.simulation import FightOver, decided, forecast
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.turns import remove_creature
 from d4cli.rules.errors import InputError
 from d4cli.sim.side_odds import Odds, SideOdds, moved

@@ -12,6 +12,10 @@ from collections.abc import Iterable
 from d4cli.api.arguments import DC, checked, dc_value
 from d4cli.odds import check_odds as check_module
 from d4cli.odds import grids, roll_odds
+from d4cli.odds.check_odds import CheckOdds
+from d4cli.odds.dice_sums import check_odds_size, dice_sum
+from d4cli.odds.grids import Grid, grid_cells
+from d4cli.odds.roll_odds import PoolOdds
 from d4cli.rules.dice import ExtraDice, parse_extra
 
 pool_odds = checked(roll_odds.pool_odds)
@@ -21,6 +25,28 @@ pool_grid = checked(grids.pool_grid)
 damage_grid = checked(grids.damage_grid)
 check_grid = checked(grids.check_grid)
 compare_grid = checked(grids.compare_grid)
+
+
+# The limits of exact odds (L2, L4), for a front end that says them before it computes:
+# a roll's possible totals, a roll or a grid too large.
+__all__ = [
+    "PoolOdds",
+    "CheckOdds",
+    "pool_odds",
+    "check_odds",
+    "dice_odds",
+    "pool_grid",
+    "damage_grid",
+    "check_grid",
+    "compare_grid",
+    "p_pool_success",
+    "expected_pool_damage",
+    "p_check_success",
+    "Grid",
+    "dice_sum",
+    "check_odds_size",
+    "grid_cells",
+]
 
 
 def _extra(extra: Iterable[ExtraDice | str]) -> tuple[ExtraDice, ...]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from d4cli.fight.closed_sets import INIT, NEXT, TURN_START
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.hidden_turns import hidden_turn
 from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_rolls import public_rolls

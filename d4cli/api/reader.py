@@ -14,7 +14,7 @@ from typing import Any
 from d4cli.api.arguments import checked_methods
 from d4cli.api.players import Shown, kept_at, players_state
 from d4cli.api.replay import state_after, state_lines
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.later_hiding import with_later_hiding
 from d4cli.fight.public_view import PublicView
 from d4cli.journal.entry import read_head

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight import closed_sets as kinds
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.recap_figures import Recap, Tally, hp_lost, load_spent
 from d4cli.journal.acts import ActChange, CheckChange, TeamChange
 from d4cli.journal.changes import HpChange

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.journal.entry import read_head
 from d4cli.rules.errors import FileError, InputError

@@ -1,5 +1,8 @@
 """Rolls with no encounter: a D4 pool (R2-R8), a d20 check (C1-C7), plain dice (L2, L3).
 
+    >>> from d4cli.api.rolls import roll_pool
+    >>> roll_pool(4, advantage=["torch"], dc=8).total      # doctest: +SKIP
+
 Each returns the rules' record of the roll (dice, what counted, the total, the rule
 that decided each step); the front ends render it. *rng* is any object with
 ``randint(a, b)`` (a seeded `random.Random` for reproducible rolls).
@@ -17,14 +20,42 @@ from d4cli.rules.action_roll import roll_check as roll_check_request
 from d4cli.rules.dice import (
     DiceRoll,
     DiceSource,
+    EnteredDice,
     ExtraDice,
+    ScriptedDice,
     parse_expression,
     parse_extra,
     roll_expression,
 )
 from d4cli.rules.limits import ADVANTAGE_LEVEL, check_range
-from d4cli.rules.pool import PoolPlan, PoolRequest, RefusedPool, RolledPool, plan_pool
+from d4cli.rules.pool import (
+    PoolPlan,
+    PoolRequest,
+    PoolResult,
+    RefusedPool,
+    RolledPool,
+    plan_pool,
+    pool_size,
+)
 from d4cli.rules.pool import roll_pool as roll_pool_plan
+
+__all__ = [
+    "roll_pool",
+    "pool_plan",
+    "roll_check",
+    "roll_dice",
+    "pool_size",
+    "PoolPlan",
+    "PoolResult",
+    "RolledPool",
+    "RefusedPool",
+    "CheckRequest",
+    "CheckResult",
+    "DiceRoll",
+    "ExtraDice",
+    "ScriptedDice",
+    "EnteredDice",
+]
 
 
 def _dice(rng: DiceSource | None) -> DiceSource:

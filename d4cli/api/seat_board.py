@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, own_creature, seat_act, seat_of, seated, stored_action
 from d4cli.api.tracker import Tracker
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.public_view import public_view
 from d4cli.fight.seat_view import (
     SeatPage,

@@ -44,7 +44,7 @@ from d4cli.api.seats import (
 )
 from d4cli.api.tracker import Tracker
 from d4cli.fight.actions import ActRecord
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.request_sight import Changed, changes, read_seen, seen, seen_json
 from d4cli.journal.entry import journal_json
 from d4cli.rules.errors import D4Error, InputError, escape_control

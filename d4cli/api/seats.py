@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from d4cli.api.transitions import Transition, act_transition
 from d4cli.fight.actions import ActRecord
-from d4cli.fight.encounter import Creature, Encounter, same_name
+from d4cli.fight.encounter_state import Creature, Encounter, same_name
 from d4cli.rules.dice import DiceSource, parse_extras
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import COST, check_range

@@ -1,6 +1,6 @@
 """The playtest simulator and the forecast as library calls (R12, R18).
 
-    >>> from d4cli.api import simulate, forecast
+    >>> from d4cli.api.simulation import simulate, forecast
     >>> found = simulate("encounter.toml", runs=2000, seed=1, modes=["turn", "round"])
     >>> found.wins("turn"), found.report()["modes"][0]["rounds"]["median"]   # doctest: +SKIP
     >>> forecast("encounter.toml", seed=1).chances                          # doctest: +SKIP
@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from d4cli.api.arguments import checked
 from d4cli.api.creature_settings import ASPECT, FIELDS, checked_setting, setting_encounter
 from d4cli.api.reader import Reader
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.policy_table import check_target
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import SEED, Range, check_whole, parse_whole

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from d4cli.fight.encounter import MODES, ROUND_RESETS, Encounter
+from d4cli.fight.encounter_state import MODES, ROUND_RESETS, Encounter
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.journal.entry import init_json
 from d4cli.rules.errors import InputError

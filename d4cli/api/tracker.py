@@ -41,7 +41,7 @@ from d4cli.fight import events, several, turns, visibility
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import remove_effect
-from d4cli.fight.encounter import TEAM_SOURCE, Encounter
+from d4cli.fight.encounter_state import TEAM_SOURCE, Encounter
 from d4cli.fight.notes import set_notes, write_note
 from d4cli.fight.public_view import PublicView
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check

@@ -17,7 +17,7 @@ from d4cli.api.add_sheets import AddSpec, added_creatures, sheet_of
 from d4cli.fight import hitpoints, several, turns
 from d4cli.fight.actions import ActRecord, ActRequest, act, act_entered
 from d4cli.fight.effect_transitions import add_effect, make_effect
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.events import AddEvent, DamageEvent, EffectEvent, ExhaustEvent, HealEvent
 from d4cli.fight.several import SeveralEvent, effect_several, single
 from d4cli.fight.sheets import apply_named_action

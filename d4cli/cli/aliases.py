@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from d4cli.api.inputs import fold_name
 from d4cli.cli.spaced_names import (
     ASSIGNMENTS,
     CREATURE_OPTIONS,
@@ -24,7 +25,6 @@ from d4cli.cli.spaced_names import (
     WORD,
     WORD_OPTIONAL,
 )
-from d4cli.rules.names import fold_name
 
 # A creature's name and its alias ("" for none).
 Roster = Sequence[tuple[str, str]]

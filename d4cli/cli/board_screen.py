@@ -27,18 +27,19 @@ import time
 import tty
 from typing import Any
 
-from d4cli.api.front_ends import SeatDesk, public_view
+from d4cli.api import D4Error
+from d4cli.api.encounter import read_head
+from d4cli.api.front_ends import public_view
 from d4cli.api.live_odds import SideOdds
+from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.tracker import Tracker
 from d4cli.cli.odds_worker import OddsWorker, odds_now
-from d4cli.journal.entry import read_head
 from d4cli.output.render import console
 from d4cli.output.render.board_frame import frame_text, gm_frame, live_screen, odds_markup
 from d4cli.output.render.entry_lines import summary
 from d4cli.output.render.players_board import players_frame
 from d4cli.output.render.seat_tables import building_line, pending_line
 from d4cli.output.serialize.seats_json import draft_json
-from d4cli.rules.errors import D4Error
 
 POLL_SECONDS = 0.2
 LOG_LINES = 8

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from d4cli.rules.errors import D4Error, InternalError, RefusedError
+from d4cli.api import D4Error, RefusedError
+from d4cli.api.inputs import InternalError
 
 
 class ExitCode(IntEnum):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from d4cli.rules.errors import D4Error
+from d4cli.api import D4Error
 
 # Each field -> the option (or argument) that gives it. Where commands spell one field
 # differently, the entry maps command paths (``roll check``) to the spelling, "" to the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from d4cli.rules.errors import D4Error
+from d4cli.api import D4Error
 
 if TYPE_CHECKING:
     from d4cli.api.tracker import Tracker

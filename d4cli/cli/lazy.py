@@ -9,8 +9,8 @@ the one command through Typer's public API (``typer.Typer().command(...)`` and
 So ``d4cli roll pool`` never pays for the encounter commands or ``roll check``.
 
 The root's list of commands (``--help``, bare ``d4cli``, a Tab on a command's name) is read
-from the same mapping, each line of which carries the command's one-line summary (`Listed`):
-listing builds no command and imports no command module.
+from the same mapping, each line of which carries the command's panel and one-line summary
+(`Listed`): listing builds no command and imports no command module.
 Adding a command is one line in that mapping.
 """
 
@@ -77,6 +77,8 @@ class LazyGroup(TyperGroup):
     # The one-line summary of each command, as the list of commands shows it (the root's,
     # from `Listed`); a group without them builds its commands to list them.
     summaries: Mapping[str, str] = {}
+    # The panel of `--help` each command is listed in (the root's, from `Listed`).
+    panels: Mapping[str, str] = {}
     # What an unknown command name might have meant (``roll d6``): a hint, or "" for none.
     unknown_hint: Callable[[str], str] | None = None
     # The command a first word that names none belongs to (``roll 1d20+5`` is ``roll dice
@@ -121,9 +123,15 @@ class LazyGroup(TyperGroup):
         listing = ctx is not None and ctx.meta.get(_LISTING)
         if command is None and listing and cmd_name in self.summaries:
             # Only its name and summary are read: a command that holds nothing else.
-            return TyperCommand(name=cmd_name, help=self.summaries[cmd_name])
+            return TyperCommand(
+                name=cmd_name,
+                help=self.summaries[cmd_name],
+                rich_help_panel=self.panels.get(cmd_name),
+            )
         if command is None and cmd_name in self.builders:
             built = self.builders[cmd_name]()
+            # Listed later (``help`` in `play`), it stays in its panel.
+            built.rich_help_panel = self.panels.get(cmd_name)
             self.add_command(built, cmd_name)
             return built
         elif command is None:
@@ -139,13 +147,16 @@ class Listed(NamedTuple):
     Attributes:
         target: ``"module:function"`` (one command) or ``"module:app"`` (a Typer app: a
             group of sub-commands).
-        summary: the first paragraph of its help, exactly (``--help`` lists it, a Tab
-            on a command name shows it; a test compares the two).
+        panel: the panel of ``--help`` it is listed in.
+        summary: the first line of its help, exactly, one sentence that fits one line of
+            ``--help`` at 80 columns (``--help`` lists it, a Tab on a command name shows it,
+            ``play``'s ``help`` lists the commands in this order; a test compares the two).
         settings: keyword arguments of ``typer.Typer.command`` (``context_settings``), or,
             for a group, ``unknown_hint`` and ``implied`` (`build`).
     """
 
     target: str
+    panel: str
     summary: str
     settings: Mapping[str, Any] | None = None
 
@@ -162,6 +173,11 @@ def from_specs(specs: Mapping[str, Spec]) -> dict[str, Builder]:
 def summaries_of(specs: Mapping[str, Listed]) -> dict[str, str]:
     """The summary of each command of *specs*, in the same order (`LazyGroup.summaries`)."""
     return {name: spec.summary for name, spec in specs.items()}
+
+
+def panels_of(specs: Mapping[str, Listed]) -> dict[str, str]:
+    """The panel of each command of *specs*, in the same order (`LazyGroup.panels`)."""
+    return {name: spec.panel for name, spec in specs.items()}
 
 
 def build(name: str, spec: Spec) -> Command:

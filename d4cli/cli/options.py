@@ -8,10 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, TIMES, check_text, escape_control, name_length, parse_whole
 from d4cli.cli.completion import complete_dc_tier
-from d4cli.rules.errors import InputError, escape_control
-from d4cli.rules.limits import SEED, TIMES, parse_whole
-from d4cli.rules.names import check_text, name_length
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SeedOption = Annotated[

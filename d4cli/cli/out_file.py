@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import tempfile
 
-from d4cli.rules.errors import InputError
-from d4cli.rules.names import check_text
+from d4cli.api import InputError
+from d4cli.api.inputs import check_text
 
 
 def checked_out(out: str | None, option: str = "--out") -> str | None:

@@ -1,8 +1,8 @@
 """What ``help`` lists inside ``d4cli play``: every command of the session on one screen.
 
-The root ``--help`` runs to some 80 lines; at the table one screen (80 columns, 24
+The root ``--help`` runs to some 60 lines; at the table one screen (80 columns, 24
 lines) must show every command. Each command has a short phrase here, in the order
-of `d4cli.cli.app.COMMANDS` (``play`` aside: a session cannot start another), then the
+of `d4cli.cli.app.COMMANDS`, the table ``--help`` lists (``play`` aside: a session cannot start another), then the
 session's own words; two columns of 40, or one on a terminal narrower than that.
 ``help TOPIC`` and ``COMMAND --help`` say more (the last line says so).
 """
@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from d4cli.cli.app import COMMANDS
 from d4cli.output.wrap import terminal_width
 
-# Each command of a session -> what it does, in at most `PHRASE` characters.
+# Each command of a session -> what it does, in at most `PHRASE` characters (listed in the
+# order of `COMMANDS`, panel by panel, as ``d4cli --help`` lists them).
 SESSION_COMMANDS: dict[str, str] = {
     "roll": "dice: pool, d20 or plain",
+    "help": "this list; help TOPIC: rules",
     "init": "a new encounter file (R12)",
     "add": "add a creature (R1, R13)",
     "remove": "remove a creature (R17)",
@@ -31,28 +34,27 @@ SESSION_COMMANDS: dict[str, str] = {
     "damage": "take hit points off (R16)",
     "heal": "give hit points back (R18)",
     "note": "a note in the log",
+    "set": "change a creature's fields",
+    "log": "the changes, one line each",
+    "undo": "revert the newest change",
+    "redo": "put back an undone change",
+    "recap": "the fight from its journal",
+    "next": "next fight; the party stays",
+    "bestiary": "your creatures and templates",
     "reveal": "show on the player view",
     "conceal": "hide from the player view",
     "alias": "a name for the players",
-    "set": "change a creature's fields",
     "seat": "players' seats: join paths",
     "requests": "the seats' waiting requests",
     "approve": "carry out a seat's request",
     "deny": "answer a seat's request: no",
     "board": "a live full-screen board",
     "serve": "the player view on the web",
-    "log": "the changes, one line each",
-    "undo": "revert the newest change",
-    "redo": "put back an undone change",
     "odds": "exact odds tables",
     "simulate": "play the fight many times",
     "forecast": "each side's chance to win",
     "balance": "a value for a target chance",
-    "recap": "the fight from its journal",
-    "next": "next fight; the party stays",
-    "bestiary": "your creatures and templates",
     "handbook": "the designer's handbook",
-    "help": "this list; help TOPIC: rules",
 }
 # The words only a session knows.
 SESSION_WORDS: dict[str, str] = {
@@ -70,9 +72,8 @@ MORE = "More: 'help TOPIC' explains a rule (help R14), 'COMMAND --help' its opti
 def help_lines(width: int | None) -> list[str]:
     """The session's ``help``: `HEADER`, the commands in columns that fit *width*
     (None: a pipe, laid out as at 80), and `MORE`."""
-    cells = [
-        f"{name:<{NAME}}{phrase}" for name, phrase in {**SESSION_COMMANDS, **SESSION_WORDS}.items()
-    ]
+    phrases = {name: SESSION_COMMANDS[name] for name in COMMANDS if name in SESSION_COMMANDS}
+    cells = [f"{name:<{NAME}}{phrase}" for name, phrase in {**phrases, **SESSION_WORDS}.items()]
     columns = 1 if width is not None and width < 2 * COLUMN else 2
     rows = -(-len(cells) // columns)
     lines = [

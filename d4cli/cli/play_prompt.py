@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from d4cli.api import D4Error
+from d4cli.api.inputs import escape_control
 from d4cli.cli import completion
 from d4cli.cli.completion.words import split_line
 from d4cli.cli.interrupts import interrupted
@@ -33,7 +35,6 @@ from d4cli.cli.tracker_access import open_tracker
 from d4cli.output.render import escape
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.wrap import say
-from d4cli.rules.errors import D4Error, escape_control
 
 if TYPE_CHECKING:
     from d4cli.cli.play_session import Session

@@ -32,13 +32,14 @@ from typing import Any
 
 import typer
 
-from d4cli.api.front_ends import SeatDesk
+from d4cli.api import D4Error, InputError
+from d4cli.api.inputs import SHOWN_HEAD, escape_control, shorten
+from d4cli.api.seat_requests import SeatDesk
 from d4cli.cli.app import app
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
 from d4cli.cli.play_help import write_help
 from d4cli.cli.root import say_error
 from d4cli.cli.tracker_access import open_tracker
-from d4cli.rules.errors import SHOWN_HEAD, D4Error, InputError, escape_control, shorten
 
 LEAVE_WORDS = frozenset({"exit", "quit"})
 # The longest line a session runs, in characters: room for the longest note (10,000) and the

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from d4cli.api import Encounter
+from d4cli.api.encounter import Encounter
+from d4cli.api.inputs import parse_whole
 from d4cli.api.simulation import (
     DEFAULT_FORECAST_RUNS,
     FORECAST_RUNS,
@@ -18,7 +19,6 @@ from d4cli.output.render.forecast_text import forecast_line, over_line
 from d4cli.output.render.status_tables import print_status
 from d4cli.output.serialize.forecast_json import status_forecast_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.limits import parse_whole
 
 
 def run_forecast(

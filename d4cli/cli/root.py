@@ -27,6 +27,8 @@ from typing import Any
 
 import typer
 
+from d4cli.api import D4Error, RefusedError
+from d4cli.api.inputs import closest, escape_control, parse_whole
 from d4cli.cli.aliases import Roster, resolve_aliases
 from d4cli.cli.argv import recover_args
 from d4cli.cli.exit_codes import ExitCode, exit_code_of
@@ -43,9 +45,6 @@ from d4cli.cli.spaced_names import (
     positional_indexes,
 )
 from d4cli.output.wrap import say
-from d4cli.rules.errors import D4Error, RefusedError, escape_control
-from d4cli.rules.limits import parse_whole
-from d4cli.rules.suggest import closest
 
 # COLUMNS and LINES: Rich reads either with `int` when it holds digits, so a value
 # out of this range is bad input, refused before Rich converts it (docs/cli.md).
@@ -391,7 +390,7 @@ def _options_of(command: Any) -> Options:
 def _roster(file: str | None) -> Roster | None:
     """The names and aliases of the creatures of the encounter at *file* (``--file``, else
     the default file), or None when it cannot be read: the words then stay as typed."""
-    from d4cli.api import Reader  # the names boundary (see the module docstring)
+    from d4cli.api.encounter import Reader  # the names boundary (see the module docstring)
 
     try:
         creatures = Reader(resolve_path(file)).status().creatures

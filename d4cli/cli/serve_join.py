@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import segno
 
-from d4cli.api.front_ends import Seat
-from d4cli.rules.errors import InputError
+from d4cli.api import InputError
+from d4cli.api.seats import Seat
 from d4cli.web.addresses import is_loopback
 
 # A code and the line under it fit a terminal of this many lines (and 80 columns).

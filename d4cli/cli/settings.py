@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from d4cli.rules.errors import FileError, InputError
+from d4cli.api import FileError, InputError
 
 DEFAULT_FILE = "encounter.toml"
 FILE_ENV = "D4CLI_FILE"

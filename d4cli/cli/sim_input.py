@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from d4cli.api import Encounter
+from d4cli.api import InputError
+from d4cli.api.encounter import Encounter
+from d4cli.api.inputs import SEED, parse_whole
 from d4cli.api.reader import Reader
 from d4cli.api.templates import template_path
 from d4cli.cli.settings import resolve_path
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
 
 
 def one_file(argument: str | None, option: str | None) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from d4cli.api import Encounter
+from d4cli.api.encounter import Encounter
 from d4cli.api.front_ends import PlayerView
 from d4cli.output.wrap import say
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import product
 
-from d4cli.rules.errors import InputError
-from d4cli.rules.names import fold_name
+from d4cli.api import InputError
+from d4cli.api.inputs import fold_name
 
 # What one positional slot of a command takes.
 NAME = "name"  # one creature's name

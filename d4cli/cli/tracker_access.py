@@ -20,7 +20,7 @@ from d4cli.api.tracker import Tracker
 from d4cli.cli.interrupts import opened
 from d4cli.cli.options import make_rng
 from d4cli.cli.settings import lock_timeout, resolve_path
-from d4cli.journal.entry import journal_json, record_json, unchanged_json
+from d4cli.output.serialize.change_json import journal_json, record_json, unchanged_json
 from d4cli.output.stdout import emit_json
 from d4cli.output.wrap import say
 

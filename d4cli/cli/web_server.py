@@ -28,10 +28,10 @@ import uvicorn
 from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from d4cli.api import InputError
 from d4cli.api.front_ends import side_problems
 from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
-from d4cli.rules.errors import InputError
 from d4cli.web.addresses import LOOPBACK_NAMES, Machine, join_address, machine_names, this_machine
 from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster

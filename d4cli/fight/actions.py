@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from d4cli.fight import effect_transitions as lasting
 from d4cli.fight.closed_sets import ACT, ActOutcome
 from d4cli.fight.effects import Ended, Pending, team_grants
-from d4cli.fight.encounter import (
+from d4cli.fight.encounter_state import (
     Creature,
     Encounter,
     same_name,

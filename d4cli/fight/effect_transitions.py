@@ -26,7 +26,7 @@ from d4cli.fight.effects import (
     put_effect,
     used,
 )
-from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
+from d4cli.fight.encounter_state import Creature, Encounter, check_new_name, same_name
 from d4cli.fight.events import EffectEvent
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import source_key

@@ -14,7 +14,7 @@ out, an alias set since then is used. The library finds that state in the journa
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.rules.names import fold_name
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.events import DamageEvent, HealEvent
 from d4cli.fight.sides import ended_fight
 from d4cli.rules.errors import InputError

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.view_settings import HP_SHOWN, PlayerView
 from d4cli.rules.names import fold_name
 

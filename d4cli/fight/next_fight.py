@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter, same_name
+from d4cli.fight.encounter_state import MODES, ROUND_RESETS, Creature, Encounter, same_name
 from d4cli.fight.events import NextEvent
 from d4cli.fight.sheets import copy_sheet
 from d4cli.fight.turns import add_creatures, numbered_names

@@ -5,7 +5,7 @@ Pure, like every transition: each takes an `Encounter` and returns ``(new_encoun
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.events import NoteEvent
 
 

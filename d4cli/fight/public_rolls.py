@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from d4cli.fight.closed_sets import ACT, CHECK
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.view_settings import PlayerView
 from d4cli.rules.names import fold_name
 

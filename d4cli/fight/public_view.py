@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from d4cli.fight.effect_transitions import applied_round
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.public_rolls import PublicRoll
 from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.fight.view_settings import PlayerView

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.sides import encounter_end
 
 

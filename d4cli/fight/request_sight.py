@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from d4cli.fight.actions import ActRecord
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.seat_view import public_sources, shown_sources
 
 # The kinds of `Changed`, in the order `changes` lists them.

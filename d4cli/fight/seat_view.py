@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from d4cli.fight.effects import Pending
-from d4cli.fight.encounter import Action, Creature, Encounter
+from d4cli.fight.encounter_state import Action, Creature, Encounter
 from d4cli.fight.public_view import PublicEffect, PublicView, public_name, public_view
 from d4cli.rules.names import fold_name
 from d4cli.rules.pool import PoolPlan, PoolRequest, PoolResult, plan_pool

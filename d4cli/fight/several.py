@@ -20,7 +20,7 @@ from typing import NamedTuple, TypeVar
 from d4cli.fight.closed_sets import CONCEAL, DAMAGE, EFFECT, HEAL, REVEAL
 from d4cli.fight.effect_transitions import add_effect
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Encounter, known_names
+from d4cli.fight.encounter_state import Encounter, known_names
 from d4cli.fight.events import DamageEvent, EffectEvent, HealEvent
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.sides import FightEnd, ended_fight

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from d4cli.fight.closed_sets import CHECK
 from d4cli.fight.effect_transitions import use_effects
 from d4cli.fight.effects import Ended, Pending, team_grants
-from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
+from d4cli.fight.encounter_state import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import stat
 from d4cli.rules.action_roll import CheckRequest, CheckResult, roll_check
 from d4cli.rules.dice import DiceSource

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from d4cli.fight.closed_sets import ACTION_ADD, ACTION_REMOVE
-from d4cli.fight.encounter import STAT_KINDS, Action, Creature, Encounter, Stats, new_creature
+from d4cli.fight.encounter_state import STAT_KINDS, Action, Creature, Encounter, Stats, new_creature
 from d4cli.fight.policy_table import check_policy
 from d4cli.rules.dc import DC_TIERS
 from d4cli.rules.dice import parse_extra
@@ -126,7 +126,7 @@ def copy_sheet(
     stand and add the others at the end; *hp* alone sets ``max_hp`` too (R18).
 
     Raises:
-        InputError: as `d4cli.fight.encounter.new_creature` (a bad name, hp above max_hp).
+        InputError: as `d4cli.fight.encounter_state.new_creature` (a bad name, hp above max_hp).
     """
     if hp is None and max_hp is None:
         hp, max_hp = (template.hp if template.max_hp is None else template.max_hp), template.max_hp

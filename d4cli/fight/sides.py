@@ -12,7 +12,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 
 Side = TypeVar("Side", bound=Hashable)
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from d4cli.fight import effect_transitions as lasting
 from d4cli.fight.closed_sets import TEAM, GrantKind
 from d4cli.fight.effects import Effect, put_effect
-from d4cli.fight.encounter import (
+from d4cli.fight.encounter_state import (
     GRANT_KINDS,
     TEAM_SOURCE,
     Creature,

@@ -10,7 +10,7 @@ and `_reset_and_mark`, so `start_turn` and `end_turn` read as the rule does.
 from __future__ import annotations
 
 from d4cli.fight.effect_transitions import end_removed, turn_end_ends, turn_start_ends
-from d4cli.fight.encounter import Creature, Encounter, check_new_name, same_name
+from d4cli.fight.encounter_state import Creature, Encounter, check_new_name, same_name
 from d4cli.fight.events import (
     AddEvent,
     ExhaustEvent,

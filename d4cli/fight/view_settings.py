@@ -1,6 +1,6 @@
 """The file's ``[player_view]`` table (schema 3): the party's side and the default HP displays.
 
-Plain values only (no creature, no encounter): `d4cli.fight.encounter.Encounter`
+Plain values only (no creature, no encounter): `d4cli.fight.encounter_state.Encounter`
 holds one, and `d4cli.fight.public_view` reads it.
 """
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple, TypeVar
 
 from d4cli.fight.closed_sets import ALIAS, CONCEAL, REVEAL
-from d4cli.fight.encounter import Encounter, alias_clash
+from d4cli.fight.encounter_state import Encounter, alias_clash
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import check_text
 from d4cli.rules.records import notebook

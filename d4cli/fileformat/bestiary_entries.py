@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from d4cli.fight.encounter import Creature
+from d4cli.fight.encounter_state import Creature
 from d4cli.rules.errors import FileError
 
 

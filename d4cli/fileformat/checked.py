@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import tomli_w
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fileformat.encounter_toml import (
     HEADER,
     check_shape,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.fight.effects import Pending
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.sheets import sheet_from_row
 from d4cli.fileformat.effects_toml import effects_from_row
 from d4cli.fileformat.player_view_toml import view_fields_from_row

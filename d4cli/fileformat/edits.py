@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.events import FieldChange, SetEvent
 from d4cli.fight.view_settings import PlayerView
 from d4cli.fileformat.encounter_toml import encounter_document, encounter_from_document

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import tomli_w
 
-from d4cli.fight.encounter import MODES, ROUND_RESETS, Creature, Encounter
+from d4cli.fight.encounter_state import MODES, ROUND_RESETS, Creature, Encounter
 from d4cli.fight.sheets import sheet_document
 from d4cli.fileformat.creature_toml import (
     CREATURE_KEYS,

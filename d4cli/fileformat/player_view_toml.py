@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.fight.encounter import Creature, alias_clash
+from d4cli.fight.encounter_state import Creature, alias_clash
 from d4cli.fight.view_settings import HP_SHOWN, SEAT_MODES, PlayerView
 from d4cli.fileformat.where import Where
 from d4cli.rules.errors import FileError
@@ -78,7 +78,7 @@ def _flag(where: Where, row: dict[str, Any], key: str) -> bool:
 
 
 def view_fields_from_row(where: Where, row: dict[str, Any]) -> dict[str, Any]:
-    """A creature's view fields as `d4cli.fight.encounter.Creature` keywords.
+    """A creature's view fields as `d4cli.fight.encounter_state.Creature` keywords.
 
     Raises:
         FileError: (through *where*) a flag that is not a bool, an alias that is

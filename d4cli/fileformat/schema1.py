@@ -9,7 +9,7 @@ writes the file in the current schema (``undo`` of that change restores the old 
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 
 OLD_TOP_KEYS = ("schema_version", "name", "mode", "round", "current", "next_turn", "creature")
 OLD_CREATURE_KEYS = (

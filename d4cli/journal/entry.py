@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, Self
 
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRecord
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.events import (
     AddEvent,
     DamageEvent,

@@ -9,12 +9,13 @@ of a line) imports its renderer where it draws, so that ``--json`` never loads R
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.team import TeamRecord
 from d4cli.journal.acts import TeamChange, act_json, sheet_check_json, team_json
 from d4cli.journal.entry import journal_json
-from d4cli.odds.roll_odds import CheckOdds, check_odds
 from d4cli.output.creature_steps import act_steps
 from d4cli.output.printing import Tally
 from d4cli.output.roll_views import PoolView, gate_refusal
@@ -23,6 +24,9 @@ from d4cli.output.serialize.rolls_json import with_odds
 from d4cli.output.steps import Step
 from d4cli.rules.errors import escape_control
 from d4cli.rules.pool import PoolResult
+
+if TYPE_CHECKING:
+    from d4cli.odds.roll_odds import CheckOdds
 
 # What a dry run adds under a Team Action's or a check's steps.
 DRY_RUN_NOTE = "(dry run: nothing was written)"
@@ -137,9 +141,14 @@ class SheetCheckView:
         self.odds = odds
         self.dry_run = dry_run
         self.short = short
-        self.odds_record: CheckOdds | None = (
-            check_odds(result.request) if odds and not result.impossible else None
-        )
+        self.odds_record: CheckOdds | None = None
+        self.odds_object: JsonObject | None = None
+        if odds and not result.impossible:
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds_json import check_odds, check_odds_json
+
+            self.odds_record = check_odds(result.request)
+            self.odds_object = check_odds_json(self.odds_record)
         self._refusal = (
             f"impossible (C4): {result.request.disadvantage} Disadvantages; nothing was rolled or changed"
             if result.impossible
@@ -148,7 +157,7 @@ class SheetCheckView:
 
     def to_json(self, record: CheckRecord) -> JsonObject:
         obj = sheet_check_json(record, dry_run=self.dry_run)
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, record: CheckRecord) -> int | str | None:
         if self.short:

@@ -10,10 +10,9 @@ renderer (`d4cli.output.render.roll_steps`) where it draws, so that ``--json`` n
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from d4cli.journal.roll_facts import check_json, dice_json, pool_json
-from d4cli.odds.roll_odds import CheckOdds, PoolOdds, check_odds, dice_odds, pool_odds
 from d4cli.output.printing import Tally
 from d4cli.output.serialize import JsonObject
 from d4cli.output.serialize.rolls_json import with_odds
@@ -21,6 +20,9 @@ from d4cli.output.steps import Step, check_steps, entered_steps, pool_steps
 from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.dice import DiceExpression, DiceRoll
 from d4cli.rules.pool import Gate, PoolPlan, PoolResult
+
+if TYPE_CHECKING:
+    from d4cli.odds.roll_odds import CheckOdds, PoolOdds
 
 
 def gate_refusal(gate: Gate) -> str | None:
@@ -110,7 +112,14 @@ class PoolView:
         self.label = label
         self.short = short
         self.title = title
-        self.odds_record: PoolOdds | None = pool_odds(plan) if odds and plan.gate.allowed else None
+        self.odds_record: PoolOdds | None = None
+        self.odds_object: JsonObject | None = None
+        if odds and plan.gate.allowed:
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds_json import odds_json, pool_odds
+
+            self.odds_record = pool_odds(plan)
+            self.odds_object = odds_json(self.odds_record)
 
     def base_json(self, result: PoolResult) -> JsonObject:
         """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls_json.pool_json`."""
@@ -120,7 +129,7 @@ class PoolView:
         obj = self.base_json(result)
         if self.label is not None:
             obj["label"] = self.label
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, result: PoolResult) -> int | str | None:
         if self.short:
@@ -188,9 +197,14 @@ class CheckView:
         self.label = label
         self.short = short
         impossible = apply_disadvantage(request.advantage_level, request.disadvantage).impossible
-        self.odds_record: CheckOdds | None = (
-            check_odds(request) if odds and not impossible else None
-        )
+        self.odds_record: CheckOdds | None = None
+        self.odds_object: JsonObject | None = None
+        if odds and not impossible:
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds_json import check_odds, check_odds_json
+
+            self.odds_record = check_odds(request)
+            self.odds_object = check_odds_json(self.odds_record)
         self._refusal = (
             f"impossible (C4): {request.disadvantage} Disadvantages; nothing was rolled"
             if impossible
@@ -201,7 +215,7 @@ class CheckView:
         obj = check_json(result, entered=self.entered)
         if self.label is not None:
             obj["label"] = self.label
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, result: CheckResult) -> int | str | None:
         if self.short:
@@ -234,13 +248,20 @@ class DiceView:
     ) -> None:
         self.odds = odds
         self.label = label
-        self.odds_record: PoolOdds | None = dice_odds(expression.terms) if odds else None
+        self.odds_record: PoolOdds | None = None
+        self.odds_object: JsonObject | None = None
+        if odds:
+            # --odds: the exact odds and their JSON load only when asked for (docs/performance.md).
+            from d4cli.output.serialize.odds_json import dice_odds, odds_json
+
+            self.odds_record = dice_odds(expression.terms)
+            self.odds_object = odds_json(self.odds_record)
 
     def to_json(self, roll: DiceRoll) -> JsonObject:
         obj = dice_json(roll)
         if self.label is not None:
             obj["label"] = self.label
-        return with_odds(obj, self.odds_record) if self.odds else obj
+        return with_odds(obj, self.odds_object) if self.odds else obj
 
     def essential(self, roll: DiceRoll) -> int | str | None:
         return roll.total

@@ -28,8 +28,8 @@ from d4cli.output.headroom import headroom_text
 from d4cli.output.page import RECONNECTING
 from d4cli.output.rolltext import OUTCOME_WORDS
 from d4cli.output.serialize import JsonObject
+from d4cli.output.serialize.odds_json import odds_json
 from d4cli.output.serialize.public_view_json import effect_left, public_view_json
-from d4cli.output.serialize.rolls_json import odds_json
 from d4cli.output.steps import Step, entered_steps, pool_plan_steps
 
 SEAT_ASSETS = ("seat.css", "seat.js")

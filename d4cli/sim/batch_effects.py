@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import TEAM_SOURCE, Encounter
+from d4cli.fight.encounter_state import TEAM_SOURCE, Encounter
 from d4cli.rules.names import fold_name, source_key
 
 Ints = npt.NDArray[np.int64]

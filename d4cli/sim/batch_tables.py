@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from d4cli.fight.encounter import TEAM_SOURCE
+from d4cli.fight.encounter_state import TEAM_SOURCE
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.names import distinct_sources
 from d4cli.sim.batch_effects import Effects, build_effects

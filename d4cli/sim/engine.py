@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from d4cli.fight import actions, team, turns
 from d4cli.fight.actions import ActRequest
 from d4cli.fight.closed_sets import GrantKind
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.sides import FightEnd, fight_end
 from d4cli.fight.team import TeamRequest
 from d4cli.rules.errors import InputError

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.sides import encounter_end
 from d4cli.rules.errors import InputError
 from d4cli.rules.records import notebook

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.sim.batched_dice import BatchedDice
 from d4cli.sim.engine import play, run_seed
 from d4cli.sim.forecast import forecast_setup

@@ -13,7 +13,7 @@ from typing import Any
 
 from d4cli.fight import turns
 from d4cli.fight.actions import ActRequest
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.sheets import apply_named_action
 from d4cli.rules.errors import InputError
 from d4cli.rules.names import distinct_sources

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.rules.errors import InputError
 from d4cli.rules.limits import Range, check_whole, parse_whole
 from d4cli.rules.records import notebook

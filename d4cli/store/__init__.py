@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.store import remembered
 from d4cli.store.files import read_text
 

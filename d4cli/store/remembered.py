@@ -19,7 +19,7 @@ format's functions stay pure: the store consults this before a parse
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fileformat.encounter_toml import parse_encounter
 
 _last: tuple[str, Encounter] | None = None

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, Self
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fileformat.checked import checked_text
 from d4cli.fileformat.encounter_toml import HEADER, dropped_comments
 from d4cli.journal.entry import new_head

@@ -47,10 +47,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from d4cli.api import FileError, InputError, LockTimeout, Tracker, WriteFailed
-from d4cli.api.front_ends import Seat, SeatAction, Seats
+from d4cli.api import FileError, InputError
+from d4cli.api.encounter import LockTimeout, Tracker, WriteFailed
 from d4cli.api.seat_board import SeatBoard
-from d4cli.api.seats import SEAT_ENDED
+from d4cli.api.seats import SEAT_ENDED, Seat, SeatAction, Seats
 from d4cli.output.seat_page import (
     SEAT_ASSETS,
     preview_json,

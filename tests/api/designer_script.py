@@ -13,27 +13,18 @@ import tempfile
 from pathlib import Path
 from typing import assert_type
 
-from d4cli.api import (
-    Change,
+from d4cli.api.encounter import Change, DamageEvent, EffectEvent, SeveralEvent, Tracker
+from d4cli.api.odds import (
     CheckOdds,
-    CheckRequest,
-    DamageEvent,
-    EffectEvent,
     PoolOdds,
-    RefusedPool,
-    RolledPool,
-    SeveralEvent,
-    Tracker,
     check_odds,
     expected_pool_damage,
-    forecast,
     p_check_success,
     p_pool_success,
     pool_odds,
-    pool_plan,
-    roll_check,
-    roll_pool,
 )
+from d4cli.api.rolls import CheckRequest, RefusedPool, RolledPool, pool_plan, roll_check, roll_pool
+from d4cli.api.simulation import forecast
 
 
 def rolls() -> None:

@@ -13,8 +13,9 @@ import warnings
 import pytest
 
 from d4cli import api
-from d4cli.api import InputError, Reader, Tracker
+from d4cli.api import InputError, encounter, odds, rolls
 from d4cli.api.balance import apply_balance, balance
+from d4cli.api.encounter import Reader, Tracker
 from d4cli.api.simulation import forecast, simulate
 
 
@@ -107,12 +108,12 @@ def test_a_method_given_a_value_of_no_type_it_takes_names_the_parameter(name, me
 
 def test_the_three_calls_a_designer_tried():
     # C2: a DC is a whole number or a tier, for a check and for a pool's odds alike.
-    assert api.roll_check(dc="hard", rng=api.ScriptedDice([12])).request.dc == 18
-    assert api.p_pool_success(3, "hard") == api.p_pool_success(3, 18) == 0.0
-    assert api.p_pool_success(5, "medium") == api.p_pool_success(5, 12) == 0.6513671875
-    assert api.p_check_success("easy", modifiers=2) == api.p_check_success(6, modifiers=2)
+    assert rolls.roll_check(dc="hard", rng=rolls.ScriptedDice([12])).request.dc == 18
+    assert odds.p_pool_success(3, "hard") == odds.p_pool_success(3, 18) == 0.0
+    assert odds.p_pool_success(5, "medium") == odds.p_pool_success(5, 12) == 0.6513671875
+    assert odds.p_check_success("easy", modifiers=2) == odds.p_check_success(6, modifiers=2)
     with pytest.raises(InputError) as caught:
-        api.roll_pool("4")
+        rolls.roll_pool("4")
     assert str(caught.value) == "aspect: '4': must be a whole number"
 
 
@@ -120,24 +121,27 @@ def test_the_three_calls_a_designer_tried():
     ("call", "message"),
     [
         (
-            lambda: api.roll_pool(4, advantage="torch"),
+            lambda: rolls.roll_pool(4, advantage="torch"),
             "advantage: 'torch': must be a list, each text",
         ),
-        (lambda: api.roll_pool(4, dc=2.5), "dc: 2.5: must be a whole number or one of easy, "),
-        (lambda: api.roll_pool(4, rng=3), "rng: 3: must be an object with randint() or None"),
-        (lambda: api.roll_pool(True), "aspect: true: must be a whole number"),
-        (lambda: api.roll_check(dc="hardd"), "dc: 'hardd': must be a whole number or one of easy"),
-        (lambda: api.roll_dice(5), "expression: 5: must be text"),
-        (lambda: api.pool_odds("x"), "plan: 'x': must be a PoolPlan"),
-        (lambda: api.check_grid([5, "x"]), "dcs: must be a list, each a whole number, not a list"),
-        (lambda: api.roll_pool(4, foo=1), "foo: no such keyword (it takes aspect, load, cost, "),
-        (lambda: api.roll_pool(4, 5), "arguments: takes 1 positional argument(s) (aspect); "),
-        (lambda: api.roll_pool(), "aspect: missing: give it"),
+        (lambda: rolls.roll_pool(4, dc=2.5), "dc: 2.5: must be a whole number or one of easy, "),
+        (lambda: rolls.roll_pool(4, rng=3), "rng: 3: must be an object with randint() or None"),
+        (lambda: rolls.roll_pool(True), "aspect: true: must be a whole number"),
         (
-            lambda: api.check_odds(api.CheckRequest(dc="hard")),
+            lambda: rolls.roll_check(dc="hardd"),
+            "dc: 'hardd': must be a whole number or one of easy",
+        ),
+        (lambda: rolls.roll_dice(5), "expression: 5: must be text"),
+        (lambda: odds.pool_odds("x"), "plan: 'x': must be a PoolPlan"),
+        (lambda: odds.check_grid([5, "x"]), "dcs: must be a list, each a whole number, not a list"),
+        (lambda: rolls.roll_pool(4, foo=1), "foo: no such keyword (it takes aspect, load, cost, "),
+        (lambda: rolls.roll_pool(4, 5), "arguments: takes 1 positional argument(s) (aspect); "),
+        (lambda: rolls.roll_pool(), "aspect: missing: give it"),
+        (
+            lambda: odds.check_odds(rolls.CheckRequest(dc="hard")),
             "request.dc: 'hard': must be a whole number or None",
         ),
-        (lambda: api.Tracker(3), "path: 3: must be text or a path"),
+        (lambda: encounter.Tracker(3), "path: 3: must be text or a path"),
     ],
 )
 def test_each_wrong_argument_reads_as_one_short_line(call, message):
@@ -149,13 +153,13 @@ def test_each_wrong_argument_reads_as_one_short_line(call, message):
 
 def test_the_old_name_of_a_checks_advantage_level_still_works_with_a_warning():
     with pytest.warns(DeprecationWarning, match="'advantage' is now 'advantage_level'"):
-        old = api.roll_check(advantage=2, rng=api.ScriptedDice([10, 3, 5]))
+        old = rolls.roll_check(advantage=2, rng=rolls.ScriptedDice([10, 3, 5]))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        new = api.roll_check(advantage_level=2, rng=api.ScriptedDice([10, 3, 5]))
+        new = rolls.roll_check(advantage_level=2, rng=rolls.ScriptedDice([10, 3, 5]))
     assert old == new and new.request.advantage_level == 2
     with pytest.warns(DeprecationWarning), pytest.raises(InputError) as caught:
-        api.roll_check(advantage=1, advantage_level=1)
+        rolls.roll_check(advantage=1, advantage_level=1)
     assert caught.value.field == "advantage/advantage_level"
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from d4cli.api import InputError, Tracker
+from d4cli.api import InputError
 from d4cli.api.balance import apply_balance, balance, checked_vary, value_encounter
+from d4cli.api.encounter import Tracker
 from d4cli.sim.balance_search import Vary
 
 

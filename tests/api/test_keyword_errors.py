@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from d4cli import api
-from d4cli.api import InputError, Tracker
+from d4cli.api import InputError, odds, rolls
 from d4cli.api.add_sheets import AddSpec
+from d4cli.api.encounter import Tracker
 from d4cli.api.recap import recap_report
 from d4cli.fight.sheet_check import SheetCheckRequest
 
@@ -27,40 +27,40 @@ def _raised(call) -> InputError:
 
 
 def test_a_pool_names_its_keywords() -> None:
-    error = _raised(lambda: api.roll_pool(4, dc=5, evasion=3))
+    error = _raised(lambda: rolls.roll_pool(4, dc=5, evasion=3))
     assert (error.field, error.value) == ("dc/evasion", None)
     assert str(error) == "dc/evasion: give a DC or an Evasion, not both"
 
-    error = _raised(lambda: api.roll_pool(4, ignore_load=True))
+    error = _raised(lambda: rolls.roll_pool(4, ignore_load=True))
     assert error.field == "ignore_load" and error.mentions == ("gm",)
     assert str(error) == "ignore_load: only with gm: ignoring Load is for a GM-called roll (R9)"
 
-    error = _raised(lambda: api.pool_plan(4, advantage=["torch", " "]))
+    error = _raised(lambda: rolls.pool_plan(4, advantage=["torch", " "]))
     assert (error.field, error.value) == ("advantage", " ")
-    assert _raised(lambda: api.roll_pool(4, disadvantage=[""])).field == "disadvantage"
+    assert _raised(lambda: rolls.roll_pool(4, disadvantage=[""])).field == "disadvantage"
 
-    error = _raised(lambda: api.roll_pool(4, extra=["0d8"]))
+    error = _raised(lambda: rolls.roll_pool(4, extra=["0d8"]))
     assert str(error) == "extra: '0d8': must roll at least one die"
 
-    error = _raised(lambda: api.roll_pool(4, extra=["9999d4"], advantage=["torch"]))
+    error = _raised(lambda: rolls.roll_pool(4, extra=["9999d4"], advantage=["torch"]))
     assert (error.field, error.value) == ("aspect/advantage/extra", 10_004)
-    assert _raised(lambda: api.pool_plan(10_001)).field == "aspect/advantage"
+    assert _raised(lambda: rolls.pool_plan(10_001)).field == "aspect/advantage"
 
 
 def test_a_check_names_its_keywords() -> None:
-    error = _raised(lambda: api.roll_check(advantage_level=6))
+    error = _raised(lambda: rolls.roll_check(advantage_level=6))
     assert str(error) == "advantage_level: 6: must be within 0..5"
     with pytest.warns(DeprecationWarning, match="'advantage' is now 'advantage_level'"):
-        error = _raised(lambda: api.roll_check(advantage=6))
+        error = _raised(lambda: rolls.roll_check(advantage=6))
     assert str(error) == "advantage_level: 6: must be within 0..5"
-    assert _raised(lambda: api.roll_check(disadvantage=-1)).field == "disadvantage"
-    error = _raised(lambda: api.p_check_success(10, advantage_level=9))
+    assert _raised(lambda: rolls.roll_check(disadvantage=-1)).field == "disadvantage"
+    error = _raised(lambda: odds.p_check_success(10, advantage_level=9))
     assert (error.field, error.value) == ("advantage_level", 9)
 
 
 def test_odds_too_large_name_the_odds() -> None:
-    plan = api.pool_plan(1, extra=[api.ExtraDice(361, 278)])
-    error = _raised(lambda: api.pool_odds(plan))
+    plan = rolls.pool_plan(1, extra=[rolls.ExtraDice(361, 278)])
+    error = _raised(lambda: odds.pool_odds(plan))
     assert (error.field, error.value) == ("odds", 100_001)
 
 

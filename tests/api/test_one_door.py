@@ -13,8 +13,10 @@ from datetime import datetime, timezone
 import pytest
 from _cli import ok
 
-from d4cli.api import ScriptedDice, Tracker
-from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
+from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, Seats
 
 DICE = (2, 2, 3, 4, 1)  # 4d4 then the 1d4
 NOW = datetime(2026, 12, 5, 9, 0, tzinfo=timezone.utc)

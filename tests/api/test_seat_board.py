@@ -9,9 +9,13 @@ from datetime import datetime, timezone
 import pytest
 from _cli import files
 
-from d4cli.api import FileError, InputError, ScriptedDice, Tracker
-from d4cli.api.front_ends import SeatAction, SeatDesk, Seats, side_problems
+from d4cli.api import FileError, InputError
+from d4cli.api.encounter import Tracker
+from d4cli.api.front_ends import side_problems
+from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_board import SeatBoard
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, Seats
 from d4cli.fight.seat_view import HIDDEN_SOURCE
 from d4cli.store.seat_files import (
     DraftRow,

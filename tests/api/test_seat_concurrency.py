@@ -11,9 +11,9 @@ import sys
 import pytest
 from _cli import ok, ok_json
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import SeatDesk, Seats
-from d4cli.api.seats import WAITING_MAX
+from d4cli.api.encounter import Tracker
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import WAITING_MAX, Seats
 
 pytestmark = pytest.mark.slow
 
@@ -23,8 +23,11 @@ PER_PROCESS = WAITING_MAX
 # A seat sends PER_PROCESS requests for its creature (auto: each carried out at once).
 SEAT = """
 import sys
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatAction, SeatDesk
+from d4cli.api.encounter import Tracker
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction
 path, token, creature = sys.argv[1:4]
 desk = SeatDesk(Tracker(path, lock_timeout=60))
 for _ in range(int(sys.argv[4])):

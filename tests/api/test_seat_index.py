@@ -10,8 +10,11 @@ import json
 
 import pytest
 
-from d4cli.api import InputError, ScriptedDice, Tracker
-from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
+from d4cli.api import InputError
+from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, Seats
 from d4cli.store import journal
 from d4cli.store.seat_files import read_requests, requests_path, write_requests
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from _cli import files
 
-from d4cli.api import InputError, ScriptedDice, Tracker
+from d4cli.api import InputError
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
+from d4cli.api.rolls import ScriptedDice
 from d4cli.store.seat_files import read_requests
 
 KEY = "k3Yq-9_aZ0xw"

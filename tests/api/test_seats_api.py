@@ -11,8 +11,11 @@ from _cli import files, ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from d4cli.api import InputError, ScriptedDice, Tracker
-from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
+from d4cli.api import InputError
+from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction, Seats
 from d4cli.store.seat_files import requests_path, seats_path
 
 CREATURES = ("Aria", "Borin", "Goblin Archer", "Goblin Brute")

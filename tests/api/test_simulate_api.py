@@ -9,8 +9,9 @@ import sys
 import pytest
 from _cli import ok_json
 
-from d4cli.api import Encounter, InputError, Reader, Tracker, forecast, simulate
-from d4cli.api.simulation import FightOver, Played, Simulation, Sweep, decided
+from d4cli.api import InputError
+from d4cli.api.encounter import Encounter, Reader, Tracker
+from d4cli.api.simulation import FightOver, Played, Simulation, Sweep, decided, forecast, simulate
 from d4cli.api.templates import template_path
 
 

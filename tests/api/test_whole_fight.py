@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from d4cli import api
-from d4cli.api import InputError, ScriptedDice, Tracker
+from d4cli.api import InputError, encounter, odds, rolls
+from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
 
 
 def _files(path: Path) -> dict[str, bytes]:
@@ -101,19 +103,20 @@ def test_undo_redo_log_and_the_players_view(duel: Tracker) -> None:
 
 
 def test_rolls_and_odds_need_no_file() -> None:
-    pool = api.roll_pool(4, advantage=["torch"], dc=10, rng=ScriptedDice([4, 4, 1, 2, 3]))
+    pool = rolls.roll_pool(4, advantage=["torch"], dc=10, rng=ScriptedDice([4, 4, 1, 2, 3]))
     assert pool.dice == (4, 4, 1, 2, 3) and pool.total == 14 and pool.success
-    check = api.roll_check(attribute=3, dc=15, rng=ScriptedDice([12]))
+    check = rolls.roll_check(attribute=3, dc=15, rng=ScriptedDice([12]))
     assert check.total == 15 and check.success
-    assert api.roll_dice("2d6+1", rng=ScriptedDice([6, 5])).total == 12
+    assert rolls.roll_dice("2d6+1", rng=ScriptedDice([6, 5])).total == 12
     hits = sum(sum(faces) >= 10 for faces in itertools.product(range(1, 5), repeat=4))
-    assert api.pool_odds(api.pool_plan(4, dc=10)).p_success == pytest.approx(hits / 4**4)
-    assert api.p_pool_success(4, 10) == pytest.approx(hits / 4**4)
+    assert odds.pool_odds(rolls.pool_plan(4, dc=10)).p_success == pytest.approx(hits / 4**4)
+    assert odds.p_pool_success(4, 10) == pytest.approx(hits / 4**4)
 
 
 def test_the_public_names_are_documented() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
-    missing = [name for name in api.__all__ if f"`{name}" not in doc]
+    names = [*api.__all__, *rolls.__all__, *odds.__all__, *encounter.__all__]
+    missing = [name for name in names if f"`{name}" not in doc]
     assert missing == []
 
 

@@ -18,7 +18,7 @@ def test_count_like_adds_four_copies_of_a_bundled_stat_block(tmp_path):
     status = ok_json("status")["creatures"]
     assert [c["name"] for c in status] == obj["names"]
     from d4cli.api.add_sheets import template_creature
-    from d4cli.fight.encounter import Encounter
+    from d4cli.fight.encounter_state import Encounter
 
     archer = template_creature(
         Encounter(), "Goblin Archer"
@@ -105,7 +105,7 @@ def test_bad_counts_and_templates_change_nothing(tmp_path):
 
 
 def test_copy_sheet_is_a_fresh_creature_with_the_options_on_top():
-    from d4cli.fight.encounter import Action, Creature
+    from d4cli.fight.encounter_state import Action, Creature
     from d4cli.fight.sheets import copy_sheet
 
     template = Creature(

@@ -10,7 +10,7 @@ import json
 import pytest
 from _cli import fails, files, ok, run
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
 
 

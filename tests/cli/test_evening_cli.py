@@ -11,7 +11,7 @@ import pytest
 from _cli import fails, files, ok, ok_json, run
 from _width import at_width
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.seat_board import SeatBoard
 from d4cli.rules.errors import InputError
 

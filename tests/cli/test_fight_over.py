@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _cli import ok, ok_json
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.sides import FightEnd, encounter_end, ended_fight
 
 

@@ -13,7 +13,7 @@ from _cli import ok
 from _fight import play_two_rounds
 from rich.console import Console
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.simulation import forecast
 from d4cli.output.render import progress as progress_module
 from d4cli.output.render.progress import Progress

@@ -7,7 +7,7 @@ import io
 from _cli import ok, run
 from rich.console import Console
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.output.render.status_tables import compact_status_table
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.cli.play_history import HEADER, open_history
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from _cli import files, ok, ok_json, run
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.store import files as store_files
 
 

@@ -121,7 +121,7 @@ def test_log_lines_stay_one_per_entry_at_80_columns(encounter_file):
 
 
 def test_log_on_a_file_without_journal_says_nothing_yet(isolated_env, tmp_path):
-    from d4cli.fight.encounter import Encounter
+    from d4cli.fight.encounter_state import Encounter
     from d4cli.fileformat.encounter_toml import dump_encounter
 
     path = tmp_path / "bare.toml"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _cli import files, ok
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatAction, SeatDesk, Seats
 
 

@@ -19,7 +19,7 @@ import pytest
 import typer.main
 from _cli import ok
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatAction, SeatDesk
 from d4cli.cli.app import app
 from d4cli.cli.completion.requests import complete_request

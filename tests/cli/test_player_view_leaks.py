@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.public_rolls import FEED_SIZE, PublicRoll, public_rolls
 from d4cli.fight.public_view import public_view
 from d4cli.fight.view_settings import PlayerView

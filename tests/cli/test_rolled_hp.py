@@ -10,7 +10,7 @@ from pathlib import Path
 
 from _cli import fails, ok, ok_json
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 
 FILE = Path("encounter.toml")
 

@@ -9,9 +9,10 @@ import pytest
 from _cli import fails, files, ok, ok_json, run
 from _width import at_width
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import SeatAction, SeatDesk
+from d4cli.api.encounter import Tracker
 from d4cli.api.seat_board import SeatBoard
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import SeatAction
 from d4cli.cli.play_session import Session
 from d4cli.store.seat_files import SeatRow, write_seats
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import segno
 
-from d4cli.api.front_ends import Seat
+from d4cli.api.seats import Seat
 from d4cli.cli.serve_join import LOOPBACK_HINT, join_lines, join_url, public_origin, qr_text
 from d4cli.rules.errors import InputError
 

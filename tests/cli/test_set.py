@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json
 
-from d4cli.api import InputError, Tracker
+from d4cli.api import InputError
+from d4cli.api.encounter import Tracker
 
 FILE = Path("encounter.toml")
 

@@ -211,7 +211,7 @@ def test_a_tab_on_a_creature_name_loads_its_command_and_no_extra(tmp_path: Path)
     for line in ("d4cli act Gob", "d4cli act Aria Finesse --target Gob"):
         out, modules = _run(env=_tab(line, path), cwd=tmp_path)
         assert "Goblin\\ Archer" in out.splitlines()
-        assert "d4cli.fight.encounter" in modules  # the file was read
+        assert "d4cli.fight.encounter_state" in modules  # the file was read
         assert not _top(modules, "prompt_toolkit", "dask", "distributed", "rich")
         commands = {name for name in modules if name.startswith("d4cli.cli.commands.")}
         assert commands == {"d4cli.cli.commands.act"}

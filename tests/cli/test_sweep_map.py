@@ -11,7 +11,7 @@ from _cli import fails, files, ok, ok_json
 from _svg_layout import assert_laid_out
 from _width import at_width
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.simulation import simulate
 
 MAP = ("--sweep", "Goblin Chief:hp=8..10", "--sweep", "party:load_buffer=0..1")

@@ -10,7 +10,7 @@ from _cli import fails, ok, ok_json, run
 
 from d4cli.fight.effect_transitions import make_effect
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.sheet_check import (
     SheetCheckRequest,
     Source,

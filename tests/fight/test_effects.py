@@ -19,7 +19,7 @@ from d4cli.fight.effects import (
     Used,
     ended_at,
 )
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter

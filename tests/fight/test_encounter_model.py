@@ -1,4 +1,4 @@
-"""The pure encounter model (d4cli.fight.encounter): every ruling R1-R17 and N1 with a worked example.
+"""The pure encounter model (d4cli.fight.encounter_state): every ruling R1-R17 and N1 with a worked example.
 
 Dice are scripted (`ScriptedDice`): a test that rolls more dice than it expects fails.
 """
@@ -9,7 +9,7 @@ import pytest
 
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effects import Pending, team_grant_effects
-from d4cli.fight.encounter import Creature, Encounter, new_creature
+from d4cli.fight.encounter_state import Creature, Encounter, new_creature
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
 from d4cli.journal.entry import journal_json

@@ -14,7 +14,7 @@ import pytest
 
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effects import Effect, Pending
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.team import TeamRequest, team
 from d4cli.rules.dice import ExtraDice, ScriptedDice, roll_dice
 from d4cli.rules.errors import InputError

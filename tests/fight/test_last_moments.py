@@ -13,7 +13,7 @@ from _cli import fails, files, ok, ok_json
 
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effect_transitions import add_effect, make_effect
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.fight.team import TeamRequest, team

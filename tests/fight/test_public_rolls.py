@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.public_rolls import FEED_SIZE, PublicRoll, public_rolls
 from d4cli.fight.view_settings import PlayerView
 from d4cli.journal.entry import logged_rolls

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.public_view import hp_label, public_view
 from d4cli.fight.view_settings import PlayerView
 from d4cli.output.serialize.public_view_json import public_view_json

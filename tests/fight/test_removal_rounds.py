@@ -9,7 +9,7 @@ import pytest
 
 from d4cli.fight.effect_transitions import add_effect, make_effect
 from d4cli.fight.effects import REMOVED, ROUND_END, TURN_REMOVED
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.turns import add_creature, end_turn, move_creature, remove_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.fight.effect_transitions import make_effect
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
 from d4cli.fight.several import (
     SeveralEvent,

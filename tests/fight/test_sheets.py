@@ -15,7 +15,7 @@ from _cli import fails, files, ok, ok_json, run
 
 from d4cli.fight.effect_transitions import add_effect, make_effect
 from d4cli.fight.effects import Pending, team_grant_effects
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.sheet_check import SheetCheckRequest, Source, sheet_check
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.rules.dice import ScriptedDice

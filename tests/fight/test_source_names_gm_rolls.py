@@ -9,7 +9,7 @@ from d4cli.api.recap import recap_figures
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import add_effect, make_effect
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
 from d4cli.fight.team import TeamRequest, team
 from d4cli.fight.turns import add_creature, start_turn

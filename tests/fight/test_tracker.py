@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _cli import fails, files, ok, ok_json, run
 
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.hitpoints import damage, heal
 from d4cli.fight.turns import add_creature, end_turn, move_creature, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter, parse_encounter

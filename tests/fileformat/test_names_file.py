@@ -11,7 +11,7 @@ import pytest
 from _cli import ok, run
 
 from d4cli.fight.effects import Pending, team_grant_effects
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fileformat.encounter_toml import dropped_comments, dump_encounter, parse_encounter
 from d4cli.rules.errors import FileError, InputError, escape_control
 from d4cli.rules.names import check_name, name_problem

@@ -11,7 +11,7 @@ from _journal_v1 import DATA
 
 from d4cli.fight import closed_sets as kinds
 from d4cli.fight.actions import ActRequest, act
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.hitpoints import damage
 from d4cli.fight.sides import FightEnd
 from d4cli.fight.turns import add_creature, start_turn

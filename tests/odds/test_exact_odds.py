@@ -15,7 +15,7 @@ from d4cli.odds.dice_sums import dice_sum, exact_tail, sum_distribution
 from d4cli.odds.distribution import edge_safe
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.output.render.odds_charts import percent
-from d4cli.output.serialize.rolls_json import odds_json
+from d4cli.output.serialize.odds_json import odds_json
 from d4cli.rules.dice import parse_extra
 
 

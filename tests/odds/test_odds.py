@@ -33,7 +33,7 @@ from d4cli.odds.roll_odds import (
 )
 from d4cli.output.gridtext import row_label
 from d4cli.output.serialize.grids_json import grid_json
-from d4cli.output.serialize.rolls_json import odds_json
+from d4cli.output.serialize.odds_json import check_odds_json, odds_json
 from d4cli.rules.action_roll import CheckRequest, advantage_bonus, apply_disadvantage, roll_check
 from d4cli.rules.dice import ExtraDice, ScriptedDice
 from d4cli.rules.errors import InputError, RefusedError
@@ -448,15 +448,15 @@ def test_odds_json_pool_keys_and_values():
 
 
 def test_odds_json_check_keys():
-    plain = odds_json(check_odds(CheckRequest(attribute=3, advantage_level=2, dc=12)))
+    plain = check_odds_json(check_odds(CheckRequest(attribute=3, advantage_level=2, dc=12)))
     assert plain["p_success"] == 0.825
     assert plain["p_critical_success"] == 0.05 == plain["p_critical_failure"]
     assert "p_success_and" not in plain
-    r3 = odds_json(
+    r3 = check_odds_json(
         check_odds(CheckRequest(attribute=3, advantage_level=2, dc=12, rule_of_three=True))
     )
     assert r3["p_success_and"] == 0.625 and r3["p_failure_but"] == 1 / 12
-    no_dc = odds_json(check_odds(CheckRequest(attribute=3)))
+    no_dc = check_odds_json(check_odds(CheckRequest(attribute=3)))
     assert "p_success" not in no_dc and no_dc["p_critical_success"] == 0.05
     assert math.fsum(no_dc["distribution"].values()) == pytest.approx(1, abs=1e-12)
 

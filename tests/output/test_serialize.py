@@ -135,7 +135,7 @@ def test_change_json_is_its_log_entry():
 
 
 def test_closed_sets_print_as_their_values():
-    from d4cli.fight.encounter import GRANT_KINDS, MODES
+    from d4cli.fight.encounter_state import GRANT_KINDS, MODES
     from d4cli.fight.events import ActOutcome, GrantKind, Mode
     from d4cli.rules.action_roll import Critical, Outcome
 

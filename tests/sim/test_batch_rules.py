@@ -27,7 +27,7 @@ from test_batch_engine import encounters, example
 
 from d4cli.fight import actions, team, turns
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.sides import encounter_end, fight_end
 from d4cli.odds.roll_odds import pool_distribution
 from d4cli.rules.errors import InputError

@@ -8,7 +8,7 @@ import pytest
 from _cli import fails, ok
 
 from d4cli.fight.effects import Effect
-from d4cli.fight.encounter import Action, Encounter, new_creature
+from d4cli.fight.encounter_state import Action, Encounter, new_creature
 from d4cli.fileformat.encounter_toml import bundled_examples, parse_encounter
 from d4cli.rules.errors import InputError
 from d4cli.sim.batched_dice import BatchedDice

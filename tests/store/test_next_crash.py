@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 from _cli import files, ok, ok_json, run
 
-from d4cli.api import D4Error, Tracker
+from d4cli.api import D4Error
+from d4cli.api.encounter import Tracker
 from d4cli.store import fight_archive as fights
 from d4cli.store import files as store_files
 from d4cli.store.history import read_history

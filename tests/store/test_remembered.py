@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, remove_creature, set_exhaustion, start_turn
 from d4cli.fight.view_settings import PlayerView
 from d4cli.fight.visibility import conceal, set_alias

@@ -28,7 +28,7 @@ from d4cli.cli.exit_codes import exit_code_of
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.fight.actions import ActRequest, act
 from d4cli.fight.effects import Pending, team_grant_effects
-from d4cli.fight.encounter import Creature, Encounter, new_creature
+from d4cli.fight.encounter_state import Creature, Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
 from d4cli.fileformat.encounter_toml import bundled_examples, dump_encounter, parse_encounter
 from d4cli.rules.dice import ScriptedDice

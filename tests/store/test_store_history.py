@@ -18,7 +18,7 @@ from _cli import run
 from _store import change
 
 from d4cli.fight.actions import ActRequest, act
-from d4cli.fight.encounter import Encounter, new_creature
+from d4cli.fight.encounter_state import Encounter, new_creature
 from d4cli.fight.turns import add_creature, end_turn, start_turn
 from d4cli.fileformat.encounter_toml import dump_encounter
 from d4cli.rules.dice import ScriptedDice

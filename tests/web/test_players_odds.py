@@ -12,7 +12,7 @@ import httpx
 from _cli import ok
 from _web import HOSTS
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.live_odds import players_odds
 from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster

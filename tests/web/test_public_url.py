@@ -11,8 +11,8 @@ import pytest
 from _serve import Server, hidden_skirmish
 from _web import HOSTS
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import Seats
+from d4cli.api.encounter import Tracker
+from d4cli.api.seats import Seats
 from d4cli.web.asgi_app import Settings, make_app
 from d4cli.web.broadcast import Broadcaster
 from d4cli.web.seat_routes import SeatRoutes

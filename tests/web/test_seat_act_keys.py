@@ -8,8 +8,9 @@ import pytest
 from _cli import files
 from _seat_web import FILE, SeatServed, seated
 
-from d4cli.api import ScriptedDice, Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatDesk
+from d4cli.api.rolls import ScriptedDice
 
 
 @pytest.fixture

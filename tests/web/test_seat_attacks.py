@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import SeatDesk
+from d4cli.api.encounter import Tracker
+from d4cli.api.seat_requests import SeatDesk
 
 # What the GM hides, each a marker no seat's answer may hold.
 HIDDEN_FOE = "Zorblax Hiddenmarker"

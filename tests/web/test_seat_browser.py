@@ -15,8 +15,8 @@ import pytest
 from _cli import ok
 from _serve import SECRETS, Server, gm, hidden_skirmish
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import Seats
+from d4cli.api.encounter import Tracker
+from d4cli.api.seats import Seats
 
 pytestmark = pytest.mark.slow
 

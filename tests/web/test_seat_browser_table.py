@@ -14,7 +14,7 @@ import pytest
 from _serve import Server
 from test_seat_browser import ARGS, CHROMIUM, Table, _build, _playwright
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatDesk
 
 pytestmark = pytest.mark.slow

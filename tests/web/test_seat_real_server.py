@@ -14,8 +14,9 @@ import pytest
 from _cli import ok, ok_json
 from _serve import Server, gm
 
-from d4cli.api import Tracker
-from d4cli.api.front_ends import SeatDesk, Seats
+from d4cli.api.encounter import Tracker
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import Seats
 
 pytestmark = pytest.mark.slow
 

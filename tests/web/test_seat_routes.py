@@ -12,8 +12,10 @@ from _seat_web import FILE, JSON, SeatServed, seated
 from _serve import SECRETS
 from _web import SECURITY, open_stream
 
-from d4cli.api import ScriptedDice, Tracker
-from d4cli.api.front_ends import SeatDesk, Seats
+from d4cli.api.encounter import Tracker
+from d4cli.api.rolls import ScriptedDice
+from d4cli.api.seat_requests import SeatDesk
+from d4cli.api.seats import Seats
 
 
 @pytest.fixture

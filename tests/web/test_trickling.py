@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from _serve import Server, hidden_skirmish
 
-from d4cli.api.front_ends import Seats
+from d4cli.api.seats import Seats
 from d4cli.web.guard import PER_SEAT
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from d4cli.api import TEAM_SOURCE, GrantKind
+from d4cli.api import InputError, RefusedError
+from d4cli.api.encounter import TEAM_SOURCE, GrantKind
+from d4cli.api.inputs import (
+    COST,
+    EVASION,
+    check_text,
+    parse_dc,
+    parse_extras,
+    parse_faces,
+    parse_whole,
+)
 from d4cli.cli.completion.creatures import (
     complete_aspect,
     complete_creature,
@@ -34,19 +44,13 @@ from d4cli.cli.options import (
     check_note,
 )
 from d4cli.cli.tracker_access import open_tracker, tell
-from d4cli.journal.acts import act_json
-from d4cli.journal.entry import journal_json
 from d4cli.output.act_views import ActView, TeamView, act_refusal_line, down_refusal
 from d4cli.output.printing import print_one
+from d4cli.output.serialize.change_json import act_json, journal_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.dc import parse_dc
-from d4cli.rules.dice import parse_extras, parse_faces
-from d4cli.rules.errors import InputError, RefusedError
-from d4cli.rules.limits import COST, EVASION, parse_whole
-from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
-    from d4cli.api import ActRecord
+    from d4cli.api.encounter import ActRecord
 
 
 def act_command(
@@ -107,7 +111,9 @@ def act_command(
         bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")
     ] = False,
 ) -> None:
-    """A creature acts: gate, pool, roll, Load + Cost, damage (R2-R11, R16); off its turn it is a reaction (R10).
+    """A creature acts: gate, pool, roll, Load, damage (R2-R11, R16).
+
+    Its Load goes up by the Cost (R8); off its turn the act is a reaction (R10).
 
     With --gm it is a GM-called roll for the creature: no gate, Load unchanged (R9).
     With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
@@ -184,7 +190,9 @@ def team_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """A Team Action: ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
+    """A Team Action: a grant on another creature's next roll (R11).
+
+    ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """

@@ -9,7 +9,9 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.api.balance import DEFAULT_RUNS, MAX_WORK, Point, Vary, apply_balance, balance
+from d4cli.api.inputs import parse_whole
 from d4cli.api.tracker import Tracker
 from d4cli.cli.exit_codes import ExitCode
 from d4cli.cli.options import FileArgument, FileOption, JsonOption
@@ -18,8 +20,6 @@ from d4cli.cli.tracker_access import open_tracker, tell
 from d4cli.output.render.balance_text import balance_svg, print_balance
 from d4cli.output.serialize.balance_json import balance_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import parse_whole
 
 FORMATS = ("table", "svg")
 # A search whose first value says it will take longer than this says so first.
@@ -85,7 +85,7 @@ def balance_command(
     json_: JsonOption = False,
     file_option: FileOption = None,
 ) -> None:
-    """Find the value of one creature's setting that gives a side a target chance to win.
+    """Find a setting's value that gives a side a target chance to win.
 
     Each value is played from the encounter as it stands, in its own mode.
     Every value gets the same seed, so neighbours meet the same dice.

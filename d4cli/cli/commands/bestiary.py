@@ -18,7 +18,8 @@ from d4cli.output.serialize.evening_json import bestiary_json, saved_json
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(
-    help="Your bestiary: creatures and templates kept between evenings (D4CLI_BESTIARY).",
+    help="Your creatures and templates, kept between evenings.\n\n"
+    "The folder is D4CLI_BESTIARY, else 'bestiary' in your config folder.",
 )
 
 

@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import D4Error, FileError, Tracker
+from d4cli.api import D4Error, FileError
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import public_view
+from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
 from d4cli.cli.board_screen import print_once, run_live
 from d4cli.cli.odds_worker import odds_now
@@ -17,7 +19,6 @@ from d4cli.cli.tracker_access import open_tracker, tell_side_files
 from d4cli.output.serialize.encounter_json import status_json
 from d4cli.output.serialize.public_view_json import odds_json, public_view_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.limits import parse_whole
 
 
 def board_command(
@@ -38,7 +39,9 @@ def board_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show the encounter on a full screen that redraws when the file changes; q or Ctrl-C quits.
+    """A full-screen board that redraws when the file changes.
+
+    It shows the encounter; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
     Its odds line: each side's chance to win from here, and how the last change moved it.

@@ -7,18 +7,17 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import check_text, parse_whole
 from d4cli.cli.completion.creatures import complete_creature, complete_effect_source
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.tracker_access import open_tracker, print_change
 from d4cli.output.render.effect_lines import print_effects
 from d4cli.output.serialize.effects_json import effects_list_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import parse_whole
-from d4cli.rules.names import check_text
 
 app = typer.Typer(
-    help="Lasting effects: named Advantage and Disadvantage sources with durations (R20).",
+    help="Lasting effects: named Advantage and Disadvantage sources (R20).\n\nEach source has a duration.",
     no_args_is_help=True,
 )
 

@@ -14,7 +14,19 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.api.add_sheets import AddSpec
+from d4cli.api.inputs import (
+    ASPECT,
+    BUFFER,
+    EVASION,
+    EXHAUSTION,
+    HP,
+    MAX_COUNT,
+    check_text,
+    parse_named_number,
+    parse_whole,
+)
 from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
 from d4cli.cli.completion import complete_example, complete_mode
@@ -31,15 +43,11 @@ from d4cli.output.serialize.encounter_json import (
 )
 from d4cli.output.stdout import emit_json
 from d4cli.output.wrap import say
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import ASPECT, BUFFER, EVASION, EXHAUSTION, HP, MAX_COUNT, parse_whole
-from d4cli.rules.names import check_text, parse_named_number
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from d4cli.api import Creature
-    from d4cli.journal.entry import Record
+    from d4cli.api.encounter import Creature, Record
 
 # ``exhaust NAME +N`` / ``-N``: a step that could stay within the Exhaustion levels (L1).
 EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])
@@ -238,7 +246,9 @@ def add_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Add a creature at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
+    """Add a creature to the turn order (R1, R13).
+
+    It goes at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
 
     Four copies of a sheet: d4cli add Goblin --count 4 --like "Goblin Archer".
     From your bestiary: d4cli add Goblin --from goblin --count 3.
@@ -312,7 +322,9 @@ def exhaust_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Set a creature's Exhaustion level, or change it by +N / -N; it changes only its reset Load (R1, R15).
+    """Set or change a creature's Exhaustion level (R1, R15).
+
+    Give the level, or change it by +N / -N; it changes only the creature's reset Load (R1, R15).
 
     Example: d4cli exhaust Aria 2   (or: d4cli exhaust Aria +1)
     """
@@ -346,7 +358,9 @@ def _relative(current: int, step: int, text: str) -> int:
 
 
 def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
-    """Revert the newest change, restoring the file byte-for-byte (never the init).
+    """Revert the newest change, restoring the file byte-for-byte.
+
+    The init is never undone.
 
     Example: d4cli undo
     """
@@ -365,7 +379,9 @@ def undo_command(file: FileOption = None, json_: JsonOption = False) -> None:
 
 
 def redo_command(file: FileOption = None, json_: JsonOption = False) -> None:
-    """Put back the newest undone change, byte-for-byte (as many times as undo went back).
+    """Put back the newest undone change, byte-for-byte.
+
+    As many times as undo went back.
 
     Example: d4cli redo
     """

@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import check_text
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.tracker_access import open_tracker, print_change
-from d4cli.rules.errors import InputError
-from d4cli.rules.names import check_text
 
 ASSIGNMENT = "FIELD=VALUE"
 
@@ -45,7 +45,9 @@ def set_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Change a creature's fields mid-fight, checked as the file is: one change, one undo.
+    """Change a creature's fields mid-fight, checked as the file is.
+
+    One change, one undo.
 
     Example: d4cli set "Goblin Archer" hp=4 max_hp=9 aspect.Might=2
     """

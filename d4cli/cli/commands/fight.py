@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import HP, parse_whole
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, print_change
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import HP, parse_whole
 
 # Optional for Typer so that a missing amount is one plain line naming N (exit 2), not a usage block.
 Amount = Annotated[
@@ -62,7 +62,9 @@ def move_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Move a creature in the turn order; nothing else is ever reordered (R13, R19).
+    """Move a creature in the turn order (R13, R19).
+
+    Nothing else is ever reordered (R13, R19).
 
     Example: d4cli move "Goblin Brute" --before Aria
     """
@@ -112,7 +114,9 @@ def damage_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Take N hit points off a creature, or off several, never below 0; at 0 one is down (R16, R18).
+    """Take hit points off one creature or several (R16, R18).
+
+    N hit points come off each, never below 0; at 0 a creature is down (R16, R18).
 
     N may be dice to roll (2d6+1), rolled once for all: the line shows what they rolled, the
     log keeps it. Several names and patterns are one change: one line each, one undo.
@@ -134,7 +138,9 @@ def heal_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Give a creature, or several, N hit points back, up to its max_hp; above 0 a down creature is back in the order (R18).
+    """Give hit points back to one creature or several (R18).
+
+    N hit points come back to each, up to its max_hp; above 0 a down creature is back in the order (R18).
 
     N may be dice to roll (1d8+2), as for damage; several names and patterns as for damage.
 

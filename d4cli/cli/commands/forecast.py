@@ -32,7 +32,9 @@ def forecast_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Each side's chance to win from the state as it is (mid-turn, hp, Loads, effects), in the file's mode (R12, R18).
+    """Each side's chance to win from the state as it is (R12, R18).
+
+    The state is taken as it is (mid-turn, hp, Loads, effects), in the file's mode.
 
     The fight is played on many times by the simulator under its stated policy
     ('d4cli help simulate'); nothing is written.

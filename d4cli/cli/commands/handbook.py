@@ -8,14 +8,14 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, parse_whole
 from d4cli.api.simulation import pool_jobs, simulate
 from d4cli.api.templates import template_path
 from d4cli.cli.out_file import checked_out, write_out
 from d4cli.output.render import escape
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.handbook import handbook_markdown
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
 
 DEFAULT_EXAMPLE = "ambush"
 FORMATS = ("markdown", "html")
@@ -52,7 +52,9 @@ def handbook_command(
         str, typer.Option("--seed", metavar="N", help="Seed of the simulated fights.")
     ] = "1",
 ) -> None:
-    """One Markdown document for the designer's handbook: every rule with its example, the exact odds
+    """The designer's handbook in Markdown: rules, odds grids, modes.
+
+    One Markdown document for the designer's handbook: every rule with its example, the exact odds
     grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
     (R1-R20, C1-C8, L1-L4, N1).
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.cli.completion import complete_topic
 from d4cli.cli.options import JsonOption
 from d4cli.output.render import console
@@ -16,7 +17,6 @@ from d4cli.output.rules_reference import TOPICS, rule_key
 from d4cli.output.ruletext import RULES
 from d4cli.output.serialize.encounter_json import help_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
 
 
 def help_command(
@@ -30,7 +30,9 @@ def help_command(
     ] = None,
     json_: JsonOption = False,
 ) -> None:
-    """Explain the rules: the gate, the pool, Advantage, Load, checks ... or one rule by id (R1-R20, C1-C8, L1-L4, N1).
+    """Explain the rules, or one rule by its id (help R14).
+
+    Topics: the gate, the pool, Advantage, Load, checks ...; rule ids: R1-R20, C1-C8, L1-L4, N1.
 
     Example: d4cli help gate; d4cli help R14
     """

@@ -9,20 +9,19 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.encounter import read_head
 from d4cli.api.front_ends import public_entry
+from d4cli.api.inputs import LAST, ROUND, check_text, escape_control, parse_whole
 from d4cli.api.tracker import Tracker
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, SourceList
 from d4cli.cli.tracker_access import open_tracker
-from d4cli.journal.entry import read_head
 from d4cli.output.render.logtext import LOG_KINDS, check_kinds, entry_filter, write_log
 from d4cli.output.serialize.encounter_json import log_json_chunks
 from d4cli.output.serialize.replay_json import state_line_json
 from d4cli.output.stdout import emit_json, write_chunks
 from d4cli.output.wrap import say
-from d4cli.rules.errors import InputError, escape_control
-from d4cli.rules.limits import LAST, ROUND, parse_whole
-from d4cli.rules.names import check_text
 
 
 def log_command(
@@ -60,7 +59,9 @@ def log_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show the changes that stand, oldest first, one line each: rolls, Loads, damage, turns, notes.
+    """Show the changes that stand, oldest first, one line each.
+
+    Rolls, Loads, damage, turns, notes.
 
     Example: d4cli log --round 2 --creature Aria --kind act
     """

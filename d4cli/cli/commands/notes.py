@@ -7,12 +7,11 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import MAX_NOTES, check_text, escape_control
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, check_note
 from d4cli.cli.tracker_access import open_tracker, print_change
-from d4cli.rules.errors import InputError, escape_control
-from d4cli.rules.limits import MAX_NOTES
-from d4cli.rules.names import check_text
 
 
 def note_command(
@@ -41,7 +40,9 @@ def note_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Write a note to the log without other change; with --set, set a creature's notes. Journaled: undo takes it back.
+    """Write a note to the log, or set a creature's notes.
+
+    A note changes nothing else; --set sets a creature's notes. Journaled: undo takes it back.
 
     Set the sheet's notes: d4cli note Aria --set "sworn to the Duke".
 

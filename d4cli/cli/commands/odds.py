@@ -19,29 +19,37 @@ from typing import Annotated, TypedDict
 
 import typer
 
-from d4cli.cli.completion import complete_format
-from d4cli.odds.dice_sums import check_odds_size, dice_sum
-from d4cli.odds.grids import Grid, check_grid, compare_grid, damage_grid, grid_cells, pool_grid
-from d4cli.output import render
-from d4cli.output.render.heatmap import grid_svg
-from d4cli.output.render.odds_charts import format_grid, grid_pages
-from d4cli.output.serialize.grids_json import grid_json
-from d4cli.output.stdout import emit_json
-from d4cli.rules.dc import DC_TIERS
-from d4cli.rules.dice import ExtraDice, parse_extras
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import (
+from d4cli.api import InputError
+from d4cli.api.inputs import (
     ADVANTAGE_LEVEL,
     ASPECT,
     DC,
+    DC_TIERS,
     DISADVANTAGE_COUNT,
     EVASION,
     LOAD,
     MAX_DICE,
     MODIFIER,
+    parse_extras,
     parse_whole,
 )
-from d4cli.rules.pool import pool_size
+from d4cli.api.odds import (
+    Grid,
+    check_grid,
+    check_odds_size,
+    compare_grid,
+    damage_grid,
+    dice_sum,
+    grid_cells,
+    pool_grid,
+)
+from d4cli.api.rolls import ExtraDice, pool_size
+from d4cli.cli.completion import complete_format
+from d4cli.output import render
+from d4cli.output.render.heatmap import grid_svg
+from d4cli.output.render.odds_charts import format_grid, grid_pages
+from d4cli.output.serialize.grids_json import grid_json
+from d4cli.output.stdout import emit_json
 
 
 class PoolRows(TypedDict, total=False):
@@ -55,7 +63,7 @@ class PoolRows(TypedDict, total=False):
 
 
 app = typer.Typer(
-    help="Tables of exact odds for designers: P(success) and expected damage.",
+    help="Tables of exact odds: P(success) and expected damage.\n\nFor designers.",
     no_args_is_help=True,
 )
 

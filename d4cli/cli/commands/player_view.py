@@ -11,11 +11,11 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption, NoteOption, check_note
 from d4cli.cli.slips import party_hidden_note, record_names, say_note
 from d4cli.cli.tracker_access import open_tracker, print_change
-from d4cli.rules.errors import InputError
 
 Name = Annotated[
     str,
@@ -40,7 +40,9 @@ Names = Annotated[
 def reveal_command(
     names: Names = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
 ) -> None:
-    """Put hidden creatures on the player view (board --players, serve); one change for all.
+    """Put hidden creatures on the player view.
+
+    The player view is what board --players and serve show; one change for all.
 
     Example: d4cli reveal "Goblin Shaman"; d4cli reveal "Goblin*"
     """
@@ -53,7 +55,9 @@ def reveal_command(
 def conceal_command(
     names: Names = None, note: NoteOption = None, file: FileOption = None, json_: JsonOption = False
 ) -> None:
-    """Take creatures off the player view; their turns and rolls go on as before (R13).
+    """Take creatures off the player view (R13).
+
+    Their turns and rolls go on as before (R13).
 
     Example: d4cli conceal "Goblin Shaman"; d4cli conceal "Goblin*"
     """
@@ -79,7 +83,9 @@ def alias_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show a creature to the players under another name; --clear: by its own name again (N1).
+    """Show a creature to the players under another name (N1).
+
+    --clear: by its own name again (N1).
 
     Example: d4cli alias "Goblin Shaman" "Goblin 2"
     """

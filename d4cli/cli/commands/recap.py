@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, parse_whole
 from d4cli.api.recap import recap_report
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.tracker_access import open_tracker
@@ -14,8 +16,6 @@ from d4cli.output.render.recap_tables import csv_recap, markdown_recap, print_re
 from d4cli.output.render.svg import recap_svg
 from d4cli.output.serialize.recap_json import recap_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
 
 FORMATS = ("table", "markdown", "csv", "svg")
 
@@ -56,7 +56,9 @@ def recap_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """The fight from its journal: per creature damage, actions, Team Actions, Load, turns unable to act, downs;
+    """The fight from its journal: damage, Loads, luck, downs.
+
+    The fight from its journal: per creature damage, actions, Team Actions, Load, turns unable to act, downs;
     damage per round; luck of every roll; the fight placed among simulated ones (R2, R8, R11, R16, R18).
 
     Only the changes that stand count (undone ones are gone). Nothing is written.

@@ -9,12 +9,14 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api import ActRecord, Change
-from d4cli.api.front_ends import ChangedSince, RequestRow, SeatDesk
+from d4cli.api import RefusedError
+from d4cli.api.encounter import ActRecord, Change
+from d4cli.api.front_ends import ChangedSince, RequestRow
+from d4cli.api.inputs import parse_whole
+from d4cli.api.seat_requests import SeatDesk
 from d4cli.cli.completion.requests import complete_request
 from d4cli.cli.options import FileOption, JsonOption, SeedOption, check_note
 from d4cli.cli.tracker_access import open_tracker, tell, tell_side_files
-from d4cli.journal.acts import act_json
 from d4cli.output.act_views import act_refusal_line, down_refusal
 from d4cli.output.changed_since_text import changes_text, denial_reason
 from d4cli.output.printing import print_one
@@ -22,6 +24,7 @@ from d4cli.output.render import print_renderables
 from d4cli.output.render.entry_lines import print_lines
 from d4cli.output.render.seat_tables import request_line, requests_table
 from d4cli.output.seat_views import SeatActView
+from d4cli.output.serialize.change_json import act_json
 from d4cli.output.serialize.seats_json import (
     changed_json,
     request_json,
@@ -29,8 +32,6 @@ from d4cli.output.serialize.seats_json import (
     seat_act_json,
 )
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import RefusedError
-from d4cli.rules.limits import parse_whole
 
 # A request's number: a whole number, at least 1 (L1).
 NUMBER = (1, 10**9)
@@ -48,7 +49,9 @@ def requests_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """List the seats' action requests waiting for the GM (with --all, every request).
+    """List the seats' action requests waiting for the GM.
+
+    With --all, every request.
 
     Example: d4cli requests --all
     """
@@ -78,7 +81,9 @@ def approve_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Carry out request N exactly as 'act' would, on the encounter as it stands now.
+    """Carry out request N exactly as 'act' would.
+
+    It is judged on the encounter as it stands now.
 
     When the encounter changed since the request was sent (its target went down, the Load
     and so the pool, an effect, the turn), says what changed and carries out nothing (exit 3)
@@ -135,7 +140,9 @@ def deny_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Answer request N with no; the seat reads the answer (and the reason).
+    """Answer request N with no; the seat reads the reason.
+
+    The seat reads the answer and the reason.
 
     Example: d4cli deny 3 --reason "the bridge is out of reach"
     """

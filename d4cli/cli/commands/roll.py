@@ -9,6 +9,24 @@ from typing import Annotated, TypeVar
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import (
+    ADVANTAGE_LEVEL,
+    ASPECT,
+    COST,
+    DISADVANTAGE_COUNT,
+    EVASION,
+    LOAD,
+    MODIFIER,
+    check_rolled_dice,
+    did_you_mean,
+    parse_dc,
+    parse_expression,
+    parse_extras,
+    parse_faces,
+    parse_whole,
+)
+from d4cli.api.rolls import EnteredDice, PoolResult
 from d4cli.cli.options import (
     AdvOption,
     CheckDcOption,
@@ -31,28 +49,9 @@ from d4cli.cli.options import (
 from d4cli.output.pool_stream import write_pool_lines
 from d4cli.output.printing import print_many
 from d4cli.output.roll_views import CheckView, DiceView, PoolView
-from d4cli.rules.action_roll import CheckRequest, apply_disadvantage, parse_dc, roll_check
-from d4cli.rules.dice import (
-    EnteredDice,
-    parse_expression,
-    parse_extras,
-    parse_faces,
-    roll_expression,
-)
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import (
-    ADVANTAGE_LEVEL,
-    ASPECT,
-    COST,
-    DISADVANTAGE_COUNT,
-    EVASION,
-    LOAD,
-    MODIFIER,
-    check_rolled_dice,
-    parse_whole,
-)
-from d4cli.rules.pool import PoolRequest, PoolResult, plan_pool, roll_pool
-from d4cli.rules.suggest import did_you_mean
+from d4cli.rules.action_roll import CheckRequest, apply_disadvantage, roll_check
+from d4cli.rules.dice import roll_expression
+from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
 from d4cli.sim.batched_dice import times_dice
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api.front_ends import Seat, Seats
+from d4cli.api.seats import Seat, Seats
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.settings import lock_timeout, resolve_path
@@ -24,7 +24,7 @@ from d4cli.output.serialize.seats_json import added_json, removed_json, seat_jso
 from d4cli.output.stdout import emit_json
 
 app = typer.Typer(
-    help="Players' seats: a secret join path for each creature a player runs.",
+    help="Players' seats: a secret join path for each player's creature.\n\nEach creature a player runs gets its own secret join path.",
     no_args_is_help=True,
 )
 

@@ -7,14 +7,13 @@ from typing import Annotated
 
 import typer
 
-from d4cli.api.front_ends import Seats
+from d4cli.api import InputError
+from d4cli.api.inputs import check_text, parse_whole
+from d4cli.api.seats import Seats
 from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve_join import print_join, public_origin
 from d4cli.cli.tracker_access import open_tracker
 from d4cli.cli.web_server import serve
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import parse_whole
-from d4cli.rules.names import check_text
 from d4cli.web.seat_routes import seat_routes
 
 DEFAULT_HOST = "127.0.0.1"
@@ -70,7 +69,9 @@ def serve_command(
     seed: SeedOption = None,
     file: FileOption = None,
 ) -> None:
-    """Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
+    """Serve the player view and the seats' pages on the web.
+
+    Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
     page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
 
     Example: d4cli serve --lan --qr   (phones on this network scan a code)

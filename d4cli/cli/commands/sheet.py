@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from d4cli.api import SheetCheckRequest
+from d4cli.api import InputError
+from d4cli.api.encounter import SheetCheckRequest
+from d4cli.api.inputs import (
+    ADVANTAGE_LEVEL,
+    COST,
+    DISADVANTAGE_COUNT,
+    check_text,
+    parse_dc,
+    parse_extra,
+    parse_whole,
+)
 from d4cli.cli.completion.creatures import complete_aspect, complete_creature
 from d4cli.cli.completion.sheet_names import (
     complete_action,
@@ -31,22 +41,16 @@ from d4cli.cli.options import (
     check_note,
 )
 from d4cli.cli.tracker_access import open_tracker, tell, unchanged_line
-from d4cli.journal.acts import action_event_json
-from d4cli.journal.entry import unchanged_json
 from d4cli.output.act_views import SheetCheckView
 from d4cli.output.printing import print_one
 from d4cli.output.render.entry_lines import print_lines, summary
+from d4cli.output.serialize.change_json import action_event_json, unchanged_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.action_roll import parse_dc
-from d4cli.rules.dice import parse_extra
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import ADVANTAGE_LEVEL, COST, DISADVANTAGE_COUNT, parse_whole
-from d4cli.rules.names import check_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from d4cli.api import ActionEvent, CheckRecord
+    from d4cli.api.encounter import ActionEvent, CheckRecord
 
 app = typer.Typer(
     help="Define a creature's named actions (used by 'act NAME ACTION').", no_args_is_help=True
@@ -124,7 +128,9 @@ def check_command(
         bool, typer.Option("--short", help="Print the one-line summary that 'log' shows.")
     ] = False,
 ) -> None:
-    """A d20 check from a creature's stored stats, with its grants; logged, never changes Load (C1-C8).
+    """A d20 check from a creature's stored stats (C1-C8).
+
+    With its grants; logged, it never changes Load.
 
     Example: d4cli check Aldric --attribute Willpower --dc hard
     """

@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from d4cli.api import InputError
+from d4cli.api.inputs import SEED, fold_name, parse_whole
 from d4cli.api.simulation import (
     MAX_ROUNDS,
     RESERVE,
@@ -30,9 +32,6 @@ from d4cli.output.render.simulate_text import print_report, print_sweep
 from d4cli.output.render.svg import simulate_svg
 from d4cli.output.render.sweepmap import print_map
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import SEED, parse_whole
-from d4cli.rules.names import fold_name
 
 FORMATS = ("table", "markdown", "csv", "svg")
 # A sweep whose first piece says it will take longer than this says so first.
@@ -149,7 +148,9 @@ def simulate_command(
     json_: JsonOption = False,
     file_option: FileOption = None,
 ) -> None:
-    """Play the encounter to the end many times, in memory, and compare the reset modes (R12, R18).
+    """Play the encounter to the end many times; compare reset modes.
+
+    In memory, nothing written; the reset modes are compared (R12, R18).
 
     The policy of every creature is stated by 'd4cli help simulate'. Nothing is written.
     --format svg prints the rounds-to-finish chart as one SVG document, or with

@@ -14,16 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
-from d4cli.api import Encounter
+from d4cli.api import InputError
+from d4cli.api.encounter import Encounter
 from d4cli.api.front_ends import public_entry
+from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import FileOption, JsonOption
 from d4cli.cli.tracker_access import open_tracker, tell_side_files
 from d4cli.output.serialize.encounter_json import status_json
 from d4cli.output.stdout import emit_json
-from d4cli.rules.errors import InputError
-from d4cli.rules.limits import parse_whole
 
 
 def status_command(
@@ -50,7 +50,9 @@ def status_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Show the turn tracker: whose turn, Loads, headroom, who can still act at Cost 1 (R2); NAME: one sheet.
+    """Show whose turn it is, Loads and headroom (R2); NAME: one sheet.
+
+    The turn tracker: whose turn, Loads, headroom, who can still act at Cost 1.
 
     Past the terminal's height the table becomes one line per creature.
 

@@ -23,9 +23,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from d4cli.api.inputs import DC_TIERS, fold_name
 from d4cli.output.rules_reference import TOPICS
-from d4cli.rules.dc import DC_TIERS
-from d4cli.rules.names import fold_name
 
 FORMATS: tuple[str, ...] = ("table", "markdown", "csv", "json", "svg")
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.api import Reader
+from d4cli.api.encounter import Reader
+from d4cli.api.inputs import fold_name
 from d4cli.cli.completion import matching, typed_words
 from d4cli.cli.settings import resolve_path
-from d4cli.rules.names import fold_name
 
 # Parameter names under which commands keep the encounter path and the creature.
 _FILE_PARAMS = ("file", "file_", "path", "encounter", "encounter_file")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from d4cli.api import Tracker
+from d4cli.api.encounter import Tracker
 from d4cli.api.front_ends import SeatDesk
 from d4cli.cli.completion.creatures import typed_file
 from d4cli.cli.settings import resolve_path

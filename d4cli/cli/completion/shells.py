@@ -20,9 +20,9 @@ from typer import _completion_shared
 from typer._click.shell_completion import ShellComplete, add_completion_class
 from typer._completion_classes import BashComplete, FishComplete, ZshComplete, completion_init
 
+from d4cli.api.inputs import fold_name
 from d4cli.cli.completion import typed_words
 from d4cli.cli.completion.words import DEFAULT_WORDBREAKS, bash_quote, line_to_cursor, split_line
-from d4cli.rules.names import fold_name
 
 # --- Shell classes ---------------------------------------------------------------------------
 #

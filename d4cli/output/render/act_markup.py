@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from d4cli.fight.actions import ActRecord
-from d4cli.fight.encounter import same_name
+from d4cli.fight.encounter_state import same_name
 from d4cli.journal.effect_facts import end_reason
 from d4cli.output.render import escape
 

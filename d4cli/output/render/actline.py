@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from d4cli.fight.encounter import same_name
+from d4cli.fight.encounter_state import same_name
 from d4cli.journal.acts import ActChange
 from d4cli.output.render import bold_name, escape, load_change, plain
 from d4cli.rules.names import fold_name

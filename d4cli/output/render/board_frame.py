@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from d4cli.fight.effect_transitions import applied_round
-from d4cli.fight.encounter import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter
 from d4cli.fight.sides import FightEnd, encounter_end
 from d4cli.journal.effect_facts import effect_json
 from d4cli.output import render

@@ -11,7 +11,7 @@ from typing import Any
 from rich.table import Table
 
 from d4cli.fight.effect_transitions import applied_round
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.journal.effect_facts import EffectChange, effect_json
 from d4cli.output import render
 from d4cli.output.effecttext import describe

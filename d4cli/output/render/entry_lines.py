@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from d4cli.fight import closed_sets as kinds
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.fight.team import TeamRecord
 from d4cli.journal.acts import ActChange, ActionChange, CheckChange, TeamChange
 from d4cli.journal.changes import (

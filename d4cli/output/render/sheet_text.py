@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from d4cli.fight.encounter import STAT_KINDS, Creature
+from d4cli.fight.encounter_state import STAT_KINDS, Creature
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.journal.acts import ActionChange, CheckChange
 from d4cli.output.creature_steps import sheet_check_steps

@@ -16,7 +16,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from d4cli.fight.effect_transitions import applied_round
-from d4cli.fight.encounter import Creature, Encounter, same_name
+from d4cli.fight.encounter_state import Creature, Encounter, same_name
 from d4cli.fight.sides import encounter_end
 from d4cli.journal.effect_facts import effect_json
 from d4cli.journal.entry import read_head

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Creature
+from d4cli.fight.encounter_state import Creature
 from d4cli.journal.changes import ViewChange
 from d4cli.output.render import escape
 

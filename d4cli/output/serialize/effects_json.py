@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from d4cli.fight.encounter import Encounter
+from d4cli.fight.encounter_state import Encounter
 from d4cli.journal.effect_facts import effect_json
 from d4cli.output.serialize import JsonObject
 from d4cli.rules.names import fold_name

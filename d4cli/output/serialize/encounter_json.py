@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from d4cli.fight.encounter import STAT_KINDS, Creature, Encounter
+from d4cli.fight.encounter_state import STAT_KINDS, Creature, Encounter
 from d4cli.fight.sheets import action_document
 from d4cli.fight.sides import encounter_end
 from d4cli.journal.effect_facts import effect_json

@@ -1,17 +1,16 @@
 """Rolls as JSON lines and with odds: one roll's text made fast for ``--repeat``, the ``odds`` key (L4).
 
+The ``odds`` object itself is written by `d4cli.output.serialize.odds_json`, which a roll loads only
+with ``--odds``.
+
 The roll objects themselves are the journal's facts (`d4cli.journal.roll_facts`)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from fractions import Fraction
 
 from d4cli.journal.roll_facts import extra_json
-from d4cli.odds.check_odds import CheckOdds
-from d4cli.odds.distribution import Distribution, fraction_text
-from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.serialize import JsonObject
 from d4cli.rules.pool import PoolResult
 
@@ -66,79 +65,7 @@ def pool_lines(
     return line if line(first) == whole else dumped
 
 
-def with_odds(obj: JsonObject, odds: PoolOdds | CheckOdds | None) -> JsonObject:
-    """*obj* with the ``odds`` key (L4): the `odds_json` object, or None."""
-    obj["odds"] = None if odds is None else odds_json(odds)
+def with_odds(obj: JsonObject, odds: JsonObject | None) -> JsonObject:
+    """*obj* with the ``odds`` key (L4): a `d4cli.output.serialize.odds_json` object, or None."""
+    obj["odds"] = odds
     return obj
-
-
-def odds_json(odds: PoolOdds | CheckOdds) -> dict[str, object]:
-    """The ``odds`` object of docs/cli.md (floats, exact to 1e-12).
-
-    Keys: ``distribution`` (each total whose probability is not 0.0 as a
-    float, as a string, to its probability) and ``distribution_omitted`` (the
-    exact probability of the totals left out, a fraction string such as
-    ``"0/1"``), ``mean``; with a DC ``p_success``; with an Evasion
-    ``expected_damage`` (and ``p_any_damage``); for checks
-    ``p_critical_success``, ``p_critical_failure`` and, with the Rule of Three
-    and a DC, ``p_success_and`` and ``p_failure_but``. ``exact`` says whether
-    the exact path was used (`d4cli.odds.dice_sums` gives the method).
-
-    No float is 0.0 or 1.0 unless the probability is exactly 0 or 1
-    (`d4cli.odds.distribution.edge_safe`). Each headline probability also comes exact, as a fraction
-    string under the same key plus ``_exact`` (``p_success_exact: "667/1024"``);
-    null only for a fixed-point roll whose smaller dice are themselves beyond
-    the exact path (`Distribution.exact_at_least`).
-    """
-    distribution = odds.distribution
-    listed, omitted = _listed_totals(distribution)
-    obj: dict[str, object] = {
-        "distribution": listed,
-        "distribution_omitted": fraction_text(omitted),
-        "mean": distribution.mean,
-        "exact": distribution.exact,
-    }
-    if isinstance(odds, PoolOdds):
-        if odds.dc is not None:
-            obj["p_success"] = odds.p_success
-            obj["p_success_exact"] = fraction_text(odds.success_exact)
-        if odds.evasion is not None:
-            obj["expected_damage"] = odds.expected_damage
-            obj["p_any_damage"] = odds.p_any_damage
-            obj["p_any_damage_exact"] = fraction_text(odds.any_damage_exact)
-        return obj
-    if odds.success is not None:
-        obj["p_success"] = odds.p_success
-        obj["p_success_exact"] = fraction_text(odds.success)
-    obj["p_critical_success"] = odds.p_critical_success
-    obj["p_critical_success_exact"] = fraction_text(odds.critical_success)
-    obj["p_critical_failure"] = odds.p_critical_failure
-    obj["p_critical_failure_exact"] = fraction_text(odds.critical_failure)
-    if odds.success_and is not None:
-        obj["p_success_and"] = odds.p_success_and
-        obj["p_success_and_exact"] = fraction_text(odds.success_and)
-        obj["p_failure_but"] = odds.p_failure_but
-        obj["p_failure_but_exact"] = fraction_text(odds.failure_but)
-    return obj
-
-
-def _listed_totals(distribution: Distribution) -> tuple[dict[str, float], Fraction]:
-    """The totals whose probability is not 0.0 as a float, and the exact probability of the rest.
-
-    Exact path: the rest is the sum of their counts. Fixed-point path: the rest
-    lies in the two tails (sums of dice have no inner gaps), so it is
-    ``1 - P(total >= first) + P(total > last)`` (`Distribution.exact_at_least`);
-    when that cannot be had exactly, every total is listed and nothing omitted.
-    """
-    listed = {str(total): p for total, p in distribution.items() if p != 0.0}
-    if len(listed) == len(distribution):
-        return listed, Fraction(0)
-    if distribution.exact:
-        rest = sum(w for w, p in zip(distribution.weights, distribution.probabilities) if p == 0.0)
-        return listed, Fraction(rest, distribution.denominator)
-    totals = [int(total) for total in listed]
-    below = distribution.exact_at_least(totals[0])
-    above = distribution.exact_at_least(totals[-1] + 1)
-    if below is None or above is None:
-        return {str(total): p for total, p in distribution.items()}, Fraction(0)
-    return listed, 1 - below + above
