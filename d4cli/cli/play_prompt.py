@@ -278,11 +278,14 @@ async def watch_requests(prompt: Any, watch: RequestWatch, seconds: float = POLL
 
     while True:
         await asyncio.sleep(seconds)
+        before = [row.number for row in watch.rows]
         fresh = watch.poll()
-        prompt.bottom_toolbar = toolbar_of(watch)
         if fresh:
             await run_in_terminal(functools.partial(say_arrived, fresh))
-        prompt.app.invalidate()
+        if fresh or before != [row.number for row in watch.rows]:
+            # Redrawn only when the requests changed: an idle prompt writes nothing.
+            prompt.bottom_toolbar = toolbar_of(watch)
+            prompt.app.invalidate()
 
 
 def message(session: Session, state: str, watch: RequestWatch) -> str:

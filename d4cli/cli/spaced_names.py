@@ -434,7 +434,7 @@ def line_readings(
     for value, follow in spans:
         words = [args[value], *(args[index] for index in follow)]
         sizes = [size for size in range(1, len(words) + 1) if fits(words[:size], False)]
-        choices.append([1] if open_end or not sizes else sizes)
+        choices.append([1] if open_end or not sizes else sizes[::-1])  # the longest first
     tries = 1
     for sizes in choices:
         tries *= len(sizes)

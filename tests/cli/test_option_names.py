@@ -92,7 +92,7 @@ def test_two_readings_name_the_option_and_show_both_forms() -> None:
         message = str(error)
     assert message == (
         "--like: Kobold --like Goblin Archer reads more than one way; give "
-        'add "Kobold Archer" --like Goblin, or add Kobold --like "Goblin Archer"'
+        'add Kobold --like "Goblin Archer", or add "Kobold Archer" --like Goblin'
     )
 
 
@@ -159,7 +159,7 @@ def test_two_readings_exit_2_and_write_nothing() -> None:
     line = fails(2, FILE, "add", "Kobold", "--like", "Goblin", "Archer")
     assert line == (
         "d4cli: error: --like: Kobold --like Goblin Archer reads more than one way; give "
-        'add "Kobold Archer" --like Goblin, or add Kobold --like "Goblin Archer"'
+        'add Kobold --like "Goblin Archer", or add "Kobold Archer" --like Goblin'
     )
     line = fails(2, FILE, "alias", "Goblin", "Archer", "Goblin", "2")
     assert line == (
@@ -180,3 +180,28 @@ def test_a_value_that_names_no_creature_is_the_commands_own_error() -> None:
     out = run("effect", "add", "Aria", "blessed", "--adv", "--until-end-of", "Orc", "Chief")
     assert out.exit_code == 2 and "Traceback" not in out.stderr
     assert files(FILE) == before
+
+
+def test_a_creature_option_reads_two_ways_only_when_the_line_does() -> None:
+    _fight()
+    ok("add", "Goblin", "--aspect", "Might=2", "--hp", "5")
+    ok("add", "Archer", "--aspect", "Might=2", "--hp", "5")
+    # `--target Goblin` would leave `Archer` to act's arguments, which have no room: one reading.
+    record = ok_json("act", "Aria", "--target", "Goblin", "Archer", "Finesse", "--seed", "4")
+    assert (record["actor"], record["aspect_name"], record["target"]) == (
+        "Aria",
+        "Finesse",
+        "Goblin Archer",
+    )
+    # An effect on several creatures has room for `Archer`: two readings, one error.
+    line = fails(
+        2, FILE, "effect", "add", "Aria", "--until-end-of", "Goblin", "Archer", "blessed", "--adv"
+    )
+    assert line == (
+        "d4cli: error: --until-end-of: Aria --until-end-of Goblin Archer blessed --adv reads "
+        'more than one way; give effect add --until-end-of "Goblin Archer" --adv -- Aria blessed, '
+        "or effect add --until-end-of Goblin --adv -- Aria Archer blessed"
+    )
+    # Each form does what it says.
+    out = ok_json("effect", "add", "Aria", "blessed", "--until-end-of", "Goblin Archer", "--adv")
+    assert (out["actor"], out["effect"]["ends"]["creature"]) == ("Aria", "Goblin Archer")

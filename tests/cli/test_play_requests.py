@@ -201,3 +201,50 @@ def test_a_request_shows_above_the_prompt_without_enter(seated: Path, tmp_path: 
         "denied",
         "approved",
     ]
+
+
+def test_the_background_task_prints_new_requests_and_redraws_only_on_a_change(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    import prompt_toolkit.application
+
+    from d4cli.cli.play_prompt import watch_requests
+
+    printed: list[str] = []
+
+    async def in_terminal(function):  # prompt_toolkit's run_in_terminal, without an app
+        function()
+        printed.append(capsys.readouterr().out)
+
+    monkeypatch.setattr(prompt_toolkit.application, "run_in_terminal", in_terminal)
+    reads = [
+        [],
+        [],
+        [_row(1, "Aria", "Finesse")],
+        [_row(1, "Aria", "Finesse")],
+        [],
+    ]
+    watch = RequestWatch(None, read=lambda: reads.pop(0) if reads else [])
+    redraws: list[object] = []
+    prompt = SimpleNamespace(
+        bottom_toolbar=None,
+        app=SimpleNamespace(invalidate=lambda: redraws.append(prompt.bottom_toolbar)),
+    )
+
+    async def drive() -> None:
+        task = asyncio.ensure_future(watch_requests(prompt, watch, seconds=0))
+        while reads:
+            await asyncio.sleep(0)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        task.cancel()
+
+    asyncio.run(drive())
+    assert printed == [
+        "request 1 from Aria's seat: Aria: Finesse; approve 1 or deny 1\n",
+    ]
+    # Two redraws: the request came (a toolbar), and it went (none); never on an idle poll.
+    assert len(redraws) == 2
+    assert redraws[0] is not None and redraws[1] is None
