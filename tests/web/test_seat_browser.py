@@ -147,8 +147,12 @@ def test_a_seat_enters_real_dice_checked_in_the_page_and_on_the_server(tmp_path:
                 for n, face in enumerate([4, 3, 2, 1, 4, 9]):
                     fields.nth(n).fill(str(face))
                 page.click("#send")
+                # The box shows before its words are in: wait for the words themselves.
+                page.wait_for_function(
+                    "document.querySelector('#error').innerText.includes('die 6: enter a face')",
+                    timeout=10000,
+                )
                 error = page.locator("#error")
-                error.wait_for(timeout=3000)
                 assert "die 6: enter a face from 1 to 6" in error.inner_text()
                 assert page.locator("#requests .request").count() == 0  # nothing was sent
                 fields.nth(5).fill("6")
