@@ -7,8 +7,7 @@ their requests" and "Names"). Each is the library's own, re-exported from where 
 
 from d4cli.api.seat_requests import ChangedSince, SeatDesk, Submitted
 from d4cli.api.seats import Seat, SeatAction, Seats
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fight.players_view import PublicRoll, PublicView, public_view
 from d4cli.fight.view_settings import PlayerView
 from d4cli.store.journal import public_entry
 from d4cli.store.seat_files import RequestRow, side_problems

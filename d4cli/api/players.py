@@ -2,10 +2,10 @@
 
 `players_state` is what ``board --players``, ``serve``'s page, ``/view.json`` and its
 event stream draw (`d4cli.api.Reader.view`). It reads the encounter and the newest
-journal entries, and projects them on the GM's side (`d4cli.fight.public_view`,
-`d4cli.fight.public_rolls`). While a hidden creature acts, it shows the encounter as
+journal entries, and projects them on the GM's side (`d4cli.fight.players_view`,
+`d4cli.fight.players_view`). While a hidden creature acts, it shows the encounter as
 it stood before that turn began, until a visible creature's turn starts
-(`d4cli.fight.hidden_turns`), rebuilt from the journal: the players' screens keep the
+(`d4cli.fight.players_view`), rebuilt from the journal: the players' screens keep the
 last visible state, so nothing on them tells that a hidden turn ran. Read-only:
 nothing is locked or written.
 """
@@ -17,10 +17,13 @@ from typing import Any, NamedTuple
 
 from d4cli.fight.closed_sets import INIT, NEXT, TURN_START
 from d4cli.fight.encounter_state import Encounter
-from d4cli.fight.hidden_turns import hidden_turn
-from d4cli.fight.later_hiding import with_later_hiding
-from d4cli.fight.public_rolls import public_rolls
-from d4cli.fight.public_view import PublicView, public_view
+from d4cli.fight.players_view import (
+    PublicView,
+    hidden_turn,
+    public_rolls,
+    public_view,
+    with_later_hiding,
+)
 from d4cli.fileformat.encounter_toml import parse_encounter
 from d4cli.journal.entry import logged_rolls, read_head
 from d4cli.rules.errors import D4Error
@@ -51,7 +54,7 @@ def players_state(path: Path) -> Shown:
     From a hidden creature's turn start until a visible one's: the view as it stood
     before the newest turn start that began from a state the players could see (two
     hidden turns in a row go back past both), hidden as it and the file as it stands hide
-    (`d4cli.fight.later_hiding.with_later_hiding`). When the journal cannot rebuild that state
+    (`d4cli.fight.players_view.with_later_hiding`). When the journal cannot rebuild that state
     (no journal, a hand edit between), the view of the file as it stands, which names
     nobody as current.
 

@@ -15,8 +15,7 @@ from d4cli.api.arguments import checked_methods
 from d4cli.api.players import Shown, kept_at, players_state
 from d4cli.api.replay import state_after, state_lines
 from d4cli.fight.encounter_state import Encounter
-from d4cli.fight.later_hiding import with_later_hiding
-from d4cli.fight.public_view import PublicView
+from d4cli.fight.players_view import PublicView, with_later_hiding
 from d4cli.journal.entry import read_head
 from d4cli.store import files, read_encounter
 from d4cli.store.files import journal_path, lock_path, redo_path
@@ -107,7 +106,7 @@ class Reader:
 
     def players_state_at(self, seq: int) -> tuple[dict[str, Any], Encounter]:
         """Journal entry *seq* and the encounter as it stood right after it, hiding whatever that
-        state or any later one hides (`d4cli.fight.later_hiding.with_later_hiding`: a creature
+        state or any later one hides (`d4cli.fight.players_view.with_later_hiding`: a creature
         concealed or aliased since stays so): the state a players' replay projects (R20). Inside
         a hidden creature's turn, the state before it, as the players' screens kept it then.
 

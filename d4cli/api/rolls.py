@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Literal, overload
 
 from d4cli.api.arguments import DC, checked, dc_or_none
-from d4cli.rules.action_roll import CheckRequest, CheckResult
+from d4cli.rules.action_roll import CheckRequest, CheckResult, apply_disadvantage
 from d4cli.rules.action_roll import roll_check as roll_check_request
 from d4cli.rules.dice import (
     DiceRoll,
@@ -38,6 +38,7 @@ from d4cli.rules.pool import (
     pool_size,
 )
 from d4cli.rules.pool import roll_pool as roll_pool_plan
+from d4cli.sim.batched_dice import times_dice
 
 __all__ = [
     "roll_pool",
@@ -55,6 +56,15 @@ __all__ = [
     "ExtraDice",
     "ScriptedDice",
     "EnteredDice",
+    # The rules' own requests, for a front end that shows a plan before its roll, rolls it
+    # many times or from entered faces: plan, then roll the plan (R2-R8, C1-C7, L2-L3).
+    "PoolRequest",
+    "plan_pool",
+    "roll_pool_plan",
+    "roll_check_request",
+    "apply_disadvantage",
+    "roll_expression",
+    "times_dice",
 ]
 
 

@@ -2,7 +2,7 @@
 preview of an action being built (pool, gate, exact odds), for one seat's token.
 
 Everything here is computed on the GM's side from the encounter as it stands and keeps what
-the GM hides (`d4cli.fight.seat_view`): the table is the players' view (`PublicView`), the
+the GM hides (`d4cli.fight.players_view`): the table is the players' view (`PublicView`), the
 creature the seat's own (`SeatCreature`), and a request's roll is rebuilt from its journal
 facts by the rules themselves (the plan from its request, the dice as entered faces), with
 GM-only sources unnamed and a target's Evasion only where the players see it. Only a preview
@@ -19,13 +19,13 @@ from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, own_creature, seat_act, seat_of, seated, stored_action
 from d4cli.api.tracker import Tracker
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.public_view import public_view
-from d4cli.fight.seat_view import (
+from d4cli.fight.players_view import (
     SeatPage,
     SeatPlan,
     SeatRequest,
     SeatRoll,
     public_sources,
+    public_view,
     seat_creature,
     seat_plan,
     shown_sources,

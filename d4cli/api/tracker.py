@@ -43,7 +43,7 @@ from d4cli.fight.closed_sets import GrantKind
 from d4cli.fight.effect_transitions import remove_effect
 from d4cli.fight.encounter_state import TEAM_SOURCE, Encounter
 from d4cli.fight.notes import set_notes, write_note
-from d4cli.fight.public_view import PublicView
+from d4cli.fight.players_view import PublicView
 from d4cli.fight.sheet_check import CheckRecord, SheetCheckRequest, sheet_check
 from d4cli.fight.sheets import ActionEvent, add_action, remove_action
 from d4cli.fight.team import TeamRecord, TeamRequest, team

@@ -6,7 +6,7 @@ board costs next to nothing) and redraws through Rich Live on the alternate
 screen (`d4cli.output.render.board_frame`). On a terminal it reads single keys: ``q``
 quits (exit 0); Ctrl-C quits too (exit 130), and so do Ctrl-\\, a hang-up and a
 kill (exit 128 + the signal's number); every way the terminal is left as it was.
-With ``--players`` it draws the projection only (`d4cli.fight.public_view`);
+With ``--players`` it draws the projection only (`d4cli.fight.players_view`);
 ``--once`` prints one frame and exits (in a pipe: plain text, 80 columns unless
 ``COLUMNS`` says otherwise).
 

@@ -101,7 +101,7 @@ class Creature(NamedTuple):
         actions: named actions (`Action`), in the order given.
         side: free text such as ``party`` or ``foes`` ("" when none).
         policy: ``(key, value)`` pairs of its ``policy`` table for ``d4cli simulate``.
-        hidden: off the player view entirely (`d4cli.fight.public_view`).
+        hidden: off the player view entirely (`d4cli.fight.players_view`).
         alias: the name the players see ("" when none: its own name).
         hp_shown: its HP display for the players (``exact``, ``label``, ``none``), None: its side's default.
         evasion_shown: the players see its Evasion.

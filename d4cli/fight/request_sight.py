@@ -8,7 +8,7 @@ turn may have moved (R13). `changes` lists each such difference as a record; the
 before carrying the request out (``approve --yes``), and a denial tells the seat the same.
 
 `Seen` holds only what the seat itself may see: effect sources the players may not read are
-named as the seat's own page names them (`d4cli.fight.seat_view.shown_sources`).
+named as the seat's own page names them (`d4cli.fight.players_view.shown_sources`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from d4cli.fight.actions import ActRecord
 from d4cli.fight.encounter_state import Encounter
-from d4cli.fight.seat_view import public_sources, shown_sources
+from d4cli.fight.players_view import public_sources, shown_sources
 
 # The kinds of `Changed`, in the order `changes` lists them.
 KINDS = ("target_down", "turn", "load", "pool", "effect_ended", "effect_began")

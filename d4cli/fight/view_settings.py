@@ -1,7 +1,7 @@
 """The file's ``[player_view]`` table (schema 3): the party's side and the default HP displays.
 
 Plain values only (no creature, no encounter): `d4cli.fight.encounter_state.Encounter`
-holds one, and `d4cli.fight.public_view` reads it.
+holds one, and `d4cli.fight.players_view` reads it.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ table is `d4cli.fight.view_settings.PlayerView`. The three changes `reveal`, `co
 `ConcealEvent`, `AliasEvent`) is journaled like any other change, so ``undo``
 and ``redo`` take it back and put it again byte-for-byte.
 
-What the players then see is computed by `d4cli.fight.public_view`.
+What the players then see is computed by `d4cli.fight.players_view`.
 """
 
 from __future__ import annotations

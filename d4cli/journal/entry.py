@@ -33,7 +33,7 @@ from d4cli.fight.events import (
     TurnEndEvent,
     TurnStartEvent,
 )
-from d4cli.fight.public_rolls import LoggedRoll
+from d4cli.fight.players_view import LoggedRoll
 from d4cli.fight.several import SEVERAL_KINDS, SeveralEvent
 from d4cli.fight.sheet_check import CheckRecord
 from d4cli.fight.sheets import ActionEvent
@@ -318,7 +318,7 @@ def read_entry(line: Mapping[str, Any]) -> Entry:
 
 def logged_rolls(lines: Iterable[Mapping[str, Any]]) -> list[LoggedRoll]:
     """The rolls among journal lines (oldest first): each ``act`` and ``check`` that is not a dry
-    run and has its ``seq`` and actor, as the players' feed reads them (`d4cli.fight.public_rolls`)."""
+    run and has its ``seq`` and actor, as the players' feed reads them (`d4cli.fight.players_view`)."""
     found = []
     for line in lines:
         head = read_head(line)

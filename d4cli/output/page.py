@@ -1,6 +1,6 @@
 """The players' web page (``d4cli serve``): one HTML document, its style and script, no build step, no CDN.
 
-Made from a `d4cli.fight.public_view.PublicView` alone, which holds nothing the
+Made from a `d4cli.fight.players_view.PublicView` alone, which holds nothing the
 GM hides. `view_fragment` is the HTML of one view (every text escaped with
 `html.escape`); `page_html` wraps it in the page, whose small script (``assets/page.js``)
 listens to ``/events`` (Server-Sent Events) and swaps in each new fragment, so the page
@@ -17,8 +17,7 @@ from __future__ import annotations
 from html import escape
 from importlib.resources import files
 
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.fight.players_view import PublicCreature, PublicRoll, PublicView
 from d4cli.output.headroom import headroom_text
 from d4cli.output.rolltext import roll_steps
 from d4cli.output.serialize.public_view_json import effect_left

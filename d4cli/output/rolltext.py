@@ -1,13 +1,13 @@
 """The words of the players' roll feed: one roll's steps as the players may see them.
 
-Made from a `d4cli.fight.public_rolls.PublicRoll` alone, which holds only what the
+Made from a `d4cli.fight.players_view.PublicRoll` alone, which holds only what the
 players may see; the board (`d4cli.output.render.players_board`) and the page
 (`d4cli.output.page`) say the same words. Plain text, no Rich: callers escape (N1).
 """
 
 from __future__ import annotations
 
-from d4cli.fight.public_rolls import PublicRoll
+from d4cli.fight.players_view import PublicRoll
 
 # An outcome (`d4cli.fight.closed_sets.ActOutcome`) in words, when no number is shown.
 OUTCOME_WORDS = {

@@ -10,7 +10,7 @@ Content-Security-Policy ``default-src 'self'``; the assets are package data of
 `d4cli.output`, served at ``/seat-assets/NAME``.
 
 The page's JSON (``/seat/TOKEN/view.json``, the answers of ``/preview`` and ``/act``) is made
-here too, from `d4cli.fight.seat_view` records (`d4cli.api.seat_board` reads them), which hold
+here too, from `d4cli.fight.players_view` records (`d4cli.api.seat_board` reads them), which hold
 only what the seat may see. A roll's ``steps`` are the very steps ``act`` prints
 (`d4cli.output.creature_steps`): ``[{name, detail, rule, tone}]``, each with the rule id that
 decided it.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from d4cli.fight.seat_view import SeatCreature, SeatPage, SeatPlan, SeatRequest, SeatRoll
+from d4cli.fight.players_view import SeatCreature, SeatPage, SeatPlan, SeatRequest, SeatRoll
 from d4cli.journal.roll_facts import extra_json
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.output.creature_steps import act_steps

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from d4cli.fight.public_view import PublicView
+from d4cli.fight.players_view import PublicView
 
 # Rows kept in view before the one in focus (the creature that just went).
 BEFORE = 1

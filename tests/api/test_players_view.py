@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from d4cli.api.add_sheets import AddSpec
 from d4cli.api.encounter import Tracker
-from d4cli.fight.public_view import public_view
+from d4cli.fight.players_view import public_view
 from d4cli.output.render.board_frame import frame_text
 from d4cli.output.render.players_board import players_frame
 from d4cli.output.serialize.public_view_json import public_view_json

@@ -16,7 +16,7 @@ from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_board import SeatBoard
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, Seats
-from d4cli.fight.seat_view import HIDDEN_SOURCE
+from d4cli.fight.players_view import HIDDEN_SOURCE
 from d4cli.store.seat_files import (
     DraftRow,
     drafts_path,

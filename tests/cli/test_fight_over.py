@@ -117,7 +117,7 @@ def test_a_fight_that_is_over_stays_over_until_a_change_undoes_it():
 
 
 def test_the_players_never_learn_of_a_side_left_only_hidden():
-    from d4cli.fight.public_view import public_view
+    from d4cli.fight.players_view import public_view
     from d4cli.output.page import view_fragment
 
     hidden = Creature("Shade", (("Might", 2),), hp=3, side="shadows", hidden=True)

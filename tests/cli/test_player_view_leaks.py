@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.public_rolls import FEED_SIZE, PublicRoll, public_rolls
-from d4cli.fight.public_view import public_view
+from d4cli.fight.players_view import FEED_SIZE, PublicRoll, public_rolls, public_view
 from d4cli.fight.view_settings import PlayerView
 from d4cli.journal.entry import logged_rolls
 from d4cli.output.serialize.public_view_json import public_view_json

@@ -21,7 +21,7 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 # Loaded by `serve` or `board` (or a file that hides something) and by nothing else. The records
 # of reveal, conceal and alias (d4cli.fight.visibility) are not here: the serializers import the
 # record classes they read (d4cli.output.serialize), so every change that prints JSON loads them.
-# The projection itself (`d4cli.fight.public_view`) is part of the library every command loads;
+# The projection itself (`d4cli.fight.players_view`) is part of the library every command loads;
 # the server, the board and the page are not.
 PLAYER_VIEW_MODULES = {
     "d4cli.cli.web_server",
@@ -64,7 +64,7 @@ def test_board_once_loads_the_board_but_not_the_server(tmp_path: Path):
     loaded = _loaded(tmp_path, "board", "--players", "--once")
     assert {
         "d4cli.cli.board_screen",
-        "d4cli.fight.public_view",
+        "d4cli.fight.players_view",
         "d4cli.output.render.board_frame",
     } <= loaded
     assert {"d4cli.cli.web_server", "http.server", "d4cli.output.page"} & loaded == set()

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.later_hiding import with_later_hiding
-from d4cli.fight.public_view import public_view
+from d4cli.fight.players_view import public_view, with_later_hiding
 
 
 def _goblin(**marks: object) -> Creature:

@@ -1,9 +1,9 @@
-"""The players' roll feed (`d4cli.fight.public_rolls`) with real values: what each roll shows, and what never."""
+"""The players' roll feed (`d4cli.fight.players_view`) with real values: what each roll shows, and what never."""
 
 from __future__ import annotations
 
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.public_rolls import FEED_SIZE, PublicRoll, public_rolls
+from d4cli.fight.players_view import FEED_SIZE, PublicRoll, public_rolls
 from d4cli.fight.view_settings import PlayerView
 from d4cli.journal.entry import logged_rolls
 from d4cli.output.rolltext import roll_line

@@ -1,4 +1,4 @@
-"""The player view (`d4cli.fight.public_view`) and its JSON, pinned with real values.
+"""The player view (`d4cli.fight.players_view`) and its JSON, pinned with real values.
 
 That nothing hidden ever leaks, into any output, is the property of tests/cli/test_player_view_leaks.py.
 """
@@ -9,7 +9,7 @@ import json
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.public_view import hp_label, public_view
+from d4cli.fight.players_view import hp_label, public_view
 from d4cli.fight.view_settings import PlayerView
 from d4cli.output.serialize.public_view_json import public_view_json
 
@@ -190,7 +190,7 @@ def test_player_view_defaults_come_from_the_file_table():
 
 
 def test_a_hidden_turn_runs_while_a_hidden_creature_acts_and_until_a_visible_one_does():
-    from d4cli.fight.hidden_turns import hidden_turn
+    from d4cli.fight.players_view import hidden_turn
 
     creatures = (_creature("Aria"), _creature("Shade", hidden=True))
     assert hidden_turn(Encounter(current="Shade", last_turn="Shade", creatures=creatures))

@@ -4,8 +4,7 @@ end, what the party can still act with, the roll feed, and the row the script ke
 from __future__ import annotations
 
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import public_view
+from d4cli.fight.players_view import PublicRoll, public_view
 from d4cli.output.page import view_fragment
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from d4cli.fight.effects import Effect
 from d4cli.fight.encounter_state import Creature, Encounter
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import public_view
+from d4cli.fight.players_view import PublicRoll, public_view
 from d4cli.output.render.board_frame import frame_text
 from d4cli.output.render.players_board import players_frame
 

@@ -26,7 +26,18 @@ from d4cli.api.inputs import (
     parse_faces,
     parse_whole,
 )
-from d4cli.api.rolls import EnteredDice, PoolResult
+from d4cli.api.rolls import (
+    CheckRequest,
+    EnteredDice,
+    PoolRequest,
+    PoolResult,
+    apply_disadvantage,
+    plan_pool,
+    roll_check_request,
+    roll_expression,
+    roll_pool_plan,
+    times_dice,
+)
 from d4cli.cli.options import (
     AdvOption,
     CheckDcOption,
@@ -49,10 +60,6 @@ from d4cli.cli.options import (
 from d4cli.output.pool_stream import write_pool_lines
 from d4cli.output.printing import print_many
 from d4cli.output.roll_views import CheckView, DiceView, PoolView
-from d4cli.rules.action_roll import CheckRequest, apply_disadvantage, roll_check
-from d4cli.rules.dice import roll_expression
-from d4cli.rules.pool import PoolRequest, plan_pool, roll_pool
-from d4cli.sim.batched_dice import times_dice
 
 # Loaded only when Tab is pressed (`d4cli.cli.completion`).
 
@@ -120,7 +127,7 @@ def pool_command(
     )
     if faces is not None:
         needed = plan.dice_count if plan.gate.allowed else None
-        result = _entered(faces, count, lambda rng: roll_pool(plan, rng), needed)
+        result = _entered(faces, count, lambda rng: roll_pool_plan(plan, rng), needed)
         print_many(
             lambda: result,
             1,
@@ -139,7 +146,7 @@ def pool_command(
     sources = [rng, times_dice(rng)]
 
     def roll_once() -> PoolResult:
-        result = roll_pool(plan, sources[0])
+        result = roll_pool_plan(plan, sources[0])
         sources[0] = sources[-1]
         return result
 
@@ -255,7 +262,7 @@ def check_command(
     if faces is not None:
         possible = not apply_disadvantage(request.advantage_level, request.disadvantage).impossible
         result = _entered(
-            faces, count, lambda rng: roll_check(request, rng), 0 if possible else None
+            faces, count, lambda rng: roll_check_request(request, rng), 0 if possible else None
         )
         print_many(
             lambda: result, 1, view, json_=json_, quiet=quiet or short, dc=request.dc, evasion=None
@@ -263,7 +270,7 @@ def check_command(
         return
     rng = make_rng(seed)
     print_many(
-        lambda: roll_check(request, rng),
+        lambda: roll_check_request(request, rng),
         count,
         view,
         json_=json_,

@@ -1,4 +1,4 @@
-"""The players' board (``board --players``): one frame of a `d4cli.fight.public_view.PublicView` (Rich).
+"""The players' board (``board --players``): one frame of a `d4cli.fight.players_view.PublicView` (Rich).
 
 Drawn from the view alone, so it cannot show what the GM hides. Plain words for
 the table: whose turn it is and who goes next, the creatures (effects wrap under
@@ -15,8 +15,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import PublicCreature, PublicView
+from d4cli.fight.players_view import PublicCreature, PublicRoll, PublicView
 from d4cli.output.headroom import headroom_text, headrooms_text
 from d4cli.output.render import escape
 from d4cli.output.render.board_frame import (

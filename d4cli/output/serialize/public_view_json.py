@@ -1,4 +1,4 @@
-"""The player view as JSON: ``/view.json``, ``board --players --json`` (`d4cli.fight.public_view`).
+"""The player view as JSON: ``/view.json``, ``board --players --json`` (`d4cli.fight.players_view`).
 
 Made from the `PublicView` record alone, which holds nothing the GM hides.
 """
@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from d4cli.fight.public_rolls import PublicRoll
-from d4cli.fight.public_view import PublicEffect, PublicView
+from d4cli.fight.players_view import PublicEffect, PublicRoll, PublicView
 from d4cli.journal.heads import fight_over_json
 from d4cli.output.effecttext import lasts
 from d4cli.output.rolltext import roll_steps
