@@ -2,10 +2,9 @@
 
 `players_state` is what ``board --players``, ``serve``'s page, ``/view.json`` and its
 event stream draw (`d4cli.api.Reader.view`). It reads the encounter and the newest
-journal entries, and projects them on the GM's side (`d4cli.fight.players_view`,
-`d4cli.fight.players_view`). While a hidden creature acts, it shows the encounter as
-it stood before that turn began, until a visible creature's turn starts
-(`d4cli.fight.players_view`), rebuilt from the journal: the players' screens keep the
+journal entries, and projects them on the GM's side (`d4cli.fight.players_view`). While a
+hidden creature acts, it shows the encounter as it stood before that turn began, until a
+visible creature's turn starts, rebuilt from the journal: the players' screens keep the
 last visible state, so nothing on them tells that a hidden turn ran. Read-only:
 nothing is locked or written.
 """

@@ -40,7 +40,7 @@ def down_refusal(actor: str) -> str:
 def act_refusal_line(record: ActRecord, reason: str) -> str:
     """The one line of a refused act: ``Borin shove (Might, Cost 3): refused by the gate (R2): ...``."""
     # The act's head is the markup `log` shows, made plain: Rich loads with it, on a refusal only.
-    from d4cli.output.render.actline import act_refusal
+    from d4cli.output.render.act_lines import act_refusal
 
     return act_refusal(act_json(record), reason)
 
@@ -70,14 +70,14 @@ class ActView(PoolView):
         return act_steps(result, self.record.sources)
 
     def heading(self) -> str:
-        from d4cli.output.render.act_markup import (
+        from d4cli.output.render.act_lines import (
             act_title,  # drawn: Rich loads here, never for --json
         )
 
         return act_title(self.record, dry_run=self.dry_run)
 
     def lines_after(self, result: PoolResult) -> list[str]:
-        from d4cli.output.render.act_markup import act_lines  # drawn, as `heading`
+        from d4cli.output.render.act_lines import act_lines  # drawn, as `heading`
 
         return act_lines(self.record, dry_run=self.dry_run)
 
@@ -170,7 +170,7 @@ class SheetCheckView:
 
     def show(self, record: CheckRecord) -> None:
         from d4cli.output.render import print_renderables  # drawn: Rich loads here
-        from d4cli.output.render.act_markup import used_up_lines
+        from d4cli.output.render.act_lines import used_up_lines
         from d4cli.output.render.odds_charts import render_check_odds
         from d4cli.output.render.sheet_text import check_record_table
 

@@ -16,7 +16,7 @@ from d4cli.fight.turns import add_creature, start_turn
 from d4cli.journal.acts import ActChange
 from d4cli.journal.entry import journal_json, read_entry
 from d4cli.output.render import plain
-from d4cli.output.render.actline import act_summary
+from d4cli.output.render.act_lines import act_summary
 from d4cli.rules.dice import ScriptedDice
 from d4cli.rules.errors import InputError
 

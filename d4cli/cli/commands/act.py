@@ -232,7 +232,7 @@ def show_act(
 
     *quiet* prints the essential number only (as ``roll pool --quiet``); *short*
     the one-line summary that ``log`` shows. A refusal's one line (R2, R18) names the
-    act and the rule, on stderr (`d4cli.output.render.actline.act_refusal`): with
+    act and the rule, on stderr (`d4cli.output.render.act_lines.act_refusal`): with
     *short* or *quiet* nothing else.
 
     Raises:

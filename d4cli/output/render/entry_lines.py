@@ -38,7 +38,7 @@ from d4cli.journal.next_facts import NextChange
 from d4cli.output import render
 from d4cli.output.creature_steps import team_steps
 from d4cli.output.render import bold_name, escape, load_change
-from d4cli.output.render.actline import act_summary
+from d4cli.output.render.act_lines import act_summary
 from d4cli.output.render.effect_lines import effect_summary
 from d4cli.output.render.fight_lines import hp_summary, move_summary
 from d4cli.output.render.roll_steps import steps_table
