@@ -30,6 +30,7 @@ from d4cli.fight.team import TeamRecord
 from d4cli.journal.entry import Record, read_head
 from d4cli.store.files import WriteFailed
 from d4cli.store.lock import LockTimeout
+from d4cli.store.seat_files import side_problems
 from d4cli.store.undo import Redone, Undone
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "FieldChange",
     "SeveralEvent",
     # the seats' side files
+    "side_problems",
     # the encounter's vocabulary
     "same_name",
     "read_head",

@@ -10,7 +10,7 @@ from d4cli.api.seats import Seat, SeatAction, Seats
 from d4cli.fight.players_view import PublicRoll, PublicView, public_view
 from d4cli.fight.view_settings import PlayerView
 from d4cli.store.journal import public_entry
-from d4cli.store.seat_files import RequestRow, side_problems
+from d4cli.store.seat_files import RequestRow
 
 __all__ = [
     # the players' view (R20)
@@ -27,5 +27,4 @@ __all__ = [
     "Submitted",
     "ChangedSince",
     "RequestRow",
-    "side_problems",
 ]

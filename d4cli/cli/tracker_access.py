@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from d4cli.api.change import Change
-from d4cli.api.front_ends import side_problems
+from d4cli.api.encounter import side_problems
 from d4cli.api.tracker import Tracker
 from d4cli.cli.interrupts import opened
 from d4cli.cli.options import make_rng
@@ -63,7 +63,7 @@ def tell(change: Change[Any], tracker: Tracker) -> None:
 
 def tell_side_files(path: Path) -> None:
     """A warning line on stderr for each of the seats' side files beside the encounter *path*
-    that cannot be read, naming it and why (`d4cli.api.front_ends.side_problems`); the command that says
+    that cannot be read, naming it and why (`d4cli.api.encounter.side_problems`); the command that says
     it did its own work."""
     for problem in side_problems(path):
         _stderr("d4cli: warning: ", str(problem))

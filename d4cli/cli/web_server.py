@@ -29,7 +29,7 @@ from starlette.routing import BaseRoute
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from d4cli.api import InputError
-from d4cli.api.front_ends import side_problems
+from d4cli.api.encounter import side_problems
 from d4cli.api.live_odds import players_odds
 from d4cli.api.tracker import Tracker
 from d4cli.web.addresses import LOOPBACK_NAMES, Machine, join_address, machine_names, this_machine

@@ -10,8 +10,7 @@ import pytest
 from _cli import files
 
 from d4cli.api import FileError, InputError
-from d4cli.api.encounter import Tracker
-from d4cli.api.front_ends import side_problems
+from d4cli.api.encounter import Tracker, side_problems
 from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_board import SeatBoard
 from d4cli.api.seat_requests import SeatDesk

@@ -14,7 +14,7 @@ import pytest
 from _cli import ok
 from _seat_web import FILE, seated
 
-from d4cli.api.front_ends import side_problems
+from d4cli.api.encounter import side_problems
 from d4cli.store import files
 from d4cli.web.notices import Notices, follow_side_files
 from d4cli.web.seat_routes import UNSAVED
