@@ -36,3 +36,19 @@ def test_help_has_no_markup(path):
         assert mark not in result.stdout, (path, mark)
     # a reST directive (``.. note::``) starts a line; an ellipsis does not count
     assert not re.search(r"^[\s│]*\.\. ", result.stdout, re.M), path
+
+
+def _command(path: tuple[str, ...]) -> Any:
+    command: Any = typer.main.get_command(app)
+    for name in path:
+        command = command.get_command(None, name)
+    return command
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda path: " ".join(path) or "d4cli")
+def test_help_lines_fit_80_columns_unwrapped(path):
+    # Typer's Rich help keeps a docstring's own line breaks; a line longer than the
+    # 78 columns left beside the margin wraps and leaves a short ragged line after it.
+    help_text = _command(path).help or ""
+    long = [line.strip() for line in help_text.splitlines() if len(line.strip()) > 78]
+    assert long == [], path

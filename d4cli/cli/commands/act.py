@@ -115,8 +115,9 @@ def act_command(
 
     Its Load goes up by the Cost (R8); off its turn the act is a reaction (R10).
 
-    With --gm it is a GM-called roll for the creature: no gate, Load unchanged (R9).
-    With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
+    With --gm it is a GM-called roll for the creature: no gate, Load unchanged
+    (R9). With --faces the dice are the faces rolled at the table: the pool's d4s,
+    then the extra dice.
 
     Example: d4cli act Aria Finesse --extra 1d4 --target "Goblin Archer"
     """
@@ -192,7 +193,8 @@ def team_command(
 ) -> None:
     """A Team Action: a grant on another creature's next roll (R11).
 
-    ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage (R11).
+    ACTOR pays through its gate; TARGET's next roll gets Advantage or Disadvantage
+    (R11).
 
     Example: d4cli team Borin "Goblin Archer" --dis --aspect Might
     """

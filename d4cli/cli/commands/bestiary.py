@@ -27,8 +27,9 @@ app = typer.Typer(
 def list_command(ctx: typer.Context, json_: JsonOption = False) -> None:
     """List your bestiary: its creatures (creatures/NAME.toml) and templates (NAME.toml).
 
-    The folder is D4CLI_BESTIARY, else 'bestiary' in your config folder. A file that cannot be
-    read is named with its line on stderr; the others are still listed.
+    The folder is D4CLI_BESTIARY, else 'bestiary' in your config folder. A file
+    that cannot be read is named with its line on stderr; the others are still
+    listed.
 
     Example: d4cli bestiary
     """

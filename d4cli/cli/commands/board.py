@@ -44,10 +44,12 @@ def board_command(
     It shows the encounter; q or Ctrl-C quits.
 
     Without --players it is the GM's board (everything, and the newest log lines).
-    Its odds line: each side's chance to win from here, and how the last change moved it.
-    The players see that line too when the file's player_view sets odds_shown = true.
-    --json prints one frame's data and exits: the projection (with --players) or the status.
-    --at SEQ prints one frame as it stood after journal entry SEQ.
+    Its odds line: each side's chance to win from here, and how the last change
+    moved it. The players see that line too when the file's player_view sets
+    odds_shown = true.
+
+    --json prints one frame's data and exits: the projection (with --players) or
+    the status. --at SEQ prints one frame as it stood after journal entry SEQ.
 
     Example: d4cli board --players
     """

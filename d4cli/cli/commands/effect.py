@@ -98,11 +98,14 @@ def add_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Put a lasting effect on creatures; the same source and grant again replaces it (R4, R20).
+    """Put a lasting effect (R20); one with the same source and grant is replaced.
 
-    Several names, patterns (Goblin*) and --side SIDE (every creature of a side: --side foes)
-    are one change: one line each, one undo.
-    --level L (1-5, --adv only, not --against) raises a check's Advantage Level by L (C8).
+    The same source and grant again replaces the effect (R4). Several names,
+    patterns (Goblin*) and --side SIDE (every creature of a side: --side foes) are
+    one change: one line each, one undo.
+
+    --level L (1-5, --adv only, not --against) raises a check's Advantage Level by
+    L (C8).
 
     Example: d4cli effect add Aria blinded --dis --until-end-of Aria
     """

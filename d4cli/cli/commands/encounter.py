@@ -248,7 +248,8 @@ def add_command(
 ) -> None:
     """Add a creature to the turn order (R1, R13).
 
-    It goes at the end of the turn order (or --before/--after another); its Load starts at the reset value (R1, R13).
+    It goes at the end of the turn order (or --before/--after another); its Load
+    starts at the reset value (R1, R13).
 
     Four copies of a sheet: d4cli add Goblin --count 4 --like "Goblin Archer".
     From your bestiary: d4cli add Goblin --from goblin --count 3.
@@ -324,7 +325,8 @@ def exhaust_command(
 ) -> None:
     """Set or change a creature's Exhaustion level (R1, R15).
 
-    Give the level, or change it by +N / -N; it changes only the creature's reset Load (R1, R15).
+    Give the level, or change it by +N / -N; it changes only the creature's reset
+    Load (R1, R15).
 
     Example: d4cli exhaust Aria 2   (or: d4cli exhaust Aria +1)
     """

@@ -118,8 +118,9 @@ def damage_command(
 
     N hit points come off each, never below 0; at 0 a creature is down (R16, R18).
 
-    N may be dice to roll (2d6+1), rolled once for all: the line shows what they rolled, the
-    log keeps it. Several names and patterns are one change: one line each, one undo.
+    N may be dice to roll (2d6+1), rolled once for all: the line shows what they
+    rolled, the log keeps it. Several names and patterns are one change: one line
+    each, one undo.
 
     Example: d4cli damage "Goblin Archer" 4; d4cli damage "Goblin*" 2d6+1
     """
@@ -140,9 +141,11 @@ def heal_command(
 ) -> None:
     """Give hit points back to one creature or several (R18).
 
-    N hit points come back to each, up to its max_hp; above 0 a down creature is back in the order (R18).
+    N hit points come back to each, up to its max_hp; above 0 a down creature is
+    back in the order (R18).
 
-    N may be dice to roll (1d8+2), as for damage; several names and patterns as for damage.
+    N may be dice to roll (1d8+2), as for damage; several names and patterns as
+    for damage.
 
     Example: d4cli heal Borin 5; d4cli heal Borin Aria 1d8
     """

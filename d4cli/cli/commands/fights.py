@@ -75,8 +75,9 @@ def next_command(
 ) -> None:
     """End this fight and start the next; the party carries (R1).
 
-    The fight is archived beside the file (FILE.fights/); the kept side carries with hp,
-    Exhaustion, notes and seats, and Loads reset (R1). One change: 'd4cli undo' takes it back. Seats keep their join links.
+    The fight is archived beside the file (FILE.fights/); the kept side carries
+    with hp, Exhaustion, notes and seats, and Loads reset (R1). One change:
+    'd4cli undo' takes it back. Seats keep their join links.
 
     Example: d4cli next --name "The bridge" --add "goblin x3"
     """

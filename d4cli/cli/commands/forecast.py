@@ -34,7 +34,8 @@ def forecast_command(
 ) -> None:
     """Each side's chance to win from the state as it is (R12, R18).
 
-    The state is taken as it is (mid-turn, hp, Loads, effects), in the file's mode.
+    The state is taken as it is (mid-turn, hp, Loads, effects), in the file's
+    mode.
 
     The fight is played on many times by the simulator under its stated policy
     ('d4cli help simulate'); nothing is written.

@@ -54,11 +54,12 @@ def handbook_command(
 ) -> None:
     """The designer's handbook in Markdown: rules, odds grids, modes.
 
-    One Markdown document for the designer's handbook: every rule with its example, the exact odds
-    grids (pool and check against DC, expected damage, D4 against d20) and the reset modes compared
-    (R1-R20, C1-C8, L1-L4, N1).
+    One Markdown document for the designer's handbook: every rule with its
+    example, the exact odds grids (pool and check against DC, expected damage, D4
+    against d20) and the reset modes compared (R1-R20, C1-C8, L1-L4, N1).
 
-    --format html writes it as one HTML chapter with print CSS, for a browser to print to PDF.
+    --format html writes it as one HTML chapter with print CSS, for a browser to
+    print to PDF.
 
     Example: d4cli handbook --from duel --out handbook.md
     """

@@ -32,7 +32,8 @@ def help_command(
 ) -> None:
     """Explain the rules, or one rule by its id (help R14).
 
-    Topics: the gate, the pool, Advantage, Load, checks ...; rule ids: R1-R20, C1-C8, L1-L4, N1.
+    Topics: the gate, the pool, Advantage, Load, checks ...; rule ids: R1-R20,
+    C1-C8, L1-L4, N1.
 
     Example: d4cli help gate; d4cli help R14
     """

@@ -42,7 +42,8 @@ def note_command(
 ) -> None:
     """Write a note to the log, or set a creature's notes.
 
-    A note changes nothing else; --set sets a creature's notes. Journaled: undo takes it back.
+    A note changes nothing else; --set sets a creature's notes. Journaled: undo
+    takes it back.
 
     Set the sheet's notes: d4cli note Aria --set "sworn to the Duke".
 

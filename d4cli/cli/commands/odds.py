@@ -147,7 +147,7 @@ def damage_command(
     format_: FormatOption = "table",
     json_: JsonOption = False,
 ) -> None:
-    """Expected damage max(0, total - Evasion) by Aspect (or pool size) and Evasion (R5-R7).
+    """Expected damage max(0, total - Evasion) by Aspect or pool and Evasion (R5-R7).
 
     Example: d4cli odds damage --pool 1..10 --evasion 0..12 --extra 1d8
     """
@@ -180,7 +180,7 @@ def check_command(
     format_: FormatOption = "table",
     json_: JsonOption = False,
 ) -> None:
-    """P(success) of a d20 Action Roll by Advantage Level and Disadvantage x DC (C1-C6).
+    """P(success) of a d20 Action Roll by Advantage Level, Disadvantage, DC (C1-C6).
 
     Example: d4cli odds check --advantage 0..3 --dc 6..24/2 --modifier 3
     """
@@ -218,7 +218,7 @@ def compare_command(
     format_: FormatOption = "table",
     json_: JsonOption = False,
 ) -> None:
-    """D4 pool against d20 Action Roll: P(success) of both over the same DCs (R5-R7, C1-C6).
+    """D4 pool against d20 Action Roll: P(success) of both at one DC (R5-R7, C1-C6).
 
     Example: d4cli odds compare --aspect 2..6 --modifier 0..5 --dc 4..20
     """

@@ -58,8 +58,9 @@ def recap_command(
 ) -> None:
     """The fight from its journal: damage, Loads, luck, downs.
 
-    The fight from its journal: per creature damage, actions, Team Actions, Load, turns unable to act, downs;
-    damage per round; luck of every roll; the fight placed among simulated ones (R2, R8, R11, R16, R18).
+    The fight from its journal: per creature damage, actions, Team Actions, Load,
+    turns unable to act, downs; damage per round; luck of every roll; the fight
+    placed among simulated ones (R2, R8, R11, R16, R18).
 
     Only the changes that stand count (undone ones are gone). Nothing is written.
     --format svg prints the damage per round per side chart as one SVG document.

@@ -85,9 +85,9 @@ def approve_command(
 
     It is judged on the encounter as it stands now.
 
-    When the encounter changed since the request was sent (its target went down, the Load
-    and so the pool, an effect, the turn), says what changed and carries out nothing (exit 3)
-    unless --yes; in play on a terminal, asks.
+    When the encounter changed since the request was sent (its target went down,
+    the Load and so the pool, an effect, the turn), says what changed and carries
+    out nothing (exit 3) unless --yes; in play on a terminal, asks.
 
     Example: d4cli approve 3
     """

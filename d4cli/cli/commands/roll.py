@@ -102,7 +102,8 @@ def pool_command(
 ) -> None:
     """Roll a D4 pool: gate, pool size, dice, total (R2-R8).
 
-    With --faces the dice are the faces rolled at the table: the pool's d4s, then the extra dice.
+    With --faces the dice are the faces rolled at the table: the pool's d4s, then
+    the extra dice.
 
     Example: d4cli roll pool 4 --adv torch --adv advice --dis darkness
     """
@@ -238,7 +239,8 @@ def check_command(
 ) -> None:
     """Make a d20 Action Roll: d20 + modifiers, Advantage, crits (C1-C7).
 
-    With --faces the dice are the faces rolled at the table: the d20, then the d6s.
+    With --faces the dice are the faces rolled at the table: the d20, then the
+    d6s.
 
     Example: d4cli roll check --attribute 3 --dc hard --rule-of-three
     """

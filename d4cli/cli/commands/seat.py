@@ -62,7 +62,7 @@ def add_command(name: NameArgument, file: FileOption = None, json_: JsonOption =
 
 @app.command("list")
 def list_command(file: FileOption = None, json_: JsonOption = False) -> None:
-    """Show each seat's creature and join path (they hold the seats' keys: the GM's eyes only).
+    """Show each seat's creature and join path (they hold the keys: GM's eyes only).
 
     Example: d4cli seat list --json
     """

@@ -71,8 +71,8 @@ def serve_command(
 ) -> None:
     """Serve the player view and the seats' pages on the web.
 
-    Serve the player view as a live web page (GET /, /view.json, /events) and each seat's
-    page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
+    Serve the player view as a live web page (GET /, /view.json, /events) and each
+    seat's page (GET /seat/TOKEN) until Ctrl-C; print each seat's join URL.
 
     Example: d4cli serve --lan --qr   (phones on this network scan a code)
     """

@@ -260,7 +260,7 @@ def action_add_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Add (or replace) a named action on a creature's sheet; 'act NAME ACTION' then uses it.
+    """Add or replace a named action on a sheet; 'act NAME ACTION' then uses it.
 
     Example: d4cli action add Aria dagger --aspect Finesse --cost 1 --extra 1d4
     """

@@ -152,9 +152,11 @@ def simulate_command(
 
     In memory, nothing written; the reset modes are compared (R12, R18).
 
-    The policy of every creature is stated by 'd4cli help simulate'. Nothing is written.
+    The policy of every creature is stated by 'd4cli help simulate'.
+
     --format svg prints the rounds-to-finish chart as one SVG document, or with
-    --sweep the heat map of the win chances. Two --sweep give a map of both settings.
+    --sweep the heat map of the win chances. Two --sweep give a map of both
+    settings.
 
     Example: d4cli simulate --from skirmish --runs 10000 --format svg > rounds.svg
     """

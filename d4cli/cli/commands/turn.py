@@ -28,7 +28,7 @@ def start_command(
     file: FileOption = None,
     json_: JsonOption = False,
 ) -> None:
-    """Start NAME's turn, or the next in order; a running turn ends first (R1, R12, R13).
+    """Start NAME's turn, or the next; a running turn ends first (R1, R12, R13).
 
     Example: d4cli turn start "Goblin Archer"
     """
