@@ -170,3 +170,14 @@ def parse_times(times: str | None, *, odds: bool = False) -> int:
             "--odds gives the exact odds of one roll, the same for every roll: ask for them without --times",
         )
     return count
+
+
+# What round mode resets Loads to (`init`, `next`); the default is the fight's own or buffer.
+RoundResetOption = Annotated[
+    str | None,
+    typer.Option(
+        "--round-reset",
+        metavar="buffer|zero",
+        help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).",
+    ),
+]

@@ -31,7 +31,14 @@ from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
 from d4cli.cli.completion import complete_example, complete_mode
 from d4cli.cli.completion.creatures import complete_creature
-from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
+from d4cli.cli.options import (
+    FileOption,
+    JsonOption,
+    NoteOption,
+    RoundResetOption,
+    SourceList,
+    check_note,
+)
 from d4cli.cli.settings import lock_timeout, resolve_path
 from d4cli.cli.slips import record_names, say_note, unsided_note
 from d4cli.cli.tracker_access import open_tracker, print_change
@@ -65,14 +72,7 @@ def init_command(
             help="When Loads reset (R12); default turn, or the template's.",
         ),
     ] = None,
-    round_reset: Annotated[
-        str | None,
-        typer.Option(
-            "--round-reset",
-            metavar="buffer|zero",
-            help="Round mode resets to the R1 value (buffer, the default) or to 0 (R12).",
-        ),
-    ] = None,
+    round_reset: RoundResetOption = None,
     from_: Annotated[
         str | None,
         typer.Option(

@@ -15,7 +15,14 @@ from d4cli.api.evening import NextPlan, start_next
 from d4cli.api.templates import template_path
 from d4cli.cli.bestiary_place import bestiary_folder
 from d4cli.cli.completion import complete_mode
-from d4cli.cli.options import FileOption, JsonOption, NoteOption, SourceList, check_note
+from d4cli.cli.options import (
+    FileOption,
+    JsonOption,
+    NoteOption,
+    RoundResetOption,
+    SourceList,
+    check_note,
+)
 from d4cli.cli.tracker_access import open_tracker, print_change
 
 
@@ -56,10 +63,7 @@ def next_command(
             help="The new fight's reset mode (R12); default: this fight's.",
         ),
     ] = None,
-    round_reset: Annotated[
-        str | None,
-        typer.Option("--round-reset", metavar="buffer|zero", help="Round mode resets to (R12)."),
-    ] = None,
+    round_reset: RoundResetOption = None,
     keep_effects: Annotated[
         bool,
         typer.Option(
