@@ -54,6 +54,16 @@ class Bestiary:
         templates, worse = _entries(shelf.template_files(self.folder))
         return Listing(self.folder, tuple(creatures), tuple(templates), tuple(bad + worse))
 
+    def names(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The names of the templates and of the creatures, from their file names alone: nothing
+        is parsed, so a Tab press stays quick (``camp.toml``: ``camp``).
+
+        Raises:
+            FileError: the folder is a file or cannot be read.
+        """
+        templates = tuple(path.stem for path in shelf.template_files(self.folder))
+        return templates, tuple(path.stem for path in shelf.creature_files(self.folder))
+
     def creature(self, name: str, field: str = "from") -> Creature:
         """The creature called *name* (N1): a bestiary entry, else a creature of the bestiary's
         templates or of the bundled examples.

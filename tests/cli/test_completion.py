@@ -584,3 +584,60 @@ def test_show_completion_prints_the_named_shells_script(args, script):
     shown = ok(*args, env={"SHELL": "/bin/bash"}).stdout
     expected = (Path(__file__).resolve().parents[2] / "completions" / script).read_text()
     assert shown.rstrip("\n") == expected.rstrip("\n")
+
+
+# --- the bestiary's names: templates and creatures, from their file names ---------------------
+
+
+@pytest.fixture
+def bestiary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A bestiary with one template (``camp``) and two creatures, named by D4CLI_BESTIARY."""
+    folder = tmp_path / "bestiary"
+    (folder / "creatures").mkdir(parents=True)
+    (folder / "camp.toml").write_text("", encoding="utf-8")
+    for name in ("goblin", "Grey Wolf"):
+        (folder / "creatures" / f"{name}.toml").write_text("", encoding="utf-8")
+    monkeypatch.setenv("D4CLI_BESTIARY", str(folder))
+    return folder
+
+
+def test_template_names_are_the_bestiarys_then_the_bundled_ones(bestiary: Path):
+    from d4cli.cli.completion.bestiary_words import complete_template
+
+    assert complete_template("") == ["camp", "ambush", "duel", "skirmish"]
+    assert complete_template("C") == ["camp"]
+    assert complete_template("d") == ["duel"]
+
+
+def test_creature_names_are_the_bestiarys_by_n1(bestiary: Path):
+    from d4cli.cli.completion.bestiary_words import complete_bestiary_creature
+
+    assert complete_bestiary_creature("g") == ["Grey Wolf", "goblin"]  # by file name
+    assert complete_bestiary_creature("grey") == ["Grey Wolf"]
+
+
+def test_a_bestiary_that_is_a_file_gives_the_bundled_templates_only(tmp_path, monkeypatch):
+    from d4cli.cli.completion.bestiary_words import complete_bestiary_creature, complete_template
+
+    not_a_folder = tmp_path / "bestiary"
+    not_a_folder.write_text("", encoding="utf-8")
+    monkeypatch.setenv("D4CLI_BESTIARY", str(not_a_folder))
+    assert complete_template("") == ["ambush", "duel", "skirmish"]
+    assert complete_bestiary_creature("") == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("d4cli init --from c", ["camp"]),
+        ("d4cli next --from s", ["skirmish"]),
+        ("d4cli next --add g", ["Grey\\ Wolf", "goblin"]),
+        ("d4cli add Wolf --from Gr", ["Grey\\ Wolf"]),
+    ],
+)
+def test_bash_request_bestiary(bestiary: Path, line: str, expected: list[str]):
+    result = request("bash", line)
+    assert result.returncode == 0
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == expected

@@ -29,7 +29,7 @@ from d4cli.api.inputs import (
 )
 from d4cli.api.templates import new_encounter
 from d4cli.api.tracker import Tracker
-from d4cli.cli.completion import complete_example, complete_mode
+from d4cli.cli.completion import complete_mode
 from d4cli.cli.completion.creatures import complete_creature
 from d4cli.cli.options import (
     FileOption,
@@ -62,6 +62,21 @@ EXHAUSTION_STEP = (-EXHAUSTION[1], EXHAUSTION[1])
 R = TypeVar("R", bound="Record")
 
 
+def complete_template_name(incomplete: str) -> list[str]:
+    """Tab on ``init --from``: the bestiary's templates and the bundled examples; the
+    bestiary is read only on that Tab press (`d4cli.cli.completion.bestiary_words`)."""
+    from d4cli.cli.completion.bestiary_words import complete_template
+
+    return complete_template(incomplete)
+
+
+def complete_entry_name(incomplete: str) -> list[str]:
+    """Tab on ``add --from``: the bestiary's creatures, read only on that Tab press."""
+    from d4cli.cli.completion.bestiary_words import complete_bestiary_creature
+
+    return complete_bestiary_creature(incomplete)
+
+
 def init_command(
     mode: Annotated[
         str | None,
@@ -78,7 +93,7 @@ def init_command(
         typer.Option(
             "--from",
             metavar="EXAMPLE|PATH",
-            autocompletion=complete_example,
+            autocompletion=complete_template_name,
             help="Start from a template of your bestiary, a bundled example (skirmish, duel, ambush) or a file.",
         ),
     ] = None,
@@ -239,6 +254,7 @@ def add_command(
         typer.Option(
             "--from",
             metavar="ENTRY",
+            autocompletion=complete_entry_name,
             help="Copy the sheet of a creature of your bestiary (d4cli bestiary).",
         ),
     ] = None,

@@ -15,6 +15,7 @@ from d4cli.api.evening import NextPlan, start_next
 from d4cli.api.templates import template_path
 from d4cli.cli.bestiary_place import bestiary_folder
 from d4cli.cli.completion import complete_mode
+from d4cli.cli.completion.bestiary_words import complete_bestiary_creature, complete_template
 from d4cli.cli.options import (
     FileOption,
     JsonOption,
@@ -32,6 +33,7 @@ def next_command(
         typer.Option(
             "--from",
             metavar="TEMPLATE|PATH",
+            autocompletion=complete_template,
             help="Bring the creatures of a template (your bestiary's, a bundled example or a file) not of the kept side.",
         ),
     ] = None,
@@ -40,6 +42,7 @@ def next_command(
         typer.Option(
             "--add",
             metavar='"ENTRY xN"',
+            autocompletion=complete_bestiary_creature,
             help='Bring N copies of a bestiary creature ("goblin x3"; without xN, one); repeatable.',
         ),
     ] = None,
