@@ -1,4 +1,4 @@
-"""The store's one transaction as the tests drive it: a pure transition through `d4cli.api.Tracker`."""
+"""The store's one transaction as the tests drive it: a pure transition through `d4cli.api.encounter.Tracker`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What the players' screens show: the projection, its roll feed, and a hidden turn kept out of sight.
 
 `players_state` is what ``board --players``, ``serve``'s page, ``/view.json`` and its
-event stream draw (`d4cli.api.Reader.view`). It reads the encounter and the newest
+event stream draw (`d4cli.api.encounter.Reader.view`). It reads the encounter and the newest
 journal entries, and projects them on the GM's side (`d4cli.fight.players_view`). While a
 hidden creature acts, it shows the encounter as it stood before that turn began, until a
 visible creature's turn starts, rebuilt from the journal: the players' screens keep the
@@ -78,7 +78,7 @@ def _newest_entries(path: Path) -> list[dict[str, Any]]:
 
 def kept_at(path: Path, replay: Replay, index: int, shown: Encounter) -> Encounter:
     """The state a players' replay of entry *index* of *replay* projects, *shown* being that
-    entry's state as the players may see it (`d4cli.api.Reader.players_state_at`): during a
+    entry's state as the players may see it (`d4cli.api.encounter.Reader.players_state_at`): during a
     hidden turn, the state before it, as the live screens kept it (`players_state`); else
     *shown* itself, as also where the journal cannot rebuild it."""
     if not hidden_turn(shown):

@@ -1,6 +1,6 @@
 """`Reader`: what can be read of an encounter file without changing it (no lock, nothing written).
 
-A `d4cli.api.Tracker` holds one for its reads and a door for its changes; the players' server
+A `d4cli.api.encounter.Tracker` holds one for its reads and a door for its changes; the players' server
 and the live boards need only this.
 """
 

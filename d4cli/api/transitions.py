@@ -1,4 +1,4 @@
-"""The transitions `d4cli.api.Tracker` hands the door (`d4cli.api.change.Door`) where one takes more
+"""The transitions `d4cli.api.encounter.Tracker` hands the door (`d4cli.api.change.Door`) where one takes more
 than a call of `d4cli.fight`: an act built from what was asked (one builder for the CLI, ``play``
 and a seat alike), and the changes that take one creature or several.
 

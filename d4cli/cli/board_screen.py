@@ -47,7 +47,7 @@ LOG_LINES = 8
 
 class Board:
     """What the board draws: the last good encounter (the GM's, or the one the players' view is
-    the projection of: `d4cli.api.Reader.shown`) and the players' view with its roll feed, and a
+    the projection of: `d4cli.api.encounter.Reader.shown`) and the players' view with its roll feed, and a
     problem when the file is unreadable now."""
 
     def __init__(self, tracker: Tracker, players: bool, upto: int | None = None) -> None:

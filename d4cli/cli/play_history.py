@@ -47,7 +47,7 @@ def open_history(path: Path, encounter_files: Iterable[Path]) -> None:
 
     Args:
         path: the history file.
-        encounter_files: the encounter file and its side files (`d4cli.api.Reader.own_files`),
+        encounter_files: the encounter file and its side files (`d4cli.api.encounter.Reader.own_files`),
             which are never a history, even empty (the lock).
 
     Raises:

@@ -1,7 +1,7 @@
 """The seats' requests as ``d4cli play`` keeps them in view (docs/play.md "Seats' requests").
 
 While the GM types, the prompt (`d4cli.cli.play_prompt`) asks a `RequestWatch` every
-`POLL_SECONDS` for the requests waiting now, through `d4cli.api.SeatDesk`: one that has
+`POLL_SECONDS` for the requests waiting now, through `d4cli.api.seat_requests.SeatDesk`: one that has
 just come is printed above the prompt (`arrived_line`), and the bottom toolbar lists
 those that wait (`toolbar_text`). The watch keeps what it last read, so the toolbar and the
 prompt, drawn at every key, never read a file. No prompt_toolkit here: plain values and text.
@@ -26,7 +26,7 @@ class RequestWatch:
     """The requests waiting for the GM in the encounter at *path*, as last read.
 
     *read* returns the pending requests (`d4cli.store.seat_files.RequestRow`s; default:
-    `d4cli.api.SeatDesk.pending`); tests inject it. A read that fails keeps what was read
+    `d4cli.api.seat_requests.SeatDesk.pending`); tests inject it. A read that fails keeps what was read
     before: the prompt never fails, and ``requests`` says why.
     """
 

@@ -15,7 +15,7 @@ as a positional argument or an option's value (``act Goblin Archer Might --targe
 Sniper``; `d4cli.cli.spaced_names`) and takes a creature's alias for its
 name, with a note (`d4cli.cli.aliases`). Only for a command that takes creature names
 does it build that one command and read the encounter's names and aliases: the
-library (`d4cli.api.Reader`) is imported there, inside the function (the names
+library (`d4cli.api.encounter.Reader`) is imported there, inside the function (the names
 boundary), so that ``roll``, ``odds`` and ``help`` never load it.
 """
 

@@ -2,7 +2,7 @@
 
 Every command that reads or changes the encounter opens it here (`open_tracker`: the
 path from ``--file``/``D4CLI_FILE``, the lock timeout from ``D4CLI_LOCK_TIMEOUT``, the
-dice from ``--seed``/``D4CLI_SEED``), calls one method of `d4cli.api.Tracker`, and
+dice from ``--seed``/``D4CLI_SEED``), calls one method of `d4cli.api.encounter.Tracker`, and
 prints what it returns: `print_change` for the one-line changes, `tell` for the notes
 every change may carry (a damaged journal line it went after, comment lines dropped),
 `tell_side_files` for the seats' side files that cannot be read.

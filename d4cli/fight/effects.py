@@ -107,7 +107,7 @@ class Used(NamedTuple):
 Boundary = TurnStart | TurnEnd | RoundEnd
 
 
-# Why an effect ended (`Ended.why`); `d4cli.output.effecttext.END_REASONS` gives the words.
+# Why an effect ended (`Ended.why`); `d4cli.journal.effect_facts.END_REASONS` gives the words.
 TURN_START = "turn_start"  # the start of `Ended.who`'s turn
 TURN_END = "turn_end"  # the end of `Ended.who`'s turn
 ROUND_END = "round_end"  # the end of round `Ended.round`

@@ -281,7 +281,7 @@ class PublicView(NamedTuple):
             one up of the next round when this round has nobody visible left); None when
             nobody visible is up.
         creatures: the visible creatures in turn order (R13).
-        counts_from: the round an effect's rounds are counted from (`d4cli.fight.effects.applied_round`).
+        counts_from: the round an effect's rounds are counted from (`d4cli.fight.effect_transitions.applied_round`).
         fight_over: the end of the fight (R21) when it is over and the players may know it:
             every creature down, or a side with a creature they see on it has won; else None
             (the fight goes on, or only hidden creatures are left standing).

@@ -1,7 +1,7 @@
 """Exact odds of a d20 Action Roll (C1-C7): `check_odds`, `p_check_success`.
 
 Pure: no printing, no Rich, no files; `d4cli.odds.roll_odds` re-exports these (their
-JSON: `d4cli.output.serialize.rolls_json.odds_json`).
+JSON: `d4cli.output.serialize.odds_json`).
 
 Method (C1-C7)
 --------------

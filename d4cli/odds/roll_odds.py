@@ -1,7 +1,7 @@
 """Exact odds of a D4 pool roll and of a d20 Action Roll (R5-R7, C1-C7, L4).
 
 Pure: no printing, no Rich, no files. `pool_odds` and `check_odds` answer the
-``--odds`` flag (their JSON: `d4cli.output.serialize.rolls_json.odds_json`); the plain-number functions (`p_pool_success`,
+``--odds`` flag (their JSON: `d4cli.output.serialize.odds_json`); the plain-number functions (`p_pool_success`,
 `expected_pool_damage`, `p_check_success`) feed the grids of ``d4cli odds``
 (`d4cli.odds.grids`). The distributions of pool totals come from `d4cli.odds.dice_sums`
 (its docstring gives the method and the error bounds).

@@ -37,7 +37,7 @@ def write_pool_lines(
         plan: an allowed pool.
         rng: ``random.Random`` (its ``choices`` draws the batches).
         count: how many rolls, 2 or more.
-        to_json: the object of one roll (`d4cli.output.serialize.rolls_json.pool_json`, with ``odds`` when asked).
+        to_json: the object of one roll (`d4cli.journal.roll_facts.pool_json`, with ``odds`` when asked).
     """
 
     if not plan.gate.allowed or not hasattr(rng, "choices"):

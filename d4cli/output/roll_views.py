@@ -122,7 +122,7 @@ class PoolView:
             self.odds_object = odds_json(self.odds_record)
 
     def base_json(self, result: PoolResult) -> JsonObject:
-        """The object before ``label`` and ``odds``: `d4cli.output.serialize.rolls_json.pool_json`."""
+        """The object before ``label`` and ``odds``: `d4cli.journal.roll_facts.pool_json`."""
         return pool_json(result, entered=self.entered)
 
     def to_json(self, result: PoolResult) -> JsonObject:

@@ -1,4 +1,4 @@
-"""What the players' screens show through `d4cli.api.Reader.view`: the roll feed from the journal,
+"""What the players' screens show through `d4cli.api.encounter.Reader.view`: the roll feed from the journal,
 and a hidden creature's turn kept out of sight (the view stays as it stood before that turn).
 """
 

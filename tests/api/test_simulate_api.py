@@ -1,4 +1,4 @@
-"""`d4cli.api.simulate` and `d4cli.api.forecast`: a script gets what the commands print, from
+"""`d4cli.api.simulation.simulate` and `d4cli.api.simulation.forecast`: a script gets what the commands print, from
 plain values, and bad values raise the library's errors naming its keywords."""
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ SHOWN_AS_NAMED = {
     "creature",  # a seat's creature (`SeatDesk.submit`: the seat's web page sends it)
     "current",  # the turn running (turn end)
     "drafts",  # the drafts file's list (PATH.drafts)
-    "encounter",  # what `d4cli.api.simulate` plays: the shell always hands it a file
-    "expression",  # `d4cli.api.roll_dice`'s (the shell parses its EXPR itself)
+    "encounter",  # what `d4cli.api.simulation.simulate` plays: the shell always hands it a file
+    "expression",  # `d4cli.api.rolls.roll_dice`'s (the shell parses its EXPR itself)
     "field",  # a field `set` does not know (the shell's FIELD of FIELD=VALUE)
     "forecast",
     "hp_shown",  # a field of the players' view file

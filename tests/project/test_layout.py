@@ -10,6 +10,7 @@ command; every other file name appears once in the package.
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -115,3 +116,48 @@ def test_the_package_is_walked_into_its_subpackages():
         "store/transaction.py",
         "cli/commands/act.py",
     } <= walked
+
+
+# A dotted name in backquotes, as docstrings, comments and docs name a module or what it holds.
+_REFERENCE = re.compile(r"`(d4cli(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
+
+
+def _top_level_names(module: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(module.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+def _unresolved(reference: str) -> bool:
+    """*reference* names no module of the package, or a name its module does not hold."""
+    parts = reference.split(".")
+    for cut in range(len(parts), 1, -1):
+        base = PACKAGE.parent.joinpath(*parts[:cut])
+        module = (
+            base.with_suffix(".py") if base.with_suffix(".py").exists() else base / "__init__.py"
+        )
+        if module.exists():
+            return cut < len(parts) and parts[cut] not in _top_level_names(module)
+    return True
+
+
+def test_every_dotted_reference_names_what_is_there():
+    # After a module is renamed or merged, a docstring that still names the old place sends
+    # the reader nowhere; every dotted d4cli name in the code, the tests and the docs resolves.
+    root = PACKAGE.parent
+    files = [*_modules(PACKAGE), *_modules(root / "tests"), *sorted((root / "docs").glob("*.md"))]
+    files += [root / "README.md", root / "RELIABILITY.md"]
+    stale = sorted(
+        f"{path.relative_to(root)}: {reference}"
+        for path in files
+        for reference in set(_REFERENCE.findall(path.read_text(encoding="utf-8")))
+        if _unresolved(reference)
+    )
+    assert stale == []

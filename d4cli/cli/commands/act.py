@@ -1,6 +1,6 @@
 """A creature acts: ``act`` (the D4 pool, or one of its named actions) and ``team`` (docs/cli.md "Encounter").
 
-A thin skin: parse the options, call `d4cli.api.Tracker.act` / `team`, print the record
+A thin skin: parse the options, call `d4cli.api.encounter.Tracker.act` / `team`, print the record
 through its view (`d4cli.output.act_views`).
 """
 

@@ -1,7 +1,7 @@
 """The encounter commands: init, add, remove, exhaust, undo, redo (docs/cli.md "Encounter").
 
 A thin skin: parse the options (numbers with `parse_whole`), call one method of
-`d4cli.api.Tracker` (lock, journal, atomic write), print the record it returns: its JSON
+`d4cli.api.encounter.Tracker` (lock, journal, atomic write), print the record it returns: its JSON
 from `d4cli.output.serialize` (the same object the journal keeps), or one line.
 """
 

@@ -1,6 +1,6 @@
 """``d4cli set NAME FIELD=VALUE...``: a creature's fields changed mid-fight (docs/cli.md "set").
 
-A thin skin over `d4cli.api.Tracker.set` and `Tracker.set_view`: one journaled change,
+A thin skin over `d4cli.api.encounter.Tracker.set` and `Tracker.set_view`: one journaled change,
 validated as the file is, with ``--note``, ``--json``, ``undo`` and ``redo``.
 """
 

@@ -1,6 +1,6 @@
 """The fight's commands: ``move``, ``damage``, ``heal`` (docs/cli.md "The encounter"; R13, R16, R18, R19).
 
-A thin skin: parse, call `d4cli.api.Tracker.move` / `damage` / `heal`, print the record
+A thin skin: parse, call `d4cli.api.encounter.Tracker.move` / `damage` / `heal`, print the record
 (one line, or its JSON).
 """
 

@@ -1,6 +1,6 @@
 """What the players see: ``reveal``, ``conceal``, ``alias`` (docs/cli.md "The player view").
 
-A thin skin: each is an ordinary journaled change of `d4cli.api.Tracker`, with
+A thin skin: each is an ordinary journaled change of `d4cli.api.encounter.Tracker`, with
 ``--note``, ``--json``, ``undo`` and ``redo``.
 """
 

@@ -1,6 +1,6 @@
 """``d4cli check`` and ``d4cli action add|remove``: checks and actions from a creature's sheet (docs/cli.md "Sheets").
 
-A thin skin: parse, call `d4cli.api.Tracker.check` / `action_add` / `action_remove`, print
+A thin skin: parse, call `d4cli.api.encounter.Tracker.check` / `action_add` / `action_remove`, print
 the record (its JSON from `d4cli.output.serialize`).
 """
 

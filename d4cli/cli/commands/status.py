@@ -1,7 +1,7 @@
 """``status``: the turn tracker, one creature's sheet, the encounter as it stood after a journal
 entry (``--at``), and with ``--forecast`` each side's chance to win (docs/cli.md "Encounter").
 
-A thin skin: parse the options, read the encounter through `d4cli.api.Tracker`, print its
+A thin skin: parse the options, read the encounter through `d4cli.api.encounter.Tracker`, print its
 JSON (`d4cli.output.serialize.encounter_json.status_json`) or draw it (`_draw`: Rich loads there,
 never for ``--json``). The simulator is an optional part of this command: it loads only
 with ``--forecast``, where that option is handled.

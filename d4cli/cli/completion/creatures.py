@@ -1,7 +1,7 @@
 """Tab completion of the names an encounter file holds: creatures, their Aspects and effects.
 
 Creature names come from the encounter file named by ``--file/-f`` already typed on the
-line, else ``D4CLI_FILE``, else ``./encounter.toml``, read through `d4cli.api.Reader`; a
+line, else ``D4CLI_FILE``, else ``./encounter.toml``, read through `d4cli.api.encounter.Reader`; a
 missing or damaged file gives no candidates.
 """
 

@@ -1,6 +1,6 @@
 """Tab completion of the seats' requests that wait for the GM: ``approve <Tab>``, ``deny <Tab>``.
 
-The requests are read through `d4cli.api.SeatDesk` from the encounter file named on the line
+The requests are read through `d4cli.api.seat_requests.SeatDesk` from the encounter file named on the line
 (`d4cli.cli.completion.creatures.typed_file`), else ``D4CLI_FILE``, else ``./encounter.toml``;
 no file, no seats or a damaged side file give no candidates.
 """

@@ -45,7 +45,7 @@ def percent(p: float | Fraction, digits: int = 2, *, column: bool = False) -> st
     """``65.14%``: *p* (a float or an exact Fraction) rounded half up to *digits* decimals.
 
     ``0%`` and ``100%`` only when *p* is exactly 0 or 1 (odds floats are never
-    0.0 or 1.0 otherwise, `d4cli.odds.roll_odds.edge_safe`); with *column* (a cell of
+    0.0 or 1.0 otherwise, `d4cli.odds.distribution.edge_safe`); with *column* (a cell of
     a table's column, where every cell has one precision) ``0.0%`` and ``100.0%``. A
     probability that would round to the edge shows ``<0.01%`` or ``>99.99%`` (as many
     decimals as *digits*). Rounding is of the exact value, decimal half up: 1/16 is
@@ -238,7 +238,7 @@ def render_check_odds(odds: CheckOdds, request: Any = None) -> Group:
     """Summary lines and the chart for an Action Roll's ``--odds`` (C1-C7).
 
     Args:
-        odds: from `d4cli.odds.roll_odds.check_odds`.
+        odds: from `d4cli.odds.check_odds.check_odds`.
         request: the check (unused; the odds carry it).
     """
     dc = odds.dc
