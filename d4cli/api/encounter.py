@@ -29,6 +29,7 @@ from d4cli.fight.sheets import ActionEvent
 from d4cli.fight.team import TeamRecord
 from d4cli.journal.entry import Record, read_head
 from d4cli.store.files import WriteFailed
+from d4cli.store.journal import public_entry
 from d4cli.store.lock import LockTimeout
 from d4cli.store.seat_files import side_problems
 from d4cli.store.undo import Redone, Undone
@@ -58,6 +59,7 @@ __all__ = [
     # the encounter's vocabulary
     "same_name",
     "read_head",
+    "public_entry",
     "Record",
     "GrantKind",
     "TEAM_SOURCE",

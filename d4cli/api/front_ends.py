@@ -9,7 +9,6 @@ from d4cli.api.seat_requests import ChangedSince, SeatDesk, Submitted
 from d4cli.api.seats import Seat, SeatAction, Seats
 from d4cli.fight.players_view import PublicRoll, PublicView, public_view
 from d4cli.fight.view_settings import PlayerView
-from d4cli.store.journal import public_entry
 from d4cli.store.seat_files import RequestRow
 
 __all__ = [
@@ -18,7 +17,6 @@ __all__ = [
     "PublicRoll",
     "PlayerView",
     "public_view",
-    "public_entry",
     # seats and their requests
     "Seats",
     "Seat",

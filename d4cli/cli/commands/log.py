@@ -10,8 +10,7 @@ from typing import Annotated
 import typer
 
 from d4cli.api import InputError
-from d4cli.api.encounter import read_head
-from d4cli.api.front_ends import public_entry
+from d4cli.api.encounter import public_entry, read_head
 from d4cli.api.inputs import LAST, ROUND, check_text, escape_control, parse_whole
 from d4cli.api.tracker import Tracker
 from d4cli.cli.completion.creatures import complete_creature

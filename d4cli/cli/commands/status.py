@@ -15,8 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from d4cli.api import InputError
-from d4cli.api.encounter import Encounter
-from d4cli.api.front_ends import public_entry
+from d4cli.api.encounter import Encounter, public_entry
 from d4cli.api.inputs import parse_whole
 from d4cli.api.replay import SEQ
 from d4cli.cli.completion.creatures import complete_creature
