@@ -275,3 +275,31 @@ def test_a_request_the_finished_fight_left_waiting_is_denied_and_archived_as_it_
     kept = tmp_path / (made["archived"] + ".requests")
     assert kept.read_bytes() == waiting
     assert "request 1 was denied already" in fails(2, party, "approve", "1")
+
+
+def test_the_evening_as_csv_one_row_per_number(party):
+    import csv
+
+    ok("turn", "start", "Aria")
+    ok("act", "Aria", "Might", "--target", "Goblin", "--faces", "4,4,4,4")
+    ok("turn", "end")
+    ok("next", "--name", "The bridge", "--add", "goblin x3")
+    rows = list(csv.reader(ok("recap", "--evening", "--format", "csv").stdout.splitlines()))
+    assert rows[0] == ["figure", "fight", "fight_name", "creature", "side", "value"]
+    assert rows[1:5] == [
+        ["rounds", "1", "The road", "", "", "1"],
+        ["winner", "1", "The road", "", "", ""],  # the Ogre still stands: nobody won (R21)
+        ["rounds", "2", "The bridge", "", "", "0"],
+        ["winner", "2", "The bridge", "", "", ""],
+    ]
+    aria = {row[0]: row[5] for row in rows if row[3] == "Aria"}
+    # 4+4+4+4 = 16 less Evasion 2 is 14, but the Goblin had 4 hp to lose (R7, R16).
+    assert aria["damage_dealt"] == "4" and aria["load_spent"] == "1"
+    assert aria["luck_rolls"] == "1"
+    goblin = {row[0]: row[5] for row in rows if row[3] == "Goblin"}
+    assert goblin["damage_taken"] == "4"
+
+
+def test_the_evening_has_no_svg(party):
+    error = fails(2, party, "recap", "--evening", "--format", "svg")
+    assert "table, markdown or csv" in error

@@ -97,15 +97,17 @@ def recap_command(
 def _evening(file: str | None, format_: str, json_: bool) -> None:
     """``recap --evening``: the evening's code loads here alone."""
     from d4cli.api.evening_recap import evening_recap
-    from d4cli.output.render.evening_tables import markdown_evening, print_evening
+    from d4cli.output.render.evening_tables import csv_evening, markdown_evening, print_evening
     from d4cli.output.serialize.evening_json import evening_json
 
-    if format_ not in ("table", "markdown"):
-        raise InputError("--format", format_, "with --evening: table or markdown")
+    if format_ == "svg":
+        raise InputError("--format", format_, "with --evening: table, markdown or csv")
     obj = evening_json(*evening_recap(open_tracker(file)))
     if json_:
         emit_json(obj)
     elif format_ == "markdown":
         print(markdown_evening(obj))
+    elif format_ == "csv":
+        print(csv_evening(obj))
     else:
         print_evening(obj)

@@ -1,7 +1,9 @@
-"""The evening's recap and the bestiary for people: Rich tables, and the recap as Markdown."""
+"""The evening's recap and the bestiary for people: Rich tables, and the recap as Markdown or CSV."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from rich.table import Table
@@ -100,6 +102,35 @@ def markdown_evening(report: dict[str, Any]) -> str:
             _won_line(report),
         ]
     )
+
+
+# One row per number, as the one fight's CSV has it (`d4cli.output.render.recap_tables`):
+# a fight's figures name the fight, a creature's the creature, the fights won the side.
+EVENING_CSV_COLUMNS = ("figure", "fight", "fight_name", "creature", "side", "value")
+EVENING_CSV_FIGURES = ("fights", "damage_dealt", "damage_taken", "load_spent", "reactions")
+
+
+def csv_evening(report: dict[str, Any]) -> str:
+    """The evening as CSV (`EVENING_CSV_COLUMNS`): each fight's rounds and winner (its side, in
+    ``side``; empty when none won, R21), each creature's figures and luck (its mean as a fraction
+    0..1 and its count of rolls), and the fights each side won."""
+    rows: list[list[Any]] = []
+    for fight in report["fights"]:
+        head = [fight["number"], fight["name"]]
+        rows.append(["rounds", *head, "", "", fight["rounds"]])
+        rows.append(["winner", *head, "", fight["winner"] or "", ""])
+    for c in report["creatures"]:
+        named = ["", "", c["name"], c["side"] or ""]
+        rows += [[key, *named, c[key]] for key in EVENING_CSV_FIGURES]
+        if c["luck"] is not None:
+            rows.append(["luck_mean", *named, c["luck"]["mean"]])
+            rows.append(["luck_rolls", *named, c["luck"]["rolls"]])
+    rows += [["fights_won", "", "", "", side, n] for side, n in report["won"].items()]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(EVENING_CSV_COLUMNS)
+    writer.writerows(rows)
+    return buffer.getvalue().rstrip("\n")
 
 
 def print_bestiary(listing: dict[str, Any]) -> None:
