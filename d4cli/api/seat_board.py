@@ -18,14 +18,13 @@ from typing import Any, NamedTuple
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, own_creature, seat_act, seat_of, seated, stored_action
 from d4cli.api.tracker import Tracker
-from d4cli.fight.encounter_state import Creature, Encounter
+from d4cli.fight.encounter_state import Creature, Encounter, same_name
 from d4cli.fight.players_view import (
     SeatPage,
     SeatPlan,
     SeatRequest,
     SeatRoll,
     public_sources,
-    public_view,
     seat_creature,
     seat_plan,
     shown_sources,
@@ -69,15 +68,21 @@ class SeatBoard:
         return seat_of(self.tracker.path, token)
 
     def page(self, token: str) -> SeatPage:
-        """The seat's page: the table, its creature, its requests with their outcomes."""
+        """The seat's page: the table, its creature, its requests with their outcomes.
+
+        The table is the TV's (`d4cli.api.encounter.Reader.shown`: its roll feed, and while a
+        hidden creature acts the state before that turn, R20), and the seat's own creature is
+        shown from that same state, so no seat learns that a hidden turn runs.
+        """
         name = self._seat(token)
         encounter = self.tracker.status()
         seated(encounter, name)
+        shown = self.tracker.shown()
         rows = self.desk.requests_of(token)
         settings = encounter.player_view
         return SeatPage(
-            public_view(encounter),
-            seat_creature(encounter, name),
+            shown.view,
+            seat_creature(_table_state(shown.encounter, encounter, name), name),
             tuple(_request(encounter, row) for row in rows),
             "auto" if settings is not None and settings.seats == "auto" else "approve",
             fights.fight_number(files.real_path(self.tracker.path)),
@@ -144,6 +149,12 @@ class SeatBoard:
                 write_draft(self.tracker.path, draft)
         except LockTimeout:
             pass
+
+
+def _table_state(shown: Encounter, live: Encounter, name: str) -> Encounter:
+    """The state the seat's creature *name* is shown from: the table's (*shown*), unless the
+    creature joined since that state (then the encounter as it stands, *live*)."""
+    return shown if any(same_name(c.name, name) for c in shown.creatures) else live
 
 
 def _both(creature: Creature, target: Creature | None) -> list[Creature]:

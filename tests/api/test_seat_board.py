@@ -10,6 +10,7 @@ import pytest
 from _cli import files
 
 from d4cli.api import FileError, InputError
+from d4cli.api.add_sheets import AddSpec
 from d4cli.api.encounter import Tracker, side_problems
 from d4cli.api.rolls import ScriptedDice
 from d4cli.api.seat_board import SeatBoard
@@ -233,3 +234,45 @@ def test_a_damaged_drafts_file_is_named_and_the_preview_still_answers(encounter)
     assert drafts_path(encounter).read_text() == damaged  # and the file is left as it was
     [problem] = side_problems(encounter)
     assert "drafts[1]: must hold exactly creature, time" in str(problem)
+
+
+def test_the_page_shows_the_table_the_tv_shows_with_its_roll_feed(tmp_path):
+    path = tmp_path / "encounter.toml"
+    tracker = Tracker.init(path, template="skirmish")
+    token = _token(path)
+    tracker.turn_start()  # Aria's
+    tracker.act("Aria", "Finesse", target="Goblin Archer", faces=[1, 1, 1, 1])
+    page = _board(path).page(token)
+    assert page.view == tracker.view()
+    assert [(roll.actor, roll.total) for roll in page.view.rolls] == [("Aria", 4)]
+
+
+def test_during_a_hidden_turn_the_page_keeps_the_state_before_it(tmp_path):
+    # The players' screens keep the last visible state while a hidden creature acts (R20):
+    # a seat's page too, its own creature included, or it would tell that a hidden turn runs.
+    path = tmp_path / "encounter.toml"
+    tracker = Tracker.init(path, template="skirmish")
+    tracker.add(AddSpec("Lurker", (("Might", 7),), hp=30, hidden=True, side="foes"))
+    token = _token(path)
+    for _ in range(5):
+        tracker.turn_start()  # Aria, Borin, Goblin Archer, Goblin Brute, then the Lurker
+    assert tracker.status().current == "Lurker"
+    tracker.act("Lurker", "Might", target="Aria", faces=[4] * 7)
+    assert tracker.status().find("Aria").hp == 0
+    page = _board(path).page(token)
+    assert page.view == tracker.view()
+    assert page.view.turn == "Goblin Brute"
+    assert page.creature.hp == 12 and not page.creature.down
+    aria = next(c for c in page.view.creatures if c.name == "Aria")
+    assert aria.hp == 12
+
+
+def test_a_creature_that_joined_during_a_hidden_turn_is_shown_as_it_stands(tmp_path):
+    path = tmp_path / "encounter.toml"
+    tracker = Tracker.init(path, template="skirmish")
+    tracker.add(AddSpec("Lurker", (("Might", 7),), hp=30, hidden=True, side="foes"))
+    for _ in range(5):
+        tracker.turn_start()
+    tracker.add(AddSpec("Cleric", (("Wits", 3),), hp=8, side="party"))
+    page = _board(path).page(_token(path, "Cleric"))
+    assert page.creature.name == "Cleric" and page.creature.hp == 8
