@@ -17,6 +17,8 @@ from d4cli.odds.dice_sums import check_odds_size, dice_sum
 from d4cli.odds.grids import Grid, grid_cells
 from d4cli.odds.roll_odds import PoolOdds
 from d4cli.rules.dice import ExtraDice, parse_extra
+from d4cli.rules.limits import DC as DC_RANGE
+from d4cli.rules.limits import EVASION, MAX_DICE, check_range
 
 pool_odds = checked(roll_odds.pool_odds)
 check_odds = checked(check_module.check_odds)
@@ -49,6 +51,10 @@ __all__ = [
 ]
 
 
+# A pool is 1d4 or more (R5), and no roll throws more than 10,000 dice (L2).
+POOL_SIZE = (1, MAX_DICE)
+
+
 def _extra(extra: Iterable[ExtraDice | str]) -> tuple[ExtraDice, ...]:
     return tuple(parse_extra(item, "extra") if isinstance(item, str) else item for item in extra)
 
@@ -62,7 +68,10 @@ def p_pool_success(pool_size: int, dc: DC, extra: Iterable[ExtraDice | str] = ()
         InputError: a pool below 1d4 (R5), too many dice or totals (L2, L4), an unknown
             tier, a value of the wrong type; each naming its parameter.
     """
-    return roll_odds.p_pool_success(pool_size, dc_value(dc), _extra(extra))
+    check_range(pool_size, "pool_size", POOL_SIZE)
+    return roll_odds.p_pool_success(
+        pool_size, check_range(dc_value(dc), "dc", DC_RANGE), _extra(extra)
+    )
 
 
 @checked
@@ -75,6 +84,8 @@ def expected_pool_damage(
     Raises:
         InputError: as `p_pool_success`.
     """
+    check_range(pool_size, "pool_size", POOL_SIZE)
+    check_range(evasion, "evasion", EVASION)
     return roll_odds.expected_pool_damage(pool_size, evasion, _extra(extra))
 
 

@@ -29,6 +29,7 @@ from d4cli.rules.dice import (
     parse_extra,
     roll_expression,
 )
+from d4cli.rules.limits import HP, check_range
 
 Names = str | Sequence[str]
 One = TypeVar("One")
@@ -181,10 +182,11 @@ def rolled_amount(amount: int | str, rng: DiceSource) -> tuple[int, DiceRoll | N
     with *rng*, a total below 0 taking nothing; with the roll (None for a number).
 
     Raises:
-        InputError: dice that are not ``NdX`` terms and numbers joined by ``+`` and ``-``.
+        InputError: a number outside 0..100,000 (L1), or dice that are not ``NdX`` terms and
+            numbers joined by ``+`` and ``-``, naming ``amount``.
     """
     if not isinstance(amount, str):
-        return amount, None
+        return check_range(amount, "amount", HP), None
     roll = roll_expression(parse_expression(amount, "amount"), rng)
     return max(0, roll.total), roll
 

@@ -26,8 +26,9 @@ class ScriptedDice:
     """A `DiceSource` that returns a fixed sequence of results, for tests and examples.
 
     Raises:
-        AssertionError: a scripted value does not fit the die asked for, or the
-            script ran out (a test that rolls more dice than it expects fails).
+        InputError: field ``rng``: a scripted value does not fit the die asked for, or the
+            script ran out (a test that rolls more dice than it expects fails), so that a
+            9 can never count as a d4's face, whatever Python's ``-O``.
     """
 
     def __init__(self, results: Iterable[int]) -> None:
@@ -35,9 +36,11 @@ class ScriptedDice:
         self.used = 0
 
     def randint(self, a: int, b: int) -> int:
-        assert self.used < len(self._results), "scripted dice ran out"
+        if self.used >= len(self._results):
+            raise InputError("rng", self.used + 1, "scripted dice ran out before this die")
         value = self._results[self.used]
-        assert a <= value <= b, f"scripted die {value} is not a d{b}"
+        if not a <= value <= b:
+            raise InputError("rng", value, f"scripted die {self.used + 1} is not a d{b} ({a}..{b})")
         self.used += 1
         return value
 

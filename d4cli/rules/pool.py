@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple
 
 from d4cli.rules.dice import DiceSource, ExtraDice, ExtraRoll, roll_dice, roll_extra
 from d4cli.rules.errors import InputError
-from d4cli.rules.limits import check_dice
+from d4cli.rules.limits import ASPECT, COST, DC, EVASION, LOAD, check_dice, check_range
 from d4cli.rules.names import distinct_sources
 from d4cli.rules.records import notebook
 
@@ -55,7 +55,14 @@ def check_gate(aspect: int, load: int, cost: int, *, gm: bool = False) -> Gate:
     """Apply the gate (R2): allowed when ``aspect - load >= cost``; skipped for a GM-called roll (R9).
 
     Advantage and Disadvantage never enter the gate (R2).
+
+    Raises:
+        InputError: an Aspect or a Load outside -1000..1000, a Cost outside 0..1000 (R3, L1),
+            naming ``aspect``, ``load`` or ``cost``.
     """
+    check_range(aspect, "aspect", ASPECT)
+    check_range(load, "load", LOAD)
+    check_range(cost, "cost", COST)
     headroom = aspect - load
     return Gate(aspect, load, cost, headroom, gm or headroom >= cost, skipped=gm)
 
@@ -159,11 +166,16 @@ def plan_pool(request: PoolRequest) -> PoolPlan:
 
     Raises:
         InputError: the roll would throw more than 10,000 dice (L2), both
-            a DC and an Evasion were given, or a source name is not valid
-            UTF-8 text (`d4cli.rules.names.check_text`).
+            a DC and an Evasion were given, a number out of its range (L1: the gate's, as
+            `check_gate`; a DC within -100,000..100,000, an Evasion within 0..100,000), or
+            a source name is not valid UTF-8 text (`d4cli.rules.names.check_text`).
     """
     if request.dc is not None and request.evasion is not None:
         raise InputError("dc/evasion", None, "give a DC or an Evasion, not both")
+    if request.dc is not None:
+        check_range(request.dc, "dc", DC)
+    if request.evasion is not None:
+        check_range(request.evasion, "evasion", EVASION)
     if request.ignore_load and not request.gm:
         raise InputError(
             "ignore_load",

@@ -44,7 +44,16 @@ def test_a_pool_names_its_keywords() -> None:
 
     error = _raised(lambda: rolls.roll_pool(4, extra=["9999d4"], advantage=["torch"]))
     assert (error.field, error.value) == ("aspect/advantage/extra", 10_004)
-    assert _raised(lambda: rolls.pool_plan(10_001)).field == "aspect/advantage"
+    error = _raised(lambda: rolls.pool_plan(1000, advantage=[f"s{n}" for n in range(9_001)]))
+    assert (error.field, error.value) == ("aspect/advantage", 10_001)
+    # An Aspect beyond L1 is refused as such before it could size a pool (R3, L1).
+    assert (
+        str(_raised(lambda: rolls.pool_plan(10_001))) == "aspect: 10001: must be within -1000..1000"
+    )
+    assert str(_raised(lambda: rolls.roll_pool(4, cost=-1))) == "cost: -1: must be within 0..1000"
+    assert _raised(lambda: rolls.roll_pool(4, load=1001)).field == "load"
+    assert _raised(lambda: rolls.roll_pool(4, dc=10**6)).field == "dc"
+    assert _raised(lambda: rolls.roll_pool(4, evasion=-5)).field == "evasion"
 
 
 def test_a_check_names_its_keywords() -> None:
@@ -170,3 +179,44 @@ def test_files_and_history_name_their_keywords(tmp_path: Path, skirmish: Tracker
     assert (error.field, error.value) == ("seq", 999)
     error = _raised(lambda: recap_report(skirmish.path, 0, 0, 1))
     assert (error.field, error.value) == ("start_at", 0)
+
+
+def test_the_library_refuses_the_numbers_the_command_line_refuses(skirmish: Tracker) -> None:
+    # R3 and L1 hold at every door: what `--cost -3` or `damage Borin 1000000` is refused
+    # with on the command line, a script is refused with too, the file left as it was.
+    skirmish.turn_start()
+    path = skirmish.path
+    before = path.read_bytes(), Path(f"{path}.journal").read_bytes()
+    cases = [
+        (lambda: skirmish.act("Aria", "Finesse", cost=-3), "cost: -3: must be within 0..1000"),
+        (
+            lambda: skirmish.act("Aria", "Finesse", dc=10**7),
+            "dc: 10000000: must be within -100000..100000",
+        ),
+        (
+            lambda: skirmish.act("Aria", "Finesse", evasion=-5),
+            "evasion: -5: must be within 0..100000",
+        ),
+        (
+            lambda: skirmish.team("Borin", "Aria", "advantage", aspect="Wits", cost=-2),
+            "cost: -2: must be within 0..1000",
+        ),
+        (lambda: skirmish.damage("Borin", 10**6), "amount: 1000000: must be within 0..100000"),
+        (lambda: skirmish.heal("Borin", -1), "amount: -1: must be within 0..100000"),
+    ]
+    for call, message in cases:
+        assert str(_raised(call)) == message
+    assert (path.read_bytes(), Path(f"{path}.journal").read_bytes()) == before
+
+
+def test_the_odds_name_their_own_parameters() -> None:
+    assert (
+        str(_raised(lambda: odds.p_pool_success(10_001, 5)))
+        == "pool_size: 10001: must be within 1..10000"
+    )
+    assert _raised(lambda: odds.p_pool_success(0, 5)).field == "pool_size"
+    assert _raised(lambda: odds.p_pool_success(4, 10**6)).field == "dc"
+    assert (
+        str(_raised(lambda: odds.expected_pool_damage(4, -3)))
+        == "evasion: -3: must be within 0..100000"
+    )

@@ -117,7 +117,7 @@ def test_times_refuses_more_dice_than_one_command_rolls_at_once(monkeypatch):
     with pytest.raises(InputError, match="one command rolls at most"):
         check_rolled_dice(10_000, 1_000_000)
     # "At once": refused before a single die is rolled.
-    monkeypatch.setattr("d4cli.cli.commands.roll.roll_pool", _no_work)
+    monkeypatch.setattr("d4cli.cli.commands.roll.roll_pool_plan", _no_work)
     result = run("roll", "pool", "1000", "--extra", "9000d4", "--times", "1000000", "--json")
     assert result.exit_code == 2 and result.stdout == ""
     assert "--times" in result.stderr and f"{MAX_ROLLED_DICE:,}" in result.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from d4cli.rules.action_roll import CheckRequest, roll_check
-from d4cli.rules.dice import EnteredDice, ExtraDice, parse_faces
+from d4cli.rules.dice import EnteredDice, ExtraDice, ScriptedDice, parse_faces
 from d4cli.rules.errors import InputError
 from d4cli.rules.pool import PoolRequest, roll_pool
 
@@ -48,3 +48,11 @@ def test_faces_are_whole_numbers_joined_by_commas(text):
 
 def test_parse_faces_reads_spaces_around_commas():
     assert parse_faces("3, 1,4 ,2") == (3, 1, 4, 2)
+
+
+def test_scripted_dice_refuse_a_face_off_the_die_and_running_out():
+    # An error, not an assert: under `python -O` a 9 must still never count as a d4's face.
+    with pytest.raises(InputError, match="rng: 9: scripted die 2 is not a d4"):
+        roll_pool(PoolRequest(aspect=3), ScriptedDice([4, 9, 1]))
+    with pytest.raises(InputError, match="scripted dice ran out"):
+        roll_pool(PoolRequest(aspect=3), ScriptedDice([4, 4]))
