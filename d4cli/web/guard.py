@@ -15,8 +15,8 @@
   connections from the others (the TV's page and ``/view.json`` go on answering).
 - A client gone before its body is whole (a phone off the Wi-Fi, or a body too slow, which
   ``serve`` cuts off) ends its request quietly: nothing to answer, nothing on the GM's terminal.
-- Every answer, errors included, carries `SECURITY_HEADERS` (and ``Cache-Control: no-cache``
-  unless it sets its own); none carries a CORS header.
+- Every answer, errors included, carries `SECURITY_HEADERS` (and ``Cache-Control: no-cache``,
+  ``no-store`` for a seat's, unless it sets its own); none carries a CORS header.
 
 Refusals are JSON ``{"error": TEXT}``.
 """
@@ -114,7 +114,8 @@ class Guard:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message = {**message, "headers": with_security(message.get("headers", []))}
+                headers = message.get("headers", [])
+                message = {**message, "headers": with_security(headers, private=seat is not None)}
             await send(message)
 
         scope, problem = self.absolute(scope)
@@ -214,10 +215,14 @@ def seat_key(path: str) -> str | None:
     return path[len(SEAT_PREFIX) :].split("/", 1)[0] or None
 
 
-def with_security(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """*headers* with `SECURITY_HEADERS` (replacing any of the same name) and a cache rule."""
+def with_security(
+    headers: Iterable[tuple[bytes, bytes]], *, private: bool = False
+) -> list[tuple[bytes, bytes]]:
+    """*headers* with `SECURITY_HEADERS` (replacing any of the same name) and a cache rule:
+    ``no-store`` for a seat's answer (*private*: its player's alone, errors too), else
+    ``no-cache``, where the answer set none of its own."""
     names = {name for name, _ in SECURITY_HEADERS}
     kept = [(name, value) for name, value in headers if name.lower() not in names]
     if not any(name.lower() == b"cache-control" for name, _ in kept):
-        kept.append((b"cache-control", b"no-cache"))
+        kept.append((b"cache-control", b"no-store" if private else b"no-cache"))
     return [*kept, *SECURITY_HEADERS]

@@ -279,3 +279,20 @@ def test_a_body_python_reads_but_json_does_not_is_400_and_nothing_is_written(
     assert answer.status_code == 400, answer.text
     assert answer.json() == {"error": "the body is not JSON: " + words}
     assert files(FILE.resolve()) == before
+
+
+@pytest.mark.parametrize(
+    ("headers", "content", "status"),
+    [
+        (JSON, '{"aspect":', 400),  # not JSON: refused by the app
+        ({"Content-Type": "application/json"}, '{"aspect": "Finesse"}', 403),  # no Origin
+        ({**JSON, "Content-Type": "text/plain"}, '{"aspect": "Finesse"}', 415),
+    ],
+)
+def test_every_seat_answer_is_no_store_errors_included(served, headers, content, status):
+    # A seat's answers are its player's alone: no cache keeps one, whoever refused it.
+    answer = served.post(f"/seat/{served.aria}/act", headers=headers, content=content)
+    assert answer.status_code == status
+    assert answer.headers["cache-control"] == "no-store"
+    table = served.get("/view.json")
+    assert table.headers["cache-control"] == "no-cache"
