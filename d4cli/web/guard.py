@@ -23,6 +23,7 @@ Refusals are JSON ``{"error": TEXT}``.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -54,6 +55,11 @@ _HOST = re.compile(
 )
 
 
+# RFC 1123 section 2.1: a label of letters, digits and hyphens, not starting or ending with a
+# hyphen; an underscore is let through too, as the Host header check and browsers let it.
+_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
+
+
 def host_name(header: str) -> str | None:
     """The name of a ``Host`` header, without its port, lower case (``[::1]:80`` -> ``::1``,
     ``Localhost.:8765`` -> ``localhost``); "" for an empty header, None for one that is no
@@ -65,6 +71,23 @@ def host_name(header: str) -> str | None:
     if found is None:
         return None
     return found["literal"] or found["name"]
+
+
+def allowable_name(text: str) -> str | None:
+    """*text* as a name ``serve --allow-host`` may add (lower case, no brackets), or None: a
+    host name of labels of letters, digits and inner hyphens (1-63 each, 253 in all, one
+    final dot allowed) or an IP address (IPv6 with or without brackets), with no port."""
+    name = text.strip().lower()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        pass
+    labels = name.removesuffix(".").split(".")
+    if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+        return None
+    return name.removesuffix(".")
 
 
 class BodyTooLarge(Exception):

@@ -201,6 +201,19 @@ def test_bad_stream_caps_and_allowed_hosts_are_one_line_exit_2():
     )
     assert "--max-streams: 'many'" in fails(2, FILE, "serve", "--max-streams", "many")
     assert "--allow-host" in fails(2, FILE, "serve", "--allow-host", "bad\tname", "--port", "0")
+    for name in ("bad host!", "a/b", "*", "-x", "a..b", "evil.com:99999", "x" * 64 + ".lan"):
+        error = fails(2, FILE, "serve", "--allow-host", name, "--port", "0")
+        assert error.startswith("d4cli: error: --allow-host: ") and "without a port" in error
+
+
+def test_an_allowed_name_is_a_host_name_or_an_address():
+    from d4cli.web.guard import allowable_name
+
+    assert allowable_name("Table.LAN.") == "table.lan"
+    assert allowable_name("[2001:DB8::1]") == "2001:db8::1"
+    assert allowable_name("192.168.1.20") == "192.168.1.20"
+    assert allowable_name("gm-laptop") == "gm-laptop"
+    assert [allowable_name(bad) for bad in ("-x", "x-", "a..b", "evil.com:80", "")] == [None] * 5
 
 
 @pytest.mark.slow

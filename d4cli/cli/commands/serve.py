@@ -14,6 +14,7 @@ from d4cli.cli.options import FileOption, SeedOption
 from d4cli.cli.serve_join import print_join, public_origin
 from d4cli.cli.tracker_access import open_tracker
 from d4cli.cli.web_server import serve
+from d4cli.web.guard import allowable_name
 from d4cli.web.seat_routes import seat_routes
 
 DEFAULT_HOST = "127.0.0.1"
@@ -84,7 +85,7 @@ def serve_command(
             raise InputError("--lan", None, "is --host 0.0.0.0: give one of --lan and --host")
         host = EVERY_ADDRESS
     public = None if public_url is None else public_origin(public_url)
-    names = [check_text(name, "--allow-host", name=True) for name in allow_host or ()]
+    names = [_allowed(name) for name in allow_host or ()]
     tracker = open_tracker(file, seed, dice=True)
     # The seats as the server starts: a seat given later has its URL in 'd4cli seat list'.
     seats = [(seat.creature, seat) for seat in Seats(tracker.path).list()]
@@ -100,3 +101,19 @@ def serve_command(
     )
     if code:
         raise typer.Exit(code)
+
+
+def _allowed(text: str) -> str:
+    """An ``--allow-host`` value: a host name or an IP address, without a port.
+
+    Raises:
+        InputError: anything else (``*``, ``a/b``, ``evil.com:99999``), naming ``--allow-host``.
+    """
+    name = allowable_name(check_text(text, "--allow-host", name=True))
+    if name is None:
+        raise InputError(
+            "--allow-host",
+            text,
+            "must be a host name (letters, digits, dots, hyphens) or an IP address, without a port",
+        )
+    return name
