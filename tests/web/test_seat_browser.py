@@ -147,11 +147,9 @@ def test_a_seat_enters_real_dice_checked_in_the_page_and_on_the_server(tmp_path:
                 for n, face in enumerate([4, 3, 2, 1, 4, 9]):
                     fields.nth(n).fill(str(face))
                 page.click("#send")
-                # The box shows before its words are in: wait for the words themselves.
-                page.wait_for_function(
-                    "document.querySelector('#error').innerText.includes('die 6: enter a face')",
-                    timeout=10000,
-                )
+                # The box shows before its words are in: wait for the words themselves, with a
+                # locator (a polled script would be refused by the page's own CSP: no eval).
+                page.locator("#error", has_text="die 6: enter a face").wait_for(timeout=10000)
                 error = page.locator("#error")
                 assert "die 6: enter a face from 1 to 6" in error.inner_text()
                 assert page.locator("#requests .request").count() == 0  # nothing was sent
