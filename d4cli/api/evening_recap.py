@@ -13,8 +13,10 @@ from typing import NamedTuple
 from d4cli.api.recap import RecapReport, recap_report
 from d4cli.api.tracker import Tracker
 from d4cli.fight.next_fight import CreatureEvening, FightSummary, fights_won
+from d4cli.fight.recap_figures import CreatureFigures
 from d4cli.odds.luck import CreatureLuck, RollLuck, luck_by_creature
 from d4cli.rules.errors import InputError
+from d4cli.rules.names import fold_name
 from d4cli.store import fight_archive as fights
 from d4cli.store.files import real_path
 
@@ -49,13 +51,17 @@ def evening_recap(tracker: Tracker) -> Evening:
     places = [*fights.evening_of(path), path]
     summaries: list[FightSummary] = []
     reports: list[RecapReport] = []
+    present: list[Sequence[CreatureFigures]] = []
     for number, place in enumerate(places, start=1):
         report = _report(place)
         if report is None:
             name = current.name if place == path else place.stem
             summaries.append(FightSummary(number, name, place, 0, None))
+            if place == path:  # the fight begun by `next`: its creatures are in it already
+                present.append([CreatureFigures(c.name, c.side or None) for c in current.creatures])
             continue
         reports.append(report)
+        present.append(report.figures.creatures)
         figures = report.figures
         summaries.append(
             FightSummary(number, figures.encounter, place, figures.rounds, figures.winner)
@@ -63,19 +69,21 @@ def evening_recap(tracker: Tracker) -> Evening:
     rolls: list[RollLuck] = [roll for report in reports for roll in report.rolls]
     return Evening(
         tuple(summaries),
-        _creatures(reports),
+        _creatures(present),
         tuple(luck_by_creature(rolls)),
         fights_won([s.winner for s in summaries]),
     )
 
 
-def _creatures(reports: Sequence[RecapReport]) -> tuple[CreatureEvening, ...]:
-    totals: dict[str, CreatureEvening] = {}
-    for report in reports:
-        for figures in report.figures.creatures:
-            was = totals.get(figures.name) or CreatureEvening(figures.name, figures.side)
-            totals[figures.name] = was._replace(
-                side=figures.side or was.side,
+def _creatures(fights_in: Sequence[Sequence[CreatureFigures]]) -> tuple[CreatureEvening, ...]:
+    """Each creature's figures summed over the fights it was in; two creatures of one name
+    (N1) on different sides are two rows (the party's Goblin Archer is not the foes')."""
+    totals: dict[tuple[str, str | None], CreatureEvening] = {}
+    for creatures in fights_in:
+        for figures in creatures:
+            key = (fold_name(figures.name), figures.side and fold_name(figures.side))
+            was = totals.get(key) or CreatureEvening(figures.name, figures.side)
+            totals[key] = was._replace(
                 fights=was.fights + 1,
                 damage_dealt=was.damage_dealt + figures.damage_dealt,
                 damage_taken=was.damage_taken + figures.damage_taken,

@@ -303,3 +303,20 @@ def test_the_evening_as_csv_one_row_per_number(party):
 def test_the_evening_has_no_svg(party):
     error = fails(2, party, "recap", "--evening", "--format", "svg")
     assert "table, markdown or csv" in error
+
+
+def test_the_new_fights_creatures_count_at_once_and_a_namesake_of_another_side_is_its_own(
+    party, tmp_path
+):
+    # Per creature, "the fights it was in": the fight `next` began counts before its first
+    # turn, and a Goblin of the party is not the foes' Goblin (N1 names, sides apart).
+    ok("turn", "start", "Aria")
+    ok("act", "Aria", "Might", "--target", "Goblin", "--faces", "4,4,4,4")
+    ok("turn", "end")
+    ok("next", "--name", "The bridge")
+    ok("add", "goblin", "--aspect", "Might=1", "--hp", "3", "--side", "party")
+    rows = ok_json("recap", "--evening")["creatures"]
+    fights = {(c["name"], c["side"]): c["fights"] for c in rows}
+    assert fights[("Aria", "party")] == 2 and fights[("Borin", "party")] == 2
+    assert fights[("Goblin", "foes")] == 1 and fights[("Ogre", "foes")] == 1
+    assert fights[("goblin", "party")] == 1
