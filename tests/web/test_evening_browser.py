@@ -43,6 +43,9 @@ def test_the_open_page_moves_to_the_next_fight_and_a_seat_left_behind_ends(tmp_p
             head = page.locator("#table-head", has_text="Fight 2: The bridge")
             head.wait_for(timeout=10_000)
             assert [s for s in SECRETS if s in page.content()] == []
+            gm(tmp_path, "next", "--keep", "party")  # no name: "Fight 3" already, said once
+            page.locator("#table-head", has_text="Fight 3 · The table").wait_for(timeout=10_000)
+            assert "Fight 3: Fight 3" not in page.locator("#table-head").inner_text()
             left = browser.new_page()
             left.goto(f"{origin}/seat/{brute}", wait_until="load")
             left.locator("#error", has_text="This seat has ended").wait_for(timeout=5000)

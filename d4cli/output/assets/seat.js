@@ -319,7 +319,9 @@ function renderSeat(seat) {
 }
 
 function renderTable(view) {
-  const fight = view.fight && view.fight > 1 ? `Fight ${view.fight}: ${view.name} · ` : "";
+  // A fight `next` began without a name is called "Fight N" already: say it once.
+  const number = view.fight && view.fight > 1 ? `Fight ${view.fight}` : "";
+  const fight = !number ? "" : view.name === number ? `${number} · ` : `${number}: ${view.name} · `;
   $("table-head").textContent = fight + (view.round ? `The table · Round ${view.round}` : "The table · not started");
   const rows = view.creatures.map((c) => {
     const row = el("li", null, "creature" + (c.current ? " current" : "") + (c.down ? " down" : ""));
