@@ -55,6 +55,7 @@ FLAG_OF: Mapping[str, str | Mapping[str, str]] = {
     "jobs": "--jobs",  # `simulate`: processes, or pieces at once on a cluster
     "ignore_load": "--ignore-load",
     "like": "--like",
+    "load": {"roll pool": "--load"},  # a pool's Load (R2); an act reads the creature's
     "max_hp": "--max-hp",
     "max_rounds": "--max-rounds",
     "mode": {"": "--mode", "simulate": "--modes"},

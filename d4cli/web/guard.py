@@ -16,7 +16,8 @@
 - A client gone before its body is whole (a phone off the Wi-Fi, or a body too slow, which
   ``serve`` cuts off) ends its request quietly: nothing to answer, nothing on the GM's terminal.
 - Every answer, errors included, carries `SECURITY_HEADERS` (and ``Cache-Control: no-cache``,
-  ``no-store`` for a seat's, unless it sets its own); none carries a CORS header.
+  ``no-store`` for a seat's and for every error, unless it sets its own); none carries a
+  CORS header.
 
 Refusals are JSON ``{"error": TEXT}``.
 """
@@ -138,7 +139,10 @@ class Guard:
             if message["type"] == "http.response.start":
                 started = True
                 headers = message.get("headers", [])
-                message = {**message, "headers": with_security(headers, private=seat is not None)}
+                # A seat's answers are its player's alone; an error is no page to keep either,
+                # and a forged token's 404 must read exactly as an unknown path's.
+                private = seat is not None or message["status"] >= 400
+                message = {**message, "headers": with_security(headers, private=private)}
             await send(message)
 
         scope, problem = self.absolute(scope)
@@ -242,8 +246,8 @@ def with_security(
     headers: Iterable[tuple[bytes, bytes]], *, private: bool = False
 ) -> list[tuple[bytes, bytes]]:
     """*headers* with `SECURITY_HEADERS` (replacing any of the same name) and a cache rule:
-    ``no-store`` for a seat's answer (*private*: its player's alone, errors too), else
-    ``no-cache``, where the answer set none of its own."""
+    ``no-store`` for a *private* answer (a seat's, or an error), else ``no-cache``, where the
+    answer set none of its own."""
     names = {name for name, _ in SECURITY_HEADERS}
     kept = [(name, value) for name, value in headers if name.lower() not in names]
     if not any(name.lower() == b"cache-control" for name, _ in kept):

@@ -40,6 +40,8 @@ SHOWN_AS_NAMED = {
     "token",  # a seat's key (`SeatDesk.submit`): sent by its web page, never typed
     "key",  # a request's exactly-once key (`SeatDesk.submit`): made by the seat's page
     "version",  # the seats and requests files' format
+    "pool_size",  # `d4cli.api.odds.p_pool_success`'s pool (the shell's grids take --pool)
+    "rng",  # scripted dice a script gives a library call (`ScriptedDice`); no option does
     "place",  # `Tracker.move`'s (the shell gives it from --before/--after/--first/--last)
     "policy",
     "recap",
