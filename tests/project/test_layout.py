@@ -161,3 +161,13 @@ def test_every_dotted_reference_names_what_is_there():
         if _unresolved(reference)
     )
     assert stale == []
+
+
+def test_the_simulate_command_with_its_signature_fits_on_a_screen():
+    # Once 171 lines of orchestration: now parse, one call of the library
+    # (`d4cli.api.simulation.simulate`), render; its signature and docstring included.
+    tree = ast.parse((COMMANDS / "simulate.py").read_text(encoding="utf-8"))
+    (node,) = [
+        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "simulate_command"
+    ]
+    assert node.end_lineno is not None and node.end_lineno - node.lineno + 1 < 60

@@ -150,9 +150,8 @@ def simulate_command(
 ) -> None:
     """Play the encounter to the end many times; compare reset modes.
 
-    In memory, nothing written; the reset modes are compared (R12, R18).
-
-    The policy of every creature is stated by 'd4cli help simulate'.
+    In memory, nothing written (R12, R18). The policy of every creature is
+    stated by 'd4cli help simulate'.
 
     --format svg prints the rounds-to-finish chart as one SVG document, or with
     --sweep the heat map of the win chances. Two --sweep give a map of both
@@ -185,7 +184,13 @@ def simulate_command(
         )
     finally:
         bar.close()
-    side = _map_side(found, map_side)
+    _emit(found, target, format_=format_, json_=json_, side=_map_side(found, map_side))
+
+
+def _emit(
+    found: Simulation, target: str | None, *, format_: str, json_: bool, side: str | None
+) -> None:
+    """Print the report, or write it to *target* (``--out``) instead."""
     if target is None:
         _print(found, format_=format_, json_=json_, side=side)
         return
