@@ -73,7 +73,7 @@ def balance(
         InputError: naming ``vary``: an unknown creature, field or Aspect, a range with no
             whole number or a value the file refuses at an end of it; naming ``wins``: a side
             no creature is on, a target outside 0..1; naming ``runs``: runs x values past
-            `MAX_WORK`; the fight is over (R18) or cannot be simulated.
+            `MAX_WORK`; the fight is over (R21) or cannot be simulated.
     """
     if not 0.0 <= target <= 1.0:
         raise InputError("wins", target, "the target must be within 0..100 (percent)")

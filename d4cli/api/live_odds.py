@@ -49,7 +49,7 @@ def live_odds(
     encounter: Encounter, *, players: bool = False, runs: int = LIVE_RUNS, seed: int = LIVE_SEED
 ) -> Odds | None:
     """Each side's whole percent to win from *encounter* as it stands; with *players*, from
-    `seen_by_players` of it. A fight over (R18) gives the side left 100 and the others 0.
+    `seen_by_players` of it. A fight over (R21) gives the side left 100 and the others 0.
 
     Returns:
         ``((side, percent), ...)``, or None when the fight cannot be simulated (fewer than

@@ -330,7 +330,7 @@ def forecast(
         rounds left to the end (median, 90th percentile, histogram), the engine that played.
 
     Raises:
-        FightOver: the fight is already over (R18): ``winner`` names the side left standing
+        FightOver: the fight is already over (R21): ``winner`` names the side left standing
             (None: no side has a creature up); `decided` gives its certain forecast.
         InputError: a value out of range or unknown (naming ``runs``, ``seed``, ``engine``,
             ``jobs``, ``max_rounds``); an encounter the simulator cannot play.

@@ -1,4 +1,4 @@
-"""What the facts of every change share: a change's head, grants (R11), ``fight_over`` (R18),
+"""What the facts of every change share: a change's head, grants (R11), ``fight_over`` (R21),
 written from the fight model's records and read back typed (`Change`, the base of every kind's
 record, and the readers of one value each).
 

@@ -358,7 +358,7 @@ TOPICS: dict[str, Topic] = {
         "itself: the visible creatures in turn order (R13), each by its alias where it has one "
         "(`alias NAME TEXT`; aliases are names under N1 and must differ from every other name "
         "and alias), the round, whose turn it is and who goes next, who has had a turn (R19), "
-        "who is down (R18), whether the fight is over, "
+        "who is down (R18), whether the fight is over (R21), "
         "the public effects with what is left of them (R20), and HP as each creature's display "
         "says: `exact` (the party's default) shows hp and max_hp; `label` (everyone else's) shows "
         "only Healthy, Hurt, Bloodied (at or below half) or Down, and without max_hp only Up or "

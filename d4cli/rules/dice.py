@@ -97,12 +97,13 @@ class EnteredDice:
 
 
 def parse_faces(text: str, field: str = "faces") -> tuple[int, ...]:
-    """Faces entered as whole numbers joined by commas: ``"3,1,4,2"`` (L1: at most 10,000, L2).
+    """Faces entered as whole numbers joined by commas, nothing else: ``"3,1,4,2"`` (L2: at
+    most 10,000; L3: ``" 3"`` is no whole number).
 
     Raises:
         InputError: empty, or a part that is not a whole number, naming *field* and the text.
     """
-    parts = [part.strip() for part in text.split(",")]
+    parts = text.split(",")  # no padding: " 3" is no whole number (L3)
     if len(parts) > MAX_DICE:
         raise InputError(field, text[:40], f"at most {MAX_DICE:,} faces (L2)")
     faces: list[int] = []
@@ -111,7 +112,7 @@ def parse_faces(text: str, field: str = "faces") -> tuple[int, ...]:
             raise InputError(
                 field,
                 text,
-                f"{_named(part) or 'an empty part'!s} is not a face: give whole numbers such as 3,1,4",
+                f"{repr(_named(part)) if part else 'an empty part'} is not a face: give whole numbers such as 3,1,4",
             )
         faces.append(int(part))
     return tuple(faces)

@@ -1,4 +1,4 @@
-"""The search of ``balance``: the whole value of one setting that gives a side a target chance to win (R18).
+"""The search of ``balance``: the whole value of one setting that gives a side a target chance to win (R21).
 
 Pure and on plain data: `search` asks a function for the wins at a value (one `Point`) and
 never plays a fight itself, so a monotone stand-in proves it. The caller plays every

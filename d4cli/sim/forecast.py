@@ -86,16 +86,17 @@ class FightOver(InputError):
     def __init__(self, winner: str | None) -> None:
         self.winner = winner
         problem = (
-            f"the fight is over: {winner} won (R18)"
+            f"the fight is over: {winner} won (R21)"
             if winner
-            else "the fight is over: no side has a creature up (R18)"
+            else "the fight is over: everyone is down, no side won (R21)"
         )
         super().__init__("forecast", None, problem)
 
 
 def decided(encounter: Encounter, won: str | None) -> Forecast:
-    """The forecast of a fight already over (R18), played by nobody: *won* (the side left
-    standing) wins at 100%, every other side at 0%; with no side up, a draw at 100%."""
+    """The forecast of a fight already over (R21), played by nobody: *won* (the side left
+    standing) wins at 100%, every other side at 0%; with everyone down, no side wins and
+    it is no draw either (a draw is a fight still running at the round limit): all 0%."""
 
     def certain(side: str, sure: bool) -> Chance:
         return Chance(side, 0, float(sure), float(sure), float(sure))  # no run played
@@ -108,7 +109,7 @@ def decided(encounter: Encounter, won: str | None) -> Forecast:
         0,
         MAX_ROUNDS,
         chances,
-        certain("", won is None),
+        certain("", False),
         0,
         0,
         0,
@@ -146,7 +147,7 @@ def forecast_setup(encounter: Encounter, max_rounds: int = MAX_ROUNDS) -> tuple[
     """The file's mode and its `Setup` from the state as it is.
 
     Raises:
-        FightOver: the fight is already over (R18).
+        FightOver: the fight is already over (R21).
         InputError: what `d4cli.sim.setup.prepare` refuses (fewer than two sides, ...).
     """
     check_running(encounter)
@@ -205,7 +206,7 @@ def forecast(
     engine that played only, never on *jobs* (processes).
 
     Raises:
-        FightOver: the fight is already over (R18).
+        FightOver: the fight is already over (R21).
         InputError: *runs* outside 1..1,000,000, or what `forecast_setup` refuses.
         InputError: an *engine* that is not one of `d4cli.sim.engines.ENGINES`.
     """

@@ -127,12 +127,12 @@ def _check_sides_can_lose(
             raise InputError("side", side, "has no creature with hp: it could never lose (R18)")
         if not any(c.hp is not None and c.hp > 0 for c in ours):
             over = (
-                "the fight is already over"
+                "the fight is already over (R21)"
                 if len(sides) == 2
-                else "it is out before the fight starts"
+                else "it is out before the fight starts (R18)"
             )
             raise InputError(
-                "side", side, f"has every creature with hp down: {over} (R18); heal one to simulate"
+                "side", side, f"has every creature with hp down: {over}; heal one to simulate"
             )
 
 

@@ -45,7 +45,7 @@ def test_the_act_that_downs_the_last_foe_says_so():
     )
     assert obj["hp_after"] == 0 and obj["fight_over"] == {"winner": "party"}
     line = ok("log", "--last", "1").stdout
-    assert line.rstrip().endswith("the fight is over, won by party (R18)")
+    assert line.rstrip().endswith("the fight is over, won by party (R21)")
     start = ok_json("turn", "start")
     assert start["fight_over"] == {"winner": "party"} and start["actor"] == "Aria"
 
@@ -65,7 +65,7 @@ def test_the_table_and_short_lines_say_so():
         "1",
         "--dry-run",
     ).stdout
-    assert "The fight is over, won by party (R18)" in table
+    assert "The fight is over, won by party (R21)" in table
     short = ok(
         "act",
         "Borin",
@@ -78,7 +78,7 @@ def test_the_table_and_short_lines_say_so():
         "1",
         "--short",
     ).stdout
-    assert short.rstrip().endswith("the fight is over, won by party (R18)")
+    assert short.rstrip().endswith("the fight is over, won by party (R21)")
 
 
 def test_damage_and_remove_end_it_too_and_other_changes_carry_null():
@@ -99,7 +99,7 @@ def test_a_fight_that_is_over_stays_over_until_a_change_undoes_it():
     status = ok_json("status")
     assert status["fight_over"] == {"winner": "party"}
     table = ok("status", env={"COLUMNS": "200"}).stdout
-    assert "The fight is over, won by party (R18)" in table
+    assert "The fight is over, won by party (R21)" in table
     players = ok_json("board", "--players", "--once", "--json")
     assert players["fight_over"] == {"winner": "party"}
     for columns in ("80", "120"):  # a line of its own, never cut at the edge

@@ -85,7 +85,7 @@ def test_a_fight_already_over_says_who_won(fought):
     # Nothing left to play: the side left standing wins at 100%, exit 0.
     assert (
         ok("forecast").stdout
-        == "Forecast: the fight is over: party won (R18); party 100%, foes 0%, draws 0%\n"
+        == "Forecast: the fight is over: party won (R21); party 100%, foes 0%, draws 0%\n"
     )
     settled = ok_json("forecast", "--seed", "4")
     assert settled["fight_over"] == {"winner": "party"}
@@ -93,7 +93,7 @@ def test_a_fight_already_over_says_who_won(fought):
     assert settled["draws"]["rate"] == 0.0 and settled["runs"] == 0
     assert (
         ok("status", "--forecast").stdout.splitlines()[-1]
-        == "Forecast: the fight is over: party won (R18)"
+        == "Forecast: the fight is over: party won (R21)"
     )
     obj = ok_json("status", "--forecast")
     assert obj["forecast"] == {"kind": "forecast", "fight_over": {"winner": "party"}}
@@ -139,3 +139,17 @@ def test_the_share_column_has_one_precision(fought):
     assert len(cells) == 3  # two sides and the draws
     places = {len(number.partition(".")[2]) for cell in cells for number in cell}
     assert len(places) == 1, cells
+
+
+def test_a_fight_with_everyone_down_is_over_with_no_winner_and_no_draw(fought):
+    # R21: over, no winner; a draw is a fight still running at the round limit, so 0% too.
+    for name in ("Aria", "Borin", "Goblin Archer", "Goblin Brute"):
+        ok("damage", name, "99")
+    assert ok("forecast").stdout == (
+        "Forecast: the fight is over: everyone is down, no side won (R21); "
+        "party 0%, foes 0%, draws 0%\n"
+    )
+    settled = ok_json("forecast", "--seed", "4")
+    assert settled["fight_over"] == {"winner": None} and settled["runs"] == 0
+    assert settled["draws"]["rate"] == 0.0
+    assert {side: w["rate"] for side, w in settled["wins"].items()} == {"party": 0.0, "foes": 0.0}

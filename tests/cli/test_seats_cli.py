@@ -208,7 +208,9 @@ def test_roll_pool_and_check_with_faces(encounter):
             ("roll", "pool", "4", "--faces", "3,1,4,5"),
             "--faces: 5: face 4 must be within 1..4 (a d4)",
         ),
-        (("roll", "pool", "4", "--faces", "3,x"), "--faces: '3,x': x is not a face"),
+        (("roll", "pool", "4", "--faces", "3,x"), "--faces: '3,x': 'x' is not a face"),
+        # L3: a padded number is no whole number, in a list of faces too
+        (("roll", "pool", "3", "--faces", " 1, 2,3 "), "--faces: ' 1, 2,3 ': ' 1' is not a face"),
         (
             ("roll", "pool", "4", "--faces", "1,1,1,1", "--times", "2"),
             "give --faces without --times",

@@ -117,7 +117,7 @@ def test_downing_the_last_foes_together_ends_the_fight_once():
     assert [part["down_after"] for part in obj["changes"]] == [True, True]
     ok("undo")
     lines = ok("damage", "Goblin*", "20").stdout.splitlines()
-    assert lines[-1].endswith("the fight is over, won by party (R18)")
+    assert lines[-1].endswith("the fight is over, won by party (R21)")
     assert "fight is over" not in lines[0]
 
 

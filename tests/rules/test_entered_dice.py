@@ -46,8 +46,12 @@ def test_faces_are_whole_numbers_joined_by_commas(text):
     assert caught.value.field == "--faces"
 
 
-def test_parse_faces_reads_spaces_around_commas():
-    assert parse_faces("3, 1,4 ,2") == (3, 1, 4, 2)
+def test_parse_faces_refuses_padded_parts():
+    # L3: `" 3"` is no plain whole number, one face among others as much as one option.
+    assert parse_faces("3,1,4,2") == (3, 1, 4, 2)
+    for text in ("3, 1,4,2", "3,1,4 ,2", " 3,1", "3,1 "):
+        with pytest.raises(InputError, match="is not a face"):
+            parse_faces(text)
 
 
 def test_scripted_dice_refuse_a_face_off_the_die_and_running_out():

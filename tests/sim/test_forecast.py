@@ -82,7 +82,7 @@ def test_a_fight_already_over_says_who_won(hp, won):
     with pytest.raises(FightOver) as caught:
         check_running(over)
     assert caught.value.winner == won
-    assert f"the fight is over: {won} won (R18)" in str(caught.value)
+    assert f"the fight is over: {won} won (R21)" in str(caught.value)
     with pytest.raises(FightOver):
         forecast(over, runs=10)
 
@@ -90,7 +90,7 @@ def test_a_fight_already_over_says_who_won(hp, won):
 def test_nobody_up_is_over_without_a_winner():
     over = with_hp(example("skirmish"), Aria=0, Borin=0, Archer=0, Brute=0)
     assert encounter_end(over) == FightEnd(None)
-    with pytest.raises(FightOver, match="no side has a creature up"):
+    with pytest.raises(FightOver, match="everyone is down, no side won"):
         forecast(over, runs=10)
 
 

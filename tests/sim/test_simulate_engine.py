@@ -115,7 +115,7 @@ def test_a_side_already_down_is_refused_before_play(tmp_path, jobs):
     line = fails(2, path, "simulate", str(path), "--runs", "20", "--seed", "1", "--jobs", jobs)
     assert (
         line
-        == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R18); heal one to simulate"
+        == "d4cli: error: side: 'the Blade': has every creature with hp down: the fight is already over (R21); heal one to simulate"
     )
 
 
@@ -139,7 +139,7 @@ def test_every_creature_down_is_refused_naming_a_side(tmp_path, jobs):
     )
     assert (
         line
-        == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R18); heal one to simulate"
+        == "d4cli: error: side: 'Sera': has every creature with hp down: the fight is already over (R21); heal one to simulate"
     )
 
 

@@ -46,7 +46,7 @@ def forecast_command(
     bar = Progress("forecasting")
     try:
         result = run_forecast(encounter, runs, seed, engine, progress=bar)
-    except FightOver as over:  # nothing to play: the side left standing has won (R18)
+    except FightOver as over:  # nothing to play: the side left standing has won (R21)
         settled = decided(encounter, over.winner)
         if json_:
             emit_json(settled_json(settled, over.winner))

@@ -66,7 +66,7 @@ def act_lines(record: ActRecord, *, dry_run: bool = False) -> list[str]:
         if record.hp_zero:
             lines.append(f"[red bold]{escape(record.target)} is at 0 HP: down[/] (R16, R18)")
     if record.fight_over is not None and record.fight_over.winner is not None:
-        lines.append(f"[bold]The fight is over[/], won by {escape(record.fight_over.winner)} (R18)")
+        lines.append(f"[bold]The fight is over[/], won by {escape(record.fight_over.winner)} (R21)")
     elif record.fight_over is not None:
         lines.append("[bold]The fight is over[/]: everyone is down (R21)")
     if dry_run:

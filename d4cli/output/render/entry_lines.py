@@ -119,11 +119,11 @@ def change_lines(change: Change) -> list[str]:
 
 
 def fight_over_text(winner: object) -> str:
-    """``[bold]the fight is over[/], won by foes (R18)``: a side is the last with a creature up;
+    """``[bold]the fight is over[/], won by foes (R21)``: a side is the last with a creature up;
     ``[bold]the fight is over[/]: everyone is down (R21)`` when *winner* is None."""
     if winner is None:
         return "[bold]the fight is over[/]: everyone is down (R21)"
-    return f"[bold]the fight is over[/], won by {escape(str(winner))} (R18)"
+    return f"[bold]the fight is over[/], won by {escape(str(winner))} (R21)"
 
 
 def _init_summary(change: Change) -> str:

@@ -76,16 +76,16 @@ def print_forecast(forecast: Forecast) -> None:
 
 
 def settled_line(forecast: Forecast, winner: str | None) -> str:
-    """``Forecast: the fight is over: party won (R18); party 100%, foes 0%, draws 0%``."""
+    """``Forecast: the fight is over: party won (R21); party 100%, foes 0%, draws 0%``."""
     sides = ", ".join(f"{escape(chance.side)} {percent(chance)}" for chance in forecast.chances)
     return f"{over_line(winner)}; {sides}, draws {percent(forecast.draws)}"
 
 
 def over_line(winner: str | None) -> str:
-    """``Forecast: the fight is over: party won (R18)``."""
+    """``Forecast: the fight is over: party won (R21)``; with everyone down, no side won."""
     if winner is None:
-        return "Forecast: the fight is over: no side has a creature up (R18)"
-    return f"Forecast: the fight is over: {escape(winner)} won (R18)"
+        return "Forecast: the fight is over: everyone is down, no side won (R21)"
+    return f"Forecast: the fight is over: {escape(winner)} won (R21)"
 
 
 BAR = 40

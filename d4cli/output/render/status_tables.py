@@ -193,7 +193,7 @@ def _caption(encounter: Encounter, compact: bool = False) -> str | None:
     text = None
     end = encounter_end(encounter)
     if end is not None and end.winner is not None:
-        text = f"[bold]The fight is over[/], won by {escape(end.winner)} (R18) until a heal or an add brings another side back"
+        text = f"[bold]The fight is over[/], won by {escape(end.winner)} (R21) until a heal or an add brings another side back"
     elif end is not None:
         text = "[bold]The fight is over[/]: every side is down (R21) until a heal or an undo brings a creature back"
     elif encounter.current is None:
