@@ -153,6 +153,12 @@ def test_a_seat_enters_real_dice_checked_in_the_page_and_on_the_server(tmp_path:
                 error = page.locator("#error")
                 assert "die 6: enter a face from 1 to 6" in error.inner_text()
                 assert page.locator("#requests .request").count() == 0  # nothing was sent
+                # A preview answered after the refusal (one asked before Send, late on a
+                # busy network; here asked anew) leaves the refusal up.
+                page.evaluate("askPreview()")
+                assert "die 6: enter a face from 1 to 6" in error.inner_text()
+                for n, face in enumerate([4, 3, 2, 1, 4]):
+                    fields.nth(n).fill(str(face))
                 fields.nth(5).fill("6")
                 page.click("#send")
                 result = page.locator("#result[data-status='approved']")

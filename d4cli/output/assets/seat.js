@@ -86,8 +86,13 @@ function newKey() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function showError(text, field) {
+// What put the message up: a preview's answer, which may come late, clears only its own
+// (never a face just refused on Send).
+let errorFrom = null;
+
+function showError(text, field, from = "send") {
   const error = $("error");
+  errorFrom = text ? from : null;
   for (const input of Object.values(form)) input.removeAttribute("aria-invalid");
   document.querySelectorAll(".faces input").forEach((i) => i.removeAttribute("aria-invalid"));
   if (!text) { error.hidden = true; error.textContent = ""; return; }
@@ -160,10 +165,10 @@ async function askPreview() {
   if (answer.status >= 500) return;    // busy: the preview shown stays until the next one
   if (answer.ok) {
     preview = answer.json;
-    showError(null);
+    if (errorFrom === "preview") showError(null);
   } else {
     preview = null;
-    showError(answer.json.error, answer.json.field);
+    showError(answer.json.error, answer.json.field, "preview");
   }
   renderPreview();
   if (entering) showFaces();
@@ -421,6 +426,7 @@ form.aspect.addEventListener("change", () => {
 });
 function changed() {
   done = false;
+  showError(null);  // the action changed: a message about the one before no longer holds
   updateButtons();
   schedulePreview();
 }
