@@ -47,8 +47,9 @@ class Shown(NamedTuple):
     encounter: Encounter
 
 
-def players_state(path: Path) -> Shown:
+def players_state(path: Path, encounter: Encounter | None = None) -> Shown:
     """The players' view of the encounter file at *path*, with its roll feed, and its encounter.
+    *encounter* is the file as just read, when the caller has read it (else it is read here).
 
     From a hidden creature's turn start until a visible one's: the view as it stood
     before the newest turn start that began from a state the players could see (two
@@ -60,7 +61,8 @@ def players_state(path: Path) -> Shown:
     Raises:
         FileError: the encounter file is unreadable or invalid.
     """
-    encounter = read_encounter(path)
+    if encounter is None:
+        encounter = read_encounter(path)
     if hidden_turn(encounter):
         kept = _before_hidden_turn(path, encounter)
         if kept is not None:

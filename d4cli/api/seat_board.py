@@ -15,6 +15,7 @@ import random
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from d4cli.api.players import players_state
 from d4cli.api.seat_requests import SeatDesk
 from d4cli.api.seats import SeatAction, own_creature, seat_act, seat_of, seated, stored_action
 from d4cli.api.tracker import Tracker
@@ -70,14 +71,14 @@ class SeatBoard:
     def page(self, token: str) -> SeatPage:
         """The seat's page: the table, its creature, its requests with their outcomes.
 
-        The table is the TV's (`d4cli.api.encounter.Reader.shown`: its roll feed, and while a
+        The table is the TV's (`d4cli.api.players.players_state`: its roll feed, and while a
         hidden creature acts the state before that turn, R20), and the seat's own creature is
         shown from that same state, so no seat learns that a hidden turn runs.
         """
         name = self._seat(token)
         encounter = self.tracker.status()
         seated(encounter, name)
-        shown = self.tracker.shown()
+        shown = players_state(self.tracker.path, encounter)  # one read for both
         rows = self.desk.requests_of(token)
         settings = encounter.player_view
         return SeatPage(

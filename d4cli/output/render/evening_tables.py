@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from rich.table import Table
 
 from d4cli.output import render
+from d4cli.output.csv_text import csv_table
 from d4cli.output.markdown import markdown_table
 from d4cli.output.render import escape
 from d4cli.output.render.recap_tables import ordinal
@@ -126,11 +125,7 @@ def csv_evening(report: dict[str, Any]) -> str:
             rows.append(["luck_mean", *named, c["luck"]["mean"]])
             rows.append(["luck_rolls", *named, c["luck"]["rolls"]])
     rows += [["fights_won", "", "", "", side, n] for side, n in report["won"].items()]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(EVENING_CSV_COLUMNS)
-    writer.writerows(rows)
-    return buffer.getvalue().rstrip("\n")
+    return csv_table(EVENING_CSV_COLUMNS, rows)
 
 
 def print_bestiary(listing: dict[str, Any]) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from rich.table import Table
 
 from d4cli.output import render
+from d4cli.output.csv_text import csv_table
 from d4cli.output.markdown import markdown_table, md_text
 from d4cli.output.render import escape
 from d4cli.output.render.forecast_text import bar_lines
@@ -253,8 +252,4 @@ def csv_recap(report: dict[str, Any]) -> str:
             head + ["simulated_win_share", "", side, "", share]
             for side, share in sim["wins"].items()
         ]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    writer.writerows(rows)
-    return buffer.getvalue().rstrip("\n")
+    return csv_table(CSV_COLUMNS, rows)

@@ -9,10 +9,9 @@ mode, figure and side names.
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
+from d4cli.output.csv_text import csv_table
 from d4cli.output.figuretext import (
     estimates,
     few_runs,
@@ -191,8 +190,4 @@ def _blank(value: Any) -> Any:
 
 def csv_report(report: dict[str, Any]) -> str:
     """The report as CSV text (RFC 4180 quoting): the `CSV_COLUMNS` header, then `csv_rows`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    writer.writerows(csv_rows(report))
-    return buffer.getvalue().rstrip("\n")
+    return csv_table(CSV_COLUMNS, csv_rows(report))
